@@ -1,0 +1,25 @@
+// The `vigil` command line. Each command lives in its own file and adds itself to the program here.
+import { Command } from 'commander';
+import { registerServe } from './serve.ts';
+import { registerWorker } from './worker.ts';
+import { registerScan } from './scan.ts';
+import { registerTemplatesValidate } from './templates-validate.ts';
+import { registerTemplatesImport } from './templates-import.ts';
+import { registerIntel } from './intel.ts';
+import { registerUsers } from './users.ts';
+
+const program = new Command('vigil')
+  .description('Vigil: self-hosted vulnerability scanning platform')
+  .version('0.1.0')
+  .showHelpAfterError();
+
+registerServe(program);
+registerWorker(program);
+registerScan(program);
+const templates = program.command('templates').description('check and import nuclei-format templates');
+registerTemplatesValidate(templates);
+registerTemplatesImport(templates);
+registerIntel(program);
+registerUsers(program);
+
+await program.parseAsync(process.argv);

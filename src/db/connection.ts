@@ -1,0 +1,139 @@
+// One small database interface over the two backends Vigil supports: PGlite (embedded, the default)
+// and a PostgreSQL server (DATABASE_URL). Everything above this file speaks plain PostgreSQL SQL with
+// $1-style parameters, so stores and migrations are the same for both.
+import { mkdirSync } from 'node:fs';
+import pg from 'pg';
+import type { PGlite as PGliteType } from '@electric-sql/pglite';
+
+export interface QueryResult<T> {
+  rows: T[];
+  rowCount: number;
+}
+
+export interface Db {
+  readonly kind: 'pglite' | 'postgres';
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
+  /** Runs several statements separated by semicolons (migrations); no parameters. */
+  exec(sql: string): Promise<void>;
+  /** Runs fn inside BEGIN/COMMIT on one connection; rolls back when fn throws. */
+  transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  /** postgres://... ; when absent, PGlite is used. */
+  databaseUrl?: string;
+  /** PGlite data folder; 'memory://' for an in-memory database. */
+  dataDir?: string;
+  /** PostgreSQL schema to use (tests use a fresh one each); created when missing. */
+  schema?: string;
+  poolSize?: number;
+}
+
+export async function connect(opts: ConnectOptions): Promise<Db> {
+  if (opts.databaseUrl) return connectPostgres(opts.databaseUrl, opts.schema, opts.poolSize ?? 10);
+  return connectPglite(opts.dataDir ?? 'memory://');
+}
+
+async function connectPglite(dataDir: string): Promise<Db> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
+  const lite = await PGlite.create(dataDir, { extensions: { pg_trgm } });
+  return pgliteDb(lite, false);
+}
+
+function pgliteDb(lite: PGliteType, inTx: boolean): Db {
+  const db: Db = {
+    kind: 'pglite',
+    async query<T>(sql: string, params: unknown[] = []) {
+      const res = await lite.query<T>(sql, params as unknown[]);
+      return { rows: res.rows, rowCount: res.affectedRows ?? res.rows.length };
+    },
+    async exec(sql: string) {
+      await lite.exec(sql);
+    },
+    async transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+      if (inTx) return fn(db);
+      return lite.transaction(async (tx) => {
+        const txDb: Db = {
+          kind: 'pglite',
+          async query<R>(sql: string, params: unknown[] = []) {
+            const res = await tx.query<R>(sql, params as unknown[]);
+            return { rows: res.rows, rowCount: res.affectedRows ?? res.rows.length };
+          },
+          async exec(sql: string) {
+            await tx.exec(sql);
+          },
+          transaction: (inner) => inner(txDb),
+          close: async () => {},
+        };
+        return fn(txDb);
+      }) as Promise<T>;
+    },
+    async close() {
+      if (!lite.closed) await lite.close();
+    },
+  };
+  return db;
+}
+
+// pg returns BIGINT (int8) and NUMERIC as strings by default; Vigil's counts and ids fit in doubles.
+pg.types.setTypeParser(20, (v) => Number(v));
+pg.types.setTypeParser(1700, (v) => Number(v));
+
+async function connectPostgres(url: string, schema: string | undefined, max: number): Promise<Db> {
+  if (schema) {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
+    } finally {
+      await admin.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    options: schema ? `-c search_path=${schema},public` : undefined,
+  });
+  // An idle client that errors (server restart) must not crash the process.
+  pool.on('error', () => {});
+  const wrap = (client: pg.Pool | pg.PoolClient, inTx: boolean): Db => {
+    const db: Db = {
+      kind: 'postgres',
+      async query<T>(sql: string, params: unknown[] = []) {
+        const res = await client.query(sql, params);
+        return { rows: res.rows as T[], rowCount: res.rowCount ?? 0 };
+      },
+      async exec(sql: string) {
+        await client.query(sql);
+      },
+      async transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+        if (inTx) return fn(db);
+        const conn = await pool.connect();
+        try {
+          await conn.query('BEGIN');
+          const out = await fn(wrap(conn, true));
+          await conn.query('COMMIT');
+          return out;
+        } catch (err) {
+          await conn.query('ROLLBACK').catch(() => {});
+          throw err;
+        } finally {
+          conn.release();
+        }
+      },
+      async close() {
+        if (!inTx) await pool.end();
+      },
+    };
+    return db;
+  };
+  return wrap(pool, false);
+}
+
+export function quoteIdent(name: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`invalid SQL identifier: ${name}`);
+  return `"${name}"`;
+}

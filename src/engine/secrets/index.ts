@@ -1,0 +1,7 @@
+// Public surface of the secret file module (used by the runner, `vigil scan` and `vigil worker`).
+export { loadSecretFiles, SecretFileError, type LoadSecretOptions } from './load.ts';
+export { SecretStore, type PrepareOptions } from './store.ts';
+export { SecretLoginError } from './dynamic.ts';
+export { redact, REDACTED } from './redact.ts';
+export { formatIssue } from './validate.ts';
+export type { SecretApplier, SecretTargetRequest, SecretIssue, LoginRunner, SecretEntry, StaticSecret, DynamicSecret } from './types.ts';

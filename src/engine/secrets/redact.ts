@@ -1,0 +1,51 @@
+// The values that must never leave the process in clear: output replaces them with [REDACTED].
+import { basicCredentials, cookiePairs } from './apply.ts';
+import type { StaticSecret } from './types.ts';
+
+export const REDACTED = '[REDACTED]';
+
+/**
+ * Every concrete value a secret sends, in the forms it can appear in a request: as written, base64
+ * Basic credentials, and percent-encoded query values. User names and header/cookie names are not
+ * secret and stay readable.
+ */
+export function valuesOfSecret(secret: StaticSecret): string[] {
+  const values: string[] = [];
+  const add = (v: string | undefined) => {
+    if (v !== undefined && v !== '') values.push(v);
+  };
+  switch (secret.type) {
+    case 'basicauth':
+      add(secret.password);
+      if (secret.username !== undefined && secret.password !== undefined) add(basicCredentials(secret.username, secret.password));
+      break;
+    case 'bearertoken':
+      add(secret.token);
+      break;
+    case 'header':
+      for (const h of secret.headers ?? []) add(h.value);
+      break;
+    case 'cookie':
+      for (const c of cookiePairs(secret)) add(c.value);
+      break;
+    case 'query':
+      for (const p of secret.params ?? []) {
+        add(p.value);
+        add(encodeURIComponent(p.value));
+      }
+      break;
+  }
+  return values;
+}
+
+/** Longest first, so a value containing another is replaced whole; duplicates removed. */
+export function orderForRedaction(values: Iterable<string>): string[] {
+  return [...new Set(values)].filter((v) => v !== '').sort((a, b) => b.length - a.length);
+}
+
+/** Replaces every secret value in a text. */
+export function redact(text: string, values: readonly string[]): string {
+  let out = text;
+  for (const v of values) if (out.includes(v)) out = out.split(v).join(REDACTED);
+  return out;
+}

@@ -1,0 +1,6 @@
+// Every API area's routes. Add a line here when an area is built.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { systemRoutes } from './system/routes.ts';
+import { teamRoutes } from './team/routes.ts';
+
+export const areas: FastifyPluginAsyncTypebox[] = [systemRoutes, teamRoutes];

@@ -1,0 +1,71 @@
+// Who is calling: API key -> user -> team (X-Team-Id or the user's default) -> role. Also the first-start
+// bootstrap of the owner account and key issuing.
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../db/connection.ts';
+import { forbidden, unauthorized } from '../errors.ts';
+import { hashApiKey, keyPrefix, newApiKey } from './keys.ts';
+import type { Role } from './permissions.ts';
+import * as store from './store.ts';
+
+export interface Caller {
+  userId: number;
+  email: string;
+  teamId: string;
+  role: Role;
+}
+
+export async function authenticate(db: Db, apiKey: string | undefined, teamHeader: string | undefined): Promise<Caller> {
+  if (!apiKey) throw unauthorized('missing API key: send it in the X-API-Key header');
+  const user = await store.findUserByKeyHash(db, hashApiKey(apiKey.trim()));
+  if (!user) throw unauthorized('invalid API key');
+  const teamId = teamHeader?.trim() || user.default_team_id;
+  if (!teamId) throw forbidden('the user belongs to no team; send X-Team-Id');
+  // Role is read on every request, so a downgrade takes effect on the very next one.
+  const membership = await store.findMembership(db, teamId, user.id);
+  if (!membership) throw forbidden(`not a member of team ${teamId}`);
+  void store.touchSignIn(db, user.id).catch(() => {});
+  if (membership.status === 'INVITED') await store.acceptInvite(db, teamId, user.id);
+  return { userId: user.id, email: user.email, teamId, role: membership.role };
+}
+
+/** Issues a fresh key for the user (or installs `given`), replacing any previous one. Returns the clear key. */
+export async function issueKey(db: Db, userId: number, given?: string): Promise<string> {
+  const key = given ?? newApiKey();
+  await store.replaceApiKey(db, userId, hashApiKey(key), keyPrefix(key));
+  return key;
+}
+
+export async function createTeamWithOwner(db: Db, email: string, teamName: string): Promise<{ userId: number; teamId: string }> {
+  return db.transaction(async (tx) => {
+    const teamId = randomUUID();
+    await store.insertTeam(tx, teamId, teamName);
+    let user = await store.findUserByEmail(tx, email);
+    if (!user) user = await store.insertUser(tx, email, teamId);
+    else if (!user.default_team_id) await store.setDefaultTeam(tx, user.id, teamId);
+    await store.insertMember(tx, teamId, user.id, 'OWNER', true);
+    return { userId: user.id, teamId };
+  });
+}
+
+/**
+ * First start: when no team exists, creates the owner account and its team and returns the owner's new
+ * key (printed once by `vigil serve`). With VIGIL_BOOTSTRAP_API_KEY the key is that value instead, and it
+ * is (re)installed on every start so automation can rely on it.
+ */
+export async function bootstrapOwner(db: Db, ownerEmail: string, bootstrapKey?: string): Promise<{ email: string; apiKey?: string }> {
+  // Serialised with an advisory lock: two processes starting at once must not create two owners.
+  return db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [BOOTSTRAP_LOCK]);
+    if ((await store.countTeams(tx)) === 0) {
+      const { userId } = await createTeamWithOwner(tx, ownerEmail, 'Default team');
+      return { email: ownerEmail, apiKey: await issueKey(tx, userId, bootstrapKey) };
+    }
+    if (bootstrapKey && !(await store.findUserByKeyHash(tx, hashApiKey(bootstrapKey)))) {
+      const owner = await store.findUserByEmail(tx, ownerEmail);
+      if (owner) await issueKey(tx, owner.id, bootstrapKey);
+    }
+    return { email: ownerEmail };
+  });
+}
+
+const BOOTSTRAP_LOCK = 7_305_113;

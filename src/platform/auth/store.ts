@@ -1,0 +1,135 @@
+// SQL for users, teams, memberships and API keys.
+import type { Db } from '../../db/connection.ts';
+import type { Role } from './permissions.ts';
+
+export interface UserRow {
+  id: number;
+  email: string;
+  name: string | null;
+  default_team_id: string | null;
+  created_at: Date;
+  last_sign_in: Date | null;
+}
+
+export interface MemberRow {
+  team_id: string;
+  user_id: number;
+  email: string;
+  role: Role;
+  status: string;
+  invited_at: Date;
+  accepted_at: Date | null;
+  last_sign_in: Date | null;
+}
+
+export interface TeamRow {
+  id: string;
+  name: string;
+  created_at: Date;
+}
+
+export async function findUserByKeyHash(db: Db, keyHash: string): Promise<UserRow | undefined> {
+  const { rows } = await db.query<UserRow>(
+    'SELECT u.* FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = $1',
+    [keyHash],
+  );
+  return rows[0];
+}
+
+export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  const { rows } = await db.query<UserRow>('SELECT * FROM users WHERE lower(email) = lower($1)', [email]);
+  return rows[0];
+}
+
+export async function insertUser(db: Db, email: string, defaultTeamId: string | null): Promise<UserRow> {
+  const { rows } = await db.query<UserRow>(
+    'INSERT INTO users (email, default_team_id) VALUES ($1, $2) RETURNING *',
+    [email.toLowerCase(), defaultTeamId],
+  );
+  return rows[0]!;
+}
+
+export async function setDefaultTeam(db: Db, userId: number, teamId: string): Promise<void> {
+  await db.query('UPDATE users SET default_team_id = $2 WHERE id = $1', [userId, teamId]);
+}
+
+/** Records activity at most once a minute per user, so reads do not turn into a write per request. */
+export async function touchSignIn(db: Db, userId: number): Promise<void> {
+  await db.query(
+    "UPDATE users SET last_sign_in = now() WHERE id = $1 AND (last_sign_in IS NULL OR last_sign_in < now() - interval '1 minute')",
+    [userId],
+  );
+}
+
+export async function insertTeam(db: Db, id: string, name: string): Promise<TeamRow> {
+  const { rows } = await db.query<TeamRow>('INSERT INTO teams (id, name) VALUES ($1, $2) RETURNING *', [id, name]);
+  return rows[0]!;
+}
+
+export async function findTeam(db: Db, id: string): Promise<TeamRow | undefined> {
+  const { rows } = await db.query<TeamRow>('SELECT * FROM teams WHERE id = $1', [id]);
+  return rows[0];
+}
+
+export async function countTeams(db: Db): Promise<number> {
+  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM teams');
+  return rows[0]!.n;
+}
+
+export async function findMembership(db: Db, teamId: string, userId: number): Promise<MemberRow | undefined> {
+  const { rows } = await db.query<MemberRow>(
+    `SELECT m.*, u.email, u.last_sign_in FROM team_members m JOIN users u ON u.id = m.user_id
+     WHERE m.team_id = $1 AND m.user_id = $2`,
+    [teamId, userId],
+  );
+  return rows[0];
+}
+
+export async function listMembers(db: Db, teamId: string): Promise<MemberRow[]> {
+  const { rows } = await db.query<MemberRow>(
+    `SELECT m.*, u.email, u.last_sign_in FROM team_members m JOIN users u ON u.id = m.user_id
+     WHERE m.team_id = $1 ORDER BY m.invited_at, u.email`,
+    [teamId],
+  );
+  return rows;
+}
+
+export async function listUserTeams(db: Db, userId: number): Promise<(TeamRow & { role: Role })[]> {
+  const { rows } = await db.query<TeamRow & { role: Role }>(
+    `SELECT t.*, m.role FROM team_members m JOIN teams t ON t.id = m.team_id WHERE m.user_id = $1 ORDER BY t.created_at`,
+    [userId],
+  );
+  return rows;
+}
+
+export async function insertMember(db: Db, teamId: string, userId: number, role: Role, accepted: boolean): Promise<void> {
+  await db.query(
+    `INSERT INTO team_members (team_id, user_id, role, status, accepted_at)
+     VALUES ($1, $2, $3, $4, CASE WHEN $5::boolean THEN now() END)`,
+    [teamId, userId, role, accepted ? 'ACCEPTED' : 'INVITED', accepted],
+  );
+}
+
+export async function updateMemberRole(db: Db, teamId: string, userId: number, role: Role): Promise<void> {
+  await db.query('UPDATE team_members SET role = $3 WHERE team_id = $1 AND user_id = $2', [teamId, userId, role]);
+}
+
+export async function deleteMember(db: Db, teamId: string, userId: number): Promise<number> {
+  const res = await db.query('DELETE FROM team_members WHERE team_id = $1 AND user_id = $2', [teamId, userId]);
+  return res.rowCount;
+}
+
+/** Replaces every key of the user with one new hash (rotation invalidates the old key at once). */
+export async function replaceApiKey(db: Db, userId: number, keyHash: string, prefix: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.query('DELETE FROM api_keys WHERE user_id = $1', [userId]);
+    await tx.query('INSERT INTO api_keys (user_id, key_hash, key_prefix) VALUES ($1, $2, $3)', [userId, keyHash, prefix]);
+  });
+}
+
+export async function acceptInvite(db: Db, teamId: string, userId: number): Promise<void> {
+  await db.query(
+    "UPDATE team_members SET status = 'ACCEPTED', accepted_at = now() WHERE team_id = $1 AND user_id = $2 AND status = 'INVITED'",
+    [teamId, userId],
+  );
+}

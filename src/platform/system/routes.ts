@@ -1,0 +1,23 @@
+// Health check (no key needed): answers 200 only when the database answers.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+
+export const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get('/healthz', {
+    config: { public: true },
+    schema: {
+      tags: ['system'], summary: 'Health: checks the database',
+      response: {
+        200: Type.Object({ status: Type.Literal('ok'), database: Type.String() }),
+        503: Type.Object({ status: Type.Literal('unavailable'), message: Type.String() }),
+      },
+    },
+  }, async (_req, reply) => {
+    try {
+      await app.ctx.db.query('SELECT 1');
+      return { status: 'ok' as const, database: app.ctx.db.kind };
+    } catch (err) {
+      return reply.code(503).send({ status: 'unavailable' as const, message: `database: ${(err as Error).message}` });
+    }
+  });
+};

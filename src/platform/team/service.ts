@@ -1,0 +1,89 @@
+// Team membership rules (spec: "Update team member").
+import type { Db } from '../../db/connection.ts';
+import type { Caller } from '../auth/service.ts';
+import * as store from '../auth/store.ts';
+import { parseRole, type Role } from '../auth/permissions.ts';
+import { badRequest, conflict, forbidden, notFound } from '../errors.ts';
+
+export const MAX_TEAM_MEMBERS = 100;
+
+function roleOf(value: string | undefined, fallback: Role): Role {
+  if (value === undefined) return fallback;
+  const role = parseRole(value);
+  if (!role) throw badRequest(`unknown role "${value}": use ADMIN, MEMBER, VIEWER or GUEST`, 'role');
+  return role;
+}
+
+async function memberByEmail(db: Db, teamId: string, email: string) {
+  const user = await store.findUserByEmail(db, email);
+  const member = user && (await store.findMembership(db, teamId, user.id));
+  if (!user || !member) throw notFound(`${email} is not a member of this team`, 'email');
+  return member;
+}
+
+export async function listMembers(db: Db, teamId: string) {
+  const rows = await store.listMembers(db, teamId);
+  return rows.map((m) => ({
+    email: m.email,
+    status: m.status,
+    role: m.role,
+    invited_at: m.invited_at.toISOString(),
+    accepted_at: m.accepted_at?.toISOString(),
+    last_sign_in: m.last_sign_in?.toISOString(),
+  }));
+}
+
+/** Adds a member, creating the account when the email is new. The Owner role is never given here. */
+export async function addMember(db: Db, caller: Caller, email: string, roleText?: string): Promise<void> {
+  const role = roleOf(roleText, 'MEMBER');
+  if (role === 'OWNER') throw badRequest('the Owner role cannot be given to a new member; a team has one Owner', 'role');
+  await db.transaction(async (tx) => {
+    const members = await store.listMembers(tx, caller.teamId);
+    if (members.length >= MAX_TEAM_MEMBERS) throw badRequest(`the team already has ${MAX_TEAM_MEMBERS} members`);
+    let user = await store.findUserByEmail(tx, email);
+    if (user && members.some((m) => m.user_id === user!.id)) throw conflict(`${email} is already a member of this team`, 'email');
+    if (!user) user = await store.insertUser(tx, email, caller.teamId);
+    await store.insertMember(tx, caller.teamId, user.id, role, false);
+  });
+}
+
+/** Changes a member's role under the spec's rules. The new role applies from the next request on. */
+export async function updateMember(db: Db, caller: Caller, email: string, roleText: string): Promise<Role> {
+  const role = roleOf(roleText, 'MEMBER');
+  if (caller.role !== 'OWNER' && caller.role !== 'ADMIN') throw forbidden('only an Admin or the Owner can change roles');
+  const target = await memberByEmail(db, caller.teamId, email);
+  if (target.role === 'OWNER') {
+    throw forbidden(
+      caller.role === 'ADMIN'
+        ? "an Admin cannot change the Owner's role"
+        : 'the Owner role cannot be changed here; ownership transfer is a separate process',
+    );
+  }
+  if (role === 'OWNER') throw badRequest('the Owner role cannot be given here: a team has one Owner, and ownership transfer is a separate process', 'role');
+  await store.updateMemberRole(db, caller.teamId, target.user_id, role);
+  return role;
+}
+
+export async function removeMember(db: Db, caller: Caller, email: string): Promise<void> {
+  const target = await memberByEmail(db, caller.teamId, email);
+  if (target.role === 'OWNER') throw forbidden('the Owner cannot be removed from the team');
+  await store.deleteMember(db, caller.teamId, target.user_id);
+}
+
+export async function teamInfo(db: Db, caller: Caller) {
+  const teams = await store.listUserTeams(db, caller.userId);
+  const workspaces = [];
+  for (const t of teams) {
+    const members = await store.listMembers(db, t.id);
+    workspaces.push({
+      id: t.id,
+      name: t.name,
+      created_at: t.created_at.toISOString(),
+      member_count: members.length,
+      owner_email: members.find((m) => m.role === 'OWNER')?.email ?? '',
+      role: t.role,
+    });
+  }
+  const current = workspaces.find((w) => w.id === caller.teamId);
+  return { message: 'ok', name: current?.name, workspaces };
+}

@@ -1,0 +1,105 @@
+// Real scan targets for tests: HTTP / HTTPS / raw TCP servers bound to 127.0.0.1 on a free port.
+// The TLS certificate is generated once per process with the openssl CLI (node has no generator).
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+export interface TestServer {
+  url: string;
+  port: number;
+  /** Every request the server saw, in arrival order (method, url, headers, body). */
+  requests: SeenRequest[];
+  close(): Promise<void>;
+}
+
+export interface SeenRequest {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  at: number;
+  servername?: string;
+}
+
+export type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void | Promise<void>;
+
+let cert: { key: string; cert: string } | undefined;
+
+/** A self-signed certificate for CN=localhost, generated on first use and kept in memory. */
+export function selfSignedCert(): { key: string; cert: string } {
+  if (cert) return cert;
+  const dir = mkdtempSync(path.join(tmpdir(), 'vigil-cert-'));
+  try {
+    execFileSync('openssl', [
+      'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2',
+      '-subj', '/CN=localhost', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'),
+    ], { stdio: 'ignore' });
+    cert = { key: readFileSync(path.join(dir, 'key.pem'), 'utf8'), cert: readFileSync(path.join(dir, 'cert.pem'), 'utf8') };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return cert;
+}
+
+function wrap(handler: Handler, requests: SeenRequest[]) {
+  return (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const servername = (req.socket as { servername?: string }).servername;
+      requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, at: Date.now(), servername: servername || undefined });
+      try {
+        await handler(req, res, body);
+      } catch (err) {
+        if (!res.headersSent) res.statusCode = 500;
+        res.end(String(err));
+      }
+      if (!res.writableEnded) res.end();
+    });
+  };
+}
+
+async function listen(server: net.Server, scheme: string, requests: SeenRequest[]): Promise<TestServer> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  const sockets = new Set<net.Socket>();
+  server.on('connection', (s: net.Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  server.on('secureConnection', (s: net.Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  return {
+    url: `${scheme}://127.0.0.1:${port}`,
+    port,
+    requests,
+    close: () => new Promise<void>((resolve) => {
+      for (const s of sockets) s.destroy();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+/** Plain HTTP/1.1 server with keep-alive. */
+export function startHttpServer(handler: Handler): Promise<TestServer> {
+  const requests: SeenRequest[] = [];
+  const server = http.createServer({ keepAliveTimeout: 5000 }, wrap(handler, requests));
+  return listen(server, 'http', requests);
+}
+
+/** HTTPS server with a self-signed certificate; `requests[].servername` holds the SNI the client sent. */
+export function startHttpsServer(handler: Handler): Promise<TestServer> {
+  const requests: SeenRequest[] = [];
+  const server = https.createServer({ ...selfSignedCert() }, wrap(handler, requests));
+  return listen(server, 'https', requests);
+}
+
+/** A raw TCP server: `onData` sees every byte a client sends and writes whatever it wants back. */
+export async function startTcpServer(
+  onConnection: (socket: net.Socket) => void,
+): Promise<{ host: string; port: number; close(): Promise<void> }> {
+  const server = net.createServer(onConnection);
+  const t = await listen(server, 'tcp', []);
+  return { host: '127.0.0.1', port: t.port, close: t.close };
+}
