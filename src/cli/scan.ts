@@ -1,13 +1,204 @@
-import type { Command } from 'commander';
+// `vigil scan`: run nuclei-format templates against targets from the command line, nuclei-style flags.
+import { createWriteStream, readFileSync, type WriteStream } from 'node:fs';
+import path from 'node:path';
+import { Command, Option } from 'commander';
+import { loadTemplates, loadTemplateFile, type TemplateFilter } from '../engine/template/index.ts';
+import { closeClients, executeTemplate, formatJson, formatPlain, runScan } from '../engine/index.ts';
+import type { ResultEvent, SecretApplier, Severity } from '../engine/index.ts';
+import { loadSecretFiles, SecretFileError, SecretLoginError } from '../engine/secrets/index.ts';
 
-// Not built yet: the command is registered so `vigil --help` lists it; it says so when run.
-export function registerScan(program: Command): void {
-  program
-    .command('scan')
-    .description('(not built yet)')
-    .allowUnknownOption()
-    .action(() => {
-      console.error('vigil: this command is not built yet');
-      process.exitCode = 2;
+/** Multi-letter short flags nuclei users type; commander only knows one-letter ones, so we translate. */
+const SHORT_ALIASES: Record<string, string> = {
+  '-rl': '--rate-limit',
+  '-bs': '--bulk-size',
+  '-sf': '--secret-file',
+  '-ms': '--matcher-status',
+  '-dr': '--disable-redirects',
+  '-nm': '--no-meta',
+  '-mhe': '--max-host-error',
+  '-at': '--attack-type',
+  '-esc': '--enable-self-contained',
+};
+
+export function translateShortFlags(argv: string[]): string[] {
+  return argv.map((a) => {
+    const eq = a.indexOf('=');
+    const flag = eq > 0 ? a.slice(0, eq) : a;
+    const long = SHORT_ALIASES[flag];
+    return long ? (eq > 0 ? long + a.slice(eq) : long) : a;
+  });
+}
+
+const collect = (v: string, prev: string[] = []) => [...prev, v];
+const list = (v: string, prev: string[] = []) => [...prev, ...v.split(',').map((s) => s.trim()).filter(Boolean)];
+
+function intOption(name: string) {
+  return (v: string) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, got "${v}"`);
+    return n;
+  };
+}
+
+interface ScanFlags {
+  target?: string[];
+  list?: string;
+  templates?: string[];
+  tags?: string[];
+  severity?: string[];
+  var?: string[];
+  rateLimit?: number;
+  concurrency?: number;
+  bulkSize?: number;
+  timeout?: number;
+  retries?: number;
+  maxHostError?: number;
+  jsonl?: boolean;
+  output?: string;
+  matcherStatus?: boolean;
+  stats?: boolean;
+  secretFile?: string[];
+  proxy?: string;
+  sni?: string;
+  disableRedirects?: boolean;
+  attackType?: 'batteringram' | 'pitchfork' | 'clusterbomb';
+  meta?: boolean;
+}
+
+class UsageError extends Error {}
+
+function parseVars(pairs: string[] = []): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const p of pairs) {
+    const eq = p.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--var expects key=value, got "${p}"`);
+    out[p.slice(0, eq).trim()] = p.slice(eq + 1);
+  }
+  return out;
+}
+
+function readTargets(flags: ScanFlags): string[] {
+  const targets = [...(flags.target ?? [])];
+  if (flags.list) {
+    let text: string;
+    try {
+      text = readFileSync(flags.list, 'utf8');
+    } catch (err) {
+      throw new UsageError(`cannot read target list ${flags.list}: ${(err as NodeJS.ErrnoException).code ?? err}`);
+    }
+    targets.push(...text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#')));
+  }
+  return targets;
+}
+
+/**
+ * Secret file hook: loads --secret-file paths and runs their dynamic logins (each at most once) through
+ * the engine before the scan starts. Owned by the secret-file module; kept here so the flag works end to end.
+ */
+export async function loadScanSecrets(files: string[], timeout: number): Promise<SecretApplier | undefined> {
+  if (files.length === 0) return undefined;
+  const store = await loadSecretFiles(files);
+  await store.prepare({
+    login: async ({ template, input, variables }) => {
+      const loaded = await loadTemplateFile(path.resolve(template));
+      if (!loaded.template) throw new Error(loaded.issues.map((i) => `${i.field}: ${i.reason}`).join('; ') || 'invalid template');
+      const { dynamic } = await executeTemplate(loaded.template, input, { vars: variables, timeout });
+      return dynamic;
+    },
+  });
+  return store;
+}
+
+async function scanAction(flags: ScanFlags): Promise<void> {
+  const vars = parseVars(flags.var);
+  const targets = readTargets(flags);
+  if (!flags.templates || flags.templates.length === 0) throw new UsageError('no templates: give -t FILE_OR_FOLDER');
+  const filter: TemplateFilter = {};
+  if (flags.tags?.length) filter.tags = flags.tags;
+  if (flags.severity?.length) filter.severities = flags.severity as Severity[];
+  const loaded = await loadTemplates(flags.templates, filter);
+  if (loaded.issues.length > 0) {
+    for (const i of loaded.issues) console.error(`[ERR] ${i.file}${i.field ? ` ${i.field}` : ''}: ${i.reason}`);
+    throw new UsageError(`${loaded.issues.length} template problem(s); nothing was scanned`);
+  }
+  const needsTarget = loaded.templates.some((t) => !t.selfContained);
+  if (targets.length === 0 && needsTarget) throw new UsageError('no targets: give -u TARGET or -l FILE');
+
+  const secrets = await loadScanSecrets(flags.secretFile ?? [], flags.timeout ?? 10);
+  let out: WriteStream | undefined;
+  if (flags.output) out = createWriteStream(flags.output, { flags: 'w' });
+  const showStats = flags.stats ?? Boolean(process.stderr.isTTY);
+  const write = (ev: ResultEvent) => {
+    if (!ev['matcher-status'] && !flags.matcherStatus) return;
+    const line = flags.jsonl ? formatJson(ev) : formatPlain(ev, { noMeta: flags.meta === false });
+    process.stdout.write(`${line}\n`);
+    out?.write(`${line}\n`);
+  };
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once('SIGINT', onSigint);
+  try {
+    const stats = await runScan({
+      targets, templates: loaded.templates, vars, secrets,
+      concurrency: flags.concurrency, bulkSize: flags.bulkSize, rateLimit: flags.rateLimit,
+      timeout: flags.timeout, retries: flags.retries, maxHostErrors: flags.maxHostError,
+      matcherStatus: flags.matcherStatus, socks5Proxy: flags.proxy, sni: flags.sni,
+      disableRedirects: flags.disableRedirects, attackType: flags.attackType, signal: controller.signal,
+      onResult: write,
+      onNotice: (m) => console.error(`[INF] ${m}`),
+      onProgress: showStats
+        ? (p) => process.stderr.write(`[STATS] ${p.done}/${p.total} done, ${p.requests} requests, ${p.matched} matched, ${p.errors} errors\n`)
+        : undefined,
     });
+    if (showStats) console.error(`[INF] scan finished in ${(stats.durationMs / 1000).toFixed(1)}s: ${stats.results} result(s), ${stats.requests} request(s)`);
+  } finally {
+    process.off('SIGINT', onSigint);
+    await closeClients();
+    if (out) await new Promise<void>((r) => out!.end(r));
+  }
+}
+
+export function registerScan(program: Command): void {
+  const cmd = program
+    .command('scan')
+    .description('run nuclei-format templates against targets')
+    .option('-u, --target <url>', 'target URL or host (repeatable)', collect)
+    .option('-l, --list <file>', 'file with one target per line')
+    .option('-t, --templates <path>', 'template file or folder (repeatable)', collect)
+    .option('--tags <tags>', 'only templates with any of these tags (comma-separated)', list)
+    .option('-s, --severity <list>', 'only templates of these severities (comma-separated)', list)
+    .option('-V, --var <key=value>', 'template variable (repeatable)', collect)
+    .option('--rate-limit <n>', 'requests per second, 0 = no limit (-rl)', intOption('rate-limit'), 150)
+    .option('-c, --concurrency <n>', 'templates run in parallel', intOption('concurrency'), 25)
+    .option('--bulk-size <n>', 'hosts per template in parallel (-bs)', intOption('bulk-size'), 25)
+    .option('--timeout <seconds>', 'request timeout', intOption('timeout'), 10)
+    .option('--retries <n>', 'retries after a network error', intOption('retries'), 1)
+    .option('--max-host-error <n>', 'errors before a host is skipped (-mhe)', intOption('max-host-error'), 30)
+    .option('-j, --jsonl', 'one JSON object per result')
+    .option('-o, --output <file>', 'also write results to this file')
+    .option('--matcher-status', 'also print templates that did not match (-ms)')
+    .option('--stats', 'print progress on stderr (default when stderr is a terminal)')
+    .option('--secret-file <file>', 'secret file with credentials for targets (-sf, repeatable)', collect)
+    .option('--proxy <url>', 'SOCKS5 proxy, e.g. socks5://127.0.0.1:1080')
+    .option('--sni <name>', 'TLS server name to send')
+    .option('--disable-redirects', 'never follow redirects (-dr)')
+    .addOption(new Option('--attack-type <type>', 'payload attack type for every template (-at)').choices(['batteringram', 'pitchfork', 'clusterbomb']))
+    .option('--no-meta', 'print only the matched URL (-nm)')
+    .option('--enable-self-contained', 'accepted for nuclei compatibility; self-contained templates always run (-esc)')
+    .action(async (flags: ScanFlags) => {
+      try {
+        await scanAction(flags);
+      } catch (err) {
+        const known = err instanceof UsageError || err instanceof SecretFileError || err instanceof SecretLoginError;
+        console.error(`vigil scan: ${known ? (err as Error).message : (err as Error).stack ?? err}`);
+        // A refused secret file or failed login is not a usage slip: exit 1 (secret file contract).
+        const secretProblem = err instanceof SecretFileError || err instanceof SecretLoginError;
+        process.exitCode = known && !secretProblem ? 2 : 1;
+      }
+    });
+  // Commander parses only single-letter short flags; translate -rl, -bs, -sf ... first.
+  const parseOptions = cmd.parseOptions.bind(cmd);
+  cmd.parseOptions = (argv: string[]) => parseOptions(translateShortFlags(argv));
+  // Option('--ms') style double-dash spelling of the same aliases.
+  cmd.addOption(new Option('--ms').hideHelp().implies({ matcherStatus: true }));
 }

@@ -1,13 +1,61 @@
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
+import { configFromEnv } from '../platform/config.ts';
 
-// Not built yet: the command is registered so `vigil --help` lists it; it says so when run.
+const portOption = (v: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('use a number from 0 to 65535');
+  return n;
+};
+
+// `vigil serve`: the API, the cron scheduler and (unless --no-worker) an in-process worker.
 export function registerServe(program: Command): void {
   program
     .command('serve')
-    .description('(not built yet)')
-    .allowUnknownOption()
-    .action(() => {
-      console.error('vigil: this command is not built yet');
-      process.exitCode = 2;
+    .description('run the HTTP API, the job scheduler and an in-process worker')
+    .option('--host <host>', 'address to listen on (env VIGIL_HOST, default 127.0.0.1)')
+    .option('--port <port>', 'port to listen on (env PORT, default 8085)', portOption)
+    .option('--data-dir <dir>', 'embedded database folder when DATABASE_URL is not set (env VIGIL_DATA_DIR, default ./data)')
+    .option('--no-worker', 'do not run jobs in this process (run `vigil worker` processes instead)')
+    .action(async (opts: { host?: string; port?: number; dataDir?: string; worker: boolean }) => {
+      const env = { ...process.env };
+      if (opts.dataDir) env.VIGIL_DATA_DIR = opts.dataDir;
+      const config = configFromEnv(env);
+      if (opts.host) config.host = opts.host;
+      if (opts.port !== undefined) config.port = opts.port;
+      if (!Number.isInteger(config.port) || config.port < 0 || config.port > 65535) {
+        throw new InvalidArgumentError(`invalid PORT "${process.env.PORT}"`);
+      }
+      // Loaded here, not at the top, so other commands and --help do not load the whole platform.
+      const { createLogger, exitOnSignals, startServer } = await import('../platform/server.ts');
+      const log = createLogger();
+      let server;
+      try {
+        server = await startServer({
+          config,
+          worker: opts.worker,
+          dbSchema: process.env.VIGIL_DB_SCHEMA || undefined,
+          log,
+          shutdownGraceMs: Number(process.env.VIGIL_SHUTDOWN_TIMEOUT ?? 30) * 1000,
+        });
+      } catch (err) {
+        log.fatal({ err }, 'vigil serve could not start');
+        console.error(`vigil: ${(err as Error).message}`);
+        process.exit(1);
+      }
+      if (server.bootstrap.apiKey && config.bootstrapApiKey) {
+        process.stdout.write(`\nOwner account ${server.bootstrap.email} created with the key given in VIGIL_BOOTSTRAP_API_KEY.\n\n`);
+      } else if (server.bootstrap.apiKey) {
+        // Printed once, outside the log: the key is a secret and is stored only as a hash.
+        process.stdout.write(
+          `\nOwner account ${server.bootstrap.email} created. Its API key (shown only this once):\n\n` +
+            `  ${server.bootstrap.apiKey}\n\n` +
+            `Try: curl -H "X-API-Key: ${server.bootstrap.apiKey}" ${server.url}/v1/user/team/member\n\n`,
+        );
+      }
+      log.info(
+        { url: server.url, database: config.databaseUrl ? 'postgres' : config.dataDir, worker: opts.worker },
+        `vigil listening on ${server.url}`,
+      );
+      exitOnSignals(log, server.stop);
     });
 }

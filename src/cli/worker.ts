@@ -1,13 +1,48 @@
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
+import { configFromEnv } from '../platform/config.ts';
 
-// Not built yet: the command is registered so `vigil --help` lists it; it says so when run.
+const positive = (v: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('use a whole number of 1 or more');
+  return n;
+};
+
+// `vigil worker`: runs jobs only, sharing the queue with `vigil serve` and other workers through PostgreSQL.
 export function registerWorker(program: Command): void {
   program
     .command('worker')
-    .description('(not built yet)')
-    .allowUnknownOption()
-    .action(() => {
-      console.error('vigil: this command is not built yet');
-      process.exitCode = 2;
+    .description('run background jobs (scans) against the PostgreSQL database of DATABASE_URL')
+    .option('--concurrency <n>', 'jobs of each kind run at once (env VIGIL_WORKER_CONCURRENCY; default per job)', positive)
+    .action(async (opts: { concurrency?: number }) => {
+      const config = configFromEnv();
+      if (!config.databaseUrl) {
+        console.error(
+          'vigil worker needs DATABASE_URL (a PostgreSQL server): the embedded database belongs to one process, ' +
+            'and `vigil serve` already runs an in-process worker on it.',
+        );
+        process.exit(2);
+      }
+      const { createLogger, exitOnSignals, openPlatform } = await import('../platform/server.ts');
+      const { startWorker } = await import('../platform/worker/runtime.ts');
+      const log = createLogger();
+      const envConcurrency = process.env.VIGIL_WORKER_CONCURRENCY ? positive(process.env.VIGIL_WORKER_CONCURRENCY) : undefined;
+      let platform;
+      try {
+        platform = await openPlatform(config, log, process.env.VIGIL_DB_SCHEMA || undefined);
+      } catch (err) {
+        log.fatal({ err }, 'vigil worker could not start');
+        console.error(`vigil: ${(err as Error).message}`);
+        process.exit(1);
+      }
+      const { db, queue } = platform;
+      const worker = await startWorker({ db, config, log, queue }, { concurrency: opts.concurrency ?? envConcurrency });
+      const grace = Number(process.env.VIGIL_SHUTDOWN_TIMEOUT ?? 30) * 1000;
+      exitOnSignals(log, async () => {
+        log.info('shutting down: finishing running jobs');
+        await worker.stop(grace).catch((err) => log.error({ err }, 'stopping the worker failed'));
+        await queue.stop({ graceful: false, close: true }).catch((err) => log.error({ err }, 'stopping the queue failed'));
+        await db.close();
+        log.info('stopped');
+      });
     });
 }

@@ -2,5 +2,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { systemRoutes } from './system/routes.ts';
 import { teamRoutes } from './team/routes.ts';
+import { intelRoutes } from './intel/routes.ts';
+import { templateRoutes } from './templates/routes.ts';
+import { scanRoutes } from './scans/routes.ts';
 
-export const areas: FastifyPluginAsyncTypebox[] = [systemRoutes, teamRoutes];
+export const areas: FastifyPluginAsyncTypebox[] = [systemRoutes, teamRoutes, templateRoutes, scanRoutes];

@@ -46,6 +46,8 @@ export async function dropSchema(url: string, schema: string): Promise<void> {
   await c.connect();
   try {
     await c.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`);
+    // The job queue's tables live next to it (src/db/queue.ts queueSchemaFor).
+    await c.query(`DROP SCHEMA IF EXISTS ${quoteIdent(`${schema}_pgboss`)} CASCADE`);
   } finally {
     await c.end();
   }

@@ -25,7 +25,7 @@ export interface SeenRequest {
   servername?: string;
 }
 
-export type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void | Promise<void>;
+export type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: string) => unknown;
 
 let cert: { key: string; cert: string } | undefined;
 

@@ -2,6 +2,7 @@
 export { loadSecretFiles, SecretFileError, type LoadSecretOptions } from './load.ts';
 export { SecretStore, type PrepareOptions } from './store.ts';
 export { SecretLoginError } from './dynamic.ts';
-export { redact, REDACTED } from './redact.ts';
+export { redact, redactDeep, redactEvent, REDACTED } from './redact.ts';
 export { formatIssue } from './validate.ts';
 export type { SecretApplier, SecretTargetRequest, SecretIssue, LoginRunner, SecretEntry, StaticSecret, DynamicSecret } from './types.ts';
+export { runnerLogin, type RunnerLoginOptions } from './runner-login.ts';

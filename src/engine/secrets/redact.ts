@@ -23,7 +23,12 @@ export function valuesOfSecret(secret: StaticSecret): string[] {
       add(secret.token);
       break;
     case 'header':
-      for (const h of secret.headers ?? []) add(h.value);
+      for (const h of secret.headers ?? []) {
+        add(h.value);
+        // `Basic xyz` / `Token xyz`: a server may echo only the credential part.
+        const scheme = /^[A-Za-z][\w-]*\s+(\S{6,})$/.exec(h.value.trim());
+        if (scheme) add(scheme[1]);
+      }
       break;
     case 'cookie':
       for (const c of cookiePairs(secret)) add(c.value);
@@ -48,4 +53,26 @@ export function redact(text: string, values: readonly string[]): string {
   let out = text;
   for (const v of values) if (out.includes(v)) out = out.split(v).join(REDACTED);
   return out;
+}
+
+/**
+ * A copy of a result (any JSON-like value) with secret values replaced in every string, so host,
+ * matched-at, extracted results and errors are covered as well as request, response and curl.
+ */
+export function redactDeep<T>(value: T, values: readonly string[]): T {
+  if (values.length === 0) return value;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return redact(v, values);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    }
+    return v;
+  };
+  return walk(value) as T;
+}
+
+/** What the runner calls on every result it emits. */
+export function redactEvent<T>(ev: T, secrets: { secretValues(): string[] } | undefined): T {
+  return secrets ? redactDeep(ev, secrets.secretValues()) : ev;
 }

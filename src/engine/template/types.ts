@@ -122,6 +122,9 @@ export interface Template {
   info: TemplateInfo;
   variables: Record<string, string>; // rendered per target with the DSL
   constants: Record<string, string>; // never overridden from the command line
+  /** The YAML values of `variables` / `constants` before conversion to strings (lists and maps are kept). */
+  variableValues?: Record<string, unknown>;
+  constantValues?: Record<string, unknown>;
   selfContained: boolean;
   stopAtFirstMatch: boolean;
   http: HttpRequest[];

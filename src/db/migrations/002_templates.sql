@@ -1,0 +1,55 @@
+-- Template store: the public catalogue (team_id NULL) and each team's private templates in one table, so
+-- search, facets and scan selection read one place. Column names follow the API's Template record.
+CREATE TABLE templates (
+  pk BIGSERIAL PRIMARY KEY,
+  team_id TEXT REFERENCES teams(id) ON DELETE CASCADE,
+  template_type TEXT NOT NULL DEFAULT 'public' CHECK (template_type IN ('public', 'user', 'shared')),
+  -- Public: the template's id. Private: a generated id (several private templates may share a YAML id).
+  template_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  -- Public: path inside the catalogue. Private: template_id.
+  uri TEXT NOT NULL,
+  name TEXT NOT NULL DEFAULT '',
+  author TEXT[] NOT NULL DEFAULT '{}',
+  -- Lower case, so the tags: filter and facet need no per-row lower().
+  tags TEXT[] NOT NULL DEFAULT '{}',
+  severity TEXT NOT NULL DEFAULT 'unknown',
+  type TEXT NOT NULL DEFAULT '',
+  dir TEXT,
+  vendor TEXT,
+  product TEXT,
+  classification JSONB,
+  metadata JSONB,
+  cve_ids TEXT[] NOT NULL DEFAULT '{}',
+  digest TEXT NOT NULL,
+  raw TEXT NOT NULL,
+  description TEXT,
+  impact TEXT,
+  remediation TEXT,
+  refs TEXT[] NOT NULL DEFAULT '{}',
+  filename TEXT,
+  release_tag TEXT,
+  ref TEXT,
+  ai_meta JSONB,
+  is_draft BOOLEAN NOT NULL DEFAULT false,
+  is_github BOOLEAN NOT NULL DEFAULT false,
+  is_new BOOLEAN NOT NULL DEFAULT false,
+  is_early BOOLEAN NOT NULL DEFAULT false,
+  is_svcteam BOOLEAN NOT NULL DEFAULT false,
+  -- Weighted document for free-text search: id and name (A), tags, author, vendor, product (B),
+  -- description (C). Built by the store with to_tsvector('simple', ...) at write time.
+  search TSVECTOR NOT NULL,
+  created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+  updated_at TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+
+CREATE UNIQUE INDEX templates_public_uri ON templates (uri) WHERE team_id IS NULL;
+CREATE UNIQUE INDEX templates_private_id ON templates (team_id, template_id) WHERE team_id IS NOT NULL;
+CREATE INDEX templates_public_id ON templates (id) WHERE team_id IS NULL;
+CREATE INDEX templates_search ON templates USING GIN (search);
+CREATE INDEX templates_tags ON templates USING GIN (tags);
+CREATE INDEX templates_cve_ids ON templates USING GIN (cve_ids);
+-- Substring and fuzzy matches on ids and names (q words that the word index cannot split well).
+CREATE INDEX templates_id_trgm ON templates USING GIN (id public.gin_trgm_ops);
+CREATE INDEX templates_name_trgm ON templates USING GIN (name public.gin_trgm_ops);
+CREATE INDEX templates_uri_prefix ON templates (uri text_pattern_ops);

@@ -1,0 +1,131 @@
+-- Scans, their work chunks, findings, per-attempt scan logs and log exports.
+
+CREATE TABLE scans (
+  id TEXT PRIMARY KEY,
+  team_id TEXT NOT NULL REFERENCES teams(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  -- queued, starting, running, finished, failed, uploaded, scheduled
+  status TEXT NOT NULL,
+  failure_reason TEXT,
+  progress INTEGER NOT NULL DEFAULT 0,
+  created_by BIGINT,
+  created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+  updated_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+  started_at TIMESTAMPTZ,
+  completed_at TIMESTAMPTZ,
+  -- The current run: 0 for the first one, +1 for each rescan. Chunks, logs and findings carry it.
+  rescan_count INTEGER NOT NULL DEFAULT 0,
+  total_target INTEGER NOT NULL DEFAULT 0,
+  total_template INTEGER NOT NULL DEFAULT 0,
+  total_scan BIGINT NOT NULL DEFAULT 0,
+  total_result INTEGER NOT NULL DEFAULT 0,
+  severity JSONB NOT NULL DEFAULT '{}'::jsonb,
+  chunks_total INTEGER NOT NULL DEFAULT 0,
+  chunks_done INTEGER NOT NULL DEFAULT 0,
+  is_internal BOOLEAN NOT NULL DEFAULT false,
+  is_automatic BOOLEAN NOT NULL DEFAULT false,
+  is_oss BOOLEAN NOT NULL DEFAULT false,
+  -- The resolved target list (after exclusions and truncation) and the create request as sent.
+  targets JSONB NOT NULL DEFAULT '[]'::jsonb,
+  request JSONB NOT NULL DEFAULT '{}'::jsonb,
+  -- Engine settings of this scan (rate limit, concurrency, ...), from its scan configs.
+  engine_options JSONB NOT NULL DEFAULT '{}'::jsonb
+);
+CREATE INDEX scans_team_created ON scans (team_id, created_at DESC, id DESC);
+CREATE INDEX scans_team_status ON scans (team_id, status);
+CREATE INDEX scans_name_trgm ON scans USING gin (name public.gin_trgm_ops);
+
+-- The templates a scan runs, snapshotted at creation (rescans re-resolve the selectors).
+CREATE TABLE scan_templates (
+  scan_id TEXT NOT NULL REFERENCES scans(id) ON DELETE CASCADE,
+  ord INTEGER NOT NULL,
+  template_id TEXT NOT NULL,
+  uri TEXT NOT NULL,
+  source TEXT NOT NULL, -- public, private, early, inline
+  raw TEXT NOT NULL,
+  PRIMARY KEY (scan_id, ord)
+);
+
+-- One batch of targets (with all the scan's templates) per row and run; a pg-boss job runs it.
+CREATE TABLE scan_chunks (
+  scan_id TEXT NOT NULL REFERENCES scans(id) ON DELETE CASCADE,
+  run INTEGER NOT NULL,
+  idx INTEGER NOT NULL,
+  targets JSONB NOT NULL,
+  status TEXT NOT NULL DEFAULT 'pending', -- pending, running, done, cancelled
+  attempts INTEGER NOT NULL DEFAULT 0,
+  started_at TIMESTAMPTZ,
+  finished_at TIMESTAMPTZ,
+  PRIMARY KEY (scan_id, run, idx)
+);
+
+-- Findings. vuln_hash (template, matcher, host, matched location) is stable, so a retried chunk or a
+-- rescan finds the existing row instead of adding a second one.
+CREATE TABLE scan_results (
+  id BIGSERIAL PRIMARY KEY,
+  scan_id TEXT NOT NULL REFERENCES scans(id) ON DELETE CASCADE,
+  team_id TEXT NOT NULL,
+  vuln_hash TEXT NOT NULL,
+  template_id TEXT NOT NULL,
+  template_url TEXT,
+  template_path TEXT,
+  host TEXT NOT NULL,
+  matched_at TEXT NOT NULL,
+  port INTEGER,
+  severity TEXT NOT NULL,
+  name TEXT,
+  tags TEXT[] NOT NULL DEFAULT '{}',
+  result_type TEXT,
+  event JSONB NOT NULL,
+  first_run INTEGER NOT NULL,
+  last_run INTEGER NOT NULL,
+  created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+  updated_at TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+CREATE UNIQUE INDEX scan_results_hash ON scan_results (scan_id, vuln_hash);
+CREATE INDEX scan_results_team_created ON scan_results (team_id, created_at DESC, id DESC);
+CREATE INDEX scan_results_team_template ON scan_results (team_id, template_id);
+
+-- Scan log: one record per target x template attempt, per run.
+CREATE TABLE scan_logs (
+  id BIGSERIAL PRIMARY KEY,
+  scan_id TEXT NOT NULL REFERENCES scans(id) ON DELETE CASCADE,
+  team_id TEXT NOT NULL,
+  run INTEGER NOT NULL,
+  target TEXT NOT NULL,
+  template_id TEXT NOT NULL,
+  matched BOOLEAN NOT NULL,
+  severity TEXT,
+  error TEXT,
+  event TEXT,
+  vuln_hash TEXT,
+  created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+CREATE UNIQUE INDEX scan_logs_attempt ON scan_logs (scan_id, run, target, template_id);
+CREATE INDEX scan_logs_scan_id ON scan_logs (scan_id, id);
+CREATE INDEX scan_logs_hash ON scan_logs (team_id, vuln_hash) WHERE vuln_hash IS NOT NULL;
+
+-- Log exports. The download link carries a random token; only its hash is stored.
+CREATE TABLE scan_exports (
+  id TEXT PRIMARY KEY,
+  team_id TEXT NOT NULL,
+  scan_id TEXT NOT NULL REFERENCES scans(id) ON DELETE CASCADE,
+  token_hash TEXT NOT NULL UNIQUE,
+  params JSONB NOT NULL,
+  format TEXT NOT NULL,
+  -- sync exports are built while downloading (status ready, built false); async ones by a job.
+  status TEXT NOT NULL, -- pending, building, ready, failed
+  built BOOLEAN NOT NULL DEFAULT false,
+  error TEXT,
+  row_count INTEGER,
+  created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+  expires_at TIMESTAMPTZ NOT NULL
+);
+
+-- The bytes of a file built by an async export job, in order.
+CREATE TABLE scan_export_parts (
+  export_id TEXT NOT NULL REFERENCES scan_exports(id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  data BYTEA NOT NULL,
+  PRIMARY KEY (export_id, seq)
+);

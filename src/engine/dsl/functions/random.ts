@@ -1,0 +1,92 @@
+// Random values. Not cached: every call draws again.
+import crypto from 'node:crypto';
+import { DslError } from '../errors.ts';
+import { toStr } from '../values.ts';
+import { define, invalid } from './registry.ts';
+
+const LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const NUMBERS = '1234567890';
+
+function removeChars(base: string, bad: string): string {
+  let out = base;
+  for (const c of Array.from(bad)) out = out.split(c).join('');
+  return out;
+}
+
+function randSeq(base: string, n: number): string {
+  if (n > 0 && base.length === 0) throw new DslError('empty character set');
+  let out = '';
+  for (let i = 0; i < n; i++) out += base[crypto.randomInt(base.length)];
+  return out;
+}
+
+function lengthArg(v: unknown, fn: string): number {
+  if (typeof v !== 'number') throw new DslError(`${fn}: length must be a number`);
+  return Math.max(0, Math.trunc(v));
+}
+
+function randomIp(cidr: string): string {
+  const [addr, bitsS] = cidr.split('/');
+  const v6 = addr.includes(':');
+  const total = v6 ? 128 : 32;
+  const bits = bitsS === undefined ? total : Number(bitsS);
+  if (!Number.isInteger(bits) || bits < 0 || bits > total) throw new DslError(`rand_ip: invalid CIDR '${cidr}'`);
+  let base: bigint;
+  if (v6) {
+    const [head, tail] = addr.split('::');
+    const h = head ? head.split(':') : [];
+    const t = tail !== undefined && tail ? tail.split(':') : [];
+    const groups = [...h, ...Array(8 - h.length - t.length).fill('0'), ...t];
+    base = groups.reduce((acc, g) => (acc << 16n) | BigInt(Number.parseInt(g || '0', 16)), 0n);
+  } else {
+    const o = addr.split('.').map(Number);
+    if (o.length !== 4 || o.some((x) => !(x >= 0 && x <= 255))) throw new DslError(`rand_ip: invalid CIDR '${cidr}'`);
+    base = BigInt(((o[0] << 24) >>> 0) + (o[1] << 16) + (o[2] << 8) + o[3]);
+  }
+  const hostBits = BigInt(total - bits);
+  const mask = ((1n << BigInt(total)) - 1n) ^ ((1n << hostBits) - 1n);
+  const rnd = BigInt('0x' + crypto.randomBytes(16).toString('hex')) & ((1n << hostBits) - 1n);
+  const ip = (base & mask) | rnd;
+  if (!v6) return [24n, 16n, 8n, 0n].map((s) => String((ip >> s) & 255n)).join('.');
+  const groups: string[] = [];
+  for (let s = 112n; s >= 0n; s -= 16n) groups.push(((ip >> s) & 0xffffn).toString(16));
+  return groups.join(':').replace(/(^|:)0(:0)+(:|$)/, '::');
+}
+
+export function registerRandom(): void {
+  define('rand_char', undefined, (a) => {
+    if (a.length > 1) throw invalid('rand_char');
+    const set = a.length === 1 && toStr(a[0]).trim() !== '' ? toStr(a[0]) : LETTERS + NUMBERS;
+    return randSeq(set, 1);
+  });
+  define('rand_base', undefined, (a) => {
+    if (a.length < 1 || a.length > 3) throw invalid('rand_base');
+    const set = a.length === 2 && toStr(a[1]).trim() !== '' ? toStr(a[1]) : LETTERS + NUMBERS;
+    return randSeq(set, lengthArg(a[0], 'rand_base'));
+  });
+  define('rand_text_alphanumeric', undefined, (a) => {
+    if (a.length < 1 || a.length > 2) throw invalid('rand_text_alphanumeric');
+    return randSeq(removeChars(LETTERS + NUMBERS, a.length === 2 ? toStr(a[1]) : ''), lengthArg(a[0], 'rand_text_alphanumeric'));
+  });
+  define('rand_text_alpha', undefined, (a) => {
+    if (a.length < 1 || a.length > 2) throw invalid('rand_text_alpha');
+    return randSeq(removeChars(LETTERS, a.length === 2 ? toStr(a[1]) : ''), lengthArg(a[0], 'rand_text_alpha'));
+  });
+  define('rand_text_numeric', undefined, (a) => {
+    if (a.length < 1 || a.length > 2) throw invalid('rand_text_numeric');
+    return randSeq(removeChars(NUMBERS, a.length === 2 ? toStr(a[1]) : ''), lengthArg(a[0], 'rand_text_numeric'));
+  });
+  define('rand_int', undefined, (a) => {
+    if (a.length > 2) throw invalid('rand_int');
+    const min = a.length >= 1 ? Math.trunc(Number(a[0])) : 0;
+    const max = a.length === 2 ? Math.trunc(Number(a[1])) : 2147483647;
+    if (!Number.isFinite(min) || !Number.isFinite(max)) throw new DslError('rand_int: arguments must be numbers');
+    if (max - min <= 0) throw new DslError('rand_int: max must be greater than min');
+    return min + Math.floor(Math.random() * (max - min));
+  });
+  define('rand_ip', undefined, (a) => {
+    if (a.length === 0) throw invalid('rand_ip');
+    const cidrs = a.map(toStr);
+    return randomIp(cidrs[crypto.randomInt(cidrs.length)]);
+  });
+}

@@ -1,0 +1,91 @@
+// Public API of the DSL: nuclei-compatible (govaluate) expressions and {{ }} template rendering.
+import { DslError } from './errors.ts';
+import { collectVariables, evalNode } from './evaluator.ts';
+import { parse, type Node } from './parser.ts';
+import { isFunction } from './functions/index.ts';
+import { markers, renderWith } from './render.ts';
+import type { Vars } from './values.ts';
+
+export { DslError } from './errors.ts';
+export type { Vars } from './values.ts';
+export { isFunction, functionNames } from './functions/index.ts';
+export { toStr as valueToString } from './values.ts';
+
+export interface CompiledExpr {
+  evaluate(vars: Vars): unknown;
+  variables: string[];
+}
+
+class Compiled implements CompiledExpr {
+  readonly variables: string[];
+  constructor(private readonly node: Node) {
+    this.variables = collectVariables(node);
+  }
+  evaluate(vars: Vars): unknown {
+    return evalNode(this.node, vars);
+  }
+}
+
+const cache = new Map<string, Compiled>();
+const CACHE_LIMIT = 20000;
+
+/** Parse an expression; throws DslError on bad syntax or an unknown function. */
+export function compile(expr: string): CompiledExpr {
+  const hit = cache.get(expr);
+  if (hit) return hit;
+  const c = new Compiled(parse(expr, isFunction));
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(expr, c);
+  return c;
+}
+
+/** Compile (cached) and evaluate; throws DslError, e.g. when a variable is missing. */
+export function evaluate(expr: string, vars: Vars): unknown {
+  return compile(expr).evaluate(vars);
+}
+
+const IDENT = /^[A-Za-z_][\w.-]*$/;
+
+function evalMarker(expr: string, vars: Vars): { ok: true; value: unknown } | { ok: false } {
+  // A marker that names a variable directly is a plain substitution, even for names such as
+  // "interactsh-url" that the expression syntax would read as a subtraction.
+  if (Object.prototype.hasOwnProperty.call(vars, expr)) return { ok: true, value: vars[expr] };
+  let c: CompiledExpr;
+  try {
+    c = compile(expr);
+  } catch {
+    return { ok: false };
+  }
+  if (c.variables.some((v) => !Object.prototype.hasOwnProperty.call(vars, v))) return { ok: false };
+  try {
+    return { ok: true, value: c.evaluate(vars) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** Replace {{expr}} and §expr§ markers; markers that cannot be evaluated are left as written. */
+export function render(text: string, vars: Vars): string {
+  return renderWith(text, vars, evalMarker);
+}
+
+/** Variable names that still have no value after rendering `text` with `vars`. */
+export function unresolvedVariables(text: string, vars: Vars): string[] {
+  const out: string[] = [];
+  const add = (n: string) => {
+    if (!out.includes(n)) out.push(n);
+  };
+  for (const m of markers(render(text, vars))) {
+    if (m === '') continue;
+    if (IDENT.test(m)) {
+      if (!Object.prototype.hasOwnProperty.call(vars, m)) add(m);
+      continue;
+    }
+    try {
+      for (const v of compile(m).variables) if (!Object.prototype.hasOwnProperty.call(vars, v)) add(v);
+    } catch (e) {
+      if (e instanceof DslError && IDENT.test(m)) add(m);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,91 @@
+// Template rendering: {{expr}} and §name§ markers are replaced by their values. Inner markers are
+// rendered first ({{base64('{{Host}}')}}), substituted values are never scanned again, and a marker whose
+// expression needs a variable we do not have stays as written.
+import { DslError } from './errors.ts';
+import { toStr, type Vars } from './values.ts';
+
+export interface MarkerEvaluator {
+  (expr: string, vars: Vars): { ok: true; value: unknown } | { ok: false };
+}
+
+/** Find the '}}' closing the '{{' at `open`, counting nested pairs. */
+function findClose(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length - 1; i++) {
+    if (text[i] === '{' && text[i + 1] === '{') {
+      depth++;
+      i++;
+    } else if (text[i] === '}' && text[i + 1] === '}') {
+      depth--;
+      if (depth === 0) return i;
+      i++;
+    }
+  }
+  return -1;
+}
+
+export function renderWith(text: string, vars: Vars, evalMarker: MarkerEvaluator): string {
+  if (!text.includes('{{') && !text.includes('§')) return text;
+  let out = '';
+  let i = 0;
+  while (i < text.length) {
+    const brace = text.indexOf('{{', i);
+    const para = text.indexOf('§', i);
+    if (brace < 0 && para < 0) {
+      out += text.slice(i);
+      break;
+    }
+    if (para >= 0 && (brace < 0 || para < brace)) {
+      const end = text.indexOf('§', para + 1);
+      if (end < 0) {
+        out += text.slice(i);
+        break;
+      }
+      out += text.slice(i, para);
+      const inner = text.slice(para + 1, end);
+      const r = inner.trim() !== '' ? evalMarker(inner.trim(), vars) : { ok: false as const };
+      out += r.ok ? toStr(r.value) : text.slice(para, end + 1);
+      i = end + 1;
+      continue;
+    }
+    const close = findClose(text, brace);
+    if (close < 0) {
+      out += text.slice(i);
+      break;
+    }
+    out += text.slice(i, brace);
+    const rawInner = text.slice(brace + 2, close);
+    const inner = renderWith(rawInner, vars, evalMarker).trim();
+    const r = inner !== '' ? evalMarker(inner, vars) : { ok: false as const };
+    out += r.ok ? toStr(r.value) : text.slice(brace, close + 2);
+    i = close + 2;
+  }
+  return out;
+}
+
+/** The marker bodies ({{...}} and §...§) present in a text, outermost only. */
+export function markers(text: string): string[] {
+  const found: string[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const brace = text.indexOf('{{', i);
+    const para = text.indexOf('§', i);
+    if (brace < 0 && para < 0) break;
+    if (para >= 0 && (brace < 0 || para < brace)) {
+      const end = text.indexOf('§', para + 1);
+      if (end < 0) break;
+      found.push(text.slice(para + 1, end).trim());
+      i = end + 1;
+      continue;
+    }
+    const close = findClose(text, brace);
+    if (close < 0) break;
+    found.push(text.slice(brace + 2, close).trim());
+    i = close + 2;
+  }
+  return found;
+}
+
+export function isMissingVariable(e: unknown): boolean {
+  return e instanceof DslError && e.missingVariable !== undefined;
+}

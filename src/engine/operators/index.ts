@@ -1,0 +1,71 @@
+// Runs a request's operators (extractors first, then matchers) on one response, as nuclei does:
+// extracted values become variables the matchers can use, internal extractors feed later requests.
+import type { Extractor, Matcher, Operators } from '../template/types.ts';
+import { runMatcher } from './matchers.ts';
+import { runExtractor } from './extractors.ts';
+
+export { validateMatcher, validateExtractor } from './validate.ts';
+
+export interface OperatorResult {
+  matched: boolean;
+  matcherNames: string[];
+  extracts: Record<string, string[]>;
+  outputExtracts: string[];
+  dynamic: Record<string, unknown>;
+}
+
+/** Value of an extractor as a variable: one result -> string, several -> list. */
+function asVariable(values: string[]): unknown {
+  return values.length === 1 ? values[0] : values;
+}
+
+export function runOperators(ops: Operators, data: Record<string, unknown>, opts: { matchAll?: boolean } = {}): OperatorResult {
+  const vars: Record<string, unknown> = { ...data };
+  const result: OperatorResult = { matched: false, matcherNames: [], extracts: {}, outputExtracts: [], dynamic: {} };
+  const seen = new Set<string>();
+  const internal: Record<string, string[]> = {};
+
+  (ops.extractors ?? []).forEach((e: Extractor, index: number) => {
+    const values = runExtractor(e, vars);
+    if (values.length === 0) return;
+    if (e.internal) {
+      const key = e.name ?? String(index);
+      internal[key] = [...(internal[key] ?? []), ...values];
+    } else {
+      for (const v of values) {
+        if (!seen.has(v)) {
+          seen.add(v);
+          result.outputExtracts.push(v);
+        }
+      }
+      const key = e.name ?? '';
+      result.extracts[key] = [...(result.extracts[key] ?? []), ...values];
+    }
+    if (e.name) vars[e.name] = asVariable(values);
+  });
+
+  for (const [name, values] of Object.entries(internal)) {
+    result.dynamic[name] = asVariable(values);
+    if (values.length > 1) values.forEach((v, i) => (result.dynamic[`${name}${i}`] = v));
+  }
+
+  const matchers = ops.matchers ?? [];
+  const and = ops.matchersCondition === 'and';
+  let any = false;
+  let all = true;
+  matchers.forEach((m: Matcher) => {
+    if (and && !all && !opts.matchAll) return;
+    const { matched } = runMatcher(m, vars);
+    if (matched) {
+      any = true;
+      if (m.name && !m.internal && !result.matcherNames.includes(m.name)) result.matcherNames.push(m.name);
+    } else {
+      all = false;
+    }
+  });
+
+  if (matchers.length === 0) result.matched = result.outputExtracts.length > 0;
+  else result.matched = and ? all : any;
+  if (and && !all && !opts.matchAll) result.matcherNames = [];
+  return result;
+}

@@ -1,0 +1,232 @@
+// Turns a raw YAML matcher/extractor object into the typed model, reporting every problem with its field
+// path: unknown types, fields that do not belong to the type, missing values, regexes Go would reject and
+// DSL expressions that do not compile.
+import type { Extractor, ExtractorType, Matcher, MatcherType } from '../template/types.ts';
+import { compile, DslError } from '../dsl/index.ts';
+import { compileGoRegex } from '../dsl/goregex.ts';
+import { parseJq } from './jq/index.ts';
+import { parseXPath } from './xpath/index.ts';
+
+export interface Issue {
+  field: string;
+  reason: string;
+}
+
+const MATCHER_TYPES: MatcherType[] = ['word', 'regex', 'status', 'size', 'binary', 'dsl', 'xpath'];
+const EXTRACTOR_TYPES: ExtractorType[] = ['regex', 'kval', 'json', 'xpath', 'dsl'];
+
+const MATCHER_COMMON = ['type', 'name', 'part', 'condition', 'negative', 'internal'];
+const MATCHER_FIELDS: Record<MatcherType, string[]> = {
+  word: ['words', 'case-insensitive', 'encoding', 'match-all'],
+  regex: ['regex', 'match-all'],
+  binary: ['binary', 'match-all'],
+  status: ['status'],
+  size: ['size'],
+  dsl: ['dsl'],
+  xpath: ['xpath', 'match-all'],
+};
+const MATCHER_LIST: Record<MatcherType, string> = { word: 'words', regex: 'regex', binary: 'binary', status: 'status', size: 'size', dsl: 'dsl', xpath: 'xpath' };
+const ALL_MATCHER_FIELDS = new Set([...MATCHER_COMMON, ...Object.values(MATCHER_FIELDS).flat()]);
+
+// `group` is tolerated on every extractor type: nuclei ignores it outside regex and real templates use it.
+const EXTRACTOR_COMMON = ['type', 'name', 'part', 'internal', 'group'];
+const EXTRACTOR_FIELDS: Record<ExtractorType, string[]> = {
+  regex: ['regex'],
+  kval: ['kval', 'case-insensitive'],
+  json: ['json'],
+  xpath: ['xpath', 'attribute'],
+  dsl: ['dsl'],
+};
+const ALL_EXTRACTOR_FIELDS = new Set([...EXTRACTOR_COMMON, ...Object.values(EXTRACTOR_FIELDS).flat()]);
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function stringList(raw: unknown, field: string, issues: Issue[]): string[] | undefined {
+  const list = typeof raw === 'string' ? [raw] : raw;
+  if (!Array.isArray(list)) {
+    issues.push({ field, reason: 'must be a list of strings' });
+    return undefined;
+  }
+  const out: string[] = [];
+  list.forEach((x, i) => {
+    if (typeof x === 'string') out.push(x);
+    else if (typeof x === 'number' || typeof x === 'boolean') out.push(String(x));
+    else issues.push({ field: `${field}[${i}]`, reason: 'must be a string' });
+  });
+  return out;
+}
+
+function intList(raw: unknown, field: string, issues: Issue[]): number[] | undefined {
+  const list = Array.isArray(raw) ? raw : [raw];
+  const out: number[] = [];
+  list.forEach((x, i) => {
+    const n = typeof x === 'number' ? x : typeof x === 'string' && /^\d+$/.test(x.trim()) ? Number(x) : NaN;
+    if (!Number.isInteger(n)) issues.push({ field: `${field}[${i}]`, reason: 'must be an integer' });
+    else out.push(n);
+  });
+  return out;
+}
+
+function bool(raw: unknown, field: string, issues: Issue[]): boolean | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (typeof raw === 'boolean') return raw;
+  if (raw === 'true' || raw === 'false') return raw === 'true';
+  issues.push({ field, reason: 'must be true or false' });
+  return undefined;
+}
+
+function optString(raw: unknown, field: string, issues: Issue[]): string | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (typeof raw === 'string') return raw;
+  if (typeof raw === 'number') return String(raw);
+  issues.push({ field, reason: 'must be a string' });
+  return undefined;
+}
+
+function checkRegexes(list: string[] | undefined, field: string, issues: Issue[]): void {
+  list?.forEach((r, i) => {
+    try {
+      compileGoRegex(r);
+    } catch (e) {
+      issues.push({ field: `${field}[${i}]`, reason: (e as Error).message });
+    }
+  });
+}
+
+function checkDsl(list: string[] | undefined, field: string, issues: Issue[]): void {
+  list?.forEach((expr, i) => {
+    try {
+      compile(expr);
+    } catch (e) {
+      if (e instanceof DslError) issues.push({ field: `${field}[${i}]`, reason: `invalid dsl expression: ${e.message}` });
+      else throw e;
+    }
+  });
+}
+
+function checkFields(obj: Record<string, unknown>, field: string, all: Set<string>, allowed: string[], type: string, issues: Issue[]): void {
+  for (const key of Object.keys(obj)) {
+    if (!all.has(key)) issues.push({ field: `${field}.${key}`, reason: `unknown field '${key}'` });
+    else if (!allowed.includes(key)) issues.push({ field: `${field}.${key}`, reason: `field '${key}' does not apply to type '${type}'` });
+  }
+}
+
+export function validateMatcher(raw: unknown, field: string): { value?: Matcher; issues: Issue[] } {
+  const issues: Issue[] = [];
+  if (!isObject(raw)) return { issues: [{ field, reason: 'matcher must be a mapping' }] };
+  const type = raw.type;
+  if (type === undefined) return { issues: [{ field: `${field}.type`, reason: 'missing matcher type' }] };
+  if (typeof type !== 'string' || !MATCHER_TYPES.includes(type as MatcherType)) {
+    return { issues: [{ field: `${field}.type`, reason: `unknown matcher type '${String(type)}' (expected ${MATCHER_TYPES.join(', ')})` }] };
+  }
+  const t = type as MatcherType;
+  checkFields(raw, field, ALL_MATCHER_FIELDS, [...MATCHER_COMMON, ...MATCHER_FIELDS[t]], t, issues);
+  const m: Matcher = { type: t };
+  const listKey = MATCHER_LIST[t];
+  if (raw[listKey] === undefined || raw[listKey] === null || (Array.isArray(raw[listKey]) && (raw[listKey] as unknown[]).length === 0)) {
+    issues.push({ field: `${field}.${listKey}`, reason: `'${t}' matcher needs a non-empty '${listKey}' list` });
+  } else if (t === 'status' || t === 'size') {
+    m[t] = intList(raw[listKey], `${field}.${listKey}`, issues);
+  } else {
+    const list = stringList(raw[listKey], `${field}.${listKey}`, issues);
+    if (t === 'word') m.words = list;
+    else if (t === 'regex') m.regex = list;
+    else if (t === 'binary') m.binary = list;
+    else if (t === 'dsl') m.dsl = list;
+    else m.xpath = list;
+  }
+  m.name = optString(raw.name, `${field}.name`, issues);
+  m.part = optString(raw.part, `${field}.part`, issues);
+  if (raw.condition !== undefined && raw.condition !== null) {
+    if (raw.condition === 'and' || raw.condition === 'or') m.condition = raw.condition;
+    else issues.push({ field: `${field}.condition`, reason: `condition must be 'and' or 'or', got '${String(raw.condition)}'` });
+  }
+  m.negative = bool(raw.negative, `${field}.negative`, issues);
+  m.internal = bool(raw.internal, `${field}.internal`, issues);
+  m.caseInsensitive = bool(raw['case-insensitive'], `${field}.case-insensitive`, issues);
+  m.matchAll = bool(raw['match-all'], `${field}.match-all`, issues);
+  if (raw.encoding !== undefined && raw.encoding !== null) {
+    if (raw.encoding === 'hex') m.encoding = 'hex';
+    else issues.push({ field: `${field}.encoding`, reason: `unknown encoding '${String(raw.encoding)}' (only 'hex')` });
+  }
+  if (t === 'regex') checkRegexes(m.regex, `${field}.regex`, issues);
+  if (t === 'dsl') checkDsl(m.dsl, `${field}.dsl`, issues);
+  if (t === 'binary') {
+    m.binary?.forEach((b, i) => {
+      if (!/^([0-9a-fA-F]{2})*$/.test(b)) issues.push({ field: `${field}.binary[${i}]`, reason: 'not a hex string' });
+    });
+  }
+  if (m.encoding === 'hex') {
+    m.words?.forEach((w, i) => {
+      if (!/^([0-9a-fA-F]{2})*$/.test(w)) issues.push({ field: `${field}.words[${i}]`, reason: 'not a hex string (encoding: hex)' });
+    });
+  }
+  if (t === 'xpath') {
+    m.xpath?.forEach((q, i) => {
+      try {
+        parseXPath(q);
+      } catch (e) {
+        issues.push({ field: `${field}.xpath[${i}]`, reason: `invalid xpath: ${(e as Error).message}` });
+      }
+    });
+  }
+  stripUndefined(m);
+  return issues.length ? { issues } : { value: m, issues };
+}
+
+export function validateExtractor(raw: unknown, field: string): { value?: Extractor; issues: Issue[] } {
+  const issues: Issue[] = [];
+  if (!isObject(raw)) return { issues: [{ field, reason: 'extractor must be a mapping' }] };
+  const type = raw.type;
+  if (type === undefined) return { issues: [{ field: `${field}.type`, reason: 'missing extractor type' }] };
+  if (typeof type !== 'string' || !EXTRACTOR_TYPES.includes(type as ExtractorType)) {
+    return { issues: [{ field: `${field}.type`, reason: `unknown extractor type '${String(type)}' (expected ${EXTRACTOR_TYPES.join(', ')})` }] };
+  }
+  const t = type as ExtractorType;
+  checkFields(raw, field, ALL_EXTRACTOR_FIELDS, [...EXTRACTOR_COMMON, ...EXTRACTOR_FIELDS[t]], t, issues);
+  const e: Extractor = { type: t };
+  const listKey = t;
+  if (raw[listKey] === undefined || raw[listKey] === null || (Array.isArray(raw[listKey]) && (raw[listKey] as unknown[]).length === 0)) {
+    issues.push({ field: `${field}.${listKey}`, reason: `'${t}' extractor needs a non-empty '${listKey}' list` });
+  } else {
+    e[listKey] = stringList(raw[listKey], `${field}.${listKey}`, issues);
+  }
+  e.name = optString(raw.name, `${field}.name`, issues);
+  e.part = optString(raw.part, `${field}.part`, issues);
+  e.internal = bool(raw.internal, `${field}.internal`, issues);
+  e.caseInsensitive = bool(raw['case-insensitive'], `${field}.case-insensitive`, issues);
+  e.attribute = optString(raw.attribute, `${field}.attribute`, issues);
+  if (raw.group !== undefined && raw.group !== null) {
+    const g = typeof raw.group === 'number' ? raw.group : Number(raw.group);
+    if (!Number.isInteger(g) || g < 0) issues.push({ field: `${field}.group`, reason: 'group must be a non-negative integer' });
+    else if (t === 'regex') e.group = g;
+  }
+  if (t === 'regex') checkRegexes(e.regex, `${field}.regex`, issues);
+  if (t === 'dsl') checkDsl(e.dsl, `${field}.dsl`, issues);
+  if (t === 'json') {
+    e.json?.forEach((q, i) => {
+      try {
+        parseJq(q);
+      } catch (err) {
+        issues.push({ field: `${field}.json[${i}]`, reason: `invalid jq query: ${(err as Error).message}` });
+      }
+    });
+  }
+  if (t === 'xpath') {
+    e.xpath?.forEach((q, i) => {
+      try {
+        parseXPath(q);
+      } catch (err) {
+        issues.push({ field: `${field}.xpath[${i}]`, reason: `invalid xpath: ${(err as Error).message}` });
+      }
+    });
+  }
+  stripUndefined(e);
+  return issues.length ? { issues } : { value: e, issues };
+}
+
+function stripUndefined(o: object): void {
+  for (const k of Object.keys(o)) if ((o as Record<string, unknown>)[k] === undefined) delete (o as Record<string, unknown>)[k];
+}

@@ -1,0 +1,110 @@
+// Turns one `path` or `raw` entry of a request block, with the values of the moment, into a request
+// ready for the wire: rendering, Host rewriting, path merging and Content-Length fixing.
+import type { HttpRequest } from '../../template/types.ts';
+import type { ParsedInput } from './input.ts';
+import { deleteHeader, getHeader, mergeQuery, mergePaths, parseRaw, setHeader, stripAnnotations } from './raw.ts';
+import type { PreparedRequest } from './types.ts';
+
+export type Render = (text: string, vars: Record<string, unknown>) => string;
+
+export const DEFAULT_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
+
+/** `§name§` payload markers are plain placeholders. */
+export function payloadMarkers(text: string): string {
+  return text.replace(/§([^§\s]+)§/g, '{{$1}}');
+}
+
+function splitQuery(p: string): [string, string] {
+  const q = p.indexOf('?');
+  return q >= 0 ? [p.slice(0, q), p.slice(q + 1)] : [p, ''];
+}
+
+/** scheme://host[:port] and the request target of an absolute URL, the target kept as written. */
+export function splitAbsolute(url: string): { origin: string; path: string } {
+  const m = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]*)(.*)$/i.exec(url);
+  if (!m) throw new Error(`not an absolute URL: ${url}`);
+  const u = new URL(m[1]);
+  let path = m[2].split('#')[0];
+  if (!path.startsWith('/')) path = `/${path}`;
+  return { origin: `${u.protocol}//${u.host}`, path };
+}
+
+function finishHeaders(headers: [string, string][], body: string | undefined, host: string, keepHost: boolean): void {
+  if (!keepHost || !getHeader(headers, 'host')) setHeader(headers, 'Host', host);
+  if (!getHeader(headers, 'user-agent')) headers.push(['User-Agent', DEFAULT_USER_AGENT]);
+  if (body !== undefined && body !== '') setHeader(headers, 'Content-Length', String(Buffer.byteLength(body)));
+  else if (getHeader(headers, 'content-length') !== undefined) deleteHeader(headers, 'content-length');
+}
+
+export function buildFromPath(
+  r: HttpRequest, pathTpl: string, vars: Record<string, unknown>, input: ParsedInput | undefined, render: Render,
+): PreparedRequest {
+  const tpl = payloadMarkers(pathTpl);
+  const m = /^\{\{\s*(BaseURL|RootURL)\s*\}\}/.exec(tpl);
+  let origin: string;
+  let path: string;
+  if (m && input) {
+    const rest = render(tpl.slice(m[0].length), vars);
+    const base = String(vars[m[1]] ?? '');
+    const abs = splitAbsolute(base);
+    origin = abs.origin;
+    const [bp, bq] = splitQuery(abs.path);
+    const [rp, rq] = splitQuery(rest);
+    let p = bp.replace(/\/+$/, '') + rp;
+    if (!p.startsWith('/')) p = `/${p}`;
+    const q = mergeQuery(bq, rq);
+    path = q ? `${p}?${q}` : p;
+  } else {
+    let url = render(tpl, vars);
+    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) url = `http://${url.replace(/^\/+/, '')}`;
+    ({ origin, path } = splitAbsolute(url));
+  }
+  const headers: [string, string][] = Object.entries(r.headers).map(([k, v]) => [render(payloadMarkers(k), vars), render(payloadMarkers(v), vars)]);
+  const body = r.body !== undefined ? render(payloadMarkers(r.body), vars) : undefined;
+  finishHeaders(headers, body, new URL(origin).host, false);
+  return { method: r.method || 'GET', origin, path, headers, body, unsafe: false };
+}
+
+export function buildFromRaw(
+  r: HttpRequest, rawTpl: string, vars: Record<string, unknown>, input: ParsedInput | undefined, selfContained: boolean,
+  render: Render,
+): PreparedRequest {
+  const rendered = render(payloadMarkers(rawTpl), vars);
+  const parsed = parseRaw(rendered);
+  let origin: string;
+  let path: string;
+  const hostHeader = getHeader(parsed.headers, 'host');
+  const absolute = /^[a-z][a-z0-9+.-]*:\/\//i.test(parsed.target);
+  if (absolute) {
+    ({ origin, path } = splitAbsolute(parsed.target));
+  } else if (input && !selfContained) {
+    origin = `${input.url.protocol}//${input.url.host}`;
+    path = r.disablePathAutomerge
+      ? (parsed.target.startsWith('/') ? parsed.target : `/${parsed.target}`)
+      : mergePaths(input.rawPath, input.rawQuery, parsed.target);
+  } else {
+    if (!hostHeader) throw new Error('raw request has no target: no input, no absolute URL and no Host header');
+    origin = `http://${hostHeader}`;
+    path = parsed.target.startsWith('/') ? parsed.target : `/${parsed.target}`;
+  }
+  const host = new URL(origin).host;
+  const keepHost = selfContained || (absolute && !input);
+  const headers = parsed.headers.map(([k, v]) => [k, v] as [string, string]);
+  let sni = parsed.annotations.tlsSni;
+  if (sni === 'request.host') sni = (getHeader(headers, 'host') ?? host).replace(/:\d+$/, '');
+  if (r.unsafe) {
+    // Everything after the request line goes out exactly as written; only line endings become CRLF.
+    const text = stripAnnotations(rendered).text.replace(/^\s+/, '');
+    const nl = text.indexOf('\n');
+    const rest = nl >= 0 ? text.slice(nl + 1) : '';
+    let bytes = `${parsed.method} ${path} ${parsed.version}\r\n${rest.replace(/\r?\n/g, '\r\n')}`;
+    if (!/\r\n\r\n/.test(bytes)) bytes = bytes.endsWith('\r\n') ? `${bytes}\r\n` : `${bytes}\r\n\r\n`;
+    return {
+      method: parsed.method, origin, path, headers, body: parsed.body, unsafe: true, rawBytes: bytes,
+      timeout: parsed.annotations.timeout, sni,
+    };
+  }
+  finishHeaders(headers, parsed.body, host, keepHost);
+  if (keepHost && hostHeader && !absolute && !input) setHeader(headers, 'Host', hostHeader);
+  return { method: parsed.method, origin, path, headers, body: parsed.body, unsafe: false, timeout: parsed.annotations.timeout, sni };
+}

@@ -1,0 +1,48 @@
+// Text forms of requests and responses for result events: the raw request, the raw response, a curl
+// command, and redaction of secret values from all of them.
+import { STATUS_CODES } from 'node:http';
+import type { HttpResponse, PreparedRequest } from './types.ts';
+
+/** The request as it would appear on the wire (for undici-sent requests, as we asked undici to send it). */
+export function serializeRequest(r: PreparedRequest): string {
+  if (r.unsafe && r.rawBytes !== undefined) return r.rawBytes;
+  const lines = [`${r.method} ${r.path} HTTP/1.1`, ...r.headers.map(([k, v]) => `${k}: ${v}`)];
+  return `${lines.join('\r\n')}\r\n\r\n${r.body ?? ''}`;
+}
+
+/** Go-style canonical header names for display (content-type -> Content-Type). */
+export function canonicalHeader(name: string): string {
+  return name.replace(/(^|-)([a-z])/g, (_m, d: string, c: string) => d + c.toUpperCase());
+}
+
+export function headerBlock(res: HttpResponse): string {
+  const statusText = res.statusText || STATUS_CODES[res.status] || '';
+  const lines = [`${res.version} ${res.status} ${statusText}`.trimEnd()];
+  for (const [k, v] of res.headers) lines.push(`${canonicalHeader(k)}: ${v}`);
+  return lines.join('\r\n') + '\r\n';
+}
+
+export function serializeResponse(res: HttpResponse, body: string): string {
+  return `${headerBlock(res)}\r\n${body}`;
+}
+
+function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+export function curlCommand(r: PreparedRequest): string {
+  const parts = ['curl', '-X', r.method];
+  for (const [k, v] of r.headers) if (k.toLowerCase() !== 'content-length') parts.push('-H', shellQuote(`${k}: ${v}`));
+  if (r.body) parts.push('-d', shellQuote(r.body));
+  parts.push(shellQuote(r.origin + (r.path.startsWith('/') ? r.path : `/${r.path}`)));
+  return parts.join(' ');
+}
+
+/** Replaces every secret value (longest first, so overlapping values redact fully) with [REDACTED]. */
+export function redact(text: string, secrets: string[]): string {
+  let out = text;
+  for (const s of [...secrets].filter((x) => x.length > 0).sort((a, b) => b.length - a.length)) {
+    out = out.split(s).join('[REDACTED]');
+  }
+  return out;
+}

@@ -1,0 +1,389 @@
+// Runs the http blocks of one template against one input: builds each request from the values of the
+// moment, sends it (redirects, cookies, digest auth), runs the operators on every response and emits
+// result events. Values extracted along the way feed later requests and blocks.
+import { lookup } from 'node:dns/promises';
+import net from 'node:net';
+import { statSync, readFileSync } from 'node:fs';
+import type { HttpRequest, Payloads, Template } from '../../template/types.ts';
+import type { ResultEvent } from '../../output/types.ts';
+import { render as dslRender, runOperators, unresolvedVariables } from './deps.ts';
+import { buildFromPath, buildFromRaw, payloadMarkers, type Render } from './build.ts';
+import { send } from './client.ts';
+import { CookieJar } from './cookies.ts';
+import { responseData } from './data.ts';
+import { digestAuthorization, parseChallenge } from './digest.ts';
+import { curlCommand, redact, serializeRequest, serializeResponse } from './dump.ts';
+import { eventsFor, baseEvent, type OperatorOutcome } from './events.ts';
+import { inputVariables, parseInput, type ParsedInput } from './input.ts';
+import { combinations } from './payloads.ts';
+import { getHeader, setHeader, deleteHeader } from './raw.ts';
+import type { HttpResponse, HttpRunOptions, PreparedRequest } from './types.ts';
+import { requestVars } from './vars.ts';
+
+export interface HostErrorTracker {
+  isSkipped(host: string): boolean;
+  record(host: string): void;
+}
+
+export interface ExecuteOptions extends HttpRunOptions {
+  matcherStatus?: boolean;
+  hostErrors?: HostErrorTracker;
+}
+
+export interface ExecuteResult {
+  matched: boolean;
+  /** Every value extracted, internal extractors included. */
+  dynamic: Record<string, unknown>;
+  error?: string;
+  requests: number;
+}
+
+const render: Render = (text, vars) => (text.includes('{{') ? dslRender(text, vars) : text);
+
+const ipCache = new Map<string, Promise<string>>();
+function resolveIp(host: string): Promise<string> {
+  const bare = host.replace(/^\[|\]$/g, '');
+  if (net.isIP(bare)) return Promise.resolve(bare);
+  let p = ipCache.get(bare);
+  if (!p) {
+    p = lookup(bare).then((a) => a.address, () => '');
+    ipCache.set(bare, p);
+  }
+  return p;
+}
+
+/** Names like body_1, status_code_2 in dsl expressions or parts turn req-condition on. */
+function usesIndexedNames(r: HttpRequest): boolean {
+  const texts = [...r.matchers.flatMap((m) => [...(m.dsl ?? []), m.part ?? '']), ...r.extractors.flatMap((e) => [...(e.dsl ?? []), e.part ?? ''])];
+  return texts.some((s) => /\b[a-z_]+_\d+\b/i.test(s));
+}
+
+/** CLI values that name a readable file become payload lists for self-contained templates (nuclei -V k=file). */
+function filePayloads(vars: Record<string, string>): Payloads {
+  const out: Payloads = {};
+  for (const [k, v] of Object.entries(vars)) {
+    try {
+      if (v && statSync(v).isFile()) out[k] = readFileSync(v, 'utf8').split(/\r?\n/).filter((l) => l.length > 0);
+    } catch {
+      // Not a file: an ordinary value.
+    }
+  }
+  return out;
+}
+
+interface Item {
+  tpl: string;
+  raw: boolean;
+  combo: Record<string, string>;
+}
+
+interface Prepared {
+  req: PreparedRequest;
+  vars: Record<string, unknown>;
+}
+
+interface Hop {
+  req: PreparedRequest;
+  res: HttpResponse;
+  body: string;
+  url: string;
+}
+
+class TemplateRun {
+  readonly input: ParsedInput | undefined;
+  readonly builtins: Record<string, string>;
+  readonly dynamic: Record<string, unknown> = {};
+  readonly jar = new CookieJar();
+  readonly cliVars: Record<string, string>;
+  readonly extraPayloads: Payloads;
+  matched = false;
+  stopAll = false;
+  lastError: string | undefined;
+  requests = 0;
+  emitted = 0;
+
+  constructor(readonly t: Template, readonly target: string | undefined, readonly o: ExecuteOptions,
+    readonly emit: (ev: ResultEvent) => void) {
+    this.input = target ? parseInput(target) : undefined;
+    this.builtins = target ? inputVariables(target) : {};
+    this.extraPayloads = t.selfContained ? filePayloads(o.vars) : {};
+    this.cliVars = Object.fromEntries(Object.entries(o.vars).filter(([k]) => !(k in this.extraPayloads)));
+  }
+
+  private secrets(): string[] {
+    return this.o.secrets?.secretValues() ?? [];
+  }
+
+  async run(): Promise<void> {
+    for (const r of this.t.http) {
+      if (this.stopAll || this.o.signal?.aborted) break;
+      await this.runBlock(r);
+    }
+  }
+
+  private async runBlock(r: HttpRequest): Promise<void> {
+    const reqCondition = r.reqCondition || usesIndexedNames(r);
+    // -attack-type overrides the template; CLI file payloads alone combine as clusterbomb.
+    const attack = r.payloads ? (this.o.attackType ?? r.attack) : 'clusterbomb';
+    const payloads = { ...this.extraPayloads, ...(r.payloads ?? {}) };
+    const templates = r.raw.length > 0 ? r.raw.map((x) => ({ tpl: x, raw: true })) : r.path.map((x) => ({ tpl: x, raw: false }));
+    const state = { stop: false, index: 0, history: {} as Record<string, unknown> };
+    const items = (function* () {
+      for (const combo of combinations(payloads, attack)) {
+        for (const t of templates) yield { ...t, combo };
+      }
+    })();
+    const stopOn = r.stopAtFirstMatch || this.t.stopAtFirstMatch;
+    const runItem = async (item: Item, prepared?: Prepared[]) => {
+      if (state.stop || this.stopAll || this.o.signal?.aborted) return;
+      const list = prepared ?? this.prepare(r, item);
+      for (const { req, vars } of list) {
+        if (state.stop || this.stopAll) return;
+        const n = ++state.index;
+        const hops = await this.fetchChain(r, req);
+        if (!hops) continue;
+        const ip = await resolveIp(new URL(hops[hops.length - 1].req.origin).hostname);
+        const matched = this.process(r, hops, vars, reqCondition ? state.history : undefined, n, ip);
+        if (matched && stopOn) {
+          state.stop = true;
+          if (this.t.stopAtFirstMatch) this.stopAll = true;
+        }
+      }
+    };
+    if (r.race) {
+      const all = [...items];
+      const base = all.length === 1 ? Array.from({ length: Math.max(1, r.raceCount || 10) }, () => all[0]) : all;
+      const built = base.map((item) => ({ item, reqs: this.prepare(r, item) }));
+      await pool(built, r.threads > 0 ? r.threads : built.length, ({ item, reqs }) => runItem(item, reqs));
+    } else if (r.threads > 0 && !reqCondition) {
+      await pool(items, r.threads, (item) => runItem(item));
+    } else {
+      for (const item of items) {
+        if (state.stop || this.stopAll) break;
+        await runItem(item);
+      }
+    }
+  }
+
+  /** Renders one path/raw entry; iterate-all turns list values into one request per value. */
+  private prepare(r: HttpRequest, item: Item): Prepared[] {
+    let vars = requestVars(this.t, this.builtins, this.dynamic, item.combo, this.cliVars, render);
+    if (!this.input) {
+      // Self-contained: built-ins (Hostname ...) come from the absolute URL the request names.
+      const line = render(payloadMarkers(item.tpl.replace(/^\s*(@[^\n]*\n\s*)*/, '').split('\n')[0]), vars);
+      const m = /(https?:\/\/[^\s/?#]+)/i.exec(line);
+      if (m) vars = requestVars(this.t, inputVariables(m[1]), this.dynamic, item.combo, this.cliVars, render);
+    }
+    const text = payloadMarkers([item.tpl, ...Object.values(r.headers), r.body ?? ''].join('\n'));
+    let varSets = [vars];
+    if (r.iterateAll) {
+      for (const [k, v] of Object.entries(this.dynamic)) {
+        if (!Array.isArray(v) || !text.includes(k)) continue;
+        varSets = varSets.flatMap((s) => v.map((x) => ({ ...s, [k]: x })));
+      }
+    }
+    const out: Prepared[] = [];
+    for (const vs of varSets) {
+      if (!r.skipVariablesCheck) {
+        const missing = unresolvedVariables(text, vs);
+        if (missing.length > 0) {
+          this.lastError = `unresolved variables: ${missing.join(', ')}`;
+          continue;
+        }
+      }
+      try {
+        const req = item.raw
+          ? buildFromRaw(r, item.tpl, vs, this.input, this.t.selfContained, render)
+          : buildFromPath(r, item.tpl, vs, this.input, render);
+        out.push({ req, vars: { ...item.combo, ...vs } });
+      } catch (err) {
+        this.lastError = (err as Error).message;
+      }
+    }
+    return out;
+  }
+
+  private applySecrets(r: HttpRequest, req: PreparedRequest): void {
+    if (!this.o.secrets || r.skipSecretFile) return;
+    let url: URL;
+    try {
+      url = new URL(req.origin + req.path);
+    } catch {
+      return;
+    }
+    const before = url.search;
+    const headers: Record<string, string> = {};
+    for (const [k, v] of req.headers) headers[k] = v;
+    this.o.secrets.apply({ url, headers });
+    const lower = new Map(Object.keys(headers).map((k) => [k.toLowerCase(), k]));
+    for (const [k] of [...req.headers]) if (!lower.has(k.toLowerCase())) deleteHeader(req.headers, k);
+    for (const [k, v] of Object.entries(headers)) setHeader(req.headers, k, v);
+    if (url.search !== before) req.path = req.path.split('?')[0] + url.search;
+    if (req.unsafe) req.rawBytes = serializeRequest({ ...req, unsafe: false }).replace(/^.*?\r\n/, `${req.method} ${req.path} HTTP/1.1\r\n`);
+  }
+
+  /** Sends one request and follows redirects when asked; undefined after a network error. */
+  private async fetchChain(r: HttpRequest, first: PreparedRequest): Promise<Hop[] | undefined> {
+    const hops: Hop[] = [];
+    const follow = (r.redirects || r.hostRedirects) && !this.o.disableRedirects;
+    const max = Math.min(r.maxRedirects > 0 ? r.maxRedirects : 10, 10);
+    let req = first;
+    this.applySecrets(r, req);
+    for (;;) {
+      const res = await this.sendOne(r, req);
+      if (!res) return hops.length > 0 ? hops : undefined;
+      const url = req.origin + (req.path.startsWith('/') ? req.path : `/${req.path}`);
+      const body = res.body.toString('utf8');
+      hops.push({ req, res, body, url });
+      const location = res.headers.find(([k]) => k.toLowerCase() === 'location')?.[1];
+      if (!follow || !location || ![301, 302, 303, 307, 308].includes(res.status) || hops.length - 1 >= max) return hops;
+      let next: URL;
+      try {
+        next = new URL(location, url);
+      } catch {
+        return hops;
+      }
+      if (r.hostRedirects && !r.redirects && next.host !== new URL(req.origin).host) return hops;
+      const keepBody = res.status === 307 || res.status === 308;
+      const headers = req.headers.filter(([k]) => !['host', 'content-length', 'cookie', 'authorization'].includes(k.toLowerCase()) || (k.toLowerCase() === 'authorization' && next.host === new URL(req.origin).host));
+      const method = keepBody ? req.method : req.method === 'HEAD' ? 'HEAD' : 'GET';
+      const nextBody = keepBody ? req.body : undefined;
+      setHeader(headers, 'Host', next.host);
+      if (nextBody) setHeader(headers, 'Content-Length', String(Buffer.byteLength(nextBody)));
+      req = { method, origin: `${next.protocol}//${next.host}`, path: next.pathname + next.search, headers, body: nextBody, unsafe: false, timeout: req.timeout, sni: req.sni };
+    }
+  }
+
+  private async sendOne(r: HttpRequest, req: PreparedRequest): Promise<HttpResponse | undefined> {
+    const hostKey = new URL(req.origin).host;
+    if (this.o.hostErrors?.isSkipped(hostKey)) {
+      this.lastError = `host ${hostKey} skipped after too many errors`;
+      return undefined;
+    }
+    if (!r.disableCookie) {
+      const cookie = this.jar.cookieHeader(hostKey, req.path, getHeader(req.headers, 'cookie'));
+      if (cookie) {
+        setHeader(req.headers, 'Cookie', cookie);
+        if (req.unsafe && req.rawBytes && !/\r\ncookie:/i.test(req.rawBytes)) {
+          req.rawBytes = req.rawBytes.replace(/\r\n/, `\r\nCookie: ${cookie}\r\n`);
+        }
+      }
+    }
+    try {
+      await this.o.takeToken?.();
+      this.requests++;
+      this.o.onRequest?.();
+      let res = await send(req, this.o, r.maxSize && r.maxSize > 0 ? r.maxSize : undefined);
+      this.storeCookies(r, hostKey, res);
+      if (res.status === 401 && r.digestUsername !== undefined) {
+        const challenge = res.headers.find(([k, v]) => k.toLowerCase() === 'www-authenticate' && /^\s*digest/i.test(v))?.[1];
+        const parsed = challenge ? parseChallenge(challenge) : undefined;
+        if (parsed) {
+          setHeader(req.headers, 'Authorization', digestAuthorization(parsed, req.method, req.path, r.digestUsername, r.digestPassword ?? ''));
+          await this.o.takeToken?.();
+          this.requests++;
+          this.o.onRequest?.();
+          res = await send(req, this.o, r.maxSize && r.maxSize > 0 ? r.maxSize : undefined);
+          this.storeCookies(r, hostKey, res);
+        }
+      }
+      return res;
+    } catch (err) {
+      this.lastError = (err as Error).message;
+      this.o.hostErrors?.record(hostKey);
+      return undefined;
+    }
+  }
+
+  private storeCookies(r: HttpRequest, host: string, res: HttpResponse): void {
+    if (r.disableCookie) return;
+    const set = res.headers.filter(([k]) => k.toLowerCase() === 'set-cookie').map(([, v]) => v);
+    if (set.length > 0) this.jar.store(host, set);
+  }
+
+  /** Runs operators on every response of the chain, the final one first (as nuclei does). */
+  private process(r: HttpRequest, hops: Hop[], vars: Record<string, unknown>, history: Record<string, unknown> | undefined, n: number, ip: string): boolean {
+    const secrets = this.secrets();
+    let matchedAny = false;
+    const final = hops[hops.length - 1];
+    for (let i = hops.length - 1; i >= 0; i--) {
+      const hop = hops[i];
+      const requestText = redact(serializeRequest(hop.req), secrets);
+      const host = this.target ?? hop.req.origin;
+      const data = responseData(hop.res, hop.body, {
+        requestText, matchedUrl: hop.url, host, ip,
+        templateId: this.t.id, templatePath: this.t.path,
+      });
+      if (hop === final) {
+        // Values of this response stay visible to later requests as <key>_<n> and <block id>_<key>.
+        for (const [k, v] of Object.entries(data)) {
+          if (history) history[`${k}_${n}`] = v;
+          if (r.id) this.dynamic[`${r.id}_${k}`] = v;
+        }
+      }
+      const full = { ...vars, ...this.dynamic, ...data, ...(history ?? {}) };
+      const result = runOperators(r, full) as OperatorOutcome;
+      for (const [k, v] of Object.entries(result.dynamic ?? {})) this.dynamic[k] = v;
+      const events = eventsFor(this.t, r.matchers.length > 0, {
+        matched: result.matched, matcherNames: result.matcherNames ?? [], extracts: result.extracts ?? {},
+        outputExtracts: result.outputExtracts ?? [], dynamic: result.dynamic ?? {},
+      }, {
+        host, matchedAt: hop.url, ip: String(data.ip ?? ''),
+        request: requestText,
+        response: redact(serializeResponse(hop.res, hop.body), secrets),
+        curl: redact(curlCommand(hop.req), secrets),
+      });
+      for (const ev of events) {
+        this.emitted++;
+        this.emit(ev);
+      }
+      // Only matchers count as a match: extractor-only results never stop a request (nuclei).
+      if (events.length > 0 && result.matched && r.matchers.length > 0) {
+        matchedAny = true;
+        this.matched = true;
+        if (r.stopAtFirstMatch || this.t.stopAtFirstMatch) break;
+      } else if (events.length > 0) this.matched = true;
+    }
+    return matchedAny;
+  }
+}
+
+/** Runs `fn` over items with at most `limit` in flight. */
+async function pool<T>(items: Iterable<T>, limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  const it = items[Symbol.iterator]();
+  const workers = Array.from({ length: Math.max(1, limit) }, async () => {
+    for (;;) {
+      const next = it.next();
+      if (next.done) return;
+      await fn(next.value);
+    }
+  });
+  await Promise.all(workers);
+}
+
+/** Runs every http block of `t` against `target` (undefined for self-contained templates). */
+export async function executeHttp(
+  t: Template, target: string | undefined, o: ExecuteOptions, emit: (ev: ResultEvent) => void,
+): Promise<ExecuteResult> {
+  const run = new TemplateRun(t, target, o, emit);
+  await run.run();
+  let ip = '';
+  if (run.emitted === 0 && o.matcherStatus) {
+    const host = target ?? '';
+    try {
+      ip = host ? await resolveIp(new URL(parseInput(host).url).hostname) : '';
+    } catch {
+      ip = '';
+    }
+    const failure: ResultEvent = {
+      ...baseEvent(t, { host, matchedAt: host, ip, request: '', response: '', curl: '' }),
+      'matcher-status': false,
+      ...(run.lastError ? { error: run.lastError } : {}),
+    };
+    delete failure.request;
+    delete failure.response;
+    delete failure['curl-command'];
+    emit(failure);
+  }
+  return { matched: run.matched, dynamic: run.dynamic, error: run.lastError, requests: run.requests };
+}

@@ -1,0 +1,117 @@
+// The scan runner: every target x every template, templates `concurrency` at a time and hosts
+// `bulkSize` at a time per template, all requests under one global rate limit. Results stream out
+// through callbacks as they come.
+import type { Template } from './template/types.ts';
+import type { ResultEvent } from './output/types.ts';
+import { executeHttp } from './protocols/http/execute.ts';
+import { closeClients } from './protocols/http/client.ts';
+import { TokenBucket } from './runner/rate-limit.ts';
+import { HostErrors } from './runner/host-errors.ts';
+import { forEachLimit } from './runner/pool.ts';
+import type { ExecuteTemplateOptions, ScanOptions, ScanStats } from './runner/types.ts';
+import { redactEvent } from './secrets/redact.ts';
+
+export type { ScanOptions, ScanStats, ExecuteTemplateOptions, AttemptInfo, ProgressInfo, SecretApplier } from './runner/types.ts';
+export { closeClients };
+
+/** Why a template cannot run here, or undefined when it can. */
+export function unsupportedReason(t: Template): string | undefined {
+  if (t.flow) return 'uses flow';
+  if (t.workflows && t.workflows.length > 0) return 'is a workflow';
+  if (t.other.length > 0) return `uses the ${[...new Set(t.other.map((o) => o.protocol))].join(', ')} protocol`;
+  if (t.http.length === 0) return 'has no http requests';
+  return undefined;
+}
+
+export async function runScan(opts: ScanOptions): Promise<ScanStats> {
+  const started = performance.now();
+  const runnable: Template[] = [];
+  let skippedTemplates = 0;
+  for (const t of opts.templates) {
+    const why = unsupportedReason(t);
+    if (why) {
+      skippedTemplates++;
+      opts.onNotice?.(`skipped template ${t.id}: it ${why}, which this engine does not run yet`);
+    } else runnable.push(t);
+  }
+  const targets = [...new Set(opts.targets.map((x) => x.trim()).filter(Boolean))];
+  const units = runnable.map((t) => ({ t, inputs: t.selfContained ? [undefined] : targets }));
+  const total = units.reduce((a, u) => a + u.inputs.length, 0);
+  const stats: ScanStats = {
+    templates: runnable.length, skippedTemplates, targets: targets.length, total, done: 0, requests: 0, errors: 0,
+    matched: 0, results: 0, durationMs: 0, aborted: false,
+  };
+  const bucket = new TokenBucket(opts.rateLimit ?? 150);
+  const hostErrors = new HostErrors(opts.maxHostErrors ?? 30);
+  const onAbort = () => bucket.drain();
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  const progress = () => opts.onProgress?.({ done: stats.done, total, requests: stats.requests, errors: stats.errors, matched: stats.matched });
+  const http = {
+    timeout: (opts.timeout ?? 10) * 1000,
+    retries: opts.retries ?? 1,
+    socks5Proxy: opts.socks5Proxy,
+    sni: opts.sni,
+    signal: opts.signal,
+    vars: opts.vars ?? {},
+    secrets: opts.secrets,
+    disableRedirects: opts.disableRedirects,
+    attackType: opts.attackType,
+    matcherStatus: opts.matcherStatus,
+    takeToken: () => bucket.take(),
+    onRequest: () => { stats.requests++; },
+    hostErrors,
+  };
+  try {
+    await forEachLimit(units, opts.concurrency ?? 25, async ({ t, inputs }) => {
+      await forEachLimit(inputs, opts.bulkSize ?? 25, async (target) => {
+        if (opts.signal?.aborted) return;
+        let matched = false;
+        let error: string | undefined;
+        try {
+          const r = await executeHttp(t, target, http, (ev: ResultEvent) => {
+            if (ev['matcher-status']) stats.results++;
+            opts.onResult(redactEvent(ev, opts.secrets));
+          });
+          matched = r.matched;
+          error = r.matched ? undefined : r.error;
+        } catch (err) {
+          error = (err as Error).message;
+        }
+        if (error) stats.errors++;
+        if (matched) stats.matched++;
+        stats.done++;
+        opts.onAttempt?.({ target: target ?? '', templateId: t.id, matched, error, severity: t.info.severity });
+        progress();
+      });
+    });
+  } finally {
+    opts.signal?.removeEventListener('abort', onAbort);
+    bucket.drain();
+  }
+  stats.aborted = Boolean(opts.signal?.aborted);
+  stats.durationMs = performance.now() - started;
+  return stats;
+}
+
+/**
+ * Runs one template on one target and returns its events and every extracted value (internal ones
+ * included). The secret file's dynamic login uses this.
+ */
+export async function executeTemplate(
+  t: Template, target: string | undefined, opts: ExecuteTemplateOptions = {},
+): Promise<{ events: ResultEvent[]; dynamic: Record<string, unknown> }> {
+  const why = unsupportedReason(t);
+  if (why) throw new Error(`template ${t.id} cannot run: it ${why}`);
+  const events: ResultEvent[] = [];
+  const r = await executeHttp(t, t.selfContained ? undefined : target || undefined, {
+    timeout: (opts.timeout ?? 10) * 1000,
+    retries: opts.retries ?? 1,
+    socks5Proxy: opts.socks5Proxy,
+    sni: opts.sni,
+    signal: opts.signal,
+    vars: opts.vars ?? {},
+    secrets: opts.secrets,
+    matcherStatus: opts.matcherStatus,
+  }, (ev) => events.push(ev));
+  return { events, dynamic: r.dynamic };
+}

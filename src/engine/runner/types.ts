@@ -1,0 +1,73 @@
+// The runner's public options and statistics (the platform's scan workers and `vigil scan` use these).
+import type { AttackType, Template } from '../template/types.ts';
+import type { ResultEvent } from '../output/types.ts';
+import type { SecretApplier } from '../protocols/http/types.ts';
+
+export type { SecretApplier, ResultEvent };
+
+export interface AttemptInfo {
+  target: string;
+  templateId: string;
+  matched: boolean;
+  error?: string;
+  severity: string;
+}
+
+export interface ProgressInfo {
+  done: number;
+  total: number;
+  requests: number;
+  errors: number;
+  matched: number;
+}
+
+export interface ScanOptions {
+  targets: string[];
+  templates: Template[];
+  concurrency?: number;
+  bulkSize?: number;
+  rateLimit?: number;
+  /** Seconds. */
+  timeout?: number;
+  retries?: number;
+  maxHostErrors?: number;
+  vars?: Record<string, string>;
+  matcherStatus?: boolean;
+  secrets?: SecretApplier;
+  socks5Proxy?: string;
+  /** TLS SNI for every request (CLI -sni). */
+  sni?: string;
+  disableRedirects?: boolean;
+  attackType?: AttackType;
+  signal?: AbortSignal;
+  onResult: (ev: ResultEvent) => void;
+  onAttempt?: (a: AttemptInfo) => void;
+  onProgress?: (p: ProgressInfo) => void;
+  /** Things worth saying that are not errors (e.g. a template skipped because it uses another protocol). */
+  onNotice?: (message: string) => void;
+}
+
+export interface ScanStats {
+  templates: number;
+  skippedTemplates: number;
+  targets: number;
+  total: number;
+  done: number;
+  requests: number;
+  errors: number;
+  matched: number;
+  results: number;
+  durationMs: number;
+  aborted: boolean;
+}
+
+export interface ExecuteTemplateOptions {
+  vars?: Record<string, string>;
+  timeout?: number;
+  retries?: number;
+  secrets?: SecretApplier;
+  socks5Proxy?: string;
+  sni?: string;
+  matcherStatus?: boolean;
+  signal?: AbortSignal;
+}

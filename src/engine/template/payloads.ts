@@ -1,0 +1,112 @@
+// Payload sets: inline lists, aggression-level maps ({low, medium, high}) or a file name whose lines are
+// the values. Files are looked up like nuclei does: the templates root, then the template's folder and
+// each folder above it.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { Payloads } from './types.ts';
+import { IssueList, join } from './issues.ts';
+import { isMap, isScalar, kind, readList, scalarText } from './values.ts';
+
+export type Aggression = 'low' | 'medium' | 'high';
+
+export interface PayloadOptions {
+  /** Path of the template file (folders above it are searched for payload files). */
+  file: string;
+  /** Root folder of the template collection, searched first. */
+  templatesRoot?: string;
+  /** Which aggression levels to include (cumulative); default low. */
+  aggression?: Aggression;
+  /** A payload file that cannot be found is an error (default) or only a warning. */
+  missingPayloadFile?: 'error' | 'warn';
+}
+
+const LEVELS: Aggression[] = ['low', 'medium', 'high'];
+const fileCache = new Map<string, string[]>();
+
+export function readPayloads(v: unknown, field: string, out: IssueList, opts: PayloadOptions): Payloads | undefined {
+  if (!isMap(v)) {
+    out.error(field, `must be a map of payload names to values, got ${kind(v)}`);
+    return undefined;
+  }
+  const result: Payloads = {};
+  for (const [name, value] of Object.entries(v)) {
+    const f = join(field, name);
+    if (Array.isArray(value)) {
+      // An empty item (`- `) is an empty string in nuclei, e.g. a blank password to try.
+      const values = readList(value.map((x) => (x === null ? '' : x)), f, out);
+      if (value.length === 0) out.error(f, 'payload list is empty');
+      if (values) result[name] = values;
+    } else if (isMap(value)) {
+      const values = readLevels(value, f, out, opts.aggression ?? 'low');
+      if (values) result[name] = values;
+    } else if (isScalar(value)) {
+      const values = readPayloadFile(scalarText(value), f, out, opts);
+      if (values) result[name] = values;
+    } else {
+      out.error(f, `must be a list, a file name or a map of aggression levels, got ${kind(value)}`);
+    }
+  }
+  return result;
+}
+
+function readLevels(v: Record<string, unknown>, field: string, out: IssueList, aggression: Aggression): string[] | undefined {
+  const upTo = LEVELS.indexOf(aggression);
+  const values: string[] = [];
+  let ok = true;
+  for (const [level, list] of Object.entries(v)) {
+    const normalized = level === 'default' ? 'low' : level;
+    const index = LEVELS.indexOf(normalized as Aggression);
+    if (index < 0) {
+      out.error(join(field, level), `unknown aggression level (use ${LEVELS.join(', ')})`);
+      ok = false;
+      continue;
+    }
+    const items = readList(list, join(field, level), out);
+    if (!items) ok = false;
+    else if (index <= upTo) values.push(...items);
+  }
+  return ok ? values : undefined;
+}
+
+function readPayloadFile(name: string, field: string, out: IssueList, opts: PayloadOptions): string[] | undefined {
+  if (name.includes('\n')) {
+    out.error(field, 'a payload file name must be a single line (use a YAML list for inline values)');
+    return undefined;
+  }
+  const found = resolvePayloadFile(name, opts);
+  if (!found) {
+    const reason = `payload file "${name}" not found (looked in the templates root and the template's folders)`;
+    if (opts.missingPayloadFile === 'warn') {
+      out.warn(field, reason);
+      return [];
+    }
+    out.error(field, reason);
+    return undefined;
+  }
+  let lines = fileCache.get(found);
+  if (!lines) {
+    lines = readFileSync(found, 'utf8')
+      .split('\n')
+      .map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l))
+      .filter((l) => l !== '');
+    fileCache.set(found, lines);
+  }
+  if (lines.length === 0) out.error(field, `payload file "${name}" has no values`);
+  return lines;
+}
+
+export function resolvePayloadFile(name: string, opts: PayloadOptions): string | undefined {
+  const candidates: string[] = [];
+  if (path.isAbsolute(name)) candidates.push(name);
+  else {
+    if (opts.templatesRoot) candidates.push(path.resolve(opts.templatesRoot, name));
+    let dir = path.dirname(path.resolve(opts.file || '.'));
+    for (;;) {
+      candidates.push(path.join(dir, name));
+      const parent = path.dirname(dir);
+      if (parent === dir) break;
+      dir = parent;
+    }
+  }
+  return candidates.find((c) => existsSync(c) && statSync(c).isFile());
+}

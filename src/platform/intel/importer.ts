@@ -1,0 +1,195 @@
+// `vigil intel import`: reads feeds, stores each feed's facts per CVE (idempotent: unchanged facts are not
+// rewritten), then recomputes the records of the CVEs whose facts changed. One bad record is skipped with
+// its reason; it never aborts the feed.
+import type { Db } from '../../db/connection.ts';
+import type { BountyFact } from './facts.ts';
+import { computeRecord } from './record.ts';
+import * as store from './store.ts';
+import { detectFormat, PARSERS } from './feeds/detect.ts';
+import { readSources } from './feeds/source.ts';
+import { importTemplateDir } from './feeds/templates.ts';
+import { BadDocument, type FeedFormat, type Sink } from './feeds/types.ts';
+import type { BountyRow } from './feeds/bounty.ts';
+
+export interface ImportOptions {
+  /** Force one format instead of detecting it per document. */
+  format?: Exclude<FeedFormat, 'templates'>;
+  /** The day daily feeds (EPSS, bounty) describe, YYYY-MM-DD, when the file does not say. */
+  date?: string;
+  /** A template catalogue folder to link CVEs to templates (its cves.json). */
+  templatesDir?: string;
+  onProgress?: (p: { feed: string; read: number; doc?: string }) => void;
+}
+
+export interface FeedReport {
+  feed: string;
+  documents: number;
+  read: number;
+  changed: number;
+  removed: number;
+  skipped: number;
+  skipped_examples: { ref: string; reason: string }[];
+}
+
+export interface ImportReport {
+  feeds: FeedReport[];
+  /** documents that matched no known feed format */
+  unrecognised: string[];
+  records_changed: number;
+  records_total: number;
+}
+
+// Feeds whose import is a complete catalogue: CVEs absent from it lose that feed's fact.
+const SNAPSHOT_FEEDS = new Set(['kev', 'template']);
+const FLUSH_AT = 1000;
+const MAX_EXAMPLES = 50;
+
+const FEED_OF: Record<string, string> = { vulncheck_kev: 'vulncheck_kev', templates: 'template' };
+const feedName = (format: string) => FEED_OF[format] ?? format;
+
+export async function importIntel(db: Db, inputs: string[], opts: ImportOptions = {}): Promise<ImportReport> {
+  const reports = new Map<string, FeedReport & { started: Date; seen: Set<string>; buffer: Map<string, unknown>; sources: Set<string> }>();
+  const touched = new Set<string>();
+  const cweBuffer = new Map<string, string>();
+  const changedCwes: string[] = [];
+  const unrecognised: string[] = [];
+
+  const reportFor = (feed: string) => {
+    let r = reports.get(feed);
+    if (!r) {
+      r = { feed, documents: 0, read: 0, changed: 0, removed: 0, skipped: 0, skipped_examples: [], started: new Date(), seen: new Set(), buffer: new Map(), sources: new Set() };
+      reports.set(feed, r);
+    }
+    return r;
+  };
+
+  const flush = async (feed: string) => {
+    const r = reportFor(feed);
+    if (feed === 'cwe') {
+      const rows = [...cweBuffer].map(([cwe_id, name]) => ({ cwe_id, name }));
+      cweBuffer.clear();
+      const changed = await store.upsertCwes(db, rows);
+      changedCwes.push(...changed);
+      r.changed += changed.length;
+      return;
+    }
+    let rows = [...r.buffer].map(([cve_id, data]) => ({ cve_id, data }));
+    r.buffer.clear();
+    if (feed === 'bounty') rows = await withBountyHistory(db, rows as { cve_id: string; data: BountyRow }[]);
+    for (let i = 0; i < rows.length; i += FLUSH_AT) {
+      const changed = await store.upsertFacts(db, feed, rows.slice(i, i + FLUSH_AT));
+      r.changed += changed.length;
+      for (const id of changed) touched.add(id);
+    }
+  };
+
+  const sinkFor = (feed: string, docName: string): Sink => {
+    const r = reportFor(feed);
+    r.documents++;
+    r.sources.add(docName.split('!')[0]!);
+    return {
+      fact(cveId, data) {
+        r.read++;
+        r.seen.add(cveId);
+        r.buffer.set(cveId, data);
+        if (r.read % 250 === 0) opts.onProgress?.({ feed, read: r.read, doc: docName });
+      },
+      skip(ref, reason) {
+        r.skipped++;
+        if (r.skipped_examples.length < MAX_EXAMPLES) r.skipped_examples.push({ ref, reason });
+      },
+      cwe(id, name) {
+        r.read++;
+        cweBuffer.set(id, name);
+      },
+    };
+  };
+
+  for await (const doc of readSources(inputs)) {
+    const format = opts.format ?? detectFormat(doc);
+    if (!format) {
+      unrecognised.push(doc.name);
+      continue;
+    }
+    const feed = feedName(format);
+    const sink = sinkFor(feed, doc.name);
+    try {
+      PARSERS[format](doc, sink, { date: opts.date });
+    } catch (err) {
+      if (!(err instanceof BadDocument)) throw err;
+      sink.skip(doc.name, err.message);
+    }
+    const r = reportFor(feed);
+    if (r.buffer.size >= FLUSH_AT || cweBuffer.size >= FLUSH_AT) await flush(feed);
+  }
+  if (opts.templatesDir) {
+    const sink = sinkFor('template', opts.templatesDir);
+    importTemplateDir(opts.templatesDir, sink, (n) => n % 250 === 0 && opts.onProgress?.({ feed: 'template', read: n }));
+  }
+  for (const feed of reports.keys()) await flush(feed);
+
+  for (const [feed, r] of reports) {
+    if (!SNAPSHOT_FEEDS.has(feed) || r.read === 0) continue;
+    const removed = await store.deleteFactsExcept(db, feed, [...r.seen]);
+    r.removed = removed.length;
+    for (const id of removed) touched.add(id);
+  }
+  if (changedCwes.length) for (const id of await store.cvesWithCwes(db, changedCwes)) touched.add(id);
+
+  const recordsChanged = await recompute(db, [...touched], (n) => opts.onProgress?.({ feed: 'records', read: n }));
+  for (const r of reports.values()) {
+    await store.logImport(db, {
+      feed: r.feed, source: [...r.sources].slice(0, 20).join(', '), started: r.started,
+      read: r.read, changed: r.changed, skipped: r.skipped_examples, skippedCount: r.skipped,
+    });
+  }
+  const total = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM intel_vulns');
+  return {
+    feeds: [...reports.values()].map(({ feed, documents, read, changed, removed, skipped, skipped_examples }) => ({ feed, documents, read, changed, removed, skipped, skipped_examples })),
+    unrecognised,
+    records_changed: recordsChanged,
+    records_total: total.rows[0]!.n,
+  };
+}
+
+/** Keeps the previous day's values beside today's, so records can show day-over-day deltas. */
+async function withBountyHistory(db: Db, rows: { cve_id: string; data: BountyRow }[]) {
+  const stored = await store.getFacts(db, 'bounty', rows.map((r) => r.cve_id));
+  return rows.flatMap(({ cve_id, data }) => {
+    const old = stored.get(cve_id) as BountyFact | undefined;
+    let fact: BountyFact = { date: data.date, rank: data.rank, reports: data.reports };
+    if (old && old.date < data.date) fact.prev = { date: old.date, rank: old.rank, reports: old.reports };
+    else if (old && old.date === data.date && old.prev) fact.prev = old.prev; // same day re-imported
+    else if (old && old.date > data.date) fact = old; // an older day never replaces a newer one
+    return [{ cve_id, data: fact }];
+  });
+}
+
+/** Recomputes the records of the given CVEs from their stored facts. Returns how many changed. */
+export async function recompute(db: Db, cveIds: string[], progress?: (n: number) => void): Promise<number> {
+  const names = await store.cweNames(db);
+  let changed = 0;
+  const sorted = [...new Set(cveIds)].sort();
+  for (let i = 0; i < sorted.length; i += 500) {
+    const batch = sorted.slice(i, i + 500);
+    const facts = await store.loadFacts(db, batch);
+    const rows: Parameters<typeof store.upsertRecords>[1] = [];
+    const gone: string[] = [];
+    for (const id of batch) {
+      const rec = facts.has(id) ? computeRecord(id, facts.get(id)!, names) : undefined;
+      if (rec) rows.push({ ...rec.columns, doc: rec.doc });
+      else gone.push(id);
+    }
+    await db.transaction(async (tx) => {
+      changed += await store.upsertRecords(tx, rows);
+      await store.deleteRecords(tx, gone);
+    });
+    progress?.(Math.min(i + 500, sorted.length));
+  }
+  return changed;
+}
+
+/** Recomputes every record (after a change in how records are computed). */
+export async function rebuildAll(db: Db): Promise<number> {
+  return recompute(db, await store.allFactCves(db));
+}

@@ -1,0 +1,126 @@
+// Rules of the vulnerability API: id resolution, field selection, read-time fields, search and facets.
+import type { Db } from '../../db/connection.ts';
+import { badRequest, notFound } from '../errors.ts';
+import { FIELD_NAMES } from './schema.ts';
+import * as store from './store.ts';
+import { orderBy, SEARCH_FIELDS, SqlBuilder, whereFor } from './query.ts';
+import { normCveId } from './facts.ts';
+
+type Doc = Record<string, unknown>;
+const DAY = 86_400_000;
+
+/** Parses `fields` (comma separated); an unknown name is a 400 that names it. */
+export function parseFields(fields: string | string[] | undefined): string[] | undefined {
+  const list = (Array.isArray(fields) ? fields.join(',') : fields ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  if (!list.length) return undefined;
+  for (const f of list) if (!FIELD_NAMES.has(f)) throw badRequest(`unknown field "${f}" in fields`, 'fields');
+  return list;
+}
+
+/** The stored document plus the fields that depend on the moment of reading. */
+export function present(row: store.StoredVuln, fields: string[] | undefined, now = Date.now()): Doc {
+  const doc: Doc = { ...row.doc, created_at: iso(row.created_at), updated_at: iso(row.updated_at) };
+  const published = typeof doc.cve_created_at === 'string' ? Date.parse(doc.cve_created_at) : NaN;
+  if (!Number.isNaN(published)) doc.age_in_days = Math.max(0, Math.floor((now - published) / DAY));
+  if (!fields) return doc;
+  const out: Doc = {};
+  for (const f of fields) if (f in doc) out[f] = doc[f];
+  return out;
+}
+
+const iso = (d: Date | string) => (d instanceof Date ? d.toISOString() : new Date(d).toISOString());
+
+export async function getVulnerability(db: Db, id: string, fields?: string | string[]): Promise<Doc> {
+  const wanted = parseFields(fields);
+  const cveId = normCveId(id);
+  const row = cveId ? await store.findByCveId(db, cveId) : /^[0-9a-f]{24}$/i.test(id) ? await store.findByDocId(db, id.toLowerCase()) : undefined;
+  if (!row) throw notFound(`no vulnerability with id "${id}"`, 'id');
+  return present(row, wanted);
+}
+
+export interface SearchParams {
+  q?: string;
+  limit?: number;
+  offset?: number;
+  sort_asc?: string;
+  sort_desc?: string;
+  fields?: string | string[];
+  term_facets?: string | string[];
+  range_facets?: string | string[];
+  facets?: string | string[];
+  facet_size?: number;
+}
+
+const TERM_FACETS = ['severity', 'vendor', 'product', 'assignee', 'vuln_status', 'template_coverage', 'cwe',
+  'is_kev', 'is_vkev', 'is_poc', 'is_template', 'is_exploit_seen', 'is_patch_available', 'is_oss', 'is_remote', 'is_auth'];
+// Range facet buckets: [label, lower bound (inclusive), upper bound (exclusive)]; numbers are constants.
+const RANGES: Record<string, [string, number, number][]> = {
+  cvss_score: [['0-4', 0, 4], ['4-7', 4, 7], ['7-9', 7, 9], ['9-10', 9, 11]],
+  epss_score: [['0-0.01', 0, 0.01], ['0.01-0.1', 0.01, 0.1], ['0.1-0.5', 0.1, 0.5], ['0.5-1', 0.5, 2]],
+  epss_percentile: [['0-0.5', 0, 0.5], ['0.5-0.9', 0.5, 0.9], ['0.9-0.99', 0.9, 0.99], ['0.99-1', 0.99, 2]],
+  ntps: [['0-25', 0, 25], ['25-50', 25, 50], ['50-75', 50, 75], ['75-100', 75, 101]],
+  poc_count: [['0', 0, 1], ['1-4', 1, 5], ['5-19', 5, 20], ['20+', 20, 1e9]],
+};
+const csv = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(',') : v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+
+export async function search(db: Db, p: SearchParams) {
+  const wanted = parseFields(p.fields);
+  const limit = p.limit ?? 10;
+  const offset = p.offset ?? 0;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw badRequest('limit must be 1 to 1000', 'limit');
+  if (!Number.isInteger(offset) || offset < 0) throw badRequest('offset must be 0 or more', 'offset');
+  const b = new SqlBuilder(new Date());
+  const where = whereFor(p.q ?? '', b);
+  const order = orderBy(p.sort_asc, p.sort_desc);
+  const countRes = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM intel_vulns WHERE ${where}`, b.params);
+  const total = countRes.rows[0]!.n;
+  const rows = await db.query<store.StoredVuln>(
+    `SELECT doc, created_at, updated_at FROM intel_vulns WHERE ${where} ORDER BY ${order} LIMIT ${b.p(limit)} OFFSET ${b.p(offset)}`,
+    b.params,
+  );
+  const now = Date.now();
+  const results = rows.rows.map((r) => present(r, wanted, now));
+  const facets = await facetsFor(db, where, b.params.slice(0, -2), total, p);
+  return { count: results.length, total, results, ...(facets ? { facets } : {}) };
+}
+
+async function facetsFor(db: Db, where: string, params: unknown[], total: number, p: SearchParams) {
+  const terms = [...csv(p.term_facets), ...csv(p.facets)];
+  const ranges = csv(p.range_facets);
+  if (!terms.length && !ranges.length) return undefined;
+  const size = p.facet_size ?? 10;
+  if (!Number.isInteger(size) || size < 1 || size > 1000) throw badRequest('facet_size must be 1 to 1000', 'facet_size');
+  const out: Record<string, { buckets: Record<string, number>; missing: number; other: number; total: number }> = {};
+  for (const name of terms) {
+    if (!TERM_FACETS.includes(name)) throw badRequest(`term_facets: "${name}" cannot be faceted; use one of ${TERM_FACETS.join(', ')}`, 'term_facets');
+    const col = SEARCH_FIELDS[name]!.col;
+    const expr = name === 'cwe' ? 'unnest(cwe)' : `${col}::text`;
+    const res = await db.query<{ k: string | null; n: number }>(
+      `SELECT ${expr} AS k, count(*)::int AS n FROM intel_vulns WHERE ${where} GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT ${size + 1}`,
+      params,
+    );
+    const missing = name === 'cwe'
+      ? (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM intel_vulns WHERE ${where} AND cardinality(cwe) = 0`, params)).rows[0]!.n
+      : res.rows.find((r) => r.k === null)?.n ?? 0;
+    const buckets: Record<string, number> = {};
+    for (const r of res.rows) if (r.k !== null && Object.keys(buckets).length < size) buckets[r.k] = r.n;
+    const counted = Object.values(buckets).reduce((a, n) => a + n, 0);
+    const all = name === 'cwe' ? (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM intel_vulns, unnest(cwe) WHERE ${where}`, params)).rows[0]!.n : total - missing;
+    out[name] = { buckets, missing, other: Math.max(0, all - counted), total };
+  }
+  for (const name of ranges) {
+    const edges = RANGES[name];
+    if (!edges) throw badRequest(`range_facets: "${name}" has no ranges; use one of ${Object.keys(RANGES).join(', ')}`, 'range_facets');
+    const col = SEARCH_FIELDS[name]!.col;
+    const cases = edges.map(([label, lo, hi]) => `WHEN ${col} >= ${lo} AND ${col} < ${hi} THEN '${label}'`);
+    const res = await db.query<{ k: string | null; n: number }>(
+      `SELECT CASE ${cases.join(' ')} END AS k, count(*)::int AS n FROM intel_vulns WHERE ${where} GROUP BY 1`,
+      params,
+    );
+    const buckets: Record<string, number> = {};
+    for (const r of res.rows) if (r.k !== null) buckets[r.k] = r.n;
+    const missing = res.rows.find((r) => r.k === null)?.n ?? 0;
+    out[name] = { buckets, missing, other: 0, total };
+  }
+  return out;
+}

@@ -1,0 +1,138 @@
+// SQL for vulnerability intelligence: per-feed facts, CWE names, computed records.
+// Bulk writes pass one JSON array parameter and unpack it with jsonb_to_recordset (same SQL on PGlite
+// and PostgreSQL, no string-built VALUES lists).
+import type { Db } from '../../db/connection.ts';
+import type { CveFacts } from './facts.ts';
+import type { VulnColumns, VulnDoc } from './record.ts';
+
+// PostgreSQL text and jsonb cannot hold NUL characters; some feeds carry them inside descriptions.
+export function toJson(value: unknown): string {
+  return JSON.stringify(value, (_k, v) => (typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', '') : v));
+}
+
+export interface FactRow {
+  cve_id: string;
+  data: unknown;
+}
+
+/** Upserts facts of one feed; returns the CVE ids whose fact is new or different. */
+export async function upsertFacts(db: Db, feed: string, rows: FactRow[]): Promise<string[]> {
+  if (!rows.length) return [];
+  const res = await db.query<{ cve_id: string }>(
+    `INSERT INTO intel_facts (cve_id, feed, data)
+     SELECT x.cve_id, $1, x.data FROM jsonb_to_recordset($2::jsonb) AS x(cve_id text, data jsonb)
+     ON CONFLICT (cve_id, feed) DO UPDATE SET data = EXCLUDED.data, updated_at = now()
+       WHERE intel_facts.data IS DISTINCT FROM EXCLUDED.data
+     RETURNING cve_id`,
+    [feed, toJson(rows)],
+  );
+  return res.rows.map((r) => r.cve_id);
+}
+
+export async function getFacts(db: Db, feed: string, cveIds: string[]): Promise<Map<string, unknown>> {
+  const res = await db.query<{ cve_id: string; data: unknown }>(
+    'SELECT cve_id, data FROM intel_facts WHERE feed = $1 AND cve_id = ANY($2::text[])',
+    [feed, cveIds],
+  );
+  return new Map(res.rows.map((r) => [r.cve_id, r.data]));
+}
+
+/** For snapshot feeds (a whole catalogue per import): removes facts of CVEs absent from it. */
+export async function deleteFactsExcept(db: Db, feed: string, keep: string[]): Promise<string[]> {
+  const res = await db.query<{ cve_id: string }>(
+    'DELETE FROM intel_facts WHERE feed = $1 AND NOT (cve_id = ANY($2::text[])) RETURNING cve_id',
+    [feed, keep],
+  );
+  return res.rows.map((r) => r.cve_id);
+}
+
+export async function loadFacts(db: Db, cveIds: string[]): Promise<Map<string, CveFacts>> {
+  const res = await db.query<{ cve_id: string; feed: string; data: unknown }>(
+    'SELECT cve_id, feed, data FROM intel_facts WHERE cve_id = ANY($1::text[])',
+    [cveIds],
+  );
+  const out = new Map<string, CveFacts>();
+  for (const r of res.rows) {
+    const facts = out.get(r.cve_id) ?? {};
+    (facts as Record<string, unknown>)[r.feed] = r.data;
+    out.set(r.cve_id, facts);
+  }
+  return out;
+}
+
+/** Upserts CWE names; returns the ids whose name is new or changed. */
+export async function upsertCwes(db: Db, rows: { cwe_id: string; name: string }[]): Promise<string[]> {
+  if (!rows.length) return [];
+  const res = await db.query<{ cwe_id: string }>(
+    `INSERT INTO intel_cwe (cwe_id, name)
+     SELECT x.cwe_id, x.name FROM jsonb_to_recordset($1::jsonb) AS x(cwe_id text, name text)
+     ON CONFLICT (cwe_id) DO UPDATE SET name = EXCLUDED.name WHERE intel_cwe.name IS DISTINCT FROM EXCLUDED.name
+     RETURNING cwe_id`,
+    [toJson(rows)],
+  );
+  return res.rows.map((r) => r.cwe_id);
+}
+
+export async function cweNames(db: Db): Promise<Map<string, string>> {
+  const res = await db.query<{ cwe_id: string; name: string }>('SELECT cwe_id, name FROM intel_cwe');
+  return new Map(res.rows.map((r) => [r.cwe_id, r.name]));
+}
+
+export async function cvesWithCwes(db: Db, cweIds: string[]): Promise<string[]> {
+  const res = await db.query<{ cve_id: string }>('SELECT cve_id FROM intel_vulns WHERE cwe && $1::text[]', [cweIds]);
+  return res.rows.map((r) => r.cve_id);
+}
+
+export async function allFactCves(db: Db): Promise<string[]> {
+  const res = await db.query<{ cve_id: string }>('SELECT DISTINCT cve_id FROM intel_facts ORDER BY cve_id');
+  return res.rows.map((r) => r.cve_id);
+}
+
+const COLS = `cve_id text, doc_id text, doc jsonb, cve_created_at timestamptz, cve_updated_at timestamptz, severity text,
+  cvss_score float8, epss_score float8, epss_percentile float8, poc_count int, ntps int, is_kev bool, is_vkev bool,
+  is_poc bool, is_template bool, is_exploit_seen bool, is_patch_available bool, is_oss bool, is_remote bool, is_auth bool,
+  vendor text, product text, assignee text, vuln_status text, template_coverage text, cwe text[], search_text text`;
+const NAMES = COLS.split(',').map((c) => c.trim().split(/\s+/)[0]!);
+
+/** Upserts computed records; returns how many were new or changed (unchanged rows keep updated_at). */
+export async function upsertRecords(db: Db, rows: (VulnColumns & { doc: VulnDoc })[]): Promise<number> {
+  if (!rows.length) return 0;
+  const updates = NAMES.filter((n) => n !== 'cve_id').map((n) => `${n} = EXCLUDED.${n}`).join(', ');
+  const res = await db.query(
+    `INSERT INTO intel_vulns (${NAMES.join(', ')})
+     SELECT ${NAMES.map((n) => `x.${n}`).join(', ')} FROM jsonb_to_recordset($1::jsonb) AS x(${COLS})
+     ON CONFLICT (cve_id) DO UPDATE SET ${updates}, updated_at = now()
+       WHERE intel_vulns.doc IS DISTINCT FROM EXCLUDED.doc
+     RETURNING cve_id`,
+    [toJson(rows)],
+  );
+  return res.rowCount;
+}
+
+export async function deleteRecords(db: Db, cveIds: string[]): Promise<void> {
+  if (cveIds.length) await db.query('DELETE FROM intel_vulns WHERE cve_id = ANY($1::text[])', [cveIds]);
+}
+
+export interface StoredVuln {
+  doc: VulnDoc;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export async function findByCveId(db: Db, cveId: string): Promise<StoredVuln | undefined> {
+  const res = await db.query<StoredVuln>('SELECT doc, created_at, updated_at FROM intel_vulns WHERE cve_id = $1', [cveId]);
+  return res.rows[0];
+}
+
+export async function findByDocId(db: Db, docId: string): Promise<StoredVuln | undefined> {
+  const res = await db.query<StoredVuln>('SELECT doc, created_at, updated_at FROM intel_vulns WHERE doc_id = $1', [docId]);
+  return res.rows[0];
+}
+
+export async function logImport(db: Db, r: { feed: string; source: string; started: Date; read: number; changed: number; skipped: { ref: string; reason: string }[]; skippedCount: number }): Promise<void> {
+  await db.query(
+    `INSERT INTO intel_imports (feed, source, started_at, finished_at, read_count, changed_count, skipped_count, skipped)
+     VALUES ($1, $2, $3, now(), $4, $5, $6, $7::jsonb)`,
+    [r.feed, r.source, r.started, r.read, r.changed, r.skippedCount, JSON.stringify(r.skipped)],
+  );
+}

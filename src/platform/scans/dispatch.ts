@@ -1,0 +1,45 @@
+// Splitting a scan run into chunks (a batch of targets with all of the scan's templates) and queueing one
+// pg-boss job per chunk; any worker takes any chunk.
+import type { AppContext } from '../context.ts';
+import * as store from './store.ts';
+
+export const SCAN_CHUNK_JOB = 'scans.chunk';
+
+export interface ChunkJob {
+  scanId: string;
+  run: number;
+  idx: number;
+}
+
+/**
+ * Targets per chunk: about eight chunks per run so several workers share a scan, at most 250 targets so a
+ * retried chunk repeats little work. VIGIL_SCAN_CHUNK_TARGETS fixes the size (tests, tuning).
+ */
+export function chunkSize(targets: number, env: NodeJS.ProcessEnv = process.env): number {
+  const fixed = Number(env.VIGIL_SCAN_CHUNK_TARGETS);
+  if (Number.isInteger(fixed) && fixed > 0) return fixed;
+  return Math.max(1, Math.min(250, Math.ceil(targets / 8)));
+}
+
+export function splitTargets(targets: string[], size: number): string[][] {
+  const out: string[][] = [];
+  for (let i = 0; i < targets.length; i += size) out.push(targets.slice(i, i + size));
+  return out;
+}
+
+/** Writes the run's chunks (status queued) and sends their jobs. Without a queue the scan stays queued. */
+export async function startRun(ctx: AppContext, scanId: string, run: number, targets: string[]): Promise<void> {
+  const chunks = splitTargets(targets, chunkSize(targets.length));
+  await ctx.db.transaction((tx) => store.startRun(tx, scanId, run, chunks));
+  if (!ctx.queue) {
+    ctx.log.warn({ scan_id: scanId }, 'no job queue in this process: the scan stays queued');
+    return;
+  }
+  try {
+    const jobs = chunks.map((_, idx) => ({ name: SCAN_CHUNK_JOB, data: { scanId, run, idx } satisfies ChunkJob }));
+    for (let i = 0; i < jobs.length; i += 1000) await ctx.queue.insert(jobs.slice(i, i + 1000));
+  } catch (err) {
+    ctx.log.error({ err, scan_id: scanId }, 'queueing scan chunks failed');
+    await store.failScan(ctx.db, scanId, `could not queue the scan: ${(err as Error).message}`);
+  }
+}

@@ -1,0 +1,153 @@
+// Scan log exports. A sync export answers at once with a download link and builds the file while it is
+// downloaded; an async one is built by a job into stored parts and reported by GET /v1/export/{id}.
+// Links carry a random token (only its hash is stored) and expire.
+import { createHash, randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { AppContext } from '../context.ts';
+import type { Db } from '../../db/connection.ts';
+import { ApiError, notFound } from '../errors.ts';
+import { formatLogs, readLogs, type LogFilter, type LogFormat } from './logs.ts';
+
+export const EXPORT_JOB = 'scans.log-export';
+/** How long a download link works (VIGIL_EXPORT_LINK_TTL seconds). */
+export const LINK_TTL_SECONDS = Number(process.env.VIGIL_EXPORT_LINK_TTL ?? 900);
+const PART_BYTES = 512 * 1024;
+
+interface ExportRow {
+  id: string;
+  team_id: string;
+  scan_id: string;
+  params: { filter: LogFilter & { since?: string }; };
+  format: LogFormat;
+  status: string;
+  built: boolean;
+  error: string | null;
+  row_count: number | null;
+  created_at: Date;
+  expires_at: Date;
+}
+
+const hashToken = (t: string) => createHash('sha256').update(t).digest('hex');
+const newToken = () => randomBytes(32).toString('base64url');
+
+function linkFor(ctx: AppContext, token: string): string {
+  const base = ctx.config.publicUrl ?? `http://${ctx.config.host}:${ctx.config.port}`;
+  return `${base.replace(/\/$/, '')}/v1/export/download/${token}`;
+}
+
+function fileName(row: Pick<ExportRow, 'scan_id' | 'format'>): string {
+  return `scan-log-${row.scan_id}.${row.format === 'raw' ? 'log' : row.format}`;
+}
+
+async function insertExport(db: Db, e: { teamId: string; scanId: string; filter: LogFilter; format: LogFormat; async: boolean; tokenHash: string }) {
+  const id = randomBytes(12).toString('hex');
+  await db.query(
+    `INSERT INTO scan_exports (id, team_id, scan_id, token_hash, params, format, status, expires_at)
+     VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, now() + make_interval(secs => $8))`,
+    [id, e.teamId, e.scanId, e.tokenHash, JSON.stringify({ filter: e.filter }), e.format, e.async ? 'pending' : 'ready', LINK_TTL_SECONDS],
+  );
+  return id;
+}
+
+/** Sync export: a link valid for LINK_TTL_SECONDS; the file is produced while it is downloaded. */
+export async function syncExport(ctx: AppContext, teamId: string, scanId: string, filter: LogFilter, format: LogFormat): Promise<string> {
+  const token = newToken();
+  await insertExport(ctx.db, { teamId, scanId, filter, format, async: false, tokenHash: hashToken(token) });
+  return linkFor(ctx, token);
+}
+
+/** Async export: returns the export id; a job builds the file. */
+export async function asyncExport(ctx: AppContext, teamId: string, scanId: string, filter: LogFilter, format: LogFormat): Promise<string> {
+  // The real token is handed out by exportStatus once the file is ready.
+  const id = await insertExport(ctx.db, { teamId, scanId, filter, format, async: true, tokenHash: hashToken(newToken()) });
+  if (ctx.queue) await ctx.queue.send(EXPORT_JOB, { exportId: id });
+  else setImmediate(() => buildExport(ctx, id).catch((err) => ctx.log.error({ err, export_id: id }, 'log export failed')));
+  return id;
+}
+
+function filterOf(row: ExportRow): LogFilter {
+  const f = row.params.filter;
+  return { ...f, since: f.since ? new Date(f.since) : undefined };
+}
+
+/** Builds an async export's file into stored parts. Safe to run again: it starts from scratch. */
+export async function buildExport(ctx: Pick<AppContext, 'db' | 'log'>, exportId: string): Promise<void> {
+  const { rows } = await ctx.db.query<ExportRow>('SELECT * FROM scan_exports WHERE id = $1', [exportId]);
+  const row = rows[0];
+  if (!row || row.status === 'ready') return;
+  await ctx.db.query(`UPDATE scan_exports SET status = 'building' WHERE id = $1`, [exportId]);
+  await ctx.db.query('DELETE FROM scan_export_parts WHERE export_id = $1', [exportId]);
+  try {
+    let seq = 0;
+    let count = 0;
+    let pending: Buffer[] = [];
+    let size = 0;
+    const write = async () => {
+      if (!size) return;
+      await ctx.db.query('INSERT INTO scan_export_parts (export_id, seq, data) VALUES ($1, $2, $3)', [exportId, seq++, Buffer.concat(pending)]);
+      pending = [];
+      size = 0;
+    };
+    const counted = async function* () {
+      for await (const batch of readLogs(ctx.db, row.scan_id, filterOf(row))) {
+        count += batch.length;
+        yield batch;
+      }
+    };
+    for await (const text of formatLogs(counted(), row.format)) {
+      const buf = Buffer.from(text, 'utf8');
+      pending.push(buf);
+      size += buf.length;
+      if (size >= PART_BYTES) await write();
+    }
+    await write();
+    await ctx.db.query(`UPDATE scan_exports SET status = 'ready', built = true, row_count = $2 WHERE id = $1`, [exportId, count]);
+  } catch (err) {
+    await ctx.db.query(`UPDATE scan_exports SET status = 'failed', error = $2 WHERE id = $1`, [exportId, (err as Error).message]);
+    throw err;
+  }
+}
+
+/** GET /v1/export/{id}: its state, and a fresh download link once ready. */
+export async function exportStatus(ctx: AppContext, teamId: string, exportId: string) {
+  const { rows } = await ctx.db.query<ExportRow>('SELECT * FROM scan_exports WHERE id = $1 AND team_id = $2', [exportId, teamId]);
+  const row = rows[0];
+  if (!row) throw notFound(`export ${exportId} not found`, 'export_id');
+  const out: {
+    export_id: string; scan_id: string; status: string; format: string; created_at: string;
+    url?: string; expires_at?: string; row_count?: number; error?: string;
+  } = { export_id: row.id, scan_id: row.scan_id, status: row.status, format: row.format, created_at: row.created_at.toISOString() };
+  if (row.status === 'ready') {
+    const token = newToken();
+    const upd = await ctx.db.query<{ expires_at: Date }>(
+      `UPDATE scan_exports SET token_hash = $2, expires_at = now() + make_interval(secs => $3) WHERE id = $1 RETURNING expires_at`,
+      [row.id, hashToken(token), LINK_TTL_SECONDS],
+    );
+    out.url = linkFor(ctx, token);
+    out.expires_at = upd.rows[0]!.expires_at.toISOString();
+    out.row_count = row.row_count ?? undefined;
+  }
+  if (row.error) out.error = row.error;
+  return out;
+}
+
+/** The public download: checks the token and its expiry, then streams the file. */
+export async function openDownload(db: Db, token: string): Promise<{ stream: Readable; format: LogFormat; name: string }> {
+  const { rows } = await db.query<ExportRow>(
+    `SELECT * FROM scan_exports WHERE token_hash = $1 AND status = 'ready'`,
+    [hashToken(token)],
+  );
+  const row = rows[0];
+  if (!row) throw notFound('unknown download link');
+  if (row.expires_at.getTime() < Date.now()) throw new ApiError(410, 'this download link has expired; ask for a new export', 'expired');
+  const pieces = row.built ? readParts(db, row.id) : formatLogs(readLogs(db, row.scan_id, filterOf(row)), row.format);
+  return { stream: Readable.from(pieces), format: row.format, name: fileName(row) };
+}
+
+async function* readParts(db: Db, exportId: string): AsyncGenerator<Buffer> {
+  for (let seq = 0; ; seq++) {
+    const { rows } = await db.query<{ data: Uint8Array }>('SELECT data FROM scan_export_parts WHERE export_id = $1 AND seq = $2', [exportId, seq]);
+    if (!rows[0]) return;
+    yield Buffer.from(rows[0].data);
+  }
+}

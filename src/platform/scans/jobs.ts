@@ -1,0 +1,35 @@
+// The scans area's background jobs: running a chunk of a scan, and building an async log export.
+// Loaded by src/platform/worker/jobs.ts so `vigil serve` and `vigil worker` both run them.
+import { registerJobHandler } from '../worker/registry.ts';
+import { SCAN_CHUNK_JOB, type ChunkJob } from './dispatch.ts';
+import { runChunk } from './chunk.ts';
+import { EXPORT_JOB, buildExport } from './exports.ts';
+import { failScan } from './store.ts';
+import { workerSecrets } from './worker-secrets.ts';
+
+/** Seconds a chunk may run before pg-boss hands it to another worker (VIGIL_SCAN_CHUNK_TIMEOUT). */
+export const CHUNK_EXPIRE_SECONDS = Number(process.env.VIGIL_SCAN_CHUNK_TIMEOUT ?? 900);
+
+registerJobHandler<ChunkJob>(SCAN_CHUNK_JOB, async (job, ctx) => {
+  try {
+    const outcome = await runChunk(ctx, job.data, { signal: ctx.signal, secrets: workerSecrets() });
+    return { outcome };
+  } catch (err) {
+    // The last attempt's failure ends the scan; earlier ones are retried by pg-boss.
+    if (job.retryCount >= job.retryLimit) {
+      await failScan(ctx.db, job.data.scanId, `chunk ${job.data.idx} failed: ${(err as Error).message}`).catch(() => {});
+    }
+    throw err;
+  }
+}, {
+  concurrency: Number(process.env.VIGIL_SCAN_WORKER_CONCURRENCY ?? 4),
+  retryLimit: 4,
+  retryDelay: 1,
+  expireInSeconds: CHUNK_EXPIRE_SECONDS,
+  pollingIntervalSeconds: 0.5,
+});
+
+registerJobHandler<{ exportId: string }>(EXPORT_JOB, async (job, ctx) => {
+  await buildExport(ctx, job.data.exportId);
+  return { ok: true };
+}, { concurrency: 1, retryLimit: 2, expireInSeconds: 3600 });

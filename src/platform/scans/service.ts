@@ -1,0 +1,310 @@
+// Scan rules: what a create request means (targets, exclusions, templates, truncation), the lifecycle
+// (stop, rescan, delete) and the list / detail / config views.
+import { randomBytes } from 'node:crypto';
+import type { AppContext } from '../context.ts';
+import type { Caller } from '../auth/service.ts';
+import { badRequest, conflict, notFound } from '../errors.ts';
+import { checkTarget, expandTargets, scopeFilter } from './targets.ts';
+import { inlineTemplates, resolveAssetTargets, resolveStoreTemplates, hasStoreSelection } from './sources.ts';
+import { startRun } from './dispatch.ts';
+import { engineOptionsFor, configRefs } from './configs.ts';
+import * as store from './store.ts';
+import type { ScanTemplate } from './store.ts';
+
+export interface CreateScanBody {
+  targets?: string[];
+  templates?: string[];
+  assets?: string[];
+  early_templates?: string[];
+  exclude_targets?: string[];
+  exclusions?: string[];
+  private_templates?: { name: string; contents: string }[];
+  name?: string;
+  recommended?: boolean;
+  all?: boolean;
+  schedule_only?: boolean;
+  automatic_scan?: boolean;
+  scan_all_assets?: boolean;
+  disable_global_alert_config?: boolean;
+  disable_global_report_config?: boolean;
+  disable_global_scan_config?: boolean;
+  alerting_config_ids?: string[];
+  scan_config_ids?: string[];
+  reporting_config_ids?: string[];
+  enumeration_ids?: { id: string }[];
+  socks5_proxy?: string;
+  agent_id?: string;
+  agent_tags?: string[];
+  agent_networks?: string[];
+  agent_behavior?: 'distribute' | 'mirror';
+  asset_filters?: Record<string, unknown>;
+  is_internal?: boolean;
+}
+
+export const newScanId = () => randomBytes(10).toString('hex');
+
+function checkProxy(value: string | undefined): void {
+  if (!value) return;
+  try {
+    const u = new URL(value.includes('://') ? value : `socks5://${value}`);
+    if (!/^socks5h?:$/.test(u.protocol) || !u.hostname || !u.port) throw new Error('bad');
+  } catch {
+    throw badRequest(`socks5_proxy "${value}" is not a socks5://host:port address`, 'socks5_proxy');
+  }
+}
+
+interface Plan {
+  targets: string[];
+  truncated: number;
+  templates: ScanTemplate[];
+}
+
+/** Targets and templates of a request, checked; shared by create and rescan. */
+async function plan(ctx: AppContext, teamId: string, body: CreateScanBody): Promise<Plan> {
+  const direct = body.targets ?? [];
+  direct.forEach((t, i) => checkTarget(t, `targets[${i}]`));
+  const fromAssets = await resolveAssetTargets(ctx.db, teamId, {
+    assets: body.assets ?? [],
+    enumerationIds: (body.enumeration_ids ?? []).map((e) => e.id),
+    scanAllAssets: body.scan_all_assets ?? false,
+    assetFilters: body.asset_filters,
+  });
+  const keep = scopeFilter([
+    ...(body.exclude_targets ?? []).map((value, i) => ({ value, param: `exclude_targets[${i}]` })),
+    ...(body.exclusions ?? []).map((value, i) => ({ value, param: `exclusions[${i}]` })),
+  ]);
+  const { targets, truncated } = expandTargets([...direct, ...fromAssets], keep, ctx.config.maxScanTargets);
+
+  const selection = {
+    templates: body.templates ?? [],
+    earlyTemplates: body.early_templates ?? [],
+    recommended: body.recommended ?? false,
+    all: body.all ?? false,
+  };
+  const inline = inlineTemplates(body.private_templates ?? []);
+  const stored = hasStoreSelection(selection) ? await resolveStoreTemplates(ctx.db, teamId, selection) : [];
+  const seen = new Set<string>();
+  const templates = [...inline, ...stored].filter((t) => (seen.has(t.templateId) ? false : (seen.add(t.templateId), true)));
+
+  if (targets.length === 0) {
+    const hadInput = direct.length + fromAssets.length > 0;
+    throw badRequest(hadInput ? 'every target is excluded by exclude_targets / exclusions' : 'the scan has no targets', 'targets');
+  }
+  if (templates.length === 0) throw badRequest('the scan has no templates', 'templates');
+  return { targets, truncated, templates };
+}
+
+export async function createScan(ctx: AppContext, caller: Caller, body: CreateScanBody): Promise<{ id: string; truncated: number; status: string }> {
+  checkProxy(body.socks5_proxy);
+  const p = await plan(ctx, caller.teamId, body);
+  const engineOptions = await engineOptionsFor(ctx.db, caller.teamId, body);
+  const id = newScanId();
+  const status = body.schedule_only ? 'scheduled' : 'queued';
+  await ctx.db.transaction(async (tx) => {
+    await store.insertScan(tx, {
+      id, teamId: caller.teamId, status, createdBy: caller.userId, targets: p.targets, totalTemplate: p.templates.length,
+      name: body.name?.trim() || defaultName(p.targets), request: body as Record<string, unknown>, engineOptions: { ...engineOptions },
+      isAutomatic: body.automatic_scan ?? false, isInternal: body.is_internal ?? false,
+    });
+    await store.replaceTemplates(tx, id, p.templates);
+  });
+  if (!body.schedule_only) await startRun(ctx, id, 0, p.targets);
+  return { id, truncated: p.truncated, status };
+}
+
+function defaultName(targets: string[]): string {
+  return targets.length === 1 ? targets[0]! : `${targets[0]} and ${targets.length - 1} more`;
+}
+
+async function mustGet(ctx: AppContext, teamId: string, id: string): Promise<store.ScanRow> {
+  const scan = await store.getScan(ctx.db, teamId, id);
+  if (!scan) throw notFound(`scan ${id} not found`, 'scan_id');
+  return scan;
+}
+
+const ACTIVE = new Set(['queued', 'starting', 'running']);
+
+/** Stops a queued or running scan: it ends as failed with reason "stopped". */
+export async function stopScan(ctx: AppContext, teamId: string, id: string): Promise<void> {
+  const scan = await mustGet(ctx, teamId, id);
+  if (!ACTIVE.has(scan.status)) throw badRequest(`scan ${id} is ${scan.status}; only a queued or running scan can be stopped`, 'scan_id');
+  if (!(await store.failScan(ctx.db, id, 'stopped'))) throw conflict(`scan ${id} ended before it could be stopped`, 'scan_id');
+}
+
+/**
+ * Runs a scan again (rescan_count + 1). Templates are resolved again from the stored request so catalogue
+ * updates apply; targets are planned again too. A scheduled scan's first run also starts here.
+ */
+export async function rescan(ctx: AppContext, teamId: string, id: string): Promise<{ id: string; truncated: number }> {
+  const scan = await mustGet(ctx, teamId, id);
+  if (ACTIVE.has(scan.status)) throw conflict(`scan ${id} is ${scan.status}; stop it before running it again`, 'scan_id');
+  if (scan.status === 'uploaded') throw badRequest(`scan ${id} was imported; it has no targets or templates to run`, 'scan_id');
+  const body = scan.request as CreateScanBody;
+  const p = await plan(ctx, teamId, body);
+  const run = scan.status === 'scheduled' && scan.chunks_total === 0 ? scan.rescan_count : scan.rescan_count + 1;
+  await ctx.db.transaction(async (tx) => {
+    await tx.query(
+      `UPDATE scans SET targets = $2::jsonb, total_target = $3, total_template = $4, total_scan = $3::bigint * $4, updated_at = now() WHERE id = $1`,
+      [id, JSON.stringify(p.targets), p.targets.length, p.templates.length],
+    );
+    await store.replaceTemplates(tx, id, p.templates);
+  });
+  await startRun(ctx, id, run, p.targets);
+  return { id, truncated: p.truncated };
+}
+
+export async function deleteScan(ctx: AppContext, teamId: string, id: string): Promise<void> {
+  await mustGet(ctx, teamId, id);
+  // Chunks still queued find no scan and are skipped by the worker.
+  await store.deleteScan(ctx.db, teamId, id);
+}
+
+// ---- views ----
+
+/** "1h2m3s" style duration, as the reference shows elapsed times. */
+export function elapsed(from: Date | null, to: Date | null): string {
+  if (!from) return '0s';
+  const ms = Math.max(0, (to ?? new Date()).getTime() - from.getTime());
+  const s = Math.floor(ms / 1000);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const rest = s % 60;
+  return `${h ? `${h}h` : ''}${h || m ? `${m}m` : ''}${rest}s`;
+}
+
+const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : '');
+
+export function listItem(r: store.ListRow) {
+  const sev = { critical: 0, high: 0, medium: 0, low: 0, info: 0, unknown: 0, ...(r.severity ?? {}) };
+  const templates = r.req_templates ?? [];
+  return {
+    scan_id: r.id,
+    name: r.name,
+    status: r.status,
+    failure_reason: r.failure_reason ?? '',
+    progress: r.progress,
+    scan_time_elapsed: elapsed(r.started_at, r.completed_at),
+    created_at: iso(r.created_at),
+    updated_at: iso(r.updated_at),
+    completed_at: iso(r.completed_at),
+    total_target: r.total_target,
+    total_template: r.total_template,
+    total_scan: r.total_scan,
+    total_result: r.total_result,
+    rescan_count: r.rescan_count,
+    is_rescan: r.rescan_count > 0,
+    is_oss: r.is_oss,
+    is_cloud: !r.is_oss,
+    is_automatic: r.is_automatic,
+    is_internal: r.is_internal,
+    severity: sev,
+    asset_ids: r.req_assets ?? [],
+    public_templates: templates.filter((t) => /[/.]/.test(t)),
+    template_ids: templates.filter((t) => !/[/.]/.test(t)),
+    template_urls: [] as string[],
+    scan_config_ids: r.req_scan_config_ids ?? [],
+    report_config_ids: r.req_report_config_ids ?? [],
+    agent_id: r.req_agent_id ?? undefined,
+    agent_tags: r.req_agent_tags ?? undefined,
+    agent_networks: r.req_agent_networks ?? undefined,
+    agent_behavior: (r.req_agent_behavior as 'distribute' | 'mirror' | null) ?? 'distribute',
+  };
+}
+
+const SORTABLE: Record<string, string> = {
+  created_at: 'created_at', updated_at: 'updated_at', completed_at: 'completed_at', name: 'name', status: 'status',
+  progress: 'progress', total_result: 'total_result', total_target: 'total_target', total_template: 'total_template',
+  total_scan: 'total_scan', rescan_count: 'rescan_count',
+};
+
+/** sort_asc / sort_desc: comma-separated fields; an unknown field is a 400 naming the parameter. */
+export function parseSort(asc: string | undefined, desc: string | undefined, allowed: Record<string, string>) {
+  const out: { column: string; desc: boolean }[] = [];
+  for (const [param, value, isDesc] of [['sort_asc', asc, false], ['sort_desc', desc, true]] as const) {
+    for (const f of (value ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+      const column = allowed[f];
+      if (!column) throw badRequest(`cannot sort by "${f}"; use one of ${Object.keys(allowed).join(', ')}`, param);
+      out.push({ column, desc: isDesc });
+    }
+  }
+  return out;
+}
+
+export const STATUSES = ['failed', 'finished', 'queued', 'running', 'starting', 'uploaded', 'scheduled'];
+
+export interface ListQuery {
+  offset?: number;
+  limit?: number;
+  search?: string;
+  status?: string;
+  sort_asc?: string;
+  sort_desc?: string;
+  is_internal?: boolean;
+}
+
+export function pageEnvelope<T>(data: T[], total: number, offset: number, limit: number) {
+  return {
+    message: 'ok',
+    current_page: Math.floor(offset / limit) + 1,
+    result_count: data.length,
+    total_results: total,
+    total_pages: Math.ceil(total / limit),
+    data,
+  };
+}
+
+export async function listScans(ctx: AppContext, teamId: string, q: ListQuery) {
+  const offset = q.offset ?? 0;
+  const limit = q.limit ?? 100;
+  const status = q.status?.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  for (const s of status ?? []) {
+    if (!STATUSES.includes(s)) throw badRequest(`unknown status "${s}"; use ${STATUSES.join(', ')}`, 'status');
+  }
+  const order = parseSort(q.sort_asc, q.sort_desc, SORTABLE);
+  const { rows, total } = await store.listScans(ctx.db, {
+    teamId, offset, limit, search: q.search?.trim() || undefined, status, isInternal: q.is_internal, order,
+  });
+  return pageEnvelope(rows.map(listItem), total, offset, limit);
+}
+
+export async function getScan(ctx: AppContext, teamId: string, id: string) {
+  const scan = await mustGet(ctx, teamId, id);
+  const req = scan.request as CreateScanBody;
+  return listItem({
+    ...scan,
+    req_templates: req.templates ?? null,
+    req_scan_config_ids: req.scan_config_ids ?? null,
+    req_report_config_ids: req.reporting_config_ids ?? null,
+    req_assets: req.assets ?? null,
+    req_agent_id: req.agent_id ?? null,
+    req_agent_tags: req.agent_tags ?? null,
+    req_agent_networks: req.agent_networks ?? null,
+    req_agent_behavior: req.agent_behavior ?? null,
+  });
+}
+
+/** The spec's scan configuration record, config references with their names. */
+export async function scanConfig(ctx: AppContext, teamId: string, id: string) {
+  const scan = await mustGet(ctx, teamId, id);
+  const req = scan.request as CreateScanBody;
+  const templates = await store.templateSummary(ctx.db, id);
+  return {
+    targets: scan.targets,
+    assets_lists: req.assets ?? [],
+    public_templates: templates.filter((t) => t.source === 'public').map((t) => t.uri),
+    early_templates: req.early_templates ?? [],
+    template_urls: templates.filter((t) => t.source === 'inline').map((t) => t.uri),
+    template_ids: templates.map((t) => t.template_id),
+    scan_config_ids: await configRefs(ctx.db, teamId, req.scan_config_ids ?? [], 'scan'),
+    report_config_ids: await configRefs(ctx.db, teamId, req.reporting_config_ids ?? [], 'reporting'),
+    alerting_config_ids: await configRefs(ctx.db, teamId, req.alerting_config_ids ?? [], 'alerting'),
+    enumeration_ids: [] as { id: string; name: string; enumeration_type: string; types: string[] }[],
+    socks5_proxy: req.socks5_proxy ?? '',
+    agent_id: req.agent_id ?? '',
+    agent_tags: req.agent_tags ?? [],
+    agent_networks: req.agent_networks ?? [],
+    agent_behavior: req.agent_behavior ?? 'distribute',
+    scan_all_assets: req.scan_all_assets ?? false,
+    asset_filters: req.asset_filters ?? {},
+  };
+}

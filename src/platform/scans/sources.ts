@@ -1,0 +1,58 @@
+// Where a scan's targets and templates come from besides the request itself: the asset inventory and the
+// template store. Both are other areas; this file is the one place the scans area talks to them.
+import type { Db } from '../../db/connection.ts';
+import { badRequest } from '../errors.ts';
+import { parseTemplate } from '../../engine/template/parse.ts';
+import type { ScanTemplate } from './store.ts';
+import { resolveTemplates } from '../templates/resolve.ts';
+
+export interface AssetSelection {
+  assets: string[];
+  enumerationIds: string[];
+  scanAllAssets: boolean;
+  assetFilters?: Record<string, unknown>;
+}
+
+/**
+ * Targets from the asset inventory. Until that area stores assets, every asset or enumeration id is
+ * unknown (a 400 naming it) and "all assets" is an empty set.
+ */
+export async function resolveAssetTargets(_db: Db, _teamId: string, sel: AssetSelection): Promise<string[]> {
+  if (sel.assets.length) throw badRequest(`unknown asset id "${sel.assets[0]}"`, 'assets[0]');
+  if (sel.enumerationIds.length) throw badRequest(`unknown enumeration id "${sel.enumerationIds[0]}"`, 'enumeration_ids[0].id');
+  return [];
+}
+
+export interface TemplateSelection {
+  templates: string[];
+  earlyTemplates: string[];
+  recommended: boolean;
+  all: boolean;
+}
+
+export const hasStoreSelection = (s: TemplateSelection) => s.templates.length > 0 || s.earlyTemplates.length > 0 || s.recommended || s.all;
+
+/** Catalogue ids / paths / folders, private ids, early, recommended and all, through the template store. */
+export async function resolveStoreTemplates(db: Db, teamId: string, sel: TemplateSelection): Promise<ScanTemplate[]> {
+  if (!hasStoreSelection(sel)) return [];
+  const rows = await resolveTemplates(db, teamId, {
+    templates: sel.templates,
+    early_templates: sel.earlyTemplates,
+    recommended: sel.recommended,
+    all: sel.all,
+  });
+  return rows.map((r) => ({ templateId: r.id, uri: r.uri, source: 'public', raw: r.raw }));
+}
+
+/** Inline templates of the request, checked with the engine's loader: a broken one is a 400 naming it. */
+export function inlineTemplates(list: { name: string; contents: string }[]): ScanTemplate[] {
+  return list.map((t, i) => {
+    const res = parseTemplate(t.contents, t.name);
+    const issue = res.issues[0];
+    if (issue) {
+      throw badRequest(`private template "${t.name}": ${issue.field ? issue.field + ': ' : ''}${issue.reason}`, `private_templates[${i}].contents`);
+    }
+    if (!res.template || res.notTemplate) throw badRequest(`private template "${t.name}" is not a template`, `private_templates[${i}].contents`);
+    return { templateId: res.template.id, uri: t.name, source: 'inline', raw: t.contents };
+  });
+}

@@ -1,0 +1,338 @@
+// SQL of the scans area: scans, their templates and chunks, findings and scan logs.
+import type { Db } from '../../db/connection.ts';
+import type { FindingRow } from './findings.ts';
+
+export interface ScanRow {
+  id: string;
+  team_id: string;
+  name: string;
+  status: string;
+  failure_reason: string | null;
+  progress: number;
+  created_by: number | null;
+  created_at: Date;
+  updated_at: Date;
+  started_at: Date | null;
+  completed_at: Date | null;
+  rescan_count: number;
+  total_target: number;
+  total_template: number;
+  total_scan: number;
+  total_result: number;
+  severity: Record<string, number>;
+  chunks_total: number;
+  chunks_done: number;
+  is_internal: boolean;
+  is_automatic: boolean;
+  is_oss: boolean;
+  targets: string[];
+  request: Record<string, unknown>;
+  engine_options: Record<string, unknown>;
+}
+
+export interface NewScan {
+  id: string;
+  teamId: string;
+  name: string;
+  status: string;
+  createdBy: number | null;
+  targets: string[];
+  totalTemplate: number;
+  request: Record<string, unknown>;
+  engineOptions: Record<string, unknown>;
+  isAutomatic: boolean;
+  isInternal: boolean;
+  isOss?: boolean;
+}
+
+export async function insertScan(db: Db, s: NewScan): Promise<void> {
+  await db.query(
+    `INSERT INTO scans (id, team_id, name, status, created_by, targets, total_target, total_template, total_scan,
+       request, engine_options, is_automatic, is_internal, is_oss)
+     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, $10::jsonb, $11::jsonb, $12, $13, $14)`,
+    [
+      s.id, s.teamId, s.name, s.status, s.createdBy, JSON.stringify(s.targets), s.targets.length, s.totalTemplate,
+      s.targets.length * s.totalTemplate, JSON.stringify(s.request), JSON.stringify(s.engineOptions),
+      s.isAutomatic, s.isInternal, s.isOss ?? false,
+    ],
+  );
+}
+
+export interface ScanTemplate {
+  templateId: string;
+  uri: string;
+  source: string;
+  raw: string;
+}
+
+export async function replaceTemplates(db: Db, scanId: string, templates: ScanTemplate[]): Promise<void> {
+  await db.query('DELETE FROM scan_templates WHERE scan_id = $1', [scanId]);
+  // Batches keep each statement's parameter count well under PostgreSQL's limit.
+  for (let i = 0; i < templates.length; i += 500) {
+    const part = templates.slice(i, i + 500);
+    const values: unknown[] = [];
+    const rows = part.map((t, j) => {
+      values.push(scanId, i + j, t.templateId, t.uri, t.source, t.raw);
+      const b = j * 6;
+      return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6})`;
+    });
+    await db.query(`INSERT INTO scan_templates (scan_id, ord, template_id, uri, source, raw) VALUES ${rows.join(', ')}`, values);
+  }
+}
+
+export async function loadTemplates(db: Db, scanId: string): Promise<ScanTemplate[]> {
+  const { rows } = await db.query<{ template_id: string; uri: string; source: string; raw: string }>(
+    'SELECT template_id, uri, source, raw FROM scan_templates WHERE scan_id = $1 ORDER BY ord',
+    [scanId],
+  );
+  return rows.map((r) => ({ templateId: r.template_id, uri: r.uri, source: r.source, raw: r.raw }));
+}
+
+export async function templateSummary(db: Db, scanId: string): Promise<{ template_id: string; uri: string; source: string }[]> {
+  const { rows } = await db.query<{ template_id: string; uri: string; source: string }>(
+    'SELECT template_id, uri, source FROM scan_templates WHERE scan_id = $1 ORDER BY ord',
+    [scanId],
+  );
+  return rows;
+}
+
+/** Starts a run: its chunks, a reset of the scan's counters, status queued. */
+export async function startRun(db: Db, scanId: string, run: number, chunks: string[][]): Promise<void> {
+  for (let i = 0; i < chunks.length; i += 500) {
+    const values: unknown[] = [];
+    const rows = chunks.slice(i, i + 500).map((targets, j) => {
+      values.push(scanId, run, i + j, JSON.stringify(targets));
+      const b = j * 4;
+      return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}::jsonb)`;
+    });
+    await db.query(`INSERT INTO scan_chunks (scan_id, run, idx, targets) VALUES ${rows.join(', ')}`, values);
+  }
+  await db.query(
+    `UPDATE scans SET status = 'queued', failure_reason = NULL, progress = 0, chunks_total = $3, chunks_done = 0,
+       rescan_count = $2, started_at = NULL, completed_at = NULL, updated_at = now()
+     WHERE id = $1`,
+    [scanId, run, chunks.length],
+  );
+}
+
+export async function getScan(db: Db, teamId: string, id: string): Promise<ScanRow | undefined> {
+  const { rows } = await db.query<ScanRow>('SELECT * FROM scans WHERE id = $1 AND team_id = $2', [id, teamId]);
+  return rows[0];
+}
+
+export async function getScanById(db: Db, id: string): Promise<ScanRow | undefined> {
+  const { rows } = await db.query<ScanRow>('SELECT * FROM scans WHERE id = $1', [id]);
+  return rows[0];
+}
+
+export interface ListFilter {
+  teamId: string;
+  offset: number;
+  limit: number;
+  search?: string;
+  status?: string[];
+  isInternal?: boolean;
+  /** Already-checked column names with direction. */
+  order: { column: string; desc: boolean }[];
+}
+
+/** The columns a list item needs; the target list and request body stay out (they can be large). */
+const LIST_COLUMNS = `id, team_id, name, status, failure_reason, progress, created_at, updated_at, started_at, completed_at,
+  rescan_count, total_target, total_template, total_scan, total_result, severity, is_internal, is_automatic, is_oss,
+  engine_options, request->'templates' AS req_templates, request->'scan_config_ids' AS req_scan_config_ids,
+  request->'reporting_config_ids' AS req_report_config_ids, request->'assets' AS req_assets,
+  request->'agent_id' AS req_agent_id, request->'agent_tags' AS req_agent_tags,
+  request->'agent_networks' AS req_agent_networks, request->'agent_behavior' AS req_agent_behavior`;
+
+export type ListRow = Omit<ScanRow, 'targets' | 'request'> & {
+  req_templates: string[] | null;
+  req_scan_config_ids: string[] | null;
+  req_report_config_ids: string[] | null;
+  req_assets: string[] | null;
+  req_agent_id: string | null;
+  req_agent_tags: string[] | null;
+  req_agent_networks: string[] | null;
+  req_agent_behavior: string | null;
+};
+
+export async function listScans(db: Db, f: ListFilter): Promise<{ rows: ListRow[]; total: number }> {
+  const where = ['team_id = $1'];
+  const params: unknown[] = [f.teamId];
+  if (f.search) {
+    params.push(`%${f.search.replace(/[\\%_]/g, (c) => '\\' + c)}%`);
+    where.push(`(name ILIKE $${params.length} OR id = $${params.length + 1})`);
+    params.push(f.search);
+  }
+  if (f.status?.length) {
+    params.push(f.status);
+    where.push(`status = ANY($${params.length}::text[])`);
+  }
+  if (f.isInternal !== undefined) {
+    params.push(f.isInternal);
+    where.push(`is_internal = $${params.length}`);
+  }
+  const order = [...f.order.map((o) => `${o.column} ${o.desc ? 'DESC' : 'ASC'}`), 'created_at DESC', 'id DESC'].join(', ');
+  const whereSql = where.join(' AND ');
+  const count = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM scans WHERE ${whereSql}`, params);
+  params.push(f.limit, f.offset);
+  const { rows } = await db.query<ListRow>(
+    `SELECT ${LIST_COLUMNS} FROM scans WHERE ${whereSql} ORDER BY ${order} LIMIT $${params.length - 1} OFFSET $${params.length}`,
+    params,
+  );
+  return { rows, total: count.rows[0]!.n };
+}
+
+export async function deleteScan(db: Db, teamId: string, id: string): Promise<boolean> {
+  const res = await db.query('DELETE FROM scans WHERE id = $1 AND team_id = $2', [id, teamId]);
+  return res.rowCount > 0;
+}
+
+/** Ends the current run as failed; pending chunks are cancelled so workers skip them. */
+export async function failScan(db: Db, id: string, reason: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const res = await tx.query(
+      `UPDATE scans SET status = 'failed', failure_reason = $2, completed_at = now(), updated_at = now()
+       WHERE id = $1 AND status IN ('queued', 'starting', 'running', 'scheduled')`,
+      [id, reason],
+    );
+    if (res.rowCount === 0) return false;
+    await tx.query(
+      `UPDATE scan_chunks SET status = 'cancelled' WHERE scan_id = $1 AND status IN ('pending', 'running')`,
+      [id],
+    );
+    return true;
+  });
+}
+
+export interface ChunkRow {
+  scan_id: string;
+  run: number;
+  idx: number;
+  targets: string[];
+  status: string;
+  attempts: number;
+}
+
+/**
+ * Claims a chunk for a worker when its scan still runs that run: counts the attempt and moves the scan to
+ * running. Returns undefined when the chunk must be skipped (scan stopped, deleted, rescanned, chunk done).
+ */
+export async function claimChunk(db: Db, scanId: string, run: number, idx: number): Promise<{ chunk: ChunkRow; scan: ScanRow } | undefined> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<ChunkRow>(
+      `UPDATE scan_chunks c SET status = 'running', attempts = c.attempts + 1, started_at = now()
+       FROM scans s
+       WHERE c.scan_id = $1 AND c.run = $2 AND c.idx = $3 AND c.status IN ('pending', 'running')
+         AND s.id = c.scan_id AND s.rescan_count = c.run AND s.status IN ('queued', 'starting', 'running')
+       RETURNING c.scan_id, c.run, c.idx, c.targets, c.status, c.attempts`,
+      [scanId, run, idx],
+    );
+    if (!rows[0]) return undefined;
+    const scan = await tx.query<ScanRow>(
+      `UPDATE scans SET status = 'running', started_at = COALESCE(started_at, now()), updated_at = now()
+       WHERE id = $1 RETURNING *`,
+      [scanId],
+    );
+    return { chunk: rows[0], scan: scan.rows[0]! };
+  });
+}
+
+/** The current status of a run (checked while a chunk runs, so a stop is noticed). */
+export async function runState(db: Db, scanId: string): Promise<{ status: string; rescan_count: number } | undefined> {
+  const { rows } = await db.query<{ status: string; rescan_count: number }>(
+    'SELECT status, rescan_count FROM scans WHERE id = $1',
+    [scanId],
+  );
+  return rows[0];
+}
+
+/** Marks a chunk done once, recounts findings and progress, and finishes the scan after its last chunk. */
+export async function finishChunk(db: Db, scanId: string, run: number, idx: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const done = await tx.query(
+      `UPDATE scan_chunks SET status = 'done', finished_at = now()
+       WHERE scan_id = $1 AND run = $2 AND idx = $3 AND status = 'running'`,
+      [scanId, run, idx],
+    );
+    if (done.rowCount === 0) return;
+    await tx.query(
+      `UPDATE scans SET chunks_done = chunks_done + 1,
+         progress = CASE WHEN chunks_total = 0 THEN 100 ELSE ((chunks_done + 1) * 100) / chunks_total END,
+         status = CASE WHEN chunks_done + 1 >= chunks_total AND status IN ('queued', 'starting', 'running') THEN 'finished' ELSE status END,
+         completed_at = CASE WHEN chunks_done + 1 >= chunks_total AND status IN ('queued', 'starting', 'running') THEN now() ELSE completed_at END,
+         updated_at = now()
+       WHERE id = $1 AND rescan_count = $2`,
+      [scanId, run],
+    );
+    await recountResults(tx, scanId);
+  });
+}
+
+/** total_result and the severity counts of a scan, from its findings. */
+export async function recountResults(db: Db, scanId: string): Promise<void> {
+  await db.query(
+    `UPDATE scans SET
+       total_result = (SELECT count(*) FROM scan_results WHERE scan_id = $1),
+       severity = COALESCE((SELECT jsonb_object_agg(severity, n) FROM
+         (SELECT severity, count(*)::int AS n FROM scan_results WHERE scan_id = $1 GROUP BY severity) s), '{}'::jsonb)
+     WHERE id = $1`,
+    [scanId],
+  );
+}
+
+/** Stores findings once each: a retried chunk or rescan only marks them as seen in this run. */
+export async function insertFindings(db: Db, scanId: string, teamId: string, run: number, all: FindingRow[]): Promise<void> {
+  // One statement may not touch a row twice: the first event of a hash wins.
+  const rows = [...new Map(all.map((r) => [r.vulnHash, r] as const).reverse()).values()].reverse();
+  for (let i = 0; i < rows.length; i += 200) {
+    const values: unknown[] = [];
+    const tuples = rows.slice(i, i + 200).map((r, j) => {
+      values.push(
+        scanId, teamId, r.vulnHash, r.templateId, r.templateUrl, r.templatePath, r.host, r.matchedAt, r.port,
+        r.severity, r.name, r.tags, r.resultType, JSON.stringify(r.event), run,
+      );
+      const b = j * 15;
+      const p = Array.from({ length: 15 }, (_, k) => `$${b + k + 1}`);
+      p[13] = `${p[13]}::jsonb`;
+      p[11] = `${p[11]}::text[]`;
+      return `(${p.join(', ')}, $${b + 15})`;
+    });
+    await db.query(
+      `INSERT INTO scan_results (scan_id, team_id, vuln_hash, template_id, template_url, template_path, host, matched_at,
+         port, severity, name, tags, result_type, event, first_run, last_run)
+       VALUES ${tuples.join(', ')}
+       ON CONFLICT (scan_id, vuln_hash) DO UPDATE SET last_run = EXCLUDED.last_run, updated_at = now()
+       WHERE scan_results.last_run < EXCLUDED.last_run`,
+      values,
+    );
+  }
+}
+
+export interface LogRow {
+  target: string;
+  templateId: string;
+  matched: boolean;
+  severity: string | null;
+  error: string | null;
+  event: string | null;
+  vulnHash: string | null;
+  at: Date;
+}
+
+/** One record per target x template attempt of a run; a retried chunk does not add a second one. */
+export async function insertLogs(db: Db, scanId: string, teamId: string, run: number, rows: LogRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 500) {
+    const values: unknown[] = [];
+    const tuples = rows.slice(i, i + 500).map((r, j) => {
+      values.push(r.target, r.templateId, r.matched, r.severity, r.error, r.event, r.vulnHash, r.at);
+      const b = j * 8 + 3;
+      return `($1, $2, $3, ${Array.from({ length: 8 }, (_, k) => `$${b + k + 1}`).join(', ')})`;
+    });
+    await db.query(
+      `INSERT INTO scan_logs (scan_id, team_id, run, target, template_id, matched, severity, error, event, vuln_hash, created_at)
+       VALUES ${tuples.join(', ')}
+       ON CONFLICT (scan_id, run, target, template_id) DO NOTHING`,
+      [scanId, teamId, run, ...values],
+    );
+  }
+}

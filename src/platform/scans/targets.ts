@@ -1,0 +1,171 @@
+// Scan targets: checking what the caller sent (URLs, host names, IPs, CIDR ranges), expanding ranges,
+// applying exclusions / allow-lists, and cutting the list at the platform's maximum.
+import net from 'node:net';
+import { badRequest } from '../errors.ts';
+
+/** The host part of a target: URL host, "host:port" host, or the whole value. Lower case, no brackets. */
+export function hostOf(target: string): string {
+  const t = target.trim();
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(t)) {
+    try {
+      return new URL(t).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    } catch {
+      return t.toLowerCase();
+    }
+  }
+  const bracket = /^\[([^\]]+)\](?::\d+)?$/.exec(t);
+  if (bracket) return bracket[1]!.toLowerCase();
+  if (net.isIP(t)) return t.toLowerCase();
+  const hp = /^([^:/]+):\d+$/.exec(t);
+  if (hp) return hp[1]!.toLowerCase();
+  return t.split('/')[0]!.toLowerCase();
+}
+
+const HOST_RE = /^(?=.{1,253}$)[a-z0-9_*]([a-z0-9_*-]{0,62})(\.[a-z0-9_*]([a-z0-9_*-]{0,62}))*\.?$/i;
+
+/** Checks one target; throws a 400 naming `param` when it is not a URL, host, IP, host:port or CIDR. */
+export function checkTarget(value: string, param: string): void {
+  const t = value.trim();
+  if (!t || /\s/.test(t)) throw badRequest(`target "${value}" is empty or contains spaces`, param);
+  if (parseCidr(t)) return;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(t)) {
+    try {
+      const u = new URL(t);
+      if (!u.hostname) throw new Error('no host');
+      return;
+    } catch {
+      throw badRequest(`target "${value}" is not a valid URL`, param);
+    }
+  }
+  const host = hostOf(t);
+  if (net.isIP(host) || HOST_RE.test(host)) return;
+  throw badRequest(`target "${value}" is not a URL, host name, IP address or CIDR range`, param);
+}
+
+interface Cidr {
+  v: 4 | 6;
+  base: bigint;
+  bits: number;
+}
+
+function ipToBig(ip: string): { v: 4 | 6; n: bigint } | undefined {
+  const kind = net.isIP(ip);
+  if (kind === 4) return { v: 4, n: ip.split('.').reduce((acc, p) => (acc << 8n) | BigInt(Number(p)), 0n) };
+  if (kind === 6) {
+    let [head, tail] = ip.includes('::') ? ip.split('::') : [ip, undefined];
+    const h = head ? head.split(':') : [];
+    const t = tail !== undefined ? (tail ? tail.split(':') : []) : [];
+    // An embedded IPv4 tail (::ffff:1.2.3.4) becomes two groups.
+    const fix = (parts: string[]) => parts.flatMap((p) => (p.includes('.') ? v4Groups(p) : [p]));
+    const hh = fix(h);
+    const tt = fix(t);
+    const groups = tail !== undefined ? [...hh, ...Array(8 - hh.length - tt.length).fill('0'), ...tt] : hh;
+    return { v: 6, n: groups.reduce((acc, g) => (acc << 16n) | BigInt(parseInt(g || '0', 16)), 0n) };
+  }
+  return undefined;
+}
+
+function v4Groups(v4: string): string[] {
+  const n = v4.split('.').map(Number);
+  return [((n[0]! << 8) | n[1]!).toString(16), ((n[2]! << 8) | n[3]!).toString(16)];
+}
+
+function bigToIp(v: 4 | 6, n: bigint): string {
+  if (v === 4) return [24n, 16n, 8n, 0n].map((s) => Number((n >> s) & 255n)).join('.');
+  const groups: string[] = [];
+  for (let s = 112n; s >= 0n; s -= 16n) groups.push(((n >> s) & 0xffffn).toString(16));
+  return groups.join(':').replace(/(^|:)0(:0)+(:|$)/, '::');
+}
+
+export function parseCidr(value: string): Cidr | undefined {
+  const m = /^([^/]+)\/(\d{1,3})$/.exec(value.trim());
+  if (!m) return undefined;
+  const ip = ipToBig(m[1]!);
+  const bits = Number(m[2]);
+  if (!ip || bits > (ip.v === 4 ? 32 : 128)) return undefined;
+  const width = ip.v === 4 ? 32 : 128;
+  const mask = ((1n << BigInt(width)) - 1n) ^ ((1n << BigInt(width - bits)) - 1n);
+  return { v: ip.v, base: ip.n & mask, bits };
+}
+
+function cidrSize(c: Cidr): bigint {
+  return 1n << BigInt((c.v === 4 ? 32 : 128) - c.bits);
+}
+
+function inCidr(c: Cidr, host: string): boolean {
+  const ip = ipToBig(host);
+  if (!ip || ip.v !== c.v) return false;
+  const width = c.v === 4 ? 32 : 128;
+  return ip.n >> BigInt(width - c.bits) === c.base >> BigInt(width - c.bits);
+}
+
+/** One exclusion or inclusion pattern: exact target, domain, wildcard, IP or CIDR. */
+export interface ScopePattern {
+  allow: boolean;
+  test(target: string): boolean;
+}
+
+export function parsePattern(raw: string, param: string): ScopePattern {
+  let p = raw.trim();
+  const allow = p.startsWith('+');
+  if (allow) p = p.slice(1).trim();
+  if (!p) throw badRequest(`empty scope pattern "${raw}"`, param);
+  const cidr = parseCidr(p);
+  if (cidr) return { allow, test: (t) => inCidr(cidr, hostOf(t)) };
+  const whole = p.toLowerCase();
+  if (p.includes('*')) {
+    const re = new RegExp('^' + whole.split('*').map(escapeRe).join('.*') + '$', 'i');
+    return { allow, test: (t) => re.test(hostOf(t)) || re.test(t.trim()) };
+  }
+  // A URL or host:port pattern names that one target; a bare name or IP covers every target on that host.
+  const trim = (t: string) => t.trim().toLowerCase().replace(/\/+$/, '');
+  if (!net.isIP(p) && (p.includes('://') || /:\d+$/.test(p))) return { allow, test: (t) => trim(t) === trim(whole) };
+  const host = hostOf(p);
+  return { allow, test: (t) => hostOf(t) === host };
+}
+
+const escapeRe = (s: string) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+
+/** A filter from exclude_targets and exclusions: allow-list patterns (leading +) and exclusions. */
+export function scopeFilter(patterns: { value: string; param: string }[]): (target: string) => boolean {
+  const parsed = patterns.map((p) => parsePattern(p.value, p.param));
+  const allows = parsed.filter((p) => p.allow);
+  const denies = parsed.filter((p) => !p.allow);
+  return (t) => (allows.length === 0 || allows.some((a) => a.test(t))) && !denies.some((d) => d.test(t));
+}
+
+export interface ExpandResult {
+  targets: string[];
+  /** Targets cut off by the maximum. */
+  truncated: number;
+}
+
+/**
+ * Expands CIDR ranges, removes duplicates and out-of-scope targets, and keeps at most `max`. Ranges are
+ * walked lazily so a huge range only costs what is kept (the rest is counted, not listed).
+ */
+export function expandTargets(inputs: string[], keep: (t: string) => boolean, max: number): ExpandResult {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  let truncated = 0;
+  const add = (t: string) => {
+    if (seen.has(t) || !keep(t)) return;
+    seen.add(t);
+    if (out.length < max) out.push(t);
+    else truncated++;
+  };
+  for (const raw of inputs) {
+    const t = raw.trim();
+    const cidr = parseCidr(t);
+    if (!cidr) {
+      add(t);
+      continue;
+    }
+    const size = cidrSize(cidr);
+    // Past the maximum, a range's addresses are counted in bulk (exclusions are not applied to them).
+    let i = 0n;
+    for (; i < size && out.length < max; i++) add(bigToIp(cidr.v, cidr.base + i));
+    if (i < size) truncated += Number(size - i);
+  }
+  return { targets: out, truncated };
+}

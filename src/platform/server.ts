@@ -1,0 +1,120 @@
+// The whole `vigil serve` process: open the database (migrations), bootstrap the owner, start the job
+// queue and (unless told not to) an in-process worker, then listen. stop() undoes it in the safe order:
+// stop taking requests and let in-flight ones finish, let running jobs finish, close queue and database.
+import pino, { type Logger } from 'pino';
+import type { FastifyInstance } from 'fastify';
+import type PgBoss from 'pg-boss';
+import { buildApp } from './app.ts';
+import type { PlatformConfig } from './config.ts';
+import type { AppContext } from './context.ts';
+import { openDatabase } from './start.ts';
+import { bootstrapOwner } from './auth/service.ts';
+import { queueSchemaFor, startQueue } from '../db/queue.ts';
+import type { Db } from '../db/connection.ts';
+import { ensureQueues } from './worker/registry.ts';
+import { startWorker, type WorkerHandle } from './worker/runtime.ts';
+import './worker/jobs.ts';
+
+export interface ServerOptions {
+  config: PlatformConfig;
+  /** Run the in-process worker (default true). */
+  worker?: boolean;
+  /** PostgreSQL schema for Vigil's tables (VIGIL_DB_SCHEMA; tests point processes at a fresh one). */
+  dbSchema?: string;
+  log?: Logger;
+  /** How long stop() waits for running jobs before aborting them (VIGIL_SHUTDOWN_TIMEOUT seconds). */
+  shutdownGraceMs?: number;
+}
+
+export interface RunningServer {
+  app: FastifyInstance;
+  ctx: AppContext;
+  url: string;
+  /** Set on the first start only: the owner account just created and its key (shown once). */
+  bootstrap: { email: string; apiKey?: string };
+  stop(): Promise<void>;
+}
+
+export function createLogger(level = process.env.VIGIL_LOG_LEVEL ?? 'info'): Logger {
+  // Keys never reach the log: requests are logged without headers, and these paths are masked anyway.
+  return pino({ level, redact: ['req.headers["x-api-key"]', 'req.headers["x-pdcp-key"]', 'apiKey', 'api_key'] });
+}
+
+/** Database and queue as every long-running process needs them (also used by `vigil worker`). */
+export async function openPlatform(config: PlatformConfig, log: Logger, dbSchema?: string): Promise<{ db: Db; queue: PgBoss }> {
+  const db = await openDatabase(config, dbSchema);
+  try {
+    const queue = await startQueue({
+      db,
+      databaseUrl: config.databaseUrl,
+      schema: queueSchemaFor(config.databaseUrl ? dbSchema : undefined),
+      schedule: true,
+      supervise: true,
+      log,
+    });
+    await ensureQueues(queue);
+    return { db, queue };
+  } catch (err) {
+    await db.close().catch(() => {});
+    throw err;
+  }
+}
+
+export async function startServer(opts: ServerOptions): Promise<RunningServer> {
+  const { config } = opts;
+  const log = opts.log ?? createLogger();
+  const grace = opts.shutdownGraceMs ?? 30_000;
+  const { db, queue } = await openPlatform(config, log, opts.dbSchema);
+  let app: FastifyInstance | undefined;
+  let worker: WorkerHandle | undefined;
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      log.info('shutting down: finishing in-flight requests and jobs');
+      // Each step runs even when an earlier one failed, so the database is always closed last.
+      await app?.close().catch((err) => log.error({ err }, 'closing the HTTP server failed'));
+      await worker?.stop(grace).catch((err) => log.error({ err }, 'stopping the worker failed'));
+      await queue.stop({ graceful: false, close: true, wait: true }).catch((err) => log.error({ err }, 'stopping the queue failed'));
+      await db.close().catch((err) => log.error({ err }, 'closing the database failed'));
+      log.info('stopped');
+    })());
+
+  try {
+    const bootstrap = await bootstrapOwner(db, config.ownerEmail, config.bootstrapApiKey);
+    const ctx: AppContext = { db, config, log, queue };
+    app = await buildApp(ctx);
+    if (opts.worker !== false) worker = await startWorker(ctx);
+    await app.listen({ host: config.host, port: config.port });
+    const addr = app.server.address();
+    const port = typeof addr === 'object' && addr ? addr.port : config.port;
+    const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+    return { app, ctx, url: `http://${host}:${port}`, bootstrap, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/** First SIGTERM/SIGINT: stop gracefully, then exit. A second one exits at once. */
+export function exitOnSignals(log: Logger, stop: () => Promise<void>): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      log.warn({ signal }, 'second signal: exiting without waiting');
+      process.exit(1);
+    }
+    stopping = true;
+    log.info({ signal }, 'signal received');
+    stop().then(
+      () => process.exit(0),
+      (err) => {
+        log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}
+

@@ -1,0 +1,80 @@
+// Template text -> the stored fields of a Template record. Parsing and validation are the engine's
+// (parseTemplate), so the store accepts exactly what the scanner can load.
+import { createHash } from 'node:crypto';
+import { parseTemplate, type ParseOptions } from '../../engine/template/parse.ts';
+import type { TemplateIssue } from '../../engine/template/types.ts';
+
+/** What the store writes for one template; the caller adds uri, template_id, team and flags. */
+export interface TemplateFields {
+  id: string;
+  name: string;
+  author: string[];
+  tags: string[];
+  severity: string;
+  type: string;
+  vendor: string | null;
+  product: string | null;
+  classification: Record<string, unknown> | null;
+  metadata: Record<string, unknown> | null;
+  cve_ids: string[];
+  digest: string;
+  raw: string;
+  description: string | null;
+  impact: string | null;
+  remediation: string | null;
+  refs: string[];
+}
+
+export type ReadResult =
+  | { ok: true; fields: TemplateFields }
+  | { ok: false; notTemplate: boolean; issues: TemplateIssue[]; message: string };
+
+export function digestOf(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** Parses and validates template text; on failure gives the validator's issues and a one-line message. */
+export function readTemplate(text: string, file: string, opts: ParseOptions = {}): ReadResult {
+  const res = parseTemplate(text, file, opts);
+  if (!res.template) {
+    const message = res.notTemplate
+      ? 'not a template: it has no id, no info and no protocol block'
+      : res.issues.map((i) => (i.field ? `${i.field}: ${i.reason}` : i.reason)).join('; ') || 'invalid template';
+    return { ok: false, notTemplate: !!res.notTemplate, issues: res.issues, message };
+  }
+  const t = res.template;
+  const info = t.info;
+  const metadata = info.metadata ?? {};
+  const classification = info.classification ? { ...info.classification } : null;
+  const cves = (info.classification?.['cve-id'] ?? []).map((c) => c.trim().toUpperCase()).filter(Boolean);
+  if (classification && cves.length) classification['cve-id'] = cves;
+  return {
+    ok: true,
+    fields: {
+      id: t.id,
+      name: info.name,
+      author: info.author,
+      tags: info.tags,
+      severity: info.severity,
+      type: t.type,
+      vendor: textOrNull(metadata.vendor),
+      product: textOrNull(metadata.product),
+      classification,
+      metadata: Object.keys(metadata).length ? metadata : null,
+      cve_ids: cves,
+      // The digest and raw are of the text as written (parseTemplate's raw has {{randstr}} filled in).
+      digest: digestOf(text),
+      raw: text,
+      description: info.description?.trim() || null,
+      impact: info.impact?.trim() || null,
+      remediation: info.remediation?.trim() || null,
+      refs: info.reference,
+    },
+  };
+}
+
+function textOrNull(v: unknown): string | null {
+  if (typeof v === 'string') return v.trim().toLowerCase() || null;
+  if (typeof v === 'number') return String(v);
+  return null;
+}

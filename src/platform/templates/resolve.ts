@@ -1,0 +1,79 @@
+// Which templates a scan runs: the scans area turns the request's template selectors into template texts.
+import type { Db } from '../../db/connection.ts';
+import { badRequest } from '../errors.ts';
+
+export interface TemplateSelectors {
+  /** Catalogue template ids, catalogue paths (uri), folders (uri prefix, e.g. "http/cves/2021"),
+   *  and the team's private templates (template_id, or the template's own id). */
+  templates?: string[];
+  /** Early-access catalogue templates by id, path or folder; "all" selects every early template. */
+  early_templates?: string[];
+  /** The catalogue minus info severity, only http/tcp/javascript, without RECOMMENDED_EXCLUDED_TAGS. */
+  recommended?: boolean;
+  /** Every generally available catalogue template (not early ones, not private ones). */
+  all?: boolean;
+}
+
+export interface ResolvedTemplate {
+  id: string;
+  uri: string;
+  raw: string;
+}
+
+export const RECOMMENDED_TYPES = ['http', 'tcp', 'javascript'];
+export const RECOMMENDED_EXCLUDED_TAGS = ['tech', 'dos', 'fuzz', 'creds-stuffing', 'token-spray', 'osint'];
+
+const norm = (s: string) => s.trim().replace(/^\.\//, '').replace(/\/+$/, '');
+
+/**
+ * Resolves selectors to a de-duplicated list ordered by uri. A selector that matches nothing is a 400
+ * naming it (param `templates` or `early_templates`), so a typo never silently scans with fewer templates.
+ */
+export async function resolveTemplates(db: Db, teamId: string, selectors: TemplateSelectors): Promise<ResolvedTemplate[]> {
+  const found = new Map<number, ResolvedTemplate>();
+  const keep = (rows: (ResolvedTemplate & { pk: number })[]) => {
+    for (const r of rows) found.set(r.pk, { id: r.id, uri: r.uri, raw: r.raw });
+  };
+
+  if (selectors.all) {
+    keep((await db.query<ResolvedTemplate & { pk: number }>('SELECT pk, id, uri, raw FROM templates WHERE team_id IS NULL AND NOT is_early')).rows);
+  } else if (selectors.recommended) {
+    keep((await db.query<ResolvedTemplate & { pk: number }>(
+      `SELECT pk, id, uri, raw FROM templates WHERE team_id IS NULL AND NOT is_early AND severity <> 'info'
+         AND type = ANY($1::text[]) AND NOT (tags && $2::text[])`,
+      [RECOMMENDED_TYPES, RECOMMENDED_EXCLUDED_TAGS],
+    )).rows);
+  }
+
+  const named = [...new Set((selectors.templates ?? []).map(norm).filter(Boolean))];
+  if (named.length) {
+    const res = await db.query<ResolvedTemplate & { pk: number | null; sel: string }>(
+      `SELECT s.sel, t.pk, t.id, t.uri, t.raw FROM unnest($1::text[]) AS s(sel)
+       LEFT JOIN templates t ON
+         (t.team_id IS NULL AND NOT t.is_early AND (t.id = s.sel OR t.uri = s.sel OR starts_with(t.uri, s.sel || '/')))
+         OR (t.team_id = $2 AND (t.template_id = s.sel OR t.id = s.sel))`,
+      [named, teamId],
+    );
+    unmatched(res.rows, 'templates', 'matches no catalogue template, catalogue folder or private template');
+    keep(res.rows.filter((r) => r.pk !== null) as (ResolvedTemplate & { pk: number })[]);
+  }
+
+  const early = [...new Set((selectors.early_templates ?? []).map(norm).filter(Boolean))];
+  if (early.length) {
+    const res = await db.query<ResolvedTemplate & { pk: number | null; sel: string }>(
+      `SELECT s.sel, t.pk, t.id, t.uri, t.raw FROM unnest($1::text[]) AS s(sel)
+       LEFT JOIN templates t ON t.team_id IS NULL AND t.is_early
+         AND (s.sel = 'all' OR t.id = s.sel OR t.uri = s.sel OR starts_with(t.uri, s.sel || '/'))`,
+      [early],
+    );
+    unmatched(res.rows, 'early_templates', 'matches no early-access template');
+    keep(res.rows.filter((r) => r.pk !== null) as (ResolvedTemplate & { pk: number })[]);
+  }
+
+  return [...found.values()].sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+}
+
+function unmatched(rows: { sel: string; pk: number | null }[], param: string, what: string): void {
+  const missing = [...new Set(rows.filter((r) => r.pk === null).map((r) => r.sel))];
+  if (missing.length) throw badRequest(`${param}: ${missing.map((m) => `"${m}"`).join(', ')} ${what}`, param);
+}

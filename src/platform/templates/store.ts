@@ -1,0 +1,177 @@
+// SQL for the templates table: writes (one row or a batch), reads by id, deletes. Search lives in
+// search-sql.ts. Public catalogue rows have team_id NULL; private rows carry their team.
+import type { Db } from '../../db/connection.ts';
+import type { TemplateFields } from './record.ts';
+
+export interface TemplateRow extends TemplateFields {
+  pk: number;
+  team_id: string | null;
+  template_type: string;
+  template_id: string;
+  uri: string;
+  dir: string | null;
+  filename: string | null;
+  release_tag: string | null;
+  ref: string | null;
+  ai_meta: Record<string, unknown> | null;
+  is_draft: boolean;
+  is_github: boolean;
+  is_new: boolean;
+  is_early: boolean;
+  is_svcteam: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A row to write: the parsed fields plus where it lives and its flags. */
+export interface NewRow extends TemplateFields {
+  team_id: string | null;
+  template_type: 'public' | 'user' | 'shared';
+  template_id: string;
+  uri: string;
+  dir: string | null;
+  filename: string | null;
+  release_tag?: string | null;
+  ref?: string | null;
+  ai_meta?: Record<string, unknown> | null;
+  is_new?: boolean;
+  is_early?: boolean;
+  is_svcteam?: boolean;
+}
+
+const WRITE_COLUMNS = [
+  'team_id', 'template_type', 'template_id', 'id', 'uri', 'name', 'author', 'tags', 'severity', 'type', 'dir',
+  'vendor', 'product', 'classification', 'metadata', 'cve_ids', 'digest', 'raw', 'description', 'impact',
+  'remediation', 'refs', 'filename', 'release_tag', 'ref', 'ai_meta', 'is_new', 'is_early', 'is_svcteam',
+] as const;
+const JSON_COLUMNS = new Set(['classification', 'metadata', 'ai_meta']);
+// Three extra parameters per row feed the weighted search document.
+const PARAMS_PER_ROW = WRITE_COLUMNS.length + 3;
+
+function rowParams(r: NewRow): unknown[] {
+  const values = WRITE_COLUMNS.map((c) => {
+    const v = (r as unknown as Record<string, unknown>)[c];
+    if (JSON_COLUMNS.has(c)) return v == null ? null : JSON.stringify(v);
+    if (c === 'is_new' || c === 'is_early' || c === 'is_svcteam') return v ?? false;
+    return v ?? null;
+  });
+  const [a, b, c] = searchText(r);
+  return [...values, a, b, c];
+}
+
+/** Text of the weighted search document: id and name; tags, authors, vendor, product, CVEs; description. */
+export function searchText(r: TemplateFields): [string, string, string] {
+  return [
+    `${r.id} ${r.name}`,
+    [...r.tags, ...r.author, r.vendor ?? '', r.product ?? '', ...r.cve_ids].join(' '),
+    r.description ?? '',
+  ];
+}
+
+function valuesSql(rows: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < rows; i++) {
+    const base = i * PARAMS_PER_ROW;
+    const cols = WRITE_COLUMNS.map((c, j) => (JSON_COLUMNS.has(c) ? `$${base + j + 1}::jsonb` : `$${base + j + 1}`));
+    const s = base + WRITE_COLUMNS.length;
+    cols.push(
+      `setweight(to_tsvector('simple', $${s + 1}::text), 'A') || setweight(to_tsvector('simple', $${s + 2}::text), 'B') || setweight(to_tsvector('simple', $${s + 3}::text), 'C')`,
+    );
+    out.push(`(${cols.join(', ')})`);
+  }
+  return out.join(',\n');
+}
+
+const INSERT_HEAD = `INSERT INTO templates (${WRITE_COLUMNS.join(', ')}, search) VALUES `;
+
+export async function insertOne(db: Db, r: NewRow): Promise<TemplateRow> {
+  const res = await db.query<TemplateRow>(`${INSERT_HEAD}${valuesSql(1)} RETURNING *`, rowParams(r));
+  return res.rows[0]!;
+}
+
+/**
+ * Inserts public catalogue rows, or replaces the content of the ones already there (same uri).
+ * created_at and release_tag of an existing row are kept: they record when it first appeared.
+ */
+export async function upsertPublic(db: Db, rows: NewRow[], batchSize = 200): Promise<void> {
+  for (let i = 0; i < rows.length; i += batchSize) {
+    const batch = rows.slice(i, i + batchSize);
+    const params = batch.flatMap(rowParams);
+    await db.query(
+      `${INSERT_HEAD}${valuesSql(batch.length)}
+       ON CONFLICT (uri) WHERE team_id IS NULL DO UPDATE SET
+         ${WRITE_COLUMNS.filter((c) => c !== 'release_tag' && c !== 'uri' && c !== 'team_id')
+           .map((c) => `${c} = EXCLUDED.${c}`)
+           .join(', ')},
+         release_tag = COALESCE(templates.release_tag, EXCLUDED.release_tag),
+         search = EXCLUDED.search, updated_at = now()`,
+      params,
+    );
+  }
+}
+
+/** Replaces a private template's content (and optionally filename, dir, ai_meta). */
+export async function updatePrivate(db: Db, teamId: string, templateId: string, r: NewRow): Promise<TemplateRow | undefined> {
+  const params = rowParams(r);
+  const sets = WRITE_COLUMNS.map((c, j) => [c, j] as const)
+    .filter(([c]) => !['team_id', 'template_type', 'template_id', 'uri', 'is_new', 'is_early', 'is_svcteam'].includes(c))
+    .map(([c, j]) => `${c} = ${JSON_COLUMNS.has(c) ? `$${j + 1}::jsonb` : `$${j + 1}`}`);
+  const s = WRITE_COLUMNS.length;
+  const res = await db.query<TemplateRow>(
+    `UPDATE templates SET ${sets.join(', ')},
+       search = setweight(to_tsvector('simple', $${s + 1}::text), 'A') || setweight(to_tsvector('simple', $${s + 2}::text), 'B') || setweight(to_tsvector('simple', $${s + 3}::text), 'C'),
+       updated_at = now()
+     WHERE team_id = $${s + 4} AND template_id = $${s + 5} RETURNING *`,
+    [...params, teamId, templateId],
+  );
+  return res.rows[0];
+}
+
+export async function getPrivate(db: Db, teamId: string, templateId: string): Promise<TemplateRow | undefined> {
+  const res = await db.query<TemplateRow>('SELECT * FROM templates WHERE team_id = $1 AND template_id = $2', [teamId, templateId]);
+  return res.rows[0];
+}
+
+export async function getPublic(db: Db, idOrUri: string): Promise<TemplateRow | undefined> {
+  const res = await db.query<TemplateRow>(
+    'SELECT * FROM templates WHERE team_id IS NULL AND (template_id = $1 OR uri = $1) ORDER BY is_early, uri LIMIT 1',
+    [idOrUri],
+  );
+  return res.rows[0];
+}
+
+export async function deletePrivate(db: Db, teamId: string, templateId: string): Promise<boolean> {
+  const res = await db.query('DELETE FROM templates WHERE team_id = $1 AND template_id = $2', [teamId, templateId]);
+  return res.rowCount > 0;
+}
+
+export async function listPrivate(db: Db, teamId: string, offset: number, limit: number, columns: string): Promise<{ rows: TemplateRow[]; total: number }> {
+  const total = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM templates WHERE team_id = $1', [teamId]);
+  const res = await db.query<TemplateRow>(
+    `SELECT ${columns} FROM templates WHERE team_id = $1 ORDER BY created_at DESC, pk DESC OFFSET $2 LIMIT $3`,
+    [teamId, offset, limit],
+  );
+  return { rows: res.rows, total: total.rows[0]!.n };
+}
+
+/** uri -> digest and flags of the public rows of one partition (early or not), for incremental imports. */
+export async function publicDigests(db: Db): Promise<Map<string, { digest: string; is_early: boolean }>> {
+  const res = await db.query<{ uri: string; digest: string; is_early: boolean }>(
+    'SELECT uri, digest, is_early FROM templates WHERE team_id IS NULL',
+  );
+  return new Map(res.rows.map((r) => [r.uri, { digest: r.digest, is_early: r.is_early }]));
+}
+
+export async function deletePublic(db: Db, uris: string[]): Promise<void> {
+  for (let i = 0; i < uris.length; i += 1000) {
+    await db.query('DELETE FROM templates WHERE team_id IS NULL AND uri = ANY($1::text[])', [uris.slice(i, i + 1000)]);
+  }
+}
+
+/** is_new marks exactly the rows the latest import added. */
+export async function markNew(db: Db, uris: string[]): Promise<void> {
+  await db.query('UPDATE templates SET is_new = false WHERE team_id IS NULL AND is_new');
+  for (let i = 0; i < uris.length; i += 1000) {
+    await db.query('UPDATE templates SET is_new = true WHERE team_id IS NULL AND uri = ANY($1::text[])', [uris.slice(i, i + 1000)]);
+  }
+}

@@ -1,0 +1,130 @@
+// The worker runtime: fetches jobs of every registered handler from pg-boss and runs them, a fixed number
+// at a time per job name. `vigil serve` runs it in-process; `vigil worker` runs only this. We drive
+// pg-boss's fetch/complete/fail ourselves (rather than boss.work) so that shutdown can wait for running
+// jobs *and* their completion writes, and hand handlers an AbortSignal.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type PgBoss from 'pg-boss';
+import type { AppContext } from '../context.ts';
+import { ensureQueues, registeredJobs, type JobContext, type RegisteredJob } from './registry.ts';
+
+export interface WorkerOptions {
+  /** Handlers to run; default every registered one. */
+  jobs?: RegisteredJob[];
+  /** Overrides each handler's own concurrency (VIGIL_WORKER_CONCURRENCY). */
+  concurrency?: number;
+  /** Overrides each handler's polling interval, in seconds. */
+  pollingIntervalSeconds?: number;
+}
+
+export interface WorkerHandle {
+  /** Jobs running now. */
+  readonly running: number;
+  /**
+   * Stops fetching, waits up to graceMs for running jobs, then aborts their signals and gives them a few
+   * more seconds; jobs still running after that are failed so that another worker retries them.
+   */
+  stop(graceMs?: number): Promise<void>;
+}
+
+interface Running {
+  name: string;
+  id: string;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+export async function startWorker(ctx: AppContext, opts: WorkerOptions = {}): Promise<WorkerHandle> {
+  const boss = ctx.queue;
+  if (!boss) throw new Error('the worker needs a job queue (ctx.queue)');
+  const jobs = opts.jobs ?? registeredJobs();
+  await ensureQueues(boss, jobs);
+  const log = ctx.log.child({ component: 'worker' });
+  const running = new Set<Running>();
+  let stopping = false;
+  const wake = new AbortController(); // cuts idle sleeps short on stop
+
+  const loop = async (job: RegisteredJob, interval: number) => {
+    while (!stopping) {
+      let fetched: PgBoss.JobWithMetadata<unknown>[] = [];
+      try {
+        fetched = await boss.fetch<unknown>(job.name, { batchSize: 1, includeMetadata: true });
+      } catch (err) {
+        if (!stopping) log.error({ err, job: job.name }, 'fetching jobs failed');
+      }
+      const next = fetched[0];
+      if (!next) {
+        await sleep(interval * 1000, undefined, { signal: wake.signal }).catch(() => {});
+        continue;
+      }
+      const entry: Running = { name: job.name, id: next.id, controller: new AbortController(), done: Promise.resolve() };
+      entry.done = runOne(job, next, entry.controller);
+      running.add(entry);
+      await entry.done;
+      running.delete(entry);
+    }
+  };
+
+  const runOne = async (job: RegisteredJob, raw: PgBoss.JobWithMetadata<unknown>, controller: AbortController) => {
+    const jobLog = log.child({ job: job.name, job_id: raw.id, attempt: raw.retryCount + 1 });
+    // A job past its expiry is failed by pg-boss's maintenance and retried elsewhere: stop working on it.
+    const expiry = setTimeout(() => controller.abort(new Error('job expired')), raw.expireInSeconds * 1000);
+    const jobCtx: JobContext = { ...ctx, queue: boss, log: jobLog, signal: controller.signal };
+    const started = Date.now();
+    try {
+      const output = await job.handler(
+        { id: raw.id, name: raw.name, data: raw.data, retryCount: raw.retryCount, retryLimit: raw.retryLimit },
+        jobCtx,
+      );
+      await boss.complete(job.name, raw.id, isObject(output) ? output : { value: output ?? null });
+      jobLog.debug({ ms: Date.now() - started }, 'job completed');
+    } catch (err) {
+      jobLog.warn({ err, ms: Date.now() - started }, 'job failed');
+      const e = err as Error;
+      await boss.fail(job.name, raw.id, { message: e?.message ?? String(err) }).catch((failErr) => {
+        jobLog.error({ err: failErr }, 'could not record the job failure; it will expire and be retried');
+      });
+    } finally {
+      clearTimeout(expiry);
+    }
+  };
+
+  const loops: Promise<void>[] = [];
+  for (const job of jobs) {
+    const n = Math.max(1, opts.concurrency ?? job.options.concurrency ?? 1);
+    const interval = Math.max(0.5, opts.pollingIntervalSeconds ?? job.options.pollingIntervalSeconds ?? 1);
+    for (let i = 0; i < n; i++) loops.push(loop(job, interval));
+  }
+  log.info({ jobs: jobs.map((j) => j.name) }, 'worker started');
+
+  return {
+    get running() {
+      return running.size;
+    },
+    async stop(graceMs = 30_000) {
+      if (stopping) return;
+      stopping = true;
+      wake.abort();
+      const all = () => Promise.all(loops).then(() => true);
+      if (running.size) log.info({ running: running.size }, 'waiting for running jobs to finish');
+      if (await race(all(), graceMs)) return;
+      for (const r of running) r.controller.abort(new Error('worker is shutting down'));
+      if (await race(all(), 5_000)) return;
+      for (const r of running) {
+        log.warn({ job: r.name, job_id: r.id }, 'job still running at shutdown; failing it so it is retried');
+        await boss.fail(r.name, r.id, { message: 'worker shut down while the job was running' }).catch(() => {});
+      }
+    },
+  };
+}
+
+const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+async function race(p: Promise<boolean>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([p, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

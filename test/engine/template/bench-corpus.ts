@@ -1,0 +1,28 @@
+// Benchmark: load the whole public corpus and print time and memory. Run:
+//   npx tsx test/engine/template/bench-corpus.ts [runs]
+// Prints a baseline (plain read + YAML parse of the same files) measured in the same process.
+import path from 'node:path';
+import { readFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import yaml from 'js-yaml';
+import { loadTemplates } from '../../../src/engine/template/index.ts';
+
+const corpus = path.resolve(import.meta.dirname, '../../../../shared/corpus/nuclei-templates');
+const runs = Number(process.argv[2] ?? 2);
+
+let t = performance.now();
+const files = (await readdir(corpus, { recursive: true })).filter((f) => /\.ya?ml$/.test(f));
+for (const f of files) yaml.load(readFileSync(path.join(corpus, f), 'utf8'));
+const baseline = performance.now() - t;
+console.log(`baseline read+parse ${files.length} files: ${baseline.toFixed(0)} ms`);
+
+for (let i = 0; i < runs; i++) {
+  t = performance.now();
+  const r = await loadTemplates([corpus], {}, { missingPayloadFile: 'warn' });
+  const ms = performance.now() - t;
+  const mem = process.memoryUsage();
+  console.log(
+    `run ${i + 1}: ${ms.toFixed(0)} ms (${(ms / baseline).toFixed(2)}x baseline), ${r.valid} valid, ${r.invalid} invalid, ` +
+      `${r.skipped.length} skipped; rss ${(mem.rss / 1e6).toFixed(0)} MB, heap ${(mem.heapUsed / 1e6).toFixed(0)} MB`,
+  );
+}

@@ -1,0 +1,29 @@
+// A real pg-boss queue on a test database: through the PGlite adapter, or on PostgreSQL in the test's own
+// schema (`<schema>_pgboss`, dropped with it by TestDb.drop()).
+import pino from 'pino';
+import type PgBoss from 'pg-boss';
+import { queueSchemaFor, startQueue } from '../../src/db/queue.ts';
+import type { TestDb } from './db.ts';
+
+export async function startTestQueue(testDb: TestDb, opts: { schedule?: boolean; supervise?: boolean } = {}): Promise<PgBoss> {
+  return startQueue({
+    db: testDb.db,
+    databaseUrl: testDb.url,
+    schema: queueSchemaFor(testDb.schema),
+    schedule: opts.schedule ?? false,
+    supervise: opts.supervise ?? false,
+    poolSize: 3,
+    log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+  });
+}
+
+/** Polls until fn returns a truthy value (or throws after timeoutMs). */
+export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 15_000, stepMs = 100): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, stepMs));
+  }
+}

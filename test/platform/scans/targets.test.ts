@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { checkTarget, expandTargets, hostOf, scopeFilter } from '../../../src/platform/scans/targets.ts';
+import { ApiError } from '../../../src/platform/errors.ts';
+
+const keepAll = () => true;
+
+describe('scan targets', () => {
+  it('finds the host of URLs, host:port, IPv6 and bare names', () => {
+    expect(hostOf('https://App.Example.com:8443/x?y')).toBe('app.example.com');
+    expect(hostOf('example.com:8080')).toBe('example.com');
+    expect(hostOf('[::1]:80')).toBe('::1');
+    expect(hostOf('http://[::1]:8080/')).toBe('::1');
+    expect(hostOf('10.0.0.1')).toBe('10.0.0.1');
+  });
+
+  it('accepts URLs, names, IPs and CIDRs; rejects junk with the param named', () => {
+    for (const ok of ['http://127.0.0.1:8080/a', 'example.com', 'a.b.example.com:443', '10.0.0.0/30', '::1', 'fe80::/126']) {
+      expect(() => checkTarget(ok, 'targets[0]')).not.toThrow();
+    }
+    for (const bad of ['', 'has space.com', 'http://', 'exa mple', '!!!']) {
+      try {
+        checkTarget(bad, 'targets[3]');
+        expect.unreachable(`accepted ${bad}`);
+      } catch (err) {
+        expect(err).toBeInstanceOf(ApiError);
+        expect((err as ApiError).param).toBe('targets[3]');
+      }
+    }
+  });
+
+  it('expands CIDR ranges and removes duplicates', () => {
+    expect(expandTargets(['192.168.1.0/30', '192.168.1.1'], keepAll, 100)).toEqual({
+      targets: ['192.168.1.0', '192.168.1.1', '192.168.1.2', '192.168.1.3'],
+      truncated: 0,
+    });
+    expect(expandTargets(['fe80::/127'], keepAll, 10).targets).toEqual(['fe80::', 'fe80::1']);
+  });
+
+  it('cuts at the maximum and counts the rest without listing a huge range', () => {
+    const r = expandTargets(['a.com', '10.0.0.0/8'], keepAll, 5);
+    expect(r.targets).toEqual(['a.com', '10.0.0.0', '10.0.0.1', '10.0.0.2', '10.0.0.3']);
+    expect(r.truncated).toBe(16_777_216 - 4);
+  });
+
+  it('applies wildcard, IP, CIDR and exact exclusions', () => {
+    const keep = scopeFilter([
+      { value: '*.staging.example.com', param: 'exclusions[0]' },
+      { value: '10.0.0.0/24', param: 'exclusions[1]' },
+      { value: '192.168.0.7', param: 'exclusions[2]' },
+      { value: 'http://127.0.0.1:9/skip', param: 'exclude_targets[0]' },
+    ]);
+    const input = [
+      'https://a.staging.example.com', 'staging.example.com', 'https://www.example.com', '10.0.0.9', '10.0.1.9',
+      '192.168.0.7', 'http://192.168.0.7:8080', 'http://127.0.0.1:9/skip', 'http://127.0.0.1:9/keep',
+    ];
+    expect(input.filter(keep)).toEqual(['staging.example.com', 'https://www.example.com', '10.0.1.9', 'http://127.0.0.1:9/keep']);
+  });
+
+  it('treats + patterns as an allow-list, with exclusions still applied', () => {
+    const keep = scopeFilter([
+      { value: '+prod-*.example.com', param: 'exclusions[0]' },
+      { value: '+10.1.0.0/16', param: 'exclusions[1]' },
+      { value: 'prod-db.example.com', param: 'exclusions[2]' },
+    ]);
+    const input = ['https://prod-web.example.com', 'prod-db.example.com', 'dev.example.com', '10.1.2.3', '10.2.0.1'];
+    expect(input.filter(keep)).toEqual(['https://prod-web.example.com', '10.1.2.3']);
+  });
+});
