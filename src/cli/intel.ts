@@ -1,13 +1,81 @@
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
+import { configFromEnv } from '../platform/config.ts';
 
-// Not built yet: the command is registered so `vigil --help` lists it; it says so when run.
+// Official feed addresses, used when `vigil intel import --feed NAME` is given no file (needs network).
+export const DEFAULT_FEED_URLS: Record<string, string> = {
+  kev: 'https://www.cisa.gov/sites/default/files/feeds/known_exploited_vulnerabilities.json',
+  epss: 'https://epss.empiricalsecurity.com/epss_scores-current.csv.gz',
+  cve5: 'https://github.com/CVEProject/cvelistV5/archive/refs/heads/main.zip',
+  nvd2: 'https://services.nvd.nist.gov/rest/json/cves/2.0?resultsPerPage=2000',
+  nomisec: 'https://github.com/nomi-sec/PoC-in-GitHub/archive/refs/heads/master.zip',
+  vulncheck_kev: 'https://api.vulncheck.com/v3/index/vulncheck-kev',
+};
+
+// `vigil intel import [sources...]`: files, folders, .gz/.zip archives or URLs; formats detected per file.
 export function registerIntel(program: Command): void {
-  program
-    .command('intel')
-    .description('(not built yet)')
-    .allowUnknownOption()
-    .action(() => {
-      console.error('vigil: this command is not built yet');
-      process.exitCode = 2;
+  const intel = program.command('intel').description('vulnerability intelligence feeds');
+  intel
+    .command('import')
+    .argument('[sources...]', 'files, folders, .gz/.zip archives or http(s) URLs')
+    .description('import CVE JSON 5, NVD 2.0, CISA KEV, VulnCheck KEV, EPSS, PoC lists, CWE names, bounty counts, exposure')
+    .option('--feed <name>', `force one format (${Object.keys(DEFAULT_FEED_URLS).join(', ')}, pocs, cwe, bounty, exposure); with no sources, download its official feed`)
+    .option('--templates <dir>', 'template catalogue folder (its cves.json) to link CVEs to templates')
+    .option('--date <YYYY-MM-DD>', 'the day a daily feed (EPSS, bounty counts) describes when the file does not say', (v) => {
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) throw new InvalidArgumentError('use YYYY-MM-DD');
+      return v;
+    })
+    .option('--json', 'print the report as JSON')
+    .action(async (sources: string[], opts: { feed?: string; templates?: string; date?: string; json?: boolean }) => {
+      const { FEED_FORMATS } = await import('../platform/intel/feeds/types.ts');
+      if (opts.feed && (!FEED_FORMATS.includes(opts.feed as never) || opts.feed === 'templates')) {
+        throw new InvalidArgumentError(`unknown feed "${opts.feed}"`);
+      }
+      let inputs = sources;
+      if (!inputs.length && opts.feed) {
+        const url = DEFAULT_FEED_URLS[opts.feed];
+        if (!url) throw new Error(`feed ${opts.feed} has no official address; give a file or folder`);
+        inputs = [url];
+      }
+      if (!inputs.length && !opts.templates) throw new Error('give files, folders or URLs to import (or --feed NAME to download it)');
+      await withDatabase(async (db) => {
+        const { importIntel } = await import('../platform/intel/importer.ts');
+        let last = 0;
+        const report = await importIntel(db, inputs, {
+          format: opts.feed as never, date: opts.date, templatesDir: opts.templates,
+          onProgress: ({ feed, read }) => {
+            if (Date.now() - last < 500) return;
+            last = Date.now();
+            process.stderr.write(`\r\x1b[K${feed}: ${read} read`);
+          },
+        });
+        process.stderr.write('\r\x1b[K');
+        if (opts.json) return void process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+        for (const f of report.feeds) {
+          process.stdout.write(`${f.feed}: ${f.read} read, ${f.changed} changed, ${f.removed} removed, ${f.skipped} skipped (${f.documents} documents)\n`);
+          for (const s of f.skipped_examples.slice(0, 10)) process.stdout.write(`  skipped ${s.ref}: ${s.reason}\n`);
+          if (f.skipped > 10) process.stdout.write(`  ... ${f.skipped - 10} more skipped (see intel_imports)\n`);
+        }
+        if (report.unrecognised.length) process.stdout.write(`not a known feed format: ${report.unrecognised.slice(0, 10).join(', ')}${report.unrecognised.length > 10 ? ' ...' : ''}\n`);
+        process.stdout.write(`records: ${report.records_changed} changed, ${report.records_total} in total\n`);
+      });
     });
+  intel
+    .command('rebuild')
+    .description('recompute every vulnerability record from the stored feed facts')
+    .action(async () => {
+      await withDatabase(async (db) => {
+        const { rebuildAll } = await import('../platform/intel/importer.ts');
+        process.stdout.write(`records changed: ${await rebuildAll(db)}\n`);
+      });
+    });
+}
+
+async function withDatabase(fn: (db: import('../db/connection.ts').Db) => Promise<void>): Promise<void> {
+  const { openDatabase } = await import('../platform/start.ts');
+  const db = await openDatabase(configFromEnv(), process.env.VIGIL_DB_SCHEMA || undefined); // says when `vigil serve` holds the folder
+  try {
+    await fn(db);
+  } finally {
+    await db.close();
+  }
 }

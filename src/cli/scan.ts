@@ -18,6 +18,7 @@ const SHORT_ALIASES: Record<string, string> = {
   '-mhe': '--max-host-error',
   '-at': '--attack-type',
   '-esc': '--enable-self-contained',
+  '-V': '--var',
 };
 
 export function translateShortFlags(argv: string[]): string[] {
@@ -196,9 +197,12 @@ export function registerScan(program: Command): void {
         process.exitCode = known && !secretProblem ? 2 : 1;
       }
     });
-  // Commander parses only single-letter short flags; translate -rl, -bs, -sf ... first.
+  // Commander parses only single-letter short flags; translate -rl, -bs, -sf ... first. The root
+  // program sees the arguments first (its -V is --version), so translate there, for `scan` only.
   const parseOptions = cmd.parseOptions.bind(cmd);
   cmd.parseOptions = (argv: string[]) => parseOptions(translateShortFlags(argv));
+  const rootParse = program.parseOptions.bind(program);
+  program.parseOptions = (argv: string[]) => rootParse(argv[0] === 'scan' ? translateShortFlags(argv) : argv);
   // Option('--ms') style double-dash spelling of the same aliases.
   cmd.addOption(new Option('--ms').hideHelp().implies({ matcherStatus: true }));
 }

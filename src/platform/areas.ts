@@ -6,4 +6,4 @@ import { intelRoutes } from './intel/routes.ts';
 import { templateRoutes } from './templates/routes.ts';
 import { scanRoutes } from './scans/routes.ts';
 
-export const areas: FastifyPluginAsyncTypebox[] = [systemRoutes, teamRoutes, templateRoutes, scanRoutes];
+export const areas: FastifyPluginAsyncTypebox[] = [systemRoutes, teamRoutes, templateRoutes, scanRoutes, intelRoutes];

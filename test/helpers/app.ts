@@ -1,6 +1,6 @@
 // The whole API on a fresh database, driven with inject(). Also makes users with keys and roles.
 import pino from 'pino';
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/platform/app.ts';
 import { configFromEnv, type PlatformConfig } from '../../src/platform/config.ts';
 import type { AppContext } from '../../src/platform/context.ts';
@@ -23,7 +23,7 @@ export interface TestApp {
   /** Adds a user to the owner's team with a role (any case) and returns their key. */
   addUser(email: string, role: string): Promise<TestUser>;
   /** inject() with the given key (default: the owner's). */
-  request(opts: InjectOptions & { key?: string | null }): ReturnType<FastifyInstance['inject']>;
+  request(opts: InjectOptions & { key?: string | null }): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 

@@ -54,6 +54,7 @@ CREATE TABLE scan_chunks (
   targets JSONB NOT NULL,
   status TEXT NOT NULL DEFAULT 'pending', -- pending, running, done, cancelled
   attempts INTEGER NOT NULL DEFAULT 0,
+  worker TEXT, -- host:pid of the process that last took the chunk
   started_at TIMESTAMPTZ,
   finished_at TIMESTAMPTZ,
   PRIMARY KEY (scan_id, run, idx)

@@ -131,6 +131,15 @@ export function evalNode(node: Node, vars: Vars): unknown {
         if (op === '||' && l) return true;
         return needBool(evalNode(node.right, vars), op);
       }
+      if (op === '?') {
+        const t = evalNode(node.left, vars);
+        if (typeof t !== 'boolean') throw new DslError(`Value '${sprint(t)}' cannot be used with the ternary operator '?', it is not a bool`);
+        return t ? evalNode(node.right, vars) : null;
+      }
+      if (op === ':') {
+        const l = evalNode(node.left, vars);
+        return l === null || l === undefined ? evalNode(node.right, vars) : l;
+      }
       if (op === '??') {
         const l = evalNode(node.left, vars);
         return l === null || l === undefined ? evalNode(node.right, vars) : l;

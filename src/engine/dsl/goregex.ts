@@ -41,7 +41,16 @@ export function translateGoRegex(pattern: string): TranslatedRegex {
       }
       if (!inClass && d === 'A') { out += '(?<![\\s\\S])'; i += 2; continue; }
       if (!inClass && d === 'z') { out += '(?![\\s\\S])'; i += 2; continue; }
-      if (/[1-9]/.test(d)) throw new DslError(`invalid regex '${pattern}': backreferences are not supported`);
+      if (/[0-7]/.test(d)) {
+        // Go reads \0 and \1-\7 followed by another octal digit as an octal character code.
+        const m = /^[0-7]{1,3}/.exec(pattern.slice(i + 1))![0];
+        if (d !== '0' && m.length === 1) throw new DslError(`invalid regex '${pattern}': backreferences are not supported`);
+        const code = Number.parseInt(d === '0' ? m.slice(0, 3) : m, 8);
+        out += '\\x' + (code & 0xff).toString(16).padStart(2, '0');
+        i += 1 + m.length;
+        continue;
+      }
+      if (/[89]/.test(d)) throw new DslError(`invalid regex '${pattern}': backreferences are not supported`);
       if (d === 'Z') throw new DslError(`invalid regex '${pattern}': invalid escape sequence \\Z`);
       if (d === 'x' && pattern[i + 2] === '{') {
         const end = pattern.indexOf('}', i + 3);

@@ -23,8 +23,11 @@ function configure(): void {
   for (const op of Object.keys(jsep.unary_ops)) jsep.removeUnaryOp(op);
   // govaluate precedence, lowest first: ?? (with ?:), ||, &&, comparators, bitwise, shifts, additive,
   // multiplicative, exponent.
+  // govaluate's ternary is two binary operators: `c ? x` gives x or nil, `v : y` gives v unless nil.
+  // jsep's own ternary plugin is switched off so that a lone ':' (seen in real templates) parses too.
+  (jsep.hooks as unknown as Record<string, unknown[]>)['after-expression'] = [];
   const levels: [string[], number][] = [
-    [['??'], 1],
+    [['??', '?', ':'], 1],
     [['||'], 2],
     [['&&'], 3],
     [['==', '!=', '>', '<', '>=', '<=', '=~', '!~', 'IN', 'in'], 4],
@@ -130,9 +133,26 @@ export function parse(expr: string, isFunction: (name: string) => boolean): Node
   if (expr.trim() === '') throw new DslError('empty expression');
   let ast: jsep.Expression;
   try {
-    ast = jsep(expr);
+    // A top-level comma makes the whole expression an array, as in govaluate.
+    ast = jsep(hasTopLevelComma(expr) ? `(${expr})` : expr);
   } catch (e) {
     throw new DslError(`invalid expression '${expr}': ${(e as Error).message}`);
   }
   return convert(ast, isFunction);
+}
+
+function hasTopLevelComma(expr: string): boolean {
+  let depth = 0;
+  let quote = '';
+  for (let i = 0; i < expr.length; i++) {
+    const c = expr[i];
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = '';
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') depth--;
+    else if (c === ',' && depth === 0) return true;
+  }
+  return false;
 }

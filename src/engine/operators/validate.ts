@@ -100,7 +100,7 @@ function checkDsl(list: string[] | undefined, field: string, issues: Issue[]): v
     try {
       compile(expr);
     } catch (e) {
-      if (e instanceof DslError) issues.push({ field: `${field}[${i}]`, reason: `invalid dsl expression: ${e.message}` });
+      if (e instanceof DslError) issues.push({ field: `${field}[${i}]`, reason: `invalid dsl expression '${expr}': ${e.message}` });
       else throw e;
     }
   });
@@ -125,8 +125,9 @@ export function validateMatcher(raw: unknown, field: string): { value?: Matcher;
   checkFields(raw, field, ALL_MATCHER_FIELDS, [...MATCHER_COMMON, ...MATCHER_FIELDS[t]], t, issues);
   const m: Matcher = { type: t };
   const listKey = MATCHER_LIST[t];
-  if (raw[listKey] === undefined || raw[listKey] === null || (Array.isArray(raw[listKey]) && (raw[listKey] as unknown[]).length === 0)) {
-    issues.push({ field: `${field}.${listKey}`, reason: `'${t}' matcher needs a non-empty '${listKey}' list` });
+  // A missing or empty list is accepted (the matcher never matches), as nuclei loads such templates.
+  if (raw[listKey] === undefined || raw[listKey] === null) {
+    m[listKey as 'words'] = [];
   } else if (t === 'status' || t === 'size') {
     m[t] = intList(raw[listKey], `${field}.${listKey}`, issues);
   } else {
@@ -158,11 +159,6 @@ export function validateMatcher(raw: unknown, field: string): { value?: Matcher;
       if (!/^([0-9a-fA-F]{2})*$/.test(b)) issues.push({ field: `${field}.binary[${i}]`, reason: 'not a hex string' });
     });
   }
-  if (m.encoding === 'hex') {
-    m.words?.forEach((w, i) => {
-      if (!/^([0-9a-fA-F]{2})*$/.test(w)) issues.push({ field: `${field}.words[${i}]`, reason: 'not a hex string (encoding: hex)' });
-    });
-  }
   if (t === 'xpath') {
     m.xpath?.forEach((q, i) => {
       try {
@@ -188,8 +184,8 @@ export function validateExtractor(raw: unknown, field: string): { value?: Extrac
   checkFields(raw, field, ALL_EXTRACTOR_FIELDS, [...EXTRACTOR_COMMON, ...EXTRACTOR_FIELDS[t]], t, issues);
   const e: Extractor = { type: t };
   const listKey = t;
-  if (raw[listKey] === undefined || raw[listKey] === null || (Array.isArray(raw[listKey]) && (raw[listKey] as unknown[]).length === 0)) {
-    issues.push({ field: `${field}.${listKey}`, reason: `'${t}' extractor needs a non-empty '${listKey}' list` });
+  if (raw[listKey] === undefined || raw[listKey] === null) {
+    e[listKey] = [];
   } else {
     e[listKey] = stringList(raw[listKey], `${field}.${listKey}`, issues);
   }

@@ -70,6 +70,12 @@ export function resolveDynamic(origin: EntryOrigin, secret: DynamicSecret, extra
       `no extracted value for ${missing.map((n) => `{{${n}}}`).join(', ')} (extracted: ${names.join(', ')})`,
     );
   }
+  // An extracted value with a line break would smuggle extra header lines into every request.
+  const texts = [filled.username, filled.password, filled.token, ...[filled.headers, filled.params].flatMap((l) => (l ?? []).flatMap((kv) => [kv.key, kv.value])),
+    ...(filled.cookies ?? []).flatMap((c) => [c.raw, c.key, c.value])];
+  if (texts.some((t) => t !== undefined && /[\r\n]/.test(t))) {
+    throw new SecretLoginError(origin, secret.template, 'an extracted value holds a line break; it cannot go into a request');
+  }
   for (const [i, c] of (filled.cookies ?? []).entries()) {
     if (c.raw !== undefined && !parseRawCookie(c.raw)) {
       throw new SecretLoginError(origin, secret.template, `cookies[${i}].raw has no name=value pair once filled`);

@@ -43,9 +43,15 @@ export function valuesOfSecret(secret: StaticSecret): string[] {
   return values;
 }
 
-/** Longest first, so a value containing another is replaced whole; duplicates removed. */
+/**
+ * Values shorter than this are not redacted: replacing `on` or `1` everywhere would wreck every
+ * response while protecting nothing a guess would not find.
+ */
+export const MIN_REDACTED_LENGTH = 4;
+
+/** Longest first, so a value containing another is replaced whole; duplicates and short values removed. */
 export function orderForRedaction(values: Iterable<string>): string[] {
-  return [...new Set(values)].filter((v) => v !== '').sort((a, b) => b.length - a.length);
+  return [...new Set(values)].filter((v) => v.length >= MIN_REDACTED_LENGTH).sort((a, b) => b.length - a.length);
 }
 
 /** Replaces every secret value in a text. */

@@ -9,6 +9,8 @@ import { readPayloads, type PayloadOptions } from './payloads.ts';
 import { needsReqCondition } from './req-condition.ts';
 import { type Dict, isMap, kind } from './values.ts';
 
+const PATH_START = /^(\{\{|https?:\/\/)/i;
+
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH', 'PURGE', 'DEBUG'];
 
 const HTTP: Shape = {
@@ -99,7 +101,10 @@ function parseHttpRequest(v: unknown, field: string, out: IssueList, opts: Paylo
     out.error(field, 'needs `path` or `raw` (or `fuzzing` rules)');
   }
   path.forEach((p, i) => {
-    if (p.trim() === '') out.error(join(join(field, 'path'), i), 'must not be empty');
+    // A bare `/admin` has no target to go to; self-contained templates use full URLs instead.
+    if (!PATH_START.test(p.trim())) {
+      out.error(join(join(field, 'path'), i), 'must start with {{BaseURL}} or {{RootURL}} (or be a full http(s) URL or start with a {{variable}})');
+    }
   });
   raw.forEach((r, i) => {
     if (r.trim() === '') out.error(join(join(field, 'raw'), i), 'must not be empty');

@@ -4,6 +4,7 @@ import { readFile as readFileCallback } from 'node:fs';
 import path from 'node:path';
 import type { Severity, Template, TemplateIssue } from './types.ts';
 import { parseTemplate, type ParseOptions, type ParseResult } from './parse.ts';
+import { defaultWorkers, parseOnWorkers } from './worker-pool.ts';
 
 export interface TemplateFilter {
   /** Keep templates having any of these tags. */
@@ -19,9 +20,14 @@ export interface TemplateFilter {
 }
 
 export interface LoadOptions extends ParseOptions {
-  /** Files read at the same time (default 32). */
+  /** Files read at the same time on the main thread (default 32). */
   concurrency?: number;
+  /** Worker threads for big folders (default: cores, at most 4); 0 parses on the main thread only. */
+  workers?: number;
 }
+
+/** Below this many files, starting worker threads costs more than it saves. */
+const WORKER_THRESHOLD = 400;
 
 export interface LoadResult {
   templates: Template[];
@@ -65,21 +71,13 @@ export async function loadTemplates(
   }
   result.files = jobs.length;
 
-  const parsed: (ParseResult | undefined)[] = new Array(jobs.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < jobs.length) {
-      const index = next++;
-      const { file, root } = jobs[index];
-      try {
-        const text = await readText(file);
-        parsed[index] = parseTemplate(text, file, { ...opts, templatesRoot: opts.templatesRoot ?? root });
-      } catch (err) {
-        parsed[index] = { issues: [{ file, field: '', reason: `cannot read: ${(err as Error).message}` }], warnings: [] };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, opts.concurrency ?? 32) }, worker));
+  const { concurrency, workers = defaultWorkers(), ...parseOpts } = opts;
+  let parsed: (ParseResult | undefined)[] | undefined;
+  if (workers > 0 && jobs.length >= WORKER_THRESHOLD) {
+    parsed = await parseOnWorkers(jobs, parseOpts, workers).catch(() => undefined);
+  }
+  parsed ??= await parseOnMainThread(jobs, parseOpts, concurrency ?? 32);
+
 
   // Results are gathered in walk order so output is stable from run to run.
   const seenIds = new Map<string, string>();
@@ -105,6 +103,27 @@ export async function loadTemplates(
     else result.filtered++;
   });
   return result;
+}
+
+/** Reads with bounded concurrency and parses each file as it arrives. */
+async function parseOnMainThread(jobs: { file: string; root?: string }[], opts: ParseOptions, concurrency: number): Promise<ParseResult[]> {
+  const parsed: ParseResult[] = new Array(jobs.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < jobs.length) {
+      const index = next++;
+      const { file, root } = jobs[index];
+      try {
+        const text = await readText(file);
+        parsed[index] = parseTemplate(text, file, { ...opts, templatesRoot: opts.templatesRoot ?? root });
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+        parsed[index] = { issues: [{ file, field: '', reason: `cannot read: ${code}` }], warnings: [] };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
+  return parsed;
 }
 
 async function listYamlFiles(dir: string): Promise<string[]> {

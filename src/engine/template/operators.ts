@@ -1,4 +1,3 @@
 // The single place the loader gets matcher and extractor validation from: the operators module owns
-// those rules (per-type fields, Go regex and DSL compilation). local-operators.ts is the structural
-// fallback that was used before it existed; kept for comparison in tests.
+// those rules (fields per type, Go regex and DSL compilation).
 export { validateMatcher, validateExtractor } from '../operators/index.ts';

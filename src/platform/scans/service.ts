@@ -144,8 +144,8 @@ export async function rescan(ctx: AppContext, teamId: string, id: string): Promi
   const run = scan.status === 'scheduled' && scan.chunks_total === 0 ? scan.rescan_count : scan.rescan_count + 1;
   await ctx.db.transaction(async (tx) => {
     await tx.query(
-      `UPDATE scans SET targets = $2::jsonb, total_target = $3, total_template = $4, total_scan = $3::bigint * $4, updated_at = now() WHERE id = $1`,
-      [id, JSON.stringify(p.targets), p.targets.length, p.templates.length],
+      `UPDATE scans SET targets = $2::jsonb, total_target = $3, total_template = $4, total_scan = $5, updated_at = now() WHERE id = $1`,
+      [id, JSON.stringify(p.targets), p.targets.length, p.templates.length, p.targets.length * p.templates.length],
     );
     await store.replaceTemplates(tx, id, p.templates);
   });

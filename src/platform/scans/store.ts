@@ -1,4 +1,5 @@
 // SQL of the scans area: scans, their templates and chunks, findings and scan logs.
+import { hostname } from 'node:os';
 import type { Db } from '../../db/connection.ts';
 import type { FindingRow } from './findings.ts';
 
@@ -204,6 +205,8 @@ export async function failScan(db: Db, id: string, reason: string): Promise<bool
   });
 }
 
+const WORKER_NAME = `${hostname()}:${process.pid}`;
+
 export interface ChunkRow {
   scan_id: string;
   run: number;
@@ -220,12 +223,12 @@ export interface ChunkRow {
 export async function claimChunk(db: Db, scanId: string, run: number, idx: number): Promise<{ chunk: ChunkRow; scan: ScanRow } | undefined> {
   return db.transaction(async (tx) => {
     const { rows } = await tx.query<ChunkRow>(
-      `UPDATE scan_chunks c SET status = 'running', attempts = c.attempts + 1, started_at = now()
+      `UPDATE scan_chunks c SET status = 'running', attempts = c.attempts + 1, started_at = now(), worker = $4
        FROM scans s
        WHERE c.scan_id = $1 AND c.run = $2 AND c.idx = $3 AND c.status IN ('pending', 'running')
          AND s.id = c.scan_id AND s.rescan_count = c.run AND s.status IN ('queued', 'starting', 'running')
        RETURNING c.scan_id, c.run, c.idx, c.targets, c.status, c.attempts`,
-      [scanId, run, idx],
+      [scanId, run, idx, WORKER_NAME],
     );
     if (!rows[0]) return undefined;
     const scan = await tx.query<ScanRow>(

@@ -99,6 +99,7 @@ export async function importCatalogue(db: Db, dir: string, opts: ImportOptions =
       filename: path.posix.basename(uri),
       release_tag: git.tag,
       ref: git.commit,
+      is_new: !before,
       is_early: early,
       is_svcteam: true,
     });
@@ -115,10 +116,11 @@ export async function importCatalogue(db: Db, dir: string, opts: ImportOptions =
     const batch = 200;
     for (let i = 0; i < writes.length; i += batch) {
       await store.upsertPublic(tx, writes.slice(i, i + batch), batch);
-      opts.onProgress?.({ phase: 'write', done: Math.min(i + batch, writes.length), total: writes.length });
+      const done = Math.min(i + batch, writes.length);
+      if (done % every < batch || done === writes.length) opts.onProgress?.({ phase: 'write', done, total: writes.length });
     }
     await store.deletePublic(tx, gone);
-    await store.markNew(tx, added);
+    await store.clearNewExcept(tx, added);
   });
   summary.removed = gone.length;
   summary.ms = Date.now() - started;

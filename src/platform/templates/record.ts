@@ -35,6 +35,10 @@ export function digestOf(text: string): string {
 
 /** Parses and validates template text; on failure gives the validator's issues and a one-line message. */
 export function readTemplate(text: string, file: string, opts: ParseOptions = {}): ReadResult {
+  if (text.includes('\u0000')) {
+    const issue = { file, field: '', reason: 'contains NUL bytes: not a text file' };
+    return { ok: false, notTemplate: false, issues: [issue], message: issue.reason };
+  }
   const res = parseTemplate(text, file, opts);
   if (!res.template) {
     const message = res.notTemplate
@@ -43,7 +47,8 @@ export function readTemplate(text: string, file: string, opts: ParseOptions = {}
     return { ok: false, notTemplate: !!res.notTemplate, issues: res.issues, message };
   }
   const t = res.template;
-  const info = t.info;
+  // PostgreSQL text and jsonb cannot hold U+0000, which a YAML escape ("\0") can produce.
+  const info = stripNul(t.info);
   const metadata = info.metadata ?? {};
   const classification = info.classification ? { ...info.classification } : null;
   const cves = (info.classification?.['cve-id'] ?? []).map((c) => c.trim().toUpperCase()).filter(Boolean);
@@ -71,6 +76,15 @@ export function readTemplate(text: string, file: string, opts: ParseOptions = {}
       refs: info.reference,
     },
   };
+}
+
+function stripNul<T>(v: T): T {
+  if (typeof v === 'string') return v.replace(/\u0000/g, '') as T;
+  if (Array.isArray(v)) return v.map(stripNul) as T;
+  if (v && typeof v === 'object' && !(v instanceof Date)) {
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [stripNul(k), stripNul(x)])) as T;
+  }
+  return v;
 }
 
 function textOrNull(v: unknown): string | null {

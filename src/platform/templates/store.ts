@@ -112,11 +112,13 @@ export async function upsertPublic(db: Db, rows: NewRow[], batchSize = 200): Pro
 
 /** Replaces a private template's content (and optionally filename, dir, ai_meta). */
 export async function updatePrivate(db: Db, teamId: string, templateId: string, r: NewRow): Promise<TemplateRow | undefined> {
-  const params = rowParams(r);
-  const sets = WRITE_COLUMNS.map((c, j) => [c, j] as const)
-    .filter(([c]) => !['team_id', 'template_type', 'template_id', 'uri', 'is_new', 'is_early', 'is_svcteam'].includes(c))
-    .map(([c, j]) => `${c} = ${JSON_COLUMNS.has(c) ? `$${j + 1}::jsonb` : `$${j + 1}`}`);
-  const s = WRITE_COLUMNS.length;
+  const all = rowParams(r);
+  // Only the content columns change; every parameter sent must appear in the SQL (PostgreSQL infers types).
+  const keep = WRITE_COLUMNS.map((c, j) => [c, j] as const)
+    .filter(([c]) => !['team_id', 'template_type', 'template_id', 'uri', 'is_new', 'is_early', 'is_svcteam'].includes(c));
+  const params = [...keep.map(([, j]) => all[j]), ...all.slice(WRITE_COLUMNS.length)];
+  const sets = keep.map(([c], i) => `${c} = ${JSON_COLUMNS.has(c) ? `$${i + 1}::jsonb` : `$${i + 1}`}`);
+  const s = keep.length;
   const res = await db.query<TemplateRow>(
     `UPDATE templates SET ${sets.join(', ')},
        search = setweight(to_tsvector('simple', $${s + 1}::text), 'A') || setweight(to_tsvector('simple', $${s + 2}::text), 'B') || setweight(to_tsvector('simple', $${s + 3}::text), 'C'),
@@ -168,10 +170,10 @@ export async function deletePublic(db: Db, uris: string[]): Promise<void> {
   }
 }
 
-/** is_new marks exactly the rows the latest import added. */
-export async function markNew(db: Db, uris: string[]): Promise<void> {
-  await db.query('UPDATE templates SET is_new = false WHERE team_id IS NULL AND is_new');
-  for (let i = 0; i < uris.length; i += 1000) {
-    await db.query('UPDATE templates SET is_new = true WHERE team_id IS NULL AND uri = ANY($1::text[])', [uris.slice(i, i + 1000)]);
-  }
+/**
+ * is_new marks exactly the rows the latest import added: written rows carry their own flag, so only rows
+ * left untouched by this import and still marked from an earlier one need clearing.
+ */
+export async function clearNewExcept(db: Db, added: string[]): Promise<void> {
+  await db.query('UPDATE templates SET is_new = false WHERE team_id IS NULL AND is_new AND NOT (uri = ANY($1::text[]))', [added]);
 }

@@ -75,7 +75,7 @@ describe('vigil scan with a secret file', () => {
     expect(out).toContain('[REDACTED]');
     const ev = JSON.parse(lines[0]!) as Record<string, string>;
     expect(ev.request).toContain('Authorization: [REDACTED]');
-    expect(ev.response).toContain('X-Echo-Auth: Basic [REDACTED]');
+    expect(ev.response).toContain('X-Echo-Auth: [REDACTED]');
     expect(ev['curl-command']).toContain('[REDACTED]');
   });
 

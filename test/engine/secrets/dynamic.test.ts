@@ -11,6 +11,7 @@ import { tempDir, writeFile } from './fixtures.ts';
 let server: TestServer;
 beforeAll(async () => {
   server = await startHttpServer(async (req, res, body) => {
+    if (req.url === '/login-crlf') return void res.end(JSON.stringify({ token: 'a\r\nX-Injected: 1' }));
     if (req.url === '/login') {
       await new Promise((r) => setTimeout(r, 50)); // keep the login in flight while others wait
       const creds = new URLSearchParams(body);
@@ -108,5 +109,15 @@ describe('dynamic secrets', () => {
   it('a filled raw cookie must still hold a name=value pair', async () => {
     const store = await storeFor(cookieEntry().replace('URL', server.url).replace('{{session_cookie}}', '{{token}}'));
     await expect(store.prepare({ login: httpLogin })).rejects.toThrow('cookies[0].raw has no name=value pair once filled');
+  });
+
+  it('an extracted value with a line break is refused', async () => {
+    const store = await storeFor(`  - type: header
+    domains: [api.test]
+    headers: [{key: X-T, value: "{{tok}}"}]
+    template: login.yaml
+`);
+    const login: LoginRunner = async () => ({ tok: (await (await fetch(`${server.url}/login-crlf`)).json()).token });
+    await expect(store.prepare({ login })).rejects.toThrow('an extracted value holds a line break');
   });
 });

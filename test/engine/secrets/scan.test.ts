@@ -205,3 +205,53 @@ describe('static secrets and skip-secret-file through the runner', () => {
     }
   });
 });
+
+describe('redaction of results', () => {
+  let echo: TestServer;
+  beforeAll(async () => {
+    echo = await startHttpServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      res.setHeader('X-Seen-Auth', String(req.headers.authorization ?? ''));
+      res.end(`you sent k=${url.searchParams.get('k')} and ${req.headers.authorization}`);
+    });
+  });
+  afterAll(() => echo.close());
+
+  it('every field of an emitted result is redacted: matched-at, host, extracted results, request, response, curl', async () => {
+    const h = `127.0.0.1:${echo.port}`;
+    const file = writeFile(tempDir(), 's.yaml', `static:
+  - type: query
+    domains: ["${h}"]
+    params: [{key: k, value: "${CREDS.queryKey}"}]
+  - type: header
+    domains-regex: ['.*']
+    headers: [{key: Authorization, value: "Token ${CREDS.token}"}]
+`);
+    const store = await loadSecretFiles([file]);
+    const t = parse(`id: echo
+info: {name: echo, author: vigil, severity: info}
+http:
+  - method: GET
+    path: ['{{BaseURL}}/e']
+    matchers:
+      - type: word
+        words: ['you sent']
+    extractors:
+      - type: regex
+        regex: ['k=.+ and']
+`, 'e.yaml');
+    const results: ResultEvent[] = [];
+    await runScan({ targets: [echo.url], templates: [t], secrets: store, retries: 0, onResult: (e) => results.push(e) });
+    expect(results).toHaveLength(1);
+    const text = JSON.stringify(results);
+    expect(text).not.toContain(encodeURIComponent(CREDS.queryKey));
+    expect(text).not.toContain(CREDS.queryKey);
+    // matched-at is either the URL as the template wrote it or with the secret redacted, never the secret.
+    expect([`${echo.url}/e`, `${echo.url}/e?k=[REDACTED]`]).toContain(results[0]!['matched-at']);
+    expect(results[0]!['extracted-results']).toEqual(['k=[REDACTED] and']);
+    expect(results[0]!.response).toContain('you sent k=[REDACTED] and undefined');
+    // Only one secret per target: the domains entry (query) won over the regex entry (header).
+    expect(echo.requests.at(-1)!.headers.authorization).toBeUndefined();
+  });
+});
+

@@ -16,13 +16,14 @@ for (const f of files) yaml.load(readFileSync(path.join(corpus, f), 'utf8'));
 const baseline = performance.now() - t;
 console.log(`baseline read+parse ${files.length} files: ${baseline.toFixed(0)} ms`);
 
-for (let i = 0; i < runs; i++) {
+for (let i = 0; i < runs * 2; i++) {
+  const workers = i % 2 === 0 ? undefined : 0;
   t = performance.now();
-  const r = await loadTemplates([corpus], {}, { missingPayloadFile: 'warn' });
+  const r = await loadTemplates([corpus], {}, { missingPayloadFile: 'warn', workers });
   const ms = performance.now() - t;
   const mem = process.memoryUsage();
   console.log(
-    `run ${i + 1}: ${ms.toFixed(0)} ms (${(ms / baseline).toFixed(2)}x baseline), ${r.valid} valid, ${r.invalid} invalid, ` +
+    `run ${i + 1} (${workers === 0 ? 'main thread' : 'worker threads'}): ${ms.toFixed(0)} ms (${(ms / baseline).toFixed(2)}x baseline), ${r.valid} valid, ${r.invalid} invalid, ` +
       `${r.skipped.length} skipped; rss ${(mem.rss / 1e6).toFixed(0)} MB, heap ${(mem.heapUsed / 1e6).toFixed(0)} MB`,
   );
 }

@@ -172,6 +172,33 @@ describe('http block mapping', () => {
     ]);
   });
 
+  it('requires paths to start with {{BaseURL}}, {{RootURL}}, a variable or a full URL', () => {
+    const ok = parseTemplate(
+      tpl('http:\n  - path: ["{{RootURL}}/a", "https://api.example.com/x", "{{Scheme}}://{{Host}}/"]\n'),
+      'f',
+    );
+    expect(issues(ok)).toEqual([]);
+    expect(issues(parseTemplate(tpl('http:\n  - path: ["{{BaseURL}}/a", "/admin"]\n'), 'f'))).toEqual([
+      'http[0].path[1]: must start with {{BaseURL}} or {{RootURL}} (or be a full http(s) URL or start with a {{variable}})',
+    ]);
+  });
+
+  it('allows a request without path for global matchers and fuzzing only', () => {
+    expect(issues(parseTemplate(tpl('http:\n  - global-matchers: true\n    matchers:\n      - type: word\n        words: [x]\n'), 'f'))).toEqual([]);
+    expect(issues(parseTemplate(tpl('http:\n  - path: []\n'), 'f'))).toEqual(['http[0]: needs `path` or `raw` (or `fuzzing` rules)']);
+  });
+
+  it('refuses protocol-redirects without redirects and unsafe with fuzzing', () => {
+    const r = parseTemplate(
+      tpl('http:\n  - path: ["{{BaseURL}}"]\n    protocol-redirects: true\n  - unsafe: true\n    fuzzing:\n      - part: query\n        fuzz: [x]\n'),
+      'f',
+    );
+    expect(issues(r)).toEqual([
+      "http[0].protocol-redirects: requires 'redirects' or 'host-redirects'",
+      "http[1]: 'unsafe' can't be used with 'fuzzing'",
+    ]);
+  });
+
   it('reports matcher and extractor problems with their index', () => {
     const r = parseTemplate(
       tpl(

@@ -20,13 +20,28 @@ function splitQuery(p: string): [string, string] {
 }
 
 /** scheme://host[:port] and the request target of an absolute URL, the target kept as written. */
+/** host[:port] of a normalised origin (scheme://host[:port]). */
+export function hostOf(origin: string): string {
+  return origin.slice(origin.indexOf('//') + 2);
+}
+
+const origins = new Map<string, string>();
+function originOf(schemeHost: string): string {
+  let o = origins.get(schemeHost);
+  if (o === undefined) {
+    const u = new URL(schemeHost);
+    o = `${u.protocol}//${u.host}`;
+    if (origins.size < 10000) origins.set(schemeHost, o);
+  }
+  return o;
+}
+
 export function splitAbsolute(url: string): { origin: string; path: string } {
   const m = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]*)(.*)$/i.exec(url);
   if (!m) throw new Error(`not an absolute URL: ${url}`);
-  const u = new URL(m[1]);
   let path = m[2].split('#')[0];
   if (!path.startsWith('/')) path = `/${path}`;
-  return { origin: `${u.protocol}//${u.host}`, path };
+  return { origin: originOf(m[1]), path };
 }
 
 function finishHeaders(headers: [string, string][], body: string | undefined, host: string, keepHost: boolean): void {
@@ -43,6 +58,7 @@ export function buildFromPath(
   const m = /^\{\{\s*(BaseURL|RootURL)\s*\}\}/.exec(tpl);
   let origin: string;
   let path: string;
+  let displayUrl: string | undefined;
   if (m && input) {
     const rest = render(tpl.slice(m[0].length), vars);
     const base = String(vars[m[1]] ?? '');
@@ -54,6 +70,7 @@ export function buildFromPath(
     if (!p.startsWith('/')) p = `/${p}`;
     const q = mergeQuery(bq, rq);
     path = q ? `${p}?${q}` : p;
+    displayUrl = origin + bp.replace(/\/+$/, '') + rp + (q ? `?${q}` : '');
   } else {
     let url = render(tpl, vars);
     if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) url = `http://${url.replace(/^\/+/, '')}`;
@@ -61,8 +78,8 @@ export function buildFromPath(
   }
   const headers: [string, string][] = Object.entries(r.headers).map(([k, v]) => [render(payloadMarkers(k), vars), render(payloadMarkers(v), vars)]);
   const body = r.body !== undefined ? render(payloadMarkers(r.body), vars) : undefined;
-  finishHeaders(headers, body, new URL(origin).host, false);
-  return { method: r.method || 'GET', origin, path, headers, body, unsafe: false };
+  finishHeaders(headers, body, hostOf(origin), false);
+  return { method: r.method || 'GET', origin, path, headers, body, unsafe: false, displayUrl };
 }
 
 export function buildFromRaw(
@@ -87,7 +104,7 @@ export function buildFromRaw(
     origin = `http://${hostHeader}`;
     path = parsed.target.startsWith('/') ? parsed.target : `/${parsed.target}`;
   }
-  const host = new URL(origin).host;
+  const host = hostOf(origin);
   const keepHost = selfContained || (absolute && !input);
   const headers = parsed.headers.map(([k, v]) => [k, v] as [string, string]);
   let sni = parsed.annotations.tlsSni;

@@ -11,8 +11,14 @@ export function serializeRequest(r: PreparedRequest): string {
 }
 
 /** Go-style canonical header names for display (content-type -> Content-Type). */
+const canonical = new Map<string, string>();
 export function canonicalHeader(name: string): string {
-  return name.replace(/(^|-)([a-z])/g, (_m, d: string, c: string) => d + c.toUpperCase());
+  let c = canonical.get(name);
+  if (c === undefined) {
+    c = name.replace(/(^|-)([a-z])/g, (_m, d: string, ch: string) => d + ch.toUpperCase());
+    if (canonical.size < 5000) canonical.set(name, c);
+  }
+  return c;
 }
 
 export function headerBlock(res: HttpResponse): string {
@@ -40,6 +46,7 @@ export function curlCommand(r: PreparedRequest): string {
 
 /** Replaces every secret value (longest first, so overlapping values redact fully) with [REDACTED]. */
 export function redact(text: string, secrets: string[]): string {
+  if (secrets.length === 0) return text;
   let out = text;
   for (const s of [...secrets].filter((x) => x.length > 0).sort((a, b) => b.length - a.length)) {
     out = out.split(s).join('[REDACTED]');

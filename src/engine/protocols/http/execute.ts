@@ -7,12 +7,12 @@ import { statSync, readFileSync } from 'node:fs';
 import type { HttpRequest, Payloads, Template } from '../../template/types.ts';
 import type { ResultEvent } from '../../output/types.ts';
 import { render as dslRender, runOperators, unresolvedVariables } from './deps.ts';
-import { buildFromPath, buildFromRaw, payloadMarkers, type Render } from './build.ts';
+import { buildFromPath, buildFromRaw, hostOf, payloadMarkers, type Render } from './build.ts';
 import { send } from './client.ts';
 import { CookieJar } from './cookies.ts';
 import { responseData } from './data.ts';
 import { digestAuthorization, parseChallenge } from './digest.ts';
-import { curlCommand, redact, serializeRequest, serializeResponse } from './dump.ts';
+import { curlCommand, redact, serializeRequest } from './dump.ts';
 import { eventsFor, baseEvent, type OperatorOutcome } from './events.ts';
 import { inputVariables, parseInput, type ParsedInput } from './input.ts';
 import { combinations } from './payloads.ts';
@@ -184,17 +184,18 @@ class TemplateRun {
     }
     const out: Prepared[] = [];
     for (const vs of varSets) {
-      if (!r.skipVariablesCheck) {
-        const missing = unresolvedVariables(text, vs);
-        if (missing.length > 0) {
-          this.lastError = `unresolved variables: ${missing.join(', ')}`;
-          continue;
-        }
-      }
       try {
         const req = item.raw
           ? buildFromRaw(r, item.tpl, vs, this.input, this.t.selfContained, render)
           : buildFromPath(r, item.tpl, vs, this.input, render);
+        // Only a request that still shows a marker can have unresolved variables; name them then.
+        if (!r.skipVariablesCheck && (req.path.includes('{{') || req.body?.includes('{{') || req.headers.some(([, v]) => v.includes('{{')))) {
+          const missing = unresolvedVariables(text, vs);
+          if (missing.length > 0) {
+            this.lastError = `unresolved variables: ${missing.join(', ')}`;
+            continue;
+          }
+        }
         out.push({ req, vars: { ...item.combo, ...vs } });
       } catch (err) {
         this.lastError = (err as Error).message;
@@ -232,7 +233,7 @@ class TemplateRun {
     for (;;) {
       const res = await this.sendOne(r, req);
       if (!res) return hops.length > 0 ? hops : undefined;
-      const url = req.origin + (req.path.startsWith('/') ? req.path : `/${req.path}`);
+      const url = req.displayUrl ?? req.origin + (req.path.startsWith('/') ? req.path : `/${req.path}`);
       const body = res.body.toString('utf8');
       hops.push({ req, res, body, url });
       const location = res.headers.find(([k]) => k.toLowerCase() === 'location')?.[1];
@@ -255,7 +256,7 @@ class TemplateRun {
   }
 
   private async sendOne(r: HttpRequest, req: PreparedRequest): Promise<HttpResponse | undefined> {
-    const hostKey = new URL(req.origin).host;
+    const hostKey = hostOf(req.origin);
     if (this.o.hostErrors?.isSkipped(hostKey)) {
       this.lastError = `host ${hostKey} skipped after too many errors`;
       return undefined;
@@ -308,13 +309,13 @@ class TemplateRun {
     const final = hops[hops.length - 1];
     for (let i = hops.length - 1; i >= 0; i--) {
       const hop = hops[i];
-      const requestText = redact(serializeRequest(hop.req), secrets);
+      const requestText = secrets.length > 0 ? redact(serializeRequest(hop.req), secrets) : serializeRequest(hop.req);
       const host = this.target ?? hop.req.origin;
       const data = responseData(hop.res, hop.body, {
         requestText, matchedUrl: hop.url, host, ip,
         templateId: this.t.id, templatePath: this.t.path,
       });
-      if (hop === final) {
+      if (hop === final && (history || r.id)) {
         // Values of this response stay visible to later requests as <key>_<n> and <block id>_<key>.
         for (const [k, v] of Object.entries(data)) {
           if (history) history[`${k}_${n}`] = v;
@@ -330,8 +331,9 @@ class TemplateRun {
       }, {
         host, matchedAt: hop.url, ip: String(data.ip ?? ''),
         request: requestText,
-        response: redact(serializeResponse(hop.res, hop.body), secrets),
-        curl: redact(curlCommand(hop.req), secrets),
+        // Built only when there is an event to carry them.
+        get response() { return redact(String(data.response), secrets); },
+        get curl() { return redact(curlCommand(hop.req), secrets); },
       });
       for (const ev of events) {
         this.emitted++;

@@ -45,6 +45,8 @@ export interface PreparedRequest {
   rawBytes?: string;
   timeout?: number;
   sni?: string;
+  /** The URL as the template wrote it (matched-at), when it differs from origin + path. */
+  displayUrl?: string;
 }
 
 export interface HttpResponse {

@@ -1,0 +1,134 @@
+// Engine benchmark (npx tsx bench/engine.ts, or npm run bench:engine). Prints figures, asserts nothing.
+// 1. Loading the whole template corpus through the loader: time and peak RSS (goal < 5 s, < 500 MB).
+// 2. Scan throughput: 200 simple templates x many paths against a keep-alive server in a child
+//    process, no rate limit, beside a plain undici loop sending the same requests with the same
+//    concurrency in the same run (goal: scan / baseline >= 0.8); and the scan's peak RSS.
+import { fork } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Agent } from 'undici';
+import { loadTemplates, parseTemplate } from '../src/engine/template/index.ts';
+import { runScan, closeClients } from '../src/engine/runner.ts';
+import type { Template } from '../src/engine/template/types.ts';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const corpus = path.resolve(repoRoot, '../shared/corpus/nuclei-templates');
+const TEMPLATES = Number(process.env.BENCH_TEMPLATES ?? 200);
+const PATHS = Number(process.env.BENCH_PATHS ?? 10);
+const CONCURRENCY = 25;
+const cpuPerRequest = { baseline: [] as number[], scan: [] as number[] };
+const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
+
+/** Samples RSS every 20 ms; returns the highest value seen. */
+function rssSampler(): { stop(): number } {
+  let peak = process.memoryUsage().rss;
+  const t = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 20);
+  return { stop: () => { clearInterval(t); return Math.max(peak, process.memoryUsage().rss); } };
+}
+
+async function benchLoader(): Promise<void> {
+  const sampler = rssSampler();
+  const started = performance.now();
+  const r = await loadTemplates([corpus]);
+  const ms = performance.now() - started;
+  const peak = sampler.stop();
+  console.log(`loader: ${r.files} files, ${r.templates.length} templates, ${r.invalid} invalid, ${r.skipped.length} not templates`);
+  console.log(`loader: ${(ms / 1000).toFixed(2)} s, peak RSS ${mb(peak)} (goal < 5 s, < 500 MB)`);
+}
+
+const SERVER = `
+const http = require('node:http');
+const body = Buffer.from('<html><body>vigil bench page ok</body></html>');
+const s = http.createServer({ keepAliveTimeout: 30000 }, (req, res) => { res.setHeader('Content-Type', 'text/html'); res.end(body); });
+s.listen(0, '127.0.0.1', () => process.send(s.address().port));
+`;
+
+async function startServer(): Promise<{ url: string; stop(): void }> {
+  const child = fork('-e', [SERVER], { execArgv: ['-e', SERVER], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const port = await new Promise<number>((resolve) => child.once('message', (m) => resolve(Number(m))));
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill() };
+}
+
+function benchTemplates(): Template[] {
+  const out: Template[] = [];
+  for (let i = 0; i < TEMPLATES; i++) {
+    const paths = Array.from({ length: PATHS }, (_, j) => `      - "{{BaseURL}}/t${i}/p${j}"`).join('\n');
+    const text = `id: bench-${i}\ninfo:\n  name: bench ${i}\n  author: vigil\n  severity: info\nhttp:\n  - method: GET\n    path:\n${paths}\n    matchers-condition: and\n    matchers:\n      - type: word\n        words:\n          - "bench page ok"\n      - type: status\n        status:\n          - 200\n`;
+    const r = parseTemplate(text, `bench-${i}.yaml`);
+    if (!r.template) throw new Error(JSON.stringify(r.issues));
+    out.push(r.template);
+  }
+  return out;
+}
+
+async function baseline(url: string, total: number): Promise<number> {
+  const cpu = process.cpuUsage();
+  const agent = new Agent({ keepAliveTimeout: 10_000, connections: 64, connect: { rejectUnauthorized: false } });
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (next < total) {
+      const n = next++;
+      const i = Math.floor(n / PATHS);
+      const res = await agent.request({ origin: url, path: `/t${i}/p${n % PATHS}`, method: 'GET', headers: { 'user-agent': 'bench' } });
+      const text = await res.body.text();
+      if (!text.includes('bench page ok')) throw new Error('unexpected body');
+    }
+  }));
+  const secs = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
+  cpuPerRequest.baseline.push((used.user + used.system) / total);
+  await agent.close();
+  return total / secs;
+}
+
+async function scan(url: string, templates: Template[]): Promise<{ rps: number; results: number; peak: number }> {
+  const sampler = rssSampler();
+  const cpu = process.cpuUsage();
+  let results = 0;
+  const started = performance.now();
+  // Each template sends its paths one after another, so template concurrency is the request concurrency.
+  const stats = await runScan({ targets: [url], templates, rateLimit: 0, concurrency: CONCURRENCY, bulkSize: CONCURRENCY, onResult: () => { results++; } });
+  const secs = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
+  cpuPerRequest.scan.push((used.user + used.system) / Math.max(1, stats.requests));
+  return { rps: stats.requests / secs, results, peak: sampler.stop() };
+}
+
+async function main(): Promise<void> {
+  if (!process.env.BENCH_SKIP_LOADER) await benchLoader();
+  const server = await startServer();
+  try {
+    const templates = benchTemplates();
+    const total = TEMPLATES * PATHS;
+    console.log(`scan: ${TEMPLATES} templates x ${PATHS} paths = ${total} requests per round, concurrency ${CONCURRENCY}, no rate limit`);
+    // Warm both paths once, then alternate so neither side gets a warmer machine.
+    await baseline(server.url, 500);
+    await scan(server.url, templates.slice(0, 50));
+    const rounds = 3;
+    const base: number[] = [];
+    const ours: number[] = [];
+    let peak = 0;
+    for (let r = 0; r < rounds; r++) {
+      base.push(await baseline(server.url, total));
+      const s = await scan(server.url, templates);
+      if (s.results !== total) console.log(`warning: ${s.results} results, expected ${total}`);
+      ours.push(s.rps);
+      peak = Math.max(peak, s.peak);
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const b = median(base);
+    const o = median(ours);
+    console.log(`baseline undici loop: ${b.toFixed(0)} req/s (rounds: ${base.map((x) => x.toFixed(0)).join(', ')})`);
+    console.log(`vigil scan:           ${o.toFixed(0)} req/s (rounds: ${ours.map((x) => x.toFixed(0)).join(', ')})`);
+    console.log(`ratio scan/baseline:  ${(o / b).toFixed(2)} (goal >= 0.8)`);
+    console.log(`scan peak RSS:        ${mb(peak)}`);
+    const avg = (xs: number[]) => xs.slice(1).reduce((a, x) => a + x, 0) / Math.max(1, xs.length - 1);
+    console.log(`CPU per request (µs, this process): baseline ${avg(cpuPerRequest.baseline).toFixed(0)}, scan ${avg(cpuPerRequest.scan).toFixed(0)}`);
+  } finally {
+    await closeClients();
+    server.stop();
+  }
+}
+
+await main();

@@ -1,0 +1,186 @@
+// Scans benchmark (npm run bench:scans). Prints figures, asserts nothing.
+// 1. Throughput of a platform scan (BENCH_TARGETS local targets x BENCH_TEMPLATES templates, chunks run by
+//    the in-process worker, findings and scan logs stored) beside the engine that `vigil scan` runs, on the
+//    same work in the same process, no rate limit on either (goal: platform / engine >= 0.8).
+// 2. GET /v1/scans latency with BENCH_SCANS scans stored (goal: p95 < 50 ms on PostgreSQL).
+// Uses DATABASE_URL (a fresh schema, dropped at the end) when set, else an in-memory PGlite.
+import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import pino from 'pino';
+import { connect, type Db } from '../src/db/connection.ts';
+import { migrate } from '../src/db/migrate.ts';
+import { startQueue, queueSchemaFor } from '../src/db/queue.ts';
+import { buildApp } from '../src/platform/app.ts';
+import { configFromEnv } from '../src/platform/config.ts';
+import type { AppContext } from '../src/platform/context.ts';
+import { bootstrapOwner } from '../src/platform/auth/service.ts';
+import { getJobHandler } from '../src/platform/worker/registry.ts';
+import { startWorker } from '../src/platform/worker/runtime.ts';
+import '../src/platform/scans/jobs.ts';
+import { SCAN_CHUNK_JOB } from '../src/platform/scans/dispatch.ts';
+import { parseTemplate } from '../src/engine/template/parse.ts';
+import { runScan, closeClients } from '../src/engine/runner.ts';
+
+const TARGETS = Number(process.env.BENCH_TARGETS ?? 1000);
+const TEMPLATES = Number(process.env.BENCH_TEMPLATES ?? 50);
+const SCANS = Number(process.env.BENCH_SCANS ?? 100_000);
+const CONCURRENCY = 25;
+// The platform's scans run without a rate limit here, like the engine run beside them.
+process.env.VIGIL_SCAN_RATE_LIMIT = '0';
+process.env.VIGIL_SCAN_CONCURRENCY = String(CONCURRENCY);
+process.env.VIGIL_SCAN_BULK_SIZE = String(CONCURRENCY);
+
+const SERVER = `
+const http = require('node:http');
+const body = Buffer.from('<html><body>vigil bench page ok</body></html>');
+const s = http.createServer({ keepAliveTimeout: 30000 }, (req, res) => { res.setHeader('Content-Type', 'text/html'); res.end(body); });
+s.listen(0, '127.0.0.1', () => process.send(s.address().port));
+`;
+
+async function startServer(): Promise<{ url: string; stop(): void }> {
+  const child = fork('-e', [SERVER], { execArgv: ['-e', SERVER], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const port = await new Promise<number>((resolve) => child.once('message', (m) => resolve(Number(m))));
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill() };
+}
+
+/** One request each; one template in ten matches, so findings are stored too. */
+function templateTexts(): { name: string; contents: string }[] {
+  return Array.from({ length: TEMPLATES }, (_, i) => ({
+    name: `bench-${i}.yaml`,
+    contents: `id: bench-${i}\ninfo:\n  name: bench ${i}\n  author: vigil\n  severity: ${i % 10 === 0 ? 'medium' : 'info'}\nhttp:\n  - method: GET\n    path:\n      - "{{BaseURL}}/b${i}"\n    matchers:\n      - type: word\n        words:\n          - "${i % 10 === 0 ? 'bench page ok' : 'never-in-the-page'}"\n`,
+  }));
+}
+
+async function openDb(): Promise<{ db: Db; url?: string; schema?: string; drop(): Promise<void> }> {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    const db = await connect({ dataDir: 'memory://' });
+    return { db, drop: () => db.close() };
+  }
+  const schema = `bench_${randomBytes(4).toString('hex')}`;
+  const db = await connect({ databaseUrl: url, schema, poolSize: 10 });
+  return {
+    db, url, schema,
+    async drop() {
+      await db.close();
+      const admin = await connect({ databaseUrl: url });
+      await admin.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${queueSchemaFor(schema)} CASCADE`);
+      await admin.close();
+    },
+  };
+}
+
+async function engineRun(targets: string[], texts: { name: string; contents: string }[]): Promise<{ rate: number; results: number }> {
+  const templates = texts.map((t) => parseTemplate(t.contents, t.name).template!);
+  let results = 0;
+  const started = performance.now();
+  const stats = await runScan({ targets, templates, rateLimit: 0, concurrency: CONCURRENCY, bulkSize: CONCURRENCY, onResult: () => { results++; } });
+  return { rate: stats.done / ((performance.now() - started) / 1000), results };
+}
+
+async function platformRun(ctx: AppContext, app: Awaited<ReturnType<typeof buildApp>>, key: string, targets: string[], texts: { name: string; contents: string }[]) {
+  const started = performance.now();
+  const res = await app.inject({ method: 'POST', url: '/v1/scans', headers: { 'x-api-key': key }, payload: { targets, private_templates: texts } });
+  if (res.statusCode !== 200) throw new Error(`create failed: ${res.body}`);
+  const id = res.json().id as string;
+  for (;;) {
+    const { rows } = await ctx.db.query<{ status: string; total_result: number; failure_reason: string | null }>(
+      'SELECT status, total_result, failure_reason FROM scans WHERE id = $1', [id],
+    );
+    const s = rows[0]!;
+    if (s.status === 'failed') throw new Error(`platform scan failed: ${s.failure_reason}`);
+    if (s.status === 'finished') {
+      const secs = (performance.now() - started) / 1000;
+      const logs = await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM scan_logs WHERE scan_id = $1', [id]);
+      return { rate: logs.rows[0]!.n / secs, results: s.total_result };
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function listLatency(ctx: AppContext, app: Awaited<ReturnType<typeof buildApp>>, key: string, teamId: string) {
+  const t0 = performance.now();
+  // Bulk rows straight in SQL: the list endpoint is what is measured, not creation.
+  for (let done = 0; done < SCANS; done += 20_000) {
+    const n = Math.min(20_000, SCANS - done);
+    await ctx.db.query(
+      `INSERT INTO scans (id, team_id, name, status, created_at, updated_at, total_target, total_template, total_scan, total_result, severity, progress)
+       SELECT md5(random()::text || g::text), $1, 'bench scan ' || (g + $2), (ARRAY['finished','failed','queued','running'])[1 + g % 4],
+              now() - make_interval(secs => g + $2), now(), 10, 5, 50, g % 7, '{"info": 3, "high": 1}'::jsonb, 100
+       FROM generate_series(1, $3) AS g`,
+      [teamId, done, n],
+    );
+  }
+  await ctx.db.exec('ANALYZE scans');
+  console.log(`list: ${SCANS} scans stored in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const urls = ['/v1/scans', '/v1/scans?limit=100&offset=500', '/v1/scans?status=finished', '/v1/scans?search=scan%2012345', '/v1/scans?sort_desc=total_result&limit=20'];
+  for (const u of urls) await app.inject({ method: 'GET', url: u, headers: { 'x-api-key': key } });
+  const samples: Record<string, number[]> = {};
+  for (let i = 0; i < 40; i++) {
+    for (const u of urls) {
+      const s = performance.now();
+      const res = await app.inject({ method: 'GET', url: u, headers: { 'x-api-key': key } });
+      (samples[u] ??= []).push(performance.now() - s);
+      if (res.statusCode !== 200) throw new Error(`${u}: ${res.statusCode} ${res.body}`);
+    }
+  }
+  const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+  const all = Object.values(samples).flat();
+  for (const [u, xs] of Object.entries(samples)) console.log(`list: ${u.padEnd(42)} p50 ${pct(xs, 0.5).toFixed(1)} ms, p95 ${pct(xs, 0.95).toFixed(1)} ms`);
+  console.log(`list: all queries p50 ${pct(all, 0.5).toFixed(1)} ms, p95 ${pct(all, 0.95).toFixed(1)} ms on ${ctx.db.kind} (goal: p95 < 50 ms on PostgreSQL)`);
+}
+
+async function main(): Promise<void> {
+  const server = await startServer();
+  const store = await openDb();
+  const log = pino({ level: process.env.BENCH_LOG_LEVEL ?? 'silent' });
+  let stopAll = async () => {};
+  try {
+    await migrate(store.db);
+    const queue = await startQueue({
+      db: store.db, databaseUrl: store.url, schema: queueSchemaFor(store.schema), schedule: false, supervise: false, log,
+    });
+    const ctx: AppContext = { db: store.db, config: { ...configFromEnv({}), maxScanTargets: 100_000 }, log, queue };
+    const app = await buildApp(ctx);
+    await app.ready();
+    const worker = await startWorker(ctx, { jobs: [getJobHandler(SCAN_CHUNK_JOB)!], pollingIntervalSeconds: 0.5 });
+    stopAll = async () => {
+      await worker.stop(5_000);
+      await queue.stop({ graceful: false, wait: true }).catch(() => {});
+      await app.close();
+    };
+    const owner = await bootstrapOwner(store.db, 'bench@localhost');
+    const key = owner.apiKey!;
+    const teamId = (await store.db.query<{ default_team_id: string }>(`SELECT default_team_id FROM users WHERE email = 'bench@localhost'`)).rows[0]!.default_team_id;
+
+    const targets = Array.from({ length: TARGETS }, (_, i) => `${server.url}/h${i}`);
+    const texts = templateTexts();
+    const pairs = TARGETS * TEMPLATES;
+    console.log(`scan: ${TARGETS} targets x ${TEMPLATES} templates = ${pairs} attempts, concurrency ${CONCURRENCY}, no rate limit, ${store.db.kind}`);
+    // Warm both sides on a small slice, then alternate so neither gets a warmer machine.
+    await engineRun(targets.slice(0, 50), texts);
+    await platformRun(ctx, app, key, targets.slice(0, 50), texts);
+    const eng: number[] = [];
+    const plat: number[] = [];
+    for (let r = 0; r < Number(process.env.BENCH_ROUNDS ?? 2); r++) {
+      const e = await engineRun(targets, texts);
+      const p = await platformRun(ctx, app, key, targets, texts);
+      if (p.results !== e.results) console.log(`warning: platform stored ${p.results} findings, engine reported ${e.results}`);
+      eng.push(e.rate);
+      plat.push(p.rate);
+    }
+    const best = (xs: number[]) => Math.max(...xs);
+    console.log(`engine (vigil scan):  ${best(eng).toFixed(0)} attempts/s (rounds: ${eng.map((x) => x.toFixed(0)).join(', ')})`);
+    console.log(`platform scan:        ${best(plat).toFixed(0)} attempts/s incl. queueing, findings and logs (rounds: ${plat.map((x) => x.toFixed(0)).join(', ')})`);
+    console.log(`ratio platform/engine: ${(best(plat) / best(eng)).toFixed(2)} (goal >= 0.8)`);
+
+    if (SCANS > 0) await listLatency(ctx, app, key, teamId);
+  } finally {
+    await stopAll();
+    await closeClients();
+    await store.drop();
+    server.stop();
+  }
+}
+
+await main();

@@ -1,0 +1,116 @@
+// Template store benchmark on the whole corpus: full import time, unchanged re-import time, and search
+// latency (median, p95) over a set of queries with facets, highlight and sorting, on PGlite and — when
+// BENCH_DATABASE_URL (or TEST_DATABASE_URL) is set — on a PostgreSQL server.
+//   npm run bench:templates            (TEMPLATES_DIR overrides the corpus folder; ROUNDS the repetitions)
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { connect, quoteIdent, type Db } from '../src/db/connection.ts';
+import { migrate } from '../src/db/migrate.ts';
+import { importCatalogue } from '../src/platform/templates/catalogue.ts';
+import { searchTemplates, type SearchParams } from '../src/platform/templates/search.ts';
+import { createTeamWithOwner } from '../src/platform/auth/service.ts';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const corpus = process.env.TEMPLATES_DIR ?? path.resolve(repoRoot, '../shared/corpus/nuclei-templates');
+const rounds = Number(process.env.ROUNDS ?? 5);
+const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+
+/** The query set: free text, filters, both, sorting, highlight, wide and narrow facets, paging. */
+const QUERIES: SearchParams[] = [
+  {},
+  { q: 'wordpress' },
+  { q: 'wordpress', highlight: true },
+  { q: 'log4j rce', highlight: true, sort_desc: 'severity' },
+  { q: 'severity:critical' },
+  { q: 'severity:critical,high tags:cve', sort_desc: 'created_at' },
+  { q: 'apache severity:high', highlight: true },
+  { q: 'tags:panel -tags:tech', sort_asc: 'name' },
+  { q: 'type:dns' },
+  { q: 'cve:CVE-2021-44228' },
+  { q: '44228' },
+  { q: 'vendor:apache', facet_size: 20 },
+  { q: 'sql injection', highlight: true, limit: 100 },
+  { q: 'author:pdteam', sort_asc: 'id' },
+  { q: 'dir:http is_new:true', offset: 100 },
+  { q: 'jenkins', fields: 'id,name,severity' },
+  { sort_desc: 'severity', facet_size: 10 },
+  { q: 'xss', highlight: true, sort_desc: 'severity' },
+  { q: 'exposure config', scope: 'public' },
+  { q: 'microsoft exchange', scope: 'public_private', highlight: true },
+];
+
+async function openDb(kind: 'pglite' | 'postgres'): Promise<{ db: Db; drop: () => Promise<void> }> {
+  if (kind === 'pglite') {
+    const db = await connect({ dataDir: 'memory://' });
+    await migrate(db);
+    return { db, drop: () => db.close() };
+  }
+  const schema = `bench_${randomBytes(5).toString('hex')}`;
+  const db = await connect({ databaseUrl: pgUrl!, schema, poolSize: 4 });
+  await migrate(db);
+  return {
+    db,
+    async drop() {
+      await db.close();
+      const c = new pg.Client({ connectionString: pgUrl });
+      await c.connect();
+      await c.query(`DROP SCHEMA ${quoteIdent(schema)} CASCADE`);
+      await c.end();
+    },
+  };
+}
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+
+async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; wall: number; cpu: number }> {
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  const value = await fn();
+  const wall = performance.now() - t0;
+  const c = process.cpuUsage(c0);
+  return { value, wall, cpu: (c.user + c.system) / 1000 };
+}
+
+async function run(kind: 'pglite' | 'postgres'): Promise<void> {
+  const { db, drop } = await openDb(kind);
+  try {
+    const { teamId } = await createTeamWithOwner(db, 'bench@localhost', 'Bench');
+    const full = await timed(() => importCatalogue(db, corpus));
+    const s = full.value;
+    console.log(`[${kind}] full import: ${s.templates} templates (${s.failed.length} rejected, ${s.skipped} other YAML) ` +
+      `in ${(full.wall / 1000).toFixed(1)} s wall, ${(full.cpu / 1000).toFixed(1)} s CPU of this process`);
+    const again = await timed(() => importCatalogue(db, corpus));
+    console.log(`[${kind}] unchanged re-import: ${again.value.unchanged} unchanged in ${(again.wall / 1000).toFixed(1)} s wall`);
+
+    for (const q of QUERIES) await searchTemplates(db, teamId, q); // warm caches and plans
+    const all: number[] = [];
+    const perQuery = QUERIES.map(() => [] as number[]);
+    for (let r = 0; r < rounds; r++) {
+      for (const [i, q] of QUERIES.entries()) {
+        const t0 = performance.now();
+        await searchTemplates(db, teamId, q);
+        const d = performance.now() - t0;
+        all.push(d);
+        perQuery[i]!.push(d);
+      }
+    }
+    all.sort((a, b) => a - b);
+    console.log(`[${kind}] search over ${QUERIES.length} queries x ${rounds} rounds (results + ten facets each): ` +
+      `median ${ms(pct(all, 50))}, p95 ${ms(pct(all, 95))}, max ${ms(all.at(-1)!)}`);
+    const slowest = perQuery
+      .map((v, i) => ({ q: QUERIES[i], med: [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]! }))
+      .sort((a, b) => b.med - a.med)
+      .slice(0, 3);
+    for (const x of slowest) console.log(`[${kind}]   slowest: ${JSON.stringify(x.q)} median ${ms(x.med)}`);
+  } finally {
+    await drop();
+  }
+}
+
+console.log(`corpus: ${corpus}`);
+await run('pglite');
+if (pgUrl) await run('postgres');
+else console.log('[postgres] skipped: set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a PostgreSQL server');

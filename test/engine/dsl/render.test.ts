@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { render, unresolvedVariables } from '../../../src/engine/dsl/index.ts';
+
+const vars = { BaseURL: 'http://127.0.0.1:8080/app', Host: '127.0.0.1', Port: '8080', 'interactsh-url': 'x1.oast.me', user: 'admin', n: 3, evil: '{{Host}}' };
+
+describe('render', () => {
+  it('replaces variables and expressions, with or without inner spaces', () => {
+    expect(render('{{BaseURL}}/login', vars)).toBe('http://127.0.0.1:8080/app/login');
+    expect(render('{{ BaseURL }}', vars)).toBe('http://127.0.0.1:8080/app');
+    expect(render('{{to_upper(user)}}:{{n + 1}}', vars)).toBe('ADMIN:4');
+    expect(render('{{base64(user + ":" + "pw")}}', vars)).toBe(Buffer.from('admin:pw').toString('base64'));
+  });
+  it('leaves markers with unknown variables untouched', () => {
+    expect(render('{{missing}} and {{md5(missing)}} but {{Host}}', vars)).toBe('{{missing}} and {{md5(missing)}} but 127.0.0.1');
+  });
+  it('renders nested markers first', () => {
+    expect(render("{{base64('{{Host}}:{{Port}}')}}", vars)).toBe(Buffer.from('127.0.0.1:8080').toString('base64'));
+    expect(render('{{url_encode("{{BaseURL}}")}}', vars)).toBe('http%3A%2F%2F127.0.0.1%3A8080%2Fapp');
+  });
+  it('never re-renders substituted values', () => {
+    expect(render('{{evil}}', vars)).toBe('{{Host}}');
+  });
+  it('supports § payload markers and names with dashes', () => {
+    expect(render('user=§user§&h={{interactsh-url}}', vars)).toBe('user=admin&h=x1.oast.me');
+    expect(render('§unknown§', vars)).toBe('§unknown§');
+  });
+  it('keeps unmatched braces as text', () => {
+    expect(render('{{ not closed', vars)).toBe('{{ not closed');
+    expect(render('a}}b', vars)).toBe('a}}b');
+  });
+  it('lists unresolved variables', () => {
+    expect(unresolvedVariables('{{Host}}/{{token}}/{{md5(secret + salt)}}/§payload§', vars)).toEqual(['token', 'secret', 'salt', 'payload']);
+    expect(unresolvedVariables('{{Host}}', vars)).toEqual([]);
+  });
+});

@@ -1,0 +1,238 @@
+// Imports the real feeds of ../shared/data/vuln (plus small EPSS and bounty files made here) and checks
+// whole records, field by field, against the source files read independently in the test.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dbKinds } from '../../helpers/db.ts';
+import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import { importIntel, type ImportReport } from '../../../src/platform/intel/importer.ts';
+
+const SHARED = path.resolve(import.meta.dirname, '../../../../shared');
+const VULN = path.join(SHARED, 'data/vuln');
+const CORPUS = path.join(SHARED, 'corpus/nuclei-templates');
+const readJson = (p: string) => JSON.parse(readFileSync(path.join(VULN, p), 'utf8'));
+const iso = (s: string) => new Date(/Z|[+-]\d\d:?\d\d$/.test(s) ? s : `${s.length === 10 ? `${s}T00:00:00` : s}Z`).toISOString();
+
+const manifest: { cve: string; path: string }[] = readJson('cve5/MANIFEST.json');
+const cve5 = (id: string) => readJson(`cve5/${manifest.find((m) => m.cve === id)!.path}`);
+const kevCatalog: { cveID: string; dateAdded: string; dueDate: string; knownRansomwareCampaignUse: string }[] = readJson('kev/known_exploited_vulnerabilities.json').vulnerabilities;
+const vulncheck: { cve: string[]; date_added: string; dueDate?: string; knownRansomwareCampaignUse: string }[] = readJson('vulncheck-kev/vulncheck_kev_subset.json');
+const cweNames: Record<string, { name: string }> = readJson('cwe/cwe_names_v4.14.json');
+const templateIndex = readFileSync(path.join(CORPUS, 'cves.json'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { ID: string; file_path: string });
+
+const BOTH_KEV_TEMPLATE = 'CVE-2018-13379'; // CISA KEV, VulnCheck KEV, PoCs, template
+const NO_CVSS = 'CVE-2022-22273';
+const EPSS = { [BOTH_KEV_TEMPLATE]: [0.94352, 0.99951], [NO_CVSS]: [0.01234, 0.5] } as Record<string, [number, number]>;
+
+function containers(rec: any): any[] {
+  return [rec.containers.cna, ...(rec.containers.adp ?? [])];
+}
+
+describe.each(dbKinds())('vulnerability intelligence import on %s', (kind) => {
+  let t: TestApp;
+  let first: ImportReport;
+  let dir: string;
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    dir = mkdtempSync(path.join(tmpdir(), 'vigil-intel-'));
+    writeFileSync(path.join(dir, 'epss.csv'), [
+      '#model_version:v2025.03.14,score_date:2025-05-01T00:00:00+0000',
+      'cve,epss,percentile',
+      ...Object.entries(EPSS).map(([id, [s, p]]) => `${id},${s},${p}`),
+      'CVE-2021-44228,not-a-number,0.9',
+      'not-a-cve,0.5,0.5',
+    ].join('\n'));
+    first = await importIntel(t.ctx.db, [VULN, path.join(dir, 'epss.csv')], { templatesDir: CORPUS });
+  }, 240_000);
+  afterAll(async () => t?.close());
+
+  const get = async (id: string, query = '') => {
+    const res = await t.request({ method: 'GET', url: `/v2/vulnerability/${id}${query}` });
+    return { status: res.statusCode, body: res.json() };
+  };
+
+  it('imports every CVE record and reports skipped rows with reasons', () => {
+    const byFeed = Object.fromEntries(first.feeds.map((f) => [f.feed, f]));
+    expect(byFeed.cve5!.read).toBe(manifest.length);
+    expect(byFeed.kev!.read).toBe(kevCatalog.length);
+    expect(byFeed.vulncheck_kev!.read).toBe(vulncheck.length);
+    expect(byFeed.cwe!.read).toBe(Object.keys(cweNames).length);
+    expect(byFeed.epss!.read).toBe(2);
+    expect(byFeed.epss!.skipped).toBe(2);
+    expect(byFeed.epss!.skipped_examples.map((s) => s.reason).join(' | ')).toMatch(/not a probability.*not a CVE id|not a CVE id.*not a probability/);
+    // the 1,488 CVE JSON 5 records plus the NVD 2.0 one (a CVE not among them)
+    expect(first.records_total).toBe(manifest.length + 1);
+  });
+
+  it('serves a CVE in both KEV lists with PoCs and a template, field by field', async () => {
+    const id = BOTH_KEV_TEMPLATE;
+    const src = cve5(id);
+    const { status, body } = await get(id.toLowerCase());
+    expect(status).toBe(200);
+    const v = body.data;
+    // CVE group
+    expect(v.cve_id).toBe(id);
+    expect(v.assignee).toBe(src.cveMetadata.assignerShortName);
+    expect(v.cve_created_at).toBe(iso(src.cveMetadata.datePublished));
+    expect(v.cve_updated_at).toBe(iso(src.cveMetadata.dateUpdated));
+    const cvss = src.containers.cna.metrics[0].cvssV3_1;
+    expect(v.cvss_metrics).toBe(cvss.vectorString);
+    expect(v.cvss_score).toBe(cvss.baseScore);
+    expect(v.severity).toBe(cvss.baseSeverity.toLowerCase());
+    expect(v.is_remote).toBe(cvss.attackVector === 'NETWORK');
+    expect(v.is_auth).toBe(cvss.privilegesRequired !== 'NONE');
+    expect(v.age_in_days).toBe(Math.floor((Date.now() - Date.parse(iso(src.cveMetadata.datePublished))) / 86_400_000));
+    expect([v.epss_score, v.epss_percentile]).toEqual(EPSS[id]);
+    // KEV: one entry per source
+    const cisa = kevCatalog.find((k) => k.cveID === id)!;
+    const vc = vulncheck.find((k) => k.cve.includes(id))!;
+    expect(v.is_kev).toBe(true);
+    expect(v.is_vkev).toBe(true);
+    expect(v.is_exploit_seen).toBe(true);
+    expect(v.kev).toEqual([
+      { source: 'cisa', added_date: iso(cisa.dateAdded), due_date: iso(cisa.dueDate), known_ransomware_campaign_use: cisa.knownRansomwareCampaignUse === 'Known' },
+      { source: 'vulncheck', added_date: iso(vc.date_added), ...(vc.dueDate ? { due_date: iso(vc.dueDate) } : {}), known_ransomware_campaign_use: vc.knownRansomwareCampaignUse === 'Known' },
+    ]);
+    // PoCs: every distinct link of the merged openpoc list
+    const pocSrc = readJson(`pocs/2018/${id}.json`);
+    const urls = new Set<string>(pocSrc.openpoc.map((p: { url: string }) => p.url));
+    expect(v.poc_count).toBe(urls.size);
+    expect(new Set(v.pocs.map((p: { url: string }) => p.url))).toEqual(urls);
+    expect(v.is_poc).toBe(true);
+    const dates = v.pocs.map((p: { added_at?: string }) => p.added_at).filter(Boolean).sort();
+    expect(v.poc_first_seen).toBe(dates[0]);
+    const openpocValid = pocSrc.openpoc.map((p: { added_at: string }) => iso(p.added_at)).filter((d: string) => d >= '1995').sort();
+    expect(v.poc_first_seen <= openpocValid[0]).toBe(true);
+    // description group
+    expect(v.description).toBe(src.containers.cna.descriptions[0].value);
+    expect(v.cwe).toEqual(['CWE-22']);
+    expect(v.weaknesses).toEqual([{ cwe_id: 'CWE-22', cwe_name: cweNames['CWE-22']!.name }]);
+    const refUrls = new Set(containers(src).flatMap((c) => (c.references ?? []).map((r: { url: string }) => r.url)));
+    expect(new Set(v.citations.map((c: { url: string }) => c.url))).toEqual(refUrls);
+    const refTags = containers(src).flatMap((c) => (c.references ?? []).flatMap((r: { tags?: string[] }) => r.tags ?? []));
+    expect(v.is_patch_available).toBe(refTags.some((t: string) => t === 'patch' || t === 'vendor-advisory'));
+    const adpCpes = containers(src).flatMap((c) => (c.affected ?? []).flatMap((a: { cpes?: string[] }) => a.cpes ?? []));
+    expect(v.affected_products.flatMap((p: { cpe: string[] }) => p.cpe).sort()).toEqual([...new Set(adpCpes)].sort());
+    expect(v.affected_products.some((p: { vendor: string }) => p.vendor === src.containers.cna.affected[0].vendor)).toBe(true);
+    // template group, linked through the corpus's cves.json
+    const tplPath = templateIndex.find((r) => r.ID === id)!.file_path;
+    const raw = readFileSync(path.join(CORPUS, tplPath), 'utf8');
+    expect(v.is_template).toBe(true);
+    expect(v.scanner_template).toBe(raw);
+    expect(v.raw).toBe(raw);
+    expect(v.uri).toBe(tplPath);
+    expect(v.id).toBe(raw.match(/^id: (\S+)/)![1]);
+    expect(v.classification['cve-id']).toEqual([id]);
+    expect(v.template_coverage).toBe(/verified: true/.test(raw) ? 'verified' : 'unverified');
+    // own fields
+    expect(v.doc_type).toBe('cve');
+    expect(v.ntps).toBe(Math.round(cvss.baseScore * 3 + EPSS[id]![0] * 25 + 20 + 10 + (v.template_coverage === 'verified' ? 15 : 10)));
+    // the doc_id finds the same record
+    const byDoc = await get(v.doc_id);
+    expect(byDoc.status).toBe(200);
+    expect(byDoc.body.data.cve_id).toBe(id);
+  });
+
+  it('serves a CVE without CVSS: no score, vector-derived flags absent', async () => {
+    const src = cve5(NO_CVSS);
+    const { status, body } = await get(NO_CVSS);
+    expect(status).toBe(200);
+    const v = body.data;
+    for (const f of ['cvss_score', 'cvss_metrics', 'is_remote', 'is_auth']) expect(v).not.toHaveProperty(f);
+    expect(v.description).toBe(src.containers.cna.descriptions[0].value);
+    const cwe = src.containers.cna.problemTypes[0].descriptions.find((d: { cweId?: string }) => d.cweId).cweId;
+    expect(v.cwe).toContain(cwe);
+    expect(v.weaknesses.find((w: { cwe_id: string }) => w.cwe_id === cwe).cwe_name).toBe(cweNames[cwe]!.name);
+    expect(v.is_kev).toBe(kevCatalog.some((k) => k.cveID === NO_CVSS));
+    expect(v.is_template).toBe(templateIndex.some((r) => r.ID === NO_CVSS));
+    expect(v.ntps).toBe(Math.round(EPSS[NO_CVSS]![0] * 25 + (v.is_kev ? 20 : 0) + (v.is_poc ? 10 : 0) + (v.is_template ? (v.template_coverage === 'verified' ? 15 : 10) : 0)));
+  });
+
+  it('reads NVD API 2.0 records', async () => {
+    const nvd = readJson('nvd2/CVE-2024-21887.nvd2.TRUNCATED.json');
+    const { body } = await get('CVE-2024-21887');
+    const v = body.data;
+    expect(v.cvss_metrics).toBe(nvd.metrics.cvssMetricV31[0].cvssData.vectorString);
+    expect(v.cvss_score).toBe(nvd.metrics.cvssMetricV31[0].cvssData.baseScore);
+    expect(v.is_auth).toBe(true); // PR:H
+    expect(v.vuln_status).toBe(nvd.vulnStatus.toLowerCase());
+    expect(v.kev.find((k: { source: string }) => k.source === 'cisa').added_date).toBe(iso(kevCatalog.find((k) => k.cveID === 'CVE-2024-21887')!.dateAdded));
+    expect(v.affected_products[0].cpe).toEqual(nvd.configurations[0].nodes[0].cpeMatch.map((m: { criteria: string }) => m.criteria));
+  });
+
+  it('returns only the requested fields and names an unknown one', async () => {
+    const ok = await get(BOTH_KEV_TEMPLATE, '?fields=cve_id,is_kev,age_in_days');
+    expect(Object.keys(ok.body.data).sort()).toEqual(['age_in_days', 'cve_id', 'is_kev']);
+    const bad = await get(BOTH_KEV_TEMPLATE, '?fields=cve_id,nope');
+    expect(bad.status).toBe(400);
+    expect(bad.body.param).toBe('fields');
+    expect(bad.body.message).toContain('nope');
+    const missing = await get('CVE-1999-99999');
+    expect(missing.status).toBe(404);
+    expect(missing.body.message).toContain('CVE-1999-99999');
+  });
+
+  it('is idempotent: a second import changes nothing', async () => {
+    const before = (await get(BOTH_KEV_TEMPLATE)).body.data.updated_at;
+    const again = await importIntel(t.ctx.db, [path.join(VULN, 'kev'), path.join(VULN, 'pocs/2018'), path.join(dir, 'epss.csv')], {});
+    expect(again.records_changed).toBe(0);
+    expect(again.feeds.every((f) => f.changed === 0)).toBe(true);
+    expect((await get(BOTH_KEV_TEMPLATE)).body.data.updated_at).toBe(before);
+  });
+
+  it('keeps the previous day of bounty counts for deltas', async () => {
+    writeFileSync(path.join(dir, 'bounty-2025-05-01.csv'), `cve,rank,reports\n${BOTH_KEV_TEMPLATE},12,40\nCVE-BAD,1,1\n`);
+    writeFileSync(path.join(dir, 'bounty-2025-05-02.csv'), `cve,rank,reports\n${BOTH_KEV_TEMPLATE},9,46\n`);
+    const day1 = await importIntel(t.ctx.db, [path.join(dir, 'bounty-2025-05-01.csv')]);
+    expect(day1.feeds[0]!.skipped).toBe(1);
+    expect((await get(BOTH_KEV_TEMPLATE)).body.data.bounty).toEqual({ rank: 12, reports: 40 });
+    await importIntel(t.ctx.db, [path.join(dir, 'bounty-2025-05-02.csv')]);
+    await importIntel(t.ctx.db, [path.join(dir, 'bounty-2025-05-02.csv')]); // same day again: no change
+    expect((await get(BOTH_KEV_TEMPLATE)).body.data.bounty).toEqual({ rank: 9, reports: 46, delta_rank: -3, delta_reports: 6 });
+  });
+
+  const search = async (query: Record<string, string>) => {
+    const res = await t.request({ method: 'GET', url: `/v2/vulnerability/search?${new URLSearchParams(query)}` });
+    return { status: res.statusCode, body: res.json() };
+  };
+
+  it('searches with field:value, ranges, &&, ||, NOT and free text', async () => {
+    const all = await search({ q: 'cvss_score:>=0 || NOT cvss_score:>=0', limit: '1' });
+    expect(all.body.total).toBe(first.records_total);
+    const kevHigh = await search({ q: 'is_kev:true && cvss_score:>9', limit: '1000', fields: 'cve_id,is_kev,cvss_score' });
+    expect(kevHigh.status).toBe(200);
+    expect(kevHigh.body.total).toBeGreaterThan(0);
+    for (const r of kevHigh.body.results) expect(r.is_kev && r.cvss_score > 9).toBe(true);
+    const notKev = await search({ q: 'NOT is_kev:true && cvss_score:>9', limit: '1' });
+    const high = await search({ q: 'cvss_score:>9', limit: '1' });
+    expect(kevHigh.body.total + notKev.body.total).toBe(high.body.total);
+    const text = await search({ q: 'fortios "ssl vpn"', fields: 'cve_id' });
+    expect(text.body.results.map((r: { cve_id: string }) => r.cve_id)).toContain(BOTH_KEV_TEMPLATE);
+    const cwe = await search({ q: 'cwe:cwe-22 && vendor:fortinet', fields: 'cve_id,cwe' });
+    expect(cwe.body.results.map((r: { cve_id: string }) => r.cve_id)).toContain(BOTH_KEV_TEMPLATE);
+    const young = await search({ q: 'age_in_days:<30' });
+    expect(young.body.total).toBe(0); // the data is from 2024 and before
+    const sorted = await search({ q: 'is_template:true', sort_desc: 'cvss_score', limit: '5', fields: 'cvss_score' });
+    const scores = sorted.body.results.map((r: { cvss_score: number }) => r.cvss_score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    const facets = await search({ q: 'is_kev:true', term_facets: 'severity', range_facets: 'cvss_score', limit: '1' });
+    const buckets = facets.body.facets.severity.buckets as Record<string, number>;
+    expect(Object.values(buckets).reduce((a, n) => a + n, 0) + facets.body.facets.severity.missing + facets.body.facets.severity.other).toBe(facets.body.total);
+  });
+
+  it('rejects bad queries with 400 naming the parameter, and treats values as data', async () => {
+    for (const [q, param] of [[{ q: 'nofield:1' }, 'q'], [{ q: 'cvss_score:>high' }, 'q'], [{ q: '(is_kev:true' }, 'q'], [{ sort_asc: 'raw' }, 'sort_asc'], [{ fields: 'bogus' }, 'fields']] as const) {
+      const res = await search(q as Record<string, string>);
+      expect(res.status).toBe(400);
+      expect(res.body.param).toBe(param);
+    }
+    for (const q of [`vendor:"x' OR 1=1 --"`, "'; DROP TABLE intel_vulns; --", 'description:100%']) {
+      const injection = await search({ q });
+      expect(injection.status).toBe(200);
+      expect(injection.body.total).toBe(0);
+    }
+    expect((await search({ q: '', limit: '1' })).body.total).toBe(first.records_total);
+  });
+});
