@@ -19,6 +19,11 @@ export interface QueueOptions {
   /** Connections of pg-boss's own pool (PostgreSQL only). */
   poolSize?: number;
   log?: Logger;
+  /**
+   * Runs right after start, under the same start lock on PostgreSQL: queue creation (createQueue) by two
+   * processes starting at once can otherwise deadlock.
+   */
+  setup?: (boss: PgBoss) => Promise<void>;
 }
 
 /** The schema of pg-boss's tables for a given platform schema (undefined: the default `public`). */
@@ -41,15 +46,25 @@ export async function startQueue(opts: QueueOptions): Promise<PgBoss> {
   // pg-boss reports background failures (lost connection, maintenance) as events; unhandled they would
   // crash the process.
   boss.on('error', (err) => opts.log?.error({ err }, 'job queue error'));
-  if (opts.databaseUrl) await withStartLock(opts.databaseUrl, () => boss.start());
-  else await boss.start();
+  const start = async () => {
+    await boss.start();
+    try {
+      await opts.setup?.(boss);
+    } catch (err) {
+      await boss.stop({ graceful: false }).catch(() => {});
+      throw err;
+    }
+  };
+  if (opts.databaseUrl) await withStartLock(opts.databaseUrl, start);
+  else await start();
   return boss;
 }
 
 /**
  * pg-boss creates its schema under its own advisory lock, but a process that loses that race is left with
- * a failed transaction on one pooled connection. Starting under a session lock of our own means only the
- * first process of a fresh database creates the schema; the others find it installed.
+ * a failed transaction on one pooled connection, and concurrent createQueue calls can deadlock. Starting
+ * (and setup) under a session lock of our own means only the first process of a fresh database creates
+ * the schema and queues; the others find them installed.
  */
 async function withStartLock<T>(url: string, fn: () => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url, application_name: 'vigil-queue-start' });

@@ -51,8 +51,8 @@ export async function openPlatform(config: PlatformConfig, log: Logger, dbSchema
       schedule: true,
       supervise: true,
       log,
+      setup: (boss) => ensureQueues(boss),
     });
-    await ensureQueues(queue);
     return { db, queue };
   } catch (err) {
     await db.close().catch(() => {});

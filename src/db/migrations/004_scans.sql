@@ -32,7 +32,8 @@ CREATE TABLE scans (
   engine_options JSONB NOT NULL DEFAULT '{}'::jsonb
 );
 CREATE INDEX scans_team_created ON scans (team_id, created_at DESC, id DESC);
-CREATE INDEX scans_team_status ON scans (team_id, status);
+CREATE INDEX scans_team_status ON scans (team_id, status, created_at DESC, id DESC);
+CREATE INDEX scans_team_results ON scans (team_id, total_result DESC, created_at DESC, id DESC);
 CREATE INDEX scans_name_trgm ON scans USING gin (name public.gin_trgm_ops);
 
 -- The templates a scan runs, snapshotted at creation (rescans re-resolve the selectors).
@@ -130,3 +131,47 @@ CREATE TABLE scan_export_parts (
   data BYTEA NOT NULL,
   PRIMARY KEY (export_id, seq)
 );
+
+-- Scan counts per team, status and is_internal, kept by triggers: the scan list's total_results without
+-- counting a large team's rows on every page.
+CREATE TABLE scan_counts (
+  team_id TEXT NOT NULL,
+  status TEXT NOT NULL,
+  is_internal BOOLEAN NOT NULL,
+  n BIGINT NOT NULL DEFAULT 0,
+  PRIMARY KEY (team_id, status, is_internal)
+);
+
+CREATE FUNCTION scan_counts_bump(p_team TEXT, p_status TEXT, p_internal BOOLEAN, p_delta BIGINT) RETURNS void AS $$
+BEGIN
+  INSERT INTO scan_counts (team_id, status, is_internal, n) VALUES (p_team, p_status, p_internal, p_delta)
+  ON CONFLICT (team_id, status, is_internal) DO UPDATE SET n = scan_counts.n + EXCLUDED.n;
+END;
+$$ LANGUAGE plpgsql;
+
+CREATE FUNCTION scan_counts_rows() RETURNS trigger AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    PERFORM scan_counts_bump(team_id, status, is_internal, count(*)) FROM new_rows GROUP BY team_id, status, is_internal;
+  ELSE
+    PERFORM scan_counts_bump(team_id, status, is_internal, -count(*)) FROM old_rows GROUP BY team_id, status, is_internal;
+  END IF;
+  RETURN NULL;
+END;
+$$ LANGUAGE plpgsql;
+
+CREATE FUNCTION scan_counts_update() RETURNS trigger AS $$
+BEGIN
+  PERFORM scan_counts_bump(OLD.team_id, OLD.status, OLD.is_internal, -1);
+  PERFORM scan_counts_bump(NEW.team_id, NEW.status, NEW.is_internal, 1);
+  RETURN NULL;
+END;
+$$ LANGUAGE plpgsql;
+
+CREATE TRIGGER scans_count_insert AFTER INSERT ON scans REFERENCING NEW TABLE AS new_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION scan_counts_rows();
+CREATE TRIGGER scans_count_delete AFTER DELETE ON scans REFERENCING OLD TABLE AS old_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION scan_counts_rows();
+CREATE TRIGGER scans_count_update AFTER UPDATE OF status, is_internal, team_id ON scans FOR EACH ROW
+  WHEN (OLD.status IS DISTINCT FROM NEW.status OR OLD.is_internal IS DISTINCT FROM NEW.is_internal OR OLD.team_id IS DISTINCT FROM NEW.team_id)
+  EXECUTE FUNCTION scan_counts_update();

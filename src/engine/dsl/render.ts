@@ -1,7 +1,6 @@
 // Template rendering: {{expr}} and §name§ markers are replaced by their values. Inner markers are
 // rendered first ({{base64('{{Host}}')}}), substituted values are never scanned again, and a marker whose
 // expression needs a variable we do not have stays as written.
-import { DslError } from './errors.ts';
 import { toStr, type Vars } from './values.ts';
 
 export interface MarkerEvaluator {
@@ -84,8 +83,4 @@ export function markers(text: string): string[] {
     i = close + 2;
   }
   return found;
-}
-
-export function isMissingVariable(e: unknown): boolean {
-  return e instanceof DslError && e.missingVariable !== undefined;
 }

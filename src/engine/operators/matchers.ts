@@ -2,7 +2,7 @@
 // size are "any of"; words, regex and binary honour condition and match-all; a dsl expression that does
 // not give a boolean is skipped; negative inverts the final answer.
 import type { Matcher } from '../template/types.ts';
-import { compile, render, DslError } from '../dsl/index.ts';
+import { compile, render, unresolvedVariables, DslError } from '../dsl/index.ts';
 import { compileGoRegex, withGlobal } from '../dsl/goregex.ts';
 import { matchPart } from './parts.ts';
 import { queryXPath } from './xpath/index.ts';

@@ -4,7 +4,7 @@ import { readFile as readFileCallback } from 'node:fs';
 import path from 'node:path';
 import type { Severity, Template, TemplateIssue } from './types.ts';
 import { parseTemplate, type ParseOptions, type ParseResult } from './parse.ts';
-import { defaultWorkers, parseOnWorkers } from './worker-pool.ts';
+import { parseOnWorkers } from './worker-pool.ts';
 
 export interface TemplateFilter {
   /** Keep templates having any of these tags. */
@@ -22,12 +22,12 @@ export interface TemplateFilter {
 export interface LoadOptions extends ParseOptions {
   /** Files read at the same time on the main thread (default 32). */
   concurrency?: number;
-  /** Worker threads for big folders (default: cores, at most 4); 0 parses on the main thread only. */
+  /**
+   * Worker threads to parse on (default 0: main thread). Each worker pays its own start-up and cold JIT,
+   * so this only pays off for large folders on idle multi-core machines; see bench-corpus.ts.
+   */
   workers?: number;
 }
-
-/** Below this many files, starting worker threads costs more than it saves. */
-const WORKER_THRESHOLD = 400;
 
 export interface LoadResult {
   templates: Template[];
@@ -71,9 +71,9 @@ export async function loadTemplates(
   }
   result.files = jobs.length;
 
-  const { concurrency, workers = defaultWorkers(), ...parseOpts } = opts;
+  const { concurrency, workers = 0, ...parseOpts } = opts;
   let parsed: (ParseResult | undefined)[] | undefined;
-  if (workers > 0 && jobs.length >= WORKER_THRESHOLD) {
+  if (workers > 0 && jobs.length > 0) {
     parsed = await parseOnWorkers(jobs, parseOpts, workers).catch(() => undefined);
   }
   parsed ??= await parseOnMainThread(jobs, parseOpts, concurrency ?? 32);

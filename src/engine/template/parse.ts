@@ -6,6 +6,7 @@ import { parseInfo } from './info.ts';
 import { parseHttpBlock } from './http.ts';
 import { checkWorkflows, parseOtherBlock } from './protocols.ts';
 import { replaceRandstr } from './randstr.ts';
+import { checkFlow } from './flow.ts';
 import type { PayloadOptions } from './payloads.ts';
 import { type Dict, isMap, isScalar, kind, readBool, readString, scalarText } from './values.ts';
 import type { TemplateIssue } from './types.ts';
@@ -128,7 +129,7 @@ function build(doc: Dict, raw: string, file: string, out: IssueList, opts: Paylo
   let flow: string | undefined;
   if (doc.flow != null) {
     flow = readString(doc.flow, 'flow', out);
-    if (flow !== undefined && flow.trim() === '') out.error('flow', 'must not be empty');
+    if (flow !== undefined) checkFlow(flow, blockIds(doc), out);
   }
   if (doc.signature != null && String(doc.signature).toUpperCase() !== 'AWS') {
     out.error('signature', `must be AWS, got ${JSON.stringify(doc.signature)}`);
@@ -158,6 +159,18 @@ function build(doc: Dict, raw: string, file: string, out: IssueList, opts: Paylo
     type,
     raw,
   };
+}
+
+/** protocol -> ids of its requests, from the raw document (so counts are right even if a request failed). */
+function blockIds(doc: Dict): Map<string, string[]> {
+  const blocks = new Map<string, string[]>();
+  for (const [key, value] of Object.entries(doc)) {
+    const protocol = key === 'requests' ? 'http' : key === 'http' ? 'http' : OTHER_KEYS[key];
+    if (!protocol || !Array.isArray(value)) continue;
+    const ids = value.map((r) => (isMap(r) && typeof r.id === 'string' ? r.id : ''));
+    blocks.set(protocol, [...(blocks.get(protocol) ?? []), ...ids]);
+  }
+  return blocks;
 }
 
 /**

@@ -1,6 +1,5 @@
 // Parses files on worker threads, one batch at a time per worker, so a big template folder loads on all
-// cores. Results come back in input order. Any failure to start workers falls back to the caller.
-import os from 'node:os';
+// cores. Results come back in input order. A worker failure rejects; the caller falls back.
 import { Worker } from 'node:worker_threads';
 import type { ParseOptions, ParseResult } from './parse.ts';
 
@@ -44,8 +43,4 @@ export async function parseOnWorkers(
 
   await Promise.all(Array.from({ length: count }, run));
   return results;
-}
-
-export function defaultWorkers(): number {
-  return Math.min(4, os.availableParallelism?.() ?? os.cpus().length);
 }

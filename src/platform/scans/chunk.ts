@@ -1,6 +1,7 @@
 // Running one chunk of a scan on a worker: claim it, run the engine on its targets with the scan's
 // templates, store findings and scan-log records in batches, then mark it done. Safe to run twice: a
 // retried chunk (worker killed, job expired) stores nothing twice.
+import { setMaxListeners } from 'node:events';
 import type { Template } from '../../engine/template/types.ts';
 import type { ScanOptions, AttemptInfo } from '../../engine/runner/types.ts';
 import type { AppContext } from '../context.ts';
@@ -66,6 +67,8 @@ export async function runChunk(ctx: Pick<AppContext, 'db' | 'log'>, job: ChunkJo
 
   // Stop checks: a stopped, deleted or rescanned scan aborts this chunk without storing more.
   const stop = new AbortController();
+  // Every in-flight request of the engine listens on this signal.
+  setMaxListeners(0, stop.signal);
   let stopped = false;
   const onOuterAbort = () => stop.abort(opts.signal?.reason);
   opts.signal?.addEventListener('abort', onOuterAbort, { once: true });

@@ -174,13 +174,28 @@ export async function listScans(db: Db, f: ListFilter): Promise<{ rows: ListRow[
   }
   const order = [...f.order.map((o) => `${o.column} ${o.desc ? 'DESC' : 'ASC'}`), 'created_at DESC', 'id DESC'].join(', ');
   const whereSql = where.join(' AND ');
-  const count = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM scans WHERE ${whereSql}`, params);
+  const total = f.search ? await countRows(db, whereSql, params) : await countFromTotals(db, f);
   params.push(f.limit, f.offset);
   const { rows } = await db.query<ListRow>(
     `SELECT ${LIST_COLUMNS} FROM scans WHERE ${whereSql} ORDER BY ${order} LIMIT $${params.length - 1} OFFSET $${params.length}`,
     params,
   );
-  return { rows, total: count.rows[0]!.n };
+  return { rows, total };
+}
+
+async function countRows(db: Db, whereSql: string, params: unknown[]): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM scans WHERE ${whereSql}`, params);
+  return rows[0]!.n;
+}
+
+/** Status and is_internal filters are answered from the trigger-kept scan_counts table. */
+async function countFromTotals(db: Db, f: ListFilter): Promise<number> {
+  const { rows } = await db.query<{ n: number | null }>(
+    `SELECT sum(n)::bigint AS n FROM scan_counts WHERE team_id = $1
+       AND ($2::text[] IS NULL OR status = ANY($2::text[])) AND ($3::boolean IS NULL OR is_internal = $3)`,
+    [f.teamId, f.status?.length ? f.status : null, f.isInternal ?? null],
+  );
+  return Number(rows[0]?.n ?? 0);
 }
 
 export async function deleteScan(db: Db, teamId: string, id: string): Promise<boolean> {

@@ -122,6 +122,8 @@ export async function importCatalogue(db: Db, dir: string, opts: ImportOptions =
     await store.deletePublic(tx, gone);
     await store.clearNewExcept(tx, added);
   });
+  // Fresh planner statistics after a bulk change keep search plans right (row estimates, index choice).
+  if (writes.length + gone.length > 100) await db.query('ANALYZE templates');
   summary.removed = gone.length;
   summary.ms = Date.now() - started;
   return summary;

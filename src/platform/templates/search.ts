@@ -159,59 +159,80 @@ export async function searchTemplates(db: Db, teamId: string, params: SearchPara
   return { results, total, count: results.length, facets, message: 'ok' };
 }
 
-/** One query: per facet, the top facet_size values, the matched docs without a value, and the rest. */
+/** Facets whose buckets are the most frequent values; the flags and creation_stats come from counts. */
+const VALUE_FACETS: { key: FacetKey; expr: string; array?: boolean }[] = [
+  { key: 'severity', expr: 'severity' },
+  { key: 'type', expr: "NULLIF(type, '')" },
+  { key: 'dir', expr: 'dir' },
+  { key: 'vendor', expr: 'vendor' },
+  { key: 'product', expr: 'product' },
+  { key: 'tags', expr: 'tags', array: true },
+  { key: 'author', expr: 'author', array: true },
+];
+
+/**
+ * One query over the matching rows: a single aggregate row with every count (totals, values present,
+ * flags, ages), plus the top facet_size values of each value facet (hash aggregate + bounded sort, no
+ * window over all groups). Ties are broken by value in C collation, so both backends agree.
+ */
 async function computeFacets(db: Db, whereSql: string, values: unknown[], size: number) {
-  const n = values.length + 1;
-  const age = `CASE WHEN created_at >= now() - interval '7 days' THEN 'last_week'
-    WHEN created_at >= now() - interval '30 days' THEN 'last_month'
-    WHEN created_at >= now() - interval '365 days' THEN 'last_year' ELSE 'older' END`;
+  const n = `$${values.length + 1}`;
+  // [name, expression] of every count, read back by name from one array column.
+  const counts: [string, string][] = [['total', 'count(*)']];
+  for (const f of VALUE_FACETS) {
+    counts.push(
+      f.array
+        ? [`${f.key}_valued`, `COALESCE(sum(cardinality(${f.expr})), 0)`]
+        : [`${f.key}_valued`, `count(${f.expr})`],
+      f.array
+        ? [`${f.key}_missing`, `count(*) FILTER (WHERE cardinality(${f.expr}) = 0)`]
+        : [`${f.key}_missing`, `count(*) - count(${f.expr})`],
+    );
+  }
+  counts.push(
+    ['is_new_true', 'count(*) FILTER (WHERE is_new)'], ['is_new_false', 'count(*) FILTER (WHERE NOT is_new)'],
+    ['is_early_true', 'count(*) FILTER (WHERE is_early)'], ['is_early_false', 'count(*) FILTER (WHERE NOT is_early)'],
+    ['last_week', "count(*) FILTER (WHERE created_at >= now() - interval '7 days')"],
+    ['last_month', "count(*) FILTER (WHERE created_at < now() - interval '7 days' AND created_at >= now() - interval '30 days')"],
+    ['last_year', "count(*) FILTER (WHERE created_at < now() - interval '30 days' AND created_at >= now() - interval '365 days')"],
+    ['older', "count(*) FILTER (WHERE created_at < now() - interval '365 days')"],
+  );
+  const tops = VALUE_FACETS.map((f) => {
+    const from = f.array ? `m, unnest(m.${f.expr}) AS v(value)` : `(SELECT ${f.expr} AS value FROM m) AS v`;
+    return `(SELECT '${f.key}' AS facet, value, count(*) AS n, NULL::bigint[] AS c FROM ${from}
+      WHERE value IS NOT NULL GROUP BY value ORDER BY n DESC, value COLLATE "C" LIMIT ${n})`;
+  });
   const sql = `
     WITH m AS MATERIALIZED (
       SELECT severity, type, dir, vendor, product, tags, author, is_new, is_early, created_at FROM templates WHERE ${whereSql}
-    ), g AS (
-      SELECT 'severity' AS facet, severity AS value, count(*) AS n FROM m GROUP BY severity
-      UNION ALL SELECT 'type', NULLIF(type, ''), count(*) FROM m GROUP BY 2
-      UNION ALL SELECT 'dir', dir, count(*) FROM m GROUP BY dir
-      UNION ALL SELECT 'vendor', vendor, count(*) FROM m GROUP BY vendor
-      UNION ALL SELECT 'product', product, count(*) FROM m GROUP BY product
-      UNION ALL SELECT 'is_new', is_new::text, count(*) FROM m GROUP BY is_new
-      UNION ALL SELECT 'is_early', is_early::text, count(*) FROM m GROUP BY is_early
-      UNION ALL SELECT 'creation_stats', ${age}, count(*) FROM m GROUP BY 2
-      UNION ALL SELECT 'tags', t, count(*) FROM m, unnest(m.tags) AS t GROUP BY t
-      UNION ALL SELECT 'tags', NULL, count(*) FROM m WHERE cardinality(tags) = 0
-      UNION ALL SELECT 'author', a, count(*) FROM m, unnest(m.author) AS a GROUP BY a
-      UNION ALL SELECT 'author', NULL, count(*) FROM m WHERE cardinality(author) = 0
-      UNION ALL SELECT '', NULL, count(*) FROM m
-    ), r AS (
-      SELECT facet, value, n::int AS n,
-        row_number() OVER (PARTITION BY facet, value IS NULL ORDER BY n DESC, value) AS rn,
-        (sum(n) FILTER (WHERE value IS NOT NULL) OVER (PARTITION BY facet))::int AS valued
-      FROM g
     )
-    SELECT facet, value, n, valued FROM r WHERE value IS NULL OR rn <= $${n} OR facet = 'creation_stats'
-    ORDER BY facet, n DESC, value`;
-  const res = await db.query<{ facet: string; value: string | null; n: number; valued: number | null }>(sql, [...values, size]);
-  let total = 0;
+    SELECT '' AS facet, NULL AS value, 0::bigint AS n, ARRAY[${counts.map(([, e]) => e).join(', ')}]::bigint[] AS c FROM m
+    UNION ALL ${tops.join('\n    UNION ALL ')}`;
+  const res = await db.query<{ facet: string; value: string | null; n: number; c: number[] | null }>(sql, [...values, size]);
   const facets = Object.fromEntries(FACET_KEYS.map((k) => [k, { buckets: {}, missing: 0, other: 0, total: 0 }])) as Record<FacetKey, FacetStats>;
-  for (const c of CREATION_BUCKETS) facets.creation_stats.buckets[c] = 0;
+  const countRow = res.rows.find((r) => r.facet === '')!.c!.map(Number);
+  const count = Object.fromEntries(counts.map(([name], i) => [name, countRow[i]!]));
+  const total = count.total!;
+  for (const k of FACET_KEYS) facets[k].total = total;
   const shown: Record<string, number> = {};
-  const valued: Record<string, number> = {};
   for (const row of res.rows) {
-    if (row.facet === '') {
-      total = row.n;
-      continue;
-    }
-    const f = facets[row.facet as FacetKey];
-    if (row.value === null) f.missing += row.n;
-    else {
-      f.buckets[row.value] = row.n;
-      shown[row.facet] = (shown[row.facet] ?? 0) + row.n;
-    }
-    valued[row.facet] = row.valued ?? 0;
+    if (row.facet === '') continue;
+    facets[row.facet as FacetKey].buckets[row.value!] = Number(row.n);
+    shown[row.facet] = (shown[row.facet] ?? 0) + Number(row.n);
   }
-  for (const k of FACET_KEYS) {
-    facets[k].total = total;
-    facets[k].other = Math.max(0, (valued[k] ?? 0) - (shown[k] ?? 0));
+  for (const f of VALUE_FACETS) {
+    facets[f.key].missing = count[`${f.key}_missing`]!;
+    facets[f.key].other = count[`${f.key}_valued`]! - (shown[f.key] ?? 0);
   }
+  for (const flag of ['is_new', 'is_early'] as const) {
+    facets[flag].buckets = Object.fromEntries(
+      ([['true', count[`${flag}_true`]!], ['false', count[`${flag}_false`]!]] as [string, number][])
+        .filter(([, v]) => v > 0)
+        .sort((x, y) => y[1] - x[1])
+        .slice(0, size),
+    );
+    facets[flag].other = total - Object.values(facets[flag].buckets).reduce((x, y) => x + y, 0);
+  }
+  for (const age of CREATION_BUCKETS) facets.creation_stats.buckets[age] = count[age]!;
   return { total, facets };
 }

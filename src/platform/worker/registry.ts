@@ -101,9 +101,16 @@ export async function ensureQueues(boss: PgBoss, jobs: RegisteredJob[] = registe
       retryBackoff: o.retryBackoff ?? false,
       expireInSeconds: o.expireInSeconds ?? 900,
     };
-    if (await boss.getQueue(job.name)) await boss.updateQueue(job.name, settings);
-    else await boss.createQueue(job.name, settings);
+    const existing = await boss.getQueue(job.name);
+    if (!existing) await boss.createQueue(job.name, settings);
+    else if (differs(existing, settings)) await boss.updateQueue(job.name, settings);
   }
+}
+
+// Only changed settings are written, so processes starting together do not contend on the queue rows.
+function differs(current: PgBoss.QueueResult, wanted: PgBoss.Queue): boolean {
+  const keys = ['policy', 'retryLimit', 'retryDelay', 'retryBackoff', 'expireInSeconds'] as const;
+  return keys.some((k) => (current[k] ?? null) !== (wanted[k] ?? null));
 }
 
 /**

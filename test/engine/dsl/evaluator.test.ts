@@ -18,6 +18,9 @@ describe('govaluate semantics', () => {
     expect(evaluate('"v" + 1.5', {})).toBe('v1.5');
     expect(evaluate('"x" + 1000000', {})).toBe('x1e+06');
     expect(evaluate("'a' + \"b\"", {})).toBe('ab');
+    expect(evaluate('"a" + 0.00001', {})).toBe('a1e-05');
+    expect(evaluate('to_string(0.00001)', {})).toBe('0.00001');
+    expect(evaluate('to_string(123456789)', {})).toBe('123456789');
   });
   it('bitwise operators bind tighter than comparisons', () => {
     expect(evaluate('5 & 3', {})).toBe(1);

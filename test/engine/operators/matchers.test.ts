@@ -76,6 +76,8 @@ describe('matcher types', () => {
     expect(one({ type: 'dsl', dsl: ['undefined_var == 1', 'status_code == 200'] })).toBe(true);
     expect(one({ type: 'dsl', dsl: ['undefined_var == 1', 'status_code == 200'], condition: 'and' })).toBe(false);
     expect(one({ type: 'dsl', dsl: ['status_code == 404'], negative: true })).toBe(true);
+    expect(one({ type: 'dsl', dsl: ['contains(body, "{{Hostname}}")'] }, { ...data, body: 'at 127.0.0.1:8080' })).toBe(true);
+    expect(one({ type: 'dsl', dsl: ['contains(body, "{{nothere}}")', 'status_code == 200'] })).toBe(false);
   });
   it('xpath selects nodes in HTML', () => {
     expect(one({ type: 'xpath', xpath: ["/html/head/title[contains(text(), 'Admin')]"] })).toBe(true);

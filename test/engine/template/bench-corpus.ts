@@ -17,7 +17,7 @@ const baseline = performance.now() - t;
 console.log(`baseline read+parse ${files.length} files: ${baseline.toFixed(0)} ms`);
 
 for (let i = 0; i < runs * 2; i++) {
-  const workers = i % 2 === 0 ? undefined : 0;
+  const workers = i % 2 === 0 ? 2 : 0;
   t = performance.now();
   const r = await loadTemplates([corpus], {}, { missingPayloadFile: 'warn', workers });
   const ms = performance.now() - t;

@@ -66,6 +66,14 @@ describe('loadTemplates', () => {
     expect(a).toEqual(b);
   });
 
+  it('gives the same results on worker threads', async () => {
+    const main = await loadTemplates([dir], {}, { workers: 0 });
+    const threaded = await loadTemplates([dir], {}, { workers: 2 });
+    const strip = (r: typeof main) => ({ ...r, templates: r.templates.map((t) => ({ ...t, raw: '' })) });
+    expect(strip(threaded)).toEqual(strip(main));
+    expect(threaded.templates.length).toBe(3);
+  });
+
   it('warns about duplicate ids', async () => {
     const r = await loadTemplates([path.join(dir, 'http', 'panel.yml'), path.join(dir, 'http', 'panel.yml')]);
     expect(r.warnings.map((w) => w.reason)).toEqual([expect.stringContaining('duplicate id "panel"')]);

@@ -42,7 +42,7 @@ function urlDecode(s: string): string | Buffer {
   const src = Buffer.from(s, 'utf8');
   const out: number[] = [];
   for (let i = 0; i < src.length; i++) {
-    if (src[i] === 0x25 && i + 2 < src.length + 0 && i + 2 <= src.length - 1) {
+    if (src[i] === 0x25 && i + 2 < src.length) {
       const hex = src.subarray(i + 1, i + 3).toString('latin1');
       if (/^[0-9a-fA-F]{2}$/.test(hex)) {
         out.push(Number.parseInt(hex, 16));
@@ -158,7 +158,7 @@ export function registerEncoding(): void {
   define('unpack', 2, ([f, d]) => {
     if (typeof f !== 'string') throw new DslError('unpack: invalid format');
     if (typeof d !== 'string' && !(d instanceof Uint8Array)) throw new DslError('unpack: invalid data');
-    return unpack(f, typeof d === 'string' ? Buffer.from(d, 'latin1').length === d.length && /^[\x00-\xff]*$/.test(d) && !/^[\x00-\x7f]*$/.test(d) ? Buffer.from(d, 'latin1') : Buffer.from(d, 'utf8') : toBytes(d));
+    return unpack(f, toBytes(d));
   });
   define('xor', undefined, (a) => {
     if (a.length < 2) throw new DslError('xor: at least two arguments needed');

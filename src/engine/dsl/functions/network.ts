@@ -2,6 +2,8 @@
 // in a short-lived child process (net-child.ts) and the result is cached per arguments, like the Go
 // library caches these functions.
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { fileURLToPath } from 'node:url';
 import { DslError } from '../errors.ts';
 import { toStr } from '../values.ts';
@@ -14,7 +16,7 @@ function runChild(task: string, args: string[], timeoutMs: number): string {
   const key = JSON.stringify([task, args]);
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
-  const tsx = import.meta.resolve('tsx/esm');
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
   const res = spawnSync(process.execPath, ['--import', tsx, childPath, key], { encoding: 'utf8', timeout: timeoutMs });
   if (res.error) throw new DslError(`${task}: ${res.error.message}`);
   let out: { ok: boolean; value?: string; error?: string };

@@ -11,6 +11,7 @@ export const DEFAULT_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/5
 
 /** `§name§` payload markers are plain placeholders. */
 export function payloadMarkers(text: string): string {
+  if (!text.includes('§')) return text;
   return text.replace(/§([^§\s]+)§/g, '{{$1}}');
 }
 

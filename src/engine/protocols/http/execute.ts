@@ -18,7 +18,7 @@ import { inputVariables, parseInput, type ParsedInput } from './input.ts';
 import { combinations } from './payloads.ts';
 import { getHeader, setHeader, deleteHeader } from './raw.ts';
 import type { HttpResponse, HttpRunOptions, PreparedRequest } from './types.ts';
-import { requestVars } from './vars.ts';
+import { merge, requestVars } from './vars.ts';
 
 export interface HostErrorTracker {
   isSkipped(host: string): boolean;
@@ -174,9 +174,11 @@ class TemplateRun {
       const m = /(https?:\/\/[^\s/?#]+)/i.exec(line);
       if (m) vars = requestVars(this.t, inputVariables(m[1]), this.dynamic, item.combo, this.cliVars, render);
     }
-    const text = payloadMarkers([item.tpl, ...Object.values(r.headers), r.body ?? ''].join('\n'));
+    let textCache: string | undefined;
+    const requestText = () => (textCache ??= payloadMarkers([item.tpl, ...Object.values(r.headers), r.body ?? ''].join('\n')));
     let varSets = [vars];
     if (r.iterateAll) {
+      const text = requestText();
       for (const [k, v] of Object.entries(this.dynamic)) {
         if (!Array.isArray(v) || !text.includes(k)) continue;
         varSets = varSets.flatMap((s) => v.map((x) => ({ ...s, [k]: x })));
@@ -190,13 +192,13 @@ class TemplateRun {
           : buildFromPath(r, item.tpl, vs, this.input, render);
         // Only a request that still shows a marker can have unresolved variables; name them then.
         if (!r.skipVariablesCheck && (req.path.includes('{{') || req.body?.includes('{{') || req.headers.some(([, v]) => v.includes('{{')))) {
-          const missing = unresolvedVariables(text, vs);
+          const missing = unresolvedVariables(requestText(), vs);
           if (missing.length > 0) {
             this.lastError = `unresolved variables: ${missing.join(', ')}`;
             continue;
           }
         }
-        out.push({ req, vars: { ...item.combo, ...vs } });
+        out.push({ req, vars: merge(item.combo, vs) });
       } catch (err) {
         this.lastError = (err as Error).message;
       }
@@ -322,7 +324,7 @@ class TemplateRun {
           if (r.id) this.dynamic[`${r.id}_${k}`] = v;
         }
       }
-      const full = { ...vars, ...this.dynamic, ...data, ...(history ?? {}) };
+      const full = merge(vars, this.dynamic, data, history);
       const result = runOperators(r, full) as OperatorOutcome;
       for (const [k, v] of Object.entries(result.dynamic ?? {})) this.dynamic[k] = v;
       const events = eventsFor(this.t, r.matchers.length > 0, {

@@ -3,11 +3,21 @@
 import type { Template } from '../../template/types.ts';
 import type { Render } from './build.ts';
 
+/** Copies maps into a new one, later ones winning; a plain loop is much cheaper than spreads here. */
+export function merge(...maps: (Record<string, unknown> | undefined)[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const m of maps) {
+    if (!m) continue;
+    for (const k in m) out[k] = m[k];
+  }
+  return out;
+}
+
 export function requestVars(
   t: Template, builtins: Record<string, string>, dynamic: Record<string, unknown>, combo: Record<string, string>,
   cliVars: Record<string, string>, render: Render,
 ): Record<string, unknown> {
-  const vars: Record<string, unknown> = { ...builtins, ...dynamic };
+  const vars = merge(builtins, dynamic);
   for (const [k, v] of Object.entries(combo)) vars[k] = render(v, vars);
   // Template variables may use each other and built-ins; they are evaluated lazily per request so
   // values extracted by earlier requests are visible.
