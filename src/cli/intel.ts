@@ -19,15 +19,14 @@ export function registerIntel(program: Command): void {
     .argument('[sources...]', 'files, folders, .gz/.zip archives or http(s) URLs')
     .description('import CVE JSON 5, NVD 2.0, CISA KEV, VulnCheck KEV, EPSS, PoC lists, CWE names, bounty counts, exposure')
     .option('--feed <name>', `force one format (${Object.keys(DEFAULT_FEED_URLS).join(', ')}, pocs, cwe, bounty, exposure); with no sources, download its official feed`)
-    .option('--templates <dir>', 'template catalogue folder (its cves.json) to link CVEs to templates')
     .option('--date <YYYY-MM-DD>', 'the day a daily feed (EPSS, bounty counts) describes when the file does not say', (v) => {
       if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) throw new InvalidArgumentError('use YYYY-MM-DD');
       return v;
     })
     .option('--json', 'print the report as JSON')
-    .action(async (sources: string[], opts: { feed?: string; templates?: string; date?: string; json?: boolean }) => {
+    .action(async (sources: string[], opts: { feed?: string; date?: string; json?: boolean }) => {
       const { FEED_FORMATS } = await import('../platform/intel/feeds/types.ts');
-      if (opts.feed && (!FEED_FORMATS.includes(opts.feed as never) || opts.feed === 'templates')) {
+      if (opts.feed && !FEED_FORMATS.includes(opts.feed as never)) {
         throw new InvalidArgumentError(`unknown feed "${opts.feed}"`);
       }
       let inputs = sources;
@@ -36,12 +35,12 @@ export function registerIntel(program: Command): void {
         if (!url) throw new Error(`feed ${opts.feed} has no official address; give a file or folder`);
         inputs = [url];
       }
-      if (!inputs.length && !opts.templates) throw new Error('give files, folders or URLs to import (or --feed NAME to download it)');
+      if (!inputs.length) throw new Error('give files, folders or URLs to import (or --feed NAME to download it)');
       await withDatabase(async (db) => {
         const { importIntel } = await import('../platform/intel/importer.ts');
         let last = 0;
         const report = await importIntel(db, inputs, {
-          format: opts.feed as never, date: opts.date, templatesDir: opts.templates,
+          format: opts.feed as never, date: opts.date,
           onProgress: ({ feed, read }) => {
             if (Date.now() - last < 500) return;
             last = Date.now();
@@ -56,15 +55,18 @@ export function registerIntel(program: Command): void {
           if (f.skipped > 10) process.stdout.write(`  ... ${f.skipped - 10} more skipped (see intel_imports)\n`);
         }
         if (report.unrecognised.length) process.stdout.write(`not a known feed format: ${report.unrecognised.slice(0, 10).join(', ')}${report.unrecognised.length > 10 ? ' ...' : ''}\n`);
-        process.stdout.write(`records: ${report.records_changed} changed, ${report.records_total} in total\n`);
+        process.stdout.write(`records: ${report.records_changed} changed, ${report.records_total} in total; ${report.templates_linked} linked to a template\n`);
+        if (!report.templates_linked) process.stdout.write('no CVE is linked to a template: `vigil templates import DIR` fills the template catalogue\n');
       });
     });
   intel
     .command('rebuild')
-    .description('recompute every vulnerability record from the stored feed facts')
+    .description('re-link templates of the catalogue and recompute every vulnerability record from the stored feed facts')
     .action(async () => {
       await withDatabase(async (db) => {
-        const { rebuildAll } = await import('../platform/intel/importer.ts');
+        const { rebuildAll } = await import('../platform/intel/recompute.ts');
+        const { linkTemplateFacts } = await import('../platform/intel/template-link.ts');
+        await linkTemplateFacts(db);
         process.stdout.write(`records changed: ${await rebuildAll(db)}\n`);
       });
     });

@@ -13,7 +13,8 @@ export function registerWorker(program: Command): void {
     .command('worker')
     .description('run background jobs (scans) against the PostgreSQL database of DATABASE_URL')
     .option('--concurrency <n>', 'jobs of each kind run at once (env VIGIL_WORKER_CONCURRENCY; default per job)', positive)
-    .action(async (opts: { concurrency?: number }) => {
+    .option('--secret-file <path...>', 'secret file(s) applied to the scans this worker runs; never sent to the server')
+    .action(async (opts: { concurrency?: number; secretFile?: string[] }) => {
       const config = configFromEnv();
       if (!config.databaseUrl) {
         console.error(
@@ -35,6 +36,16 @@ export function registerWorker(program: Command): void {
         process.exit(1);
       }
       const { db, queue } = platform;
+      if (opts.secretFile?.length) {
+        // Loaded (and dynamic logins run) before any job is taken; a broken file stops the worker.
+        const { useSecretFiles } = await import('../platform/scans/worker-secrets.ts');
+        try {
+          await useSecretFiles(opts.secretFile);
+        } catch (err) {
+          console.error(`vigil: ${(err as Error).message}`);
+          process.exit(1);
+        }
+      }
       const worker = await startWorker({ db, config, log, queue }, { concurrency: opts.concurrency ?? envConcurrency });
       const grace = Number(process.env.VIGIL_SHUTDOWN_TIMEOUT ?? 30) * 1000;
       exitOnSignals(log, async () => {

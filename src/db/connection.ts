@@ -48,7 +48,7 @@ function pgliteDb(lite: PGliteType, inTx: boolean): Db {
     kind: 'pglite',
     async query<T>(sql: string, params: unknown[] = []) {
       const res = await lite.query<T>(sql, params as unknown[]);
-      return { rows: res.rows, rowCount: res.affectedRows ?? res.rows.length };
+      return { rows: res.rows, rowCount: res.affectedRows || res.rows.length };
     },
     async exec(sql: string) {
       await lite.exec(sql);
@@ -60,7 +60,7 @@ function pgliteDb(lite: PGliteType, inTx: boolean): Db {
           kind: 'pglite',
           async query<R>(sql: string, params: unknown[] = []) {
             const res = await tx.query<R>(sql, params as unknown[]);
-            return { rows: res.rows, rowCount: res.affectedRows ?? res.rows.length };
+            return { rows: res.rows, rowCount: res.affectedRows || res.rows.length };
           },
           async exec(sql: string) {
             await tx.exec(sql);

@@ -35,12 +35,12 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     },
     refResolver: { buildLocalReference: (json, _base, _frag, i) => (json.$id as string) ?? `def-${i}` },
   });
+  // The docs UI's own routes are public. The hook must exist before the UI plugin adds its routes.
+  app.addHook('onRoute', (route) => {
+    if (route.url === '/docs' || route.url.startsWith('/docs/')) route.config = { ...(route.config as object), public: true };
+  });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { persistAuthorization: true } });
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
-  // The docs UI's own routes are public.
-  app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/docs')) route.config = { ...(route.config as object), public: true };
-  });
 
   app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
     if (err instanceof ApiError) return reply.code(err.status).send(err.body());

@@ -84,7 +84,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const bootstrap = await bootstrapOwner(db, config.ownerEmail, config.bootstrapApiKey);
     const ctx: AppContext = { db, config, log, queue };
     app = await buildApp(ctx);
-    if (opts.worker !== false) worker = await startWorker(ctx);
+    if (opts.worker !== false) {
+      const n = Number(process.env.VIGIL_WORKER_CONCURRENCY);
+      worker = await startWorker(ctx, { concurrency: Number.isInteger(n) && n > 0 ? n : undefined });
+    }
     await app.listen({ host: config.host, port: config.port });
     const addr = app.server.address();
     const port = typeof addr === 'object' && addr ? addr.port : config.port;

@@ -59,3 +59,21 @@ CREATE INDEX templates_name_trgm ON templates USING GIN (name public.gin_trgm_op
 CREATE INDEX templates_uri_prefix ON templates (uri text_pattern_ops);
 -- The default order of search results (newest first).
 CREATE INDEX templates_created ON templates (created_at DESC, id);
+
+-- A change counter for the whole table, bumped by every writing statement. Search keeps facet counts in
+-- memory keyed by it, so any process's write (an import, a private template) invalidates them at once.
+CREATE TABLE template_changes (
+  id INT PRIMARY KEY CHECK (id = 1),
+  version BIGINT NOT NULL DEFAULT 0
+);
+INSERT INTO template_changes (id, version) VALUES (1, 0);
+
+CREATE FUNCTION templates_bump_version() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE template_changes SET version = version + 1 WHERE id = 1;
+  RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER templates_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON templates
+  FOR EACH STATEMENT EXECUTE FUNCTION templates_bump_version();

@@ -157,8 +157,18 @@ export function compileGoRegex(pattern: string): RegExp {
   return re;
 }
 
+const globalCache = new WeakMap<RegExp, RegExp>();
+
+/** The 'g' twin of a compiled regex, for matchAll/replace (cached; callers must not rely on lastIndex). */
 export function withGlobal(re: RegExp): RegExp {
-  return new RegExp(re.source, re.flags.includes('g') ? re.flags : re.flags + 'g');
+  if (re.flags.includes('g')) return re;
+  let g = globalCache.get(re);
+  if (!g) {
+    g = new RegExp(re.source, re.flags + 'g');
+    globalCache.set(re, g);
+  }
+  g.lastIndex = 0;
+  return g;
 }
 
 /** Go's ReplaceAllString: $1, ${1}, $name, ${name}; $$ is a literal dollar. */

@@ -3,7 +3,7 @@ import { DslError } from './errors.ts';
 import { collectVariables, evalNode } from './evaluator.ts';
 import { parse, type Node } from './parser.ts';
 import { isFunction } from './functions/index.ts';
-import { markers, renderWith } from './render.ts';
+import { markers, renderBytesWith, renderWith } from './render.ts';
 import type { Vars } from './values.ts';
 
 export { DslError } from './errors.ts';
@@ -67,6 +67,11 @@ function evalMarker(expr: string, vars: Vars): { ok: true; value: unknown } | { 
 /** Replace {{expr}} and §expr§ markers; markers that cannot be evaluated are left as written. */
 export function render(text: string, vars: Vars): string {
   return renderWith(text, vars, evalMarker);
+}
+
+/** Like render, but returns the exact bytes: text as UTF-8, raw-byte values (hex_decode ...) unchanged. */
+export function renderBytes(text: string, vars: Vars): Buffer {
+  return renderBytesWith(text, vars, evalMarker);
 }
 
 /** Variable names that still have no value after rendering `text` with `vars`. */

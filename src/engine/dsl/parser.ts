@@ -62,6 +62,11 @@ function configure(): void {
       if (i >= src.length) this.throwError('Unclosed quote after "' + out + '"');
       this.index = i + 1;
       env.node = { type: 'Literal', value: out, raw: src.slice(this.index, i + 1) };
+    } else if (quote === '0' && /^0x[0-9a-fA-F]+/.test(this.expr.slice(this.index))) {
+      // govaluate reads 0x.. literals as (double) numbers
+      const m = /^0x[0-9a-fA-F]+/.exec(this.expr.slice(this.index))![0];
+      this.index += m.length;
+      env.node = { type: 'Literal', value: Number.parseInt(m.slice(2), 16), raw: m };
     } else if (quote === '[') {
       const end = this.expr.indexOf(']', this.index + 1);
       if (end < 0) this.throwError('Unclosed [');

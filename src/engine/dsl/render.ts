@@ -23,9 +23,25 @@ function findClose(text: string, open: number): number {
   return -1;
 }
 
+/** Render to a string; raw-byte values appear as one character per byte (latin1). */
 export function renderWith(text: string, vars: Vars, evalMarker: MarkerEvaluator): string {
   if (!text.includes('{{') && !text.includes('§')) return text;
+  return renderParts(text, vars, evalMarker).map((p) => (typeof p === 'string' ? p : toStr(p))).join('');
+}
+
+/** Render to exact bytes: text as UTF-8, raw-byte values (hex_decode, gzip ...) unchanged. */
+export function renderBytesWith(text: string, vars: Vars, evalMarker: MarkerEvaluator): Buffer {
+  return Buffer.concat(renderParts(text, vars, evalMarker).map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : Buffer.from(p))));
+}
+
+function renderParts(text: string, vars: Vars, evalMarker: MarkerEvaluator): (string | Uint8Array)[] {
+  const parts: (string | Uint8Array)[] = [];
+  const emit = (v: unknown) => parts.push(v instanceof Uint8Array ? v : toStr(v));
   let out = '';
+  const flush = () => {
+    if (out) parts.push(out);
+    out = '';
+  };
   let i = 0;
   while (i < text.length) {
     const brace = text.indexOf('{{', i);
@@ -43,7 +59,10 @@ export function renderWith(text: string, vars: Vars, evalMarker: MarkerEvaluator
       out += text.slice(i, para);
       const inner = text.slice(para + 1, end);
       const r = inner.trim() !== '' ? evalMarker(inner.trim(), vars) : { ok: false as const };
-      out += r.ok ? toStr(r.value) : text.slice(para, end + 1);
+      if (r.ok) {
+        flush();
+        emit(r.value);
+      } else out += text.slice(para, end + 1);
       i = end + 1;
       continue;
     }
@@ -56,10 +75,14 @@ export function renderWith(text: string, vars: Vars, evalMarker: MarkerEvaluator
     const rawInner = text.slice(brace + 2, close);
     const inner = renderWith(rawInner, vars, evalMarker).trim();
     const r = inner !== '' ? evalMarker(inner, vars) : { ok: false as const };
-    out += r.ok ? toStr(r.value) : text.slice(brace, close + 2);
+    if (r.ok) {
+      flush();
+      emit(r.value);
+    } else out += text.slice(brace, close + 2);
     i = close + 2;
   }
-  return out;
+  flush();
+  return parts;
 }
 
 /** The marker bodies ({{...}} and §...§) present in a text, outermost only. */

@@ -3,6 +3,7 @@ import type { Extractor } from '../template/types.ts';
 import { compile, DslError, valueToString } from '../dsl/index.ts';
 import { compileGoRegex, withGlobal } from '../dsl/goregex.ts';
 import { goJsonMarshal } from '../dsl/functions/gojson.ts';
+import { sprint } from '../dsl/values.ts';
 import { matchPart } from './parts.ts';
 import { runJq } from './jq/index.ts';
 import { queryXPath } from './xpath/index.ts';
@@ -23,7 +24,7 @@ export function runExtractor(e: Extractor, data: Record<string, unknown>): strin
       const group = e.group ?? 0;
       for (const r of e.regex ?? []) {
         for (const m of corpus.matchAll(withGlobal(compileGoRegex(r)))) {
-          if (m.length > group && m[group] !== undefined) out.add(m[group]);
+          if (m.length > group) out.add(m[group] ?? ''); // Go yields "" for a group that did not take part
         }
       }
       break;
@@ -82,11 +83,13 @@ export function runExtractor(e: Extractor, data: Record<string, unknown>): strin
         try {
           v = compile(expr).evaluate(data);
         } catch (err) {
-          if (err instanceof DslError) continue;
-          throw err;
+          if (!(err instanceof DslError)) throw err;
+          // A missing variable skips this expression; any other error ends the extractor (as in nuclei).
+          if (err.missingVariable !== undefined) continue;
+          break;
         }
         if (v === null || v === undefined) continue;
-        const s = valueToString(v);
+        const s = sprint(v); // fmt.Sprint, as nuclei formats dsl extractor results
         if (s !== '') out.add(s);
       }
       break;

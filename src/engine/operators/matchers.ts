@@ -71,10 +71,12 @@ function matchDsl(m: Matcher, data: Record<string, unknown>): boolean {
   const list = m.dsl ?? [];
   const and = (m.condition ?? 'or') === 'and';
   for (let i = 0; i < list.length; i++) {
+    // {{name}} markers inside an expression take the value of the moment first (nuclei does this);
+    // a marker that stays unresolved fails the whole matcher, as in nuclei.
+    const expr = list[i].includes('{{') ? render(list[i], data) : list[i];
+    if (expr.includes('{{') && unresolvedVariables(expr, data).length > 0) return false;
     let result: unknown;
     try {
-      // {{name}} markers inside an expression take the value of the moment first (nuclei does this).
-      const expr = list[i].includes('{{') ? render(list[i], data) : list[i];
       result = compile(expr).evaluate(data);
     } catch (e) {
       if (!(e instanceof DslError)) throw e;

@@ -1,5 +1,7 @@
 // `flow` is JavaScript that runs the template's requests by protocol and position (`http(2)`) or id
-// (`code("login")`). We do not run it here, but a call to a block that does not exist is a sure error.
+// (`code("login")`). We do not run it here. Calling a protocol the template lacks is an error (nothing
+// can run); an index or id out of range is a warning, because nuclei still runs the other calls (three
+// corpus templates call `http(2)` with one http request and still report from `http(1)`).
 import { IssueList } from './issues.ts';
 
 const CALL = /\b(http|dns|tcp|network|ssl|file|headless|websocket|whois|code|javascript)\(\s*(\d+|"[^"]*"|'[^']*')?\s*\)/g;
@@ -21,9 +23,9 @@ export function checkFlow(flow: string, blocks: Map<string, string[]>, out: Issu
     if (arg === undefined) continue;
     if (/^\d+$/.test(arg)) {
       const n = Number(arg);
-      if (n < 1 || n > requests.length) out.error('flow', `${m[0]}: the template has ${requests.length} ${protocol} request(s)`);
+      if (n < 1 || n > requests.length) out.warn('flow', `${m[0]}: the template has ${requests.length} ${protocol} request(s)`);
     } else if (!requests.includes(arg.slice(1, -1))) {
-      out.error('flow', `${m[0]}: no ${protocol} request has id ${arg}`);
+      out.warn('flow', `${m[0]}: no ${protocol} request has id ${arg}`);
     }
   }
 }

@@ -1,9 +1,9 @@
 // Loading templates from files and folders: walk, read with bounded concurrency, parse, filter.
 import { readFile, readdir, stat } from 'node:fs/promises';
-import { readFile as readFileCallback } from 'node:fs';
 import path from 'node:path';
 import type { Severity, Template, TemplateIssue } from './types.ts';
 import { parseTemplate, type ParseOptions, type ParseResult } from './parse.ts';
+import { parseFile } from './parse-file.ts';
 import { parseOnWorkers } from './worker-pool.ts';
 
 export interface TemplateFilter {
@@ -20,8 +20,8 @@ export interface TemplateFilter {
 }
 
 export interface LoadOptions extends ParseOptions {
-  /** Files read at the same time on the main thread (default 32). */
-  concurrency?: number;
+  /** Files read and parsed between two yields to the event loop (default 64). */
+  batchSize?: number;
   /**
    * Worker threads to parse on (default 0: main thread). Each worker pays its own start-up and cold JIT,
    * so this only pays off for large folders on idle multi-core machines; see bench-corpus.ts.
@@ -71,13 +71,12 @@ export async function loadTemplates(
   }
   result.files = jobs.length;
 
-  const { concurrency, workers = 0, ...parseOpts } = opts;
+  const { batchSize, workers = 0, ...parseOpts } = opts;
   let parsed: (ParseResult | undefined)[] | undefined;
   if (workers > 0 && jobs.length > 0) {
     parsed = await parseOnWorkers(jobs, parseOpts, workers).catch(() => undefined);
   }
-  parsed ??= await parseOnMainThread(jobs, parseOpts, concurrency ?? 32);
-
+  parsed ??= await parseOnMainThread(jobs, parseOpts, batchSize ?? 64);
 
   // Results are gathered in walk order so output is stable from run to run.
   const seenIds = new Map<string, string>();
@@ -105,24 +104,18 @@ export async function loadTemplates(
   return result;
 }
 
-/** Reads with bounded concurrency and parses each file as it arrives. */
-async function parseOnMainThread(jobs: { file: string; root?: string }[], opts: ParseOptions, concurrency: number): Promise<ParseResult[]> {
+/**
+ * Reads and parses in batches, yielding to the event loop between batches so a server stays responsive.
+ * Reads are synchronous on purpose: for many small files, async readFile costs about five times the CPU
+ * (measured on the corpus: ~1.1 s against ~0.2 s), and parsing is the bottleneck either way.
+ */
+async function parseOnMainThread(jobs: { file: string; root?: string }[], opts: ParseOptions, batchSize: number): Promise<ParseResult[]> {
   const parsed: ParseResult[] = new Array(jobs.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < jobs.length) {
-      const index = next++;
-      const { file, root } = jobs[index];
-      try {
-        const text = await readText(file);
-        parsed[index] = parseTemplate(text, file, { ...opts, templatesRoot: opts.templatesRoot ?? root });
-      } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-        parsed[index] = { issues: [{ file, field: '', reason: `cannot read: ${code}` }], warnings: [] };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
+  for (let start = 0; start < jobs.length; start += Math.max(1, batchSize)) {
+    const end = Math.min(jobs.length, start + Math.max(1, batchSize));
+    for (let index = start; index < end; index++) parsed[index] = parseFile(jobs[index].file, { ...opts, templatesRoot: opts.templatesRoot ?? jobs[index].root });
+    if (end < jobs.length) await new Promise((resolve) => setImmediate(resolve));
+  }
   return parsed;
 }
 
@@ -134,10 +127,6 @@ async function listYamlFiles(dir: string): Promise<string[]> {
     .map((e) => path.join(dir, e));
 }
 
-// The callback form of readFile is several times faster than fs/promises for many small files.
-function readText(file: string): Promise<string> {
-  return new Promise((resolve, reject) => readFileCallback(file, 'utf8', (err, data) => (err ? reject(err) : resolve(data))));
-}
 
 function lowerSet(values?: string[]): Set<string> | undefined {
   return values && values.length > 0 ? new Set(values.map((v) => v.trim().toLowerCase())) : undefined;

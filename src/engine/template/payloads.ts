@@ -1,6 +1,7 @@
 // Payload sets: inline lists, aggression-level maps ({low, medium, high}) or a file name whose lines are
 // the values. Files are looked up like nuclei does: the templates root, then the template's folder and
-// each folder above it.
+// each folder above it. Like nuclei without -lfa, a file outside the templates root is refused: an
+// uploaded template must not be able to send /etc/passwd line by line to a target.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Payloads } from './types.ts';
@@ -18,6 +19,8 @@ export interface PayloadOptions {
   aggression?: Aggression;
   /** A payload file that cannot be found is an error (default) or only a warning. */
   missingPayloadFile?: 'error' | 'warn';
+  /** Allow payload files anywhere on disk (nuclei's -lfa); default: only inside the templates root. */
+  allowLocalFileAccess?: boolean;
 }
 
 const LEVELS: Aggression[] = ['low', 'medium', 'high'];
@@ -76,6 +79,10 @@ function readPayloadFile(name: string, field: string, out: IssueList, opts: Payl
   const found = resolvePayloadFile(name, opts);
   if (!found) {
     const reason = `payload file "${name}" not found (looked in the templates root and the template's folders)`;
+    if (!opts.allowLocalFileAccess && !opts.templatesRoot && !(opts.file && existsSync(opts.file))) {
+      out.error(field, `payload file "${name}" cannot be used: the template was not loaded from a templates folder`);
+      return undefined;
+    }
     if (opts.missingPayloadFile === 'warn') {
       out.warn(field, reason);
       return [];
@@ -95,9 +102,24 @@ function readPayloadFile(name: string, field: string, out: IssueList, opts: Payl
   return lines;
 }
 
+/**
+ * The folder payload files must stay inside: the templates root; without one, the template's own folder
+ * tree when it was read from disk (a file the user pointed at); none for inline text (uploads).
+ */
+function allowedRoot(opts: PayloadOptions): string | undefined {
+  if (opts.templatesRoot) return path.resolve(opts.templatesRoot);
+  if (opts.file && existsSync(opts.file)) return path.parse(path.resolve(opts.file)).root;
+  return undefined;
+}
+
+function inside(file: string, root: string): boolean {
+  const rel = path.relative(root, file);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
 export function resolvePayloadFile(name: string, opts: PayloadOptions): string | undefined {
   const candidates: string[] = [];
-  if (path.isAbsolute(name)) candidates.push(name);
+  if (path.isAbsolute(name)) candidates.push(path.resolve(name));
   else {
     if (opts.templatesRoot) candidates.push(path.resolve(opts.templatesRoot, name));
     let dir = path.dirname(path.resolve(opts.file || '.'));
@@ -108,5 +130,7 @@ export function resolvePayloadFile(name: string, opts: PayloadOptions): string |
       dir = parent;
     }
   }
-  return candidates.find((c) => existsSync(c) && statSync(c).isFile());
+  const root = opts.allowLocalFileAccess ? path.parse(path.resolve('.')).root : allowedRoot(opts);
+  if (!root) return undefined;
+  return candidates.find((c) => inside(c, root) && existsSync(c) && statSync(c).isFile());
 }

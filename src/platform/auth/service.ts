@@ -18,11 +18,16 @@ export async function authenticate(db: Db, apiKey: string | undefined, teamHeade
   if (!apiKey) throw unauthorized('missing API key: send it in the X-API-Key header');
   const user = await store.findUserByKeyHash(db, hashApiKey(apiKey.trim()));
   if (!user) throw unauthorized('invalid API key');
-  const teamId = teamHeader?.trim() || user.default_team_id;
-  if (!teamId) throw forbidden('the user belongs to no team; send X-Team-Id');
+  const asked = teamHeader?.trim();
+  let teamId = asked || user.default_team_id;
   // Role is read on every request, so a downgrade takes effect on the very next one.
-  const membership = await store.findMembership(db, teamId, user.id);
-  if (!membership) throw forbidden(`not a member of team ${teamId}`);
+  let membership = teamId ? await store.findMembership(db, teamId, user.id) : undefined;
+  if (!membership && !asked) {
+    // Removed from the default team (or never had one): fall back to the first team the user is in.
+    const first = (await store.listUserTeams(db, user.id))[0];
+    if (first) membership = await store.findMembership(db, (teamId = first.id), user.id);
+  }
+  if (!membership || !teamId) throw forbidden(asked ? `not a member of team ${asked}` : 'the user belongs to no team');
   void store.touchSignIn(db, user.id).catch(() => {});
   if (membership.status === 'INVITED') await store.acceptInvite(db, teamId, user.id);
   return { userId: user.id, email: user.email, teamId, role: membership.role };

@@ -90,26 +90,40 @@ export interface BountyFact {
   prev?: { date: string; rank: number; reports: number };
 }
 
-export interface TemplateFact {
-  id: string;
+/**
+ * What the 'template' feed stores per CVE: which public catalogue template (templates table) is linked, with
+ * the digest and flags the record shows, so a change to any of them changes the fact and recomputes the
+ * record. The template's content is read from the template store when records are computed.
+ */
+export interface TemplateLink {
   uri: string;
-  directory: string;
-  filename: string;
-  type?: string;
+  digest: string;
+  ref: string | null;
+  release_tag: string | null;
+  template_type: string;
+  is_draft: boolean;
+  is_early: boolean;
+  is_github: boolean;
+  is_new: boolean;
+  is_svcteam: boolean;
+  created_at: string;
+}
+
+/** The linked template as computeRecord reads it: the link plus the template store's row content. */
+export interface TemplateFact extends TemplateLink {
+  id: string;
   name?: string;
   severity?: string;
+  type?: string;
   description?: string;
   impact?: string;
   remediation?: string;
   author: string[];
   tags: string[];
-  references: string[];
   classification: Record<string, unknown>;
   metadata: Record<string, unknown>;
+  ai_meta?: Record<string, unknown>;
   raw: string;
-  digest?: string;
-  verified: boolean;
-  added_at?: string;
 }
 
 export interface ExposureFact {

@@ -3,21 +3,19 @@
 // its reason; it never aborts the feed.
 import type { Db } from '../../db/connection.ts';
 import type { BountyFact } from './facts.ts';
-import { computeRecord } from './record.ts';
 import * as store from './store.ts';
 import { detectFormat, PARSERS } from './feeds/detect.ts';
 import { readSources } from './feeds/source.ts';
-import { importTemplateDir } from './feeds/templates.ts';
+import { recompute } from './recompute.ts';
+import { linkTemplateFacts } from './template-link.ts';
 import { BadDocument, type FeedFormat, type Sink } from './feeds/types.ts';
 import type { BountyRow } from './feeds/bounty.ts';
 
 export interface ImportOptions {
   /** Force one format instead of detecting it per document. */
-  format?: Exclude<FeedFormat, 'templates'>;
+  format?: FeedFormat;
   /** The day daily feeds (EPSS, bounty) describe, YYYY-MM-DD, when the file does not say. */
   date?: string;
-  /** A template catalogue folder to link CVEs to templates (its cves.json). */
-  templatesDir?: string;
   onProgress?: (p: { feed: string; read: number; doc?: string }) => void;
 }
 
@@ -37,14 +35,16 @@ export interface ImportReport {
   unrecognised: string[];
   records_changed: number;
   records_total: number;
+  /** CVE records linked to a template of the public catalogue (template store) */
+  templates_linked: number;
 }
 
 // Feeds whose import is a complete catalogue: CVEs absent from it lose that feed's fact.
-const SNAPSHOT_FEEDS = new Set(['kev', 'template']);
+const SNAPSHOT_FEEDS = new Set(['kev']);
 const FLUSH_AT = 1000;
 const MAX_EXAMPLES = 50;
 
-const FEED_OF: Record<string, string> = { vulncheck_kev: 'vulncheck_kev', templates: 'template' };
+const FEED_OF: Record<string, string> = { vulncheck_kev: 'vulncheck_kev' };
 const feedName = (format: string) => FEED_OF[format] ?? format;
 
 export async function importIntel(db: Db, inputs: string[], opts: ImportOptions = {}): Promise<ImportReport> {
@@ -122,10 +122,6 @@ export async function importIntel(db: Db, inputs: string[], opts: ImportOptions 
     const r = reportFor(feed);
     if (r.buffer.size >= FLUSH_AT || cweBuffer.size >= FLUSH_AT) await flush(feed);
   }
-  if (opts.templatesDir) {
-    const sink = sinkFor('template', opts.templatesDir);
-    importTemplateDir(opts.templatesDir, sink, (n) => n % 250 === 0 && opts.onProgress?.({ feed: 'template', read: n }));
-  }
   for (const feed of reports.keys()) await flush(feed);
 
   for (const [feed, r] of reports) {
@@ -135,6 +131,9 @@ export async function importIntel(db: Db, inputs: string[], opts: ImportOptions 
     for (const id of removed) touched.add(id);
   }
   if (changedCwes.length) for (const id of await store.cvesWithCwes(db, changedCwes)) touched.add(id);
+  // The template catalogue may have changed since the last import (or this import added CVE records).
+  const linked = await linkTemplateFacts(db);
+  for (const id of linked) touched.add(id);
 
   const recordsChanged = await recompute(db, [...touched], (n) => opts.onProgress?.({ feed: 'records', read: n }));
   for (const r of reports.values()) {
@@ -143,12 +142,13 @@ export async function importIntel(db: Db, inputs: string[], opts: ImportOptions 
       read: r.read, changed: r.changed, skipped: r.skipped_examples, skippedCount: r.skipped,
     });
   }
-  const total = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM intel_vulns');
+  const total = await db.query<{ n: number; t: number }>('SELECT count(*)::int AS n, count(*) FILTER (WHERE is_template)::int AS t FROM intel_vulns');
   return {
     feeds: [...reports.values()].map(({ feed, documents, read, changed, removed, skipped, skipped_examples }) => ({ feed, documents, read, changed, removed, skipped, skipped_examples })),
     unrecognised,
     records_changed: recordsChanged,
     records_total: total.rows[0]!.n,
+    templates_linked: total.rows[0]!.t,
   };
 }
 
@@ -165,31 +165,4 @@ async function withBountyHistory(db: Db, rows: { cve_id: string; data: BountyRow
   });
 }
 
-/** Recomputes the records of the given CVEs from their stored facts. Returns how many changed. */
-export async function recompute(db: Db, cveIds: string[], progress?: (n: number) => void): Promise<number> {
-  const names = await store.cweNames(db);
-  let changed = 0;
-  const sorted = [...new Set(cveIds)].sort();
-  for (let i = 0; i < sorted.length; i += 500) {
-    const batch = sorted.slice(i, i + 500);
-    const facts = await store.loadFacts(db, batch);
-    const rows: Parameters<typeof store.upsertRecords>[1] = [];
-    const gone: string[] = [];
-    for (const id of batch) {
-      const rec = facts.has(id) ? computeRecord(id, facts.get(id)!, names) : undefined;
-      if (rec) rows.push({ ...rec.columns, doc: rec.doc });
-      else gone.push(id);
-    }
-    await db.transaction(async (tx) => {
-      changed += await store.upsertRecords(tx, rows);
-      await store.deleteRecords(tx, gone);
-    });
-    progress?.(Math.min(i + 500, sorted.length));
-  }
-  return changed;
-}
-
-/** Recomputes every record (after a change in how records are computed). */
-export async function rebuildAll(db: Db): Promise<number> {
-  return recompute(db, await store.allFactCves(db));
-}
+export { recompute, rebuildAll } from './recompute.ts';

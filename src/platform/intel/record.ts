@@ -66,7 +66,7 @@ export function computeRecord(cveId: string, f: CveFacts, cweNames: Map<string, 
   const cwe = unique([...cves.flatMap((c) => c.cwes.map((w) => w.id)), ...(f.kev?.cwes ?? []), ...templateCwes(f)]);
   const cveNames = new Map(cves.flatMap((c) => c.cwes.filter((w) => w.name).map((w) => [w.id, w.name!] as const)));
   const weaknesses = cwe.map((id) => ({ cwe_id: id, cwe_name: cweNames.get(id) ?? cveNames.get(id) })).map(dropUndefined);
-  const templateCoverage = tpl ? (tpl.verified ? 'verified' : 'unverified') : 'none';
+  const templateCoverage = tpl ? (tpl.metadata.verified === true ? 'verified' : 'unverified') : 'none';
   const remote = cvss ? isRemote(cvss.vector) : undefined;
   const auth = cvss ? isAuth(cvss.vector) : undefined;
   const ui = cvss ? userInteraction(cvss.vector) : undefined;
@@ -139,7 +139,8 @@ export function computeRecord(cveId: string, f: CveFacts, cweNames: Map<string, 
       delta_reports: f.bounty.prev ? f.bounty.reports - f.bounty.prev.reports : undefined,
     }) : undefined,
     ntps: score,
-    template_created_at: nucleiPoc?.added_at,
+    // when the template entered the public catalogue (nuclei's PoC entry), else when the store first saw it
+    template_created_at: tpl ? (nucleiPoc?.added_at ?? tpl.created_at) : undefined,
     ...(tpl ? templateGroup(f) : {}),
   };
   const clean = dropUndefined(doc);
@@ -253,14 +254,15 @@ function templateCwes(f: CveFacts): string[] {
   return Array.isArray(ids) ? ids.filter((x): x is string => typeof x === 'string' && /^CWE-\d+$/.test(x)) : [];
 }
 
-/** The linked template's record fields (Template group of the spec). */
+/** The linked template's record fields (Template group of the spec), as the template store holds them. */
 function templateGroup(f: CveFacts): VulnDoc {
   const t = f.template!;
+  const slash = t.uri.lastIndexOf('/');
   return {
     id: t.id,
     uri: t.uri,
-    directory: t.directory,
-    filename: t.filename,
+    directory: slash > 0 ? t.uri.slice(0, slash) : undefined,
+    filename: t.uri.slice(slash + 1),
     type: t.type,
     author: t.author,
     tags: t.tags,
@@ -268,8 +270,15 @@ function templateGroup(f: CveFacts): VulnDoc {
     digest: t.digest,
     metadata: t.metadata,
     classification: classification(t.classification),
-    template_type: 'public',
-    is_draft: false,
+    ai_meta: t.ai_meta ?? undefined,
+    template_type: t.template_type,
+    ref: t.ref ?? undefined,
+    release_tag: t.release_tag ?? undefined,
+    is_draft: t.is_draft,
+    is_early: t.is_early,
+    is_github: t.is_github,
+    is_new: t.is_new,
+    is_svcteam: t.is_svcteam,
   };
 }
 

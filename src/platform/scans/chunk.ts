@@ -36,6 +36,16 @@ async function templatesOf(ctx: Pick<AppContext, 'db' | 'log'>, scanId: string, 
   return out;
 }
 
+/**
+ * A scan's rate limit shared by the chunks one worker runs at once (VIGIL_SCAN_WORKER_CONCURRENCY), so a
+ * single worker keeps the scan at its limit. 0 means no limit.
+ */
+export function chunkRate(rate: number | undefined, chunks: number, env: NodeJS.ProcessEnv = process.env): number | undefined {
+  if (rate === undefined || rate <= 0) return rate;
+  const slots = Math.max(1, Math.min(chunks, Number(env.VIGIL_SCAN_WORKER_CONCURRENCY ?? 4) || 4));
+  return Math.max(1, Math.floor(rate / slots));
+}
+
 export interface ChunkRunOptions {
   /** Aborted when the worker must stop: the chunk throws so its job is retried elsewhere. */
   signal?: AbortSignal;
@@ -63,6 +73,7 @@ export async function runChunk(ctx: Pick<AppContext, 'db' | 'log'>, job: ChunkJo
     return 'failed';
   }
   const engineRun = opts.engine ?? runScan;
+  await store.markRunning(ctx.db, scanId, run);
   const eo = scan.engine_options as EngineOptions;
 
   // Stop checks: a stopped, deleted or rescanned scan aborts this chunk without storing more.
@@ -110,7 +121,7 @@ export async function runChunk(ctx: Pick<AppContext, 'db' | 'log'>, job: ChunkJo
       templates,
       concurrency: eo.concurrency,
       bulkSize: eo.bulkSize,
-      rateLimit: eo.rateLimit,
+      rateLimit: chunkRate(eo.rateLimit, scan.chunks_total),
       timeout: eo.timeout,
       retries: eo.retries,
       maxHostErrors: eo.maxHostErrors,

@@ -232,8 +232,8 @@ export interface ChunkRow {
 }
 
 /**
- * Claims a chunk for a worker when its scan still runs that run: counts the attempt and moves the scan to
- * running. Returns undefined when the chunk must be skipped (scan stopped, deleted, rescanned, chunk done).
+ * Claims a chunk for a worker when its scan still runs that run: counts the attempt and moves a queued
+ * scan to starting. Returns undefined when the chunk must be skipped (scan stopped, deleted, rescanned, chunk done).
  */
 export async function claimChunk(db: Db, scanId: string, run: number, idx: number): Promise<{ chunk: ChunkRow; scan: ScanRow } | undefined> {
   return db.transaction(async (tx) => {
@@ -247,12 +247,21 @@ export async function claimChunk(db: Db, scanId: string, run: number, idx: numbe
     );
     if (!rows[0]) return undefined;
     const scan = await tx.query<ScanRow>(
-      `UPDATE scans SET status = 'running', started_at = COALESCE(started_at, now()), updated_at = now()
+      `UPDATE scans SET status = CASE WHEN status = 'queued' THEN 'starting' ELSE status END,
+         started_at = COALESCE(started_at, now()), updated_at = now()
        WHERE id = $1 RETURNING *`,
       [scanId],
     );
     return { chunk: rows[0], scan: scan.rows[0]! };
   });
+}
+
+/** starting -> running once a worker has its templates loaded and the engine begins. */
+export async function markRunning(db: Db, scanId: string, run: number): Promise<void> {
+  await db.query(
+    `UPDATE scans SET status = 'running', updated_at = now() WHERE id = $1 AND rescan_count = $2 AND status = 'starting'`,
+    [scanId, run],
+  );
 }
 
 /** The current status of a run (checked while a chunk runs, so a stop is noticed). */

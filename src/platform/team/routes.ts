@@ -93,15 +93,19 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.patch('/v1/user/team/member', {
-    config: { action: 'team:manage_members' },
+    // No route-level action: a member of any role may accept their own invite; role changes ask the
+    // permission table in the service (rule 1).
     schema: {
-      tags, summary: "Change a member's role",
-      body: Type.Object({ email: Email, role: Type.String({ description: 'ADMIN, MEMBER, VIEWER or GUEST (any case)' }) }),
+      tags, summary: "Change a member's role (or, without role, accept your own team invite)",
+      body: Type.Object({
+        email: Email,
+        role: Type.Optional(Type.String({ description: 'ADMIN, MEMBER, VIEWER or GUEST (any letter case); the Owner role cannot be given or taken here' })),
+      }),
       response: { 200: MessageBody, ...errorResponses(400, 401, 403, 404) },
     },
   }, async (req) => {
-    const role = await team.updateMember(db, req.caller, req.body.email, req.body.role);
-    return { message: `${req.body.email} is now ${role}` };
+    const out = await team.updateMember(db, req.caller, req.body.email, req.body.role);
+    return { message: out.accepted ? `team invite accepted; your role is ${out.role}` : `${req.body.email} is now ${out.role}` };
   });
 
   app.delete('/v1/user/team/member', {

@@ -2,7 +2,7 @@
 import type { Db } from '../../db/connection.ts';
 import type { Caller } from '../auth/service.ts';
 import * as store from '../auth/store.ts';
-import { parseRole, type Role } from '../auth/permissions.ts';
+import { can, parseRole, type Role } from '../auth/permissions.ts';
 import { badRequest, conflict, forbidden, notFound } from '../errors.ts';
 
 export const MAX_TEAM_MEMBERS = 100;
@@ -47,11 +47,25 @@ export async function addMember(db: Db, caller: Caller, email: string, roleText?
   });
 }
 
-/** Changes a member's role under the spec's rules. The new role applies from the next request on. */
-export async function updateMember(db: Db, caller: Caller, email: string, roleText: string): Promise<Role> {
+/**
+ * PATCH /v1/user/team/member under the spec's rules ("Update team member"). With a role it changes an
+ * existing member's role; the new role applies from the caller's very next request, because the role is
+ * read on every request. Without a role, for the caller's own email, it accepts the caller's invite (the
+ * reference titles the endpoint "Accept team invite"; using the key already accepts it).
+ */
+export async function updateMember(db: Db, caller: Caller, email: string, roleText: string | undefined): Promise<{ role: Role; accepted?: boolean }> {
+  if (roleText === undefined) {
+    if (email.toLowerCase() !== caller.email.toLowerCase()) {
+      throw badRequest("role is required to change another member's role: ADMIN, MEMBER, VIEWER or GUEST", 'role');
+    }
+    await store.acceptInvite(db, caller.teamId, caller.userId);
+    return { role: caller.role, accepted: true };
+  }
+  // Rule 1: only an Admin or the Owner changes roles (asked of the one permission table).
+  if (!can(caller.role, 'team:manage_members')) throw forbidden(`role ${caller.role} may not change roles: an Admin or the Owner can`);
   const role = roleOf(roleText, 'MEMBER');
-  if (caller.role !== 'OWNER' && caller.role !== 'ADMIN') throw forbidden('only an Admin or the Owner can change roles');
   const target = await memberByEmail(db, caller.teamId, email);
+  // Rules 3 and 4: nobody changes the Owner's role here (an Admin never; the Owner transfers ownership elsewhere).
   if (target.role === 'OWNER') {
     throw forbidden(
       caller.role === 'ADMIN'
@@ -59,9 +73,10 @@ export async function updateMember(db: Db, caller: Caller, email: string, roleTe
         : 'the Owner role cannot be changed here; ownership transfer is a separate process',
     );
   }
+  // Rules 4 and 5: the Owner role is never given here, so a team keeps exactly one Owner.
   if (role === 'OWNER') throw badRequest('the Owner role cannot be given here: a team has one Owner, and ownership transfer is a separate process', 'role');
   await store.updateMemberRole(db, caller.teamId, target.user_id, role);
-  return role;
+  return { role };
 }
 
 export async function removeMember(db: Db, caller: Caller, email: string): Promise<void> {

@@ -5,6 +5,7 @@ import type { Db } from '../../db/connection.ts';
 import { badRequest } from '../errors.ts';
 import { columnsFor, parseFields, toRecord, type TemplateRecord } from './format.ts';
 import { parseQuery, wordTsquery, type Filter } from './query.ts';
+import { cachedFacets, changeVersion } from './facet-cache.ts';
 
 export type Scope = 'public' | 'private' | 'public_private';
 
@@ -144,9 +145,11 @@ export async function searchTemplates(db: Db, teamId: string, params: SearchPara
   }
   const rowsSql = `SELECT ${select.join(', ')} FROM templates WHERE ${whereSql} ORDER BY ${order} LIMIT ${p.add(limit)} OFFSET ${p.add(offset)}`;
   // Both queries at once: on a PostgreSQL pool they run on two connections.
+  const version = await changeVersion(db);
+  const facetKey = `${whereSql}\u0000${JSON.stringify(whereValues)}\u0000${facetSize}`;
   const [rows, { total, facets }] = await Promise.all([
     db.query<Record<string, unknown>>(rowsSql, p.values),
-    computeFacets(db, whereSql, whereValues, facetSize),
+    cachedFacets(db, facetKey, version, () => computeFacets(db, whereSql, whereValues, facetSize)),
   ]);
   const results = rows.rows.map((r) => {
     if (highlight) {

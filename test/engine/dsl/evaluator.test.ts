@@ -10,6 +10,7 @@ describe('govaluate semantics', () => {
     expect(evaluate('7 / 2', {})).toBe(3.5);
     expect(evaluate('7 % 3', {})).toBe(1);
     expect(evaluate('2 ** 10', {})).toBe(1024);
+    expect(evaluate('0x1F + 1', {})).toBe(32);
     expect(evaluate('-status_code + 1', vars)).toBe(-199);
   });
   it('+ concatenates when either side is a string, numbers printed like Go %v', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { render, unresolvedVariables } from '../../../src/engine/dsl/index.ts';
+import { render, renderBytes, unresolvedVariables } from '../../../src/engine/dsl/index.ts';
 
 const vars = { BaseURL: 'http://127.0.0.1:8080/app', Host: '127.0.0.1', Port: '8080', 'interactsh-url': 'x1.oast.me', user: 'admin', n: 3, evil: '{{Host}}' };
 
@@ -27,6 +27,12 @@ describe('render', () => {
   it('keeps unmatched braces as text', () => {
     expect(render('{{ not closed', vars)).toBe('{{ not closed');
     expect(render('a}}b', vars)).toBe('a}}b');
+  });
+  it('renderBytes keeps raw bytes from hex_decode and friends', () => {
+    const b = renderBytes("é{{hex_decode('ff00')}}{{Host}}", vars);
+    expect([...b]).toEqual([0xc3, 0xa9, 0xff, 0x00, ...Buffer.from('127.0.0.1')]);
+    expect(render("{{hex_decode('ff')}}", vars)).toBe('\u00ff');
+    expect(renderBytes('{{base64(concat(hex_decode("ff"), "a"))}}', vars).toString()).toBe(Buffer.from([0xff, 0x61]).toString('base64'));
   });
   it('lists unresolved variables', () => {
     expect(unresolvedVariables('{{Host}}/{{token}}/{{md5(secret + salt)}}/§payload§', vars)).toEqual(['token', 'secret', 'salt', 'payload']);

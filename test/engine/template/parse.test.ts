@@ -148,6 +148,22 @@ describe('parseTemplate: top level', () => {
     expect(t.flow).toBe('http(1)');
   });
 
+  it('checks flow calls against the blocks the template has', () => {
+    const two = 'http:\n  - id: first\n    path: ["{{BaseURL}}/a"]\n  - path: ["{{BaseURL}}/b"]\n';
+    const ok = parseTemplate(tpl(two + 'flow: http(1) && http("first") && http(2) && http()\n'), 'f');
+    expect(issues(ok)).toEqual([]);
+    expect(ok.warnings).toEqual([]);
+    const missing = parseTemplate(tpl(two + 'flow: http(1) && dns(1)\n'), 'f');
+    expect(issues(missing)).toEqual(['flow: dns(1) calls a dns block the template does not have']);
+    const range = parseTemplate(tpl(two + 'flow: http(3) || http("nope")\n'), 'f');
+    expect(range.template).toBeDefined();
+    expect(range.warnings.map((w) => `${w.field}: ${w.reason}`)).toEqual([
+      'flow: http(3): the template has 2 http request(s)',
+      'flow: http("nope"): no http request has id "nope"',
+    ]);
+    expect(issues(parseTemplate(tpl(HTTP_OK + 'flow: " "\n'), 'f'))).toEqual(['flow: must not be empty']);
+  });
+
   it('type-checks variables and booleans', () => {
     const r = parseTemplate(tpl(HTTP_OK + 'variables: [a]\nself-contained: "yes"\n'), 'f');
     expect(issues(r)).toEqual([

@@ -1,12 +1,16 @@
 // Imports the real feeds of ../shared/data/vuln (plus small EPSS and bounty files made here) and checks
 // whole records, field by field, against the source files read independently in the test.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbKinds } from '../../helpers/db.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import YAML from 'yaml';
 import { importIntel, type ImportReport } from '../../../src/platform/intel/importer.ts';
+import { chooseLinks, relinkTemplates } from '../../../src/platform/intel/template-link.ts';
+import { importCatalogue } from '../../../src/platform/templates/catalogue.ts';
 
 const SHARED = path.resolve(import.meta.dirname, '../../../../shared');
 const VULN = path.join(SHARED, 'data/vuln');
@@ -21,6 +25,21 @@ const vulncheck: { cve: string[]; date_added: string; dueDate?: string; knownRan
 const cweNames: Record<string, { name: string }> = readJson('cwe/cwe_names_v4.14.json');
 const templateIndex = readFileSync(path.join(CORPUS, 'cves.json'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { ID: string; file_path: string });
 
+// The catalogue given to the template store: the corpus's templates of the CVEs in the data (per its
+// cves.json) minus one kept back to link later, plus templates that name a CVE besides its own template.
+const dataCves = new Set(manifest.map((m) => m.cve));
+const LATE = templateIndex.filter((r) => dataCves.has(r.ID)).at(-1)!;
+const catalogueFiles = [
+  ...templateIndex.filter((r) => dataCves.has(r.ID) && r !== LATE).map((r) => r.file_path),
+  'http/cves/2021/CVE-2021-22205.yaml', 'http/vulnerabilities/gitlab/gitlab-rce.yaml',
+  'http/cves/2022/CVE-2022-22965.yaml', 'dast/cves/2022/CVE-2022-22965.yaml',
+];
+const linkedTo = (id: string) => (id === LATE.ID ? undefined : templateIndex.find((r) => r.ID === id)?.file_path);
+const copyTemplate = (to: string, rel: string) => {
+  mkdirSync(path.dirname(path.join(to, rel)), { recursive: true });
+  copyFileSync(path.join(CORPUS, rel), path.join(to, rel));
+};
+
 const BOTH_KEV_TEMPLATE = 'CVE-2018-13379'; // CISA KEV, VulnCheck KEV, PoCs, template
 const NO_CVSS = 'CVE-2022-22273';
 const EPSS = { [BOTH_KEV_TEMPLATE]: [0.94352, 0.99951], [NO_CVSS]: [0.01234, 0.5] } as Record<string, [number, number]>;
@@ -33,6 +52,7 @@ describe.each(dbKinds())('vulnerability intelligence import on %s', (kind) => {
   let t: TestApp;
   let first: ImportReport;
   let dir: string;
+  let catalogue: string;
 
   beforeAll(async () => {
     t = await createTestApp(kind);
@@ -44,8 +64,11 @@ describe.each(dbKinds())('vulnerability intelligence import on %s', (kind) => {
       'CVE-2021-44228,not-a-number,0.9',
       'not-a-cve,0.5,0.5',
     ].join('\n'));
-    first = await importIntel(t.ctx.db, [VULN, path.join(dir, 'epss.csv')], { templatesDir: CORPUS });
-  }, 240_000);
+    catalogue = path.join(dir, 'catalogue');
+    for (const rel of catalogueFiles) copyTemplate(catalogue, rel);
+    await importCatalogue(t.ctx.db, catalogue);
+    first = await importIntel(t.ctx.db, [VULN, path.join(dir, 'epss.csv')]);
+  }, 300_000);
   afterAll(async () => t?.close());
 
   const get = async (id: string, query = '') => {
@@ -116,16 +139,34 @@ describe.each(dbKinds())('vulnerability intelligence import on %s', (kind) => {
     const adpCpes = containers(src).flatMap((c) => (c.affected ?? []).flatMap((a: { cpes?: string[] }) => a.cpes ?? []));
     expect(v.affected_products.flatMap((p: { cpe: string[] }) => p.cpe).sort()).toEqual([...new Set(adpCpes)].sort());
     expect(v.affected_products.some((p: { vendor: string }) => p.vendor === src.containers.cna.affected[0].vendor)).toBe(true);
-    // template group, linked through the corpus's cves.json
-    const tplPath = templateIndex.find((r) => r.ID === id)!.file_path;
+    // template group: the template store's copy of the corpus file that cves.json names for the CVE
+    const tplPath = linkedTo(id)!;
     const raw = readFileSync(path.join(CORPUS, tplPath), 'utf8');
+    const yaml = YAML.parse(raw);
+    const list = (x: string) => x.split(',').map((s) => s.trim());
+    const cls = yaml.info.classification;
     expect(v.is_template).toBe(true);
     expect(v.scanner_template).toBe(raw);
     expect(v.raw).toBe(raw);
+    expect(v.digest).toBe(createHash('sha256').update(raw).digest('hex'));
     expect(v.uri).toBe(tplPath);
-    expect(v.id).toBe(raw.match(/^id: (\S+)/)![1]);
-    expect(v.classification['cve-id']).toEqual([id]);
-    expect(v.template_coverage).toBe(/verified: true/.test(raw) ? 'verified' : 'unverified');
+    expect(v.filename).toBe(path.posix.basename(tplPath));
+    expect(v.directory).toBe(path.posix.dirname(tplPath));
+    expect(v.id).toBe(yaml.id);
+    expect(v.type).toBe('http');
+    expect(v.author).toEqual(list(yaml.info.author));
+    expect(v.tags).toEqual(list(yaml.info.tags));
+    expect(v.metadata).toEqual(yaml.info.metadata);
+    expect(v.classification).toEqual({
+      'cve-id': [cls['cve-id']], 'cwe-id': [cls['cwe-id']], 'cvss-metrics': cls['cvss-metrics'], 'cvss-score': cls['cvss-score'],
+      'epss-score': cls['epss-score'], 'epss-percentile': cls['epss-percentile'], cpe: cls.cpe,
+    });
+    expect(v).toMatchObject({ template_type: 'public', is_draft: false, is_early: false, is_github: false, is_new: true, is_svcteam: true });
+    expect(v.template_coverage).toBe(yaml.info.metadata.verified === true ? 'verified' : 'unverified');
+    expect(v).not.toHaveProperty('user_id'); // a catalogue template belongs to no user
+    const nucleiPoc = v.pocs.find((p: { source: string; url: string }) => p.source === 'nuclei' && p.url.endsWith(`/${tplPath}`));
+    if (nucleiPoc) expect(v.template_created_at).toBe(nucleiPoc.added_at);
+    else expect(Date.parse(v.template_created_at)).toBeGreaterThan(Date.now() - 3_600_000);
     // own fields
     expect(v.doc_type).toBe('cve');
     expect(v.ntps).toBe(Math.round(cvss.baseScore * 3 + EPSS[id]![0] * 25 + 20 + 10 + (v.template_coverage === 'verified' ? 15 : 10)));
@@ -146,7 +187,7 @@ describe.each(dbKinds())('vulnerability intelligence import on %s', (kind) => {
     expect(v.cwe).toContain(cwe);
     expect(v.weaknesses.find((w: { cwe_id: string }) => w.cwe_id === cwe).cwe_name).toBe(cweNames[cwe]!.name);
     expect(v.is_kev).toBe(kevCatalog.some((k) => k.cveID === NO_CVSS));
-    expect(v.is_template).toBe(templateIndex.some((r) => r.ID === NO_CVSS));
+    expect(v.is_template).toBe(!!linkedTo(NO_CVSS));
     expect(v.ntps).toBe(Math.round(EPSS[NO_CVSS]![0] * 25 + (v.is_kev ? 20 : 0) + (v.is_poc ? 10 : 0) + (v.is_template ? (v.template_coverage === 'verified' ? 15 : 10) : 0)));
   });
 
@@ -172,6 +213,19 @@ describe.each(dbKinds())('vulnerability intelligence import on %s', (kind) => {
     const missing = await get('CVE-1999-99999');
     expect(missing.status).toBe(404);
     expect(missing.body.message).toContain('CVE-1999-99999');
+  });
+
+  it('links each record to the template that the catalogue index names for its CVE', async () => {
+    const rows = (await t.ctx.db.query<{ cve_id: string; uri: string | null; is_template: boolean }>(
+      "SELECT cve_id, doc->>'uri' AS uri, is_template FROM intel_vulns",
+    )).rows;
+    expect(rows.length).toBe(first.records_total);
+    for (const r of rows) expect({ id: r.cve_id, uri: r.uri ?? undefined }).toEqual({ id: r.cve_id, uri: linkedTo(r.cve_id) });
+    expect(first.templates_linked).toBe(rows.filter((r) => r.is_template).length);
+    expect(first.templates_linked).toBe(templateIndex.filter((r) => dataCves.has(r.ID)).length - 1);
+    // several templates name these CVEs; the CVE's own template wins
+    const links = await chooseLinks(t.ctx.db);
+    for (const id of ['CVE-2021-22205', 'CVE-2022-22965']) expect(links.get(id)?.uri).toBe(linkedTo(id));
   });
 
   it('is idempotent: a second import changes nothing', async () => {
@@ -234,5 +288,32 @@ describe.each(dbKinds())('vulnerability intelligence import on %s', (kind) => {
       expect(injection.body.total).toBe(0);
     }
     expect((await search({ q: '', limit: '1' })).body.total).toBe(first.records_total);
+  });
+  it('re-links records when the template catalogue changes', async () => {
+    const get1 = async () => (await get(LATE.ID)).body.data;
+    expect((await get1()).is_template).toBe(false);
+    expect(await relinkTemplates(t.ctx.db)).toEqual({ links_changed: 0, records_changed: 0 });
+
+    copyTemplate(catalogue, LATE.file_path); // a template for the CVE is added to the catalogue
+    await importCatalogue(t.ctx.db, catalogue);
+    expect((await relinkTemplates(t.ctx.db)).records_changed).toBe(1);
+    const raw = readFileSync(path.join(CORPUS, LATE.file_path), 'utf8');
+    let v = await get1();
+    expect([v.is_template, v.uri, v.raw, v.scanner_template]).toEqual([true, LATE.file_path, raw, raw]);
+
+    writeFileSync(path.join(catalogue, LATE.file_path), `${raw}\n# changed locally\n`); // the template changes
+    await importCatalogue(t.ctx.db, catalogue);
+    await relinkTemplates(t.ctx.db);
+    v = await get1();
+    expect(v.raw).toBe(`${raw}\n# changed locally\n`);
+    expect(v.digest).toBe(createHash('sha256').update(v.raw).digest('hex'));
+
+    rmSync(path.join(catalogue, LATE.file_path)); // and leaves the catalogue
+    await importCatalogue(t.ctx.db, catalogue);
+    expect((await relinkTemplates(t.ctx.db)).records_changed).toBe(1);
+    v = await get1();
+    expect(v.is_template).toBe(false);
+    expect(v.template_coverage).toBe('none');
+    for (const f of ['uri', 'raw', 'scanner_template', 'digest', 'classification', 'template_type']) expect(v).not.toHaveProperty(f);
   });
 });

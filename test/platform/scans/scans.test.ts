@@ -1,6 +1,10 @@
 // Scans end to end through the API: real target servers on 127.0.0.1, a real queue and the in-process
 // worker running the real engine.
 import net from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { useSecretFiles, setWorkerSecrets } from '../../../src/platform/scans/worker-secrets.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbKinds } from '../../helpers/db.ts';
 import { startHttpServer, type TestServer } from '../../helpers/targets.ts';
@@ -267,12 +271,24 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
     const res = await t.request({ method: 'POST', url: '/v1/scans', payload: { targets: [vulnA.url], private_templates: templates } });
     const id = res.json().id;
     await t.waitStatus(id, ['finished']);
+    const before = (await t.request({ method: 'GET', url: '/v1/scans?status=finished' })).json().total_results;
     const del = await t.request({ method: 'DELETE', url: `/v1/scans/${id}` });
     expect(del.statusCode, del.body).toBe(200);
     expect(del.json()).toMatchObject({ ok: true });
     expect((await t.request({ method: 'GET', url: `/v1/scans/${id}` })).statusCode).toBe(404);
     expect((await t.request({ method: 'GET', url: `/v1/scans/results?scan_id=${id}` })).json().total_results).toBe(0);
     expect((await t.request({ method: 'DELETE', url: `/v1/scans/${id}` })).statusCode).toBe(404);
+    expect((await t.request({ method: 'GET', url: '/v1/scans?status=finished' })).json().total_results).toBe(before - 1);
+    // The kept counts agree with counting the rows, for every status filter.
+    for (const q of ['', '?status=finished', '?status=failed,queued', '?is_internal=false', '?status=running&is_internal=true']) {
+      const body = (await t.request({ method: 'GET', url: `/v1/scans${q}` })).json();
+      const p = new URLSearchParams(q.slice(1));
+      const { rows } = await t.ctx.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM scans WHERE team_id = $1 AND ($2::text[] IS NULL OR status = ANY($2::text[])) AND ($3::boolean IS NULL OR is_internal = $3)`,
+        [t.owner.teamId, p.get('status')?.split(',') ?? null, p.has('is_internal') ? p.get('is_internal') === 'true' : null],
+      );
+      expect(body.total_results, q).toBe(rows[0]!.n);
+    }
   });
 
   it('lets members view but only admins and the owner create, stop, rescan or delete', async () => {
@@ -359,5 +375,37 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toContain('line 2');
     expect((await t.request({ method: 'POST', url: `/v1/scans/${id}/rescan` })).statusCode).toBe(400);
+  });
+
+  it("applies the worker's local secret file to its scans and never stores the secret", async () => {
+    const token = 'tok-' + 'S3cr3tValue'.repeat(2);
+    const guarded = await startHttpServer((req, res) => {
+      if (req.headers.authorization === `Bearer ${token}` && req.url === '/vuln') res.end('VULNERABLE-MARKER');
+      else res.end('login required');
+    });
+    const dir = mkdtempSync(path.join(tmpdir(), 'vigil-secrets-'));
+    try {
+      const file = path.join(dir, 'secrets.yaml');
+      writeFileSync(file, `static:\n  - type: bearertoken\n    domains: ["127.0.0.1:${guarded.port}"]\n    token: ${token}\n`);
+      await useSecretFiles([file]);
+      const res = await t.request({ method: 'POST', url: '/v1/scans', payload: { targets: [guarded.url], private_templates: templates.slice(0, 1) } });
+      const id = res.json().id;
+      const scan = await t.waitStatus(id, ['finished', 'failed']);
+      expect(scan).toMatchObject({ status: 'finished', total_result: 1 });
+      const results = await t.request({ method: 'GET', url: `/v1/scans/results?scan_id=${id}` });
+      expect(results.body).not.toContain(token);
+      expect(results.json().data[0].event.request).toContain('[REDACTED]');
+      const stored = await t.ctx.db.query<{ n: number }>(
+        `SELECT (SELECT count(*) FROM scan_results WHERE event::text LIKE '%' || $1 || '%')
+              + (SELECT count(*) FROM scan_logs WHERE event LIKE '%' || $1 || '%')
+              + (SELECT count(*) FROM scans WHERE request::text LIKE '%' || $1 || '%') AS n`,
+        [token],
+      );
+      expect(Number(stored.rows[0]!.n)).toBe(0);
+    } finally {
+      setWorkerSecrets(undefined);
+      rmSync(dir, { recursive: true, force: true });
+      await guarded.close();
+    }
   });
 });

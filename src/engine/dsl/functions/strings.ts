@@ -100,7 +100,11 @@ export function registerStrings(): void {
     for (const c of Array.from(toStr(bad))) out = out.split(c).join('');
     return out;
   });
-  define('concat', undefined, (a) => a.map(toStr).join(''));
+  define('concat', undefined, (a) => {
+    // Raw bytes stay raw: Go concatenates the bytes of each argument.
+    if (a.some((x) => x instanceof Uint8Array)) return fromBytes(Buffer.concat(a.map(toBytes)));
+    return a.map(toStr).join('');
+  });
   define('join', undefined, (a) => {
     if (a.length < 2) throw invalid('join');
     const sep = toStr(a[0]);

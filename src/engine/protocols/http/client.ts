@@ -79,66 +79,122 @@ async function sendOnce(r: PreparedRequest, o: HttpClientOptions, maxSize: numbe
     const bytes = r.unsafe && r.rawBytes !== undefined ? Buffer.from(r.rawBytes, 'latin1') : Buffer.from(serializeRequest(r), 'utf8');
     return sendRaw({ origin: r.origin, bytes, method: r.method, timeout, sni, socks5Proxy: o.socks5Proxy, maxSize, signal: o.signal });
   }
-  const started = performance.now();
-  // headersTimeout/bodyTimeout bound the wait; the connect timeout is set on the agent.
-  const res = await agentFor(sni, o.socks5Proxy).request({
-    origin: r.origin,
-    path: r.path,
-    method: r.method as Dispatcher.HttpMethod,
-    headers: r.headers.flat(),
-    body: r.body,
-    headersTimeout: timeout,
-    bodyTimeout: timeout,
-    signal: o.signal,
-  });
-  const chunks: Buffer[] = [];
-  let size = 0;
-  // Plain events rather than an async iterator: cheaper per response. A body cut short (wrong
-  // Content-Length, connection reset) still counts: keep what arrived.
-  await new Promise<void>((resolve) => {
-    const body = res.body;
-    body.on('data', (c: Buffer) => {
-      if (size + c.length > maxSize) {
-        chunks.push(c.subarray(0, maxSize - size));
-        size = maxSize;
-        body.destroy();
-        resolve();
-        return;
-      }
-      chunks.push(c);
-      size += c.length;
-    });
-    body.once('end', () => resolve());
-    body.once('error', () => resolve());
-    body.once('close', () => resolve());
-  });
-  const headers: [string, string][] = [];
-  for (const [k, v] of Object.entries(res.headers)) {
-    if (Array.isArray(v)) for (const x of v) headers.push([k, x]);
-    else if (v !== undefined) headers.push([k, v]);
+  return dispatchOnce(agentFor(sni, o.socks5Proxy), r, timeout, maxSize, o.signal);
+}
+
+/**
+ * Collects one response through undici's dispatch interface: no body stream per response, raw header
+ * names and order as sent, the status text. A body cut short (wrong Content-Length, reset) or cut at
+ * max-size still yields a response with what arrived.
+ */
+class Collector implements Dispatcher.DispatchHandler {
+  private status = 0;
+  private statusText = '';
+  private headers: [string, string][] = [];
+  private chunks: Buffer[] = [];
+  private size = 0;
+  private gotHeaders = false;
+  private settled = false;
+  private abortFn: ((err?: Error) => void) | undefined;
+  private readonly started = performance.now();
+
+  constructor(
+    private readonly maxSize: number,
+    private readonly resolve: (r: HttpResponse) => void,
+    private readonly reject: (e: Error) => void,
+  ) {}
+
+  abort(err: Error): void {
+    this.abortFn?.(err);
   }
-  const enc = (res.headers['content-encoding'] as string | undefined)?.toLowerCase();
+
+  onConnect(abort: (err?: Error) => void): void {
+    this.abortFn = abort;
+  }
+
+  onHeaders(statusCode: number, raw: Buffer[], _resume: () => void, statusText: string): boolean {
+    if (statusCode < 200) return true; // 1xx informational: the real response follows
+    this.status = statusCode;
+    this.statusText = statusText;
+    for (let i = 0; i + 1 < raw.length; i += 2) this.headers.push([raw[i].toString('latin1'), raw[i + 1].toString('latin1')]);
+    this.gotHeaders = true;
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    if (this.size + chunk.length > this.maxSize) {
+      this.chunks.push(chunk.subarray(0, this.maxSize - this.size));
+      this.size = this.maxSize;
+      this.finish();
+      this.abortFn?.(new Error('max-size reached'));
+      return false;
+    }
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    return true;
+  }
+
+  onComplete(): void {
+    this.finish();
+  }
+
+  onError(err: Error): void {
+    if (this.gotHeaders) this.finish();
+    else if (!this.settled) {
+      this.settled = true;
+      this.reject(err);
+    }
+  }
+
+  private finish(): void {
+    if (this.settled) return;
+    this.settled = true;
+    const enc = this.headers.find(([k]) => k.length === 16 && k.toLowerCase() === 'content-encoding')?.[1]?.toLowerCase();
+    const body = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
+    this.resolve({
+      status: this.status, statusText: this.statusText, headers: this.headers,
+      body: enc ? decode(body, enc) : body, duration: performance.now() - this.started, version: 'HTTP/1.1',
+    });
+  }
+}
+
+function dispatchOnce(agent: Agent, r: PreparedRequest, timeout: number, maxSize: number, signal?: AbortSignal): Promise<HttpResponse> {
+  return new Promise<HttpResponse>((resolve, reject) => {
+    if (!signal) {
+      agent.dispatch(dispatchOptions(r, timeout), new Collector(maxSize, resolve, reject));
+      return;
+    }
+    if (signal.aborted) return reject(new Error('aborted'));
+    const onAbort = () => c.abort(new Error('aborted'));
+    const c = new Collector(
+      maxSize,
+      (res) => { signal.removeEventListener('abort', onAbort); resolve(res); },
+      (err) => { signal.removeEventListener('abort', onAbort); reject(err); },
+    );
+    signal.addEventListener('abort', onAbort, { once: true });
+    agent.dispatch(dispatchOptions(r, timeout), c);
+  });
+}
+
+function dispatchOptions(r: PreparedRequest, timeout: number): Dispatcher.DispatchOptions {
   return {
-    status: res.statusCode,
-    statusText: '',
-    headers,
-    body: decode(Buffer.concat(chunks), enc),
-    duration: performance.now() - started,
-    version: 'HTTP/1.1',
+    origin: r.origin, path: r.path, method: r.method as Dispatcher.HttpMethod, headers: r.headers.flat(), body: r.body,
+    headersTimeout: timeout, bodyTimeout: timeout,
   };
 }
 
-export async function send(r: PreparedRequest, o: HttpClientOptions, maxSize = DEFAULT_MAX_SIZE): Promise<HttpResponse> {
-  let lastErr: unknown;
-  for (let attempt = 0; attempt <= o.retries; attempt++) {
-    if (o.signal?.aborted) throw new Error('aborted');
-    try {
-      return await sendOnce(r, o, maxSize);
-    } catch (err) {
-      lastErr = err;
-    }
-  }
-  throw describeError(lastErr);
+
+export function send(r: PreparedRequest, o: HttpClientOptions, maxSize = DEFAULT_MAX_SIZE): Promise<HttpResponse> {
+  // The first attempt is returned directly (no extra async layer on the hot path); retries chain on failure.
+  let attempt = 0;
+  const tryOnce = (): Promise<HttpResponse> => {
+    if (o.signal?.aborted) return Promise.reject(new Error('aborted'));
+    return sendOnce(r, o, maxSize).catch((err: unknown) => {
+      if (++attempt > o.retries) throw describeError(err);
+      return tryOnce();
+    });
+  };
+  return tryOnce();
 }
 
 function describeError(err: unknown): Error {

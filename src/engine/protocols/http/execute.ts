@@ -40,14 +40,21 @@ export interface ExecuteResult {
 
 const render: Render = (text, vars) => (text.includes('{{') ? dslRender(text, vars) : text);
 
-const ipCache = new Map<string, Promise<string>>();
-function resolveIp(host: string): Promise<string> {
+const ipCache = new Map<string, string>();
+const ipPending = new Map<string, Promise<string>>();
+/** The address of a host: synchronous once known (IPs, cached names), a DNS lookup the first time. */
+function resolveIp(host: string): string | Promise<string> {
+  const hit = ipCache.get(host);
+  if (hit !== undefined) return hit;
   const bare = host.replace(/^\[|\]$/g, '');
-  if (net.isIP(bare)) return Promise.resolve(bare);
-  let p = ipCache.get(bare);
+  if (net.isIP(bare)) {
+    ipCache.set(host, bare);
+    return bare;
+  }
+  let p = ipPending.get(bare);
   if (!p) {
-    p = lookup(bare).then((a) => a.address, () => '');
-    ipCache.set(bare, p);
+    p = lookup(bare).then((a) => a.address, () => '').then((ip) => { ipCache.set(host, ip); return ip; });
+    ipPending.set(bare, p);
   }
   return p;
 }
@@ -142,7 +149,9 @@ class TemplateRun {
         const n = ++state.index;
         const hops = await this.fetchChain(r, req);
         if (!hops) continue;
-        const ip = await resolveIp(new URL(hops[hops.length - 1].req.origin).hostname);
+        const last = hostOf(hops[hops.length - 1].req.origin);
+        const known = resolveIp(last.replace(/:\d+$/, ''));
+        const ip = typeof known === 'string' ? known : await known;
         const matched = this.process(r, hops, vars, reqCondition ? state.history : undefined, n, ip);
         if (matched && stopOn) {
           state.stop = true;
@@ -273,7 +282,7 @@ class TemplateRun {
       }
     }
     try {
-      await this.o.takeToken?.();
+      if (this.o.takeToken) await this.o.takeToken();
       this.requests++;
       this.o.onRequest?.();
       let res = await send(req, this.o, r.maxSize && r.maxSize > 0 ? r.maxSize : undefined);

@@ -12,7 +12,7 @@ import { isCweNames, parseCweNames } from './cwe.ts';
 import { isBounty, parseBounty } from './bounty.ts';
 import { isExposure, parseExposure } from './exposure.ts';
 
-export const PARSERS: Record<Exclude<FeedFormat, 'templates'>, Parser> = {
+export const PARSERS: Record<FeedFormat, Parser> = {
   cve5: parseCve5,
   nvd2: parseNvd2,
   kev: parseKev,
@@ -25,7 +25,7 @@ export const PARSERS: Record<Exclude<FeedFormat, 'templates'>, Parser> = {
   exposure: parseExposure,
 };
 
-const JSON_CHECKS: [Exclude<FeedFormat, 'templates'>, (json: unknown) => boolean][] = [
+const JSON_CHECKS: [FeedFormat, (json: unknown) => boolean][] = [
   ['cve5', isCve5],
   ['nvd2', isNvd2],
   ['kev', isKev],
@@ -37,7 +37,7 @@ const JSON_CHECKS: [Exclude<FeedFormat, 'templates'>, (json: unknown) => boolean
 ];
 
 /** The format of a document, or undefined when it is none of the known feeds. */
-export function detectFormat(doc: Doc): Exclude<FeedFormat, 'templates'> | undefined {
+export function detectFormat(doc: Doc): FeedFormat | undefined {
   const head = doc.text.trimStart();
   if (isEpss(head)) return 'epss';
   if (isBounty(head)) return 'bounty';

@@ -11,11 +11,10 @@ export type FeedFormat =
   | 'nomisec'
   | 'cwe'
   | 'bounty'
-  | 'templates'
   | 'exposure';
 
 export const FEED_FORMATS: FeedFormat[] = [
-  'cve5', 'nvd2', 'kev', 'vulncheck_kev', 'epss', 'pocs', 'nomisec', 'cwe', 'bounty', 'templates', 'exposure',
+  'cve5', 'nvd2', 'kev', 'vulncheck_kev', 'epss', 'pocs', 'nomisec', 'cwe', 'bounty', 'exposure',
 ];
 
 /** One input document: its name (path, archive member or URL) and its text. */

@@ -1,0 +1,62 @@
+// The content of linked templates: the 'template' fact of a CVE holds only the link (uri, digest, flags);
+// records are computed from the template store's row it points to.
+import type { Db } from '../../db/connection.ts';
+import type { CveFacts, TemplateFact, TemplateLink } from './facts.ts';
+
+interface TemplateRowContent {
+  uri: string;
+  id: string;
+  name: string | null;
+  severity: string | null;
+  type: string | null;
+  description: string | null;
+  impact: string | null;
+  remediation: string | null;
+  author: string[];
+  tags: string[];
+  classification: Record<string, unknown> | null;
+  metadata: Record<string, unknown> | null;
+  ai_meta: Record<string, unknown> | null;
+  raw: string;
+}
+
+/**
+ * Replaces the stored links of a batch of facts by the full templates read from the store. A link whose
+ * template has meanwhile left the catalogue is dropped (the next relink removes it for good).
+ */
+export async function attachTemplates(db: Db, facts: Map<string, CveFacts>): Promise<void> {
+  const uris = new Set<string>();
+  for (const f of facts.values()) if (f.template) uris.add(f.template.uri);
+  if (!uris.size) return;
+  const res = await db.query<TemplateRowContent>(
+    `SELECT uri, id, name, severity, type, description, impact, remediation, author, tags, classification, metadata, ai_meta, raw
+     FROM templates WHERE team_id IS NULL AND uri = ANY($1::text[])`,
+    [[...uris]],
+  );
+  const byUri = new Map(res.rows.map((r) => [r.uri, r]));
+  for (const f of facts.values()) {
+    if (!f.template) continue;
+    const row = byUri.get(f.template.uri);
+    if (!row) {
+      delete f.template;
+      continue;
+    }
+    const full: TemplateFact = {
+      ...(f.template as TemplateLink),
+      id: row.id,
+      name: row.name ?? undefined,
+      severity: row.severity?.toLowerCase() ?? undefined,
+      type: row.type || undefined,
+      description: row.description ?? undefined,
+      impact: row.impact ?? undefined,
+      remediation: row.remediation ?? undefined,
+      author: row.author,
+      tags: row.tags,
+      classification: row.classification ?? {},
+      metadata: row.metadata ?? {},
+      ai_meta: row.ai_meta ?? undefined,
+      raw: row.raw,
+    };
+    f.template = full;
+  }
+}
