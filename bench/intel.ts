@@ -1,31 +1,58 @@
-// Intel benchmark: import time for ../shared/data/vuln (+ the template corpus), then lookup latency
-// (median, p95) and throughput with 32 concurrent clients through the real HTTP server.
+// Intel benchmark: import time for ../shared/data/vuln (with the corpus templates of its CVEs in the template
+// store), then lookup latency (median, p95) and throughput with 32 concurrent clients through the real HTTP
+// server, and where the time of one lookup goes (auth queries, the record query, serialisation).
 // Run: npm run bench:intel            (PGlite in memory)
 //      DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:intel
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
+import pg from 'pg';
 import { Pool } from 'undici';
 import { connect, quoteIdent } from '../src/db/connection.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { buildApp } from '../src/platform/app.ts';
 import { configFromEnv } from '../src/platform/config.ts';
-import { bootstrapOwner } from '../src/platform/auth/service.ts';
+import { authenticate, bootstrapOwner } from '../src/platform/auth/service.ts';
 import { importIntel } from '../src/platform/intel/importer.ts';
-import pg from 'pg';
+import { lookupJson } from '../src/platform/intel/service.ts';
+import * as store from '../src/platform/intel/store.ts';
+import { importCatalogue } from '../src/platform/templates/catalogue.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const shared = path.resolve(root, '../shared');
+const corpus = path.join(shared, 'corpus/nuclei-templates');
 const url = process.env.DATABASE_URL;
 const schema = url ? `bench_intel_${process.pid}` : undefined;
 const db = await connect(url ? { databaseUrl: url, schema, poolSize: 16 } : { dataDir: 'memory://' });
 await migrate(db);
+const f = (n: number) => n.toFixed(2);
+const pct = (list: number[], p: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(list.length * p))]!;
+const stats = (list: number[]) => `median ${f(pct(list, 0.5))} ms, p95 ${f(pct(list, 0.95))} ms`;
+console.log(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(', ')}`);
 
+// The template store gets the corpus templates of the data's CVEs (as `vigil templates import` would).
+const manifest: { cve: string }[] = JSON.parse(readFileSync(path.join(shared, 'data/vuln/cve5/MANIFEST.json'), 'utf8'));
+const cves = new Set(manifest.map((m) => m.cve));
+const catalogue = mkdtempSync(path.join(tmpdir(), 'vigil-bench-catalogue-'));
+for (const line of readFileSync(path.join(corpus, 'cves.json'), 'utf8').split('\n')) {
+  if (!line.trim()) continue;
+  const row = JSON.parse(line) as { ID: string; file_path: string };
+  if (!cves.has(row.ID)) continue;
+  mkdirSync(path.dirname(path.join(catalogue, row.file_path)), { recursive: true });
+  copyFileSync(path.join(corpus, row.file_path), path.join(catalogue, row.file_path));
+}
 let t0 = performance.now();
-const report = await importIntel(db, [path.join(shared, 'data/vuln')], { templatesDir: path.join(shared, 'corpus/nuclei-templates') });
+const cat = await importCatalogue(db, catalogue);
+const catalogueMs = performance.now() - t0;
+rmSync(catalogue, { recursive: true, force: true });
+
+t0 = performance.now();
+const report = await importIntel(db, [path.join(shared, 'data/vuln')]);
 const importMs = performance.now() - t0;
 t0 = performance.now();
-const again = await importIntel(db, [path.join(shared, 'data/vuln')], { templatesDir: path.join(shared, 'corpus/nuclei-templates') });
+const again = await importIntel(db, [path.join(shared, 'data/vuln')]);
 const reimportMs = performance.now() - t0;
 
 const ids = (await db.query<{ cve_id: string }>('SELECT cve_id FROM intel_vulns ORDER BY cve_id')).rows.map((r) => r.cve_id);
@@ -34,34 +61,59 @@ const { apiKey } = await bootstrapOwner(db, 'bench@localhost');
 const address = await app.listen({ host: '127.0.0.1', port: 0 });
 const client = new Pool(address, { connections: 32 });
 const headers = { 'x-api-key': apiKey! };
+const pick = (i: number) => ids[(i * 7919) % ids.length]!;
 
-async function lookup(id: string): Promise<number> {
+async function get(p: string, key = true): Promise<number> {
   const s = performance.now();
-  const res = await client.request({ method: 'GET', path: `/v2/vulnerability/${id}`, headers });
+  const res = await client.request({ method: 'GET', path: p, headers: key ? headers : {} });
   await res.body.arrayBuffer();
-  if (res.statusCode !== 200) throw new Error(`${id}: HTTP ${res.statusCode}`);
+  if (res.statusCode !== 200) throw new Error(`${p}: HTTP ${res.statusCode}`);
   return performance.now() - s;
 }
-const pct = (list: number[], p: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(list.length * p))]!;
+async function timeEach(n: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const s = performance.now();
+    await fn(i);
+    out.push(performance.now() - s);
+  }
+  return out;
+}
 
-for (const id of ids.slice(0, 50)) await lookup(id); // warm-up
-const serial: number[] = [];
-for (let i = 0; i < 500; i++) serial.push(await lookup(ids[(i * 7919) % ids.length]!));
+for (let i = 0; i < 100; i++) await get(`/v2/vulnerability/${pick(i)}`); // warm-up
+const N = 500;
+const serial = await timeEach(N, (i) => get(`/v2/vulnerability/${pick(i)}`));
+// Parts of one lookup, measured in this process one at a time.
+const health = await timeEach(N, () => get('/healthz', false)); // HTTP + one trivial query, no auth
+const small = await timeEach(N, (i) => get(`/v2/vulnerability/${pick(i)}?fields=cve_id`)); // no big body
+const auth = await timeEach(N, () => authenticate(db, apiKey!, undefined));
+const row = await timeEach(N, (i) => store.findJson(db, pick(i)));
+const bodies = await Promise.all(ids.slice(0, N).map((id) => store.findJson(db, id)));
+const build = await timeEach(N, async (i) => lookupJson(bodies[i % bodies.length]!, Date.now()));
+const sizes = bodies.map((b) => b!.doc.length);
 
 const total = 4000;
 let next = 0;
 const concurrent: number[] = [];
 t0 = performance.now();
 await Promise.all(Array.from({ length: 32 }, async () => {
-  while (next < total) concurrent.push(await lookup(ids[(next++ * 104729) % ids.length]!));
+  while (next < total) concurrent.push(await get(`/v2/vulnerability/${pick(next++ * 13)}`));
 }));
 const wall = performance.now() - t0;
 
-const f = (n: number) => n.toFixed(2);
-console.log(`database: ${url ? 'PostgreSQL' : 'PGlite (memory)'}; records: ${report.records_total}`);
-console.log(`import (cve5, KEV, VulnCheck KEV, PoCs, CWE, NVD, templates): ${(importMs / 1000).toFixed(1)} s; re-import with no changes: ${(reimportMs / 1000).toFixed(1)} s (${again.records_changed} records changed)`);
-console.log(`lookup, one client (500 requests): median ${f(pct(serial, 0.5))} ms, p95 ${f(pct(serial, 0.95))} ms`);
-console.log(`lookup, 32 concurrent clients (${total} requests): ${Math.round(total / (wall / 1000))} req/s, median ${f(pct(concurrent, 0.5))} ms, p95 ${f(pct(concurrent, 0.95))} ms`);
+console.log(`database: ${url ? 'PostgreSQL' : 'PGlite (memory)'}; records: ${report.records_total}, ${report.templates_linked} linked to a template`);
+console.log(`template store import of those ${cat.templates} corpus templates: ${(catalogueMs / 1000).toFixed(1)} s`);
+console.log(`intel import (cve5, KEV, VulnCheck KEV, PoCs, CWE, NVD, template links): ${(importMs / 1000).toFixed(1)} s; re-import with no changes: ${(reimportMs / 1000).toFixed(1)} s (${again.records_changed} records changed)`);
+console.log(`record JSON size: median ${pct(sizes, 0.5)} B, max ${Math.max(...sizes)} B`);
+console.log(`lookup, one client (${N} requests): ${stats(serial)}`);
+console.log('  parts, one at a time:');
+console.log(`    GET /healthz (HTTP + SELECT 1, no auth)      ${stats(health)}`);
+console.log(`    GET lookup ?fields=cve_id (tiny body)        ${stats(small)}`);
+console.log(`    auth: authenticate() (key -> user -> team)   ${stats(auth)}`);
+console.log(`    record query (one indexed read)              ${stats(row)}`);
+console.log(`    response body (splice read-time fields)      ${stats(build)}`);
+console.log(`lookup, 32 concurrent clients (${total} requests): ${Math.round(total / (wall / 1000))} req/s, ${stats(concurrent)}`);
+console.log(`load average at end: ${loadavg().map((l) => l.toFixed(2)).join(', ')}`);
 
 await client.close();
 await app.close();

@@ -113,7 +113,9 @@ async function listLatency(ctx: AppContext, app: Awaited<ReturnType<typeof build
   }
   await ctx.db.exec('ANALYZE scans');
   console.log(`list: ${SCANS} scans stored in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  const urls = ['/v1/scans', '/v1/scans?limit=100&offset=500', '/v1/scans?status=finished', '/v1/scans?search=scan%2012345', '/v1/scans?sort_desc=total_result&limit=20'];
+  // Reference: an authenticated endpoint that does next to nothing, measured the same way, shows what the
+  // machine and the auth hook cost on their own.
+  const urls = ['/v1/user', '/v1/scans', '/v1/scans?limit=100&offset=500', '/v1/scans?status=finished', '/v1/scans?search=scan%2012345', '/v1/scans?sort_desc=total_result&limit=20'];
   for (const u of urls) await app.inject({ method: 'GET', url: u, headers: { 'x-api-key': key } });
   const samples: Record<string, number[]> = {};
   for (let i = 0; i < 40; i++) {
@@ -125,9 +127,9 @@ async function listLatency(ctx: AppContext, app: Awaited<ReturnType<typeof build
     }
   }
   const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
-  const all = Object.values(samples).flat();
+  const all = Object.entries(samples).filter(([u]) => u !== '/v1/user').flatMap(([, xs]) => xs);
   for (const [u, xs] of Object.entries(samples)) console.log(`list: ${u.padEnd(42)} p50 ${pct(xs, 0.5).toFixed(1)} ms, p95 ${pct(xs, 0.95).toFixed(1)} ms`);
-  console.log(`list: all queries p50 ${pct(all, 0.5).toFixed(1)} ms, p95 ${pct(all, 0.95).toFixed(1)} ms on ${ctx.db.kind} (goal: p95 < 50 ms on PostgreSQL)`);
+  console.log(`list: all list queries p50 ${pct(all, 0.5).toFixed(1)} ms, p95 ${pct(all, 0.95).toFixed(1)} ms on ${ctx.db.kind} (goal: p95 < 50 ms on PostgreSQL)`);
 }
 
 async function main(): Promise<void> {

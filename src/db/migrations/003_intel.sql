@@ -20,7 +20,9 @@ CREATE TABLE intel_cwe (
 CREATE TABLE intel_vulns (
   cve_id TEXT PRIMARY KEY,
   doc_id TEXT NOT NULL UNIQUE,
-  doc JSONB NOT NULL,
+  -- the computed record as compact JSON text (without the read-time fields): a lookup sends it as it is,
+  -- with no parsing or re-serialising of what are often 10 kB records carrying the template source
+  doc TEXT NOT NULL,
   -- typed copies of record fields for search, sort and facets
   cve_created_at TIMESTAMPTZ,
   cve_updated_at TIMESTAMPTZ,

@@ -70,8 +70,9 @@ export function parseTemplate(text: string, file: string, opts: ParseOptions = {
   const raw = replaceRandstr(text);
   let doc: unknown;
   try {
-    doc = yaml.load(raw, { filename: file, schema: SCHEMA });
+    doc = yaml.load(raw, { schema: SCHEMA }); // duplicate keys throw, as in go-yaml
   } catch (err) {
+    // The first line is `reason (line:column)`; the rest is a source excerpt.
     out.error('', `invalid YAML: ${(err as Error).message.split('\n')[0]}`);
     return { issues: out.errors, warnings: out.warnings };
   }

@@ -83,6 +83,10 @@ function readPayloadFile(name: string, field: string, out: IssueList, opts: Payl
       out.error(field, `payload file "${name}" cannot be used: the template was not loaded from a templates folder`);
       return undefined;
     }
+    if (outsideRoot(name, opts)) {
+      out.error(field, `payload file "${name}" is outside the templates folder (allowLocalFileAccess permits it)`);
+      return undefined;
+    }
     if (opts.missingPayloadFile === 'warn') {
       out.warn(field, reason);
       return [];
@@ -132,5 +136,18 @@ export function resolvePayloadFile(name: string, opts: PayloadOptions): string |
   }
   const root = opts.allowLocalFileAccess ? path.parse(path.resolve('.')).root : allowedRoot(opts);
   if (!root) return undefined;
-  return candidates.find((c) => inside(c, root) && existsSync(c) && statSync(c).isFile());
+  return candidates.find((c) => inside(c, root) && isFile(c));
+}
+
+/** True when the name exists only outside the allowed root (so the error can say why). */
+export function outsideRoot(name: string, opts: PayloadOptions): boolean {
+  const root = allowedRoot(opts);
+  if (!root || opts.allowLocalFileAccess) return false;
+  const base = opts.templatesRoot ?? path.dirname(path.resolve(opts.file || '.'));
+  const target = path.resolve(base, name);
+  return !inside(target, root) && isFile(target);
+}
+
+function isFile(file: string): boolean {
+  return existsSync(file) && statSync(file).isFile();
 }

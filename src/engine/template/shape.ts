@@ -21,6 +21,7 @@ export type Spec =
   | 'string'
   | 'bool'
   | 'int'
+  | 'uint'
   | 'number'
   | 'any'
   | 'map'
@@ -46,6 +47,11 @@ export function checkValue(v: unknown, spec: Spec, field: string, out: IssueList
       return readBool(v, field, out);
     case 'int':
       return readInt(v, field, out);
+    case 'uint': {
+      const n = readInt(v, field, out);
+      if (n !== undefined && n < 0) out.error(field, `must not be negative, got ${n}`);
+      return n !== undefined && n >= 0 ? n : undefined;
+    }
     case 'number':
       return readNumber(v, field, out);
     case 'any':

@@ -40,5 +40,11 @@ export const intelRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: Type.Object({ fields: Type.Optional(Type.String({ description: 'Fields to return (comma separated)' })) }),
       response: { 200: Type.Object({ data: Type.Ref(Vulnerability) }), ...errorResponses(400, 404, 500) },
     },
-  }, async (req) => ({ data: await intel.getVulnerability(db, req.params.id, req.query.fields) }));
+  }, async (req, reply) => {
+    const answer = await intel.lookup(db, req.params.id, req.query.fields);
+    if ('data' in answer) return answer;
+    // Already JSON: Fastify sends a string with a JSON content type as it is.
+    // (The type provider types send() as the schema's object; the text is that object serialised.)
+    return reply.type('application/json; charset=utf-8').send(answer.json as never);
+  });
 };

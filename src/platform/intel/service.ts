@@ -17,25 +17,56 @@ export function parseFields(fields: string | string[] | undefined): string[] | u
   return list;
 }
 
-/** The stored document plus the fields that depend on the moment of reading. */
+const age = (row: store.StoredVuln, now: number) =>
+  row.cve_created_at ? Math.max(0, Math.floor((now - new Date(row.cve_created_at).getTime()) / DAY)) : undefined;
+const iso = (d: Date | string) => (d instanceof Date ? d.toISOString() : new Date(d).toISOString());
+
+/** The stored record plus the fields that depend on the moment of reading, as an object. */
 export function present(row: store.StoredVuln, fields: string[] | undefined, now = Date.now()): Doc {
-  const doc: Doc = { ...row.doc, created_at: iso(row.created_at), updated_at: iso(row.updated_at) };
-  const published = typeof doc.cve_created_at === 'string' ? Date.parse(doc.cve_created_at) : NaN;
-  if (!Number.isNaN(published)) doc.age_in_days = Math.max(0, Math.floor((now - published) / DAY));
+  const doc: Doc = JSON.parse(row.doc);
+  doc.created_at = iso(row.created_at);
+  doc.updated_at = iso(row.updated_at);
+  const days = age(row, now);
+  if (days !== undefined) doc.age_in_days = days;
   if (!fields) return doc;
   const out: Doc = {};
   for (const f of fields) if (f in doc) out[f] = doc[f];
   return out;
 }
 
-const iso = (d: Date | string) => (d instanceof Date ? d.toISOString() : new Date(d).toISOString());
+/**
+ * The whole stored record with the read-time fields added, as JSON text: the stored text is spliced, not
+ * parsed and serialised again (records carry the template source and run to tens of kB). The record's
+ * fields were checked against the Vulnerability schema when computed (test/platform/intel).
+ */
+export function lookupJson(row: store.StoredVuln, now: number): string {
+  const days = age(row, now);
+  const extra = `"created_at":"${iso(row.created_at)}","updated_at":"${iso(row.updated_at)}"${days === undefined ? '' : `,"age_in_days":${days}`}`;
+  const body = row.doc;
+  return body.length > 2 ? `${body.slice(0, -1)},${extra}}` : `{${extra}}`;
+}
 
-export async function getVulnerability(db: Db, id: string, fields?: string | string[]): Promise<Doc> {
-  const wanted = parseFields(fields);
+async function findRow(db: Db, id: string): Promise<store.StoredVuln> {
   const cveId = normCveId(id);
   const row = cveId ? await store.findByCveId(db, cveId) : /^[0-9a-f]{24}$/i.test(id) ? await store.findByDocId(db, id.toLowerCase()) : undefined;
   if (!row) throw notFound(`no vulnerability with id "${id}"`, 'id');
-  return present(row, wanted);
+  return row;
+}
+
+export async function getVulnerability(db: Db, id: string, fields?: string | string[]): Promise<Doc> {
+  const wanted = parseFields(fields);
+  return present(await findRow(db, id), wanted);
+}
+
+/**
+ * GET /v2/vulnerability/{id}: the answer `{data: Vulnerability}`, as JSON text when every field is
+ * wanted (the fast path), else as an object of the chosen fields for the route's serializer.
+ */
+export async function lookup(db: Db, id: string, fields?: string): Promise<{ json: string } | { data: Doc }> {
+  const wanted = parseFields(fields);
+  const row = await findRow(db, id);
+  if (wanted) return { data: present(row, wanted) };
+  return { json: `{"data":${lookupJson(row, Date.now())}}` };
 }
 
 export interface SearchParams {
@@ -75,7 +106,7 @@ export async function search(db: Db, p: SearchParams) {
   const countRes = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM intel_vulns WHERE ${where}`, b.params);
   const total = countRes.rows[0]!.n;
   const rows = await db.query<store.StoredVuln>(
-    `SELECT doc, created_at, updated_at FROM intel_vulns WHERE ${where} ORDER BY ${order} LIMIT ${b.p(limit)} OFFSET ${b.p(offset)}`,
+    `${store.READ} WHERE ${where} ORDER BY ${order} LIMIT ${b.p(limit)} OFFSET ${b.p(offset)}`,
     b.params,
   );
   const now = Date.now();

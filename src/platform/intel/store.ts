@@ -88,15 +88,17 @@ export async function allFactCves(db: Db): Promise<string[]> {
   return res.rows.map((r) => r.cve_id);
 }
 
-const COLS = `cve_id text, doc_id text, doc jsonb, cve_created_at timestamptz, cve_updated_at timestamptz, severity text,
+const COLS = `cve_id text, doc_id text, doc text, cve_created_at timestamptz, cve_updated_at timestamptz, severity text,
   cvss_score float8, epss_score float8, epss_percentile float8, poc_count int, ntps int, is_kev bool, is_vkev bool,
   is_poc bool, is_template bool, is_exploit_seen bool, is_patch_available bool, is_oss bool, is_remote bool, is_auth bool,
   vendor text, product text, assignee text, vuln_status text, template_coverage text, cwe text[], search_text text`;
 const NAMES = COLS.split(',').map((c) => c.trim().split(/\s+/)[0]!);
 
 /** Upserts computed records; returns how many were new or changed (unchanged rows keep updated_at). */
-export async function upsertRecords(db: Db, rows: (VulnColumns & { doc: VulnDoc })[]): Promise<number> {
-  if (!rows.length) return 0;
+export async function upsertRecords(db: Db, records: (VulnColumns & { doc: VulnDoc })[]): Promise<number> {
+  if (!records.length) return 0;
+  // Serialising the same record always gives the same text, so text equality is record equality.
+  const rows = records.map((r) => ({ ...r, doc: toJson(r.doc) }));
   const updates = NAMES.filter((n) => n !== 'cve_id').map((n) => `${n} = EXCLUDED.${n}`).join(', ');
   const res = await db.query(
     `INSERT INTO intel_vulns (${NAMES.join(', ')})
@@ -114,19 +116,27 @@ export async function deleteRecords(db: Db, cveIds: string[]): Promise<void> {
 }
 
 export interface StoredVuln {
-  doc: VulnDoc;
+  /** the record's JSON text, without the read-time fields */
+  doc: string;
+  cve_created_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
 
+/** The columns a read needs: the record's JSON and what the read-time fields are computed from. */
+export const READ = 'SELECT doc, cve_created_at, created_at, updated_at FROM intel_vulns';
+
 export async function findByCveId(db: Db, cveId: string): Promise<StoredVuln | undefined> {
-  const res = await db.query<StoredVuln>('SELECT doc, created_at, updated_at FROM intel_vulns WHERE cve_id = $1', [cveId]);
-  return res.rows[0];
+  return (await db.query<StoredVuln>(`${READ} WHERE cve_id = $1`, [cveId])).rows[0];
 }
 
 export async function findByDocId(db: Db, docId: string): Promise<StoredVuln | undefined> {
-  const res = await db.query<StoredVuln>('SELECT doc, created_at, updated_at FROM intel_vulns WHERE doc_id = $1', [docId]);
-  return res.rows[0];
+  return (await db.query<StoredVuln>(`${READ} WHERE doc_id = $1`, [docId])).rows[0];
+}
+
+/** The stored record of a CVE id or doc_id (both indexed). */
+export async function findJson(db: Db, id: string): Promise<StoredVuln | undefined> {
+  return id.startsWith('CVE-') ? findByCveId(db, id) : findByDocId(db, id);
 }
 
 export async function logImport(db: Db, r: { feed: string; source: string; started: Date; read: number; changed: number; skipped: { ref: string; reason: string }[]; skippedCount: number }): Promise<void> {

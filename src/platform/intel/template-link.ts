@@ -41,13 +41,15 @@ const CVE = /^CVE-\d{4}-\d{4,}$/;
 
 /** Chooses the linked template of every CVE named by the public catalogue. */
 export async function chooseLinks(db: Db): Promise<Map<string, TemplateLink>> {
-  const res = await db.query<Candidate & { created_at: Date | string }>(
-    `SELECT cve_ids, ${LINK_COLUMNS} FROM templates WHERE team_id IS NULL AND cardinality(cve_ids) > 0`,
+  // A template names its CVEs in classification.cve-id; some CVE templates only carry the CVE as their id.
+  const res = await db.query<Candidate & { id: string; created_at: Date | string }>(
+    `SELECT id, cve_ids, ${LINK_COLUMNS} FROM templates
+     WHERE team_id IS NULL AND (cardinality(cve_ids) > 0 OR id ILIKE 'CVE-%')`,
   );
   const best = new Map<string, Candidate>();
-  for (const row of res.rows) {
+  for (const { id: templateId, ...row } of res.rows) {
     const c: Candidate = { ...row, created_at: new Date(row.created_at).toISOString() };
-    for (const raw of c.cve_ids) {
+    for (const raw of [...c.cve_ids, templateId]) {
       const id = raw.trim().toUpperCase();
       if (!CVE.test(id)) continue;
       const seen = best.get(id);

@@ -174,12 +174,18 @@ export async function listScans(db: Db, f: ListFilter): Promise<{ rows: ListRow[
   }
   const order = [...f.order.map((o) => `${o.column} ${o.desc ? 'DESC' : 'ASC'}`), 'created_at DESC', 'id DESC'].join(', ');
   const whereSql = where.join(' AND ');
-  const total = f.search ? await countRows(db, whereSql, params) : await countFromTotals(db, f);
-  params.push(f.limit, f.offset);
-  const { rows } = await db.query<ListRow>(
-    `SELECT ${LIST_COLUMNS} FROM scans WHERE ${whereSql} ORDER BY ${order} LIMIT $${params.length - 1} OFFSET $${params.length}`,
-    params,
+  // One round trip: the page, each row carrying the total (kept counts, or counted matches for a search).
+  const totalSql = f.search ? 'count(*) OVER ()' : `(${TOTALS_SQL.replace(/\$(\d)/g, (_m, d) => `$${Number(d) + params.length}`)})`;
+  const totalParams = f.search ? [] : [f.teamId, f.status?.length ? f.status : null, f.isInternal ?? null];
+  const all = [...params, ...totalParams, f.limit, f.offset];
+  const { rows } = await db.query<ListRow & { total_count: number | string | null }>(
+    `SELECT ${LIST_COLUMNS}, ${totalSql} AS total_count FROM scans WHERE ${whereSql} ORDER BY ${order}
+     LIMIT $${all.length - 1} OFFSET $${all.length}`,
+    all,
   );
+  // An empty page (offset past the end) carries no total: ask for it alone.
+  const total = rows[0] ? Number(rows[0].total_count ?? 0) : f.search ? await countRows(db, whereSql, params) : await countFromTotals(db, f);
+  for (const r of rows) delete (r as { total_count?: unknown }).total_count;
   return { rows, total };
 }
 
@@ -188,11 +194,13 @@ async function countRows(db: Db, whereSql: string, params: unknown[]): Promise<n
   return rows[0]!.n;
 }
 
+const TOTALS_SQL = `SELECT COALESCE(sum(n), 0)::bigint FROM scan_counts WHERE team_id = $1
+  AND ($2::text[] IS NULL OR status = ANY($2::text[])) AND ($3::boolean IS NULL OR is_internal = $3)`;
+
 /** Status and is_internal filters are answered from the trigger-kept scan_counts table. */
 async function countFromTotals(db: Db, f: ListFilter): Promise<number> {
   const { rows } = await db.query<{ n: number | null }>(
-    `SELECT sum(n)::bigint AS n FROM scan_counts WHERE team_id = $1
-       AND ($2::text[] IS NULL OR status = ANY($2::text[])) AND ($3::boolean IS NULL OR is_internal = $3)`,
+    TOTALS_SQL.replace('SELECT COALESCE(sum(n), 0)::bigint', 'SELECT COALESCE(sum(n), 0)::bigint AS n'),
     [f.teamId, f.status?.length ? f.status : null, f.isInternal ?? null],
   );
   return Number(rows[0]?.n ?? 0);

@@ -117,6 +117,9 @@ describe('encoding functions', () => {
   });
   it('hex and html', () => {
     expect(ev('hex_encode("aa")')).toBe('6161');
+    expect(ev('hex_encode("meow", "x")')).toBe('\\x6d\\x65\\x6f\\x77');
+    expect(ev('hex_encode("meow", "unknown")')).toBe('6d656f77');
+    expect(ev('hex_encode(123)')).toBe('');
     expect(ev('hex_decode("6161")')).toBe('aa');
     expect(() => ev('hex_decode("616")')).toThrow(/odd length/);
     expect(ev('html_escape("<body>test</body>")')).toBe('&lt;body&gt;test&lt;&sol;body&gt;');
@@ -140,6 +143,10 @@ describe('encoding functions', () => {
     expect(ev("ip_format('127.0.0.1', '3')")).toBe('0177.0.0.01');
     expect(ev("ip_format('127.0.0.1', '5')")).toBe('2130706433');
     expect(ev("ip_format('127.0.1.0', '11')")).toBe('127.0.256');
+    expect(ev("ip_format('127.0.0.1', '2')")).toBe('127.1');
+    expect(ev("ip_format('127.0.0.1', '4')")).toBe('0x7f.0x0.0x0.0x1');
+    expect(ev("ip_format('127.0.0.1', '8')")).toBe('%31%32%37%2E%30%2E%30%2E%31');
+    expect(() => ev("ip_format('127.0.0.1', '12')")).toThrow(/range 1-11/);
     expect(ev("unpack('>I', hex_decode('acd709d0'))")).toBe(0xacd709d0);
     expect(ev("unpack('<H', hex_decode('0100'))")).toBe(1);
     expect([...(ev("xor(hex_decode('0102'), hex_decode('0201'))") as Buffer)]).toEqual([3, 3]);

@@ -152,7 +152,7 @@ describe('http block mapping', () => {
   it('reports wrong types, values and combinations with field paths', () => {
     const r = parseTemplate(
       tpl(
-        'http:\n  - path: ["{{BaseURL}}"]\n    method: FETCH\n    threads: many\n    headers: [a]\n    redirects: true\n    host-redirects: true\n' +
+        'http:\n  - path: ["{{BaseURL}}"]\n    method: FETCH\n    threads: many\n    max-redirects: -1\n    headers: [a]\n    redirects: true\n    host-redirects: true\n' +
           '  - path: "{{BaseURL}}"\n    attack: sniper\n' +
           '  - matchers:\n      - type: word\n        words: [x]\n' +
           '  - path: ["{{BaseURL}}"]\n    race: true\n    matchers:\n      - type: dsl\n        dsl: [status_code_1 == 200]\n',
@@ -163,6 +163,7 @@ describe('http block mapping', () => {
     expect(issues(r)).toEqual([
       expect.stringMatching(/^http\[0\]\.method: must be one of GET, HEAD, POST, .*; got "FETCH"$/),
       'http[0].threads: must be a whole number, got a string ("many")',
+      'http[0].max-redirects: must not be negative, got -1',
       'http[0].headers: must be a map, got a list',
       "http[0]: 'redirects' and 'host-redirects' can't be used together",
       'http[1].path: must be a list, got a string',
@@ -279,6 +280,27 @@ describe('payloads', () => {
     );
     expect(lenient.template!.http[0].payloads).toEqual({ user: [] });
     expect(lenient.warnings.map((w) => w.field)).toEqual(['http[0].payloads.user']);
+  });
+
+  it('keeps payload files inside the templates folder unless local file access is allowed', () => {
+    writeFileSync(path.join(root, '..', path.basename(root) + '-secret.txt'), 'secret\n');
+    const escape = `../${path.basename(root)}-secret.txt`;
+    expect(issues(withPayloads(`      user: ${escape}\n`))).toEqual([
+      `http[0].payloads.user: payload file "${escape}" is outside the templates folder (allowLocalFileAccess permits it)`,
+    ]);
+    const allowed = parseTemplate(tpl(`http:\n  - path: ["{{BaseURL}}/{{user}}"]\n    payloads:\n      user: ${escape}\n`), file, {
+      templatesRoot: root,
+      allowLocalFileAccess: true,
+    });
+    expect(allowed.template!.http[0].payloads).toEqual({ user: ['secret'] });
+    rmSync(path.join(root, '..', path.basename(root) + '-secret.txt'));
+  });
+
+  it('refuses payload files for templates given as text (uploads)', () => {
+    const r = parseTemplate(tpl('http:\n  - path: ["{{BaseURL}}/{{user}}"]\n    payloads:\n      user: /etc/hostname\n'), 'upload.yaml');
+    expect(issues(r)).toEqual([
+      'http[0].payloads.user: payload file "/etc/hostname" cannot be used: the template was not loaded from a templates folder',
+    ]);
   });
 
   it('picks aggression levels cumulatively', () => {

@@ -99,8 +99,9 @@ describe('parseTemplate: top level', () => {
     ]);
   });
 
-  it('reports invalid YAML and non-map documents', () => {
+  it('reports invalid YAML, duplicate keys and non-map documents', () => {
     expect(issues(parseTemplate('id: x\n  bad: [', 'f'))[0]).toMatch(/^: invalid YAML/);
+    expect(issues(parseTemplate('id: a\nid: b\n', 'f'))).toEqual([': invalid YAML: duplicated mapping key (2:1)']);
     expect(issues(parseTemplate('- a\n- b\n', 'f'))).toEqual([': a template must be a YAML map, got a list']);
   });
 

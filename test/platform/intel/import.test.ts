@@ -34,7 +34,11 @@ const catalogueFiles = [
   'http/cves/2021/CVE-2021-22205.yaml', 'http/vulnerabilities/gitlab/gitlab-rce.yaml',
   'http/cves/2022/CVE-2022-22965.yaml', 'dast/cves/2022/CVE-2022-22965.yaml',
 ];
-const linkedTo = (id: string) => (id === LATE.ID ? undefined : templateIndex.find((r) => r.ID === id)?.file_path);
+/** The template the catalogue's index names for a CVE, when that template is in the catalogue imported. */
+const linkedTo = (id: string) => {
+  const file = templateIndex.find((r) => r.ID === id)?.file_path;
+  return file && catalogueFiles.includes(file) ? file : undefined;
+};
 const copyTemplate = (to: string, rel: string) => {
   mkdirSync(path.dirname(path.join(to, rel)), { recursive: true });
   copyFileSync(path.join(CORPUS, rel), path.join(to, rel));
@@ -217,7 +221,7 @@ describe.each(dbKinds())('vulnerability intelligence import on %s', (kind) => {
 
   it('links each record to the template that the catalogue index names for its CVE', async () => {
     const rows = (await t.ctx.db.query<{ cve_id: string; uri: string | null; is_template: boolean }>(
-      "SELECT cve_id, doc->>'uri' AS uri, is_template FROM intel_vulns",
+      "SELECT cve_id, doc::jsonb->>'uri' AS uri, is_template FROM intel_vulns",
     )).rows;
     expect(rows.length).toBe(first.records_total);
     for (const r of rows) expect({ id: r.cve_id, uri: r.uri ?? undefined }).toEqual({ id: r.cve_id, uri: linkedTo(r.cve_id) });
@@ -296,14 +300,16 @@ describe.each(dbKinds())('vulnerability intelligence import on %s', (kind) => {
 
     copyTemplate(catalogue, LATE.file_path); // a template for the CVE is added to the catalogue
     await importCatalogue(t.ctx.db, catalogue);
-    expect((await relinkTemplates(t.ctx.db)).records_changed).toBe(1);
+    // the new template is linked; the templates of the first import are no longer is_new
+    expect((await relinkTemplates(t.ctx.db)).records_changed).toBe(first.templates_linked + 1);
     const raw = readFileSync(path.join(CORPUS, LATE.file_path), 'utf8');
     let v = await get1();
-    expect([v.is_template, v.uri, v.raw, v.scanner_template]).toEqual([true, LATE.file_path, raw, raw]);
+    expect([v.is_template, v.uri, v.raw, v.scanner_template, v.is_new]).toEqual([true, LATE.file_path, raw, raw, true]);
+    expect((await get(BOTH_KEV_TEMPLATE)).body.data.is_new).toBe(false);
 
     writeFileSync(path.join(catalogue, LATE.file_path), `${raw}\n# changed locally\n`); // the template changes
     await importCatalogue(t.ctx.db, catalogue);
-    await relinkTemplates(t.ctx.db);
+    expect((await relinkTemplates(t.ctx.db)).records_changed).toBe(1);
     v = await get1();
     expect(v.raw).toBe(`${raw}\n# changed locally\n`);
     expect(v.digest).toBe(createHash('sha256').update(v.raw).digest('hex'));

@@ -112,10 +112,11 @@ export function registerEncoding(): void {
   define('url_decode', 1, ([s]) => urlDecode(toStr(s)));
   define('hex_encode', undefined, (a) => {
     if (a.length < 1 || a.length > 2) throw invalid('hex_encode');
+    // Only text and bytes are encoded; other values give "" (projectdiscovery/utils hex.Encode).
+    if (typeof a[0] !== 'string' && !(a[0] instanceof Uint8Array)) return '';
     const hex = toBytes(a[0]).toString('hex');
-    const format = a.length === 2 ? toStr(a[1]) : '';
-    if (format === 'x' || format === '\\x') return hex.replace(/(..)/g, '\\x$1');
-    return hex;
+    const format = a.length === 2 ? toStr(a[1]).toLowerCase() : '';
+    return format === 'x' ? hex.replace(/(..)/g, '\\x$1') : hex;
   });
   define('hex_decode', 1, ([s]) => fromBytes(goHexDecode(toStr(s))));
   define('html_escape', undefined, (a) => {

@@ -72,7 +72,7 @@ function decode(body: Buffer, encoding: string | undefined): Buffer {
   return body;
 }
 
-async function sendOnce(r: PreparedRequest, o: HttpClientOptions, maxSize: number): Promise<HttpResponse> {
+function sendOnce(r: PreparedRequest, o: HttpClientOptions, maxSize: number): Promise<HttpResponse> {
   const timeout = r.timeout ?? o.timeout;
   const sni = r.sni ?? o.sni;
   if (!undiciCanSend(r)) {
@@ -184,17 +184,15 @@ function dispatchOptions(r: PreparedRequest, timeout: number): Dispatcher.Dispat
 }
 
 
-export function send(r: PreparedRequest, o: HttpClientOptions, maxSize = DEFAULT_MAX_SIZE): Promise<HttpResponse> {
-  // The first attempt is returned directly (no extra async layer on the hot path); retries chain on failure.
-  let attempt = 0;
-  const tryOnce = (): Promise<HttpResponse> => {
-    if (o.signal?.aborted) return Promise.reject(new Error('aborted'));
-    return sendOnce(r, o, maxSize).catch((err: unknown) => {
-      if (++attempt > o.retries) throw describeError(err);
-      return tryOnce();
-    });
-  };
-  return tryOnce();
+export async function send(r: PreparedRequest, o: HttpClientOptions, maxSize = DEFAULT_MAX_SIZE): Promise<HttpResponse> {
+  for (let attempt = 0; ; attempt++) {
+    if (o.signal?.aborted) throw new Error('aborted');
+    try {
+      return await sendOnce(r, o, maxSize);
+    } catch (err) {
+      if (attempt >= o.retries) throw describeError(err);
+    }
+  }
 }
 
 function describeError(err: unknown): Error {

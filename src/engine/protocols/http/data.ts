@@ -28,38 +28,56 @@ export function cookiesOf(headers: [string, string][]): Record<string, string> {
   return out;
 }
 
+const headerKeys = new Map<string, string>();
+function cachedHeaderKey(name: string): string {
+  let k = headerKeys.get(name);
+  if (k === undefined) {
+    k = headerKey(name);
+    if (headerKeys.size < 5000) headerKeys.set(name, k);
+  }
+  return k;
+}
+
 export function responseData(res: HttpResponse, bodyText: string, ctx: ResponseContext): Record<string, unknown> {
   const data: Record<string, unknown> = {};
-  // Cookies first so a header of the same name wins.
-  Object.assign(data, cookiesOf(res.headers));
-  // Repeated headers are joined with a space, as nuclei does.
-  const grouped = new Map<string, string[]>();
+  let contentLength: string | undefined;
+  // Cookies first so a header of the same name wins; repeated headers are joined with a space (nuclei).
   for (const [k, v] of res.headers) {
-    const key = headerKey(k);
-    const list = grouped.get(key);
-    if (list) list.push(v);
-    else grouped.set(key, [v]);
+    const key = cachedHeaderKey(k);
+    if (key === 'set_cookie') {
+      const pair = v.split(';', 1)[0];
+      const eq = pair.indexOf('=');
+      if (eq > 0) {
+        const name = pair.slice(0, eq).trim();
+        if (!(name in data)) data[name] = pair.slice(eq + 1).trim();
+      }
+    } else if (key === 'content_length') contentLength = v;
   }
-  for (const [k, list] of grouped) data[k] = list.join(' ');
+  const seen = new Set<string>();
+  for (const [k, v] of res.headers) {
+    const key = cachedHeaderKey(k);
+    if (seen.has(key)) data[key] = `${data[key]} ${v}`;
+    else {
+      seen.add(key);
+      data[key] = v;
+    }
+  }
   const head = headerBlock(res);
-  const cl = res.headers.find(([k]) => k.toLowerCase() === 'content-length')?.[1];
-  const clNum = cl !== undefined && /^\d+$/.test(cl.trim()) ? Number(cl) : Buffer.byteLength(bodyText);
-  Object.assign(data, {
-    status_code: res.status,
-    body: bodyText,
-    header: head,
-    all_headers: head,
-    response: `${head}\r\n${bodyText}`,
-    request: ctx.requestText,
-    content_length: clNum,
-    duration: res.duration / 1000,
-    host: ctx.host,
-    ip: ctx.ip,
-    matched: ctx.matchedUrl,
-    'template-id': ctx.templateId,
-    'template-path': ctx.templatePath,
-    type: 'http',
-  });
+  const clNum = contentLength !== undefined && /^\s*\d+\s*$/.test(contentLength) ? Number(contentLength) : Buffer.byteLength(bodyText);
+  data.status_code = res.status;
+  data.body = bodyText;
+  data.header = head;
+  data.all_headers = head;
+  data.response = `${head}\r\n${bodyText}`;
+  data.request = ctx.requestText;
+  data.content_length = clNum;
+  data.duration = res.duration / 1000;
+  data.host = ctx.host;
+  data.ip = ctx.ip;
+  data.matched = ctx.matchedUrl;
+  data['template-id'] = ctx.templateId;
+  data['template-path'] = ctx.templatePath;
+  data.type = 'http';
   return data;
 }
 

@@ -59,8 +59,15 @@ function resolveIp(host: string): string | Promise<string> {
   return p;
 }
 
+const indexedCache = new WeakMap<HttpRequest, boolean>();
 /** Names like body_1, status_code_2 in dsl expressions or parts turn req-condition on. */
 function usesIndexedNames(r: HttpRequest): boolean {
+  let hit = indexedCache.get(r);
+  if (hit === undefined) indexedCache.set(r, (hit = scanIndexedNames(r)));
+  return hit;
+}
+
+function scanIndexedNames(r: HttpRequest): boolean {
   const texts = [...r.matchers.flatMap((m) => [...(m.dsl ?? []), m.part ?? '']), ...r.extractors.flatMap((e) => [...(e.dsl ?? []), e.part ?? ''])];
   return texts.some((s) => /\b[a-z_]+_\d+\b/i.test(s));
 }
@@ -76,6 +83,18 @@ function filePayloads(vars: Record<string, string>): Payloads {
     }
   }
   return out;
+}
+
+/** Parsed input and built-ins per target, shared by every template run on it. */
+const inputs = new Map<string, { input: ParsedInput; builtins: Record<string, string> }>();
+function inputFor(target: string): { input: ParsedInput; builtins: Record<string, string> } {
+  let hit = inputs.get(target);
+  if (!hit) {
+    if (inputs.size > 5000) inputs.clear();
+    hit = { input: parseInput(target), builtins: Object.freeze(inputVariables(target)) as Record<string, string> };
+    inputs.set(target, hit);
+  }
+  return hit;
 }
 
 interface Item {
@@ -111,8 +130,9 @@ class TemplateRun {
 
   constructor(readonly t: Template, readonly target: string | undefined, readonly o: ExecuteOptions,
     readonly emit: (ev: ResultEvent) => void) {
-    this.input = target ? parseInput(target) : undefined;
-    this.builtins = target ? inputVariables(target) : {};
+    const parsed = target ? inputFor(target) : undefined;
+    this.input = parsed?.input;
+    this.builtins = parsed?.builtins ?? {};
     this.extraPayloads = t.selfContained ? filePayloads(o.vars) : {};
     this.cliVars = Object.fromEntries(Object.entries(o.vars).filter(([k]) => !(k in this.extraPayloads)));
   }
@@ -333,7 +353,7 @@ class TemplateRun {
           if (r.id) this.dynamic[`${r.id}_${k}`] = v;
         }
       }
-      const full = merge(vars, this.dynamic, data, history);
+      const full = merge(vars, hasKeys(this.dynamic) ? this.dynamic : undefined, data, history);
       const result = runOperators(r, full) as OperatorOutcome;
       for (const [k, v] of Object.entries(result.dynamic ?? {})) this.dynamic[k] = v;
       const events = eventsFor(this.t, r.matchers.length > 0, {
@@ -359,6 +379,11 @@ class TemplateRun {
     }
     return matchedAny;
   }
+}
+
+function hasKeys(o: Record<string, unknown>): boolean {
+  for (const _ in o) return true;
+  return false;
 }
 
 /** Runs `fn` over items with at most `limit` in flight. */
