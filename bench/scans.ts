@@ -24,6 +24,7 @@ import { runScan, closeClients } from '../src/engine/runner.ts';
 const TARGETS = Number(process.env.BENCH_TARGETS ?? 1000);
 const TEMPLATES = Number(process.env.BENCH_TEMPLATES ?? 50);
 const SCANS = Number(process.env.BENCH_SCANS ?? 100_000);
+const LOG_ROWS = Number(process.env.BENCH_LOG_ROWS ?? 200_000);
 const CONCURRENCY = 25;
 // The platform's scans run without a rate limit here, like the engine run beside them.
 process.env.VIGIL_SCAN_RATE_LIMIT = '0';
@@ -132,6 +133,35 @@ async function listLatency(ctx: AppContext, app: Awaited<ReturnType<typeof build
   console.log(`list: all list queries p50 ${pct(all, 0.5).toFixed(1)} ms, p95 ${pct(all, 0.95).toFixed(1)} ms on ${ctx.db.kind} (goal: p95 < 50 ms on PostgreSQL)`);
 }
 
+/** Streams a sync CSV export of LOG_ROWS records over real HTTP, discarding it; reports time and RSS growth. */
+async function exportMemory(ctx: AppContext, app: Awaited<ReturnType<typeof buildApp>>, key: string, teamId: string) {
+  const res = await app.inject({
+    method: 'POST', url: '/v1/scans', headers: { 'x-api-key': key },
+    payload: { targets: ['http://127.0.0.1:9'], private_templates: templateTexts().slice(0, 1), schedule_only: true },
+  });
+  const scanId = res.json().id as string;
+  await ctx.db.query(
+    `INSERT INTO scan_logs (scan_id, team_id, run, target, template_id, matched, severity, error, created_at)
+     SELECT $1, $2, 0, 'http://host-' || g || '.test/path', 'bench-' || (g % 50), g % 10 = 0, 'info',
+            CASE WHEN g % 4 = 0 THEN 'context deadline exceeded' END, now()
+     FROM generate_series(1, $3::int) AS g`,
+    [scanId, teamId, LOG_ROWS],
+  );
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  const link = (await app.inject({ method: 'GET', url: `/v1/scans/${scanId}/scan_log/export?format=csv`, headers: { 'x-api-key': key } })).json().url as string;
+  global.gc?.();
+  const before = process.memoryUsage().rss;
+  let peak = before;
+  const timer = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 20);
+  const started = performance.now();
+  const file = await fetch(base + new URL(link).pathname);
+  let bytes = 0;
+  for await (const chunk of file.body!) bytes += (chunk as Uint8Array).length;
+  clearInterval(timer);
+  const secs = (performance.now() - started) / 1000;
+  console.log(`export: ${LOG_ROWS} log records, ${(bytes / 1024 / 1024).toFixed(1)} MB CSV streamed in ${secs.toFixed(1)} s; RSS grew ${((peak - before) / 1024 / 1024).toFixed(0)} MB while streaming`);
+}
+
 async function main(): Promise<void> {
   const server = await startServer();
   const store = await openDb();
@@ -176,6 +206,7 @@ async function main(): Promise<void> {
     console.log(`platform scan:        ${best(plat).toFixed(0)} attempts/s incl. queueing, findings and logs (rounds: ${plat.map((x) => x.toFixed(0)).join(', ')})`);
     console.log(`ratio platform/engine: ${(best(plat) / best(eng)).toFixed(2)} (goal >= 0.8)`);
 
+    if (LOG_ROWS > 0) await exportMemory(ctx, app, key, teamId);
     if (SCANS > 0) await listLatency(ctx, app, key, teamId);
   } finally {
     await stopAll();

@@ -59,7 +59,11 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     }
     const status = (err as FastifyError).statusCode;
     if (status && status >= 400 && status < 500) {
-      return reply.code(status).send({ message: err.message, code: (err as FastifyError).code ?? 'bad_request', status } satisfies ErrorBody);
+      // Fastify's own client errors (bad JSON, wrong content type, body too large) are about the body.
+      const fromParser = /^FST_ERR_CTP_/.test((err as FastifyError).code ?? '');
+      const body: ErrorBody = { message: err.message, code: CLIENT_ERROR_CODES[status] ?? 'bad_request', status };
+      if (fromParser) body.param = 'body';
+      return reply.code(status).send(body);
     }
     const errorId = randomUUID();
     req.log.error({ err, error_id: errorId }, 'unexpected error');
@@ -74,3 +78,15 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   for (const area of areas) await app.register(area);
   return app as unknown as FastifyInstance;
 }
+
+const CLIENT_ERROR_CODES: Record<number, string> = {
+  400: 'invalid_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+};

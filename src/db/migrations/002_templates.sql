@@ -45,7 +45,9 @@ CREATE TABLE templates (
 
 -- Move the template text (raw, often 1-3 kB) out of the main table: search and facets scan every matching
 -- row, and narrow rows make those scans several times cheaper.
+-- The search document stays in the row (compressed at most): ranking reads it for every match.
 ALTER TABLE templates SET (toast_tuple_target = 128);
+ALTER TABLE templates ALTER COLUMN search SET STORAGE MAIN;
 
 CREATE UNIQUE INDEX templates_public_uri ON templates (uri) WHERE team_id IS NULL;
 CREATE UNIQUE INDEX templates_private_id ON templates (team_id, template_id) WHERE team_id IS NOT NULL;

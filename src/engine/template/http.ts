@@ -7,7 +7,7 @@ import { operatorFields } from './operator-specs.ts';
 import { ATTACK, FUZZING, PRE_CONDITION } from './common-specs.ts';
 import { readPayloads, type PayloadOptions } from './payloads.ts';
 import { needsReqCondition } from './req-condition.ts';
-import { type Dict, isMap, kind } from './values.ts';
+import { type Dict, isMap, kind, setOwn } from './values.ts';
 
 const PATH_START = /^(\{\{|https?:\/\/)/i;
 
@@ -199,6 +199,6 @@ function dropUnusedPayloads(payloads: Payloads, request: Dict): Payloads {
     request.fuzzing,
   ]);
   const used: Payloads = {};
-  for (const [name, values] of Object.entries(payloads)) if (text.includes(name)) used[name] = values;
+  for (const [name, values] of Object.entries(payloads)) if (text.includes(name)) setOwn(used, name, values);
   return used;
 }

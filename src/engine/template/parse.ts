@@ -1,6 +1,6 @@
 // parseTemplate: YAML text -> Template, with every problem reported as file + field path + reason.
 import yaml from 'js-yaml';
-import type { HttpRequest, OtherProtocolBlock, Template } from './types.ts';
+import type { HttpRequest, OtherProtocolBlock, Template, TemplateInfo, TemplateIssue } from './types.ts';
 import { IssueList } from './issues.ts';
 import { parseInfo } from './info.ts';
 import { parseHttpBlock } from './http.ts';
@@ -8,8 +8,7 @@ import { checkWorkflows, parseOtherBlock } from './protocols.ts';
 import { replaceRandstr } from './randstr.ts';
 import { checkFlow } from './flow.ts';
 import type { PayloadOptions } from './payloads.ts';
-import { type Dict, isMap, isScalar, kind, readBool, readString, scalarText } from './values.ts';
-import type { TemplateIssue } from './types.ts';
+import { type Dict, isMap, isScalar, kind, readBool, readString, scalarText, setOwn } from './values.ts';
 
 // YAML core schema plus merge keys: dates and binary stay plain strings (as go-yaml hands them to
 // string fields), and skipping those resolvers makes parsing about a third faster.
@@ -18,7 +17,8 @@ const SCHEMA = yaml.CORE_SCHEMA.extend([types.merge]);
 
 export const ID_PATTERN = /^([a-zA-Z0-9]+[-_])*[a-zA-Z0-9]+$/;
 
-export interface ParseOptions extends Omit<PayloadOptions, 'file'> {}
+/** Payload-file options (templates root, aggression, local file access); the file comes from the caller. */
+export type ParseOptions = Omit<PayloadOptions, 'file'>;
 
 export interface ParseResult {
   template?: Template;
@@ -101,7 +101,9 @@ function build(doc: Dict, raw: string, file: string, out: IssueList, opts: Paylo
       out.error('id', `"${id}" is not a valid id (letters and digits, separated by single - or _)`);
     }
   }
-  const info = doc.info == null ? (out.error('info', 'is required'), undefined) : parseInfo(doc.info, out);
+  let info: TemplateInfo | undefined;
+  if (doc.info == null) out.error('info', 'is required');
+  else info = parseInfo(doc.info, out);
 
   if (doc.requests != null && doc.http != null) out.error('requests', "use 'http' or 'requests', not both");
   if (doc.network != null && doc.tcp != null) out.error('network', "use 'tcp' or 'network', not both");
@@ -114,7 +116,7 @@ function build(doc: Dict, raw: string, file: string, out: IssueList, opts: Paylo
     if (key === 'http' || key === 'requests') {
       http.push(...parseHttpBlock(value, key, out, opts));
       present.add('http');
-    } else if (key in OTHER_KEYS) {
+    } else if (Object.hasOwn(OTHER_KEYS, key)) {
       other.push(...parseOtherBlock(OTHER_KEYS[key], value, key, out, opts));
       present.add(OTHER_KEYS[key]);
     }
@@ -166,7 +168,7 @@ function build(doc: Dict, raw: string, file: string, out: IssueList, opts: Paylo
 function blockIds(doc: Dict): Map<string, string[]> {
   const blocks = new Map<string, string[]>();
   for (const [key, value] of Object.entries(doc)) {
-    const protocol = key === 'requests' ? 'http' : key === 'http' ? 'http' : OTHER_KEYS[key];
+    const protocol = key === 'requests' || key === 'http' ? 'http' : Object.hasOwn(OTHER_KEYS, key) ? OTHER_KEYS[key] : undefined;
     if (!protocol || !Array.isArray(value)) continue;
     const ids = value.map((r) => (isMap(r) && typeof r.id === 'string' ? r.id : ''));
     blocks.set(protocol, [...(blocks.get(protocol) ?? []), ...ids]);
@@ -192,10 +194,8 @@ function readVariables(
   const values: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(v)) {
     if (!/^[A-Za-z_][\w-]*$/.test(name)) out.error(`${field}.${name}`, 'is not a valid variable name');
-    values[name] = value;
-    if (value === null) strings[name] = '';
-    else if (isScalar(value)) strings[name] = scalarText(value);
-    else strings[name] = JSON.stringify(value);
+    setOwn(values, name, value);
+    setOwn(strings, name, value === null ? '' : isScalar(value) ? scalarText(value) : JSON.stringify(value));
   }
   return { strings, values };
 }

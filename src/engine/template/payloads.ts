@@ -6,7 +6,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Payloads } from './types.ts';
 import { IssueList, join } from './issues.ts';
-import { isMap, isScalar, kind, readList, scalarText } from './values.ts';
+import { isMap, isScalar, kind, readList, scalarText, setOwn } from './values.ts';
 
 export type Aggression = 'low' | 'medium' | 'high';
 
@@ -24,7 +24,8 @@ export interface PayloadOptions {
 }
 
 const LEVELS: Aggression[] = ['low', 'medium', 'high'];
-const fileCache = new Map<string, string[]>();
+// Many templates share word lists; the modification time keeps a long-running server from serving stale ones.
+const fileCache = new Map<string, { mtimeMs: number; lines: string[] }>();
 
 export function readPayloads(v: unknown, field: string, out: IssueList, opts: PayloadOptions): Payloads | undefined {
   if (!isMap(v)) {
@@ -38,13 +39,13 @@ export function readPayloads(v: unknown, field: string, out: IssueList, opts: Pa
       // An empty item (`- `) is an empty string in nuclei, e.g. a blank password to try.
       const values = readList(value.map((x) => (x === null ? '' : x)), f, out);
       if (value.length === 0) out.error(f, 'payload list is empty');
-      if (values) result[name] = values;
+      if (values) setOwn(result, name, values);
     } else if (isMap(value)) {
       const values = readLevels(value, f, out, opts.aggression ?? 'low');
-      if (values) result[name] = values;
+      if (values) setOwn(result, name, values);
     } else if (isScalar(value)) {
       const values = readPayloadFile(scalarText(value), f, out, opts);
-      if (values) result[name] = values;
+      if (values) setOwn(result, name, values);
     } else {
       out.error(f, `must be a list, a file name or a map of aggression levels, got ${kind(value)}`);
     }
@@ -78,14 +79,12 @@ function readPayloadFile(name: string, field: string, out: IssueList, opts: Payl
   }
   const found = resolvePayloadFile(name, opts);
   if (!found) {
-    const reason = `payload file "${name}" not found (looked in the templates root and the template's folders)`;
+    // Never read: reported as an error, or with missingPayloadFile 'warn' as a warning with no values.
+    let reason = `payload file "${name}" not found (looked in the templates root and the template's folders)`;
     if (!opts.allowLocalFileAccess && !opts.templatesRoot && !(opts.file && existsSync(opts.file))) {
-      out.error(field, `payload file "${name}" cannot be used: the template was not loaded from a templates folder`);
-      return undefined;
-    }
-    if (outsideRoot(name, opts)) {
-      out.error(field, `payload file "${name}" is outside the templates folder (allowLocalFileAccess permits it)`);
-      return undefined;
+      reason = `payload file "${name}" cannot be used: the template was not loaded from a templates folder`;
+    } else if (outsideRoot(name, opts)) {
+      reason = `payload file "${name}" is outside the templates folder (allowLocalFileAccess permits it)`;
     }
     if (opts.missingPayloadFile === 'warn') {
       out.warn(field, reason);
@@ -94,13 +93,14 @@ function readPayloadFile(name: string, field: string, out: IssueList, opts: Payl
     out.error(field, reason);
     return undefined;
   }
-  let lines = fileCache.get(found);
+  const { mtimeMs } = statSync(found);
+  let lines = fileCache.get(found)?.mtimeMs === mtimeMs ? fileCache.get(found)!.lines : undefined;
   if (!lines) {
     lines = readFileSync(found, 'utf8')
       .split('\n')
       .map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l))
       .filter((l) => l !== '');
-    fileCache.set(found, lines);
+    fileCache.set(found, { mtimeMs, lines });
   }
   if (lines.length === 0) out.error(field, `payload file "${name}" has no values`);
   return lines;

@@ -15,6 +15,7 @@ import {
   readStringOrList,
   isScalar,
   scalarText,
+  setOwn,
 } from './values.ts';
 
 export type Spec =
@@ -103,7 +104,7 @@ export function checkShape(v: unknown, shape: Shape, field: string, out: IssueLi
   }
   const result: Dict = {};
   for (const [key, value] of Object.entries(v)) {
-    const spec = shape.fields[key];
+    const spec = Object.hasOwn(shape.fields, key) ? shape.fields[key] : undefined;
     const path = join(field, key);
     if (!spec) {
       out.error(path, `unknown field${suggest(key, Object.keys(shape.fields))}`);
@@ -111,7 +112,7 @@ export function checkShape(v: unknown, shape: Shape, field: string, out: IssueLi
     }
     if (value === null || value === undefined) continue;
     const checked = checkValue(value, spec, path, out);
-    if (checked !== undefined) result[key] = checked;
+    if (checked !== undefined) setOwn(result, key, checked);
   }
   for (const key of shape.required ?? []) {
     if (v[key] === null || v[key] === undefined) out.error(join(field, key), 'is required');

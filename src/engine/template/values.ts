@@ -4,6 +4,11 @@ import { IssueList } from './issues.ts';
 
 export type Dict = Record<string, unknown>;
 
+/** Sets an own property even for `__proto__`, so YAML keys can never reach an object's prototype. */
+export function setOwn(obj: Dict, key: string, value: unknown): void {
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 export function isMap(v: unknown): v is Dict {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
 }
@@ -92,11 +97,11 @@ export function readStringMap(v: unknown, field: string, out: IssueList): Record
   const result: Record<string, string> = {};
   for (const [k, item] of Object.entries(v)) {
     if (item === null) {
-      result[k] = '';
+      setOwn(result, k, '');
       continue;
     }
     const s = readString(item, `${field}.${k}`, out);
-    if (s !== undefined) result[k] = s;
+    if (s !== undefined) setOwn(result, k, s);
   }
   return result;
 }

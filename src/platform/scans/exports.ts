@@ -41,6 +41,8 @@ function fileName(row: Pick<ExportRow, 'scan_id' | 'format'>): string {
 
 async function insertExport(db: Db, e: { teamId: string; scanId: string; filter: LogFilter; format: LogFormat; async: boolean; tokenHash: string }) {
   const id = randomBytes(12).toString('hex');
+  // Exports a day past their link's expiry are dropped with their stored parts.
+  await db.query(`DELETE FROM scan_exports WHERE team_id = $1 AND expires_at < now() - interval '1 day'`, [e.teamId]);
   await db.query(
     `INSERT INTO scan_exports (id, team_id, scan_id, token_hash, params, format, status, expires_at)
      VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, now() + make_interval(secs => $8))`,

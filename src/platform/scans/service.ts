@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import type { Caller } from '../auth/service.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
-import { checkTarget, expandTargets, scopeFilter } from './targets.ts';
+import { checkTarget, expandTargets, isInternalTarget, scopeFilter } from './targets.ts';
 import { inlineTemplates, resolveAssetTargets, resolveStoreTemplates, hasStoreSelection } from './sources.ts';
 import { startRun } from './dispatch.ts';
 import { engineOptionsFor, configRefs } from './configs.ts';
@@ -38,7 +38,6 @@ export interface CreateScanBody {
   agent_networks?: string[];
   agent_behavior?: 'distribute' | 'mirror';
   asset_filters?: Record<string, unknown>;
-  is_internal?: boolean;
 }
 
 export const newScanId = () => randomBytes(10).toString('hex');
@@ -104,7 +103,7 @@ export async function createScan(ctx: AppContext, caller: Caller, body: CreateSc
     await store.insertScan(tx, {
       id, teamId: caller.teamId, status, createdBy: caller.userId, targets: p.targets, totalTemplate: p.templates.length,
       name: body.name?.trim() || defaultName(p.targets), request: body as Record<string, unknown>, engineOptions: { ...engineOptions },
-      isAutomatic: body.automatic_scan ?? false, isInternal: body.is_internal ?? false,
+      isAutomatic: body.automatic_scan ?? false, isInternal: p.targets.every(isInternalTarget),
     });
     await store.replaceTemplates(tx, id, p.templates);
   });

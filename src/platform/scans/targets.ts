@@ -169,3 +169,13 @@ export function expandTargets(inputs: string[], keep: (t: string) => boolean, ma
   }
   return { targets: out, truncated };
 }
+
+const PRIVATE_CIDRS = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '127.0.0.0/8', '169.254.0.0/16', '100.64.0.0/10', '::1/128', 'fc00::/7', 'fe80::/10']
+  .map((c) => parseCidr(c)!);
+
+/** A private, loopback or link-local address, localhost, or an internal-only name (.local, .internal, .lan). */
+export function isInternalTarget(target: string): boolean {
+  const host = hostOf(target);
+  if (net.isIP(host)) return PRIVATE_CIDRS.some((c) => inCidr(c, host));
+  return host === 'localhost' || /\.(local|internal|lan|localhost|home\.arpa)\.?$/.test(host) || !host.includes('.');
+}

@@ -116,6 +116,8 @@ export async function searchTemplates(db: Db, teamId: string, params: SearchPara
 
   const p = new Params();
   const where = [scopeSql(params.scope ?? 'public_private', teamId, p)];
+  // Each tsquery is parsed once, in FROM, rather than once per row in WHERE.
+  const from = ['templates'];
   const tsqueries: string[] = [];
   for (const word of query.words) {
     const tsq = wordTsquery(word);
@@ -123,33 +125,38 @@ export async function searchTemplates(db: Db, teamId: string, params: SearchPara
     const like = p.add(`%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
     if (tsq) {
       tsqueries.push(tsq);
-      where.push(`(search @@ to_tsquery('simple', ${p.add(tsq)}) OR id ILIKE ${like})`);
+      const alias = `w${tsqueries.length}`;
+      from.push(`to_tsquery('simple', ${p.add(tsq)}) AS ${alias}`);
+      where.push(`(search @@ ${alias} OR id ILIKE ${like})`);
     } else where.push(`id ILIKE ${like}`);
   }
   for (const f of query.filters) where.push(filterSql(f, p));
-  const whereSql = where.join(' AND ');
+  const fromSql = from.join(', ');
+  const condSql = where.join(' AND ');
   const whereValues = [...p.values];
 
-  const tsq = tsqueries.length ? p.add(tsqueries.map((t) => `(${t})`).join(' | ')) : undefined;
-  const rank = tsq ? `ts_rank(search, to_tsquery('simple', ${tsq}))` : undefined;
+  // Ranking and highlighting use any of the words.
+  const rowsFrom = tsqueries.length ? `, to_tsquery('simple', ${p.add(tsqueries.map((t) => `(${t})`).join(' | '))}) AS rq` : '';
+  const rank = rowsFrom ? 'ts_rank(search, rq)' : undefined;
   const order = sortSql(params.sort_asc, params.sort_desc, rank);
 
   const select = [columnsFor(fields)];
-  const highlight = params.highlight && tsq;
+  const highlight = params.highlight && rowsFrom;
   if (highlight) {
     const opts = `'HighlightAll=true, StartSel=${HIGHLIGHT_START}, StopSel=${HIGHLIGHT_STOP}'`;
-    if (fields.includes('name')) select.push(`ts_headline('simple', name, to_tsquery('simple', ${tsq}), ${opts}) AS hl_name`);
+    if (fields.includes('name')) select.push(`ts_headline('simple', name, rq, ${opts}) AS hl_name`);
     if (fields.includes('description')) {
-      select.push(`CASE WHEN description IS NULL THEN NULL ELSE ts_headline('simple', description, to_tsquery('simple', ${tsq}), ${opts}) END AS hl_description`);
+      select.push(`CASE WHEN description IS NULL THEN NULL ELSE ts_headline('simple', description, rq, ${opts}) END AS hl_description`);
     }
   }
-  const rowsSql = `SELECT ${select.join(', ')} FROM templates WHERE ${whereSql} ORDER BY ${order} LIMIT ${p.add(limit)} OFFSET ${p.add(offset)}`;
+  const rowsSql = `SELECT ${select.join(', ')} FROM ${fromSql}${rowsFrom} WHERE ${condSql} ORDER BY ${order} LIMIT ${p.add(limit)} OFFSET ${p.add(offset)}`;
   // Both queries at once: on a PostgreSQL pool they run on two connections.
   const version = await changeVersion(db);
-  const facetKey = `${whereSql}\u0000${JSON.stringify(whereValues)}\u0000${facetSize}`;
+  const source = `${fromSql} WHERE ${condSql}`;
+  const facetKey = `${source}\u0000${JSON.stringify(whereValues)}\u0000${facetSize}`;
   const [rows, { total, facets }] = await Promise.all([
     db.query<Record<string, unknown>>(rowsSql, p.values),
-    cachedFacets(db, facetKey, version, () => computeFacets(db, whereSql, whereValues, facetSize)),
+    cachedFacets(db, facetKey, version, () => computeFacets(db, source, whereValues, facetSize)),
   ]);
   const results = rows.rows.map((r) => {
     if (highlight) {
@@ -178,7 +185,8 @@ const VALUE_FACETS: { key: FacetKey; expr: string; array?: boolean }[] = [
  * flags, ages), plus the top facet_size values of each value facet (hash aggregate + bounded sort, no
  * window over all groups). Ties are broken by value in C collation, so both backends agree.
  */
-async function computeFacets(db: Db, whereSql: string, values: unknown[], size: number) {
+/** `source` is the FROM list and WHERE clause of the matching templates. */
+async function computeFacets(db: Db, source: string, values: unknown[], size: number) {
   const n = `$${values.length + 1}`;
   // [name, expression] of every count, read back by name from one array column.
   const counts: [string, string][] = [['total', 'count(*)']];
@@ -207,7 +215,7 @@ async function computeFacets(db: Db, whereSql: string, values: unknown[], size: 
   });
   const sql = `
     WITH m AS MATERIALIZED (
-      SELECT severity, type, dir, vendor, product, tags, author, is_new, is_early, created_at FROM templates WHERE ${whereSql}
+      SELECT severity, type, dir, vendor, product, tags, author, is_new, is_early, created_at FROM ${source}
     )
     SELECT '' AS facet, NULL AS value, 0::bigint AS n, ARRAY[${counts.map(([, e]) => e).join(', ')}]::bigint[] AS c FROM m
     UNION ALL ${tops.join('\n    UNION ALL ')}`;

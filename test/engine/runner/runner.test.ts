@@ -9,7 +9,7 @@ import { closeClients, executeTemplate, runScan } from '../../../src/engine/runn
 import type { ResultEvent } from '../../../src/engine/output/types.ts';
 import type { Template } from '../../../src/engine/template/types.ts';
 import { loadSecretFiles } from '../../../src/engine/secrets/index.ts';
-import { startHttpServer, type Handler, type TestServer } from '../../helpers/targets.ts';
+import { startHttpServer, startTcpServer, type Handler, type TestServer } from '../../helpers/targets.ts';
 
 const servers: TestServer[] = [];
 async function serve(handler: Handler): Promise<TestServer> {
@@ -194,6 +194,99 @@ describe('http features', () => {
     const r = await executeTemplate(t, s.url);
     expect(s.requests.map((x) => x.url)).toEqual(['/', '/item/1', '/item/2', '/item/3']);
     expect(r.events).toHaveLength(3);
+  });
+
+  it('unsafe sends the raw bytes as written; read-all reads past Content-Length', async () => {
+    let got = '';
+    const tcp = await startTcpServer((sock) => sock.on('data', (d) => {
+      got += d.toString('latin1');
+      if (got.includes('\r\n\r\n')) sock.end('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokand-the-rest');
+    }));
+    try {
+      const raw = (extra: string) => tpl('unsafe-raw', `http:
+  - raw:
+      - |
+        GET /a/../b?x=%zz HTTP/1.1
+        Host: {{Hostname}}
+        X-Weird:    spaced
+        Transfer-Encoding: chunked
+    unsafe: true
+${extra}    matchers:
+      - type: word
+        words:
+          - and-the-rest
+`);
+      const target = `http://127.0.0.1:${tcp.port}`;
+      expect((await executeTemplate(raw(''), target)).events).toHaveLength(0);
+      expect(got).toBe(`GET /a/../b?x=%zz HTTP/1.1\r\nHost: 127.0.0.1:${tcp.port}\r\nX-Weird:    spaced\r\nTransfer-Encoding: chunked\r\n\r\n`);
+      got = '';
+      expect((await executeTemplate(raw('    read-all: true\n'), target)).events).toHaveLength(1);
+    } finally {
+      await tcp.close();
+    }
+  });
+
+  it('disable-cookie keeps the jar out; the default jar sends cookies back', async () => {
+    const s = await serve((q, res) => {
+      if (q.url === '/set') { res.setHeader('Set-Cookie', 'sid=42'); res.end('set'); return; }
+      res.end(`cookie=${q.headers.cookie ?? ''}`);
+    });
+    const t = (extra: string) => tpl('cookies', `http:
+  - method: GET
+    path:
+      - "{{BaseURL}}/set"
+      - "{{BaseURL}}/check"
+${extra}    matchers:
+      - type: word
+        words:
+          - "cookie=sid=42"
+`);
+    expect((await executeTemplate(t(''), s.url)).events).toHaveLength(1);
+    expect((await executeTemplate(t('    disable-cookie: true\n'), s.url)).events).toHaveLength(0);
+  });
+
+  it('host-redirects does not leave the host; max-size cuts the body', async () => {
+    const other = await serve((_q, res) => res.end('other host'));
+    const s = await serve((q, res) => {
+      if (q.url === '/away') { res.writeHead(302, { Location: `${other.url.replace('127.0.0.1', 'localhost')}/x` }); res.end(); return; }
+      res.end('a'.repeat(50) + 'TAIL');
+    });
+    const hr = tpl('hr', 'http:\n  - method: GET\n    path:\n      - "{{BaseURL}}/away"\n    host-redirects: true\n    matchers:\n      - type: status\n        status:\n          - 302\n');
+    expect((await executeTemplate(hr, s.url)).events).toHaveLength(1);
+    expect(other.requests).toHaveLength(0);
+    const ms = (n: number) => tpl('ms', `http:\n  - method: GET\n    path:\n      - "{{BaseURL}}/"\n    max-size: ${n}\n    matchers:\n      - type: word\n        words:\n          - TAIL\n`);
+    expect((await executeTemplate(ms(20), s.url)).events).toHaveLength(0);
+    expect((await executeTemplate(ms(1000), s.url)).events).toHaveLength(1);
+  });
+
+  it('goes through a SOCKS5 proxy when asked', async () => {
+    const s = await serve((_q, res) => res.end('via-proxy'));
+    const seen: string[] = [];
+    const proxy = await startTcpServer((client) => {
+      client.once('data', () => {
+        client.write(Buffer.from([5, 0]));
+        client.once('data', (req) => {
+          const host = [...req.subarray(4, 8)].join('.');
+          const port = req.readUInt16BE(8);
+          seen.push(`${host}:${port}`);
+          const up = net.connect({ host, port }, () => {
+            client.write(Buffer.from([5, 0, 0, 1, 127, 0, 0, 1, 0, 0]));
+            client.pipe(up).pipe(client);
+          });
+          up.on('error', () => client.destroy());
+          client.on('error', () => up.destroy());
+        });
+      });
+    });
+    try {
+      const events: ResultEvent[] = [];
+      await runScan({ targets: [s.url], templates: [word('socks', 'via-proxy')], socks5Proxy: `socks5://127.0.0.1:${proxy.port}`, onResult: (e) => events.push(e) });
+      expect(events).toHaveLength(1);
+      expect(seen).toEqual([`127.0.0.1:${s.port}`]);
+    } finally {
+      await closeClients();
+      await proxy.close();
+    }
   });
 
   it('reports unresolved variables instead of sending', async () => {

@@ -301,6 +301,11 @@ describe('payloads', () => {
     expect(issues(r)).toEqual([
       'http[0].payloads.user: payload file "/etc/hostname" cannot be used: the template was not loaded from a templates folder',
     ]);
+    const lenient = parseTemplate(tpl('http:\n  - path: ["{{BaseURL}}/{{user}}"]\n    payloads:\n      user: /etc/hostname\n'), 'upload.yaml', {
+      missingPayloadFile: 'warn',
+    });
+    expect(lenient.template!.http[0].payloads).toEqual({ user: [] });
+    expect(lenient.warnings.map((w) => w.reason)).toEqual([expect.stringContaining('cannot be used')]);
   });
 
   it('picks aggression levels cumulatively', () => {

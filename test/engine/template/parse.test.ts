@@ -115,6 +115,30 @@ describe('parseTemplate: top level', () => {
     expect(issues(r)).toEqual(['id: is required', 'info: is required']);
   });
 
+  it('treats keys named like Object properties as plain keys, never crashing', () => {
+    const r = parseTemplate(
+      tpl(
+        'http:\n  - path: ["{{BaseURL}}/{{__proto__}}"]\n    constructor: 1\n    headers:\n      __proto__: x\n    payloads:\n      __proto__: [a]\n' +
+          'toString: 1\nvariables:\n  __proto__: v\n',
+        'id: x\ninfo:\n  name: X\n  author: a\n  constructor: 1\n',
+      ),
+      'f',
+    );
+    expect(issues(r)).toEqual([
+      'toString: unknown top-level field',
+      'info.constructor: unknown field',
+      'http[0].constructor: unknown field',
+    ]);
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+    const ok = parseTemplate(
+      tpl('http:\n  - path: ["{{BaseURL}}/{{__proto__}}"]\n    headers:\n      __proto__: x\n    payloads:\n      __proto__: [a]\nvariables:\n  __proto__: v\n'),
+      'f',
+    ).template!;
+    expect(Object.hasOwn(ok.http[0].headers, '__proto__')).toBe(true);
+    expect(Object.hasOwn(ok.http[0].payloads!, '__proto__')).toBe(true);
+    expect(Object.hasOwn(ok.variables, '__proto__')).toBe(true);
+  });
+
   it('requires a protocol block or workflows', () => {
     expect(issues(parseTemplate(tpl(''), 'f'))).toEqual([': template has no protocol block (http, dns, tcp, ...) and no workflows']);
   });

@@ -8,6 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbKinds } from '../../helpers/db.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import YAML from 'yaml';
+import { FormatRegistry } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { Vulnerability } from '../../../src/platform/intel/schema.ts';
+import { lookup } from '../../../src/platform/intel/service.ts';
 import { importIntel, type ImportReport } from '../../../src/platform/intel/importer.ts';
 import { chooseLinks, relinkTemplates } from '../../../src/platform/intel/template-link.ts';
 import { importCatalogue } from '../../../src/platform/templates/catalogue.ts';
@@ -44,7 +48,8 @@ const copyTemplate = (to: string, rel: string) => {
   copyFileSync(path.join(CORPUS, rel), path.join(to, rel));
 };
 
-const BOTH_KEV_TEMPLATE = 'CVE-2018-13379'; // CISA KEV, VulnCheck KEV, PoCs, template
+const BOTH_KEV_TEMPLATE = 'CVE-2018-13379';
+FormatRegistry.Set('date-time', (v) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(v) && !Number.isNaN(Date.parse(v))); // CISA KEV, VulnCheck KEV, PoCs, template
 const NO_CVSS = 'CVE-2022-22273';
 const EPSS = { [BOTH_KEV_TEMPLATE]: [0.94352, 0.99951], [NO_CVSS]: [0.01234, 0.5] } as Record<string, [number, number]>;
 
@@ -230,6 +235,24 @@ describe.each(dbKinds())('vulnerability intelligence import on %s', (kind) => {
     // several templates name these CVEs; the CVE's own template wins
     const links = await chooseLinks(t.ctx.db);
     for (const id of ['CVE-2021-22205', 'CVE-2022-22965']) expect(links.get(id)?.uri).toBe(linkedTo(id));
+  });
+
+  it('answers every record as JSON of the closed Vulnerability schema (the lookup sends stored text as is)', async () => {
+    const ids = (await t.ctx.db.query<{ cve_id: string }>('SELECT cve_id FROM intel_vulns')).rows.map((r) => r.cve_id);
+    expect(ids.length).toBe(first.records_total);
+    for (const id of ids) {
+      const answer = await lookup(t.ctx.db, id);
+      const body = JSON.parse((answer as { json: string }).json);
+      expect(Object.keys(body)).toEqual(['data']);
+      const errors = [...Value.Errors(Vulnerability, body.data)].map((e) => `${e.path}: ${e.message}`);
+      expect({ id, errors }).toEqual({ id, errors: [] });
+      expect(body.data.cve_id).toBe(id);
+      for (const f of ['created_at', 'updated_at']) expect(body.data).toHaveProperty(f);
+      expect('age_in_days' in body.data).toBe('cve_created_at' in body.data); // a record may have no publication date
+    }
+    const res = await t.request({ method: 'GET', url: `/v2/vulnerability/${ids[0]}` });
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.json()).toEqual(JSON.parse(((await lookup(t.ctx.db, ids[0]!)) as { json: string }).json));
   });
 
   it('is idempotent: a second import changes nothing', async () => {

@@ -90,7 +90,12 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
     expect(list.statusCode, list.body).toBe(200);
     const body = list.json();
     expect(body).toMatchObject({ current_page: 1, result_count: 1, total_results: 1, total_pages: 1, message: expect.any(String) });
-    expect(body.data[0]).toMatchObject({ scan_id: scanId, total_result: 4, total_scan: 8 });
+    expect(body.data[0]).toMatchObject({ scan_id: scanId, total_result: 4, total_scan: 8, is_internal: true });
+    expect((await t.request({ method: 'GET', url: '/v1/scans?is_internal=false' })).json().total_results).toBe(0);
+    const doc = (await t.request({ method: 'GET', url: '/openapi.json', key: null })).json();
+    for (const p of ['/v1/scans', '/v1/scans/{scan_id}', '/v1/scans/results', '/v1/scans/{scan_id}/scan_log/export', '/v1/scans/vulns/history', '/v1/export/{export_id}']) {
+      expect(doc.paths[p], p).toBeDefined();
+    }
     expect((await t.request({ method: 'GET', url: '/v1/scans?status=running' })).json().total_results).toBe(0);
     expect((await t.request({ method: 'GET', url: '/v1/scans?search=nomatch' })).json().data).toEqual([]);
     const bad = await t.request({ method: 'GET', url: '/v1/scans?status=sleeping' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkTarget, expandTargets, hostOf, scopeFilter } from '../../../src/platform/scans/targets.ts';
+import { checkTarget, expandTargets, hostOf, isInternalTarget, scopeFilter } from '../../../src/platform/scans/targets.ts';
 import { ApiError } from '../../../src/platform/errors.ts';
 
 const keepAll = () => true;
@@ -64,5 +64,12 @@ describe('scan targets', () => {
     ]);
     const input = ['https://prod-web.example.com', 'prod-db.example.com', 'dev.example.com', '10.1.2.3', '10.2.0.1'];
     expect(input.filter(keep)).toEqual(['https://prod-web.example.com', '10.1.2.3']);
+  });
+
+  it('tells internal targets from external ones', () => {
+    for (const t of ['http://127.0.0.1:8080', '10.1.2.3', 'https://192.168.1.10/x', 'http://[::1]:80', 'db.internal', 'localhost:3000', 'fd00::1']) {
+      expect(isInternalTarget(t), t).toBe(true);
+    }
+    for (const t of ['https://example.com', '8.8.8.8', 'http://[2001:db8::1]/', '172.32.0.1']) expect(isInternalTarget(t), t).toBe(false);
   });
 });

@@ -196,6 +196,14 @@ describe.each(dbKinds())('GET /v2/template/search on %s', (kind) => {
     expect(body.results.at(-1).id).toMatch(/backup-files|redis-unauth/);
   });
 
+  it('documents the endpoints and the reference parameter names in /openapi.json', async () => {
+    const doc = (await t.request({ method: 'GET', url: '/openapi.json', key: null })).json();
+    const params = doc.paths['/v2/template/search'].get.parameters.map((p: { name: string }) => p.name).sort();
+    expect(params).toEqual(['facet_size', 'fields', 'highlight', 'limit', 'offset', 'q', 'scope', 'sort_asc', 'sort_desc']);
+    expect(Object.keys(doc.paths['/v1/template']).sort()).toEqual(['get', 'patch', 'post']);
+    expect(Object.keys(doc.paths['/v1/template/{template_id}']).sort()).toEqual(['delete', 'get']);
+  });
+
   it('needs an API key; every role can search', async () => {
     expect((await t.request({ method: 'GET', url: '/v2/template/search', key: null })).statusCode).toBe(401);
     const viewer = await t.addUser('viewer@localhost', 'viewer');

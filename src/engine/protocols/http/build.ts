@@ -119,7 +119,7 @@ export function buildFromRaw(
     if (!/\r\n\r\n/.test(bytes)) bytes = bytes.endsWith('\r\n') ? `${bytes}\r\n` : `${bytes}\r\n\r\n`;
     return {
       method: parsed.method, origin, path, headers, body: parsed.body, unsafe: true, rawBytes: bytes,
-      timeout: parsed.annotations.timeout, sni,
+      timeout: parsed.annotations.timeout, sni, readAll: r.readAll,
     };
   }
   finishHeaders(headers, parsed.body, host, keepHost);

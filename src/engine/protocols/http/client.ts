@@ -77,7 +77,7 @@ function sendOnce(r: PreparedRequest, o: HttpClientOptions, maxSize: number): Pr
   const sni = r.sni ?? o.sni;
   if (!undiciCanSend(r)) {
     const bytes = r.unsafe && r.rawBytes !== undefined ? Buffer.from(r.rawBytes, 'latin1') : Buffer.from(serializeRequest(r), 'utf8');
-    return sendRaw({ origin: r.origin, bytes, method: r.method, timeout, sni, socks5Proxy: o.socks5Proxy, maxSize, signal: o.signal });
+    return sendRaw({ origin: r.origin, bytes, method: r.method, timeout, sni, socks5Proxy: o.socks5Proxy, maxSize, signal: o.signal, readAll: r.readAll });
   }
   return dispatchOnce(agentFor(sni, o.socks5Proxy), r, timeout, maxSize, o.signal);
 }
@@ -176,9 +176,18 @@ function dispatchOnce(agent: Agent, r: PreparedRequest, timeout: number, maxSize
   });
 }
 
+function flatHeaders(headers: [string, string][]): string[] {
+  const out = new Array<string>(headers.length * 2);
+  for (let i = 0; i < headers.length; i++) {
+    out[2 * i] = headers[i][0];
+    out[2 * i + 1] = headers[i][1];
+  }
+  return out;
+}
+
 function dispatchOptions(r: PreparedRequest, timeout: number): Dispatcher.DispatchOptions {
   return {
-    origin: r.origin, path: r.path, method: r.method as Dispatcher.HttpMethod, headers: r.headers.flat(), body: r.body,
+    origin: r.origin, path: r.path, method: r.method as Dispatcher.HttpMethod, headers: flatHeaders(r.headers), body: r.body,
     headersTimeout: timeout, bodyTimeout: timeout,
   };
 }

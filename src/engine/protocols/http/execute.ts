@@ -227,7 +227,7 @@ class TemplateRun {
             continue;
           }
         }
-        out.push({ req, vars: merge(item.combo, vs) });
+        out.push({ req, vars: hasKeys(item.combo) ? merge(item.combo, vs) : vs });
       } catch (err) {
         this.lastError = (err as Error).message;
       }

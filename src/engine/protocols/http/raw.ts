@@ -73,6 +73,8 @@ function splitQuery(p: string): [string, string] {
 
 /** Joins two query strings, keeping the input's parameters first and dropping exact duplicates. */
 export function mergeQuery(a: string, b: string): string {
+  if (!a) return b;
+  if (!b) return a;
   const seen = new Set<string>();
   const out: string[] = [];
   for (const part of [...a.split('&'), ...b.split('&')]) {

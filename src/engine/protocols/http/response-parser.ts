@@ -10,7 +10,7 @@ export interface ParsedResponse {
 }
 
 /** Returns the parsed response once `buf` holds a complete one, or undefined when more bytes are needed. */
-export function tryParseResponse(buf: Buffer, ended: boolean, method = 'GET'): ParsedResponse | undefined {
+export function tryParseResponse(buf: Buffer, ended: boolean, method = 'GET', ignoreLength = false): ParsedResponse | undefined {
   const headEnd = buf.indexOf('\r\n\r\n');
   const lfEnd = headEnd < 0 ? buf.indexOf('\n\n') : -1;
   if (headEnd < 0 && lfEnd < 0) {
@@ -40,7 +40,7 @@ export function tryParseResponse(buf: Buffer, ended: boolean, method = 'GET'): P
     return ended ? { ...base, body: rest } : undefined;
   }
   const cl = headers.find(([k]) => k.toLowerCase() === 'content-length')?.[1];
-  const len = cl !== undefined && /^\d+$/.test(cl) ? Number(cl) : undefined;
+  const len = !ignoreLength && cl !== undefined && /^\d+$/.test(cl) ? Number(cl) : undefined;
   if (len !== undefined) {
     if (rest.length >= len) return { ...base, body: rest.subarray(0, len) };
     return ended ? { ...base, body: rest } : undefined;

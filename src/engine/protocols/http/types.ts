@@ -45,6 +45,8 @@ export interface PreparedRequest {
   rawBytes?: string;
   timeout?: number;
   sni?: string;
+  /** Raw socket path: read until the connection closes, whatever Content-Length says (read-all). */
+  readAll?: boolean;
   /** The URL as the template wrote it (matched-at), when it differs from origin + path. */
   displayUrl?: string;
 }

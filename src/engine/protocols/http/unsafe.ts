@@ -13,6 +13,7 @@ export interface RawSendOptions {
   socks5Proxy?: string;
   maxSize: number;
   signal?: AbortSignal;
+  readAll?: boolean;
 }
 
 export async function sendRaw(o: RawSendOptions): Promise<HttpResponse> {
@@ -31,7 +32,7 @@ export async function sendRaw(o: RawSendOptions): Promise<HttpResponse> {
       if (settled) return;
       let parsed;
       try {
-        parsed = tryParseResponse(Buffer.concat(chunks), ended, o.method);
+        parsed = o.readAll && !ended ? undefined : tryParseResponse(Buffer.concat(chunks), ended, o.method, o.readAll);
       } catch (err) {
         settled = true;
         cleanup();
