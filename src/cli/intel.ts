@@ -54,6 +54,7 @@ export function registerIntel(program: Command): void {
           for (const s of f.skipped_examples.slice(0, 10)) process.stdout.write(`  skipped ${s.ref}: ${s.reason}\n`);
           if (f.skipped > 10) process.stdout.write(`  ... ${f.skipped - 10} more skipped (see intel_imports)\n`);
         }
+        for (const u of report.unreadable.slice(0, 10)) process.stdout.write(`unreadable ${u.ref}: ${u.reason}\n`);
         if (report.unrecognised.length) process.stdout.write(`not a known feed format: ${report.unrecognised.slice(0, 10).join(', ')}${report.unrecognised.length > 10 ? ' ...' : ''}\n`);
         process.stdout.write(`records: ${report.records_changed} changed, ${report.records_total} in total; ${report.templates_linked} linked to a template\n`);
         if (!report.templates_linked) process.stdout.write('no CVE is linked to a template: `vigil templates import DIR` fills the template catalogue\n');

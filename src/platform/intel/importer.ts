@@ -33,6 +33,8 @@ export interface ImportReport {
   feeds: FeedReport[];
   /** documents that matched no known feed format */
   unrecognised: string[];
+  /** documents that could not be read (broken archive members), with the reason */
+  unreadable: { ref: string; reason: string }[];
   records_changed: number;
   records_total: number;
   /** CVE records linked to a template of the public catalogue (template store) */
@@ -53,6 +55,7 @@ export async function importIntel(db: Db, inputs: string[], opts: ImportOptions 
   const cweBuffer = new Map<string, string>();
   const changedCwes: string[] = [];
   const unrecognised: string[] = [];
+  const unreadable: { ref: string; reason: string }[] = [];
 
   const reportFor = (feed: string) => {
     let r = reports.get(feed);
@@ -106,6 +109,10 @@ export async function importIntel(db: Db, inputs: string[], opts: ImportOptions 
   };
 
   for await (const doc of readSources(inputs)) {
+    if (doc.error) {
+      unreadable.push({ ref: doc.name, reason: doc.error });
+      continue;
+    }
     const format = opts.format ?? detectFormat(doc);
     if (!format) {
       unrecognised.push(doc.name);
@@ -146,6 +153,7 @@ export async function importIntel(db: Db, inputs: string[], opts: ImportOptions 
   return {
     feeds: [...reports.values()].map(({ feed, documents, read, changed, removed, skipped, skipped_examples }) => ({ feed, documents, read, changed, removed, skipped, skipped_examples })),
     unrecognised,
+    unreadable,
     records_changed: recordsChanged,
     records_total: total.rows[0]!.n,
     templates_linked: total.rows[0]!.t,

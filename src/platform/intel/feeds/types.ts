@@ -21,6 +21,8 @@ export const FEED_FORMATS: FeedFormat[] = [
 export interface Doc {
   name: string;
   text: string;
+  /** set when the document could not be read (a broken archive member); text is then empty */
+  error?: string;
 }
 
 export interface Sink {
