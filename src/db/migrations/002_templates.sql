@@ -45,9 +45,15 @@ CREATE TABLE templates (
 
 -- Move the template text (raw, often 1-3 kB) out of the main table: search and facets scan every matching
 -- row, and narrow rows make those scans several times cheaper.
--- The search document stays in the row (compressed at most): ranking reads it for every match.
+-- Columns that search and facets read for every matching row stay in the row (MAIN: compressed at most,
+-- never moved out), so only raw, description and the other large texts leave it.
 ALTER TABLE templates SET (toast_tuple_target = 128);
-ALTER TABLE templates ALTER COLUMN search SET STORAGE MAIN;
+ALTER TABLE templates
+  ALTER COLUMN search SET STORAGE MAIN, ALTER COLUMN tags SET STORAGE MAIN, ALTER COLUMN author SET STORAGE MAIN,
+  ALTER COLUMN cve_ids SET STORAGE MAIN, ALTER COLUMN id SET STORAGE MAIN, ALTER COLUMN name SET STORAGE MAIN,
+  ALTER COLUMN uri SET STORAGE MAIN, ALTER COLUMN template_id SET STORAGE MAIN, ALTER COLUMN severity SET STORAGE MAIN,
+  ALTER COLUMN type SET STORAGE MAIN, ALTER COLUMN dir SET STORAGE MAIN, ALTER COLUMN vendor SET STORAGE MAIN,
+  ALTER COLUMN product SET STORAGE MAIN, ALTER COLUMN team_id SET STORAGE MAIN;
 
 CREATE UNIQUE INDEX templates_public_uri ON templates (uri) WHERE team_id IS NULL;
 CREATE UNIQUE INDEX templates_private_id ON templates (team_id, template_id) WHERE team_id IS NOT NULL;

@@ -42,7 +42,7 @@ async function templatesOf(ctx: Pick<AppContext, 'db' | 'log'>, scanId: string, 
  */
 export function chunkRate(rate: number | undefined, chunks: number, env: NodeJS.ProcessEnv = process.env): number | undefined {
   if (rate === undefined || rate <= 0) return rate;
-  const slots = Math.max(1, Math.min(chunks, Number(env.VIGIL_SCAN_WORKER_CONCURRENCY ?? 4) || 4));
+  const slots = Math.max(1, Math.min(chunks, Number(env.VIGIL_SCAN_WORKER_CONCURRENCY ?? env.VIGIL_WORKER_CONCURRENCY ?? 4) || 4));
   return Math.max(1, Math.floor(rate / slots));
 }
 
