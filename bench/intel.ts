@@ -3,7 +3,9 @@
 // server, and where the time of one lookup goes (auth queries, the record query, serialisation).
 // Run: npm run bench:intel            (PGlite in memory)
 //      DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:intel
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readSources } from '../src/platform/intel/feeds/source.ts';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +33,49 @@ const f = (n: number) => n.toFixed(2);
 const pct = (list: number[], p: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(list.length * p))]!;
 const stats = (list: number[]) => `median ${f(pct(list, 0.5))} ms, p95 ${f(pct(list, 0.95))} ms${cpuPer.has(list) ? `, CPU ${f(cpuPer.get(list)!)} ms` : ''}`;
 console.log(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(', ')}`);
+let t0 = performance.now();
+
+// Zip streaming: a cvelistV5-like archive (the data's CVE records, 20 copies under different names) is read
+// entry by entry; memory should not grow with the archive's size.
+const manifestAll: { cve: string; path: string }[] = JSON.parse(readFileSync(path.join(shared, 'data/vuln/cve5/MANIFEST.json'), 'utf8'));
+const zipDir = mkdtempSync(path.join(tmpdir(), 'vigil-bench-zip-'));
+const zipFile = path.join(zipDir, 'cvelist.zip');
+const COPIES = 20;
+// Written by a child process, so this process's memory before reading is not inflated by writing it.
+const writer = `
+  import { Zip, ZipDeflate } from 'fflate';
+  import { createWriteStream, readFileSync } from 'node:fs';
+  import { once } from 'node:events';
+  const [file, base, copies, paths] = JSON.parse(readFileSync(process.argv[1], 'utf8'));
+  const out = createWriteStream(file);
+  const zip = new Zip((err, chunk, final) => { if (err) throw err; out.write(chunk); if (final) out.end(); });
+  let unpacked = 0;
+  for (let k = 0; k < copies; k++) for (const p of paths) {
+    const data = readFileSync(base + '/' + p);
+    unpacked += data.length;
+    const e = new ZipDeflate('cvelistV5-main/cves/' + k + '/' + p, { level: 1 });
+    zip.add(e);
+    e.push(data, true);
+  }
+  zip.end();
+  await once(out, 'finish');
+  console.log(unpacked);`;
+writeFileSync(path.join(zipDir, 'args.json'), JSON.stringify([zipFile, path.join(shared, 'data/vuln/cve5'), COPIES, manifestAll.map((m) => m.path)]));
+const unpacked = Number(execFileSync(process.execPath, ['--input-type=module', '-e', writer, path.join(zipDir, 'args.json')], { cwd: root, encoding: 'utf8' }));
+global.gc?.();
+const rssBefore = process.memoryUsage.rss();
+let rssPeak = rssBefore;
+let zipDocs = 0;
+t0 = performance.now();
+for await (const d of readSources([zipFile])) {
+  zipDocs++;
+  if (d.text.length && zipDocs % 50 === 0) rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
+}
+const zipMs = performance.now() - t0;
+const zipSize = statSync(zipFile).size;
+rmSync(zipDir, { recursive: true, force: true });
+const mb = (n: number) => `${(n / 1048576).toFixed(0)} MB`;
+console.log(`zip read: ${zipDocs} entries, archive ${mb(zipSize)} (${mb(unpacked)} unpacked) in ${(zipMs / 1000).toFixed(1)} s; RSS ${mb(rssBefore)} before, peak ${mb(rssPeak)} while reading`);
 
 // The template store gets the corpus templates of the data's CVEs (as `vigil templates import` would).
 const manifest: { cve: string }[] = JSON.parse(readFileSync(path.join(shared, 'data/vuln/cve5/MANIFEST.json'), 'utf8'));
@@ -43,7 +88,7 @@ for (const line of readFileSync(path.join(corpus, 'cves.json'), 'utf8').split('\
   mkdirSync(path.dirname(path.join(catalogue, row.file_path)), { recursive: true });
   copyFileSync(path.join(corpus, row.file_path), path.join(catalogue, row.file_path));
 }
-let t0 = performance.now();
+t0 = performance.now();
 const cat = await importCatalogue(db, catalogue);
 const catalogueMs = performance.now() - t0;
 rmSync(catalogue, { recursive: true, force: true });

@@ -39,15 +39,17 @@ export function registerIntel(program: Command): void {
       await withDatabase(async (db) => {
         const { importIntel } = await import('../platform/intel/importer.ts');
         let last = 0;
+        // A terminal gets one line rewritten in place; a log (not a TTY) a plain line every 10 s.
+        const tty = process.stderr.isTTY;
         const report = await importIntel(db, inputs, {
           format: opts.feed as never, date: opts.date,
           onProgress: ({ feed, read }) => {
-            if (Date.now() - last < 500) return;
+            if (Date.now() - last < (tty ? 500 : 10_000)) return;
             last = Date.now();
-            process.stderr.write(`\r\x1b[K${feed}: ${read} read`);
+            process.stderr.write(tty ? `\r\x1b[K${feed}: ${read} read` : `${feed}: ${read} read\n`);
           },
         });
-        process.stderr.write('\r\x1b[K');
+        if (tty) process.stderr.write('\r\x1b[K');
         if (opts.json) return void process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
         for (const f of report.feeds) {
           process.stdout.write(`${f.feed}: ${f.read} read, ${f.changed} changed, ${f.removed} removed, ${f.skipped} skipped (${f.documents} documents)\n`);

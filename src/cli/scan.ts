@@ -1,11 +1,11 @@
 // `vigil scan`: run nuclei-format templates against targets from the command line, nuclei-style flags.
-import { createWriteStream, readFileSync, type WriteStream } from 'node:fs';
+import { createWriteStream, readFileSync, statSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
 import { Command, Option } from 'commander';
-import { loadTemplates, loadTemplateFile, type TemplateFilter } from '../engine/template/index.ts';
-import { closeClients, executeTemplate, formatJson, formatPlain, runScan } from '../engine/index.ts';
-import type { ResultEvent, SecretApplier, Severity } from '../engine/index.ts';
-import { loadSecretFiles, SecretFileError, SecretLoginError } from '../engine/secrets/index.ts';
+import { loadTemplates, type TemplateFilter } from '../engine/template/index.ts';
+import { closeClients, formatJson, formatPlain, runScan } from '../engine/index.ts';
+import type { ResultEvent, Severity } from '../engine/index.ts';
+import { loadSecretFiles, runnerLogin, SecretFileError, SecretLoginError, type SecretStore } from '../engine/secrets/index.ts';
 
 /** Multi-letter short flags nuclei users type; commander only knows one-letter ones, so we translate. */
 const SHORT_ALIASES: Record<string, string> = {
@@ -59,6 +59,7 @@ interface ScanFlags {
   matcherStatus?: boolean;
   stats?: boolean;
   secretFile?: string[];
+  templatesDir?: string;
   proxy?: string;
   sni?: string;
   disableRedirects?: boolean;
@@ -92,22 +93,38 @@ function readTargets(flags: ScanFlags): string[] {
   return targets;
 }
 
+export interface ScanSecretOptions {
+  /** Login request timeout in seconds. */
+  timeout?: number;
+  retries?: number;
+  socks5Proxy?: string;
+  /** Where relative login template paths are looked up, in order; default: the working directory. */
+  templatesDirs?: string[];
+}
+
 /**
  * Secret file hook: loads --secret-file paths and runs their dynamic logins (each at most once) through
- * the engine before the scan starts. Owned by the secret-file module; kept here so the flag works end to end.
+ * the secret module's runnerLogin() before the scan starts. A number is the login timeout (older callers).
  */
-export async function loadScanSecrets(files: string[], timeout: number): Promise<SecretApplier | undefined> {
+export async function loadScanSecrets(files: string[], options: number | ScanSecretOptions = {}): Promise<SecretStore | undefined> {
   if (files.length === 0) return undefined;
-  const store = await loadSecretFiles(files);
-  await store.prepare({
-    login: async ({ template, input, variables }) => {
-      const loaded = await loadTemplateFile(path.resolve(template));
-      if (!loaded.template) throw new Error(loaded.issues.map((i) => `${i.field}: ${i.reason}`).join('; ') || 'invalid template');
-      const { dynamic } = await executeTemplate(loaded.template, input, { vars: variables, timeout });
-      return dynamic;
-    },
-  });
+  const opts = typeof options === 'number' ? { timeout: options } : options;
+  const store = await loadSecretFiles(files, { templatesDir: opts.templatesDirs });
+  await store.prepare({ login: runnerLogin({ timeout: opts.timeout ?? 10, retries: opts.retries, socks5Proxy: opts.socks5Proxy }) });
   return store;
+}
+
+/** --templates-dir when given, else each -t folder, then the working directory. */
+export function loginTemplateDirs(templatesDir: string | undefined, templates: string[] = []): string[] {
+  if (templatesDir) return [path.resolve(templatesDir)];
+  const folders = templates.filter((t) => {
+    try {
+      return statSync(t).isDirectory();
+    } catch {
+      return false;
+    }
+  });
+  return [...new Set([...folders.map((f) => path.resolve(f)), process.cwd()])];
 }
 
 async function scanAction(flags: ScanFlags): Promise<void> {
@@ -125,7 +142,14 @@ async function scanAction(flags: ScanFlags): Promise<void> {
   const needsTarget = loaded.templates.some((t) => !t.selfContained);
   if (targets.length === 0 && needsTarget) throw new UsageError('no targets: give -u TARGET or -l FILE');
 
-  const secrets = await loadScanSecrets(flags.secretFile ?? [], flags.timeout ?? 10);
+  const secrets = await loadScanSecrets(flags.secretFile ?? [], {
+    timeout: flags.timeout ?? 10, retries: flags.retries, socks5Proxy: flags.proxy,
+    templatesDirs: loginTemplateDirs(flags.templatesDir, flags.templates),
+  });
+  // A login template found under a -t folder is not a scan template: run against every target it would
+  // send the login again (credentials included) and re-run a login that already happened.
+  const loginFiles = new Set(secrets?.dynamicEntries.map((e) => e.dynamic!.template) ?? []);
+  const templates = loaded.templates.filter((t) => !loginFiles.has(path.resolve(t.path)));
   let out: WriteStream | undefined;
   if (flags.output) out = createWriteStream(flags.output, { flags: 'w' });
   const showStats = flags.stats ?? Boolean(process.stderr.isTTY);
@@ -140,7 +164,7 @@ async function scanAction(flags: ScanFlags): Promise<void> {
   process.once('SIGINT', onSigint);
   try {
     const stats = await runScan({
-      targets, templates: loaded.templates, vars, secrets,
+      targets, templates, vars, secrets,
       concurrency: flags.concurrency, bulkSize: flags.bulkSize, rateLimit: flags.rateLimit,
       timeout: flags.timeout, retries: flags.retries, maxHostErrors: flags.maxHostError,
       matcherStatus: flags.matcherStatus, socks5Proxy: flags.proxy, sni: flags.sni,
@@ -180,6 +204,7 @@ export function registerScan(program: Command): void {
     .option('--matcher-status', 'also print templates that did not match (-ms)')
     .option('--stats', 'print progress on stderr (default when stderr is a terminal)')
     .option('--secret-file <file>', 'secret file with credentials for targets (-sf, repeatable)', collect)
+    .option('--templates-dir <dir>', 'base for relative login template paths in secret files (default: each -t folder, then the current directory)')
     .option('--proxy <url>', 'SOCKS5 proxy, e.g. socks5://127.0.0.1:1080')
     .option('--sni <name>', 'TLS server name to send')
     .option('--disable-redirects', 'never follow redirects (-dr)')

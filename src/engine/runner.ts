@@ -81,7 +81,7 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
         if (error) stats.errors++;
         if (matched) stats.matched++;
         stats.done++;
-        opts.onAttempt?.({ target: target ?? '', templateId: t.id, matched, error, severity: t.info.severity });
+        opts.onAttempt?.({ target: target ?? '', templateId: t.id, matched, error: error && redactEvent(error, opts.secrets), severity: t.info.severity });
         progress();
       });
     });

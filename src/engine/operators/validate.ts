@@ -27,6 +27,7 @@ const MATCHER_FIELDS: Record<MatcherType, string[]> = {
 };
 const MATCHER_LIST: Record<MatcherType, string> = { word: 'words', regex: 'regex', binary: 'binary', status: 'status', size: 'size', dsl: 'dsl', xpath: 'xpath' };
 const ALL_MATCHER_FIELDS = new Set([...MATCHER_COMMON, ...Object.values(MATCHER_FIELDS).flat()]);
+const MATCHER_ALLOWED = allowedByType(MATCHER_COMMON, MATCHER_FIELDS);
 
 // `group` is tolerated on every extractor type: nuclei ignores it outside regex and real templates use it.
 const EXTRACTOR_COMMON = ['type', 'name', 'part', 'internal', 'group'];
@@ -38,6 +39,13 @@ const EXTRACTOR_FIELDS: Record<ExtractorType, string[]> = {
   dsl: ['dsl'],
 };
 const ALL_EXTRACTOR_FIELDS = new Set([...EXTRACTOR_COMMON, ...Object.values(EXTRACTOR_FIELDS).flat()]);
+const EXTRACTOR_ALLOWED = allowedByType(EXTRACTOR_COMMON, EXTRACTOR_FIELDS);
+
+function allowedByType<T extends string>(common: string[], fields: Record<T, string[]>): Record<T, Set<string>> {
+  const out = {} as Record<T, Set<string>>;
+  for (const t of Object.keys(fields) as T[]) out[t] = new Set([...common, ...fields[t]]);
+  return out;
+}
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -106,10 +114,10 @@ function checkDsl(list: string[] | undefined, field: string, issues: Issue[]): v
   });
 }
 
-function checkFields(obj: Record<string, unknown>, field: string, all: Set<string>, allowed: string[], type: string, issues: Issue[]): void {
+function checkFields(obj: Record<string, unknown>, field: string, all: Set<string>, allowed: Set<string>, type: string, issues: Issue[]): void {
   for (const key of Object.keys(obj)) {
     if (!all.has(key)) issues.push({ field: `${field}.${key}`, reason: `unknown field '${key}'` });
-    else if (!allowed.includes(key)) issues.push({ field: `${field}.${key}`, reason: `field '${key}' does not apply to type '${type}'` });
+    else if (!allowed.has(key)) issues.push({ field: `${field}.${key}`, reason: `field '${key}' does not apply to type '${type}'` });
   }
 }
 
@@ -122,7 +130,7 @@ export function validateMatcher(raw: unknown, field: string): { value?: Matcher;
     return { issues: [{ field: `${field}.type`, reason: `unknown matcher type '${String(type)}' (expected ${MATCHER_TYPES.join(', ')})` }] };
   }
   const t = type as MatcherType;
-  checkFields(raw, field, ALL_MATCHER_FIELDS, [...MATCHER_COMMON, ...MATCHER_FIELDS[t]], t, issues);
+  checkFields(raw, field, ALL_MATCHER_FIELDS, MATCHER_ALLOWED[t], t, issues);
   const m: Matcher = { type: t };
   const listKey = MATCHER_LIST[t];
   // A missing or empty list is accepted (the matcher never matches), as nuclei loads such templates.
@@ -132,22 +140,20 @@ export function validateMatcher(raw: unknown, field: string): { value?: Matcher;
     m[t] = intList(raw[listKey], `${field}.${listKey}`, issues);
   } else {
     const list = stringList(raw[listKey], `${field}.${listKey}`, issues);
-    if (t === 'word') m.words = list;
-    else if (t === 'regex') m.regex = list;
-    else if (t === 'binary') m.binary = list;
-    else if (t === 'dsl') m.dsl = list;
-    else m.xpath = list;
+    if (list !== undefined) m[listKey as 'words'] = list;
   }
-  m.name = optString(raw.name, `${field}.name`, issues);
-  m.part = optString(raw.part, `${field}.part`, issues);
+  // Only defined fields are set: deleting undefined ones afterwards turned every matcher into a slow
+  // dictionary-mode object (and cost a tenth of the corpus load).
+  put(m, 'name', optString(raw.name, `${field}.name`, issues));
+  put(m, 'part', optString(raw.part, `${field}.part`, issues));
   if (raw.condition !== undefined && raw.condition !== null) {
     if (raw.condition === 'and' || raw.condition === 'or') m.condition = raw.condition;
     else issues.push({ field: `${field}.condition`, reason: `condition must be 'and' or 'or', got '${String(raw.condition)}'` });
   }
-  m.negative = bool(raw.negative, `${field}.negative`, issues);
-  m.internal = bool(raw.internal, `${field}.internal`, issues);
-  m.caseInsensitive = bool(raw['case-insensitive'], `${field}.case-insensitive`, issues);
-  m.matchAll = bool(raw['match-all'], `${field}.match-all`, issues);
+  put(m, 'negative', bool(raw.negative, `${field}.negative`, issues));
+  put(m, 'internal', bool(raw.internal, `${field}.internal`, issues));
+  put(m, 'caseInsensitive', bool(raw['case-insensitive'], `${field}.case-insensitive`, issues));
+  put(m, 'matchAll', bool(raw['match-all'], `${field}.match-all`, issues));
   if (raw.encoding !== undefined && raw.encoding !== null) {
     if (raw.encoding === 'hex') m.encoding = 'hex';
     else issues.push({ field: `${field}.encoding`, reason: `unknown encoding '${String(raw.encoding)}' (only 'hex')` });
@@ -168,7 +174,6 @@ export function validateMatcher(raw: unknown, field: string): { value?: Matcher;
       }
     });
   }
-  stripUndefined(m);
   return issues.length ? { issues } : { value: m, issues };
 }
 
@@ -181,19 +186,19 @@ export function validateExtractor(raw: unknown, field: string): { value?: Extrac
     return { issues: [{ field: `${field}.type`, reason: `unknown extractor type '${String(type)}' (expected ${EXTRACTOR_TYPES.join(', ')})` }] };
   }
   const t = type as ExtractorType;
-  checkFields(raw, field, ALL_EXTRACTOR_FIELDS, [...EXTRACTOR_COMMON, ...EXTRACTOR_FIELDS[t]], t, issues);
+  checkFields(raw, field, ALL_EXTRACTOR_FIELDS, EXTRACTOR_ALLOWED[t], t, issues);
   const e: Extractor = { type: t };
   const listKey = t;
   if (raw[listKey] === undefined || raw[listKey] === null) {
     e[listKey] = [];
   } else {
-    e[listKey] = stringList(raw[listKey], `${field}.${listKey}`, issues);
+    put(e, listKey, stringList(raw[listKey], `${field}.${listKey}`, issues));
   }
-  e.name = optString(raw.name, `${field}.name`, issues);
-  e.part = optString(raw.part, `${field}.part`, issues);
-  e.internal = bool(raw.internal, `${field}.internal`, issues);
-  e.caseInsensitive = bool(raw['case-insensitive'], `${field}.case-insensitive`, issues);
-  e.attribute = optString(raw.attribute, `${field}.attribute`, issues);
+  put(e, 'name', optString(raw.name, `${field}.name`, issues));
+  put(e, 'part', optString(raw.part, `${field}.part`, issues));
+  put(e, 'internal', bool(raw.internal, `${field}.internal`, issues));
+  put(e, 'caseInsensitive', bool(raw['case-insensitive'], `${field}.case-insensitive`, issues));
+  put(e, 'attribute', optString(raw.attribute, `${field}.attribute`, issues));
   if (raw.group !== undefined && raw.group !== null) {
     const g = typeof raw.group === 'number' ? raw.group : Number(raw.group);
     if (!Number.isInteger(g) || g < 0) issues.push({ field: `${field}.group`, reason: 'group must be a non-negative integer' });
@@ -219,10 +224,10 @@ export function validateExtractor(raw: unknown, field: string): { value?: Extrac
       }
     });
   }
-  stripUndefined(e);
   return issues.length ? { issues } : { value: e, issues };
 }
 
-function stripUndefined(o: object): void {
-  for (const k of Object.keys(o)) if ((o as Record<string, unknown>)[k] === undefined) delete (o as Record<string, unknown>)[k];
+/** Sets a field only when it has a value, so the object never carries `undefined` keys. */
+function put<T extends object, K extends keyof T>(o: T, key: K, value: T[K] | undefined): void {
+  if (value !== undefined) o[key] = value;
 }

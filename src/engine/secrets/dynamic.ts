@@ -11,6 +11,17 @@ export class SecretLoginError extends Error {
 }
 
 /**
+ * Thrown by a LoginRunner when the entry cannot log in as written (e.g. no `input` for a template that
+ * needs a target); reported as is, not as "the login failed".
+ */
+export class LoginConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LoginConfigError';
+  }
+}
+
+/**
  * Extracted values as text. A name with several values (a list) uses its first value; empty values are
  * dropped so "extracted nothing" is detected.
  */

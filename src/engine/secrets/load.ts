@@ -17,8 +17,11 @@ export class SecretFileError extends Error {
 }
 
 export interface LoadSecretOptions {
-  /** Base for relative login template paths; defaults to the working directory. */
-  templatesDir?: string;
+  /**
+   * Base for relative login template paths; defaults to the working directory. With several
+   * directories the first one holding the file wins (`vigil scan`: each -t folder, then the cwd).
+   */
+  templatesDir?: string | string[];
 }
 
 /** A parse error without the snippet of file text parsers like to quote (it may hold a secret). */

@@ -1,7 +1,11 @@
 // Runs a dynamic secret's login template through the engine's own runner. The login request itself
-// gets no secret (it is what produces one).
+// gets no secret (it is what produces one). This is the one login path: `vigil scan`, `vigil worker`
+// and the platform all use it.
+import path from 'node:path';
 import { executeTemplate } from '../runner.ts';
 import { loadTemplateFile } from '../template/index.ts';
+import { LoginConfigError } from './dynamic.ts';
+import { loginTargetNeed } from './login-target.ts';
 import type { LoginRunner } from './types.ts';
 
 export interface RunnerLoginOptions {
@@ -18,6 +22,15 @@ export function runnerLogin(opts: RunnerLoginOptions = {}): LoginRunner {
     if (!loaded.template) {
       const why = loaded.issues.map((i) => `${i.field ? i.field + ': ' : ''}${i.reason}`).join('; ');
       throw new Error(`invalid login template (${why || 'not a template'})`);
+    }
+    if (!input) {
+      const need = loginTargetNeed(loaded.template, variables);
+      if (need) {
+        throw new LoginConfigError(
+          `input is required because the login template ${path.basename(template)} is not self-contained (${need}); ` +
+            'add `input: <login target URL>` to this entry, or write absolute URLs in the template',
+        );
+      }
     }
     const { dynamic } = await executeTemplate(loaded.template, input, {
       vars: variables,

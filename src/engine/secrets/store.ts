@@ -1,7 +1,7 @@
 // The loaded secret file(s): picks the one secret for each target, runs dynamic logins once, applies
 // secrets to requests and lists the values output must redact.
 import { applySecret } from './apply.ts';
-import { resolveDynamic, SecretLoginError } from './dynamic.ts';
+import { LoginConfigError, resolveDynamic, SecretLoginError } from './dynamic.ts';
 import { orderForRedaction, valuesOfSecret } from './redact.ts';
 import { pickForKey, targetKey } from './scope.ts';
 import type { LoginRunner, SecretApplier, SecretEntry, SecretTargetRequest, StaticSecret } from './types.ts';
@@ -57,6 +57,7 @@ export class SecretStore implements SecretApplier {
       });
     } catch (err) {
       if (err instanceof SecretLoginError) throw err;
+      if (err instanceof LoginConfigError) throw new SecretLoginError(entry.origin, dyn.template, err.message);
       throw new SecretLoginError(entry.origin, dyn.template, `the login failed: ${(err as Error).message ?? String(err)}`);
     }
     const secret = resolveDynamic(entry.origin, dyn, extracted);

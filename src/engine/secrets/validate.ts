@@ -28,7 +28,20 @@ const TOP_LEVEL_FIELDS = ['id', 'info', 'static', 'dynamic'];
 
 export interface ValidateOptions {
   file: string;
-  templatesDir?: string;
+  /** Where relative login template paths are looked up, in order (first existing file wins); default: cwd. */
+  templatesDir?: string | string[];
+}
+
+/** A login template path made absolute: as written, or the first templates directory that holds it. */
+function resolveTemplate(template: string, templatesDir: string | string[] | undefined, report: Report): string {
+  const dirs = (Array.isArray(templatesDir) ? templatesDir : templatesDir ? [templatesDir] : []).filter(Boolean);
+  if (dirs.length === 0) dirs.push(process.cwd());
+  const candidates = path.isAbsolute(template) ? [template] : dirs.map((d) => path.resolve(d, template));
+  const found = candidates.find((c) => existsSync(c));
+  if (found) return found;
+  if (candidates.length === 1) report('template', `login template not found: ${candidates[0]}`);
+  else report('template', `login template "${template}" not found in any templates directory (${dirs.map((d) => path.resolve(d)).join(', ')})`);
+  return candidates[0]!;
 }
 
 /** Go-style `(?i)` prefixes are common in nuclei files; matching is case-insensitive anyway. */
@@ -130,10 +143,7 @@ function validateEntry(
   const template = asText(raw.template);
   if (raw.template === undefined || raw.template === null) report('template', 'template is required in dynamic entries');
   else if (template === undefined || template.trim() === '') report('template', 'template must be a non-empty path');
-  else {
-    result.template = path.resolve(opts.templatesDir ?? process.cwd(), template.trim());
-    if (!existsSync(result.template)) report('template', `login template not found: ${result.template}`);
-  }
+  else result.template = resolveTemplate(template.trim(), opts.templatesDir, report);
   const variables = keyValueList(raw.variables, 'variables', report, { required: false, allowEmptyValue: true });
   if (variables) result.variables = variables;
   if (raw.input !== undefined && raw.input !== null) {

@@ -103,18 +103,20 @@ export function checkShape(v: unknown, shape: Shape, field: string, out: IssueLi
     return undefined;
   }
   const result: Dict = {};
-  for (const [key, value] of Object.entries(v)) {
+  const keys = Object.keys(v);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
     const spec = Object.hasOwn(shape.fields, key) ? shape.fields[key] : undefined;
-    const path = join(field, key);
     if (!spec) {
-      out.error(path, `unknown field${suggest(key, Object.keys(shape.fields))}`);
+      out.error(join(field, key), `unknown field${suggest(key, Object.keys(shape.fields))}`);
       continue;
     }
+    const value = v[key];
     if (value === null || value === undefined) continue;
-    const checked = checkValue(value, spec, path, out);
+    const checked = checkValue(value, spec, join(field, key), out);
     if (checked !== undefined) setOwn(result, key, checked);
   }
-  for (const key of shape.required ?? []) {
+  if (shape.required) for (const key of shape.required) {
     if (v[key] === null || v[key] === undefined) out.error(join(field, key), 'is required');
   }
   return result;

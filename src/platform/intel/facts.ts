@@ -69,6 +69,8 @@ export interface EpssFact {
   score: number;
   percentile: number;
   date?: string;
+  /** the values of the previous day imported (history.ts) */
+  prev?: { score: number; percentile: number; date?: string };
 }
 
 export interface PocItem {

@@ -2,14 +2,13 @@
 // rewritten), then recomputes the records of the CVEs whose facts changed. One bad record is skipped with
 // its reason; it never aborts the feed.
 import type { Db } from '../../db/connection.ts';
-import type { BountyFact } from './facts.ts';
+import { withPrevious, type DailyFact } from './history.ts';
 import * as store from './store.ts';
 import { detectFormat, PARSERS } from './feeds/detect.ts';
 import { readSources } from './feeds/source.ts';
 import { recompute } from './recompute.ts';
 import { linkTemplateFacts } from './template-link.ts';
 import { BadDocument, type FeedFormat, type Sink } from './feeds/types.ts';
-import type { BountyRow } from './feeds/bounty.ts';
 
 export interface ImportOptions {
   /** Force one format instead of detecting it per document. */
@@ -43,6 +42,8 @@ export interface ImportReport {
 
 // Feeds whose import is a complete catalogue: CVEs absent from it lose that feed's fact.
 const SNAPSHOT_FEEDS = new Set(['kev']);
+// Feeds that describe one day: the previous day's values are kept beside the new ones (history.ts).
+const DAILY_FEEDS = new Set(['bounty', 'epss']);
 const FLUSH_AT = 1000;
 const MAX_EXAMPLES = 50;
 
@@ -78,7 +79,7 @@ export async function importIntel(db: Db, inputs: string[], opts: ImportOptions 
     }
     let rows = [...r.buffer].map(([cve_id, data]) => ({ cve_id, data }));
     r.buffer.clear();
-    if (feed === 'bounty') rows = await withBountyHistory(db, rows as { cve_id: string; data: BountyRow }[]);
+    if (DAILY_FEEDS.has(feed)) rows = await withPrevious(db, feed, rows as { cve_id: string; data: DailyFact }[]);
     for (let i = 0; i < rows.length; i += FLUSH_AT) {
       const changed = await store.upsertFacts(db, feed, rows.slice(i, i + FLUSH_AT));
       r.changed += changed.length;
@@ -158,19 +159,6 @@ export async function importIntel(db: Db, inputs: string[], opts: ImportOptions 
     records_total: total.rows[0]!.n,
     templates_linked: total.rows[0]!.t,
   };
-}
-
-/** Keeps the previous day's values beside today's, so records can show day-over-day deltas. */
-async function withBountyHistory(db: Db, rows: { cve_id: string; data: BountyRow }[]) {
-  const stored = await store.getFacts(db, 'bounty', rows.map((r) => r.cve_id));
-  return rows.flatMap(({ cve_id, data }) => {
-    const old = stored.get(cve_id) as BountyFact | undefined;
-    let fact: BountyFact = { date: data.date, rank: data.rank, reports: data.reports };
-    if (old && old.date < data.date) fact.prev = { date: old.date, rank: old.rank, reports: old.reports };
-    else if (old && old.date === data.date && old.prev) fact.prev = old.prev; // same day re-imported
-    else if (old && old.date > data.date) fact = old; // an older day never replaces a newer one
-    return [{ cve_id, data: fact }];
-  });
 }
 
 export { recompute, rebuildAll } from './recompute.ts';

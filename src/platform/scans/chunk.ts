@@ -13,26 +13,32 @@ import type { ChunkJob } from './dispatch.ts';
 import type { EngineOptions } from './configs.ts';
 import * as store from './store.ts';
 
-export type RunScanFn = (opts: ScanOptions) => Promise<unknown>;
-
 /** A chunk attempted this many times (crashes included) fails its scan instead of looping forever. */
 export const MAX_CHUNK_ATTEMPTS = 5;
 
-// Parsed templates per scan run: a worker runs many chunks of the same scan.
-const parsedCache = new Map<string, Template[]>();
+// Parsed templates per scan run (the promise, so chunks starting together parse once): a worker runs
+// many chunks of the same scan.
+const parsedCache = new Map<string, Promise<Template[]>>();
 
-async function templatesOf(ctx: Pick<AppContext, 'db' | 'log'>, scanId: string, run: number): Promise<Template[]> {
+function templatesOf(ctx: Pick<AppContext, 'db' | 'log'>, scanId: string, run: number): Promise<Template[]> {
   const key = `${scanId}:${run}`;
-  const hit = parsedCache.get(key);
-  if (hit) return hit;
+  let hit = parsedCache.get(key);
+  if (!hit) {
+    hit = parseAll(ctx, scanId);
+    hit.catch(() => parsedCache.delete(key));
+    if (parsedCache.size >= 20) parsedCache.delete(parsedCache.keys().next().value!);
+    parsedCache.set(key, hit);
+  }
+  return hit;
+}
+
+async function parseAll(ctx: Pick<AppContext, 'db' | 'log'>, scanId: string): Promise<Template[]> {
   const out: Template[] = [];
   for (const t of await store.loadTemplates(ctx.db, scanId)) {
     const res = parseTemplate(t.raw, t.uri);
     if (res.template) out.push(res.template);
     else ctx.log.warn({ scan_id: scanId, template: t.uri, issue: res.issues[0] }, 'template does not load; skipped');
   }
-  if (parsedCache.size > 20) parsedCache.delete(parsedCache.keys().next().value!);
-  parsedCache.set(key, out);
   return out;
 }
 
@@ -53,7 +59,6 @@ export interface ChunkRunOptions {
   secrets?: ScanOptions['secrets'];
   /** How often to look for a stop, in ms. */
   pollMs?: number;
-  engine?: RunScanFn;
 }
 
 export type ChunkOutcome = 'done' | 'skipped' | 'stopped' | 'failed';
@@ -72,7 +77,6 @@ export async function runChunk(ctx: Pick<AppContext, 'db' | 'log'>, job: ChunkJo
     await store.failScan(ctx.db, scanId, 'none of the scan templates could be loaded');
     return 'failed';
   }
-  const engineRun = opts.engine ?? runScan;
   await store.markRunning(ctx.db, scanId, run);
   const eo = scan.engine_options as EngineOptions;
 
@@ -116,7 +120,7 @@ export async function runChunk(ctx: Pick<AppContext, 'db' | 'log'>, job: ChunkJo
   };
 
   try {
-    await engineRun({
+    await runScan({
       targets: chunk.targets,
       templates,
       concurrency: eo.concurrency,

@@ -121,13 +121,14 @@ export async function searchTemplates(db: Db, teamId: string, params: SearchPara
   const tsqueries: string[] = [];
   for (const word of query.words) {
     const tsq = wordTsquery(word);
-    // Substrings of ids ("44228", "log4") match through the trigram index as well.
-    const like = p.add(`%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    // A word with a digit may be a piece of an id ("44228", "2021-44"): it also matches as a substring of
+    // ids (trigram index). Plain words rely on the word index alone, which keeps their scans cheap.
+    const like = tsq && !/\d/.test(word) ? undefined : p.add(`%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
     if (tsq) {
       tsqueries.push(tsq);
       const alias = `w${tsqueries.length}`;
       from.push(`to_tsquery('simple', ${p.add(tsq)}) AS ${alias}`);
-      where.push(`(search @@ ${alias} OR id ILIKE ${like})`);
+      where.push(like ? `(search @@ ${alias} OR id ILIKE ${like})` : `search @@ ${alias}`);
     } else where.push(`id ILIKE ${like}`);
   }
   for (const f of query.filters) where.push(filterSql(f, p));

@@ -1,21 +1,10 @@
 // `vigil scan --secret-file/-sf`: the real command line, its JSON output redacted, its refusals.
-import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServer, type TestServer } from '../../helpers/targets.ts';
-import { CREDS, tempDir, writeFile } from './fixtures.ts';
+import { CREDS, tempDir, vigil, writeFile } from './fixtures.ts';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const BASIC = Buffer.from(`${CREDS.user}:${CREDS.password}`).toString('base64');
-
-function vigil(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(repoRoot, 'bin/vigil.mjs'), ...args], { cwd: repoRoot, timeout: 60_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
 
 /** Echoes back everything it was sent (headers and query) once the credentials are right. */
 let server: TestServer;

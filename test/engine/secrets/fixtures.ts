@@ -1,9 +1,22 @@
 // Shared pieces of the secret file tests: temporary secret files and a target whose endpoints each
 // demand one kind of credential.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type http from 'node:http';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/** Runs the real `vigil` command line (bin/vigil.mjs) and collects its exit code and output. */
+export function vigil(args: string[], opts: { cwd?: string } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [path.join(repoRoot, 'bin/vigil.mjs'), ...args], { cwd: opts.cwd ?? repoRoot, timeout: 60_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
 
 export function tempDir(): string {
   return mkdtempSync(path.join(tmpdir(), 'vigil-secrets-'));
@@ -11,6 +24,7 @@ export function tempDir(): string {
 
 export function writeFile(dir: string, name: string, text: string): string {
   const file = path.join(dir, name);
+  mkdirSync(dir, { recursive: true });
   writeFileSync(file, text);
   return file;
 }

@@ -151,7 +151,7 @@ describe('dynamic secrets through the runner', () => {
 `, { templatesDir: dir });
     const seen = app.requests.slice(start);
     expect(seen.filter((r) => r.url === '/api/login')).toHaveLength(1);
-    expect(seen.filter((r) => r.url === '/api/data').every((r) => r.headers.authorization === `Bearer ${BEARER}`)).toBe(true);
+    expect(seen.filter((r) => r.url === '/api/data').map((r) => r.headers.authorization)).toEqual(Array(20).fill(`Bearer ${BEARER}`));
     expect(results.filter((r) => r['matcher-status'])).toHaveLength(20);
   });
 
@@ -203,6 +203,31 @@ describe('static secrets and skip-secret-file through the runner', () => {
       await runScan({ targets: [target.url], templates: [templates[0]!], retries: 0, onResult: (e) => none.push(e) });
       expect(none.filter((r) => r['matcher-status'])).toEqual([]);
     }
+  });
+});
+
+describe('scope through the runner', () => {
+  let a: TestServer;
+  let b: TestServer;
+  beforeAll(async () => {
+    [a, b] = await Promise.all([startHttpServer(protectedHandler), startHttpServer(protectedHandler)]);
+  });
+  afterAll(() => Promise.all([a.close(), b.close()]));
+
+  it('a domain with a port reaches only that port; a regex entry covers the rest, domains first', async () => {
+    const file = writeFile(tempDir(), 's.yaml', `static:
+  - type: header
+    domains-regex: ['^127\\.0\\.0\\.1:\\d+$']
+    headers: [{key: X-Api-Key, value: wrong-key-for-all}]
+${entryYaml('header', `127.0.0.1:${a.port}`)}`);
+    const store = await loadSecretFiles([file]);
+    const t = parse(probe('header-probe', '/header', 'granted:header'), 'h.yaml');
+    const results: ResultEvent[] = [];
+    const [sa, sb] = [a.requests.length, b.requests.length];
+    await runScan({ targets: [a.url, b.url], templates: [t], secrets: store, retries: 0, onResult: (e) => results.push(e) });
+    expect(results.filter((r) => r['matcher-status']).map((r) => r.host)).toEqual([a.url]);
+    expect(a.requests.slice(sa).map((r) => r.headers['x-api-key'])).toEqual([CREDS.apiKey]);
+    expect(b.requests.slice(sb).map((r) => r.headers['x-api-key'])).toEqual(['wrong-key-for-all']);
   });
 });
 

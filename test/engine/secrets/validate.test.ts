@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { loadSecretFiles, SecretFileError } from '../../../src/engine/secrets/index.ts';
 import { tempDir, writeFile } from './fixtures.ts';
 
-async function problems(paths: string[], templatesDir?: string): Promise<SecretFileError> {
+async function problems(paths: string[], templatesDir?: string | string[]): Promise<SecretFileError> {
   const err = await loadSecretFiles(paths, { templatesDir }).then(
     () => undefined,
     (e: unknown) => e,
@@ -37,6 +37,8 @@ const ENTRY_CASES: Array<[string, string, string]> = [
   ['empty domains', '  - type: bearertoken\n    token: t\n    domains: []\n', 'static[0].domains: domains must not be empty'],
   ['empty domain item', '  - type: bearertoken\n    token: t\n    domains: [""]\n', 'static[0].domains[0]: must be a non-empty string'],
   ['domain with scheme', '  - type: bearertoken\n    token: t\n    domains: ["https://a.test/"]\n', 'static[0].domains[0]: "https://a.test/" is not a domain: write host or host:port, without scheme or path'],
+  ['domains-regex not a list', '  - type: bearertoken\n    token: t\n    domains-regex: ".*"\n', 'static[0].domains-regex: domains-regex must be a list of strings'],
+  ['empty domains-regex', '  - type: bearertoken\n    token: t\n    domains-regex: []\n', 'static[0].domains-regex: domains-regex must not be empty'],
   ['invalid regex', '  - type: bearertoken\n    token: t\n    domains-regex: ["a(b"]\n', 'static[0].domains-regex[0]: invalid regular expression "a(b": '],
   ['username missing', '  - type: basicauth\n    domains: [a.test]\n    password: p\n', 'static[0].username: username is required for this type'],
   ['password empty', '  - type: basicauth\n    domains: [a.test]\n    username: u\n    password: ""\n', 'static[0].password: password must not be empty'],
@@ -60,6 +62,7 @@ const ENTRY_CASES: Array<[string, string, string]> = [
   ['cookie item unknown field', '  - type: cookie\n    domains: [a.test]\n    cookies: [{raw: "a=b", path: /}]\n', 'static[0].cookies[0].path: unknown field (expected key, value or raw)'],
   ['cookie raw and key', '  - type: cookie\n    domains: [a.test]\n    cookies: [{raw: "a=b", key: a}]\n', 'static[0].cookies[0]: give key and value, or raw, not both'],
   ['cookie raw empty', '  - type: cookie\n    domains: [a.test]\n    cookies: [{raw: ""}]\n', 'static[0].cookies[0].raw: raw must be a non-empty string'],
+  ['cookie raw not a string', '  - type: cookie\n    domains: [a.test]\n    cookies: [{raw: [a=b]}]\n', 'static[0].cookies[0].raw: raw must be a non-empty string'],
   ['cookie raw without =', '  - type: cookie\n    domains: [a.test]\n    cookies: [{raw: "Set-Cookie: session"}]\n', 'static[0].cookies[0].raw: raw cookie has no name=value pair'],
   ['cookie key missing', '  - type: cookie\n    domains: [a.test]\n    cookies: [{value: b}]\n', 'static[0].cookies[0].key: key is required (or give raw) and must not be empty'],
   ['cookie value missing', '  - type: cookie\n    domains: [a.test]\n    cookies: [{key: a}]\n', 'static[0].cookies[0].value: value is required (or give raw) and must not be empty'],
@@ -97,6 +100,22 @@ describe('dynamic entry validation messages', () => {
       expect(lines).toContain(expected);
     });
   }
+
+  it('several templates directories: the first holding the file wins; none holding it names them all', async () => {
+    const first = path.join(dir, 'first');
+    const second = path.join(dir, 'second');
+    writeFile(second, 'auth.yaml', 'id: auth\n');
+    writeFile(first, 'both.yaml', 'id: both\n');
+    writeFile(second, 'both.yaml', 'id: both\n');
+    const ok = writeFile(dir, 'dirs.yaml', `dynamic:\n${base}    template: auth.yaml\n${base}    template: both.yaml\n`);
+    const store = await loadSecretFiles([ok], { templatesDir: [first, second] });
+    expect(store.entries.map((e) => e.dynamic!.template)).toEqual([path.join(second, 'auth.yaml'), path.join(first, 'both.yaml')]);
+    const bad = writeFile(dir, 'dirs-bad.yaml', `dynamic:\n${base}    template: none.yaml\n`);
+    const err = await problems([bad], [first, second]);
+    expect(err.issues.map((i) => `${i.list}[${i.index}].${i.field}: ${i.reason}`)).toEqual([
+      `dynamic[0].template: login template "none.yaml" not found in any templates directory (${first}, ${second})`,
+    ]);
+  });
 
   it('accepts a placeholder raw cookie, relative and absolute template paths, and variables', async () => {
     const file = writeFile(dir, 'ok.yaml', `dynamic:

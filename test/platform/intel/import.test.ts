@@ -274,6 +274,27 @@ describe.each(dbKinds())('vulnerability intelligence import on %s', (kind) => {
     expect((await get(BOTH_KEV_TEMPLATE)).body.data.bounty).toEqual({ rank: 9, reports: 46, delta_rank: -3, delta_reports: 6 });
   });
 
+  it('keeps the previous day of EPSS values; an older or repeated day changes nothing', async () => {
+    const epssFile = (day: string, score: number, pct: number) => {
+      const file = path.join(dir, `epss-${day}.csv`);
+      writeFileSync(file, `#model_version:v2025.03.14,score_date:${day}T00:00:00+0000\ncve,epss,percentile\n${BOTH_KEV_TEMPLATE},${score},${pct}\n`);
+      return file;
+    };
+    const day2 = await importIntel(t.ctx.db, [epssFile('2025-05-02', 0.9, 0.998)]);
+    expect(day2.records_changed).toBe(1);
+    const v = (await get(BOTH_KEV_TEMPLATE)).body.data;
+    expect([v.epss_score, v.epss_percentile]).toEqual([0.9, 0.998]);
+    const fact = async () => (await t.ctx.db.query<{ data: { score: number; prev?: unknown } }>(
+      "SELECT data FROM intel_facts WHERE feed = 'epss' AND cve_id = $1", [BOTH_KEV_TEMPLATE])).rows[0]!.data;
+    const [s1, p1] = EPSS[BOTH_KEV_TEMPLATE]!;
+    expect((await fact()).prev).toEqual({ score: s1, percentile: p1, date: '2025-05-01T00:00:00.000Z' });
+    for (const again of [epssFile('2025-05-02', 0.9, 0.998), epssFile('2025-04-30', 0.1, 0.2)]) {
+      const r = await importIntel(t.ctx.db, [again]);
+      expect([r.records_changed, r.feeds[0]!.changed]).toEqual([0, 0]);
+    }
+    expect((await fact()).score).toBe(0.9);
+  });
+
   const search = async (query: Record<string, string>) => {
     const res = await t.request({ method: 'GET', url: `/v2/vulnerability/search?${new URLSearchParams(query)}` });
     return { status: res.statusCode, body: res.json() };

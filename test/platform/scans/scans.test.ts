@@ -245,7 +245,7 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
     let hits = 0;
     const slow = await startHttpServer(async (_req, res) => {
       hits++;
-      await new Promise((r) => setTimeout(r, 300));
+      await new Promise((r) => setTimeout(r, 1000));
       res.end('slow');
     });
     try {
@@ -259,7 +259,8 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
       const scan = (await t.request({ method: 'GET', url: `/v1/scans/${id}` })).json();
       expect(scan).toMatchObject({ status: 'failed', failure_reason: 'stopped' });
       expect(scan.progress).toBeLessThan(100);
-      await new Promise((r) => setTimeout(r, 1500));
+      // Running chunks notice the stop within a second; requests already sent finish within another.
+      await new Promise((r) => setTimeout(r, 2500));
       const settled = hits;
       await new Promise((r) => setTimeout(r, 1500));
       expect(hits).toBe(settled);
@@ -270,6 +271,19 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
     } finally {
       await slow.close();
     }
+  });
+
+  it('starts a scheduled scan with rescan, once even when asked twice at the same moment', async () => {
+    const res = await t.request({ method: 'POST', url: '/v1/scans', payload: { targets: [clean.url], private_templates: templates, schedule_only: true } });
+    const id = res.json().id;
+    const both = await Promise.all([1, 2].map(() => t.request({ method: 'POST', url: `/v1/scans/${id}/rescan` })));
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    const scan = await t.waitStatus(id, ['finished', 'failed']);
+    // The first run of a scheduled scan is run 0.
+    expect(scan).toMatchObject({ status: 'finished', rescan_count: 0, total_scan: 2 });
+    expect((await t.request({ method: 'POST', url: `/v1/scans/${id}/rescan` })).statusCode).toBe(200);
+    expect((await t.request({ method: 'POST', url: `/v1/scans/${id}/rescan` })).statusCode).toBe(409);
+    expect(await t.waitStatus(id, ['finished'])).toMatchObject({ rescan_count: 1 });
   });
 
   it('deletes a scan with its results', async () => {

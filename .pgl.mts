@@ -1,0 +1,12 @@
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+let t = Date.now();
+const a = await PGlite.create('memory://', { extensions: { pg_trgm } });
+console.log('create', Date.now() - t); t = Date.now();
+await a.exec('CREATE EXTENSION pg_trgm; CREATE TABLE x(a int)');
+const dump = await a.dumpDataDir('none');
+console.log('dump', Date.now() - t, dump.size); t = Date.now();
+const b = await PGlite.create('memory://', { extensions: { pg_trgm }, loadDataDir: dump });
+console.log('load', Date.now() - t, (await b.query('select count(*) from x')).rows); t = Date.now();
+const c = await PGlite.create('memory://', { extensions: { pg_trgm }, loadDataDir: dump });
+console.log('load2', Date.now() - t); t = Date.now();
