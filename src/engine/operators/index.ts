@@ -20,12 +20,14 @@ function asVariable(values: string[]): unknown {
 }
 
 export function runOperators(ops: Operators, data: Record<string, unknown>, opts: { matchAll?: boolean } = {}): OperatorResult {
-  const vars: Record<string, unknown> = { ...data };
+  // Named extractors add variables; copy the caller's map only then (it is large: a copy per response).
+  const extractors = ops.extractors ?? [];
+  const vars: Record<string, unknown> = extractors.some((e) => e.name) ? { ...data } : data;
   const result: OperatorResult = { matched: false, matcherNames: [], extracts: {}, outputExtracts: [], dynamic: {} };
   const seen = new Set<string>();
   const internal: Record<string, string[]> = {};
 
-  (ops.extractors ?? []).forEach((e: Extractor, index: number) => {
+  extractors.forEach((e: Extractor, index: number) => {
     const values = runExtractor(e, vars);
     if (values.length === 0) return;
     if (e.internal) {
@@ -53,16 +55,15 @@ export function runOperators(ops: Operators, data: Record<string, unknown>, opts
   const and = ops.matchersCondition === 'and';
   let any = false;
   let all = true;
-  matchers.forEach((m: Matcher) => {
-    if (and && !all && !opts.matchAll) return;
-    const { matched } = runMatcher(m, vars);
-    if (matched) {
+  for (const m of matchers as Matcher[]) {
+    if (and && !all && !opts.matchAll) break;
+    if (runMatcher(m, vars).matched) {
       any = true;
       if (m.name && !m.internal && !result.matcherNames.includes(m.name)) result.matcherNames.push(m.name);
     } else {
       all = false;
     }
-  });
+  }
 
   if (matchers.length === 0) result.matched = result.outputExtracts.length > 0;
   else result.matched = and ? all : any;

@@ -107,27 +107,31 @@ function statusCode(data: Record<string, unknown>): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
+/** `negative` inverts the answer; written as a plain function because it runs for every matcher. */
+function negate(m: Matcher, o: MatchOutcome): MatchOutcome {
+  return m.negative ? { matched: !o.matched, snippets: [] } : o;
+}
+
 export function runMatcher(m: Matcher, data: Record<string, unknown>): MatchOutcome {
-  const negate = (o: MatchOutcome): MatchOutcome => (m.negative ? { matched: !o.matched, snippets: [] } : o);
   if (m.type === 'status') {
     const code = statusCode(data);
     if (code === undefined) return { matched: false, snippets: [] };
-    return negate({ matched: (m.status ?? []).includes(code), snippets: [] });
+    return negate(m, { matched: (m.status ?? []).includes(code), snippets: [] });
   }
-  if (m.type === 'dsl') return negate({ matched: matchDsl(m, data), snippets: [] });
+  if (m.type === 'dsl') return negate(m, { matched: matchDsl(m, data), snippets: [] });
   const corpus = matchPart(m.part, data);
   if (corpus === undefined) return { matched: false, snippets: [] };
   switch (m.type) {
     case 'size':
-      return negate({ matched: (m.size ?? []).includes(Buffer.byteLength(corpus)), snippets: [] });
+      return negate(m, { matched: (m.size ?? []).includes(Buffer.byteLength(corpus)), snippets: [] });
     case 'word':
-      return negate(matchWords(m, corpus, data));
+      return negate(m, matchWords(m, corpus, data));
     case 'regex':
-      return negate(matchRegex(m, corpus));
+      return negate(m, matchRegex(m, corpus));
     case 'binary':
-      return negate(matchBinary(m, corpus));
+      return negate(m, matchBinary(m, corpus));
     case 'xpath':
-      return negate(matchXPath(m, corpus));
+      return negate(m, matchXPath(m, corpus));
     default:
       return { matched: false, snippets: [] };
   }

@@ -24,7 +24,7 @@ export interface LoadOptions extends ParseOptions {
   batchSize?: number;
   /**
    * Worker threads to parse on (default 0: main thread). Each worker pays its own start-up and cold JIT,
-   * so this only pays off for large folders on idle multi-core machines; see bench-corpus.ts.
+   * so this only pays off for large folders on idle multi-core machines; see bench/engine-corpus.ts.
    */
   workers?: number;
 }

@@ -26,7 +26,9 @@ interface TemplateRowContent {
  */
 export async function attachTemplates(db: Db, facts: Map<string, CveFacts>): Promise<void> {
   const uris = new Set<string>();
-  for (const f of facts.values()) if (f.template) uris.add(f.template.uri);
+  // Only CVEs with a record need the content (a CVE feed describes them); links of the others wait.
+  const wanted = (f: CveFacts): f is CveFacts & { template: TemplateLink } => !!f.template && !!(f.cve5 || f.nvd2);
+  for (const f of facts.values()) if (wanted(f)) uris.add(f.template.uri);
   if (!uris.size) return;
   const res = await db.query<TemplateRowContent>(
     `SELECT uri, id, name, severity, type, description, impact, remediation, author, tags, classification, metadata, ai_meta, raw
@@ -35,10 +37,10 @@ export async function attachTemplates(db: Db, facts: Map<string, CveFacts>): Pro
   );
   const byUri = new Map(res.rows.map((r) => [r.uri, r]));
   for (const f of facts.values()) {
-    if (!f.template) continue;
+    if (!wanted(f)) continue;
     const row = byUri.get(f.template.uri);
     if (!row) {
-      delete f.template;
+      delete (f as CveFacts).template;
       continue;
     }
     const full: TemplateFact = {

@@ -45,6 +45,20 @@ export function splitAbsolute(url: string): { origin: string; path: string } {
   return { origin: originOf(m[1]), path };
 }
 
+/** BaseURL/RootURL split once per value (every request of a target shares it): origin, path without trailing slashes, query. */
+const bases = new Map<string, { origin: string; path: string; query: string }>();
+function baseParts(base: string): { origin: string; path: string; query: string } {
+  let hit = bases.get(base);
+  if (hit === undefined) {
+    const abs = splitAbsolute(base);
+    const [bp, bq] = splitQuery(abs.path);
+    hit = { origin: abs.origin, path: bp.replace(/\/+$/, ''), query: bq };
+    if (bases.size >= 10000) bases.clear();
+    bases.set(base, hit);
+  }
+  return hit;
+}
+
 function finishHeaders(headers: [string, string][], body: string | undefined, host: string, keepHost: boolean): void {
   if (!keepHost || !getHeader(headers, 'host')) setHeader(headers, 'Host', host);
   if (!getHeader(headers, 'user-agent')) headers.push(['User-Agent', DEFAULT_USER_AGENT]);
@@ -62,22 +76,21 @@ export function buildFromPath(
   let displayUrl: string | undefined;
   if (m && input) {
     const rest = render(tpl.slice(m[0].length), vars);
-    const base = String(vars[m[1]] ?? '');
-    const abs = splitAbsolute(base);
-    origin = abs.origin;
-    const [bp, bq] = splitQuery(abs.path);
+    const base = baseParts(String(vars[m[1]] ?? ''));
+    origin = base.origin;
     const [rp, rq] = splitQuery(rest);
-    let p = bp.replace(/\/+$/, '') + rp;
+    let p = base.path + rp;
     if (!p.startsWith('/')) p = `/${p}`;
-    const q = mergeQuery(bq, rq);
+    const q = mergeQuery(base.query, rq);
     path = q ? `${p}?${q}` : p;
-    displayUrl = origin + bp.replace(/\/+$/, '') + rp + (q ? `?${q}` : '');
+    displayUrl = origin + base.path + rp + (q ? `?${q}` : '');
   } else {
     let url = render(tpl, vars);
     if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) url = `http://${url.replace(/^\/+/, '')}`;
     ({ origin, path } = splitAbsolute(url));
   }
-  const headers: [string, string][] = Object.entries(r.headers).map(([k, v]) => [render(payloadMarkers(k), vars), render(payloadMarkers(v), vars)]);
+  const headers: [string, string][] = [];
+  for (const k in r.headers) headers.push([render(payloadMarkers(k), vars), render(payloadMarkers(r.headers[k]), vars)]);
   const body = r.body !== undefined ? render(payloadMarkers(r.body), vars) : undefined;
   finishHeaders(headers, body, hostOf(origin), false);
   return { method: r.method || 'GET', origin, path, headers, body, unsafe: false, displayUrl };

@@ -45,6 +45,7 @@ export class CookieJar {
 
   /** Merges jar cookies into an existing Cookie header; cookies the request sets itself win. */
   cookieHeader(host: string, path: string, existing?: string): string | undefined {
+    if (this.hosts.size === 0) return existing; // the usual case: nothing stored yet
     const fromJar = this.get(host, path);
     if (fromJar.size === 0) return existing;
     const own = new Set((existing ?? '').split(';').map((p) => p.split('=')[0].trim()).filter(Boolean));

@@ -6,8 +6,10 @@ import type { HttpResponse, PreparedRequest } from './types.ts';
 /** The request as it would appear on the wire (for undici-sent requests, as we asked undici to send it). */
 export function serializeRequest(r: PreparedRequest): string {
   if (r.unsafe && r.rawBytes !== undefined) return r.rawBytes;
-  const lines = [`${r.method} ${r.path} HTTP/1.1`, ...r.headers.map(([k, v]) => `${k}: ${v}`)];
-  return `${lines.join('\r\n')}\r\n\r\n${r.body ?? ''}`;
+  // Built for every response (the `request` value): plain concatenation, no intermediate arrays.
+  let text = `${r.method} ${r.path} HTTP/1.1`;
+  for (const [k, v] of r.headers) text += `\r\n${k}: ${v}`;
+  return `${text}\r\n\r\n${r.body ?? ''}`;
 }
 
 /** Go-style canonical header names for display (content-type -> Content-Type). */

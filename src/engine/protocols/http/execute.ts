@@ -59,6 +59,18 @@ function resolveIp(host: string): string | Promise<string> {
   return p;
 }
 
+/** resolveIp for the host of an origin, cached by origin (looked up after every response). */
+const originIps = new Map<string, string>();
+function ipOfOrigin(origin: string): string | Promise<string> {
+  const hit = originIps.get(origin);
+  if (hit !== undefined) return hit;
+  const known = resolveIp(hostOf(origin).replace(/:\d+$/, ''));
+  if (typeof known !== 'string') return known;
+  if (originIps.size >= 10000) originIps.clear();
+  originIps.set(origin, known);
+  return known;
+}
+
 const indexedCache = new WeakMap<HttpRequest, boolean>();
 /** Names like body_1, status_code_2 in dsl expressions or parts turn req-condition on. */
 function usesIndexedNames(r: HttpRequest): boolean {
@@ -169,8 +181,7 @@ class TemplateRun {
         const n = ++state.index;
         const hops = await this.fetchChain(r, req);
         if (!hops) continue;
-        const last = hostOf(hops[hops.length - 1].req.origin);
-        const known = resolveIp(last.replace(/:\d+$/, ''));
+        const known = ipOfOrigin(hops[hops.length - 1].req.origin);
         const ip = typeof known === 'string' ? known : await known;
         const matched = this.process(r, hops, vars, reqCondition ? state.history : undefined, n, ip);
         if (matched && stopOn) {
@@ -203,11 +214,9 @@ class TemplateRun {
       const m = /(https?:\/\/[^\s/?#]+)/i.exec(line);
       if (m) vars = requestVars(this.t, inputVariables(m[1]), this.dynamic, item.combo, this.cliVars, render);
     }
-    let textCache: string | undefined;
-    const requestText = () => (textCache ??= payloadMarkers([item.tpl, ...Object.values(r.headers), r.body ?? ''].join('\n')));
     let varSets = [vars];
     if (r.iterateAll) {
-      const text = requestText();
+      const text = requestText(r, item);
       for (const [k, v] of Object.entries(this.dynamic)) {
         if (!Array.isArray(v) || !text.includes(k)) continue;
         varSets = varSets.flatMap((s) => v.map((x) => ({ ...s, [k]: x })));
@@ -220,8 +229,8 @@ class TemplateRun {
           ? buildFromRaw(r, item.tpl, vs, this.input, this.t.selfContained, render)
           : buildFromPath(r, item.tpl, vs, this.input, render);
         // Only a request that still shows a marker can have unresolved variables; name them then.
-        if (!r.skipVariablesCheck && (req.path.includes('{{') || req.body?.includes('{{') || req.headers.some(([, v]) => v.includes('{{')))) {
-          const missing = unresolvedVariables(requestText(), vs);
+        if (!r.skipVariablesCheck && showsMarker(req)) {
+          const missing = unresolvedVariables(requestText(r, item), vs);
           if (missing.length > 0) {
             this.lastError = `unresolved variables: ${missing.join(', ')}`;
             continue;
@@ -267,8 +276,9 @@ class TemplateRun {
       const url = req.displayUrl ?? req.origin + (req.path.startsWith('/') ? req.path : `/${req.path}`);
       const body = res.body.toString('utf8');
       hops.push({ req, res, body, url });
+      if (!follow || ![301, 302, 303, 307, 308].includes(res.status) || hops.length - 1 >= max) return hops;
       const location = res.headers.find(([k]) => k.toLowerCase() === 'location')?.[1];
-      if (!follow || !location || ![301, 302, 303, 307, 308].includes(res.status) || hops.length - 1 >= max) return hops;
+      if (!location) return hops;
       let next: URL;
       try {
         next = new URL(location, url);
@@ -329,8 +339,9 @@ class TemplateRun {
 
   private storeCookies(r: HttpRequest, host: string, res: HttpResponse): void {
     if (r.disableCookie) return;
-    const set = res.headers.filter(([k]) => k.toLowerCase() === 'set-cookie').map(([, v]) => v);
-    if (set.length > 0) this.jar.store(host, set);
+    let set: string[] | undefined;
+    for (const [k, v] of res.headers) if (k.length === 10 && k.toLowerCase() === 'set-cookie') (set ??= []).push(v);
+    if (set) this.jar.store(host, set);
   }
 
   /** Runs operators on every response of the chain, the final one first (as nuclei does). */
@@ -355,7 +366,9 @@ class TemplateRun {
       }
       const full = merge(vars, hasKeys(this.dynamic) ? this.dynamic : undefined, data, history);
       const result = runOperators(r, full) as OperatorOutcome;
-      for (const [k, v] of Object.entries(result.dynamic ?? {})) this.dynamic[k] = v;
+      if (result.dynamic) for (const k in result.dynamic) this.dynamic[k] = result.dynamic[k];
+      // Most responses match nothing: skip building event inputs then (eventsFor would return none).
+      if (r.matchers.length > 0 && !result.matched) continue;
       const events = eventsFor(this.t, r.matchers.length > 0, {
         matched: result.matched, matcherNames: result.matcherNames ?? [], extracts: result.extracts ?? {},
         outputExtracts: result.outputExtracts ?? [], dynamic: result.dynamic ?? {},
@@ -379,6 +392,17 @@ class TemplateRun {
     }
     return matchedAny;
   }
+}
+
+/** The text a request is built from, for naming its unresolved variables (rare: computed on demand). */
+function requestText(r: HttpRequest, item: Item): string {
+  return payloadMarkers([item.tpl, ...Object.values(r.headers), r.body ?? ''].join('\n'));
+}
+
+function showsMarker(req: PreparedRequest): boolean {
+  if (req.path.includes('{{') || req.body?.includes('{{')) return true;
+  for (const h of req.headers) if (h[1].includes('{{')) return true;
+  return false;
 }
 
 function hasKeys(o: Record<string, unknown>): boolean {

@@ -103,15 +103,24 @@ export function mergePaths(inputPath: string, inputQuery: string, reqPath: strin
   return query ? `${merged}?${query}` : merged;
 }
 
+/** Index of the first header named `lower` (compared case-insensitively), or -1. Runs several times per request. */
+function headerIndex(headers: [string, string][], lower: string): number {
+  for (let i = 0; i < headers.length; i++) {
+    const k = headers[i][0];
+    if (k.length === lower.length && k.toLowerCase() === lower) return i;
+  }
+  return -1;
+}
+
 export function getHeader(headers: [string, string][], name: string): string | undefined {
-  const lower = name.toLowerCase();
-  return headers.find(([k]) => k.toLowerCase() === lower)?.[1];
+  const i = headerIndex(headers, name.toLowerCase());
+  return i >= 0 ? headers[i][1] : undefined;
 }
 
 /** Replaces (or appends) a header, keeping the original position and spelling of the first one. */
 export function setHeader(headers: [string, string][], name: string, value: string): void {
   const lower = name.toLowerCase();
-  const i = headers.findIndex(([k]) => k.toLowerCase() === lower);
+  const i = headerIndex(headers, lower);
   if (i >= 0) {
     headers[i] = [headers[i][0], value];
     for (let j = headers.length - 1; j > i; j--) if (headers[j][0].toLowerCase() === lower) headers.splice(j, 1);

@@ -1,0 +1,42 @@
+// CPU-time helpers for benchmarks. On a shared machine wall time depends on the neighbours; CPU time
+// (user + system) does not, so the benches print both.
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+
+/** User + system CPU of this process so far, in ms (every thread: main, GC, JIT compiler). */
+export function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+/** CPU ms of the main thread alone (Linux only; undefined elsewhere): the part that bounds wall time. */
+export function mainThreadCpuMs(): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * (1000 / 100); // clock ticks are 1/100 s on Linux
+  } catch {
+    return undefined;
+  }
+}
+
+export function loadAverage(): string {
+  return os.loadavg().map((x) => x.toFixed(1)).join(' ');
+}
+
+/** Measures fn: wall ms, CPU ms (all threads) and main-thread CPU ms. */
+export async function measure<T>(fn: () => T | Promise<T>): Promise<{ value: T; wall: number; cpu: number; mainCpu?: number }> {
+  const main0 = mainThreadCpuMs();
+  const cpu0 = cpuMs();
+  const t0 = performance.now();
+  const value = await fn();
+  const wall = performance.now() - t0;
+  const cpu = cpuMs() - cpu0;
+  const main1 = mainThreadCpuMs();
+  return { value, wall, cpu, mainCpu: main0 !== undefined && main1 !== undefined ? main1 - main0 : undefined };
+}
+
+export function describe(m: { wall: number; cpu: number; mainCpu?: number }): string {
+  const main = m.mainCpu !== undefined ? ` (main thread ${(m.mainCpu / 1000).toFixed(2)} s)` : '';
+  return `${(m.wall / 1000).toFixed(2)} s wall, ${(m.cpu / 1000).toFixed(2)} s CPU${main}`;
+}
