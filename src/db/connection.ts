@@ -18,6 +18,8 @@ export interface Db {
   /** Runs fn inside BEGIN/COMMIT on one connection; rolls back when fn throws. */
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** PGlite only: the whole data folder as a tarball (tests start new databases from one). */
+  snapshot?(): Promise<Blob>;
 }
 
 export interface ConnectOptions {
@@ -28,19 +30,23 @@ export interface ConnectOptions {
   /** PostgreSQL schema to use (tests use a fresh one each); created when missing. */
   schema?: string;
   poolSize?: number;
+  /** PGlite only: start from this snapshot (see Db.snapshot) instead of an empty cluster. */
+  loadDataDir?: Blob;
 }
 
 export async function connect(opts: ConnectOptions): Promise<Db> {
   if (opts.databaseUrl) return connectPostgres(opts.databaseUrl, opts.schema, opts.poolSize ?? 10);
-  return connectPglite(opts.dataDir ?? 'memory://');
+  return connectPglite(opts.dataDir ?? 'memory://', opts.loadDataDir);
 }
 
-async function connectPglite(dataDir: string): Promise<Db> {
+async function connectPglite(dataDir: string, loadDataDir?: Blob): Promise<Db> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
-  const lite = await PGlite.create(dataDir, { extensions: { pg_trgm } });
-  return pgliteDb(lite, false);
+  const lite = await PGlite.create(dataDir, { extensions: { pg_trgm }, loadDataDir });
+  const db = pgliteDb(lite, false);
+  db.snapshot = () => lite.dumpDataDir('none');
+  return db;
 }
 
 function pgliteDb(lite: PGliteType, inTx: boolean): Db {
