@@ -14,6 +14,7 @@ import type { Db } from '../db/connection.ts';
 import { ensureQueues } from './worker/registry.ts';
 import { startWorker, type WorkerHandle } from './worker/runtime.ts';
 import './worker/jobs.ts';
+import { importCatalogue } from './templates/catalogue.ts';
 
 export interface ServerOptions {
   config: PlatformConfig;
@@ -92,10 +93,31 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const addr = app.server.address();
     const port = typeof addr === 'object' && addr ? addr.port : config.port;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+    if (config.templatesDir) void importTemplatesAtStart(db, config.templatesDir, log);
     return { app, ctx, url: `http://${host}:${port}`, bootstrap, stop };
   } catch (err) {
     await stop();
     throw err;
+  }
+}
+
+/**
+ * VIGIL_TEMPLATES_DIR: the public catalogue is (re)imported in the background once the API listens, so a
+ * large first import does not keep the server from answering. Progress and the outcome go to the log.
+ */
+async function importTemplatesAtStart(db: Db, dir: string, log: Logger): Promise<void> {
+  log.info({ dir }, 'importing the template catalogue');
+  try {
+    const s = await importCatalogue(db, dir, {
+      onProgress: (p) => log.info({ phase: p.phase, done: p.done, total: p.total }, 'template import progress'),
+      progressEvery: 2000,
+    });
+    log.info(
+      { added: s.added, updated: s.updated, unchanged: s.unchanged, removed: s.removed, failed: s.failed.length, ms: s.ms },
+      'template catalogue imported',
+    );
+  } catch (err) {
+    log.error({ err, dir }, 'template catalogue import failed');
   }
 }
 
