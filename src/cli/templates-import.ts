@@ -19,7 +19,7 @@ export function registerTemplatesImport(templates: Command): void {
       if (opts.dataDir) config.dataDir = path.resolve(opts.dataDir);
       if (opts.databaseUrl) config.databaseUrl = opts.databaseUrl;
       const { openDatabase } = await import('../platform/start.ts');
-      const { importCatalogue } = await import('../platform/templates/catalogue.ts');
+      const { importCatalogueAndRelink } = await import('../platform/catalogue.ts');
       let db;
       try {
         db = await openDatabase(config, process.env.VIGIL_DB_SCHEMA || undefined);
@@ -29,7 +29,7 @@ export function registerTemplatesImport(templates: Command): void {
       }
       const tty = process.stderr.isTTY;
       try {
-        const s = await importCatalogue(db, dir, {
+        const s = await importCatalogueAndRelink(db, dir, {
           early: !!opts.early,
           progressEvery: tty ? 100 : 2000,
           onProgress: (p) => {
@@ -45,7 +45,8 @@ export function registerTemplatesImport(templates: Command): void {
         console.log(
           `imported ${s.templates} templates from ${s.dir}${where}${opts.early ? ' (early access)' : ''} in ${(s.ms / 1000).toFixed(1)}s: ` +
             `${s.added} added, ${s.updated} updated, ${s.unchanged} unchanged, ${s.removed} removed, ` +
-            `${s.failed.length} rejected, ${s.skipped} other YAML files skipped`,
+            `${s.failed.length} rejected, ${s.skipped} other YAML files skipped; ` +
+            `${s.intel.records_changed} vulnerability records relinked`,
         );
       } catch (err) {
         console.error(`vigil: ${(err as Error).message}`);

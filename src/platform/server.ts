@@ -14,7 +14,7 @@ import type { Db } from '../db/connection.ts';
 import { ensureQueues } from './worker/registry.ts';
 import { startWorker, type WorkerHandle } from './worker/runtime.ts';
 import './worker/jobs.ts';
-import { importCatalogue } from './templates/catalogue.ts';
+import { importCatalogueAndRelink } from './catalogue.ts';
 
 export interface ServerOptions {
   config: PlatformConfig;
@@ -108,12 +108,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 async function importTemplatesAtStart(db: Db, dir: string, log: Logger): Promise<void> {
   log.info({ dir }, 'importing the template catalogue');
   try {
-    const s = await importCatalogue(db, dir, {
+    const s = await importCatalogueAndRelink(db, dir, {
       onProgress: (p) => log.info({ phase: p.phase, done: p.done, total: p.total }, 'template import progress'),
       progressEvery: 2000,
     });
     log.info(
-      { added: s.added, updated: s.updated, unchanged: s.unchanged, removed: s.removed, failed: s.failed.length, ms: s.ms },
+      { added: s.added, updated: s.updated, unchanged: s.unchanged, removed: s.removed, failed: s.failed.length, relinked: s.intel.records_changed, ms: s.ms },
       'template catalogue imported',
     );
   } catch (err) {

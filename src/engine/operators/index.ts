@@ -22,7 +22,9 @@ function asVariable(values: string[]): unknown {
 export function runOperators(ops: Operators, data: Record<string, unknown>, opts: { matchAll?: boolean } = {}): OperatorResult {
   // Named extractors add variables; copy the caller's map only then (it is large: a copy per response).
   const extractors = ops.extractors ?? [];
-  const vars: Record<string, unknown> = extractors.some((e) => e.name) ? { ...data } : data;
+  let named = false;
+  for (const e of extractors) if (e.name) named = true;
+  const vars: Record<string, unknown> = named ? { ...data } : data;
   const result: OperatorResult = { matched: false, matcherNames: [], extracts: {}, outputExtracts: [], dynamic: {} };
   const seen = new Set<string>();
   const internal: Record<string, string[]> = {};

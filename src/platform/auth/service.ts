@@ -16,21 +16,25 @@ export interface Caller {
 
 export async function authenticate(db: Db, apiKey: string | undefined, teamHeader: string | undefined): Promise<Caller> {
   if (!apiKey) throw unauthorized('missing API key: send it in the X-API-Key header');
-  const user = await store.findUserByKeyHash(db, hashApiKey(apiKey.trim()));
-  if (!user) throw unauthorized('invalid API key');
-  const asked = teamHeader?.trim();
-  let teamId = asked || user.default_team_id;
-  // Role is read on every request, so a downgrade takes effect on the very next one.
-  let membership = teamId ? await store.findMembership(db, teamId, user.id) : undefined;
+  const asked = teamHeader?.trim() || undefined;
+  // One round trip in the common case: key -> user -> membership of the asked (or default) team. The role
+  // is read on every request, so a downgrade takes effect on the very next one.
+  const found = await store.findCallerByKeyHash(db, hashApiKey(apiKey.trim()), asked);
+  if (!found) throw unauthorized('invalid API key');
+  let teamId = found.team_id ?? undefined;
+  let membership: { role: Role; status: string } | undefined = found.role ? { role: found.role, status: found.status! } : undefined;
   if (!membership && !asked) {
     // Removed from the default team (or never had one): fall back to the first team the user is in.
-    const first = (await store.listUserTeams(db, user.id))[0];
-    if (first) membership = await store.findMembership(db, (teamId = first.id), user.id);
+    const first = (await store.listUserTeams(db, found.user_id))[0];
+    const m = first && (await store.findMembership(db, first.id, found.user_id));
+    if (m) [teamId, membership] = [first.id, m];
   }
   if (!membership || !teamId) throw forbidden(asked ? `not a member of team ${asked}` : 'the user belongs to no team');
-  void store.touchSignIn(db, user.id).catch(() => {});
-  if (membership.status === 'INVITED') await store.acceptInvite(db, teamId, user.id);
-  return { userId: user.id, email: user.email, teamId, role: membership.role };
+  if (!found.last_sign_in || Date.now() - found.last_sign_in.getTime() > 60_000) {
+    void store.touchSignIn(db, found.user_id).catch(() => {});
+  }
+  if (membership.status === 'INVITED') await store.acceptInvite(db, teamId, found.user_id);
+  return { userId: found.user_id, email: found.email, teamId, role: membership.role };
 }
 
 /** Issues a fresh key for the user (or installs `given`), replacing any previous one. Returns the clear key. */

@@ -36,6 +36,28 @@ export async function findUserByKeyHash(db: Db, keyHash: string): Promise<UserRo
   return rows[0];
 }
 
+export interface CallerRow {
+  user_id: number;
+  email: string;
+  last_sign_in: Date | null;
+  team_id: string | null;
+  role: Role | null;
+  status: string | null;
+}
+
+/** The key's user and their membership of `teamId` (or of their default team when teamId is undefined). */
+export async function findCallerByKeyHash(db: Db, keyHash: string, teamId: string | undefined): Promise<CallerRow | undefined> {
+  const { rows } = await db.query<CallerRow>(
+    `SELECT u.id AS user_id, u.email, u.last_sign_in, m.team_id, m.role, m.status
+       FROM api_keys k
+       JOIN users u ON u.id = k.user_id
+       LEFT JOIN team_members m ON m.user_id = u.id AND m.team_id = COALESCE($2::text, u.default_team_id)
+      WHERE k.key_hash = $1`,
+    [keyHash, teamId ?? null],
+  );
+  return rows[0];
+}
+
 export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
   const { rows } = await db.query<UserRow>('SELECT * FROM users WHERE lower(email) = lower($1)', [email]);
   return rows[0];

@@ -45,6 +45,20 @@ export function splitAbsolute(url: string): { origin: string; path: string } {
   return { origin: originOf(m[1]), path };
 }
 
+/** A path entry split once: `{{BaseURL}}` or `{{RootURL}}` at its start (if any) and the rest. */
+const pathCache = new Map<string, { tpl: string; base?: string; rest: string }>();
+function pathParts(pathTpl: string): { tpl: string; base?: string; rest: string } {
+  let hit = pathCache.get(pathTpl);
+  if (hit === undefined) {
+    const tpl = payloadMarkers(pathTpl);
+    const m = /^\{\{\s*(BaseURL|RootURL)\s*\}\}/.exec(tpl);
+    hit = m ? { tpl, base: m[1], rest: tpl.slice(m[0].length) } : { tpl, rest: tpl };
+    if (pathCache.size >= 50000) pathCache.clear();
+    pathCache.set(pathTpl, hit);
+  }
+  return hit;
+}
+
 /** BaseURL/RootURL split once per value (every request of a target shares it): origin, path without trailing slashes, query. */
 const bases = new Map<string, { origin: string; path: string; query: string }>();
 function baseParts(base: string): { origin: string; path: string; query: string } {
@@ -69,14 +83,13 @@ function finishHeaders(headers: [string, string][], body: string | undefined, ho
 export function buildFromPath(
   r: HttpRequest, pathTpl: string, vars: Record<string, unknown>, input: ParsedInput | undefined, render: Render,
 ): PreparedRequest {
-  const tpl = payloadMarkers(pathTpl);
-  const m = /^\{\{\s*(BaseURL|RootURL)\s*\}\}/.exec(tpl);
+  const { tpl, base: baseName, rest: restTpl } = pathParts(pathTpl);
   let origin: string;
   let path: string;
   let displayUrl: string | undefined;
-  if (m && input) {
-    const rest = render(tpl.slice(m[0].length), vars);
-    const base = baseParts(String(vars[m[1]] ?? ''));
+  if (baseName && input) {
+    const rest = render(restTpl, vars);
+    const base = baseParts(String(vars[baseName] ?? ''));
     origin = base.origin;
     const [rp, rq] = splitQuery(rest);
     let p = base.path + rp;

@@ -9,6 +9,11 @@ interface StoredCookie {
 export class CookieJar {
   private hosts = new Map<string, Map<string, StoredCookie>>();
 
+  /** Nothing stored yet (the usual case): callers skip building a Cookie header. */
+  get empty(): boolean {
+    return this.hosts.size === 0;
+  }
+
   /** Stores the cookies of a response; `Max-Age=0` or an expiry in the past deletes them. */
   store(host: string, setCookieHeaders: string[]): void {
     const key = host.toLowerCase();

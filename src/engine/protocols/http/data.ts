@@ -62,12 +62,12 @@ export function responseData(res: HttpResponse, bodyText: string, ctx: ResponseC
       }
     } else if (key === 'content_length') contentLength = v;
   }
-  const seen = new Set<string>();
+  const seen: string[] = []; // a handful of headers: a list is cheaper than a Set
   for (const [k, v] of res.headers) {
     const key = cachedHeaderKey(k);
-    if (seen.has(key)) data[key] = `${data[key]} ${v}`;
+    if (seen.includes(key)) data[key] = `${data[key]} ${v}`;
     else {
-      seen.add(key);
+      seen.push(key);
       data[key] = v;
     }
   }

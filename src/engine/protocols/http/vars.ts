@@ -17,7 +17,8 @@ export function requestVars(
   t: Template, builtins: Record<string, string>, dynamic: Record<string, unknown>, combo: Record<string, string>,
   cliVars: Record<string, string>, render: Render,
 ): Record<string, unknown> {
-  const vars = merge(builtins, dynamic);
+  const vars: Record<string, unknown> = { ...builtins }; // one spread: far cheaper than merge() key by key
+  for (const k in dynamic) vars[k] = dynamic[k];
   for (const [k, v] of Object.entries(combo)) vars[k] = render(v, vars);
   // Template variables may use each other and built-ins; they are evaluated lazily per request so
   // values extracted by earlier requests are visible.
