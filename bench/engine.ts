@@ -117,7 +117,7 @@ async function main(): Promise<void> {
     }
     cpuPerRequest.baseline.length = 0;
     cpuPerRequest.scan.length = 0;
-    const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+    const rounds = Number(process.env.BENCH_ROUNDS ?? 7);
     const base: number[] = [];
     const ours: number[] = [];
     let peak = 0;

@@ -1,8 +1,10 @@
 // Template store benchmark on the whole corpus: full import time, unchanged re-import time, and search
 // latency (median, p95) over a set of queries with facets, highlight and sorting, on PGlite and — when
 // BENCH_DATABASE_URL (or TEST_DATABASE_URL) is set — on a PostgreSQL server.
-//   npm run bench:templates            (TEMPLATES_DIR overrides the corpus folder; ROUNDS the repetitions)
+//   npm run bench:templates            (TEMPLATES_DIR overrides the corpus folder; ROUNDS the repetitions;
+//                                        ONLY=pglite|postgres one backend; VERBOSE=1 every query's median)
 import { randomBytes } from 'node:crypto';
+import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -66,6 +68,8 @@ async function openDb(kind: 'pglite' | 'postgres'): Promise<{ db: Db; drop: () =
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const ms = (n: number) => `${n.toFixed(1)} ms`;
+/** The machine is shared: every figure is printed with the load it was measured under. */
+const load = () => `load ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${cpus().length} CPUs`;
 
 async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; wall: number; cpu: number }> {
   const c0 = process.cpuUsage();
@@ -82,7 +86,7 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; wall: number;
  * per search is what a search costs on an idle machine (an upper bound: the two queries of a search run
  * in parallel on PostgreSQL).
  */
-async function cpuMeter(db: Db, kind: 'pglite' | 'postgres'): Promise<() => number> {
+async function cpuMeter(db: Db, kind: 'pglite' | 'postgres'): Promise<() => { client: number; server: number }> {
   let pids: number[] = [];
   if (kind === 'postgres') {
     const res = await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = current_setting(\'application_name\')');
@@ -98,7 +102,7 @@ async function cpuMeter(db: Db, kind: 'pglite' | 'postgres'): Promise<() => numb
   }, 0);
   return () => {
     const c = process.cpuUsage();
-    return (c.user + c.system) * 1000 + server();
+    return { client: (c.user + c.system) * 1000, server: server() };
   };
 }
 
@@ -109,40 +113,49 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
     const full = await timed(() => importCatalogue(db, corpus));
     const s = full.value;
     console.log(`[${kind}] full import: ${s.templates} templates (${s.failed.length} rejected, ${s.skipped} other YAML) ` +
-      `in ${(full.wall / 1000).toFixed(1)} s wall, ${(full.cpu / 1000).toFixed(1)} s CPU of this process`);
+      `in ${(full.wall / 1000).toFixed(1)} s wall, ${(full.cpu / 1000).toFixed(1)} s CPU of this process (${load()})`);
     const again = await timed(() => importCatalogue(db, corpus));
     console.log(`[${kind}] unchanged re-import: ${again.value.unchanged} unchanged in ${(again.wall / 1000).toFixed(1)} s wall`);
 
-    // Uncached: every search computes its facets. Cached: the facet cache (keyed by the table's change
-    // counter) answers repeated queries; the first round of each query fills it.
+    // Uncached: every search computes its facets (from the counts table without q, over the matching rows
+    // with q). Cached: the facet cache (keyed by the table's change counter) answers repeated queries with q;
+    // the first round of each query fills it.
     for (const mode of ['uncached', 'cached'] as const) {
       process.env.VIGIL_FACET_CACHE = mode === 'uncached' ? 'off' : 'on';
       for (const q of QUERIES) await searchTemplates(db, teamId, q); // warm plans (and the cache)
       const cpuNow = await cpuMeter(db, kind);
       const cpu: number[] = [];
+      const serverCpu: number[] = [];
       const all: number[] = [];
       const perQuery = QUERIES.map(() => [] as number[]);
+      const perQueryCpu = QUERIES.map(() => [] as number[]);
       for (let r = 0; r < rounds; r++) {
         for (const [i, q] of QUERIES.entries()) {
           const c0 = cpuNow();
           const t0 = performance.now();
           await searchTemplates(db, teamId, q);
           const d = performance.now() - t0;
-          cpu.push((cpuNow() - c0) / 1e6);
+          const c1 = cpuNow();
+          const spent = (c1.client - c0.client + c1.server - c0.server) / 1e6;
+          cpu.push(spent);
+          serverCpu.push((c1.server - c0.server) / 1e6);
           all.push(d);
           perQuery[i]!.push(d);
+          perQueryCpu[i]!.push(spent);
         }
       }
-      all.sort((a, b) => a - b);
-      cpu.sort((a, b) => a - b);
+      for (const list of [all, cpu, serverCpu]) list.sort((a, b) => a - b);
+      const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
       console.log(`[${kind}] search ${mode}, ${QUERIES.length} queries x ${rounds} rounds (results + ten facets): ` +
         `wall median ${ms(pct(all, 50))}, p95 ${ms(pct(all, 95))}, max ${ms(all.at(-1)!)}; ` +
-        `CPU per search median ${ms(pct(cpu, 50))}, p95 ${ms(pct(cpu, 95))}`);
+        `CPU per search median ${ms(pct(cpu, 50))}, p95 ${ms(pct(cpu, 95))}` +
+        (kind === 'postgres' ? ` (of which server: median ${ms(pct(serverCpu, 50))}, p95 ${ms(pct(serverCpu, 95))})` : '') +
+        ` (${load()})`);
       const slowest = perQuery
-        .map((v, i) => ({ q: QUERIES[i], med: [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]! }))
+        .map((v, i) => ({ q: QUERIES[i], med: median(v), cpu: median(perQueryCpu[i]!) }))
         .sort((a, b) => b.med - a.med)
-        .slice(0, 2);
-      for (const x of slowest) console.log(`[${kind}]   slowest ${mode}: ${JSON.stringify(x.q)} median ${ms(x.med)}`);
+        .slice(0, process.env.VERBOSE ? QUERIES.length : 3);
+      for (const x of slowest) console.log(`[${kind}]   slowest ${mode}: ${JSON.stringify(x.q)} median ${ms(x.med)} wall, ${ms(x.cpu)} CPU`);
     }
     delete process.env.VIGIL_FACET_CACHE;
   } finally {
@@ -150,7 +163,8 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
   }
 }
 
-console.log(`corpus: ${corpus}`);
-await run('pglite');
-if (pgUrl) await run('postgres');
+console.log(`corpus: ${corpus} (${load()})`);
+// ONLY=postgres or ONLY=pglite runs one backend.
+if (process.env.ONLY !== 'postgres') await run('pglite');
+if (pgUrl && process.env.ONLY !== 'pglite') await run('postgres');
 else console.log('[postgres] skipped: set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a PostgreSQL server');

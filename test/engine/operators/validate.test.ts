@@ -9,6 +9,12 @@ describe('validateMatcher', () => {
     expect(validateMatcher({ type: 'status', status: [200, '302'] }, 'm').value).toEqual({ type: 'status', status: [200, 302] });
     expect(validateMatcher({ type: 'word', words: ['3c68'], encoding: 'hex' }, 'm').value?.encoding).toBe('hex');
   });
+  it('leaves unset fields out instead of carrying undefined keys', () => {
+    const m = validateMatcher({ type: 'word', words: ['a'], part: 'body' }, 'm').value!;
+    expect(Object.keys(m)).toEqual(['type', 'words', 'part']);
+    const e = validateExtractor({ type: 'regex', regex: ['a(b)'], group: 1 }, 'e').value!;
+    expect(Object.keys(e)).toEqual(['type', 'regex', 'group']);
+  });
   it('rejects unknown types and fields, wrong-type fields and missing lists', () => {
     expect(validateMatcher({ type: 'nope', words: ['a'] }, 'matchers[1]').issues).toEqual([{ field: 'matchers[1].type', reason: expect.stringContaining("unknown matcher type 'nope'") }]);
     expect(validateMatcher({ words: ['a'] }, 'matchers[1]').issues[0].field).toBe('matchers[1].type');

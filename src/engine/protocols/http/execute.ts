@@ -166,7 +166,7 @@ class TemplateRun {
     const reqCondition = r.reqCondition || usesIndexedNames(r);
     // -attack-type overrides the template; CLI file payloads alone combine as clusterbomb.
     const attack = r.payloads ? (this.o.attackType ?? r.attack) : 'clusterbomb';
-    const payloads = { ...this.extraPayloads, ...(r.payloads ?? {}) };
+    const payloads: Payloads = hasKeys(this.extraPayloads) ? { ...this.extraPayloads, ...r.payloads } : (r.payloads ?? {});
     const templates = r.raw.length > 0 ? r.raw.map((x) => ({ tpl: x, raw: true })) : r.path.map((x) => ({ tpl: x, raw: false }));
     const state = { stop: false, index: 0, history: {} as Record<string, unknown> };
     const items = (function* () {
@@ -218,7 +218,7 @@ class TemplateRun {
     }
     let varSets = [vars];
     if (r.iterateAll) {
-      const text = requestText(r, item);
+      const text = sourceText(r, item);
       for (const [k, v] of Object.entries(this.dynamic)) {
         if (!Array.isArray(v) || !text.includes(k)) continue;
         varSets = varSets.flatMap((s) => v.map((x) => ({ ...s, [k]: x })));
@@ -232,7 +232,7 @@ class TemplateRun {
           : buildFromPath(r, item.tpl, vs, this.input, render);
         // Only a request that still shows a marker can have unresolved variables; name them then.
         if (!r.skipVariablesCheck && showsMarker(req)) {
-          const missing = unresolvedVariables(requestText(r, item), vs);
+          const missing = unresolvedVariables(sourceText(r, item), vs);
           if (missing.length > 0) {
             this.lastError = `unresolved variables: ${missing.join(', ')}`;
             continue;
@@ -369,8 +369,10 @@ class TemplateRun {
         full = merge(vars, hasKeys(this.dynamic) ? this.dynamic : undefined, data, history);
       } else {
         // The usual case: response values go straight over the request's (same result, one copy less).
-        // A single spread clones the map in one step (~10x cheaper than copying key by key).
-        const into: Record<string, unknown> = { ...vars };
+        // The last response handled (i === 0) takes the request's own map, which nothing reads after it:
+        // one copy of every value less per request. Key by key on purpose: V8 adds keys to a
+        // `{ ...spread }` clone about ten times slower.
+        const into = i === 0 ? vars : merge(vars);
         if (dynamic) for (const k in dynamic) into[k] = dynamic[k];
         full = responseData(hop.res, hop.body, ctx, into);
         if (history) for (const k in history) full[k] = history[k];
@@ -406,7 +408,7 @@ class TemplateRun {
 }
 
 /** The text a request is built from, for naming its unresolved variables (rare: computed on demand). */
-function requestText(r: HttpRequest, item: Item): string {
+function sourceText(r: HttpRequest, item: Item): string {
   return payloadMarkers([item.tpl, ...Object.values(r.headers), r.body ?? ''].join('\n'));
 }
 

@@ -13,11 +13,36 @@ export function merge(...maps: (Record<string, unknown> | undefined)[]): Record<
   return out;
 }
 
+const BUILTIN_KEYS = ['BaseURL', 'RootURL', 'Hostname', 'Host', 'Port', 'Path', 'File', 'Query', 'Scheme', 'Input', 'FQDN', 'RDN', 'DN', 'TLD', 'SD'];
+const standard = new WeakSet<object>();
+
+/** True when `b` holds exactly the built-ins inputVariables makes (checked once per object). */
+function isStandard(b: Record<string, string>): boolean {
+  if (standard.has(b)) return true;
+  const keys = Object.keys(b);
+  if (keys.length !== BUILTIN_KEYS.length || !keys.every((k) => BUILTIN_KEYS.includes(k))) return false;
+  standard.add(b);
+  return true;
+}
+
+/**
+ * A copy of the built-ins made by one object literal: the same fixed keys each time, so V8 builds it in
+ * one step instead of adding fifteen keys one by one on every request.
+ */
+function copyBuiltins(b: Record<string, string>): Record<string, unknown> {
+  if (!isStandard(b)) return merge(b);
+  return {
+    BaseURL: b.BaseURL, RootURL: b.RootURL, Hostname: b.Hostname, Host: b.Host, Port: b.Port, Path: b.Path,
+    File: b.File, Query: b.Query, Scheme: b.Scheme, Input: b.Input, FQDN: b.FQDN, RDN: b.RDN, DN: b.DN,
+    TLD: b.TLD, SD: b.SD,
+  };
+}
+
 export function requestVars(
   t: Template, builtins: Record<string, string>, dynamic: Record<string, unknown>, combo: Record<string, string>,
   cliVars: Record<string, string>, render: Render,
 ): Record<string, unknown> {
-  const vars: Record<string, unknown> = { ...builtins }; // one spread: far cheaper than merge() key by key
+  const vars = copyBuiltins(builtins);
   for (const k in dynamic) vars[k] = dynamic[k];
   for (const [k, v] of Object.entries(combo)) vars[k] = render(v, vars);
   // Template variables may use each other and built-ins; they are evaluated lazily per request so
