@@ -119,6 +119,34 @@ CREATE TABLE template_facet_counts (
 CREATE INDEX template_facet_counts_top ON template_facet_counts (owner, facet, n DESC, value COLLATE "C");
 CREATE INDEX template_facet_counts_zero ON template_facet_counts (owner) WHERE n = 0;
 
+-- The facet entries of one template: what it adds to each count. Search uses the same function to count
+-- the templates outside a large match set (see facet-counts.ts), so both always agree.
+CREATE FUNCTION templates_facet_entries(
+  severity TEXT, type TEXT, dir TEXT, vendor TEXT, product TEXT, tags TEXT[], author TEXT[],
+  is_new BOOLEAN, is_early BOOLEAN, created_at TIMESTAMPTZ
+) RETURNS TABLE (facet TEXT, value TEXT, k BIGINT) LANGUAGE sql STABLE PARALLEL SAFE AS $$
+  SELECT e.facet, e.value, e.k::bigint FROM (VALUES
+    ('total', '', 1),
+    ('severity', severity, 1),
+    (CASE WHEN NULLIF(type, '') IS NULL THEN 'missing' ELSE 'type' END, COALESCE(NULLIF(type, ''), 'type'), 1),
+    (CASE WHEN dir IS NULL THEN 'missing' ELSE 'dir' END, COALESCE(dir, 'dir'), 1),
+    (CASE WHEN vendor IS NULL THEN 'missing' ELSE 'vendor' END, COALESCE(vendor, 'vendor'), 1),
+    (CASE WHEN product IS NULL THEN 'missing' ELSE 'product' END, COALESCE(product, 'product'), 1),
+    ('missing', 'tags', (cardinality(tags) = 0)::int),
+    ('valued', 'tags', cardinality(tags)),
+    ('missing', 'author', (cardinality(author) = 0)::int),
+    ('valued', 'author', cardinality(author)),
+    ('is_new', is_new::text, 1),
+    ('is_early', is_early::text, 1),
+    ('created_at', extract(epoch FROM created_at)::text, 1)
+  ) AS e(facet, value, k)
+  WHERE e.k <> 0
+  UNION ALL
+  SELECT 'tags', v, 1 FROM unnest(tags) AS v WHERE v IS NOT NULL
+  UNION ALL
+  SELECT 'author', v, 1 FROM unnest(author) AS v WHERE v IS NOT NULL
+$$;
+
 CREATE FUNCTION templates_count_facets() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   -- The changed rows with +1 (new version) or -1 (old version); transition tables depend on the event.
@@ -130,33 +158,14 @@ DECLARE
 BEGIN
   -- Keys in sorted order, so concurrent writers lock count rows in the same order (no deadlock).
   EXECUTE format($sql$
-    WITH t AS MATERIALIZED (%s)
     INSERT INTO template_facet_counts AS c (owner, facet, value, n)
-    SELECT owner, facet, value, sum(k) FROM (
-      SELECT COALESCE(t.team_id, '') AS owner, e.facet, e.value, t.d * e.k AS k
-      FROM t CROSS JOIN LATERAL (VALUES
-        ('total', '', 1),
-        ('severity', t.severity, 1),
-        (CASE WHEN NULLIF(t.type, '') IS NULL THEN 'missing' ELSE 'type' END, COALESCE(NULLIF(t.type, ''), 'type'), 1),
-        (CASE WHEN t.dir IS NULL THEN 'missing' ELSE 'dir' END, COALESCE(t.dir, 'dir'), 1),
-        (CASE WHEN t.vendor IS NULL THEN 'missing' ELSE 'vendor' END, COALESCE(t.vendor, 'vendor'), 1),
-        (CASE WHEN t.product IS NULL THEN 'missing' ELSE 'product' END, COALESCE(t.product, 'product'), 1),
-        ('missing', 'tags', (cardinality(t.tags) = 0)::int),
-        ('valued', 'tags', cardinality(t.tags)),
-        ('missing', 'author', (cardinality(t.author) = 0)::int),
-        ('valued', 'author', cardinality(t.author)),
-        ('is_new', t.is_new::text, 1),
-        ('is_early', t.is_early::text, 1),
-        ('created_at', extract(epoch FROM t.created_at)::text, 1)
-      ) AS e(facet, value, k)
-      UNION ALL
-      SELECT COALESCE(t.team_id, ''), 'tags', v, t.d FROM t, unnest(t.tags) AS v WHERE v IS NOT NULL
-      UNION ALL
-      SELECT COALESCE(t.team_id, ''), 'author', v, t.d FROM t, unnest(t.author) AS v WHERE v IS NOT NULL
-    ) AS x
-    GROUP BY owner, facet, value
-    HAVING sum(k) <> 0
-    ORDER BY owner, facet, value
+    SELECT COALESCE(t.team_id, ''), e.facet, e.value, sum(t.d * e.k)
+    FROM (%s) AS t
+    CROSS JOIN LATERAL templates_facet_entries(t.severity, t.type, t.dir, t.vendor, t.product, t.tags, t.author,
+      t.is_new, t.is_early, t.created_at) AS e
+    GROUP BY 1, 2, 3
+    HAVING sum(t.d * e.k) <> 0
+    ORDER BY 1, 2, 3
     ON CONFLICT (owner, facet, value) DO UPDATE SET n = c.n + EXCLUDED.n
   $sql$, delta);
   -- Drop rows counted down to 0; rows another writer holds are left for a later statement (no waiting).

@@ -1,7 +1,7 @@
 // Reads secret files (.yaml, .yml or .json) and validates them all before any request is sent.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import yaml from 'js-yaml';
 import { SecretStore } from './store.ts';
 import type { SecretEntry, SecretIssue } from './types.ts';
 import { formatIssue, validateSecretDocument } from './validate.ts';
@@ -33,9 +33,9 @@ function syntaxReason(ext: string, text: string, err: Error): string {
     const line = before.split('\n').length;
     return `not valid JSON at line ${line}, column ${before.length - before.lastIndexOf('\n')}`;
   }
-  const linePos = (err as Error & { linePos?: Array<{ line: number; col: number }> }).linePos?.[0];
-  const first = err.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
-  return `not valid YAML${linePos ? ` at line ${linePos.line}, column ${linePos.col}` : ''}: ${first}`;
+  // js-yaml's `reason` is the bare cause; its `message` quotes the offending lines, so it is not used.
+  const { reason, mark } = err as Error & { reason?: string; mark?: { line: number; column: number } };
+  return `not valid YAML${mark ? ` at line ${mark.line + 1}, column ${mark.column + 1}` : ''}: ${reason ?? 'syntax error'}`;
 }
 
 async function parseFile(file: string): Promise<{ doc?: unknown; issue?: SecretIssue }> {
@@ -50,7 +50,7 @@ async function parseFile(file: string): Promise<{ doc?: unknown; issue?: SecretI
     return { issue: { file, field: '', reason: `cannot read the file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` } };
   }
   try {
-    return { doc: ext === '.json' ? JSON.parse(text) : parseYaml(text) };
+    return { doc: ext === '.json' ? JSON.parse(text) : yaml.load(text) };
   } catch (err) {
     return { issue: { file, field: '', reason: syntaxReason(ext, text, err as Error) } };
   }

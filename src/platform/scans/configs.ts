@@ -1,7 +1,7 @@
 // Scan configurations as the scans area uses them: the engine settings a scan runs with and the names of
 // the configs it references. The configs area owns the `configs` table; until it exists, config ids are
 // stored as given and shown with their id as name, and scans run with the defaults below.
-import YAML from 'yaml';
+import yaml from 'js-yaml';
 import type { Db } from '../../db/connection.ts';
 
 /** Engine settings of one scan (the runner's option names). */
@@ -72,7 +72,7 @@ export async function engineOptionsFor(
   for (const c of await loadConfigs(db, teamId, body.scan_config_ids ?? [])) {
     let doc: unknown;
     try {
-      doc = YAML.parse(c.config ?? '');
+      doc = yaml.load(c.config ?? '');
     } catch {
       continue;
     }

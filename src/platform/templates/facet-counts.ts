@@ -1,5 +1,7 @@
-// Facets of a search without q, read from template_facet_counts (kept exact by triggers on every write,
-// see 002_templates.sql) in one query: no aggregation over the templates themselves.
+// Facets from template_facet_counts (kept exact by triggers on every write, see 002_templates.sql):
+// - a search without q reads them directly (a few index probes, no aggregation over templates);
+// - a search whose filters match most of the scope subtracts the counts of the few templates outside the
+//   match from the scope's counts, instead of counting the many inside it.
 import type { Db } from '../../db/connection.ts';
 import { VALUE_FACETS, emptyCounts, type FacetCounts } from './facets.ts';
 
@@ -40,16 +42,105 @@ export async function countsFromTable(db: Db, big: string, small: string | null,
     GROUP BY facet, value
     UNION ALL
     SELECT 'creation_stats', bucket, sum(n)::bigint, 0 FROM (
-      SELECT n, CASE WHEN value::numeric >= extract(epoch FROM now() - interval '7 days') THEN 'last_week'
-        WHEN value::numeric >= extract(epoch FROM now() - interval '30 days') THEN 'last_month'
-        WHEN value::numeric >= extract(epoch FROM now() - interval '365 days') THEN 'last_year' ELSE 'older' END AS bucket
+      SELECT n, ${AGE_OF_EPOCH} AS bucket
       FROM template_facet_counts WHERE owner IN ($1, $2) AND facet = 'created_at' AND n > 0
     ) AS a GROUP BY bucket`;
-  const res = await db.query<{ facet: string; value: string; n: number; r: number }>(sql, [big, small, facets, size]);
+  const res = await db.query<CountRow>(sql, [big, small, facets, size]);
+  return readRows(res.rows);
+}
+
+/** Rows (facet, value, n, r): ranked top values of value facets, plus total, missing, valued, flags, ages. */
+type CountRow = { facet: string; value: string; n: number; r: number };
+
+/** SQL rows of `counts` (a relation of facet, value, n) in CountRow form: top $size per value facet, sums. */
+function rankedSql(counts: string, facetsParam: string, size: string): string {
+  return `
+    SELECT facet, value, n, r FROM (
+      SELECT facet, value, n, row_number() OVER (PARTITION BY facet ORDER BY n DESC, value COLLATE "C") AS r
+      FROM ${counts} WHERE facet = ANY(${facetsParam}::text[]) AND n > 0
+    ) AS ranked WHERE r <= ${size}
+    UNION ALL
+    SELECT facet, value, sum(n)::bigint, 0 FROM ${counts}
+    WHERE facet IN ('total', 'missing', 'valued', 'is_new', 'is_early') AND n > 0 GROUP BY facet, value
+    UNION ALL
+    SELECT 'creation_stats', bucket, sum(n)::bigint, 0 FROM (
+      SELECT n, ${AGE_OF_EPOCH} AS bucket FROM ${counts} WHERE facet = 'created_at' AND n > 0
+    ) AS a GROUP BY bucket`;
+}
+
+/** creation_stats bucket of a created_at stored as epoch seconds in `value`. */
+const AGE_OF_EPOCH = `CASE WHEN value::numeric >= extract(epoch FROM now() - interval '7 days') THEN 'last_week'
+        WHEN value::numeric >= extract(epoch FROM now() - interval '30 days') THEN 'last_month'
+        WHEN value::numeric >= extract(epoch FROM now() - interval '365 days') THEN 'last_year' ELSE 'older' END`;
+
+/**
+ * Facets of `scope AND cond` as (counts of the scope) - (counts of `scope AND NOT cond`): cheaper when cond
+ * matches most of the scope. `scopeSql`/`condSql` use parameters $1..$n of `values`; owners are the counts
+ * table owners of the scope ('' = public catalogue, a team id = its private templates).
+ */
+export async function countsByComplement(
+  db: Db, owners: string[], scopeSql: string, condSql: string, values: unknown[], size: number,
+): Promise<FacetCounts> {
+  const o = `$${values.length + 1}`;
+  const f = `$${values.length + 2}`;
+  const n = `$${values.length + 3}`;
+  const sql = `
+    WITH outside AS (
+      SELECT e.facet, e.value, sum(e.k)::bigint AS n
+      FROM templates t CROSS JOIN LATERAL templates_facet_entries(t.severity, t.type, t.dir, t.vendor, t.product,
+        t.tags, t.author, t.is_new, t.is_early, t.created_at) AS e
+      WHERE ${scopeSql} AND NOT COALESCE((${condSql}), false)
+      GROUP BY e.facet, e.value
+    ), whole AS (
+      SELECT facet, value, sum(n)::bigint AS n FROM template_facet_counts
+      WHERE owner = ANY(${o}::text[]) AND n > 0 GROUP BY facet, value
+    ), counts AS MATERIALIZED (
+      SELECT w.facet, w.value, w.n - COALESCE(x.n, 0) AS n
+      FROM whole w LEFT JOIN outside x ON x.facet = w.facet AND x.value = w.value
+    )
+    ${rankedSql('counts', f, n)}`;
+  const res = await db.query<CountRow>(sql, [...values, owners, VALUE_FACETS.map((v) => v.key), size]);
+  return readRows(res.rows);
+}
+
+/** What one filter tells about the number of matches: counts of `values` in `facet` of the counts table. */
+export interface FilterBound {
+  facet: string;
+  values: string[];
+  /** The filter excludes these values: matches = total - count (a lower bound for array facets). */
+  negate: boolean;
+  /** Compare values in lower case (author keeps its case in the counts). */
+  lower?: boolean;
+}
+
+/**
+ * A lower bound of the number of templates in the scope matching every filter, from the counts table:
+ * |A and B| >= |A| + |B| - total. A filter without a bound (null) counts as matching nothing.
+ */
+export async function matchLowerBound(db: Db, owners: string[], bounds: (FilterBound | null)[]): Promise<{ bound: number; total: number }> {
+  const params: unknown[] = [owners];
+  const sums = bounds.map((b) => {
+    if (!b) return '0';
+    params.push(b.facet, b.values);
+    const match = b.lower ? `lower(value) = ANY($${params.length}::text[])` : `value = ANY($${params.length}::text[])`;
+    return `(SELECT COALESCE(sum(n), 0) FROM template_facet_counts WHERE owner = ANY($1::text[]) AND facet = $${params.length - 1} AND ${match})`;
+  });
+  const res = await db.query<{ total: number; sums: number[] }>(
+    `SELECT (SELECT COALESCE(sum(n), 0) FROM template_facet_counts WHERE owner = ANY($1::text[]) AND facet = 'total') AS total,
+       ARRAY[${sums.join(', ')}]::bigint[] AS sums`,
+    params,
+  );
+  const total = Number(res.rows[0]!.total);
+  const each = res.rows[0]!.sums.map(Number).map((s, i) => (!bounds[i] ? 0 : bounds[i]!.negate ? total - s : s));
+  const bound = each.reduce((acc, x) => acc + x, 0) - Math.max(0, each.length - 1) * total;
+  return { bound: Math.max(0, bound), total };
+}
+
+function readRows(rows: CountRow[]): FacetCounts {
   const out = emptyCounts();
-  const valueFacets = new Set<string>(facets);
+  const valueFacets = new Set<string>(VALUE_FACETS.map((f) => f.key));
   const ranked: { facet: string; value: string; n: number; r: number }[] = [];
-  for (const r of res.rows) {
+  for (const r of rows) {
     const n = Number(r.n);
     if (r.facet === 'total') out.total = n;
     else if (r.facet === 'missing') out.missing[r.value] = n;

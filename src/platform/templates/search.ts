@@ -5,9 +5,9 @@
 import type { Db } from '../../db/connection.ts';
 import { badRequest } from '../errors.ts';
 import { columnsFor, parseFields, toRecord, type TemplateRecord } from './format.ts';
-import { parseQuery, wordTsquery, type Filter } from './query.ts';
+import { parseQuery, wordTsquery, type Filter, type ParsedQuery } from './query.ts';
 import { cachedFacets, changeVersion } from './facet-cache.ts';
-import { countsFromTable } from './facet-counts.ts';
+import { countsByComplement, countsFromTable, matchLowerBound, type FilterBound } from './facet-counts.ts';
 import { assembleFacets, countMatches, type FacetCounts, type FacetKey, type FacetStats } from './facets.ts';
 import { HEADLINE_OPTIONS, renderHighlight, withoutMarksSql } from './highlight.ts';
 
@@ -147,7 +147,7 @@ export async function searchTemplates(db: Db, teamId: string, params: SearchPara
   // Both queries at once: on a PostgreSQL pool they run on two connections.
   const [rows, counts] = await Promise.all([
     db.query<Record<string, unknown>>(rowsSql, p.values),
-    facetCounts(db, params.scope ?? 'public_private', teamId, query.words.length + query.filters.length === 0, `${fromSql} WHERE ${condSql}`, whereValues, facetSize),
+    facetCounts(db, { scope: params.scope ?? 'public_private', teamId, query, where, from: fromSql, values: whereValues, size: facetSize }),
   ]);
   const results = rows.rows.map((r) => {
     if (params.highlight) {
@@ -165,19 +165,48 @@ export async function searchTemplates(db: Db, teamId: string, params: SearchPara
   return { results, total, count: results.length, facets, message: 'ok' };
 }
 
+/** Counts table facet of each scalar filter column, for bounds on the number of matches. */
+const BOUND_FACETS = new Set(['severity', 'type', 'dir', 'vendor', 'product', 'is_new', 'is_early']);
+
+/** What a filter tells about its number of matches (see matchLowerBound); null when nothing cheap. */
+function filterBound(f: Filter): FilterBound | null {
+  if (BOUND_FACETS.has(f.column)) return { facet: f.column, values: f.values, negate: f.negate };
+  // Array facets: a negated filter excludes at most the values' counts; a positive one gives no bound.
+  if (f.negate && (f.column === 'tags' || f.column === 'author')) return { facet: f.column, values: f.values, negate: true, lower: f.column === 'author' };
+  return null;
+}
+
+interface FacetInput {
+  scope: Scope;
+  teamId: string;
+  query: ParsedQuery;
+  /** The WHERE parts: scope first, then one per word and filter; `from` the FROM list. */
+  where: string[];
+  from: string;
+  values: unknown[];
+  size: number;
+}
+
 /**
- * Without q the facets are those of the whole scope: read from the counts table. Otherwise they are
- * counted over the matching templates, cached per query and table version (see facet-cache.ts).
+ * Without q the facets are those of the whole scope: read from the counts table. With filters only that
+ * surely match more than half of the scope, the counts table minus the templates outside the match.
+ * Otherwise they are counted over the matching templates. The last two are cached per query and table
+ * version (see facet-cache.ts).
  */
-async function facetCounts(
-  db: Db, scope: Scope, teamId: string, wholeScope: boolean, source: string, values: unknown[], size: number,
-): Promise<FacetCounts> {
-  if (wholeScope) {
-    if (scope === 'public') return countsFromTable(db, '', null, size);
-    if (scope === 'private') return countsFromTable(db, teamId, null, size);
-    return countsFromTable(db, '', teamId, size);
+async function facetCounts(db: Db, input: FacetInput): Promise<FacetCounts> {
+  const { scope, teamId, query, where, values, size } = input;
+  const owners = scope === 'public' ? [''] : scope === 'private' ? [teamId] : ['', teamId];
+  if (query.words.length + query.filters.length === 0) {
+    return countsFromTable(db, owners[0]!, owners[1] ?? null, size);
   }
+  const source = `${input.from} WHERE ${where.join(' AND ')}`;
   const version = await changeVersion(db);
   const key = `${source}\u0000${JSON.stringify(values)}\u0000${size}`;
-  return cachedFacets(db, key, version, () => countMatches(db, source, values, size));
+  return cachedFacets(db, key, version, async () => {
+    if (query.words.length === 0) {
+      const { bound, total } = await matchLowerBound(db, owners, query.filters.map(filterBound));
+      if (2 * bound > total) return countsByComplement(db, owners, where[0]!, where.slice(1).join(' AND '), values, size);
+    }
+    return countMatches(db, source, values, size);
+  });
 }

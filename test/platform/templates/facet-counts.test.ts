@@ -7,6 +7,8 @@ import { importCatalogue } from '../../../src/platform/templates/catalogue.ts';
 import { searchTemplates, type Scope } from '../../../src/platform/templates/search.ts';
 import { createPrivate, deletePrivate, updatePrivate } from '../../../src/platform/templates/service.ts';
 import { createTeamWithOwner } from '../../../src/platform/auth/service.ts';
+import { countsByComplement, matchLowerBound } from '../../../src/platform/templates/facet-counts.ts';
+import { assembleFacets, countMatches } from '../../../src/platform/templates/facets.ts';
 import { makeCatalogue, SMALL, templateText, type Catalogue } from './fixtures.ts';
 
 describe.each(dbKinds())('facet counts table on %s', (kind) => {
@@ -35,6 +37,19 @@ describe.each(dbKinds())('facet counts table on %s', (kind) => {
           const counted = await searchTemplates(t.db, team, { scope, q: '-severity:zzz', facet_size: size, limit: 0 });
           expect(fromTable.total, `${scope} ${size}`).toBe(counted.total);
           expect(fromTable.facets, `${scope} size ${size}`).toEqual(counted.facets);
+        }
+      }
+    }
+    // Large filtered sets: the counts table minus the templates outside the match, against counting the match.
+    const scopes: [string, string[]][] = [['team_id IS NULL', ['']], ['(team_id IS NULL OR team_id = $1)', ['', teamA]], ['team_id = $1', [teamA]]];
+    const conds = ["severity <> 'critical'", "NOT (tags && '{wordpress}')", 'is_new', 'vendor IS NULL', "dir = 'http'", 'true'];
+    for (const [scopeSql, owners] of scopes) {
+      const values = scopeSql.includes('$1') ? [teamA] : [];
+      for (const cond of conds) {
+        for (const size of [1, 3, 1000]) {
+          const direct = await countMatches(t.db, `templates WHERE ${scopeSql} AND ${cond}`, values, size);
+          const byComplement = await countsByComplement(t.db, owners, scopeSql, cond, values, size);
+          expect(assembleFacets(byComplement, size), `${scopeSql} ${cond} ${size}`).toEqual(assembleFacets(direct, size));
         }
       }
     }
@@ -108,4 +123,19 @@ describe.each(dbKinds())('facet counts table on %s', (kind) => {
     });
     expect(plan).toContain('templates_author_lower');
   });
+
+  it('bounds the number of matches from the counts table', async () => {
+    const owners = [''];
+    const all = Object.keys(SMALL).length;
+    const critical = Object.values(SMALL).filter((x) => x.severity === 'critical').length;
+    expect(await matchLowerBound(t.db, owners, [{ facet: 'severity', values: ['critical'], negate: false }])).toEqual({ bound: critical, total: all });
+    expect(await matchLowerBound(t.db, owners, [{ facet: 'severity', values: ['critical'], negate: true }])).toEqual({ bound: all - critical, total: all });
+    // Two filters: |A and B| >= |A| + |B| - total; a filter without a bound counts as 0.
+    const both = await matchLowerBound(t.db, owners, [
+      { facet: 'severity', values: ['critical'], negate: true }, { facet: 'is_new', values: ['true'], negate: false }, null,
+    ]);
+    const isNew = (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM templates WHERE team_id IS NULL AND is_new')).rows[0]!.n;
+    expect(both).toEqual({ bound: Math.max(0, all - critical + isNew - 2 * all), total: all });
+  });
 });
+
