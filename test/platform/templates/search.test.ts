@@ -179,6 +179,18 @@ describe.each(dbKinds())('GET /v2/template/search on %s', (kind) => {
     expect(f.vendor.missing).toBe(specs.filter((s) => !s.vendor).length);
     expect(f.is_new.buckets).toEqual({ true: specs.length });
 
+    // A filter matching most templates: facets come from the counts table minus the few outside the match.
+    const most = await ok({ scope: 'public', q: '-tags:dos -severity:critical', facet_size: 3 });
+    const kept = specs.filter((s) => !s.tags?.includes('dos') && s.severity !== 'critical');
+    expect(most.total).toBe(kept.length);
+    const keptTags = count(kept.flatMap((s) => s.tags ?? []));
+    const keptTop = [...keptTags.values()].sort((a, b) => b - a);
+    expect(Object.values(most.facets.tags.buckets)).toEqual(keptTop.slice(0, 3));
+    for (const [k, v] of Object.entries(most.facets.tags.buckets)) expect(keptTags.get(k)).toBe(v);
+    expect(most.facets.tags.other).toBe(keptTop.slice(3).reduce((a, b) => a + b, 0));
+    expect(most.facets.severity.buckets.critical).toBeUndefined();
+    expect(most.facets.vendor.missing).toBe(kept.filter((s) => !s.vendor).length);
+
     const filtered = await ok({ q: 'tags:cve' });
     expect(filtered.facets.vendor.buckets).toEqual({ apache: 1, f5: 1 });
     expect(filtered.facets.type).toMatchObject({ buckets: { http: 2 }, total: 2, other: 0, missing: 0 });
