@@ -61,6 +61,23 @@ CREATE TABLE scan_chunks (
   PRIMARY KEY (scan_id, run, idx)
 );
 
+-- Chunk slots: at most `parallelism` chunks of one scan run at once across all workers, each with the
+-- scan's rate limit / parallelism, so the scan stays within its limit however many workers it has. A
+-- running chunk holds a slot's lease and renews it; a lease that expired (its worker died), belongs to
+-- an older run, or is held by an earlier attempt of the same chunk is taken over.
+CREATE TABLE scan_slots (
+  scan_id TEXT NOT NULL REFERENCES scans(id) ON DELETE CASCADE,
+  slot INTEGER NOT NULL,
+  run INTEGER NOT NULL,
+  chunk_idx INTEGER,
+  holder TEXT, -- random token of the chunk attempt holding the slot; NULL when free
+  worker TEXT, -- host:pid, for people reading the table
+  expires_at TIMESTAMPTZ NOT NULL,
+  -- When the last holder let go: the next chunk starts a rate-limit burst later (see slots.ts).
+  released_at TIMESTAMPTZ,
+  PRIMARY KEY (scan_id, slot)
+);
+
 -- Findings. vuln_hash (template, matcher, host, matched location) is stable, so a retried chunk or a
 -- rescan finds the existing row instead of adding a second one.
 CREATE TABLE scan_results (

@@ -3,6 +3,7 @@ import { DslError } from './errors.ts';
 import { collectVariables, evalNode } from './evaluator.ts';
 import { parse, type Node } from './parser.ts';
 import { isFunction } from './functions/index.ts';
+import { UNSUPPORTED_FUNCTIONS } from './functions/misc.ts';
 import { markers, renderBytesWith, renderWith } from './render.ts';
 import type { Vars } from './values.ts';
 
@@ -90,6 +91,24 @@ export function unresolvedVariables(text: string, vars: Vars): string[] {
       for (const v of compile(m).variables) if (!Object.prototype.hasOwnProperty.call(vars, v)) add(v);
     } catch (e) {
       if (e instanceof DslError && IDENT.test(m)) add(m);
+    }
+  }
+  return out;
+}
+
+/**
+ * The "unsupported: ..." errors of markers that stay in `text` after rendering because they call a
+ * function Vigil refuses (gadget generators, llm_prompt); render() alone would leave them as written.
+ */
+export function unsupportedCalls(text: string, vars: Vars): string[] {
+  if (!UNSUPPORTED_FUNCTIONS.some((n) => text.includes(n))) return [];
+  const out: string[] = [];
+  for (const m of markers(render(text, vars))) {
+    if (!UNSUPPORTED_FUNCTIONS.some((n) => m.includes(n))) continue;
+    try {
+      compile(m).evaluate(vars);
+    } catch (e) {
+      if (e instanceof DslError && e.message.startsWith('unsupported:') && !out.includes(e.message)) out.push(e.message);
     }
   }
   return out;

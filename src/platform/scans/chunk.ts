@@ -12,6 +12,9 @@ import { hostOf } from './targets.ts';
 import type { ChunkJob } from './dispatch.ts';
 import type { EngineOptions } from './configs.ts';
 import * as store from './store.ts';
+import { acquireSlot, chunkRate, releaseSlot, renewSlot, slotCount, LEASE_SECONDS, type Lease } from './slots.ts';
+
+export { chunkRate } from './slots.ts';
 
 /** A chunk attempted this many times (crashes included) fails its scan instead of looping forever. */
 export const MAX_CHUNK_ATTEMPTS = 5;
@@ -42,16 +45,6 @@ async function parseAll(ctx: Pick<AppContext, 'db' | 'log'>, scanId: string): Pr
   return out;
 }
 
-/**
- * A scan's rate limit shared by the chunks one worker runs at once (VIGIL_SCAN_WORKER_CONCURRENCY), so a
- * single worker keeps the scan at its limit. 0 means no limit.
- */
-export function chunkRate(rate: number | undefined, chunks: number, env: NodeJS.ProcessEnv = process.env): number | undefined {
-  if (rate === undefined || rate <= 0) return rate;
-  const slots = Math.max(1, Math.min(chunks, Number(env.VIGIL_SCAN_WORKER_CONCURRENCY ?? env.VIGIL_WORKER_CONCURRENCY ?? 4) || 4));
-  return Math.max(1, Math.floor(rate / slots));
-}
-
 export interface ChunkRunOptions {
   /** Aborted when the worker must stop: the chunk throws so its job is retried elsewhere. */
   signal?: AbortSignal;
@@ -61,10 +54,31 @@ export interface ChunkRunOptions {
   pollMs?: number;
 }
 
-export type ChunkOutcome = 'done' | 'skipped' | 'stopped' | 'failed';
+/** busy: every slot of the scan is held by other chunks; the caller queues the chunk again later. */
+export type ChunkOutcome = 'done' | 'skipped' | 'stopped' | 'failed' | 'busy';
 
 export async function runChunk(ctx: Pick<AppContext, 'db' | 'log'>, job: ChunkJob, opts: ChunkRunOptions = {}): Promise<ChunkOutcome> {
   const { scanId, run, idx } = job;
+  const peek = await store.peekChunk(ctx.db, scanId, run, idx);
+  if (!peek) return 'skipped';
+  const peo = peek.engine_options as EngineOptions;
+  const slots = slotCount(peo, peek.chunks_total);
+  // A chunk's rate-limit bucket starts full (one second's worth): the next chunk in a slot waits that
+  // long after the previous one let go, so a slot never sends more than one continuous bucket would.
+  const lease = await acquireSlot(ctx.db, scanId, run, idx, slots, (peo.rateLimit ?? 0) > 0 ? 1 : 0);
+  if (!lease) return 'busy';
+  try {
+    return await runLeased(ctx, job, opts, lease, slots);
+  } finally {
+    await releaseSlot(ctx.db, scanId, lease).catch((err) => ctx.log.warn({ err, scan_id: scanId }, 'releasing a chunk slot failed'));
+  }
+}
+
+async function runLeased(
+  ctx: Pick<AppContext, 'db' | 'log'>, job: ChunkJob, opts: ChunkRunOptions, lease: Lease, slots: number,
+): Promise<ChunkOutcome> {
+  const { scanId, run, idx } = job;
+  if (lease.waitMs > 0) await sleep(lease.waitMs, opts.signal);
   const claimed = await store.claimChunk(ctx.db, scanId, run, idx);
   if (!claimed) return 'skipped';
   const { chunk, scan } = claimed;
@@ -98,6 +112,19 @@ export async function runChunk(ctx: Pick<AppContext, 'db' | 'log'>, job: ChunkJo
       // a failed check is retried on the next tick
     }
   }, opts.pollMs ?? 1000);
+  // The lease is renewed while the chunk runs; losing it (another attempt of this chunk took it over
+  // after the queue gave up on this one) stops sending at once.
+  let leaseLost = false;
+  const renew = setInterval(async () => {
+    try {
+      if (!(await renewSlot(ctx.db, scanId, lease))) {
+        leaseLost = true;
+        stop.abort(new Error('chunk slot lease lost'));
+      }
+    } catch {
+      // retried on the next tick; the lease outlives two missed renewals
+    }
+  }, (LEASE_SECONDS * 1000) / 3);
 
   // Findings and log records are written in batches, one write at a time, in arrival order.
   let findings: FindingRow[] = [];
@@ -125,7 +152,7 @@ export async function runChunk(ctx: Pick<AppContext, 'db' | 'log'>, job: ChunkJo
       templates,
       concurrency: eo.concurrency,
       bulkSize: eo.bulkSize,
-      rateLimit: chunkRate(eo.rateLimit, scan.chunks_total),
+      rateLimit: chunkRate(eo.rateLimit, 4),
       timeout: eo.timeout,
       retries: eo.retries,
       maxHostErrors: eo.maxHostErrors,
@@ -152,9 +179,11 @@ export async function runChunk(ctx: Pick<AppContext, 'db' | 'log'>, job: ChunkJo
     });
   } finally {
     clearInterval(poll);
+    clearInterval(renew);
     opts.signal?.removeEventListener('abort', onOuterAbort);
   }
   if (stopped) return 'stopped';
+  if (leaseLost) throw new Error(`chunk ${idx} of scan ${scanId} lost its slot lease to another attempt`);
   if (opts.signal?.aborted) throw new Error(`chunk ${idx} of scan ${scanId} interrupted: ${String(opts.signal.reason ?? 'shutdown')}`);
   flush();
   await writing;
@@ -163,3 +192,11 @@ export async function runChunk(ctx: Pick<AppContext, 'db' | 'log'>, job: ChunkJo
   return 'done';
 }
 
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => { clearTimeout(t); signal?.removeEventListener('abort', done); resolve(); };
+    const t = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}

@@ -12,6 +12,8 @@ export interface EngineOptions {
   timeout?: number;
   retries?: number;
   maxHostErrors?: number;
+  /** Chunks of the scan that run at once across all workers; each gets rateLimit / parallelism. */
+  parallelism?: number;
   vars?: Record<string, string>;
 }
 
@@ -24,6 +26,8 @@ export function defaultEngineOptions(env: NodeJS.ProcessEnv = process.env): Engi
     rateLimit: num(env.VIGIL_SCAN_RATE_LIMIT, 150),
     timeout: num(env.VIGIL_SCAN_TIMEOUT, 10),
     retries: num(env.VIGIL_SCAN_RETRIES, 1),
+    // Fixed when the scan is created, so every worker agrees on the scan's slot count.
+    parallelism: num(env.VIGIL_SCAN_CHUNK_PARALLELISM, 4),
   };
 }
 
@@ -60,6 +64,7 @@ const KEYS: Record<string, keyof EngineOptions> = {
   'bulk-size': 'bulkSize', bulk_size: 'bulkSize',
   timeout: 'timeout', retries: 'retries',
   'max-host-error': 'maxHostErrors', mhe: 'maxHostErrors',
+  'chunk-parallelism': 'parallelism', chunk_parallelism: 'parallelism', parallelism: 'parallelism',
 };
 
 /** The engine settings for a new scan: defaults, then each scan config in order. */

@@ -10,9 +10,17 @@ import { workerSecrets } from './worker-secrets.ts';
 /** Seconds a chunk may run before pg-boss hands it to another worker (VIGIL_SCAN_CHUNK_TIMEOUT). */
 export const CHUNK_EXPIRE_SECONDS = Number(process.env.VIGIL_SCAN_CHUNK_TIMEOUT ?? 900);
 
+/** Seconds before a chunk that found no free slot is tried again (VIGIL_SCAN_SLOT_RETRY). */
+export const SLOT_RETRY_SECONDS = Math.max(1, Math.round(Number(process.env.VIGIL_SCAN_SLOT_RETRY ?? 2)) || 2);
+
 registerJobHandler<ChunkJob>(SCAN_CHUNK_JOB, async (job, ctx) => {
   try {
     const outcome = await runChunk(ctx, job.data, { signal: ctx.signal, secrets: workerSecrets() });
+    if (outcome === 'busy') {
+      // All the scan's slots are taken: queue the chunk again a little later instead of waiting here
+      // (a new job, so this does not use up the chunk's retries).
+      await ctx.queue.send(SCAN_CHUNK_JOB, job.data, { startAfter: SLOT_RETRY_SECONDS });
+    }
     return { outcome };
   } catch (err) {
     // The last attempt's failure ends the scan; earlier ones are retried by pg-boss.

@@ -228,7 +228,7 @@ export async function failScan(db: Db, id: string, reason: string): Promise<bool
   });
 }
 
-const WORKER_NAME = `${hostname()}:${process.pid}`;
+export const WORKER_NAME = `${hostname()}:${process.pid}`;
 
 export interface ChunkRow {
   scan_id: string;
@@ -237,6 +237,19 @@ export interface ChunkRow {
   targets: string[];
   status: string;
   attempts: number;
+}
+
+/** A chunk that can still run, with what its slot count depends on; changes nothing. */
+export async function peekChunk(
+  db: Db, scanId: string, run: number, idx: number,
+): Promise<{ engine_options: unknown; chunks_total: number } | undefined> {
+  const { rows } = await db.query<{ engine_options: unknown; chunks_total: number }>(
+    `SELECT s.engine_options, s.chunks_total FROM scan_chunks c JOIN scans s ON s.id = c.scan_id
+     WHERE c.scan_id = $1 AND c.run = $2 AND c.idx = $3 AND c.status IN ('pending', 'running')
+       AND s.rescan_count = c.run AND s.status IN ('queued', 'starting', 'running')`,
+    [scanId, run, idx],
+  );
+  return rows[0];
 }
 
 /**

@@ -124,8 +124,8 @@ export async function importCatalogue(db: Db, dir: string, opts: ImportOptions =
   });
   // Fresh planner statistics after a bulk change keep search plans right (row estimates, index choice).
   // VACUUM, not only ANALYZE: the GIN indexes' entry statistics, which the planner needs to prefer the
-  // word index over a full scan, are only refreshed by VACUUM.
-  if (writes.length + gone.length > 100) await db.query('VACUUM (ANALYZE) templates');
+  // word index over a full scan, are only refreshed by VACUUM. The facet counts changed as much.
+  if (writes.length + gone.length > 100) await db.query('VACUUM (ANALYZE) templates, template_facet_counts');
   summary.removed = gone.length;
   summary.ms = Date.now() - started;
   return summary;

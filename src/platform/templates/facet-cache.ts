@@ -1,5 +1,5 @@
-// Facet counts are the costly part of a search (they read every matching row). They only change when the
-// templates table does, so they are kept in memory per database, keyed by the query and by the table's
+// Facet counts of a search with q are its costly part (they read every matching row; a search without q
+// reads the counts table instead and is not cached). They only change when the templates table does, so they are kept in memory per database, keyed by the query and by the table's
 // change counter (template_changes, bumped by a trigger on every write from any process). Entries also
 // expire after a minute because creation_stats buckets move with the clock.
 import type { Db } from '../../db/connection.ts';

@@ -35,13 +35,13 @@ export async function countsFromTable(db: Db, big: string, small: string | null,
     ), ranked AS (
       SELECT facet, value, n, row_number() OVER (PARTITION BY facet ORDER BY n DESC, value COLLATE "C") AS r FROM merged
     )
-    SELECT facet, value, n, r FROM ranked WHERE r <= $4
+    SELECT facet, value, n FROM ranked WHERE r <= $4
     UNION ALL
-    SELECT facet, value, sum(n)::bigint, 0 FROM template_facet_counts
+    SELECT facet, value, sum(n)::bigint FROM template_facet_counts
     WHERE owner IN ($1, $2) AND facet IN ('total', 'missing', 'valued', 'is_new', 'is_early') AND n > 0
     GROUP BY facet, value
     UNION ALL
-    SELECT 'creation_stats', bucket, sum(n)::bigint, 0 FROM (
+    SELECT 'creation_stats', bucket, sum(n)::bigint FROM (
       SELECT n, ${AGE_OF_EPOCH} AS bucket
       FROM template_facet_counts WHERE owner IN ($1, $2) AND facet = 'created_at' AND n > 0
     ) AS a GROUP BY bucket`;
@@ -49,24 +49,8 @@ export async function countsFromTable(db: Db, big: string, small: string | null,
   return readRows(res.rows);
 }
 
-/** Rows (facet, value, n, r): ranked top values of value facets, plus total, missing, valued, flags, ages. */
-type CountRow = { facet: string; value: string; n: number; r: number };
-
-/** SQL rows of `counts` (a relation of facet, value, n) in CountRow form: top $size per value facet, sums. */
-function rankedSql(counts: string, facetsParam: string, size: string): string {
-  return `
-    SELECT facet, value, n, r FROM (
-      SELECT facet, value, n, row_number() OVER (PARTITION BY facet ORDER BY n DESC, value COLLATE "C") AS r
-      FROM ${counts} WHERE facet = ANY(${facetsParam}::text[]) AND n > 0
-    ) AS ranked WHERE r <= ${size}
-    UNION ALL
-    SELECT facet, value, sum(n)::bigint, 0 FROM ${counts}
-    WHERE facet IN ('total', 'missing', 'valued', 'is_new', 'is_early') AND n > 0 GROUP BY facet, value
-    UNION ALL
-    SELECT 'creation_stats', bucket, sum(n)::bigint, 0 FROM (
-      SELECT n, ${AGE_OF_EPOCH} AS bucket FROM ${counts} WHERE facet = 'created_at' AND n > 0
-    ) AS a GROUP BY bucket`;
-}
+/** Rows (facet, value, n): top values of value facets, plus total, missing, valued, flags, ages. */
+type CountRow = { facet: string; value: string; n: number };
 
 /** creation_stats bucket of a created_at stored as epoch seconds in `value`. */
 const AGE_OF_EPOCH = `CASE WHEN value::numeric >= extract(epoch FROM now() - interval '7 days') THEN 'last_week'
@@ -74,32 +58,74 @@ const AGE_OF_EPOCH = `CASE WHEN value::numeric >= extract(epoch FROM now() - int
         WHEN value::numeric >= extract(epoch FROM now() - interval '365 days') THEN 'last_year' ELSE 'older' END`;
 
 /**
+ * Entries (facet, value, n) of the templates in relation `c`, in the counts table's form (see
+ * templates_facet_entries in 002_templates.sql): one grouped scan per facet, cheaper than a lateral
+ * expansion per template.
+ */
+function entriesSql(c: string): string {
+  const scalar = VALUE_FACETS.filter((f) => !f.array).map((f) =>
+    `SELECT CASE WHEN v IS NULL THEN 'missing' ELSE '${f.key}' END, COALESCE(v, '${f.key}'), count(*) FROM (SELECT ${f.expr} AS v FROM ${c}) AS s GROUP BY v`);
+  const arrays = VALUE_FACETS.filter((f) => f.array).flatMap((f) => [
+    `SELECT '${f.key}', v, count(*) FROM (SELECT unnest(${f.expr}) AS v FROM ${c}) AS s WHERE v IS NOT NULL GROUP BY v`,
+    `SELECT 'missing', '${f.key}', count(*) FILTER (WHERE cardinality(${f.expr}) = 0) FROM ${c}`,
+    `SELECT 'valued', '${f.key}', COALESCE(sum(cardinality(${f.expr})), 0) FROM ${c}`,
+  ]);
+  const other = [
+    `SELECT 'total', '', count(*) FROM ${c}`,
+    `SELECT 'is_new', is_new::text, count(*) FROM ${c} GROUP BY is_new`,
+    `SELECT 'is_early', is_early::text, count(*) FROM ${c} GROUP BY is_early`,
+    `SELECT 'created_at', extract(epoch FROM created_at)::text, count(*) FROM ${c} GROUP BY created_at`,
+  ];
+  return [...scalar, ...arrays, ...other].join('\n      UNION ALL ');
+}
+
+/**
  * Facets of `scope AND cond` as (counts of the scope) - (counts of `scope AND NOT cond`): cheaper when cond
- * matches most of the scope. `scopeSql`/`condSql` use parameters $1..$n of `values`; owners are the counts
- * table owners of the scope ('' = public catalogue, a team id = its private templates).
+ * matches most of the scope. The scope must be one counts table owner ('' = public catalogue, a team id =
+ * its private templates). `scopeSql`/`condSql` use parameters $1..$n of `values`.
+ * Top values need not read every count: if m values of a facet occur outside the match, a value that is
+ * not among the owner's top N + m keeps N untouched values ahead of it, so those are the candidates.
  */
 export async function countsByComplement(
-  db: Db, owners: string[], scopeSql: string, condSql: string, values: unknown[], size: number,
+  db: Db, owner: string, scopeSql: string, condSql: string, values: unknown[], size: number,
 ): Promise<FacetCounts> {
   const o = `$${values.length + 1}`;
   const f = `$${values.length + 2}`;
   const n = `$${values.length + 3}`;
   const sql = `
-    WITH outside AS (
-      SELECT e.facet, e.value, sum(e.k)::bigint AS n
-      FROM templates t CROSS JOIN LATERAL templates_facet_entries(t.severity, t.type, t.dir, t.vendor, t.product,
-        t.tags, t.author, t.is_new, t.is_early, t.created_at) AS e
-      WHERE ${scopeSql} AND NOT COALESCE((${condSql}), false)
-      GROUP BY e.facet, e.value
-    ), whole AS (
-      SELECT facet, value, sum(n)::bigint AS n FROM template_facet_counts
-      WHERE owner = ANY(${o}::text[]) AND n > 0 GROUP BY facet, value
-    ), counts AS MATERIALIZED (
+    WITH c AS MATERIALIZED (
+      SELECT severity, type, dir, vendor, product, tags, author, is_new, is_early, created_at
+      FROM templates WHERE ${scopeSql} AND NOT COALESCE((${condSql}), false)
+    ), outside (facet, value, n) AS MATERIALIZED (
+      ${entriesSql('c')}
+    ), cand AS (
+      SELECT f.facet, w.value, w.n
+      FROM unnest(${f}::text[]) AS f(facet)
+      CROSS JOIN LATERAL (
+        SELECT value, n FROM template_facet_counts
+        WHERE owner = ${o} AND facet = f.facet AND n > 0
+        ORDER BY n DESC, value COLLATE "C"
+        LIMIT ${n} + (SELECT count(*) FROM outside x WHERE x.facet = f.facet)
+      ) AS w
+    ), diff AS (
+      SELECT c.facet, c.value, c.n - COALESCE(x.n, 0) AS n
+      FROM cand c LEFT JOIN outside x ON x.facet = c.facet AND x.value = c.value
+    ), rest AS (
       SELECT w.facet, w.value, w.n - COALESCE(x.n, 0) AS n
-      FROM whole w LEFT JOIN outside x ON x.facet = w.facet AND x.value = w.value
+      FROM template_facet_counts w LEFT JOIN outside x ON x.facet = w.facet AND x.value = w.value
+      WHERE w.owner = ${o} AND w.facet IN ('total', 'missing', 'valued', 'is_new', 'is_early', 'created_at') AND w.n > 0
     )
-    ${rankedSql('counts', f, n)}`;
-  const res = await db.query<CountRow>(sql, [...values, owners, VALUE_FACETS.map((v) => v.key), size]);
+    SELECT facet, value, n FROM (
+      SELECT facet, value, n, row_number() OVER (PARTITION BY facet ORDER BY n DESC, value COLLATE "C") AS r
+      FROM diff WHERE n > 0
+    ) AS ranked WHERE r <= ${n}
+    UNION ALL
+    SELECT facet, value, n FROM rest WHERE facet <> 'created_at' AND n > 0
+    UNION ALL
+    SELECT 'creation_stats', bucket, sum(n)::bigint FROM (
+      SELECT n, ${AGE_OF_EPOCH} AS bucket FROM rest WHERE facet = 'created_at' AND n > 0
+    ) AS a GROUP BY bucket`;
+  const res = await db.query<CountRow>(sql, [...values, owner, VALUE_FACETS.map((v) => v.key), size]);
   return readRows(res.rows);
 }
 
@@ -115,9 +141,12 @@ export interface FilterBound {
 
 /**
  * A lower bound of the number of templates in the scope matching every filter, from the counts table:
- * |A and B| >= |A| + |B| - total. A filter without a bound (null) counts as matching nothing.
+ * |A and B| >= |A| + |B| - total. A filter without a bound (null) counts as matching nothing. Also gives
+ * which of the owners have templates.
  */
-export async function matchLowerBound(db: Db, owners: string[], bounds: (FilterBound | null)[]): Promise<{ bound: number; total: number }> {
+export async function matchLowerBound(
+  db: Db, owners: string[], bounds: (FilterBound | null)[],
+): Promise<{ bound: number; total: number; owners: string[] }> {
   const params: unknown[] = [owners];
   const sums = bounds.map((b) => {
     if (!b) return '0';
@@ -125,21 +154,22 @@ export async function matchLowerBound(db: Db, owners: string[], bounds: (FilterB
     const match = b.lower ? `lower(value) = ANY($${params.length}::text[])` : `value = ANY($${params.length}::text[])`;
     return `(SELECT COALESCE(sum(n), 0) FROM template_facet_counts WHERE owner = ANY($1::text[]) AND facet = $${params.length - 1} AND ${match})`;
   });
-  const res = await db.query<{ total: number; sums: number[] }>(
+  const res = await db.query<{ total: number; sums: number[]; present: string[] }>(
     `SELECT (SELECT COALESCE(sum(n), 0) FROM template_facet_counts WHERE owner = ANY($1::text[]) AND facet = 'total') AS total,
-       ARRAY[${sums.join(', ')}]::bigint[] AS sums`,
+       ARRAY[${sums.join(', ')}]::bigint[] AS sums,
+       ARRAY(SELECT owner FROM template_facet_counts WHERE owner = ANY($1::text[]) AND facet = 'total' AND n > 0 ORDER BY owner) AS present`,
     params,
   );
   const total = Number(res.rows[0]!.total);
   const each = res.rows[0]!.sums.map(Number).map((s, i) => (!bounds[i] ? 0 : bounds[i]!.negate ? total - s : s));
   const bound = each.reduce((acc, x) => acc + x, 0) - Math.max(0, each.length - 1) * total;
-  return { bound: Math.max(0, bound), total };
+  // `owners`: those of the scope that have templates at all.
+  return { bound: Math.max(0, bound), total, owners: res.rows[0]!.present };
 }
 
 function readRows(rows: CountRow[]): FacetCounts {
   const out = emptyCounts();
   const valueFacets = new Set<string>(VALUE_FACETS.map((f) => f.key));
-  const ranked: { facet: string; value: string; n: number; r: number }[] = [];
   for (const r of rows) {
     const n = Number(r.n);
     if (r.facet === 'total') out.total = n;
@@ -147,11 +177,10 @@ function readRows(rows: CountRow[]): FacetCounts {
     else if (r.facet === 'valued') out.valued[r.value] = n;
     else if (r.facet === 'creation_stats') out.ages[r.value] = n;
     else if (r.facet === 'is_new' || r.facet === 'is_early') out.flags[r.facet][r.value as 'true' | 'false'] = n;
-    else if (valueFacets.has(r.facet)) ranked.push({ facet: r.facet, value: r.value, n, r: Number(r.r) });
+    else if (valueFacets.has(r.facet)) out.top.push({ facet: r.facet, value: r.value, n });
   }
-  // Buckets in rank order: most frequent first, ties by value (C collation).
-  ranked.sort((a, b) => (a.facet < b.facet ? -1 : a.facet > b.facet ? 1 : a.r - b.r));
-  out.top = ranked.map(({ facet, value, n }) => ({ facet, value, n }));
+  // Buckets in rank order: most frequent first, ties by value in C collation (UTF-8 byte order).
+  out.top.sort((a, b) => (a.facet === b.facet ? b.n - a.n || Buffer.compare(Buffer.from(a.value), Buffer.from(b.value)) : a.facet < b.facet ? -1 : 1));
   // Scalar facets store no 'valued' row: every template without a value is counted as missing.
   for (const f of VALUE_FACETS) if (!f.array) out.valued[f.key] = out.total - (out.missing[f.key] ?? 0);
   return out;

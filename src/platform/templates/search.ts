@@ -189,7 +189,8 @@ interface FacetInput {
 
 /**
  * Without q the facets are those of the whole scope: read from the counts table. With filters only that
- * surely match more than half of the scope, the counts table minus the templates outside the match.
+ * surely match more than half of the scope (of one owner), the counts table minus the templates outside
+ * the match.
  * Otherwise they are counted over the matching templates. The last two are cached per query and table
  * version (see facet-cache.ts).
  */
@@ -204,8 +205,11 @@ async function facetCounts(db: Db, input: FacetInput): Promise<FacetCounts> {
   const key = `${source}\u0000${JSON.stringify(values)}\u0000${size}`;
   return cachedFacets(db, key, version, async () => {
     if (query.words.length === 0) {
-      const { bound, total } = await matchLowerBound(db, owners, query.filters.map(filterBound));
-      if (2 * bound > total) return countsByComplement(db, owners, where[0]!, where.slice(1).join(' AND '), values, size);
+      const bound = await matchLowerBound(db, owners, query.filters.map(filterBound));
+      // One owner's counts only (the common case: a team without private templates in public_private).
+      if (2 * bound.bound > bound.total && bound.owners.length === 1) {
+        return countsByComplement(db, bound.owners[0]!, where[0]!, where.slice(1).join(' AND '), values, size);
+      }
     }
     return countMatches(db, source, values, size);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { render, renderBytes, unresolvedVariables } from '../../../src/engine/dsl/index.ts';
+import { render, renderBytes, unresolvedVariables, unsupportedCalls } from '../../../src/engine/dsl/index.ts';
 
 const vars = { BaseURL: 'http://127.0.0.1:8080/app', Host: '127.0.0.1', Port: '8080', 'interactsh-url': 'x1.oast.me', user: 'admin', n: 3, evil: '{{Host}}' };
 
@@ -37,5 +37,16 @@ describe('render', () => {
   it('lists unresolved variables', () => {
     expect(unresolvedVariables('{{Host}}/{{token}}/{{md5(secret + salt)}}/§payload§', vars)).toEqual(['token', 'secret', 'salt', 'payload']);
     expect(unresolvedVariables('{{Host}}', vars)).toEqual([]);
+  });
+  it('names calls to unsupported functions that rendering left in place', () => {
+    const text = 'a: {{generate_java_gadget("commons-collections3.1", "id", to_upper(user))}}\nb: {{llm_prompt("hi")}}\nc: {{Host}}';
+    expect(render(text, vars)).toContain('{{generate_java_gadget(');
+    const found = unsupportedCalls(text, vars);
+    expect(found).toHaveLength(2);
+    expect(found[0]).toMatch(/^unsupported: generate_java_gadget/);
+    expect(found[1]).toMatch(/^unsupported: llm_prompt/);
+    expect(unsupportedCalls('{{Host}}/{{base64("llm_prompt")}}', vars)).toEqual([]);
+    // A missing variable is reported by unresolvedVariables, not here.
+    expect(unsupportedCalls('{{llm_prompt(question)}}', vars)).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { vulnHash, toFindingRow, portOf } from '../../../src/platform/scans/findings.ts';
 import { formatLogs, parseLogQuery, type LogRecord } from '../../../src/platform/scans/logs.ts';
 import { chunkSize, splitTargets } from '../../../src/platform/scans/dispatch.ts';
-import { chunkRate } from '../../../src/platform/scans/chunk.ts';
+import { chunkRate, slotCount } from '../../../src/platform/scans/slots.ts';
 import { elapsed } from '../../../src/platform/scans/service.ts';
 
 const ev = (over: Record<string, unknown> = {}) => ({
@@ -52,9 +52,15 @@ describe('scan helpers', () => {
     expect(chunkSize(100_000, {})).toBe(250);
     expect(chunkSize(1000, { VIGIL_SCAN_CHUNK_TARGETS: '7' })).toBe(7);
     expect(splitTargets(['a', 'b', 'c'], 2)).toEqual([['a', 'b'], ['c']]);
-    expect(chunkRate(150, 8, {})).toBe(37);
-    expect(chunkRate(150, 1, {})).toBe(150);
-    expect(chunkRate(0, 8, {})).toBe(0);
+    // Slots: the scan's parallelism, at most its chunks and at most its rate (>= 1 request/s per chunk).
+    expect(slotCount({ rateLimit: 150, parallelism: 4 }, 8)).toBe(4);
+    expect(slotCount({ rateLimit: 150, parallelism: 4 }, 2)).toBe(2);
+    expect(slotCount({ rateLimit: 3, parallelism: 4 }, 8)).toBe(3);
+    expect(slotCount({ rateLimit: 0, parallelism: 6 }, 8)).toBe(6);
+    expect(slotCount({ rateLimit: 10, parallelism: 0 }, 8)).toBe(1);
+    expect(chunkRate(150, 4)).toBe(37.5);
+    expect(chunkRate(150, 1)).toBe(150);
+    expect(chunkRate(0, 8)).toBe(0);
   });
 
   it('prints elapsed times', () => {

@@ -2,6 +2,9 @@
 import { DslError } from '../errors.ts';
 import { invalid, define } from './registry.ts';
 
+/** Names of the functions below, so callers can look for them cheaply before re-evaluating. */
+export const UNSUPPORTED_FUNCTIONS = ['generate_java_gadget', 'generate_dotnet_gadget', 'llm_prompt'];
+
 export function registerUnsupported(): void {
   define('generate_java_gadget', 3, () => {
     throw new DslError('unsupported: generate_java_gadget (Java deserialization gadget generation is not available)');

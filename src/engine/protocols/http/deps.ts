@@ -1,3 +1,3 @@
 // The engine parts this protocol uses from its neighbours, in one place.
-export { render, unresolvedVariables } from '../../dsl/index.ts';
+export { render, unresolvedVariables, unsupportedCalls } from '../../dsl/index.ts';
 export { runOperators } from '../../operators/index.ts';

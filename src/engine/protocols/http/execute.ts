@@ -6,7 +6,7 @@ import net from 'node:net';
 import { statSync, readFileSync } from 'node:fs';
 import type { HttpRequest, Payloads, Template } from '../../template/types.ts';
 import type { ResultEvent } from '../../output/types.ts';
-import { render as dslRender, runOperators, unresolvedVariables } from './deps.ts';
+import { render as dslRender, runOperators, unresolvedVariables, unsupportedCalls } from './deps.ts';
 import { buildFromPath, buildFromRaw, hostOf, payloadMarkers, type Render } from './build.ts';
 import { send } from './client.ts';
 import { CookieJar } from './cookies.ts';
@@ -235,6 +235,12 @@ class TemplateRun {
           const missing = unresolvedVariables(sourceText(r, item), vs);
           if (missing.length > 0) {
             this.lastError = `unresolved variables: ${missing.join(', ')}`;
+            continue;
+          }
+          // A call Vigil refuses (gadget generators, llm_prompt) fails the request with its own message.
+          const refused = unsupportedCalls(sourceText(r, item), vs);
+          if (refused.length > 0) {
+            this.lastError = refused.join('; ');
             continue;
           }
         }

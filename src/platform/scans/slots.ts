@@ -1,0 +1,87 @@
+// Chunk slots: how a scan's rate limit holds across every worker. A scan run has P slots (its chunk
+// parallelism); a chunk runs only while it holds a slot's lease, and each running chunk gets the scan's
+// rate limit / P. Leases live in PostgreSQL (table scan_slots), so any number of worker processes share
+// them; a lease expires unless its chunk renews it, so a worker that dies frees its slot on its own.
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../db/connection.ts';
+import type { EngineOptions } from './configs.ts';
+import { WORKER_NAME } from './store.ts';
+
+const num = (v: string | undefined, d: number) => (v !== undefined && v !== '' && Number(v) > 0 ? Number(v) : d);
+
+/** Seconds a lease lasts without renewal (VIGIL_SCAN_SLOT_LEASE); the chunk renews it every third of that. */
+export const LEASE_SECONDS = num(process.env.VIGIL_SCAN_SLOT_LEASE, 30);
+
+/** Default chunk parallelism of a scan (VIGIL_SCAN_CHUNK_PARALLELISM); a scan config's value wins. */
+export function defaultParallelism(env: NodeJS.ProcessEnv = process.env): number {
+  return Math.floor(num(env.VIGIL_SCAN_CHUNK_PARALLELISM, 4));
+}
+
+/**
+ * Slots of a scan run: its parallelism, no more than its chunks, and no more than its rate limit (so each
+ * chunk gets at least one request per second). Every worker computes the same number from the scan row.
+ */
+export function slotCount(eo: EngineOptions, chunks: number): number {
+  let p = Math.min(64, Math.floor(eo.parallelism ?? defaultParallelism()), Math.max(1, chunks));
+  if (eo.rateLimit !== undefined && eo.rateLimit > 0) p = Math.min(p, Math.floor(eo.rateLimit));
+  return Math.max(1, p);
+}
+
+/** One running chunk's share of the scan's rate limit. 0 (or unset) means no limit and stays so. */
+export function chunkRate(rate: number | undefined, slots: number): number | undefined {
+  if (rate === undefined || rate <= 0) return rate;
+  return rate / Math.max(1, slots);
+}
+
+export interface Lease {
+  slot: number;
+  holder: string;
+  /** ms to wait before sending: the slot's previous chunk let go less than a burst ago. */
+  waitMs: number;
+}
+
+/**
+ * Takes a free slot of the scan for one chunk attempt, or answers undefined when all are held. Free: never
+ * used, released, expired, held for an older run, or held by an earlier attempt of this same chunk (that
+ * attempt is dead or was given up by the queue; it notices when its renewal fails). The upsert's WHERE is
+ * evaluated on the locked row, so two workers never win the same slot.
+ */
+export async function acquireSlot(
+  db: Db, scanId: string, run: number, idx: number, slots: number, burstSeconds: number,
+): Promise<Lease | undefined> {
+  const holder = randomUUID();
+  const start = Math.floor(Math.random() * slots); // spread workers over the slots
+  for (let i = 0; i < slots; i++) {
+    const slot = (start + i) % slots;
+    const { rows } = await db.query<{ wait_ms: number }>(
+      `INSERT INTO scan_slots AS s (scan_id, slot, run, chunk_idx, holder, worker, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7::float8))
+       ON CONFLICT (scan_id, slot) DO UPDATE SET run = EXCLUDED.run, chunk_idx = EXCLUDED.chunk_idx,
+         holder = EXCLUDED.holder, worker = EXCLUDED.worker, expires_at = EXCLUDED.expires_at,
+         released_at = CASE WHEN s.holder IS NULL THEN s.released_at ELSE now() END
+       WHERE s.holder IS NULL OR s.expires_at < now() OR s.run <> EXCLUDED.run OR s.chunk_idx = EXCLUDED.chunk_idx
+       RETURNING COALESCE(GREATEST(0, EXTRACT(EPOCH FROM (released_at + make_interval(secs => $8::float8) - now())) * 1000), 0)::float8 AS wait_ms`,
+      [scanId, slot, run, idx, holder, WORKER_NAME, LEASE_SECONDS, burstSeconds],
+    );
+    if (rows[0]) return { slot, holder, waitMs: Math.ceil(Number(rows[0].wait_ms)) };
+  }
+  return undefined;
+}
+
+/** Extends a lease; false when it was taken over (the chunk must stop sending). */
+export async function renewSlot(db: Db, scanId: string, lease: Lease): Promise<boolean> {
+  const { rows } = await db.query(
+    `UPDATE scan_slots SET expires_at = now() + make_interval(secs => $4::float8)
+     WHERE scan_id = $1 AND slot = $2 AND holder = $3 RETURNING slot`,
+    [scanId, lease.slot, lease.holder, LEASE_SECONDS],
+  );
+  return rows.length > 0;
+}
+
+export async function releaseSlot(db: Db, scanId: string, lease: Lease): Promise<void> {
+  await db.query(
+    `UPDATE scan_slots SET holder = NULL, chunk_idx = NULL, released_at = now(), expires_at = now()
+     WHERE scan_id = $1 AND slot = $2 AND holder = $3`,
+    [scanId, lease.slot, lease.holder],
+  );
+}
