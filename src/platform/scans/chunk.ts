@@ -152,7 +152,7 @@ async function runLeased(
       templates,
       concurrency: eo.concurrency,
       bulkSize: eo.bulkSize,
-      rateLimit: chunkRate(eo.rateLimit, 4),
+      rateLimit: chunkRate(eo.rateLimit, slots),
       timeout: eo.timeout,
       retries: eo.retries,
       maxHostErrors: eo.maxHostErrors,

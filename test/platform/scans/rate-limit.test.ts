@@ -11,7 +11,7 @@ import '../../../src/platform/scans/jobs.ts';
 
 const url = process.env.TEST_DATABASE_URL;
 const RATE = 16;
-const PARALLELISM = 8;
+const PARALLELISM = 4;
 const TARGETS = 64;
 
 /** Most requests seen in any window minus what rate r allows for its length: the burst actually used. */
