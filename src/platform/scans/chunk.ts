@@ -14,8 +14,6 @@ import type { EngineOptions } from './configs.ts';
 import * as store from './store.ts';
 import { acquireSlot, chunkRate, releaseSlot, renewSlot, slotCount, LEASE_SECONDS, type Lease } from './slots.ts';
 
-export { chunkRate } from './slots.ts';
-
 /** A chunk attempted this many times (crashes included) fails its scan instead of looping forever. */
 export const MAX_CHUNK_ATTEMPTS = 5;
 

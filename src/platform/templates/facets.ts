@@ -26,11 +26,20 @@ export const VALUE_FACETS: { key: FacetKey; expr: string; array?: boolean }[] = 
   { key: 'author', expr: 'author', array: true },
 ];
 
-/** SQL of the creation_stats bucket of a created_at expression (ages relative to now()). */
-export function ageBucketSql(createdAt: string): string {
-  return `CASE WHEN ${createdAt} >= now() - interval '7 days' THEN 'last_week'
-    WHEN ${createdAt} >= now() - interval '30 days' THEN 'last_month'
-    WHEN ${createdAt} >= now() - interval '365 days' THEN 'last_year' ELSE 'older' END`;
+/** Lower age limits of the creation_stats buckets (older has none), as one-time subqueries of now(). */
+const AGE_LIMITS: Record<string, string | null> = {
+  last_week: "(SELECT now() - interval '7 days')",
+  last_month: "(SELECT now() - interval '30 days')",
+  last_year: "(SELECT now() - interval '365 days')",
+  older: null,
+};
+
+/** SQL condition: created_at falls in the bucket (between its limit and the previous bucket's). */
+function ageFilterSql(bucket: string): string {
+  const i = CREATION_BUCKETS.indexOf(bucket as (typeof CREATION_BUCKETS)[number]);
+  const lower = AGE_LIMITS[bucket];
+  const upper = i > 0 ? AGE_LIMITS[CREATION_BUCKETS[i - 1]!] : null;
+  return [lower && `created_at >= ${lower}`, upper && `created_at < ${upper}`].filter(Boolean).join(' AND ');
 }
 
 /** What both sources deliver; `top` holds the top facet_size values of each value facet. */
@@ -94,8 +103,7 @@ export async function countMatches(db: Db, source: string, values: unknown[], si
   for (const flag of ['is_new', 'is_early']) {
     counts.push([`${flag}:true`, `count(*) FILTER (WHERE ${flag})`], [`${flag}:false`, `count(*) FILTER (WHERE NOT ${flag})`]);
   }
-  const age = ageBucketSql('created_at');
-  for (const bucket of CREATION_BUCKETS) counts.push([`age:${bucket}`, `count(*) FILTER (WHERE (${age}) = '${bucket}')`]);
+  for (const bucket of CREATION_BUCKETS) counts.push([`age:${bucket}`, `count(*) FILTER (WHERE ${ageFilterSql(bucket)})`]);
   // An array's values come from unnest in the select list (one ProjectSet node), cheaper than a lateral join.
   const tops = VALUE_FACETS.map((f) => {
     const from = f.array ? `(SELECT unnest(${f.expr}) AS value FROM m) AS v` : `(SELECT ${f.expr} AS value FROM m) AS v`;
