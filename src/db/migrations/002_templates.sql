@@ -119,8 +119,8 @@ CREATE TABLE template_facet_counts (
 CREATE INDEX template_facet_counts_top ON template_facet_counts (owner, facet, n DESC, value COLLATE "C");
 CREATE INDEX template_facet_counts_zero ON template_facet_counts (owner) WHERE n = 0;
 
--- The facet entries of one template: what it adds to each count. Search uses the same function to count
--- the templates outside a large match set (see facet-counts.ts), so both always agree.
+-- The facet entries of one template: what it adds to each count. (Search counts the templates outside a
+-- large match set in the same form with grouped scans, see entriesSql in facet-counts.ts; tests compare.)
 CREATE FUNCTION templates_facet_entries(
   severity TEXT, type TEXT, dir TEXT, vendor TEXT, product TEXT, tags TEXT[], author TEXT[],
   is_new BOOLEAN, is_early BOOLEAN, created_at TIMESTAMPTZ

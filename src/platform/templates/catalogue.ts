@@ -111,7 +111,7 @@ export async function importCatalogue(db: Db, dir: string, opts: ImportOptions =
   }
 
   const gone = [...existing].filter(([uri, e]) => e.is_early === early && !seen.has(uri)).map(([uri]) => uri);
-  await db.transaction(async (tx) => {
+  const cleared = await db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [IMPORT_LOCK]);
     const batch = 200;
     for (let i = 0; i < writes.length; i += batch) {
@@ -120,12 +120,12 @@ export async function importCatalogue(db: Db, dir: string, opts: ImportOptions =
       if (done % every < batch || done === writes.length) opts.onProgress?.({ phase: 'write', done, total: writes.length });
     }
     await store.deletePublic(tx, gone);
-    await store.clearNewExcept(tx, added);
+    return store.clearNewExcept(tx, added);
   });
   // Fresh planner statistics after a bulk change keep search plans right (row estimates, index choice).
   // VACUUM, not only ANALYZE: the GIN indexes' entry statistics, which the planner needs to prefer the
   // word index over a full scan, are only refreshed by VACUUM. The facet counts changed as much.
-  if (writes.length + gone.length > 100) await db.query('VACUUM (ANALYZE) templates, template_facet_counts');
+  if (writes.length + gone.length + cleared > 100) await db.query('VACUUM (ANALYZE) templates, template_facet_counts');
   summary.removed = gone.length;
   summary.ms = Date.now() - started;
   return summary;

@@ -1,7 +1,8 @@
 // GET /v2/template/search, done inside PostgreSQL: a weighted tsvector (GIN) for free words, a trigram
-// index for substrings of ids, array/GIN filters. Facets come from the trigger-maintained counts table
-// when q is empty, otherwise from one aggregate query over the matching templates. Works the same on
-// PGlite and a PostgreSQL server (only core SQL and pg_trgm).
+// index for substrings of ids, array/GIN/B-tree filters. Facets come from the trigger-maintained counts
+// table when q is empty (or, for filters matching most templates, from it minus the rest), otherwise from
+// one aggregate query over the matching templates. Works the same on PGlite and a PostgreSQL server (only
+// core SQL and pg_trgm).
 import type { Db } from '../../db/connection.ts';
 import { badRequest } from '../errors.ts';
 import { columnsFor, parseFields, toRecord, type TemplateRecord } from './format.ts';

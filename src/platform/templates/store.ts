@@ -174,6 +174,7 @@ export async function deletePublic(db: Db, uris: string[]): Promise<void> {
  * is_new marks exactly the rows the latest import added: written rows carry their own flag, so only rows
  * left untouched by this import and still marked from an earlier one need clearing.
  */
-export async function clearNewExcept(db: Db, added: string[]): Promise<void> {
-  await db.query('UPDATE templates SET is_new = false WHERE team_id IS NULL AND is_new AND NOT (uri = ANY($1::text[]))', [added]);
+export async function clearNewExcept(db: Db, added: string[]): Promise<number> {
+  const res = await db.query('UPDATE templates SET is_new = false WHERE team_id IS NULL AND is_new AND NOT (uri = ANY($1::text[]))', [added]);
+  return res.rowCount;
 }
