@@ -7,7 +7,7 @@ import type { TemplateIssue } from '../engine/template/types.ts';
 
 interface ValidateFlags {
   warnings?: boolean;
-  allowMissingPayloads?: boolean;
+  strictPayloads?: boolean;
   quiet?: boolean;
 }
 
@@ -21,7 +21,9 @@ export function registerTemplatesValidate(templates: Command): void {
     .description('check nuclei-format templates (files or folders, searched recursively for .yaml/.yml)')
     .argument('[paths...]', 'template files or folders')
     .option('-w, --warnings', 'also print warnings (e.g. missing severity)')
-    .option('--allow-missing-payloads', 'a payload file that cannot be found is a warning, not an error')
+    .option('--strict-payloads', 'a payload file that cannot be found makes the template invalid (default: a warning)')
+    // Kept for scripts written against the earlier default; it is the default now.
+    .option('--allow-missing-payloads', 'accepted for compatibility: missing payload files are warnings by default')
     .option('-q, --quiet', 'print only the summary line')
     .exitOverride((err) => {
       // Help and version exit 0; any commander usage error exits 2 like our own usage errors.
@@ -39,14 +41,25 @@ export function registerTemplatesValidate(templates: Command): void {
         process.exitCode = 2;
         return;
       }
-      const result = await loadTemplates(paths, {}, { missingPayloadFile: flags.allowMissingPayloads ? 'warn' : 'error' });
+      // A payload file missing from this copy of the templates (word lists are often left out of mirrors) is
+      // a problem of the environment, not of the template: a warning that is always shown, unless
+      // --strict-payloads asks to fail on it.
+      const result = await loadTemplates(paths, {}, { missingPayloadFile: flags.strictPayloads ? 'error' : 'warn' });
       if (!flags.quiet) {
         for (const issue of result.issues) console.log(line(issue));
-        if (flags.warnings) for (const w of result.warnings) console.log(`warning: ${line(w)}`);
+        for (const w of result.warnings) {
+          if (flags.warnings || isMissingPayload(w)) console.log(`warning: ${line(w)}`);
+        }
       }
+      const noPayload = new Set(result.warnings.filter(isMissingPayload).map((w) => w.file)).size;
+      if (noPayload > 0) console.log(`${noPayload} valid templates miss a payload file here (--strict-payloads to count them invalid)`);
       let summary = `${result.valid} valid, ${result.invalid} invalid`;
       if (result.skipped.length > 0) summary += `, ${result.skipped.length} skipped (not templates)`;
       console.log(summary);
       process.exitCode = result.invalid > 0 ? 1 : 0;
     });
+}
+
+function isMissingPayload(w: TemplateIssue): boolean {
+  return /payload file .* not found/.test(w.reason);
 }
