@@ -1,7 +1,6 @@
 // Running one chunk of a scan on a worker: claim it, run the engine on its targets with the scan's
 // templates, store findings and scan-log records in batches, then mark it done. Safe to run twice: a
 // retried chunk (worker killed, job expired) stores nothing twice.
-import { setMaxListeners } from 'node:events';
 import type { Template } from '../../engine/template/types.ts';
 import type { ScanOptions, AttemptInfo } from '../../engine/runner/types.ts';
 import type { AppContext } from '../context.ts';
@@ -12,6 +11,7 @@ import { hostOf } from './targets.ts';
 import type { ChunkJob } from './dispatch.ts';
 import type { EngineOptions } from './configs.ts';
 import * as store from './store.ts';
+import { fastAbortController } from './abort.ts';
 import { acquireSlot, chunkRate, releaseSlot, renewSlot, slotCount, LEASE_SECONDS, type Lease } from './slots.ts';
 
 /** A chunk attempted this many times (crashes included) fails its scan instead of looping forever. */
@@ -93,9 +93,8 @@ async function runLeased(
   const eo = scan.engine_options as EngineOptions;
 
   // Stop checks: a stopped, deleted or rescanned scan aborts this chunk without storing more.
-  const stop = new AbortController();
-  // Every in-flight request of the engine listens on this signal.
-  setMaxListeners(0, stop.signal);
+  // Every in-flight request of the engine listens on this signal (hence the O(1) listener set).
+  const stop = fastAbortController();
   let stopped = false;
   const onOuterAbort = () => stop.abort(opts.signal?.reason);
   opts.signal?.addEventListener('abort', onOuterAbort, { once: true });
@@ -164,7 +163,7 @@ async function runLeased(
         const key = `${row.templateId}\u0000${hostOf(row.host)}`;
         if (!firstFinding.has(key)) firstFinding.set(key, { hash: row.vulnHash, event: logEventText(row.event) });
         findings.push(row);
-        if (findings.length >= 200) flush();
+        if (findings.length >= 500) flush();
       },
       onAttempt(a: AttemptInfo) {
         const first = a.matched ? firstFinding.get(`${a.templateId}\u0000${hostOf(a.target)}`) : undefined;
@@ -172,7 +171,7 @@ async function runLeased(
           target: a.target, templateId: a.templateId, matched: a.matched, severity: a.severity ?? null,
           error: a.error ?? null, event: first?.event ?? null, vulnHash: first?.hash ?? null, at: new Date(),
         });
-        if (logs.length >= 1000) flush();
+        if (logs.length >= 2500) flush();
       },
     });
   } finally {
