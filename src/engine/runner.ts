@@ -47,13 +47,7 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   const progress = () => opts.onProgress?.({ done: stats.done, total, requests: stats.requests, errors: stats.errors, matched: stats.matched });
   const http = {
-    timeout: (opts.timeout ?? 10) * 1000,
-    retries: opts.retries ?? 1,
-    socks5Proxy: opts.socks5Proxy,
-    sni: opts.sni,
-    signal: opts.signal,
-    vars: opts.vars ?? {},
-    secrets: opts.secrets,
+    ...requestOptions(opts),
     disableRedirects: opts.disableRedirects,
     attackType: opts.attackType,
     matcherStatus: opts.matcherStatus,
@@ -105,6 +99,15 @@ export async function executeTemplate(
   if (why) throw new Error(`template ${t.id} cannot run: it ${why}`);
   const events: ResultEvent[] = [];
   const r = await executeHttp(t, t.selfContained ? undefined : target || undefined, {
+    ...requestOptions(opts),
+    matcherStatus: opts.matcherStatus,
+  }, (ev) => events.push(ev));
+  return { events, dynamic: r.dynamic };
+}
+
+/** The per-request settings a scan and a single template run share, with the engine's defaults. */
+function requestOptions(opts: ExecuteTemplateOptions) {
+  return {
     timeout: (opts.timeout ?? 10) * 1000,
     retries: opts.retries ?? 1,
     socks5Proxy: opts.socks5Proxy,
@@ -112,7 +115,5 @@ export async function executeTemplate(
     signal: opts.signal,
     vars: opts.vars ?? {},
     secrets: opts.secrets,
-    matcherStatus: opts.matcherStatus,
-  }, (ev) => events.push(ev));
-  return { events, dynamic: r.dynamic };
+  };
 }

@@ -3,18 +3,13 @@
 // stored as given and shown with their id as name, and scans run with the defaults below.
 import yaml from 'js-yaml';
 import type { Db } from '../../db/connection.ts';
+import type { ScanOptions } from '../../engine/runner/types.ts';
 
-/** Engine settings of one scan (the runner's option names). */
-export interface EngineOptions {
-  concurrency?: number;
-  bulkSize?: number;
-  rateLimit?: number;
-  timeout?: number;
-  retries?: number;
-  maxHostErrors?: number;
+/** Engine settings of one scan: the runner's own options, plus how many chunks run at once. */
+export interface EngineOptions
+  extends Pick<ScanOptions, 'concurrency' | 'bulkSize' | 'rateLimit' | 'timeout' | 'retries' | 'maxHostErrors' | 'vars'> {
   /** Chunks of the scan that run at once across all workers; each gets rateLimit / parallelism. */
   parallelism?: number;
-  vars?: Record<string, string>;
 }
 
 /** Platform defaults, overridable per deployment (VIGIL_SCAN_RATE_LIMIT and so on). */
