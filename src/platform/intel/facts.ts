@@ -134,18 +134,6 @@ export interface ExposureFact {
   values: Record<string, unknown>[];
 }
 
-export type FeedName =
-  | 'cve5'
-  | 'nvd2'
-  | 'kev'
-  | 'vulncheck_kev'
-  | 'epss'
-  | 'pocs'
-  | 'nomisec'
-  | 'bounty'
-  | 'template'
-  | 'exposure';
-
 export interface CveFacts {
   cve5?: CveFact;
   nvd2?: CveFact;
