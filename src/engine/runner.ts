@@ -8,6 +8,7 @@ import { closeClients } from './protocols/http/client.ts';
 import { TokenBucket } from './runner/rate-limit.ts';
 import { HostErrors } from './runner/host-errors.ts';
 import { forEachLimit } from './runner/pool.ts';
+import { fastAbortController } from './runner/run-signal.ts';
 import type { ExecuteTemplateOptions, ScanOptions, ScanStats } from './runner/types.ts';
 import { redactEvent } from './secrets/redact.ts';
 
@@ -43,11 +44,18 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
   };
   const bucket = new TokenBucket(opts.rateLimit ?? 150);
   const hostErrors = new HostErrors(opts.maxHostErrors ?? 30);
-  const onAbort = () => bucket.drain();
-  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  // Requests listen on the run's own signal (O(1) listener bookkeeping), which follows the caller's.
+  const run = opts.signal ? fastAbortController() : undefined;
+  const onAbort = () => {
+    bucket.drain();
+    run?.abort(opts.signal?.reason);
+  };
+  if (opts.signal?.aborted) onAbort();
+  else opts.signal?.addEventListener('abort', onAbort, { once: true });
   const progress = () => opts.onProgress?.({ done: stats.done, total, requests: stats.requests, errors: stats.errors, matched: stats.matched });
   const http = {
     ...requestOptions(opts),
+    signal: run?.signal,
     disableRedirects: opts.disableRedirects,
     attackType: opts.attackType,
     matcherStatus: opts.matcherStatus,

@@ -11,7 +11,6 @@ import { hostOf } from './targets.ts';
 import type { ChunkJob } from './dispatch.ts';
 import type { EngineOptions } from './configs.ts';
 import * as store from './store.ts';
-import { fastAbortController } from './abort.ts';
 import { acquireSlot, chunkRate, releaseSlot, renewSlot, slotCount, LEASE_SECONDS, type Lease } from './slots.ts';
 
 /** A chunk attempted this many times (crashes included) fails its scan instead of looping forever. */
@@ -93,8 +92,7 @@ async function runLeased(
   const eo = scan.engine_options as EngineOptions;
 
   // Stop checks: a stopped, deleted or rescanned scan aborts this chunk without storing more.
-  // Every in-flight request of the engine listens on this signal (hence the O(1) listener set).
-  const stop = fastAbortController();
+  const stop = new AbortController();
   let stopped = false;
   const onOuterAbort = () => stop.abort(opts.signal?.reason);
   opts.signal?.addEventListener('abort', onOuterAbort, { once: true });

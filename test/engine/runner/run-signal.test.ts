@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { once } from 'node:events';
-import { fastAbortController } from '../../../src/platform/scans/abort.ts';
+import { fastAbortController } from '../../../src/engine/runner/run-signal.ts';
 
-describe('chunk abort signal', () => {
+describe('scan run abort signal', () => {
   it('calls each abort listener once, skips removed ones and stays a real AbortSignal', async () => {
     const c = fastAbortController();
     expect(c.signal).toBeInstanceOf(AbortSignal);

@@ -1,8 +1,8 @@
-// An AbortSignal for a chunk's engine run whose 'abort' listeners are kept in a Set. Every in-flight
-// request of the engine adds and removes a listener on the run's signal, and Node's EventTarget walks all
-// current listeners on each add (its duplicate check): with hundreds of requests in flight that walk cost
-// the platform ~7% of a chunk's CPU that `vigil scan` (no signal) never pays. The signal stays a real
-// AbortSignal (aborted, reason, instanceof), only its abort-listener bookkeeping is O(1).
+// The signal a scan run hands to its requests: an AbortSignal whose 'abort' listeners are kept in a Set.
+// Every in-flight request adds and removes a listener on the run's signal, and Node's EventTarget walks
+// all current listeners on each add (its duplicate check): with hundreds of requests in flight that walk
+// cost ~7% of a scan's CPU. The signal stays a real AbortSignal (aborted, reason, instanceof); only its
+// abort-listener bookkeeping is O(1). runScan follows the caller's signal with one listener.
 type Listener = EventListenerOrEventListenerObject;
 
 export interface FastAbort {
