@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { configFromEnv } from '../platform/config.ts';
+import { databaseOptions, withCliDatabase, type DatabaseFlags } from './database.ts';
 
 // Official feed addresses, used when `vigil intel import --feed NAME` is given no file (needs network).
 export const DEFAULT_FEED_URLS: Record<string, string> = {
@@ -24,7 +24,9 @@ export function registerIntel(program: Command): void {
       return v;
     })
     .option('--json', 'print the report as JSON')
-    .action(async (sources: string[], opts: { feed?: string; date?: string; json?: boolean }) => {
+    .option('--data-dir <dir>', 'Vigil data folder (default: VIGIL_DATA_DIR or ./data)')
+    .option('--database-url <url>', 'PostgreSQL server instead of the embedded database (default: DATABASE_URL)')
+    .action(async (sources: string[], opts: { feed?: string; date?: string; json?: boolean } & DatabaseFlags) => {
       const { FEED_FORMATS } = await import('../platform/intel/feeds/types.ts');
       if (opts.feed && !FEED_FORMATS.includes(opts.feed as never)) {
         throw new InvalidArgumentError(`unknown feed "${opts.feed}"`);
@@ -36,7 +38,7 @@ export function registerIntel(program: Command): void {
         inputs = [url];
       }
       if (!inputs.length) throw new Error('give files, folders or URLs to import (or --feed NAME to download it)');
-      await withDatabase(async (db) => {
+      await withCliDatabase(opts, async (db) => {
         const { importIntel } = await import('../platform/intel/importer.ts');
         let last = 0;
         // A terminal gets one line rewritten in place; a log (not a TTY) a plain line every 10 s.
@@ -62,25 +64,15 @@ export function registerIntel(program: Command): void {
         if (!report.templates_linked) process.stdout.write('no CVE is linked to a template: `vigil templates import DIR` fills the template catalogue\n');
       });
     });
-  intel
+  databaseOptions(intel
     .command('rebuild')
-    .description('re-link templates of the catalogue and recompute every vulnerability record from the stored feed facts')
-    .action(async () => {
-      await withDatabase(async (db) => {
+    .description('re-link templates of the catalogue and recompute every vulnerability record from the stored feed facts'))
+    .action(async (flags: DatabaseFlags) => {
+      await withCliDatabase(flags, async (db) => {
         const { rebuildAll } = await import('../platform/intel/recompute.ts');
         const { linkTemplateFacts } = await import('../platform/intel/template-link.ts');
         await linkTemplateFacts(db);
         process.stdout.write(`records changed: ${await rebuildAll(db)}\n`);
       });
     });
-}
-
-async function withDatabase(fn: (db: import('../db/connection.ts').Db) => Promise<void>): Promise<void> {
-  const { openDatabase } = await import('../platform/start.ts');
-  const db = await openDatabase(configFromEnv(), process.env.VIGIL_DB_SCHEMA || undefined); // says when `vigil serve` holds the folder
-  try {
-    await fn(db);
-  } finally {
-    await db.close();
-  }
 }

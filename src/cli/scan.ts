@@ -18,6 +18,7 @@ const SHORT_ALIASES: Record<string, string> = {
   '-mhe': '--max-host-error',
   '-at': '--attack-type',
   '-esc': '--enable-self-contained',
+  '-etags': '--exclude-tags',
   '-V': '--var',
 };
 
@@ -42,6 +43,9 @@ function intOption(name: string) {
 }
 
 interface ScanFlags {
+  strict?: boolean;
+  excludeTags?: string[];
+  enableSelfContained?: boolean;
   target?: string[];
   list?: string;
   templates?: string[];
@@ -134,10 +138,16 @@ async function scanAction(flags: ScanFlags): Promise<void> {
   const filter: TemplateFilter = {};
   if (flags.tags?.length) filter.tags = flags.tags;
   if (flags.severity?.length) filter.severities = flags.severity as Severity[];
+  if (flags.excludeTags?.length) filter.excludeTags = flags.excludeTags;
   const loaded = await loadTemplates(flags.templates, filter);
-  if (loaded.issues.length > 0) {
-    for (const i of loaded.issues) console.error(`[ERR] ${i.file}${i.field ? ` ${i.field}` : ''}: ${i.reason}`);
-    throw new UsageError(`${loaded.issues.length} template problem(s); nothing was scanned`);
+  if (loaded.issues.length > 0) reportLoadIssues(loaded.issues, flags);
+  // Self-contained templates (OSINT lookups, token checks against third-party APIs) contact the hosts
+  // they name, not the targets: like nuclei, they run only with -esc.
+  if (!flags.enableSelfContained) {
+    const before = loaded.templates.length;
+    loaded.templates = loaded.templates.filter((t) => !t.selfContained);
+    const left = before - loaded.templates.length;
+    if (left > 0) console.error(`[INF] ${left} self-contained template(s) not run: they contact the hosts they name, not the targets (-esc runs them)`);
   }
   const needsTarget = loaded.templates.some((t) => !t.selfContained);
   if (targets.length === 0 && needsTarget) throw new UsageError('no targets: give -u TARGET or -l FILE');
@@ -159,23 +169,40 @@ async function scanAction(flags: ScanFlags): Promise<void> {
     process.stdout.write(`${line}\n`);
     out?.write(`${line}\n`);
   };
+  const say = (level: 'info' | 'warn', m: string) =>
+    console.error(flags.jsonl ? JSON.stringify({ level, msg: m }) : `${level === 'warn' ? '[WRN]' : '[INF]'} ${m}`);
+  // Templates the engine does not run, counted by reason and said once at the end.
+  const notRun = new Map<string, number>();
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
   try {
     const stats = await runScan({
-      targets, templates, vars, secrets,
+      targets, templates, vars, secrets, varFiles: true,
       concurrency: flags.concurrency, bulkSize: flags.bulkSize, rateLimit: flags.rateLimit,
       timeout: flags.timeout, retries: flags.retries, maxHostErrors: flags.maxHostError,
       matcherStatus: flags.matcherStatus, socks5Proxy: flags.proxy, sni: flags.sni,
       disableRedirects: flags.disableRedirects, attackType: flags.attackType, signal: controller.signal,
       onResult: write,
-      onNotice: (m) => console.error(`[INF] ${m}`),
+      onNotice: (m) => {
+        if (m.startsWith('skipped template')) return; // summed up by reason after the scan
+        const level = m.startsWith('skipped host') ? 'warn' : 'info';
+        say(level, m);
+      },
+      onTemplateSkipped: (_id, reason) => notRun.set(reason, (notRun.get(reason) ?? 0) + 1),
       onProgress: showStats
         ? (p) => process.stderr.write(`[STATS] ${p.done}/${p.total} done, ${p.requests} requests, ${p.matched} matched, ${p.errors} errors\n`)
         : undefined,
     });
-    if (showStats) console.error(`[INF] scan finished in ${(stats.durationMs / 1000).toFixed(1)}s: ${stats.results} result(s), ${stats.requests} request(s)`);
+    if (notRun.size > 0) {
+      const total = [...notRun.values()].reduce((a, b) => a + b, 0);
+      const why = [...notRun].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${n} ${r.replace(/^it /, '')}`).join('; ');
+      say('info', `${total} template(s) not run: ${why}`);
+    }
+    if (showStats) {
+      console.error(`[INF] scan finished in ${(stats.durationMs / 1000).toFixed(1)}s: ${stats.results} result(s), ${stats.requests} request(s), ` +
+        `${stats.skippedHosts} host(s) skipped after max host errors`);
+    }
   } finally {
     process.off('SIGINT', onSigint);
     await closeClients();
@@ -208,9 +235,11 @@ export function registerScan(program: Command): void {
     .option('--proxy <url>', 'SOCKS5 proxy, e.g. socks5://127.0.0.1:1080')
     .option('--sni <name>', 'TLS server name to send')
     .option('--disable-redirects', 'never follow redirects (-dr)')
+    .option('--strict', 'stop when any template cannot be loaded (default: skip it, say why, scan the rest)')
     .addOption(new Option('--attack-type <type>', 'payload attack type for every template (-at)').choices(['batteringram', 'pitchfork', 'clusterbomb']))
     .option('--no-meta', 'print only the matched URL (-nm)')
-    .option('--enable-self-contained', 'accepted for nuclei compatibility; self-contained templates always run (-esc)')
+    .option('--enable-self-contained', 'also run self-contained templates, which contact the hosts they name instead of the targets (-esc; off by default, as in nuclei)')
+    .option('--exclude-tags <tags>', 'leave out templates having any of these tags (comma-separated, -etags)', list)
     .action(async (flags: ScanFlags) => {
       try {
         await scanAction(flags);
@@ -230,4 +259,34 @@ export function registerScan(program: Command): void {
   program.parseOptions = (argv: string[]) => rootParse(argv[0] === 'scan' ? translateShortFlags(argv) : argv);
   // Option('--ms') style double-dash spelling of the same aliases.
   cmd.addOption(new Option('--ms').hideHelp().implies({ matcherStatus: true }));
+}
+
+/**
+ * Templates that cannot be loaded: like nuclei, skipped with a count and the reasons, and the rest is
+ * scanned. With --strict, or when a template named by itself (-t FILE) is invalid, nothing is scanned.
+ */
+function reportLoadIssues(issues: { file: string; field: string; reason: string }[], flags: ScanFlags): void {
+  const explicit = new Set((flags.templates ?? []).filter((t) => {
+    try {
+      return statSync(t).isFile();
+    } catch {
+      return false;
+    }
+  }).map((t) => path.resolve(t)));
+  const fatal = flags.strict || issues.some((i) => explicit.has(path.resolve(i.file)));
+  const files = new Set(issues.map((i) => i.file));
+  if (fatal || files.size <= 20) {
+    for (const i of issues) console.error(`[${fatal ? 'ERR' : 'WRN'}] ${i.file}${i.field ? ` ${i.field}` : ''}: ${i.reason}`);
+  }
+  if (fatal) throw new UsageError(`${files.size} template(s) could not be loaded; nothing was scanned`);
+  // Many: the reasons with their counts (each reason's text without the file-specific quoted parts).
+  if (files.size > 20) {
+    const byReason = new Map<string, number>();
+    for (const i of issues) {
+      const key = i.reason.replace(/"[^"]*"/g, '"…"').replace(/'[^']*'/g, "'…'");
+      byReason.set(key, (byReason.get(key) ?? 0) + 1);
+    }
+    for (const [reason, n] of [...byReason].sort((a, b) => b[1] - a[1]).slice(0, 10)) console.error(`[WRN] ${n} x ${reason}`);
+  }
+  console.error(`[WRN] ${files.size} template(s) could not be loaded and were skipped; the others are scanned (--strict stops instead)`);
 }

@@ -1,4 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { configFromEnv } from '../platform/config.ts';
 
 const portOption = (v: string) => {
@@ -43,14 +45,9 @@ export function registerServe(program: Command): void {
         process.exit(1);
       }
       if (server.bootstrap.apiKey && config.bootstrapApiKey) {
-        process.stdout.write(`\nOwner account ${server.bootstrap.email} created with the key given in VIGIL_BOOTSTRAP_API_KEY.\n\n`);
+        log.info({ email: server.bootstrap.email }, 'owner account created with the key given in VIGIL_BOOTSTRAP_API_KEY');
       } else if (server.bootstrap.apiKey) {
-        // Printed once, outside the log: the key is a secret and is stored only as a hash.
-        process.stdout.write(
-          `\nOwner account ${server.bootstrap.email} created. Its API key (shown only this once):\n\n` +
-            `  ${server.bootstrap.apiKey}\n\n` +
-            `Try: curl -H "X-API-Key: ${server.bootstrap.apiKey}" ${server.url}/v1/user/team/member\n\n`,
-        );
+        announceOwnerKey(server.bootstrap.email, server.bootstrap.apiKey, server.url, config.dataDir, log);
       }
       log.info(
         { url: server.url, database: config.databaseUrl ? 'postgres' : config.dataDir, worker: opts.worker },
@@ -58,4 +55,24 @@ export function registerServe(program: Command): void {
       );
       exitOnSignals(log, server.stop);
     });
+}
+
+/**
+ * The first start's owner key, shown once and never written into the log stream: on a terminal it is
+ * printed there; otherwise (a service manager, a container, CI) it goes into `<data dir>/owner-api-key`,
+ * readable by this user only, and the log says where.
+ */
+function announceOwnerKey(email: string, key: string, url: string, dataDir: string, log: { info: (o: object, m: string) => void }): void {
+  if (process.stdout.isTTY) {
+    process.stdout.write(
+      `\nOwner account ${email} created. Its API key (shown only this once):\n\n  ${key}\n\n` +
+        `Try: curl -H "X-API-Key: $KEY" ${url}/v1/user/team/member\n\n`,
+    );
+    return;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, 'owner-api-key');
+  writeFileSync(file, key + '\n', { mode: 0o600 });
+  chmodSync(file, 0o600);
+  log.info({ email, file }, `owner account created; its API key is in ${file} (readable by this user only): read it, then delete the file`);
 }

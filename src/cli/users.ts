@@ -1,16 +1,16 @@
 import type { Command } from 'commander';
-import { configFromEnv } from '../platform/config.ts';
+import { databaseOptions, withCliDatabase, type DatabaseFlags } from './database.ts';
 
 // `vigil users`: account tasks that need no API key, for the operator of the machine (e.g. a lost key).
 export function registerUsers(program: Command): void {
   const users = program.command('users').description('manage user accounts from the machine that runs Vigil');
 
-  users
+  databaseOptions(users
     .command('key')
     .argument('<email>', 'the existing user')
-    .description('print a new API key for the user; their previous key stops working')
-    .action(async (email: string) => {
-      await withDatabase(async (db) => {
+    .description('print a new API key for the user; their previous key stops working'))
+    .action(async (email: string, flags: DatabaseFlags) => {
+      await withCliDatabase(flags, async (db) => {
         const store = await import('../platform/auth/store.ts');
         const { issueKey } = await import('../platform/auth/service.ts');
         const user = await store.findUserByEmail(db, email);
@@ -19,11 +19,11 @@ export function registerUsers(program: Command): void {
       });
     });
 
-  users
+  databaseOptions(users
     .command('list')
-    .description('list users with their teams and roles')
-    .action(async () => {
-      await withDatabase(async (db) => {
+    .description('list users with their teams and roles'))
+    .action(async (flags: DatabaseFlags) => {
+      await withCliDatabase(flags, async (db) => {
         const { rows } = await db.query<{ email: string; team: string; team_id: string; role: string }>(
           `SELECT u.email, t.name AS team, t.id AS team_id, m.role FROM users u
            LEFT JOIN team_members m ON m.user_id = u.id LEFT JOIN teams t ON t.id = m.team_id
@@ -32,23 +32,4 @@ export function registerUsers(program: Command): void {
         for (const r of rows) process.stdout.write(`${r.email}\t${r.role ?? '-'}\t${r.team ?? '-'}\t${r.team_id ?? ''}\n`);
       });
     });
-}
-
-async function withDatabase(fn: (db: import('../db/connection.ts').Db) => Promise<void>): Promise<void> {
-  const { openDatabase } = await import('../platform/start.ts');
-  let db;
-  try {
-    db = await openDatabase(configFromEnv(), process.env.VIGIL_DB_SCHEMA || undefined);
-  } catch (err) {
-    console.error(`vigil: ${(err as Error).message}`);
-    process.exit(1);
-  }
-  try {
-    await fn(db);
-  } catch (err) {
-    console.error(`vigil: ${(err as Error).message}`);
-    process.exitCode = 1;
-  } finally {
-    await db.close();
-  }
 }

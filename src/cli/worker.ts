@@ -14,7 +14,8 @@ export function registerWorker(program: Command): void {
     .description('run background jobs (scans) against the PostgreSQL database of DATABASE_URL')
     .option('--concurrency <n>', 'jobs of each kind run at once (env VIGIL_WORKER_CONCURRENCY; default per job)', positive)
     .option('--secret-file <path...>', 'secret file(s) applied to the scans this worker runs; never sent to the server')
-    .action(async (opts: { concurrency?: number; secretFile?: string[] }) => {
+    .option('--secret-team <team_id...>', 'the team(s) whose scans get the secret files (required with --secret-file)')
+    .action(async (opts: { concurrency?: number; secretFile?: string[]; secretTeam?: string[] }) => {
       const config = configFromEnv();
       if (!config.databaseUrl) {
         console.error(
@@ -40,7 +41,7 @@ export function registerWorker(program: Command): void {
         // Loaded (and dynamic logins run) before any job is taken; a broken file stops the worker.
         const { useSecretFiles } = await import('../platform/scans/worker-secrets.ts');
         try {
-          await useSecretFiles(opts.secretFile);
+          await useSecretFiles(opts.secretFile, opts.secretTeam ?? []);
         } catch (err) {
           console.error(`vigil: ${(err as Error).message}`);
           process.exit(1);

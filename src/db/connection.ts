@@ -93,7 +93,15 @@ async function connectPostgres(url: string, schema: string | undefined, max: num
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     try {
+      // CREATE SCHEMA IF NOT EXISTS is not race-safe: two processes starting together can both
+      // pass the existence check. A transaction-scoped advisory lock serialises them.
+      await admin.query('BEGIN');
+      await admin.query("SELECT pg_advisory_xact_lock(hashtext('vigil:create-schema'))");
       await admin.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
+      await admin.query('COMMIT');
+    } catch (err) {
+      await admin.query('ROLLBACK').catch(() => {});
+      throw err;
     } finally {
       await admin.end();
     }

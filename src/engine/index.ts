@@ -5,3 +5,4 @@ export type { ResultEvent } from './output/types.ts';
 export { formatPlain, formatJson } from './output/format.ts';
 export { parseTemplate, loadTemplateFile, loadTemplates } from './template/index.ts';
 export type { Template, TemplateIssue, HttpRequest, Severity } from './template/types.ts';
+export { setDebugOutput } from './dsl/index.ts';

@@ -33,6 +33,7 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
     if (why) {
       skippedTemplates++;
       opts.onNotice?.(`skipped template ${t.id}: it ${why}, which this engine does not run yet`);
+      opts.onTemplateSkipped?.(t.id, `it ${why}, which this engine does not run yet`);
     } else runnable.push(t);
   }
   const targets = [...new Set(opts.targets.map((x) => x.trim()).filter(Boolean))];
@@ -40,10 +41,16 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
   const total = units.reduce((a, u) => a + u.inputs.length, 0);
   const stats: ScanStats = {
     templates: runnable.length, skippedTemplates, targets: targets.length, total, done: 0, requests: 0, errors: 0,
-    matched: 0, results: 0, durationMs: 0, aborted: false,
+    matched: 0, results: 0, durationMs: 0, aborted: false, skippedHosts: 0,
   };
   const bucket = new TokenBucket(opts.rateLimit ?? 150);
-  const hostErrors = new HostErrors(opts.maxHostErrors ?? 30);
+  // A host skipped after too many errors is said once (nuclei prints it too), counted in the stats, and
+  // handed to the caller (the platform writes it to the scan log).
+  const hostErrors = new HostErrors(opts.maxHostErrors ?? 30, (host, errors) => {
+    stats.skippedHosts++;
+    opts.onNotice?.(`skipped host ${host}: ${errors} errors reached the max host errors limit; no more requests go to it`);
+    opts.onHostSkipped?.(host, errors);
+  });
   // Requests listen on the run's own signal (O(1) listener bookkeeping), which follows the caller's.
   const run = opts.signal ? fastAbortController() : undefined;
   const onAbort = () => {
@@ -122,6 +129,7 @@ function requestOptions(opts: ExecuteTemplateOptions) {
     sni: opts.sni,
     signal: opts.signal,
     vars: opts.vars ?? {},
+    varFiles: opts.varFiles,
     secrets: opts.secrets,
   };
 }

@@ -1,24 +1,64 @@
 // buildApp(): the whole HTTP API as one Fastify instance. `vigil serve` listens with it; tests drive it
 // with inject(). Routes are thin; the rules live in each area's service.ts.
-import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { createHash, randomUUID } from 'node:crypto';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ApiError, ErrorBody, MessageBody } from './errors.ts';
 import { authPlugin } from './auth/plugin.ts';
 import { areas } from './areas.ts';
+import { registerInputChecks } from './input.ts';
 import type { AppContext } from './context.ts';
+
+export interface RouteAccess {
+  method: string;
+  url: string;
+  /** The permission the route asks (src/platform/auth/permissions.ts); none: any signed-in caller. */
+  action?: string;
+  public: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    routeTable: RouteAccess[];
+  }
+}
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: ctx.log,
     bodyLimit: 32 * 1024 * 1024,
     genReqId: () => randomUUID(),
+    // Requests are logged by the onResponse hook below, with secrets taken out of the URL.
+    logController: new LogController({ disableRequestLogging: true }),
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: false } },
+    // Errors Fastify answers before any route (a URL that does not decode, ...) use the spec's body too.
+    frameworkErrors: (err, _req, reply) => {
+      const status = (err as FastifyError).statusCode ?? 400;
+      (reply as unknown as { code(n: number): { send(b: unknown): void } })
+        .code(status).send({ message: err.message, code: CLIENT_ERROR_CODES[status] ?? 'bad_request', status } satisfies ErrorBody);
+    },
+    // Errors of the connection itself (headers too large: 431, a malformed request line: 400) are written
+    // to the socket directly; they carry the spec's body as well.
+    clientErrorHandler: (err, socket) => {
+      const code = (err as { code?: string }).code;
+      const status = code === 'HPE_HEADER_OVERFLOW' ? 431 : code === 'HPE_URI_TOO_LONG' ? 414 : 400;
+      const message = status === 431 ? 'request headers are too large' : status === 414 ? 'the URL is too long' : 'malformed HTTP request';
+      const body = JSON.stringify({ message, code: status === 400 ? 'bad_request' : status === 431 ? 'headers_too_large' : 'uri_too_long', status });
+      if (socket.writable) {
+        socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 414 ? 'URI Too Long' : 'Bad Request'}\r\n` +
+          `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      } else socket.destroy(err);
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('ctx', ctx);
+  app.addHook('onResponse', async (req, reply) => {
+    req.log.info({ method: req.method, url: redactUrl(req.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+  });
+  registerInputChecks(app as unknown as FastifyInstance);
   app.addSchema(ErrorBody);
   app.addSchema(MessageBody);
 
@@ -34,6 +74,16 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       security: [{ 'X-API-Key': [] }],
     },
     refResolver: { buildLocalReference: (json, _base, _frag, i) => (json.$id as string) ?? `def-${i}` },
+  });
+  // Every route with what it requires, for the role x operation matrix test (so no route escapes it).
+  const routeTable: RouteAccess[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => {
+    const cfg = (route.config ?? {}) as { action?: string; public?: boolean };
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD') continue;
+      routeTable.push({ method, url: route.url, action: cfg.action, public: cfg.public === true || route.url === '/docs' || route.url.startsWith('/docs/') });
+    }
   });
   // The docs UI's own routes are public. The hook must exist before the UI plugin adds its routes.
   app.addHook('onRoute', (route) => {
@@ -74,6 +124,25 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     reply.code(404).send({ message: `no route ${req.method} ${req.url.split('?')[0]}`, code: 'not_found', status: 404 } satisfies ErrorBody);
   });
 
+  if (ctx.config.rateLimitPerMinute > 0) {
+    // Per API key (hashed, so no key is kept in memory as such), else per client address. The health
+    // check stays free so monitoring never trips it.
+    // One app-level hook, before authentication's: key guessing without a valid key is limited too.
+    await app.register(rateLimit, { global: false });
+    app.addHook('onRequest', app.rateLimit({
+      max: ctx.config.rateLimitPerMinute,
+      timeWindow: 60_000,
+      cache: 50_000,
+      allowList: (req) => req.url === '/healthz',
+      keyGenerator: (req) => {
+        const key = req.headers['x-api-key'] ?? req.headers['x-pdcp-key'];
+        const k = Array.isArray(key) ? key[0] : key;
+        return k ? 'k:' + createHash('sha256').update(k).digest('base64url').slice(0, 22) : 'ip:' + req.ip;
+      },
+      errorResponseBuilder: (_req, c) =>
+        new ApiError(429, `rate limit reached: ${c.max} requests per minute; retry in ${Math.ceil(c.ttl / 1000)} s`, 'rate_limited'),
+    }));
+  }
   await app.register(authPlugin);
   for (const area of areas) await app.register(area);
   return app as unknown as FastifyInstance;
@@ -90,3 +159,13 @@ const CLIENT_ERROR_CODES: Record<number, string> = {
   415: 'unsupported_media_type',
   429: 'rate_limited',
 };
+
+/**
+ * A URL as it may be logged: download tokens (which are the credential of a download link) and any
+ * key-, token- or password-like query value are replaced.
+ */
+export function redactUrl(url: string): string {
+  return url
+    .replace(/(\/v1\/export\/download\/)[^/?#]+/, '$1[REDACTED]')
+    .replace(/([?&](?:[^=&]*(?:key|token|secret|password|session|invite)[^=&]*)=)[^&#]*/gi, '$1[REDACTED]');
+}

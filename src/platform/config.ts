@@ -9,6 +9,14 @@ export interface PlatformConfig {
   ownerEmail: string;
   bootstrapApiKey?: string;
   maxScanTargets: number;
+  /** API requests one key (or, without a key, one address) may make per minute; 0 turns the limit off (VIGIL_RATE_LIMIT). */
+  rateLimitPerMinute: number;
+  /** Range addresses one scan may name in all, after exclusions (VIGIL_MAX_RANGE_ADDRESSES). */
+  maxRangeAddresses: number;
+  /** Extra targets scans may not name (VIGIL_DENY_TARGETS, comma separated patterns). */
+  denyTargets: string[];
+  /** Lifts the built-in denials: cloud metadata addresses and the platform's own port (VIGIL_ALLOW_DENIED_TARGETS=1). */
+  allowDeniedTargets: boolean;
   templatesDir?: string;
   /** Public base URL used in download links (exports); defaults to http://host:port. */
   publicUrl?: string;
@@ -23,6 +31,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformCon
     ownerEmail: env.VIGIL_OWNER_EMAIL ?? 'owner@localhost',
     bootstrapApiKey: env.VIGIL_BOOTSTRAP_API_KEY || undefined,
     maxScanTargets: Number(env.VIGIL_MAX_SCAN_TARGETS ?? 10_000),
+    rateLimitPerMinute: Math.max(0, Number(env.VIGIL_RATE_LIMIT ?? 1200) || 0),
+    maxRangeAddresses: Number(env.VIGIL_MAX_RANGE_ADDRESSES ?? 1 << 20),
+    denyTargets: (env.VIGIL_DENY_TARGETS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    allowDeniedTargets: /^(1|true|yes)$/i.test(env.VIGIL_ALLOW_DENIED_TARGETS ?? ''),
     templatesDir: env.VIGIL_TEMPLATES_DIR || undefined,
     publicUrl: env.VIGIL_PUBLIC_URL || undefined,
   };

@@ -14,6 +14,7 @@ import type { Db } from '../db/connection.ts';
 import { ensureQueues } from './worker/registry.ts';
 import { startWorker, type WorkerHandle } from './worker/runtime.ts';
 import './worker/jobs.ts';
+import { closeEngineThreads, useEngineThreads } from './scans/engine-pool.ts';
 import { importCatalogueAndRelink } from './catalogue.ts';
 
 export interface ServerOptions {
@@ -76,6 +77,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       // Each step runs even when an earlier one failed, so the database is always closed last.
       await app?.close().catch((err) => log.error({ err }, 'closing the HTTP server failed'));
       await worker?.stop(grace).catch((err) => log.error({ err }, 'stopping the worker failed'));
+      await closeEngineThreads().catch(() => {});
       await queue.stop({ graceful: false, close: true, wait: true }).catch((err) => log.error({ err }, 'stopping the queue failed'));
       await db.close().catch((err) => log.error({ err }, 'closing the database failed'));
       log.info('stopped');
@@ -86,6 +88,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const ctx: AppContext = { db, config, log, queue };
     app = await buildApp(ctx);
     if (opts.worker !== false) {
+      // The engine runs on worker threads here: this process also answers the API, and no scan may
+      // make it unresponsive.
+      useEngineThreads();
       const n = Number(process.env.VIGIL_WORKER_CONCURRENCY);
       worker = await startWorker(ctx, { concurrency: Number.isInteger(n) && n > 0 ? n : undefined });
     }

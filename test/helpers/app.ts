@@ -32,7 +32,8 @@ export async function createTestApp(kind: DbKind = 'pglite', config: Partial<Pla
   const db = testDb.db;
   const ctx: AppContext = {
     db,
-    config: { ...configFromEnv({}), dataDir: '/nonexistent', ...config },
+    // The API rate limit is off unless a test asks for it (tests send thousands of requests a minute).
+    config: { ...configFromEnv({}), dataDir: '/nonexistent', rateLimitPerMinute: 0, ...config },
     log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     ...extra,
   };

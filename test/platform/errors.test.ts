@@ -97,7 +97,8 @@ describe.each(dbKinds())('error bodies and public documents on %s', (kind) => {
     await other.drop(); // closes the database under the running app
     const res = await broken.inject({ method: 'GET', url: '/healthz' });
     expect(res.statusCode).toBe(503);
-    expect(res.json()).toMatchObject({ status: 'unavailable', message: expect.stringMatching(/^database: /) });
+    // Anyone may ask: the database's own error text (hosts, users, paths) is not in the answer.
+    expect(res.json()).toEqual({ status: 'unavailable', message: 'the database does not answer' });
     await broken.close();
   }, 120_000);
 });

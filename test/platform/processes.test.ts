@@ -1,7 +1,7 @@
 // Real `vigil` processes: serve on the embedded database, the CLI's users command, and several processes
 // (two `vigil serve` started at once, a `vigil worker`) sharing one PostgreSQL database.
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -13,7 +13,6 @@ import { openDatabase } from '../../src/platform/start.ts';
 import { hashApiKey } from '../../src/platform/auth/keys.ts';
 import { PING_JOB } from '../../src/platform/worker/builtin.ts';
 
-const KEY_LINE = /^\s+(vgl_[A-Za-z0-9_-]+)$/m;
 
 describe('vigil serve on the embedded database (real process)', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'vigil-cli-'));
@@ -27,10 +26,13 @@ describe('vigil serve on the embedded database (real process)', () => {
     const serve = spawnVigil(['serve', '--port', '0', '--data-dir', dir]);
     procs.push(serve);
     const url = await serve.listening(150_000);
-    const key = serve.stdout.match(KEY_LINE)![1]!;
-    expect(serve.stdout.split(key).length - 1).toBe(2); // the key line and the curl example, nothing else
-    expect(serve.stdout.match(/"level":/g)?.every(Boolean)).toBe(true);
-    expect(serve.stdout).not.toMatch(new RegExp(`"[^"]*":"[^"]*${key}`)); // never inside a log record
+    // Not a terminal: the key goes to a file only this user can read, never into the log stream.
+    const keyFile = path.join(dir, 'owner-api-key');
+    const key = readFileSync(keyFile, 'utf8').trim();
+    expect(key).toMatch(/^vgl_/);
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    expect(serve.stdout + serve.stderr).not.toContain(key);
+    expect(serve.stdout).toContain(keyFile);
 
     const ok = await fetch(`${url}/v1/user/team/member`, { headers: { 'X-API-Key': key } });
     expect(ok.status).toBe(200);
@@ -79,10 +81,12 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('several vigil processes on one 
   const url = process.env.TEST_DATABASE_URL!;
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const procs: VigilProcess[] = [];
-  const env = { DATABASE_URL: url, VIGIL_DB_SCHEMA: schema, VIGIL_SHUTDOWN_TIMEOUT: '5' };
+  const keyDir = mkdtempSync(path.join(tmpdir(), 'vigil-pg-'));
+  const env = { DATABASE_URL: url, VIGIL_DB_SCHEMA: schema, VIGIL_SHUTDOWN_TIMEOUT: '5', VIGIL_DATA_DIR: keyDir };
   afterAll(async () => {
     for (const p of procs) await p.kill('SIGKILL');
     await dropSchema(url, schema);
+    rmSync(keyDir, { recursive: true, force: true });
   });
 
   it('two `vigil serve` started at once: both run, migrations once, one owner, one printed key', async () => {
@@ -90,8 +94,10 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('several vigil processes on one 
     const b = spawnVigil(['serve', '--port', '0', '--no-worker'], env);
     procs.push(a, b);
     const [urlA, urlB] = await Promise.all([a.listening(150_000), b.listening(150_000)]);
-    const keys = [a, b].map((p) => p.stdout.match(KEY_LINE)?.[1]).filter(Boolean) as string[];
-    expect(keys).toHaveLength(1);
+    const logged = [a, b].filter((p) => p.stdout.includes('owner-api-key'));
+    expect(logged).toHaveLength(1);
+    expect(existsSync(path.join(keyDir, 'owner-api-key'))).toBe(true);
+    const keys = [readFileSync(path.join(keyDir, 'owner-api-key'), 'utf8').trim()];
 
     const db = await connect({ databaseUrl: url, schema, poolSize: 1 });
     try {

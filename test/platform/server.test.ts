@@ -60,7 +60,7 @@ describe('startServer on the embedded database', () => {
 
   it('stores the key hashed, never in clear', async () => {
     const { rows } = await server.ctx.db.query<{ key_hash: string; key_prefix: string }>('SELECT key_hash, key_prefix FROM api_keys');
-    expect(rows).toEqual([{ key_hash: hashApiKey(key), key_prefix: key.slice(0, 8) }]);
+    expect(rows).toEqual([{ key_hash: hashApiKey(key), key_prefix: `vgl_…${hashApiKey(key).slice(0, 4)}` }]);
     expect(JSON.stringify(rows)).not.toContain(key);
   });
 
@@ -115,13 +115,16 @@ describe('startServer on the embedded database', () => {
     expect(await res.json()).toMatchObject({ email: 'owner@localhost', role: 'OWNER' });
   }, 120_000);
 
-  it('a restart with VIGIL_BOOTSTRAP_API_KEY installs that key for the owner (for automation)', async () => {
+  it('VIGIL_BOOTSTRAP_API_KEY on a restart does not replace the owner key (a rotated key stays rotated)', async () => {
+    // The owner rotates its key, then the server restarts with a bootstrap key set.
+    const rotated = await fetch(`${server.url}/v1/user/apikey/rotate`, { method: 'POST', headers: { 'X-API-Key': key } });
+    const fresh = (await rotated.json()).api_key as string;
     await server.stop();
     const given = 'vgl_given-key-for-automation-0123456789';
     server = await startServer({ config: { ...first, bootstrapApiKey: given }, log: silent, worker: false });
-    const res = await fetch(`${server.url}/v1/user`, { headers: { 'X-API-Key': given } });
-    expect(await res.json()).toMatchObject({ email: 'owner@localhost', role: 'OWNER' });
-    // One key per user: the given key replaced the printed one.
+    expect((await fetch(`${server.url}/v1/user`, { headers: { 'X-API-Key': given } })).status).toBe(401);
     expect((await fetch(`${server.url}/v1/user`, { headers: { 'X-API-Key': key } })).status).toBe(401);
+    const res = await fetch(`${server.url}/v1/user`, { headers: { 'X-API-Key': fresh } });
+    expect(await res.json()).toMatchObject({ email: 'owner@localhost', role: 'OWNER' });
   }, 120_000);
 });

@@ -2,7 +2,15 @@
 // few places where the two differ are translated here: inline flags, (?P<name>), \A \z, \Q..\E, POSIX
 // classes, \x{..}. Constructs RE2 rejects (lookaround, backreferences) are rejected here too, so a
 // template that nuclei would refuse is refused by us as well.
+import v8 from 'node:v8';
 import { DslError } from './errors.ts';
+
+// Go's regexp (RE2) runs in linear time; V8's backtracks, so a template's `(a+)+$` on a 30-byte body
+// froze the process for 98 s. This V8 switch makes any regex that backtracks too much (50,000 steps by
+// default) finish on V8's linear-time engine instead. The constructs that engine lacks (lookaround,
+// backreferences) are the ones RE2 rejects too, and translateGoRegex refuses them. Process-wide, so it
+// also bounds the jq and xpath regexes.
+v8.setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
 
 const POSIX: Record<string, string> = {
   alnum: '0-9A-Za-z', alpha: 'A-Za-z', ascii: '\\x00-\\x7F', blank: '\\t ', cntrl: '\\x00-\\x1F\\x7F',

@@ -8,6 +8,7 @@ import { markers, renderBytesWith, renderWith } from './render.ts';
 import type { Vars } from './values.ts';
 
 export { DslError } from './errors.ts';
+import { isPendingIO, fulfillPendingIO } from './functions/network.ts';
 export type { Vars } from './values.ts';
 export { isFunction, functionNames } from './functions/index.ts';
 export { toStr as valueToString } from './values.ts';
@@ -45,6 +46,25 @@ export function evaluate(expr: string, vars: Vars): unknown {
   return compile(expr).evaluate(vars);
 }
 
+/**
+ * evaluate() for callers that can wait: network helpers (jarm, resolve) get their answer fetched
+ * without blocking the event loop, then the expression is evaluated again.
+ */
+export async function evaluateWithIO(expr: string, vars: Vars): Promise<unknown> {
+  for (let i = 0; ; i++) {
+    try {
+      return compile(expr).evaluate(vars);
+    } catch (err) {
+      if (!isPendingIO(err) || i >= 8) throw err;
+      await fulfillPendingIO(err);
+    }
+  }
+}
+
+export { takePendingWait } from './functions/time.ts';
+export { setDebugOutput, escapeControl } from './functions/strings.ts';
+export { isPendingIO, fulfillPendingIO } from './functions/network.ts';
+
 const IDENT = /^[A-Za-z_][\w.-]*$/;
 
 function evalMarker(expr: string, vars: Vars): { ok: true; value: unknown } | { ok: false } {
@@ -60,7 +80,8 @@ function evalMarker(expr: string, vars: Vars): { ok: true; value: unknown } | { 
   if (c.variables.some((v) => !Object.prototype.hasOwnProperty.call(vars, v))) return { ok: false };
   try {
     return { ok: true, value: c.evaluate(vars) };
-  } catch {
+  } catch (err) {
+    if ((err as { pendingIO?: unknown })?.pendingIO === true) throw err; // the caller fetches, then renders again
     return { ok: false };
   }
 }

@@ -3,10 +3,13 @@
 
 export class HostErrors {
   private counts = new Map<string, number>();
-  constructor(private readonly max: number) {}
+  /** `onSkip` is told once per host, when it reaches the limit. */
+  constructor(private readonly max: number, private readonly onSkip?: (host: string, errors: number) => void) {}
 
   record(host: string): void {
-    this.counts.set(host, (this.counts.get(host) ?? 0) + 1);
+    const n = (this.counts.get(host) ?? 0) + 1;
+    this.counts.set(host, n);
+    if (this.max > 0 && n === this.max) this.onSkip?.(host, n);
   }
 
   isSkipped(host: string): boolean {

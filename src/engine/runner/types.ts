@@ -32,6 +32,8 @@ export interface ScanOptions {
   retries?: number;
   maxHostErrors?: number;
   vars?: Record<string, string>;
+  /** Vars naming a file become payload lists (vigil scan -V k=file); never set by the platform. */
+  varFiles?: boolean;
   matcherStatus?: boolean;
   secrets?: SecretApplier;
   socks5Proxy?: string;
@@ -45,6 +47,10 @@ export interface ScanOptions {
   onProgress?: (p: ProgressInfo) => void;
   /** Things worth saying that are not errors (e.g. a template skipped because it uses another protocol). */
   onNotice?: (message: string) => void;
+  /** A template this engine cannot run (another protocol, flow, workflow): it is left out of the scan. */
+  onTemplateSkipped?: (templateId: string, reason: string) => void;
+  /** A host reached the max host errors limit: nothing more is sent to it in this scan. */
+  onHostSkipped?: (host: string, errors: number) => void;
 }
 
 export interface ScanStats {
@@ -59,10 +65,13 @@ export interface ScanStats {
   results: number;
   durationMs: number;
   aborted: boolean;
+  /** Hosts skipped after reaching the max host errors limit. */
+  skippedHosts: number;
 }
 
 export interface ExecuteTemplateOptions {
   vars?: Record<string, string>;
+  varFiles?: boolean;
   timeout?: number;
   retries?: number;
   secrets?: SecretApplier;

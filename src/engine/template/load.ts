@@ -49,7 +49,7 @@ const YAML_FILE = /\.ya?ml$/i;
 
 export async function loadTemplateFile(file: string, opts: ParseOptions = {}): Promise<ParseResult> {
   const text = await readFile(file, 'utf8');
-  return parseTemplate(text, file, opts);
+  return parseTemplate(text, file, { ...opts, fromDisk: true });
 }
 
 export async function loadTemplates(

@@ -10,5 +10,5 @@ export function parseFile(file: string, opts: ParseOptions): ParseResult {
     const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
     return { issues: [{ file, field: '', reason: `cannot read: ${code}` }], warnings: [] };
   }
-  return parseTemplate(text, file, opts);
+  return parseTemplate(text, file, { ...opts, fromDisk: true });
 }

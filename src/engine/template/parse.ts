@@ -76,6 +76,13 @@ export function parseTemplate(text: string, file: string, opts: ParseOptions = {
     out.error('', `invalid YAML: ${(err as Error).message.split('\n')[0]}`);
     return { issues: out.errors, warnings: out.warnings };
   }
+  // Template text from users: a YAML alias is one shared node that everything downstream (operators,
+  // storage, JSON) copies, so a 639-byte template with nested aliases grew to 147 MB. Templates from
+  // disk or the catalogue are the operator's own; text from users may not use anchors at all.
+  if (!opts.fromDisk && !opts.templatesRoot && sharesNodes(doc)) {
+    out.error('', 'YAML anchors and aliases (&name / *name) are not accepted in uploaded templates: write the values out');
+    return { issues: out.errors, warnings: out.warnings };
+  }
   if (!isMap(doc)) {
     if (doc === undefined || doc === null || isScalar(doc)) return { issues: [], warnings: [], notTemplate: true };
     out.error('', `a template must be a YAML map, got ${kind(doc)}`);
@@ -198,4 +205,18 @@ function readVariables(
     setOwn(strings, name, value === null ? '' : isScalar(value) ? scalarText(value) : JSON.stringify(value));
   }
   return { strings, values };
+}
+
+/** True when some map or list appears twice in the parsed document (what an alias produces). */
+function sharesNodes(doc: unknown): boolean {
+  const seen = new Set<object>();
+  const stack: unknown[] = [doc];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object') continue;
+    if (seen.has(v)) return true;
+    seen.add(v);
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === 'object') stack.push(child);
+  }
+  return false;
 }

@@ -1,8 +1,10 @@
 // Payload sets: inline lists, aggression-level maps ({low, medium, high}) or a file name whose lines are
 // the values. Files are looked up like nuclei does: the templates root, then the template's folder and
-// each folder above it. Like nuclei without -lfa, a file outside the templates root is refused: an
-// uploaded template must not be able to send /etc/passwd line by line to a target.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+// each folder above it. Like nuclei without -lfa, a file outside the templates root is refused, and
+// template *text* (uploads, private templates, anything a user sends the platform) never reaches the
+// filesystem at all: only templates read from disk (fromDisk) or a templates root may name files, so an
+// uploaded template can never send /etc/passwd line by line to a target, whatever name it claims.
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Payloads } from './types.ts';
 import { IssueList, join } from './issues.ts';
@@ -21,11 +23,24 @@ export interface PayloadOptions {
   missingPayloadFile?: 'error' | 'warn';
   /** Allow payload files anywhere on disk (nuclei's -lfa); default: only inside the templates root. */
   allowLocalFileAccess?: boolean;
+  /**
+   * The template was read from `file` on disk by the one running the scanner (vigil scan -t, validate).
+   * Without it and without a templates root, `file` is only a label and no file is ever read.
+   */
+  fromDisk?: boolean;
+  /**
+   * Payload files already resolved (file name as the template writes it -> values), e.g. stored with a
+   * catalogue template at import: used instead of the filesystem, which is then never touched.
+   */
+  payloadFiles?: Record<string, string[]>;
+  /** Told of every payload file read from disk, so a caller can keep its values (catalogue import). */
+  onPayloadFile?: (name: string, values: string[]) => void;
 }
 
 const LEVELS: Aggression[] = ['low', 'medium', 'high'];
 // Many templates share word lists; the modification time keeps a long-running server from serving stale ones.
 const fileCache = new Map<string, { mtimeMs: number; lines: string[] }>();
+let cachedValues = 0;
 
 export function readPayloads(v: unknown, field: string, out: IssueList, opts: PayloadOptions): Payloads | undefined {
   if (!isMap(v)) {
@@ -77,12 +92,20 @@ function readPayloadFile(name: string, field: string, out: IssueList, opts: Payl
     out.error(field, 'a payload file name must be a single line (use a YAML list for inline values)');
     return undefined;
   }
+  if (opts.payloadFiles && Object.prototype.hasOwnProperty.call(opts.payloadFiles, name)) {
+    const values = opts.payloadFiles[name]!;
+    if (values.length === 0) out.error(field, `payload file "${name}" has no values`);
+    return values;
+  }
   const found = resolvePayloadFile(name, opts);
   if (!found) {
     // Never read: reported as an error, or with missingPayloadFile 'warn' as a warning with no values.
     let reason = `payload file "${name}" not found (looked in the templates root and the template's folders)`;
-    if (!opts.allowLocalFileAccess && !opts.templatesRoot && !(opts.file && existsSync(opts.file))) {
-      reason = `payload file "${name}" cannot be used: the template was not loaded from a templates folder`;
+    if (!allowedRoot(opts)) {
+      reason = `payload file "${name}" cannot be used: templates given as text (uploads, private templates) may only use inline payload lists`;
+      // Never a warning: for text there is no file to be missing, only a name that must not be read.
+      out.error(field, reason);
+      return undefined;
     } else if (outsideRoot(name, opts)) {
       reason = `payload file "${name}" is outside the templates folder (allowLocalFileAccess permits it)`;
     }
@@ -100,9 +123,16 @@ function readPayloadFile(name: string, field: string, out: IssueList, opts: Payl
       .split('\n')
       .map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l))
       .filter((l) => l !== '');
+    // Bounded by the values it holds (word lists can be large): past the limit it starts over.
+    cachedValues += lines.length;
+    if (cachedValues > 2_000_000 || fileCache.size >= 1000) {
+      fileCache.clear();
+      cachedValues = lines.length;
+    }
     fileCache.set(found, { mtimeMs, lines });
   }
   if (lines.length === 0) out.error(field, `payload file "${name}" has no values`);
+  opts.onPayloadFile?.(name, lines);
   return lines;
 }
 
@@ -111,14 +141,27 @@ function readPayloadFile(name: string, field: string, out: IssueList, opts: Payl
  * tree when it was read from disk (a file the user pointed at); none for inline text (uploads).
  */
 function allowedRoot(opts: PayloadOptions): string | undefined {
-  if (opts.templatesRoot) return path.resolve(opts.templatesRoot);
-  if (opts.file && existsSync(opts.file)) return path.parse(path.resolve(opts.file)).root;
+  if (opts.allowLocalFileAccess) return path.parse(path.resolve(opts.file || '.')).root;
+  if (opts.templatesRoot) return realOrSelf(path.resolve(opts.templatesRoot));
+  if (opts.fromDisk && opts.file) return path.parse(path.resolve(opts.file)).root;
   return undefined;
 }
 
+function realOrSelf(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+/** Inside the root by its real path, so a symlink in the tree cannot lead out of it. */
 function inside(file: string, root: string): boolean {
-  const rel = path.relative(root, file);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  const check = (f: string) => {
+    const rel = path.relative(root, f);
+    return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  };
+  return check(path.resolve(file)) && (!existsSync(file) || check(realOrSelf(file)));
 }
 
 export function resolvePayloadFile(name: string, opts: PayloadOptions): string | undefined {
@@ -134,7 +177,7 @@ export function resolvePayloadFile(name: string, opts: PayloadOptions): string |
       dir = parent;
     }
   }
-  const root = opts.allowLocalFileAccess ? path.parse(path.resolve('.')).root : allowedRoot(opts);
+  const root = allowedRoot(opts);
   if (!root) return undefined;
   return candidates.find((c) => inside(c, root) && isFile(c));
 }

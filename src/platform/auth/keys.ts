@@ -12,7 +12,10 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
-/** The first characters of a key, safe to show so a user can tell keys apart. */
+/**
+ * What is shown of a key so a user can tell keys apart: the fixed `vgl_` and four characters of the key's
+ * hash, so no character of the secret itself is ever stored or shown in clear.
+ */
 export function keyPrefix(key: string): string {
-  return key.slice(0, KEY_PREFIX.length + 4);
+  return `${KEY_PREFIX}…${hashApiKey(key).slice(0, 4)}`;
 }

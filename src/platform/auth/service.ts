@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/connection.ts';
 import { forbidden, unauthorized } from '../errors.ts';
-import { hashApiKey, keyPrefix, newApiKey } from './keys.ts';
+import { keyPrefix, hashApiKey, newApiKey } from './keys.ts';
 import type { Role } from './permissions.ts';
 import * as store from './store.ts';
 
@@ -58,8 +58,9 @@ export async function createTeamWithOwner(db: Db, email: string, teamName: strin
 
 /**
  * First start: when no team exists, creates the owner account and its team and returns the owner's new
- * key (printed once by `vigil serve`). With VIGIL_BOOTSTRAP_API_KEY the key is that value instead, and it
- * is (re)installed on every start so automation can rely on it.
+ * key (shown once by `vigil serve`). With VIGIL_BOOTSTRAP_API_KEY the key is that value instead. It applies
+ * only then: once an owner exists the variable changes nothing, so a key the owner rotated stays rotated
+ * across restarts (a leaked bootstrap value must not come back to life).
  */
 export async function bootstrapOwner(db: Db, ownerEmail: string, bootstrapKey?: string): Promise<{ email: string; apiKey?: string }> {
   // Serialised with an advisory lock: two processes starting at once must not create two owners.
@@ -68,10 +69,6 @@ export async function bootstrapOwner(db: Db, ownerEmail: string, bootstrapKey?: 
     if ((await store.countTeams(tx)) === 0) {
       const { userId } = await createTeamWithOwner(tx, ownerEmail, 'Default team');
       return { email: ownerEmail, apiKey: await issueKey(tx, userId, bootstrapKey) };
-    }
-    if (bootstrapKey && !(await store.findUserByKeyHash(tx, hashApiKey(bootstrapKey)))) {
-      const owner = await store.findUserByEmail(tx, ownerEmail);
-      if (owner) await issueKey(tx, owner.id, bootstrapKey);
     }
     return { email: ownerEmail };
   });

@@ -40,6 +40,6 @@ export async function startRun(ctx: AppContext, scanId: string, run: number, tar
     for (let i = 0; i < jobs.length; i += 1000) await ctx.queue.insert(jobs.slice(i, i + 1000));
   } catch (err) {
     ctx.log.error({ err, scan_id: scanId }, 'queueing scan chunks failed');
-    await store.failScan(ctx.db, scanId, `could not queue the scan: ${(err as Error).message}`);
+    await store.failScan(ctx.db, scanId, 'could not queue the scan (details in the server log)');
   }
 }

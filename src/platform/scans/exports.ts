@@ -1,7 +1,7 @@
 // Scan log exports. A sync export answers at once with a download link and builds the file while it is
 // downloaded; an async one is built by a job into stored parts and reported by GET /v1/export/{id}.
 // Links carry a random token (only its hash is stored) and expire.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../../db/connection.ts';
@@ -25,6 +25,7 @@ interface ExportRow {
   row_count: number | null;
   created_at: Date;
   expires_at: Date;
+  token_hash: string;
 }
 
 const hashToken = (t: string) => createHash('sha256').update(t).digest('hex');
@@ -105,7 +106,9 @@ export async function buildExport(ctx: Pick<AppContext, 'db' | 'log'>, exportId:
     await write();
     await ctx.db.query(`UPDATE scan_exports SET status = 'ready', built = true, row_count = $2 WHERE id = $1`, [exportId, count]);
   } catch (err) {
-    await ctx.db.query(`UPDATE scan_exports SET status = 'failed', error = $2 WHERE id = $1`, [exportId, (err as Error).message]);
+    // The stored error is shown to the team: what failed, not the exception text (which goes to the log).
+    ctx.log.error({ err, export_id: exportId }, 'building a log export failed');
+    await ctx.db.query(`UPDATE scan_exports SET status = 'failed', error = $2 WHERE id = $1`, [exportId, 'the export could not be built (details in the server log)']);
     throw err;
   }
 }
@@ -120,13 +123,19 @@ export async function exportStatus(ctx: AppContext, teamId: string, exportId: st
     url?: string; expires_at?: string; row_count?: number; error?: string;
   } = { export_id: row.id, scan_id: row.scan_id, status: row.status, format: row.format, created_at: row.created_at.toISOString() };
   if (row.status === 'ready') {
-    const token = newToken();
-    const upd = await ctx.db.query<{ expires_at: Date }>(
-      `UPDATE scan_exports SET token_hash = $2, expires_at = now() + make_interval(secs => $3) WHERE id = $1 RETURNING expires_at`,
-      [row.id, hashToken(token), LINK_TTL_SECONDS],
-    );
+    // The link is derived from the export and a server secret, so every poll answers the same link:
+    // polling never invalidates a link someone already holds. Its lifetime starts at the first answer.
+    const token = createHmac('sha256', await linkSecret(ctx.db)).update(`export:${row.id}`).digest('base64url');
+    let expires = row.expires_at;
+    if (row.token_hash !== hashToken(token)) {
+      const upd = await ctx.db.query<{ expires_at: Date }>(
+        `UPDATE scan_exports SET token_hash = $2, expires_at = now() + make_interval(secs => $3) WHERE id = $1 RETURNING expires_at`,
+        [row.id, hashToken(token), LINK_TTL_SECONDS],
+      );
+      expires = upd.rows[0]!.expires_at;
+    }
     out.url = linkFor(ctx, token);
-    out.expires_at = upd.rows[0]!.expires_at.toISOString();
+    out.expires_at = expires.toISOString();
     out.row_count = row.row_count ?? undefined;
   }
   if (row.error) out.error = row.error;
@@ -152,4 +161,24 @@ async function* readParts(db: Db, exportId: string): AsyncGenerator<Buffer> {
     if (!rows[0]) return;
     yield Buffer.from(rows[0].data);
   }
+}
+
+const secrets = new WeakMap<Db, Promise<string>>();
+
+/** The database-wide key for derived links, made on first use (every process then reads the same). */
+function linkSecret(db: Db): Promise<string> {
+  let hit = secrets.get(db);
+  if (!hit) {
+    hit = (async () => {
+      await db.query(
+        `INSERT INTO platform_secrets (name, value) VALUES ('export_links', $1) ON CONFLICT (name) DO NOTHING`,
+        [randomBytes(32).toString('base64url')],
+      );
+      const { rows } = await db.query<{ value: string }>(`SELECT value FROM platform_secrets WHERE name = 'export_links'`);
+      return rows[0]!.value;
+    })();
+    hit.catch(() => secrets.delete(db));
+    secrets.set(db, hit);
+  }
+  return hit;
 }

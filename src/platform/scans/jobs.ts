@@ -1,5 +1,6 @@
 // The scans area's background jobs: running a chunk of a scan, and building an async log export.
 // Loaded by src/platform/worker/jobs.ts so `vigil serve` and `vigil worker` both run them.
+import { randomUUID } from 'node:crypto';
 import { registerJobHandler } from '../worker/registry.ts';
 import { SCAN_CHUNK_JOB, type ChunkJob } from './dispatch.ts';
 import { runChunk } from './chunk.ts';
@@ -15,7 +16,7 @@ export const SLOT_RETRY_SECONDS = Math.max(1, Math.round(Number(process.env.VIGI
 
 registerJobHandler<ChunkJob>(SCAN_CHUNK_JOB, async (job, ctx) => {
   try {
-    const outcome = await runChunk(ctx, job.data, { signal: ctx.signal, secrets: workerSecrets() });
+    const outcome = await runChunk(ctx, job.data, { signal: ctx.signal, secretsFor: workerSecrets });
     if (outcome === 'busy') {
       // All the scan's slots are taken: queue the chunk again a little later instead of waiting here
       // (a new job, so this does not use up the chunk's retries).
@@ -25,7 +26,11 @@ registerJobHandler<ChunkJob>(SCAN_CHUNK_JOB, async (job, ctx) => {
   } catch (err) {
     // The last attempt's failure ends the scan; earlier ones are retried by pg-boss.
     if (job.retryCount >= job.retryLimit) {
-      await failScan(ctx.db, job.data.scanId, `chunk ${job.data.idx} failed: ${(err as Error).message}`).catch(() => {});
+      // The reason users see says what failed, not the exception's text (database errors, paths,
+      // secrets); the details go to the server log under an id the reason names.
+      const errorId = randomUUID();
+      ctx.log.error({ err, error_id: errorId, scan_id: job.data.scanId, chunk: job.data.idx }, 'scan chunk failed for good');
+      await failScan(ctx.db, job.data.scanId, `chunk ${job.data.idx} failed after ${job.retryLimit + 1} attempts (error id ${errorId} in the server log)`).catch(() => {});
     }
     throw err;
   }

@@ -4,7 +4,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { errorResponses } from '../errors.ts';
 import * as scans from './service.ts';
-import { listResults, vulnHistory, importResults } from './results.ts';
+import { can } from '../auth/permissions.ts';
+import { listResults, vulnHistory } from './results.ts';
+import { appendResults, importResults } from './import.ts';
 import { parseLogQuery, CONTENT_TYPES } from './logs.ts';
 import { asyncExport, exportStatus, openDownload, syncExport } from './exports.ts';
 import * as S from './schemas.ts';
@@ -15,9 +17,10 @@ const DeleteResponse = Type.Object({ message: Type.String(), ok: Type.Boolean() 
 export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
 
-  // Imports arrive as a raw JSON-lines file (this parser only applies to this plugin's routes).
+  // Imports arrive as a raw JSON-lines file, handed over as the request stream (read line by line by
+  // the import; this parser only applies to this plugin's routes).
   app.addContentTypeParser(['application/octet-stream', 'application/x-ndjson', 'application/jsonl', 'text/plain'],
-    { parseAs: 'string' }, (_req, body, done) => done(null, body));
+    (_req, payload, done) => done(null, payload));
 
   app.post('/v1/scans', {
     config: { action: 'scans:manage' },
@@ -64,7 +67,6 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/v1/scans/import', {
     config: { action: 'scans:manage' },
-    bodyLimit: 256 * 1024 * 1024,
     schema: {
       tags, summary: 'Import a nuclei JSON-lines results file as an uploaded scan',
       querystring: Type.Object({ name: Type.Optional(Type.String({ maxLength: 500 })) }),
@@ -72,8 +74,20 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Type.Object({ message: Type.String(), id: Type.String() }), ...errorResponses(400, 401, 403) },
     },
   }, async (req) => {
-    const text = typeof req.body === 'string' ? req.body : Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
-    const out = await importResults(ctx, req.caller, text, req.query.name);
+    const out = await importResults(ctx, req.caller, importBody(req.body), req.query.name);
+    return { message: `imported ${out.count} results`, id: out.id };
+  });
+
+  app.patch('/v1/scans/:scan_id/import', {
+    config: { action: 'scans:manage' },
+    schema: {
+      tags, summary: 'Add more nuclei JSON-lines results to an uploaded scan (the uploader sends later chunks here)',
+      params: Type.Object({ scan_id: Type.String({ maxLength: 200 }) }),
+      consumes: ['application/octet-stream', 'application/x-ndjson', 'text/plain'],
+      response: { 200: Type.Object({ message: Type.String(), id: Type.String() }), ...errorResponses(400, 401, 403, 404) },
+    },
+  }, async (req) => {
+    const out = await appendResults(ctx, req.caller, req.params.scan_id, importBody(req.body));
     return { message: `imported ${out.count} results`, id: out.id };
   });
 
@@ -109,7 +123,7 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/v1/scans/:scan_id/config', {
     config: { action: 'scans:view' },
     schema: { tags, summary: 'Scan configuration', params: S.ScanIdParams, response: { 200: S.ScanConfig, ...errorResponses(400, 401, 403, 404) } },
-  }, async (req) => scans.scanConfig(ctx, req.caller.teamId, req.params.scan_id));
+  }, async (req) => scans.scanConfig(ctx, req.caller.teamId, req.params.scan_id, can(req.caller.role, 'scans:manage')));
 
   app.get('/v1/scans/:scan_id/scan_log/export', {
     config: { action: 'scans:view' },
@@ -156,3 +170,12 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return reply.send(file.stream);
   });
 };
+
+/** The import body as a stream of chunks (a string or buffer when a JSON body or inject gave one). */
+function importBody(body: unknown): AsyncIterable<Buffer | string> {
+  if (body && typeof (body as AsyncIterable<Buffer>)[Symbol.asyncIterator] === 'function') return body as AsyncIterable<Buffer>;
+  const whole = typeof body === 'string' || Buffer.isBuffer(body) ? body : '';
+  return (async function* () {
+    yield whole;
+  })();
+}

@@ -1,8 +1,9 @@
 // TypeBox schemas of the scans endpoints (they validate input and document the API).
 import { Type } from '@sinclair/typebox';
 
-const Str = Type.String();
-const StrList = Type.Array(Type.String());
+// Bounds on every list and string: a request can never make the server hold or store unbounded input.
+const Str = Type.String({ maxLength: 4096 });
+const StrList = Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 10_000 });
 
 export const AssetFilters = Type.Object({
   is_tech: Type.Optional(Type.Boolean()), is_favicon: Type.Optional(Type.Boolean()), is_new: Type.Optional(Type.Boolean()),
@@ -16,13 +17,16 @@ export const AssetFilters = Type.Object({
 }, { additionalProperties: false });
 
 export const CreateScanBody = Type.Object({
-  targets: Type.Optional(Type.Array(Type.String({ maxLength: 4096 }))),
+  targets: Type.Optional(Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 100_000 })),
   templates: Type.Optional(StrList),
   assets: Type.Optional(StrList),
   early_templates: Type.Optional(StrList),
   exclude_targets: Type.Optional(StrList),
-  exclusions: Type.Optional(Type.Array(Type.String(), { description: 'exclusion patterns; a leading + makes an allow-list pattern' })),
-  private_templates: Type.Optional(Type.Array(Type.Object({ name: Type.String({ minLength: 1 }), contents: Type.String({ minLength: 1 }) }))),
+  exclusions: Type.Optional(Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 10_000, description: 'exclusion patterns; a leading + makes an allow-list pattern' })),
+  private_templates: Type.Optional(Type.Array(
+    Type.Object({ name: Type.String({ minLength: 1, maxLength: 255 }), contents: Type.String({ minLength: 1, maxLength: 1024 * 1024 }) }),
+    { maxItems: 1000 },
+  )),
   name: Type.Optional(Type.String({ maxLength: 500 })),
   recommended: Type.Optional(Type.Boolean()),
   all: Type.Optional(Type.Boolean()),
@@ -35,7 +39,7 @@ export const CreateScanBody = Type.Object({
   alerting_config_ids: Type.Optional(StrList),
   scan_config_ids: Type.Optional(StrList),
   reporting_config_ids: Type.Optional(StrList),
-  enumeration_ids: Type.Optional(Type.Array(Type.Object({ id: Type.String() }))),
+  enumeration_ids: Type.Optional(Type.Array(Type.Object({ id: Str }), { maxItems: 1000 })),
   socks5_proxy: Type.Optional(Str),
   agent_id: Type.Optional(Str),
   agent_tags: Type.Optional(StrList),

@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts';
 import type { Caller } from '../auth/service.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
 import { checkTarget, expandTargets, isInternalTarget, scopeFilter } from './targets.ts';
+import { checkDenied, denyList } from './deny.ts';
 import { inlineTemplates, resolveAssetTargets, resolveStoreTemplates, hasStoreSelection } from './sources.ts';
 import { startRun } from './dispatch.ts';
 import { engineOptionsFor, configRefs } from './configs.ts';
@@ -55,6 +56,8 @@ function checkProxy(value: string | undefined): void {
 interface Plan {
   targets: string[];
   truncated: number;
+  /** The request's own targets that contributed kept targets. */
+  directUsed: string[];
   templates: ScanTemplate[];
 }
 
@@ -62,6 +65,8 @@ interface Plan {
 async function plan(ctx: AppContext, teamId: string, body: CreateScanBody): Promise<Plan> {
   const direct = body.targets ?? [];
   direct.forEach((t, i) => checkTarget(t, `targets[${i}]`));
+  const deny = denyList(ctx.config);
+  checkDenied(deny, direct, 'targets');
   const fromAssets = await resolveAssetTargets(ctx.db, teamId, {
     assets: body.assets ?? [],
     enumerationIds: (body.enumeration_ids ?? []).map((e) => e.id),
@@ -72,7 +77,10 @@ async function plan(ctx: AppContext, teamId: string, body: CreateScanBody): Prom
     ...(body.exclude_targets ?? []).map((value, i) => ({ value, param: `exclude_targets[${i}]` })),
     ...(body.exclusions ?? []).map((value, i) => ({ value, param: `exclusions[${i}]` })),
   ]);
-  const { targets, truncated } = expandTargets([...direct, ...fromAssets], keep, ctx.config.maxScanTargets);
+  // Denied addresses inside ranges are cut like exclusions (arithmetically, before expansion).
+  keep.deny = [...(keep.deny ?? []), ...deny.patterns.flatMap((p) => (p.cidr ? [p.cidr] : []))];
+  const scoped = Object.assign((t: string) => keep(t) && !deny.reason(t), keep);
+  const { targets, truncated, inputsUsed } = expandTargets([...direct, ...fromAssets], scoped, ctx.config.maxScanTargets, ctx.config.maxRangeAddresses);
 
   const selection = {
     templates: body.templates ?? [],
@@ -90,7 +98,8 @@ async function plan(ctx: AppContext, teamId: string, body: CreateScanBody): Prom
     throw badRequest(hadInput ? 'every target is excluded by exclude_targets / exclusions' : 'the scan has no targets', 'targets');
   }
   if (templates.length === 0) throw badRequest('the scan has no templates', 'templates');
-  return { targets, truncated, templates };
+  // Inputs past the maximum are not kept in the stored request: a rescan plans the same targets.
+  return { targets, truncated, templates, directUsed: direct.slice(0, Math.min(direct.length, inputsUsed)) };
 }
 
 export async function createScan(ctx: AppContext, caller: Caller, body: CreateScanBody): Promise<{ id: string; truncated: number; status: string }> {
@@ -102,13 +111,18 @@ export async function createScan(ctx: AppContext, caller: Caller, body: CreateSc
   await ctx.db.transaction(async (tx) => {
     await store.insertScan(tx, {
       id, teamId: caller.teamId, status, createdBy: caller.userId, targets: p.targets, totalTemplate: p.templates.length,
-      name: body.name?.trim() || defaultName(p.targets), request: body as Record<string, unknown>, engineOptions: { ...engineOptions },
+      name: body.name?.trim() || defaultName(p.targets), request: storedRequest(body, p), engineOptions: { ...engineOptions },
       isAutomatic: body.automatic_scan ?? false, isInternal: p.targets.every(isInternalTarget),
     });
     await store.replaceTemplates(tx, id, p.templates);
   });
   if (!body.schedule_only) await startRun(ctx, id, 0, p.targets);
   return { id, truncated: p.truncated, status };
+}
+
+/** The request as stored: targets cut to those that contributed, so 1.5M inputs are never stored whole. */
+function storedRequest(body: CreateScanBody, p: Plan): Record<string, unknown> {
+  return body.targets ? { ...body, targets: p.directUsed } : { ...body };
 }
 
 function defaultName(targets: string[]): string {
@@ -287,7 +301,19 @@ export async function getScan(ctx: AppContext, teamId: string, id: string) {
 }
 
 /** The spec's scan configuration record, config references with their names. */
-export async function scanConfig(ctx: AppContext, teamId: string, id: string) {
+/** A proxy address as shown to someone who may not see its credentials: the password masked. */
+export function maskProxy(value: string): string {
+  try {
+    const u = new URL(value.includes('://') ? value : `socks5://${value}`);
+    if (!u.username && !u.password) return value;
+    return `${u.protocol}//${u.username ? decodeURIComponent(u.username) + ':' : ''}****@${u.host}`;
+  } catch {
+    return '****';
+  }
+}
+
+/** The scan's settings; `showSecrets` (scan managers) sees the proxy's credentials, others see them masked. */
+export async function scanConfig(ctx: AppContext, teamId: string, id: string, showSecrets = false) {
   const scan = await mustGet(ctx, teamId, id);
   const req = scan.request as CreateScanBody;
   const templates = await store.templateSummary(ctx.db, id);
@@ -302,7 +328,7 @@ export async function scanConfig(ctx: AppContext, teamId: string, id: string) {
     report_config_ids: await configRefs(ctx.db, teamId, req.reporting_config_ids ?? [], 'reporting'),
     alerting_config_ids: await configRefs(ctx.db, teamId, req.alerting_config_ids ?? [], 'alerting'),
     enumeration_ids: [] as { id: string; name: string; enumeration_type: string; types: string[] }[],
-    socks5_proxy: req.socks5_proxy ?? '',
+    socks5_proxy: req.socks5_proxy ? (showSecrets ? req.socks5_proxy : maskProxy(req.socks5_proxy)) : '',
     agent_id: req.agent_id ?? '',
     agent_tags: req.agent_tags ?? [],
     agent_networks: req.agent_networks ?? [],

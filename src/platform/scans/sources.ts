@@ -41,7 +41,8 @@ export async function resolveStoreTemplates(db: Db, teamId: string, sel: Templat
     recommended: sel.recommended,
     all: sel.all,
   });
-  return rows.map((r) => ({ templateId: r.id, uri: r.uri, source: 'public', raw: r.raw }));
+  // Referenced by store row and digest; the chunk reads the text from the store (see store.loadTemplates).
+  return rows.map((r) => ({ templateId: r.id, uri: r.uri, source: 'public', raw: '', refPk: r.pk, digest: r.digest }));
 }
 
 /** Inline templates of the request, checked with the engine's loader: a broken one is a 400 naming it. */

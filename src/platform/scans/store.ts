@@ -63,7 +63,12 @@ export interface ScanTemplate {
   templateId: string;
   uri: string;
   source: string;
+  /** The text of an inline template; '' for one referenced in the template store. */
   raw: string;
+  /** Payload files resolved when the catalogue was imported (referenced templates only). */
+  payloadFiles?: Record<string, string[]>;
+  refPk?: number;
+  digest?: string;
 }
 
 export async function replaceTemplates(db: Db, scanId: string, templates: ScanTemplate[]): Promise<void> {
@@ -73,20 +78,28 @@ export async function replaceTemplates(db: Db, scanId: string, templates: ScanTe
     const part = templates.slice(i, i + 500);
     const values: unknown[] = [];
     const rows = part.map((t, j) => {
-      values.push(scanId, i + j, t.templateId, t.uri, t.source, t.raw);
-      const b = j * 6;
-      return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6})`;
+      values.push(scanId, i + j, t.templateId, t.uri, t.source, t.raw, t.refPk ?? null, t.digest ?? null);
+      const b = j * 8;
+      return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}, $${b + 7}::bigint, $${b + 8})`;
     });
-    await db.query(`INSERT INTO scan_templates (scan_id, ord, template_id, uri, source, raw) VALUES ${rows.join(', ')}`, values);
+    await db.query(`INSERT INTO scan_templates (scan_id, ord, template_id, uri, source, raw, ref_pk, digest) VALUES ${rows.join(', ')}`, values);
   }
 }
 
 export async function loadTemplates(db: Db, scanId: string): Promise<ScanTemplate[]> {
-  const { rows } = await db.query<{ template_id: string; uri: string; source: string; raw: string }>(
-    'SELECT template_id, uri, source, raw FROM scan_templates WHERE scan_id = $1 ORDER BY ord',
+  // Referenced templates come from the store while the digest still matches; one changed or removed
+  // since the scan was planned comes back with no text, and the chunk skips it with a log line.
+  const { rows } = await db.query<{ template_id: string; uri: string; source: string; raw: string | null; payload_files: Record<string, string[]> | null }>(
+    `SELECT s.template_id, s.uri, s.source,
+            CASE WHEN s.ref_pk IS NULL THEN s.raw ELSE t.raw END AS raw, t.payload_files
+       FROM scan_templates s
+       LEFT JOIN templates t ON t.pk = s.ref_pk AND t.digest = s.digest
+      WHERE s.scan_id = $1 ORDER BY s.ord`,
     [scanId],
   );
-  return rows.map((r) => ({ templateId: r.template_id, uri: r.uri, source: r.source, raw: r.raw }));
+  return rows.map((r) => ({
+    templateId: r.template_id, uri: r.uri, source: r.source, raw: r.raw ?? '', ...(r.payload_files ? { payloadFiles: r.payload_files } : {}),
+  }));
 }
 
 export async function templateSummary(db: Db, scanId: string): Promise<{ template_id: string; uri: string; source: string }[]> {
@@ -109,7 +122,7 @@ export async function startRun(db: Db, scanId: string, run: number, chunks: stri
     await db.query(`INSERT INTO scan_chunks (scan_id, run, idx, targets) VALUES ${rows.join(', ')}`, values);
   }
   await db.query(
-    `UPDATE scans SET status = 'queued', failure_reason = NULL, progress = 0, chunks_total = $3, chunks_done = 0,
+    `UPDATE scans SET status = 'queued', failure_reason = NULL, progress = 0, attempts_done = 0, chunks_total = $3, chunks_done = 0,
        rescan_count = $2, started_at = NULL, completed_at = NULL, updated_at = now()
      WHERE id = $1`,
     [scanId, run, chunks.length],
@@ -214,6 +227,9 @@ export async function deleteScan(db: Db, teamId: string, id: string): Promise<bo
 /** Ends the current run as failed; pending chunks are cancelled so workers skip them. */
 export async function failScan(db: Db, id: string, reason: string): Promise<boolean> {
   return db.transaction(async (tx) => {
+    // Chunk rows first, then the scan row: the order claimChunk and finishChunk take them in, so a stop
+    // during a running chunk cannot deadlock with it on PostgreSQL.
+    await tx.query(`SELECT 1 FROM scan_chunks WHERE scan_id = $1 AND status IN ('pending', 'running') ORDER BY run, idx FOR UPDATE`, [id]);
     const res = await tx.query(
       `UPDATE scans SET status = 'failed', failure_reason = $2, completed_at = now(), updated_at = now()
        WHERE id = $1 AND status IN ('queued', 'starting', 'running', 'scheduled')`,
@@ -305,7 +321,8 @@ export async function finishChunk(db: Db, scanId: string, run: number, idx: numb
     if (done.rowCount === 0) return;
     await tx.query(
       `UPDATE scans SET chunks_done = chunks_done + 1,
-         progress = CASE WHEN chunks_total = 0 THEN 100 ELSE ((chunks_done + 1) * 100) / chunks_total END,
+         progress = CASE WHEN chunks_total = 0 OR chunks_done + 1 >= chunks_total THEN 100
+                         ELSE GREATEST(progress, ((chunks_done + 1) * 100) / chunks_total) END,
          status = CASE WHEN chunks_done + 1 >= chunks_total AND status IN ('queued', 'starting', 'running') THEN 'finished' ELSE status END,
          completed_at = CASE WHEN chunks_done + 1 >= chunks_total AND status IN ('queued', 'starting', 'running') THEN now() ELSE completed_at END,
          updated_at = now()
@@ -372,12 +389,22 @@ export async function insertLogs(db: Db, scanId: string, teamId: string, run: nu
     const json = JSON.stringify(rows.slice(i, i + 5000).map((r) => ({
       t: r.target, id: r.templateId, m: r.matched, s: r.severity, e: r.error, ev: r.event, h: r.vulnHash, at: r.at,
     })));
-    await db.query(
+    const res = await db.query(
       `INSERT INTO scan_logs (scan_id, team_id, run, target, template_id, matched, severity, error, event, vuln_hash, created_at)
        SELECT $1, $2, $3, x.t, x.id, x.m, x.s, x.e, x.ev, x.h, x.at
        FROM jsonb_to_recordset($4::jsonb) AS x(t text, id text, m boolean, s text, e text, ev text, h text, at timestamptz)
        ON CONFLICT (scan_id, run, target, template_id) DO NOTHING`,
       [scanId, teamId, run, json],
     );
+    // One record per finished attempt (a retried chunk adds none twice): progress follows them, held
+    // below 100 until the last chunk is done.
+    if (res.rowCount) {
+      await db.query(
+        `UPDATE scans SET attempts_done = attempts_done + $3,
+           progress = GREATEST(progress, LEAST(99, ((attempts_done + $3) * 100) / GREATEST(total_scan, 1)))
+         WHERE id = $1 AND rescan_count = $2 AND status IN ('queued', 'starting', 'running')`,
+        [scanId, run, res.rowCount],
+      );
+    }
   }
 }

@@ -102,6 +102,8 @@ function inCidr(c: Cidr, host: string): boolean {
 /** One exclusion or inclusion pattern: exact target, domain, wildcard, IP or CIDR. */
 export interface ScopePattern {
   allow: boolean;
+  /** Set for IP and CIDR patterns, so ranges can be cut arithmetically instead of address by address. */
+  cidr?: Cidr;
   test(target: string): boolean;
 }
 
@@ -110,65 +112,139 @@ export function parsePattern(raw: string, param: string): ScopePattern {
   const allow = p.startsWith('+');
   if (allow) p = p.slice(1).trim();
   if (!p) throw badRequest(`empty scope pattern "${raw}"`, param);
-  const cidr = parseCidr(p);
-  if (cidr) return { allow, test: (t) => inCidr(cidr, hostOf(t)) };
+  const cidr = parseCidr(p) ?? (net.isIP(p) ? parseCidr(`${p}/${net.isIP(p) === 4 ? 32 : 128}`) : undefined);
+  if (cidr) return { allow, cidr, test: (t) => inCidr(cidr, hostOf(t)) };
   const whole = p.toLowerCase();
   if (p.includes('*')) {
     const re = new RegExp('^' + whole.split('*').map(escapeRe).join('.*') + '$', 'i');
     return { allow, test: (t) => re.test(hostOf(t)) || re.test(t.trim()) };
   }
-  // A URL or host:port pattern names that one target; a bare name or IP covers every target on that host.
+  // A URL or host:port pattern names that one target; a bare name covers every target on that host.
   const trim = (t: string) => t.trim().toLowerCase().replace(/\/+$/, '');
-  if (!net.isIP(p) && (p.includes('://') || /:\d+$/.test(p))) return { allow, test: (t) => trim(t) === trim(whole) };
+  if (p.includes('://') || /:\d+$/.test(p)) return { allow, test: (t) => trim(t) === trim(whole) };
   const host = hostOf(p);
   return { allow, test: (t) => hostOf(t) === host };
 }
 
 const escapeRe = (s: string) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
 
+/** A target filter that also carries its IP/CIDR patterns for arithmetic range cuts. */
+export interface Scope {
+  (target: string): boolean;
+  deny?: Cidr[];
+  /** IP/CIDR allow patterns; `allowOnlyCidr` when every allow pattern is one. */
+  allow?: Cidr[];
+  allowOnlyCidr?: boolean;
+}
+
 /** A filter from exclude_targets and exclusions: allow-list patterns (leading +) and exclusions. */
-export function scopeFilter(patterns: { value: string; param: string }[]): (target: string) => boolean {
+export function scopeFilter(patterns: { value: string; param: string }[]): Scope {
   const parsed = patterns.map((p) => parsePattern(p.value, p.param));
   const allows = parsed.filter((p) => p.allow);
   const denies = parsed.filter((p) => !p.allow);
-  return (t) => (allows.length === 0 || allows.some((a) => a.test(t))) && !denies.some((d) => d.test(t));
+  const keep: Scope = (t) => (allows.length === 0 || allows.some((a) => a.test(t))) && !denies.some((d) => d.test(t));
+  keep.deny = denies.flatMap((d) => (d.cidr ? [d.cidr] : []));
+  keep.allow = allows.flatMap((a) => (a.cidr ? [a.cidr] : []));
+  keep.allowOnlyCidr = allows.length > 0 && allows.every((a) => a.cidr);
+  return keep;
 }
 
 export interface ExpandResult {
   targets: string[];
   /** Targets cut off by the maximum. */
   truncated: number;
+  /** How many of the inputs contributed kept targets (the rest were cut by the maximum). */
+  inputsUsed: number;
+}
+
+/** Inclusive address interval. */
+type Interval = [bigint, bigint];
+
+function rangeOf(c: Cidr): Interval {
+  return [c.base, c.base + cidrSize(c) - 1n];
+}
+
+function subtract(list: Interval[], [lo, hi]: Interval): Interval[] {
+  const out: Interval[] = [];
+  for (const [a, b] of list) {
+    if (hi < a || lo > b) {
+      out.push([a, b]);
+      continue;
+    }
+    if (a < lo) out.push([a, lo - 1n]);
+    if (b > hi) out.push([hi + 1n, b]);
+  }
+  return out;
+}
+
+function intersect(list: Interval[], allowed: Interval[]): Interval[] {
+  const out: Interval[] = [];
+  for (const [a, b] of list) {
+    for (const [lo, hi] of allowed) {
+      const x = a > lo ? a : lo;
+      const y = b < hi ? b : hi;
+      if (x <= y) out.push([x, y]);
+    }
+  }
+  return out.sort((p, q) => (p[0] < q[0] ? -1 : p[0] > q[0] ? 1 : 0));
+}
+
+/** The addresses of a range left after the scope's IP/CIDR exclusions and allow-list, as intervals. */
+function scopedIntervals(c: Cidr, scope: Scope): Interval[] {
+  let list: Interval[] = [rangeOf(c)];
+  for (const d of scope.deny ?? []) if (d.v === c.v) list = subtract(list, rangeOf(d));
+  if (scope.allowOnlyCidr) list = intersect(list, (scope.allow ?? []).filter((a) => a.v === c.v).map(rangeOf));
+  return list;
 }
 
 /**
- * Expands CIDR ranges, removes duplicates and out-of-scope targets, and keeps at most `max`. Ranges are
- * walked lazily so a huge range only costs what is kept (the rest is counted, not listed).
+ * Expands CIDR ranges, removes duplicates and out-of-scope targets, and keeps at most `max`. IP and CIDR
+ * exclusions are subtracted from ranges arithmetically, so a range excluded whole costs nothing; what is
+ * left of all ranges together may hold at most `maxRangeAddresses` addresses (else a 400 naming the
+ * limit). Addresses are listed only up to the maximum; the rest of a range is counted, not walked.
  */
-export function expandTargets(inputs: string[], keep: (t: string) => boolean, max: number): ExpandResult {
+export function expandTargets(inputs: string[], keep: Scope, max: number, maxRangeAddresses = DEFAULT_MAX_RANGE_ADDRESSES): ExpandResult {
   const seen = new Set<string>();
   const out: string[] = [];
   let truncated = 0;
+  let inputsUsed = 0;
+  let rangeTotal = 0n;
   const add = (t: string) => {
     if (seen.has(t) || !keep(t)) return;
     seen.add(t);
     if (out.length < max) out.push(t);
     else truncated++;
   };
-  for (const raw of inputs) {
+  inputs.forEach((raw, i) => {
     const t = raw.trim();
     const cidr = parseCidr(t);
+    const before = out.length;
     if (!cidr) {
       add(t);
-      continue;
+    } else {
+      const intervals = scopedIntervals(cidr, keep);
+      for (const [lo, hi] of intervals) rangeTotal += hi - lo + 1n;
+      if (rangeTotal > BigInt(maxRangeAddresses)) {
+        throw badRequest(
+          `target ranges hold ${rangeTotal > 10n ** 12n ? 'more than 10^12' : rangeTotal.toString()} addresses after exclusions, ` +
+            `more than the limit of ${maxRangeAddresses} (VIGIL_MAX_RANGE_ADDRESSES): split the range or exclude parts of it`,
+          `targets[${i}]`,
+        );
+      }
+      for (const [lo, hi] of intervals) {
+        let n = lo;
+        for (; n <= hi && out.length < max; n++) add(bigToIp(cidr.v, n));
+        // Past the maximum, the rest of the interval is counted in bulk.
+        if (n <= hi) truncated += Number(hi - n + 1n);
+      }
     }
-    const size = cidrSize(cidr);
-    // Past the maximum, a range's addresses are counted in bulk (exclusions are not applied to them).
-    let i = 0n;
-    for (; i < size && out.length < max; i++) add(bigToIp(cidr.v, cidr.base + i));
-    if (i < size) truncated += Number(size - i);
-  }
-  return { targets: out, truncated };
+    if (out.length > before) inputsUsed = i + 1;
+  });
+  return { targets: out, truncated, inputsUsed };
 }
+
+/** Range addresses a scan may name in all (after exclusions) before it is refused: a /12 of IPv4. */
+export const DEFAULT_MAX_RANGE_ADDRESSES = 1 << 20;
 
 const PRIVATE_CIDRS = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '127.0.0.0/8', '169.254.0.0/16', '100.64.0.0/10', '::1/128', 'fc00::/7', 'fe80::/10']
   .map((c) => parseCidr(c)!);

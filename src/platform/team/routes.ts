@@ -5,6 +5,7 @@ import { errorResponses, MessageBody } from '../errors.ts';
 import { issueKey } from '../auth/service.ts';
 import * as store from '../auth/store.ts';
 import * as team from './service.ts';
+import { acceptInvite, createInvite, createWorkspace, deleteWorkspace, renameWorkspace, INVITE_TTL_DAYS } from './workspaces.ts';
 
 const TeamMember = Type.Object({
   email: Type.String(),
@@ -26,7 +27,9 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags, summary: 'Who am I',
       response: {
         200: Type.Object({
-          message: Type.String(), email: Type.String(), user_id: Type.Integer(), team_id: Type.String(),
+          message: Type.String(), email: Type.String(),
+          name: Type.String({ description: "the user's name, or the email's local part when none is set (nuclei's key check reads it)" }),
+          user_id: Type.Integer(), team_id: Type.String(),
           team_name: Type.Optional(Type.String()), role: Type.String(), is_team_owner: Type.Boolean(), is_read_only: Type.Boolean(),
           teams: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), role: Type.String() })),
         }),
@@ -36,8 +39,9 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (req) => {
     const c = req.caller;
     const teams = await store.listUserTeams(db, c.userId);
+    const user = await store.findUserByEmail(db, c.email);
     return {
-      message: 'ok', email: c.email, user_id: c.userId, team_id: c.teamId,
+      message: 'ok', email: c.email, name: user?.name || c.email.split('@')[0]!, user_id: c.userId, team_id: c.teamId,
       team_name: teams.find((t) => t.id === c.teamId)?.name, role: c.role,
       is_team_owner: c.role === 'OWNER', is_read_only: !['OWNER', 'ADMIN'].includes(c.role),
       teams: teams.map((t) => ({ id: t.id, name: t.name, role: t.role })),
@@ -84,12 +88,76 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: { action: 'team:manage_members' },
     schema: {
       tags, summary: 'Add a team member (creates the account when new)',
-      body: Type.Object({ email: Email, role: Type.Optional(Type.String()) }),
-      response: { 200: MessageBody, ...errorResponses(400, 401, 403, 409) },
+      body: Type.Object({ email: Email, role: Type.Optional(Type.String({ maxLength: 20 })) }),
+      response: {
+        200: Type.Object({
+          message: Type.String(),
+          invite_token: Type.String({ description: 'one-time token the new member redeems at POST /v1/user/invite/accept for an API key; shown only here' }),
+          invite_expires_at: Type.String(),
+        }),
+        ...errorResponses(400, 401, 403, 409),
+      },
     },
   }, async (req) => {
-    await team.addMember(db, req.caller, req.body.email, req.body.role);
-    return { message: `${req.body.email} added to the team` };
+    const userId = await team.addMember(db, req.caller, req.body.email, req.body.role);
+    const invite = await createInvite(db, req.caller.teamId, userId, req.caller.userId);
+    return {
+      message: `${req.body.email} added to the team; hand them the invite token (valid ${INVITE_TTL_DAYS} days, usable once)`,
+      invite_token: invite.token, invite_expires_at: invite.expiresAt.toISOString(),
+    };
+  });
+
+  app.post('/v1/user/invite/accept', {
+    config: { public: true },
+    schema: {
+      tags, summary: 'Redeem a team invite: accepts the membership and, for a new user, returns their API key once',
+      security: [],
+      body: Type.Object({ token: Type.String({ minLength: 10, maxLength: 200 }) }),
+      response: {
+        200: Type.Object({ message: Type.String(), email: Type.String(), team_id: Type.String(), api_key: Type.Optional(Type.String()) }),
+        ...errorResponses(400, 404),
+      },
+    },
+  }, async (req) => {
+    const out = await acceptInvite(db, req.body.token);
+    return {
+      message: out.apiKey ? 'invite accepted; this is your API key, shown only now' : 'invite accepted; use your existing API key',
+      email: out.email, team_id: out.teamId, ...(out.apiKey ? { api_key: out.apiKey } : {}),
+    };
+  });
+
+  app.post('/v1/user/team', {
+    schema: {
+      tags, summary: 'Create a workspace (team); the caller becomes its Owner',
+      body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) }),
+      response: { 200: Type.Object({ message: Type.String(), team_id: Type.String() }), ...errorResponses(400, 401) },
+    },
+  }, async (req) => {
+    const teamId = await createWorkspace(db, req.caller, req.body.name);
+    return { message: `workspace ${req.body.name.trim()} created; send X-Team-Id: ${teamId} to work in it`, team_id: teamId };
+  });
+
+  app.patch('/v1/user/team', {
+    config: { action: 'team:manage_settings' },
+    schema: {
+      tags, summary: 'Rename the current team (X-Team-Id or the default one)',
+      body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) }),
+      response: { 200: MessageBody, ...errorResponses(400, 401, 403) },
+    },
+  }, async (req) => {
+    await renameWorkspace(db, req.caller, req.body.name);
+    return { message: `team renamed to ${req.body.name.trim()}` };
+  });
+
+  app.delete('/v1/user/team', {
+    schema: {
+      tags, summary: 'Delete a team with all its data (its Owner only, once no other member is left)',
+      body: Type.Object({ team_id: Type.String({ minLength: 1, maxLength: 200 }) }),
+      response: { 200: MessageBody, ...errorResponses(400, 401, 403, 404, 409) },
+    },
+  }, async (req) => {
+    await deleteWorkspace(db, req.caller, req.body.team_id);
+    return { message: `team ${req.body.team_id} and its data deleted` };
   });
 
   app.patch('/v1/user/team/member', {

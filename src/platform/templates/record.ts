@@ -19,6 +19,8 @@ export interface TemplateFields {
   cve_ids: string[];
   digest: string;
   raw: string;
+  /** Payload files read at import (name as written -> values); null when the template names none. */
+  payload_files?: Record<string, string[]> | null;
   description: string | null;
   impact: string | null;
   remediation: string | null;
@@ -39,7 +41,9 @@ export function readTemplate(text: string, file: string, opts: ParseOptions = {}
     const issue = { file, field: '', reason: 'contains NUL bytes: not a text file' };
     return { ok: false, notTemplate: false, issues: [issue], message: issue.reason };
   }
-  const res = parseTemplate(text, file, opts);
+  // Payload files read at import are kept with the template, so workers never need the catalogue folder.
+  const payloadFiles: Record<string, string[]> = {};
+  const res = parseTemplate(text, file, { ...opts, onPayloadFile: (name, values) => { payloadFiles[name] = values; } });
   if (!res.template) {
     const message = res.notTemplate
       ? 'not a template: it has no id, no info and no protocol block'
@@ -70,6 +74,7 @@ export function readTemplate(text: string, file: string, opts: ParseOptions = {}
       // The digest and raw are of the text as written (parseTemplate's raw has {{randstr}} filled in).
       digest: digestOf(text),
       raw: text,
+      payload_files: Object.keys(payloadFiles).length ? payloadFiles : null,
       description: info.description?.trim() || null,
       impact: info.impact?.trim() || null,
       remediation: info.remediation?.trim() || null,

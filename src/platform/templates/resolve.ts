@@ -8,19 +8,23 @@ export interface TemplateSelectors {
   templates?: string[];
   /** Early-access catalogue templates by id, path or folder; "all" selects every early template. */
   early_templates?: string[];
-  /** The catalogue minus info severity, only http/tcp/javascript, without RECOMMENDED_EXCLUDED_TAGS. */
+  /** The catalogue minus info severity, only what the engine runs (RECOMMENDED_TYPES, no flow), without RECOMMENDED_EXCLUDED_TAGS. */
   recommended?: boolean;
   /** Every generally available catalogue template (not early ones, not private ones). */
   all?: boolean;
 }
 
+/** A template a selector chose: its store row and digest (scans reference it; the text stays in the store). */
 export interface ResolvedTemplate {
   id: string;
   uri: string;
-  raw: string;
+  pk: number;
+  digest: string;
 }
 
-export const RECOMMENDED_TYPES = ['http', 'tcp', 'javascript'];
+// Recommended scans select only templates this engine runs: http ones without flow (tcp and javascript
+// join when their protocols are built). A template the scan cannot run is never chosen for it.
+export const RECOMMENDED_TYPES = ['http'];
 export const RECOMMENDED_EXCLUDED_TAGS = ['tech', 'dos', 'fuzz', 'creds-stuffing', 'token-spray', 'osint'];
 
 const norm = (s: string) => s.trim().replace(/^\.\//, '').replace(/\/+$/, '');
@@ -31,43 +35,43 @@ const norm = (s: string) => s.trim().replace(/^\.\//, '').replace(/\/+$/, '');
  */
 export async function resolveTemplates(db: Db, teamId: string, selectors: TemplateSelectors): Promise<ResolvedTemplate[]> {
   const found = new Map<number, ResolvedTemplate>();
-  const keep = (rows: (ResolvedTemplate & { pk: number })[]) => {
-    for (const r of rows) found.set(r.pk, { id: r.id, uri: r.uri, raw: r.raw });
+  const keep = (rows: ResolvedTemplate[]) => {
+    for (const r of rows) found.set(Number(r.pk), { id: r.id, uri: r.uri, pk: Number(r.pk), digest: r.digest });
   };
 
   if (selectors.all) {
-    keep((await db.query<ResolvedTemplate & { pk: number }>('SELECT pk, id, uri, raw FROM templates WHERE team_id IS NULL AND NOT is_early')).rows);
+    keep((await db.query<ResolvedTemplate>('SELECT pk, id, uri, digest FROM templates WHERE team_id IS NULL AND NOT is_early')).rows);
   } else if (selectors.recommended) {
-    keep((await db.query<ResolvedTemplate & { pk: number }>(
-      `SELECT pk, id, uri, raw FROM templates WHERE team_id IS NULL AND NOT is_early AND severity <> 'info'
-         AND type = ANY($1::text[]) AND NOT (tags && $2::text[])`,
+    keep((await db.query<ResolvedTemplate>(
+      `SELECT pk, id, uri, digest FROM templates WHERE team_id IS NULL AND NOT is_early AND severity <> 'info'
+         AND type = ANY($1::text[]) AND NOT (tags && $2::text[]) AND raw !~ '(^|\n)(flow|workflows):'`,
       [RECOMMENDED_TYPES, RECOMMENDED_EXCLUDED_TAGS],
     )).rows);
   }
 
   const named = [...new Set((selectors.templates ?? []).map(norm).filter(Boolean))];
   if (named.length) {
-    const res = await db.query<ResolvedTemplate & { pk: number | null; sel: string }>(
-      `SELECT s.sel, t.pk, t.id, t.uri, t.raw FROM unnest($1::text[]) AS s(sel)
+    const res = await db.query<Omit<ResolvedTemplate, 'pk'> & { pk: number | null; sel: string }>(
+      `SELECT s.sel, t.pk, t.id, t.uri, t.digest FROM unnest($1::text[]) AS s(sel)
        LEFT JOIN templates t ON
          (t.team_id IS NULL AND NOT t.is_early AND (t.id = s.sel OR t.uri = s.sel OR starts_with(t.uri, s.sel || '/')))
          OR (t.team_id = $2 AND (t.template_id = s.sel OR t.id = s.sel))`,
       [named, teamId],
     );
     unmatched(res.rows, 'templates', 'matches no catalogue template, catalogue folder or private template');
-    keep(res.rows.filter((r) => r.pk !== null) as (ResolvedTemplate & { pk: number })[]);
+    keep(res.rows.filter((r) => r.pk !== null) as ResolvedTemplate[]);
   }
 
   const early = [...new Set((selectors.early_templates ?? []).map(norm).filter(Boolean))];
   if (early.length) {
-    const res = await db.query<ResolvedTemplate & { pk: number | null; sel: string }>(
-      `SELECT s.sel, t.pk, t.id, t.uri, t.raw FROM unnest($1::text[]) AS s(sel)
+    const res = await db.query<Omit<ResolvedTemplate, 'pk'> & { pk: number | null; sel: string }>(
+      `SELECT s.sel, t.pk, t.id, t.uri, t.digest FROM unnest($1::text[]) AS s(sel)
        LEFT JOIN templates t ON t.team_id IS NULL AND t.is_early
          AND (s.sel = 'all' OR t.id = s.sel OR t.uri = s.sel OR starts_with(t.uri, s.sel || '/'))`,
       [early],
     );
     unmatched(res.rows, 'early_templates', 'matches no early-access template');
-    keep(res.rows.filter((r) => r.pk !== null) as (ResolvedTemplate & { pk: number })[]);
+    keep(res.rows.filter((r) => r.pk !== null) as ResolvedTemplate[]);
   }
 
   return [...found.values()].sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));

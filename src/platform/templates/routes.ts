@@ -6,6 +6,11 @@ import { Facets, TemplateRecord } from './schemas.ts';
 import { searchTemplates } from './search.ts';
 import * as service from './service.ts';
 
+// Bounds of what users send: a template's text, and the names stored (and indexed) with it.
+const TemplateText = Type.String({ maxLength: 1024 * 1024, description: 'template text (YAML), at most 1 MiB' });
+const Filename = Type.String({ maxLength: 255 });
+const Dir = Type.String({ maxLength: 1024 });
+
 const tags = ['templates'];
 const Paging = {
   offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
@@ -66,12 +71,12 @@ export const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags, summary: 'Create a private template (the content must be a valid template)',
       // filename and dir are accepted in the body or, as in the reference, in the query.
-      querystring: Type.Object({ filename: Type.Optional(Type.String()), dir: Type.Optional(Type.String()) }),
+      querystring: Type.Object({ filename: Type.Optional(Filename), dir: Type.Optional(Dir) }),
       body: Type.Object({
-        template: Type.String({ description: 'template text (YAML)' }),
-        filename: Type.Optional(Type.String()),
-        dir: Type.Optional(Type.String()),
-        prompt: Type.Optional(Type.String()),
+        template: TemplateText,
+        filename: Type.Optional(Filename),
+        dir: Type.Optional(Dir),
+        prompt: Type.Optional(Type.String({ maxLength: 10_000 })),
       }),
       response: { 200: Created, ...errorResponses(400, 401, 403) },
     },
@@ -87,11 +92,11 @@ export const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags, summary: 'Update a private template of the team',
       body: Type.Object({
-        template: Type.String({ description: 'new template text (YAML)' }),
-        template_id: Type.String({ minLength: 1 }),
-        prompt: Type.Optional(Type.String()),
-        filename: Type.Optional(Type.String()),
-        dir: Type.Optional(Type.String()),
+        template: TemplateText,
+        template_id: Type.String({ minLength: 1, maxLength: 200 }),
+        prompt: Type.Optional(Type.String({ maxLength: 10_000 })),
+        filename: Type.Optional(Filename),
+        dir: Type.Optional(Dir),
       }),
       response: {
         200: Type.Object({

@@ -42,9 +42,9 @@ export interface NewRow extends TemplateFields {
 const WRITE_COLUMNS = [
   'team_id', 'template_type', 'template_id', 'id', 'uri', 'name', 'author', 'tags', 'severity', 'type', 'dir',
   'vendor', 'product', 'classification', 'metadata', 'cve_ids', 'digest', 'raw', 'description', 'impact',
-  'remediation', 'refs', 'filename', 'release_tag', 'ref', 'ai_meta', 'is_new', 'is_early', 'is_svcteam',
+  'remediation', 'refs', 'filename', 'release_tag', 'ref', 'ai_meta', 'is_new', 'is_early', 'is_svcteam', 'payload_files',
 ] as const;
-const JSON_COLUMNS = new Set(['classification', 'metadata', 'ai_meta']);
+const JSON_COLUMNS = new Set(['classification', 'metadata', 'ai_meta', 'payload_files']);
 // Three extra parameters per row feed the weighted search document.
 const PARAMS_PER_ROW = WRITE_COLUMNS.length + 3;
 

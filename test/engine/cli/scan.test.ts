@@ -89,4 +89,21 @@ describe('vigil scan', { timeout: 120_000 }, () => {
     expect((await vigil(['-u', server.url, '-t', path.join(testdata, 'get.yaml'), '-V', 'novalue'])).code).not.toBe(0);
     expect((await vigil(['-t', path.join(testdata, 'get.yaml')])).code).not.toBe(0);
   });
+
+  it('skips templates of a folder that cannot be loaded, says how many and why, and scans the rest', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'vigil-cli-mixed-'));
+    writeFileSync(path.join(dir, 'good.yaml'), `id: good\ninfo:\n  name: good\n  author: vigil\n  severity: info\nhttp:\n  - method: GET\n    path:\n      - "{{BaseURL}}"\n    matchers:\n      - type: word\n        words: [matcher]\n`);
+    writeFileSync(path.join(dir, 'bad-id.yaml'), 'id: bad template\ninfo:\n  name: x\n  author: y\nhttp:\n  - method: GET\n    path:\n      - "{{BaseURL}}"\n');
+    writeFileSync(path.join(dir, 'bad-yaml.yaml'), 'id: [unclosed\n');
+    const r = await vigil(['-u', server.url, '-t', dir]);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe(`[good] [http] [info] ${server.url}`);
+    expect(r.stderr).toContain('bad-id.yaml');
+    expect(r.stderr).toContain('2 template(s) could not be loaded and were skipped');
+    // --strict keeps the old behaviour: nothing is scanned.
+    const strict = await vigil(['-u', server.url, '-t', dir, '--strict']);
+    expect(strict.code).not.toBe(0);
+    expect(strict.stdout).toBe('');
+    expect(strict.stderr).toContain('nothing was scanned');
+  });
 });

@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { unzipSync } from 'fflate';
-import { evaluate, functionNames, isFunction, DslError } from '../../../src/engine/dsl/index.ts';
+import { evaluate, evaluateWithIO, functionNames, isFunction, DslError, takePendingWait, setDebugOutput, escapeControl } from '../../../src/engine/dsl/index.ts';
 
 const ev = (e: string, vars: Record<string, unknown> = {}) => evaluate(e, vars);
 
@@ -93,6 +93,20 @@ describe('string functions', () => {
     expect(ev('to_bool("true")')).toBe(true);
     expect(ev('to_bool(0)')).toBe(false);
     expect(ev('print_debug("x")')).toBe(true);
+  });
+  it('print_debug writes one escaped line (no forged log lines), and can be turned off', () => {
+    const seen: string[] = [];
+    setDebugOutput((line) => seen.push(escapeControl(line)));
+    try {
+      evaluate('print_debug(v, "b")', { v: 'a\n{"level":30,"msg":"forged"}' });
+      expect(seen).toEqual(['print_debug value: [a\\u000a{"level":30,"msg":"forged"} b]']);
+      setDebugOutput(undefined);
+      ev('print_debug("quiet")');
+      expect(seen).toHaveLength(1);
+    } finally {
+      setDebugOutput((line) => process.stderr.write(escapeControl(line) + '\n'));
+    }
+    expect(escapeControl('x\r\ny\u2028')).toBe('x\\u000d\\u000ay\\u2028');
   });
 });
 
@@ -266,10 +280,16 @@ describe('time functions', () => {
     expect(ev('to_unix_time("1642032000")')).toBe(1642032000);
     expect(ev('to_unix_time("13/01/2022", "02/01/2006")')).toBe(1642032000);
   });
-  it('wait_for sleeps', () => {
+  it('wait_for records the delay for its async caller instead of blocking the thread', () => {
+    takePendingWait();
     const t = Date.now();
+    expect(ev('wait_for(20)')).toBe(true);
+    expect(Date.now() - t).toBeLessThan(500); // it used to sleep synchronously, freezing the process
     expect(ev('wait_for(1)')).toBe(true);
-    expect(Date.now() - t).toBeGreaterThanOrEqual(950);
+    expect(takePendingWait()).toBe(21_000);
+    expect(takePendingWait()).toBe(0);
+    ev('wait_for(100000)');
+    expect(takePendingWait()).toBe(60_000); // one call waits at most a minute
   });
 });
 
@@ -301,8 +321,8 @@ describe('network and unsupported functions', () => {
     expect(ev('getNetworkPort("443", "3306")')).toBe('3306');
     expect(ev('getNetworkPort("3307", "3306")')).toBe('3307');
   });
-  it('resolve works for localhost', () => {
-    expect(ev('resolve("localhost", "4")')).toBe('127.0.0.1');
+  it('resolve works for localhost (fetched asynchronously)', async () => {
+    expect(await evaluateWithIO('resolve("localhost", "4")', {})).toBe('127.0.0.1');
   }, 20000);
   it('jarm requires host:port', () => {
     expect(() => ev('jarm("127.0.0.1")')).toThrow(/missing port/);

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evaluate } from '../../../src/engine/dsl/index.ts';
+import { evaluate, evaluateWithIO, isPendingIO } from '../../../src/engine/dsl/index.ts';
 import { clientHello, jarmFuzzyHash, mung, readServerHello } from '../../../src/engine/dsl/functions/jarm.ts';
 
 describe('jarm building blocks', () => {
@@ -52,8 +52,19 @@ describe('network functions against 127.0.0.1', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('jarm fingerprints a local TLS server, stable across runs', () => {
-    const a = evaluate(`jarm("127.0.0.1:${port}")`, {}) as string;
+  it('jarm fingerprints a local TLS server without blocking the event loop, stable across runs', async () => {
+    // The synchronous path never blocks: it asks its caller to fetch the answer.
+    let pending: unknown;
+    try {
+      evaluate(`jarm("127.0.0.1:${port}")`, {});
+    } catch (err) {
+      pending = err;
+    }
+    expect(isPendingIO(pending)).toBe(true);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 10);
+    const a = (await evaluateWithIO(`jarm("127.0.0.1:${port}")`, {}).finally(() => clearInterval(timer))) as string;
+    expect(ticks).toBeGreaterThan(3); // the loop kept turning while the fingerprint was taken
     expect(a).toMatch(/^[0-9a-f]{62}$/);
     expect(a).not.toBe('0'.repeat(62));
     // TLS 1.2 probes are answered with a TLS 1.2 ServerHello ('d').
@@ -61,11 +72,12 @@ describe('network functions against 127.0.0.1', () => {
     const again = evaluate(`jarm(target)`, { target: `127.0.0.1:${port}` });
     expect(again).toBe(a);
   }, 60000);
-  it('jarm of a closed port is all zeros', () => {
-    expect(evaluate('jarm("127.0.0.1:1")', {})).toBe('0'.repeat(62));
+  it('jarm of a closed port is all zeros', async () => {
+    expect(await evaluateWithIO('jarm("127.0.0.1:1")', {})).toBe('0'.repeat(62));
   }, 60000);
-  it('resolve', () => {
-    expect(evaluate('resolve("localhost", "a")', {})).toBe('127.0.0.1');
-    expect(() => evaluate('resolve("localhost", "bogus")', {})).toThrow(/invalid format/);
+  it('resolve', async () => {
+    expect(await evaluateWithIO('resolve("localhost", "a")', {})).toBe('127.0.0.1');
+    expect(evaluate('resolve("localhost", "a")', {})).toBe('127.0.0.1'); // cached: answered synchronously
+    await expect(evaluateWithIO('resolve("localhost", "bogus")', {})).rejects.toThrow(/invalid format/);
   }, 20000);
 });

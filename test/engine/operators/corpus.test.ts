@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { validateExtractor, validateMatcher } from '../../../src/engine/operators/index.ts';
+import { hasShared } from '../../helpers/shared.ts';
 
 const corpus = path.resolve(import.meta.dirname, '../../../../shared/corpus/nuclei-templates');
 
@@ -20,7 +21,7 @@ function* yamlFiles(dir: string): Generator<string> {
   }
 }
 
-describe('corpus operators', () => {
+describe.skipIf(!hasShared('corpus/nuclei-templates'))('corpus operators', () => {
   it('all matchers and extractors validate', () => {
     const problems: string[] = [];
     let matchers = 0;

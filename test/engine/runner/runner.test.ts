@@ -98,13 +98,20 @@ describe('runScan', () => {
     });
     const templates = Array.from({ length: 10 }, (_, i) => word(`e${i}`, 'x'));
     const attempts: (string | undefined)[] = [];
+    const notices: string[] = [];
+    const skipped: string[] = [];
     const stats = await runScan({
       targets: [`http://127.0.0.1:${closed}`], templates, rateLimit: 0, retries: 0, maxHostErrors: 3, concurrency: 1,
       onResult: () => undefined, onAttempt: (a) => attempts.push(a.error),
+      onNotice: (m) => notices.push(m), onHostSkipped: (h) => skipped.push(h),
     });
     expect(stats.requests).toBe(3);
     expect(attempts).toHaveLength(10);
     expect(attempts.filter((e) => e?.includes('skipped'))).toHaveLength(7);
+    // Said once for the host, counted in the stats.
+    expect(skipped).toEqual([`127.0.0.1:${closed}`]);
+    expect(notices.filter((m) => m.startsWith(`skipped host 127.0.0.1:${closed}`))).toHaveLength(1);
+    expect(stats.skippedHosts).toBe(1);
   });
 
   it('keeps to the global rate limit', async () => {

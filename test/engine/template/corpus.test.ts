@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadTemplates, parseTemplate } from '../../../src/engine/template/index.ts';
+import { hasShared } from '../../helpers/shared.ts';
 
 const corpus = path.resolve(import.meta.dirname, '../../../../shared/corpus/nuclei-templates');
 const read = (rel: string) => readFileSync(path.join(corpus, rel), 'utf8');
@@ -21,7 +22,7 @@ function classes(list: { field: string; reason: string }[]): [string, number][] 
   return [...counts].sort((a, b) => b[1] - a[1]);
 }
 
-describe('nuclei-templates corpus', () => {
+describe.skipIf(!hasShared('corpus/nuclei-templates'))('nuclei-templates corpus', () => {
   it('loads at least 99% of the templates', { timeout: 120_000 }, async () => {
     // The corpus copy leaves out the helpers/*.txt word lists, so missing payload files are warnings here.
     const r = await loadTemplates([corpus], {}, { missingPayloadFile: 'warn' });

@@ -296,16 +296,22 @@ describe('payloads', () => {
     rmSync(path.join(root, '..', path.basename(root) + '-secret.txt'));
   });
 
-  it('refuses payload files for templates given as text (uploads)', () => {
-    const r = parseTemplate(tpl('http:\n  - path: ["{{BaseURL}}/{{user}}"]\n    payloads:\n      user: /etc/hostname\n'), 'upload.yaml');
-    expect(issues(r)).toEqual([
-      'http[0].payloads.user: payload file "/etc/hostname" cannot be used: the template was not loaded from a templates folder',
-    ]);
-    const lenient = parseTemplate(tpl('http:\n  - path: ["{{BaseURL}}/{{user}}"]\n    payloads:\n      user: /etc/hostname\n'), 'upload.yaml', {
-      missingPayloadFile: 'warn',
-    });
-    expect(lenient.template!.http[0].payloads).toEqual({ user: [] });
-    expect(lenient.warnings.map((w) => w.reason)).toEqual([expect.stringContaining('cannot be used')]);
+  it('refuses payload files for templates given as text (uploads), whatever file name they claim', () => {
+    const text = (p: string) => tpl(`http:\n  - path: ["{{BaseURL}}/{{user}}"]\n    payloads:\n      user: ${p}\n`);
+    const reason = (p: string) => `http[0].payloads.user: payload file "${p}" cannot be used: templates given as text (uploads, private templates) may only use inline payload lists`;
+    expect(issues(parseTemplate(text('/etc/hostname'), 'upload.yaml'))).toEqual([reason('/etc/hostname')]);
+    // The name a user gives is a label, even when it is a real file on the server (the old path for the attack).
+    for (const name of ['/etc/hostname', 'package.json', path.join(process.cwd(), 'package.json')]) {
+      for (const p of ['/etc/passwd', '../proc/self/environ', 'package.json']) {
+        expect(issues(parseTemplate(text(p), name)), `${name} ${p}`).toEqual([reason(p)]);
+      }
+    }
+    // Lenient loading (validate's warnings) does not turn that into a warning with an empty list.
+    const lenient = parseTemplate(text('/etc/hostname'), 'upload.yaml', { missingPayloadFile: 'warn' });
+    expect(lenient.template).toBeUndefined();
+    // Read from disk by the one running the scanner, the same file name works (nuclei's behaviour).
+    const disk = parseTemplate(text('near.txt'), file, { fromDisk: true });
+    expect(disk.template!.http[0].payloads).toEqual({ user: ['one', 'two'] });
   });
 
   it('picks aggression levels cumulatively', () => {

@@ -24,6 +24,9 @@ describe.each(dbKinds())('authentication on %s', (kind) => {
     const pdcp = await t.request({ method: 'GET', url: '/v1/user', key: null, headers: { 'x-pdcp-key': t.owner.key } });
     expect(pdcp.statusCode).toBe(200);
     expect(pdcp.json()).toMatchObject({ email: 'owner@localhost', team_id: t.owner.teamId, role: 'OWNER' });
+    // nuclei's key check reads name and email; the header name is case-insensitive (X-Api-Key).
+    const nuclei = await t.request({ method: 'GET', url: '/v1/user', key: null, headers: { 'X-Api-Key': t.owner.key } });
+    expect(nuclei.json()).toMatchObject({ email: 'owner@localhost', name: 'owner' });
   });
 
   it('X-Team-Id picks the team; without it the default team; a team the user is not in: 403', async () => {
@@ -64,7 +67,9 @@ describe.each(dbKinds())('authentication on %s', (kind) => {
     const { rows } = await t.ctx.db.query<{ key_hash: string; key_prefix: string }>(
       'SELECT key_hash, key_prefix FROM api_keys WHERE user_id = $1', [user.userId],
     );
-    expect(rows).toEqual([{ key_hash: hashApiKey(user.key), key_prefix: user.key.slice(0, 8) }]);
+    // The shown prefix carries no character of the key itself, only of its hash.
+    expect(rows).toEqual([{ key_hash: hashApiKey(user.key), key_prefix: `vgl_…${hashApiKey(user.key).slice(0, 4)}` }]);
+    expect(rows[0]!.key_prefix).not.toContain(user.key.slice(4, 8));
     expect(rows[0]!.key_hash).toMatch(/^[0-9a-f]{64}$/);
     const all = await t.ctx.db.query('SELECT * FROM api_keys');
     expect(JSON.stringify(all.rows)).not.toContain(user.key);
@@ -99,11 +104,11 @@ describe.each(dbKinds())('first-start bootstrap on %s', (kind) => {
       );
       expect(owners.rows).toEqual([{ email: 'boss@example.com' }]);
       expect((await store.findUserByKeyHash(testDb.db, hashApiKey(keys[0]!)))!.email).toBe('boss@example.com');
-      // A later start with VIGIL_BOOTSTRAP_API_KEY installs that key; the printed one then stops working.
+      // VIGIL_BOOTSTRAP_API_KEY on a later start changes nothing: the owner keeps the key it has.
       const again = await bootstrapOwner(testDb.db, 'boss@example.com', 'vgl_given_0123456789');
       expect(again.apiKey).toBeUndefined();
-      expect(await store.findUserByKeyHash(testDb.db, hashApiKey('vgl_given_0123456789'))).toBeDefined();
-      expect(await store.findUserByKeyHash(testDb.db, hashApiKey(keys[0]!))).toBeUndefined();
+      expect(await store.findUserByKeyHash(testDb.db, hashApiKey('vgl_given_0123456789'))).toBeUndefined();
+      expect(await store.findUserByKeyHash(testDb.db, hashApiKey(keys[0]!))).toBeDefined();
       // issueKey with no given value makes a fresh random key each time.
       const owner = (await store.findUserByEmail(testDb.db, 'BOSS@example.com'))!;
       expect(await issueKey(testDb.db, owner.id)).not.toBe(await issueKey(testDb.db, owner.id));

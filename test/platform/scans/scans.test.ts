@@ -6,6 +6,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { useSecretFiles, setWorkerSecrets } from '../../../src/platform/scans/worker-secrets.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as authStore from '../../../src/platform/auth/store.ts';
+import { issueKey } from '../../../src/platform/auth/service.ts';
+import { parseRole } from '../../../src/platform/auth/permissions.ts';
 import { dbKinds } from '../../helpers/db.ts';
 import { startHttpServer, type TestServer } from '../../helpers/targets.ts';
 import { waitFor } from '../../helpers/queue.ts';
@@ -18,6 +21,15 @@ async function closedPort(): Promise<number> {
   const port = (s.address() as net.AddressInfo).port;
   await new Promise<void>((r) => s.close(() => r()));
   return port;
+}
+
+/** A user who owns a second team of their own, with a key. */
+async function otherTeamUser(t: ScanTestApp, email: string): Promise<{ key: string; teamId: string }> {
+  const teamId = 'team-b-' + Math.random().toString(36).slice(2, 8);
+  await authStore.insertTeam(t.ctx.db, teamId, 'Team B');
+  const user = await authStore.insertUser(t.ctx.db, email, teamId);
+  await authStore.insertMember(t.ctx.db, teamId, user.id, parseRole('owner')!, true);
+  return { key: await issueKey(t.ctx.db, user.id), teamId };
 }
 
 describe.each(dbKinds())('scans API on %s', (kind) => {
@@ -189,6 +201,10 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
       return s.status === 'ready' && s;
     });
     expect(ready).toMatchObject({ export_id: exportId, scan_id: scanId, format: 'csv', row_count: 8, url: expect.stringContaining('/v1/export/download/') });
+    // Polling again answers the same link: a link someone already holds keeps working.
+    const again = (await t.request({ method: 'GET', url: `/v1/export/${exportId}` })).json();
+    expect(again.url).toBe(ready.url);
+    expect(again.expires_at).toBe(ready.expires_at);
     const file = await download(ready.url);
     expect(file.statusCode).toBe(200);
     const sync = await exportLog('format=csv');
@@ -406,7 +422,8 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
     try {
       const file = path.join(dir, 'secrets.yaml');
       writeFileSync(file, `static:\n  - type: bearertoken\n    domains: ["127.0.0.1:${guarded.port}"]\n    token: ${token}\n`);
-      await useSecretFiles([file]);
+      await expect(useSecretFiles([file], [])).rejects.toThrow(/--secret-team/);
+      await useSecretFiles([file], [t.owner.teamId]);
       const res = await t.request({ method: 'POST', url: '/v1/scans', payload: { targets: [guarded.url], private_templates: templates.slice(0, 1) } });
       const id = res.json().id;
       const scan = await t.waitStatus(id, ['finished', 'failed']);
@@ -421,6 +438,30 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
         [token],
       );
       expect(Number(stored.rows[0]!.n)).toBe(0);
+
+      // Another team's chunk on the same worker never gets the secret: its scan finds nothing.
+      const other = await otherTeamUser(t, 'stranger@example.com');
+      const authBefore = guarded.requests.filter((r) => r.headers.authorization).length;
+      const res2 = await t.request({ method: 'POST', url: '/v1/scans', key: other.key, payload: { targets: [guarded.url], private_templates: templates.slice(0, 1) } });
+      expect(res2.statusCode, res2.body).toBe(200);
+      const scan2 = await waitFor(async () => {
+        const body = (await t.request({ method: 'GET', url: `/v1/scans/${res2.json().id}`, key: other.key })).json();
+        return ['finished', 'failed'].includes(body.status) && body;
+      }, 20_000, 150);
+      expect(scan2.status).toBe('finished');
+      expect(scan2.total_result ?? 0).toBe(0);
+      expect(guarded.requests.filter((r) => r.headers.authorization).length).toBe(authBefore);
+
+      // A scan with its own proxy runs without the worker's secrets, and its log says so.
+      const res3 = await t.request({ method: 'POST', url: '/v1/scans', payload: {
+        targets: [guarded.url], private_templates: templates.slice(0, 1), socks5_proxy: `socks5://127.0.0.1:${await closedPort()}`,
+      } });
+      expect(res3.statusCode, res3.body).toBe(200);
+      const before = guarded.requests.filter((r) => r.headers.authorization).length;
+      await t.waitStatus(res3.json().id, ['finished', 'failed']);
+      expect(guarded.requests.filter((r) => r.headers.authorization).length).toBe(before);
+      const link = await t.request({ method: 'GET', url: `/v1/scans/${res3.json().id}/scan_log/export?format=json` });
+      expect((await download(link.json().url)).body).toContain('worker secrets not applied');
     } finally {
       setWorkerSecrets(undefined);
       rmSync(dir, { recursive: true, force: true });

@@ -32,14 +32,45 @@ describe('scan targets', () => {
     expect(expandTargets(['192.168.1.0/30', '192.168.1.1'], keepAll, 100)).toEqual({
       targets: ['192.168.1.0', '192.168.1.1', '192.168.1.2', '192.168.1.3'],
       truncated: 0,
+      inputsUsed: 1,
     });
     expect(expandTargets(['fe80::/127'], keepAll, 10).targets).toEqual(['fe80::', 'fe80::1']);
   });
 
   it('cuts at the maximum and counts the rest without listing a huge range', () => {
-    const r = expandTargets(['a.com', '10.0.0.0/8'], keepAll, 5);
+    const r = expandTargets(['a.com', '10.0.0.0/8'], keepAll, 5, 1 << 24);
     expect(r.targets).toEqual(['a.com', '10.0.0.0', '10.0.0.1', '10.0.0.2', '10.0.0.3']);
     expect(r.truncated).toBe(16_777_216 - 4);
+    expect(r.inputsUsed).toBe(2);
+  });
+
+  it('subtracts excluded ranges arithmetically: a range minus itself costs nothing, even ::/0', () => {
+    const started = Date.now();
+    const whole = scopeFilter([{ value: '10.0.0.0/8', param: 'exclusions[0]' }]);
+    expect(expandTargets(['10.0.0.0/8'], whole, 10_000, 1 << 24)).toEqual({ targets: [], truncated: 0, inputsUsed: 0 });
+    const v6 = scopeFilter([{ value: '::/0', param: 'exclusions[0]' }]);
+    expect(expandTargets(['::/0', 'a.com'], v6, 10_000).targets).toEqual(['a.com']);
+    // Holes cut from the middle of a range: only what is left is listed, in order.
+    const holes = scopeFilter([{ value: '10.1.0.0/30', param: 'e[0]' }, { value: '10.1.0.5', param: 'e[1]' }]);
+    expect(expandTargets(['10.1.0.0/29'], holes, 100).targets).toEqual(['10.1.0.4', '10.1.0.6', '10.1.0.7']);
+    // An allow-list of ranges intersects arithmetically too.
+    const allow = scopeFilter([{ value: '+10.2.0.8/31', param: 'e[0]' }]);
+    expect(expandTargets(['10.2.0.0/16'], allow, 100).targets).toEqual(['10.2.0.8', '10.2.0.9']);
+    expect(Date.now() - started).toBeLessThan(5_000); // walking 2^24 addresses alone took 47 s before
+  });
+
+  it('refuses ranges larger than the limit after exclusions, naming the input', () => {
+    expect(() => expandTargets(['a.com', '10.0.0.0/8'], keepAll, 5)).toThrow(/VIGIL_MAX_RANGE_ADDRESSES/);
+    try {
+      expandTargets(['a.com', '::/0'], keepAll, 5);
+      expect.unreachable();
+    } catch (err) {
+      expect((err as ApiError).param).toBe('targets[1]');
+      expect((err as ApiError).message).toContain('more than 10^12');
+    }
+    // The same /8 is fine once exclusions leave less than the limit.
+    const keep = scopeFilter([{ value: '+10.3.0.0/16', param: 'e[0]' }]);
+    expect(expandTargets(['10.0.0.0/8'], keep, 3).truncated).toBe(65_536 - 3);
   });
 
   it('applies wildcard, IP, CIDR and exact exclusions', () => {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbKinds, freshDb, type TestDb } from '../../helpers/db.ts';
 import { importCatalogue, type ImportSummary } from '../../../src/platform/templates/catalogue.ts';
 import { searchTemplates } from '../../../src/platform/templates/search.ts';
+import { hasShared } from '../../helpers/shared.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const corpus = path.resolve(repoRoot, '../shared/corpus/nuclei-templates');
@@ -58,7 +59,7 @@ const tally = (values: string[]) => {
   return m;
 };
 
-describe.each(dbKinds())('whole corpus import on %s', (kind) => {
+describe.skipIf(!hasShared('corpus/nuclei-templates')).each(dbKinds())('whole corpus import on %s', (kind) => {
   let t: TestDb;
   let summary: ImportSummary;
   let files: Map<string, Counted>;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbKinds, freshDb, type TestDb } from '../../helpers/db.ts';
 import { importCatalogue } from '../../../src/platform/templates/catalogue.ts';
 import { RECOMMENDED_EXCLUDED_TAGS, resolveTemplates } from '../../../src/platform/templates/resolve.ts';
+import { digestOf } from '../../../src/platform/templates/record.ts';
 import { createPrivate } from '../../../src/platform/templates/service.ts';
 import { createTeamWithOwner } from '../../../src/platform/auth/service.ts';
 import { ApiError } from '../../../src/platform/errors.ts';
@@ -32,20 +33,21 @@ describe.each(dbKinds())('resolveTemplates on %s', (kind) => {
     await t.drop();
   });
 
-  it('resolves catalogue ids, paths and folders to {id, uri, raw}, de-duplicated and ordered by uri', async () => {
+  it('resolves catalogue ids, paths and folders to {id, uri, pk, digest}, de-duplicated and ordered by uri', async () => {
     const got = await resolveTemplates(t.db, teamId, {
       templates: ['CVE-2021-44228', 'http/cves/2022/CVE-2022-1388.yaml', 'http/cves', 'dns/', './network'],
     });
     expect(uris(got)).toEqual(['dns/caa-fingerprint.yaml', 'http/cves/2021/CVE-2021-44228.yaml', 'http/cves/2022/CVE-2022-1388.yaml', 'network/redis-unauth.yaml']);
-    expect(Object.keys(got[0]!).sort()).toEqual(['id', 'raw', 'uri']);
-    expect(got[1]!.raw).toBe(templateText(SMALL['http/cves/2021/CVE-2021-44228.yaml']!));
+    // A reference to the store row, not a copy of the text.
+    expect(Object.keys(got[0]!).sort()).toEqual(['digest', 'id', 'pk', 'uri']);
+    expect(got[1]!.digest).toBe(digestOf(templateText(SMALL['http/cves/2021/CVE-2021-44228.yaml']!)));
     // A folder is a whole path segment: "http/cve" is not a prefix of "http/cves/...".
     await expect(resolveTemplates(t.db, teamId, { templates: ['http/cve'] })).rejects.toThrow(ApiError);
   });
 
   it("resolves the team's private templates by template_id or id, never another team's", async () => {
     const byId = await resolveTemplates(t.db, teamId, { templates: [privateId] });
-    expect(byId).toEqual([{ id: 'team-check', uri: privateId, raw: templateText({ id: 'team-check', severity: 'high' }) }]);
+    expect(byId).toEqual([{ id: 'team-check', uri: privateId, pk: expect.any(Number), digest: digestOf(templateText({ id: 'team-check', severity: 'high' })) }]);
     expect(uris(await resolveTemplates(t.db, teamId, { templates: ['team-check'] }))).toEqual([privateId]);
     await expect(resolveTemplates(t.db, otherTeam, { templates: [privateId] })).rejects.toMatchObject({ status: 400, param: 'templates' });
   });
@@ -56,7 +58,7 @@ describe.each(dbKinds())('resolveTemplates on %s', (kind) => {
     const rec = await resolveTemplates(t.db, teamId, { recommended: true });
     const expected = Object.entries(SMALL)
       .filter(([, s]) => (s.severity ?? 'unknown') !== 'info')
-      .filter(([, s]) => ['http', 'tcp', 'javascript'].includes(s.protocol ?? 'http'))
+      .filter(([, s]) => ['http'].includes(s.protocol ?? 'http')) // only what the engine runs
       .filter(([, s]) => !(s.tags ?? []).some((tag) => RECOMMENDED_EXCLUDED_TAGS.includes(tag)))
       .map(([uri]) => uri)
       .sort();

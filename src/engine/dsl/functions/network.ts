@@ -1,7 +1,7 @@
 // Helpers that need the network: resolve, jarm, public_ip. Expressions are synchronous, so the work runs
 // in a short-lived child process (net-child.ts) and the result is cached per arguments, like the Go
 // library caches these functions.
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { fileURLToPath } from 'node:url';
@@ -10,25 +10,48 @@ import { toStr } from '../values.ts';
 import { define, invalid } from './registry.ts';
 
 const childPath = fileURLToPath(new URL('./net-child.ts', import.meta.url));
-const cache = new Map<string, string>();
+const cache = new Map<string, { value?: string; error?: string }>();
+
+/**
+ * Thrown by a network helper whose answer is not known yet. Expressions are synchronous, and blocking
+ * the event loop for a lookup (up to 60 s for JARM) would freeze the process, so the helper asks its
+ * async caller to fetch the answer (fulfillPendingIO) and evaluate the expression again.
+ */
+export class PendingIO extends Error {
+  readonly pendingIO = true;
+  constructor(readonly key: string, readonly task: string, readonly args: string[], readonly timeoutMs: number) {
+    super(`${task}: answer pending`);
+  }
+}
+
+export function isPendingIO(err: unknown): err is PendingIO {
+  return typeof err === 'object' && err !== null && (err as { pendingIO?: unknown }).pendingIO === true;
+}
 
 function runChild(task: string, args: string[], timeoutMs: number): string {
   const key = JSON.stringify([task, args]);
   const hit = cache.get(key);
-  if (hit !== undefined) return hit;
+  if (!hit) throw new PendingIO(key, task, args, timeoutMs);
+  if (hit.error !== undefined) throw new DslError(`${task}: ${hit.error}`);
+  return hit.value ?? '';
+}
+
+/** Fetches the answer a PendingIO asked for (in a child process, without blocking) and caches it. */
+export async function fulfillPendingIO(p: PendingIO): Promise<void> {
+  if (cache.has(p.key)) return;
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
-  const res = spawnSync(process.execPath, ['--import', tsx, childPath, key], { encoding: 'utf8', timeout: timeoutMs });
-  if (res.error) throw new DslError(`${task}: ${res.error.message}`);
-  let out: { ok: boolean; value?: string; error?: string };
-  try {
-    out = JSON.parse(res.stdout.trim().split('\n').pop() ?? '');
-  } catch {
-    throw new DslError(`${task}: failed (${res.stderr.trim().slice(0, 200) || 'no output'})`);
-  }
-  if (!out.ok) throw new DslError(`${task}: ${out.error}`);
+  const result = await new Promise<{ value?: string; error?: string }>((resolve) => {
+    execFile(process.execPath, ['--import', tsx, childPath, p.key], { encoding: 'utf8', timeout: p.timeoutMs }, (err, stdout, stderr) => {
+      try {
+        const out = JSON.parse(stdout.trim().split('\n').pop() ?? '') as { ok: boolean; value?: string; error?: string };
+        resolve(out.ok ? { value: out.value ?? '' } : { error: out.error ?? 'failed' });
+      } catch {
+        resolve({ error: err ? err.message : `failed (${stderr.trim().slice(0, 200) || 'no output'})` });
+      }
+    });
+  });
   if (cache.size > 1000) cache.clear();
-  cache.set(key, out.value ?? '');
-  return out.value ?? '';
+  cache.set(p.key, result);
 }
 
 const SKIP_PORTS = new Set(['80', '443', '8080', '8081', '8443', '53']);

@@ -22,7 +22,9 @@ function randSeq(base: string, n: number): string {
 
 function lengthArg(v: unknown, fn: string): number {
   if (typeof v !== 'number') throw new DslError(`${fn}: length must be a number`);
-  return Math.max(0, Math.trunc(v));
+  const n = Math.max(0, Math.trunc(v));
+  if (!(n <= 1024 * 1024)) throw new DslError(`${fn}: length ${v} is over the limit of 1048576`);
+  return n;
 }
 
 function randomIp(cidr: string): string {

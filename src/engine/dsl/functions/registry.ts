@@ -53,7 +53,7 @@ export function callFunction(name: string, args: unknown[]): unknown {
   try {
     return e.fn(args);
   } catch (err) {
-    if (err instanceof DslError) throw err;
+    if (err instanceof DslError || (err as { pendingIO?: unknown })?.pendingIO === true) throw err;
     throw new DslError(`${e.name}: ${(err as Error).message}`);
   }
 }

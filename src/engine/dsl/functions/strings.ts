@@ -93,7 +93,9 @@ export function registerStrings(): void {
     const count = atoi(n);
     if (count === undefined) throw invalid('repeat');
     if (count < 0) throw new DslError('repeat: negative Repeat count');
-    return toStr(s).repeat(count);
+    const text = toStr(s);
+    if (text.length * count > MAX_DSL_STRING) throw new DslError(`repeat: the result would be longer than ${MAX_DSL_STRING} characters`);
+    return text.repeat(count);
   });
   define('remove_bad_chars', 2, ([s, bad]) => {
     let out = toStr(s);
@@ -250,7 +252,26 @@ export function registerStrings(): void {
   });
   define('print_debug', undefined, (a) => {
     if (a.length < 1) throw invalid('print_debug');
-    process.stderr.write(`print_debug value: [${a.map(toStr).join(' ')}]\n`);
+    debugOutput?.(`print_debug value: [${a.map(toStr).join(' ')}]`);
     return true;
   });
 }
+
+/**
+ * Where print_debug writes: by default stderr, one line per call with control characters escaped (a
+ * template must not forge log lines). A host that runs other people's templates next to secrets (the
+ * platform's workers) turns it off with setDebugOutput(undefined).
+ */
+let debugOutput: ((line: string) => void) | undefined = (line) => process.stderr.write(escapeControl(line) + '\n');
+
+export function setDebugOutput(fn: ((line: string) => void) | undefined): void {
+  debugOutput = fn;
+}
+
+/** Control characters (newlines included) as JSON-style escapes, so one call is one line. */
+export function escapeControl(s: string): string {
+  return s.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Longest string one DSL call may build (repeat, random text): templates cannot make the engine allocate more. */
+export const MAX_DSL_STRING = 16 * 1024 * 1024;

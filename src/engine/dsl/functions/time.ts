@@ -33,8 +33,19 @@ function simpleFormat(format: string, d: Date): string {
   return out;
 }
 
-function sleepSync(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+/** Longest wait one wait_for call may ask for. */
+export const MAX_WAIT_FOR_SECONDS = 60;
+
+// wait_for never sleeps: expressions are synchronous and share the event loop with everything else, so
+// a sleep here would freeze the whole process. The call records the delay; the protocol code that
+// rendered or evaluated the expression awaits it (takePendingWait) before going on.
+let pendingWaitMs = 0;
+
+/** The delay wait_for calls asked for since the last call, in ms; resets it. */
+export function takePendingWait(): number {
+  const ms = pendingWaitMs;
+  pendingWaitMs = 0;
+  return ms;
 }
 
 export function registerTime(): void {
@@ -70,8 +81,7 @@ export function registerTime(): void {
     if (a.length !== 1) throw invalid('wait_for');
     const seconds = Number(a[0]);
     if (!Number.isFinite(seconds)) throw new DslError('wait_for: seconds must be a number');
-    // Expressions are synchronous, as in Go; the sleep blocks this thread like time.Sleep blocks a goroutine.
-    if (seconds > 0) sleepSync(Math.trunc(seconds) * 1000);
+    if (seconds > 0) pendingWaitMs += Math.min(Math.trunc(seconds), MAX_WAIT_FOR_SECONDS) * 1000;
     return true;
   });
 }

@@ -237,8 +237,8 @@ function callBuiltin(name: string, args: JqNode[], input: unknown, env: Env): un
     }
     case 'join/1': return f(0).map((sep) => iterate(input).map((x) => (x === null ? '' : typeof x === 'string' ? x : goJsonMarshal(x))).join(String(sep)));
     case 'split/1': return f(0).map((sep) => String(input).split(String(sep)));
-    case 'range/1': { const n = Number(f(0)[0]); return Array.from({ length: Math.max(0, Math.ceil(n)) }, (_, i) => i); }
-    case 'range/2': { const a = Number(f(0)[0]); const b = Number(f(1)[0]); const o: number[] = []; for (let i = a; i < b; i++) o.push(i); return o; }
+    case 'range/1': { const n = Number(f(0)[0]); return Array.from({ length: rangeLength(0, n) }, (_, i) => i); }
+    case 'range/2': { const a = Number(f(0)[0]); const b = Number(f(1)[0]); const o: number[] = []; const len = rangeLength(a, b); for (let i = 0; i < len; i++) o.push(a + i); return o; }
     case 'floor/0': return [Math.floor(input as number)];
     case 'ceil/0': return [Math.ceil(input as number)];
     case 'round/0': return [Math.round(input as number)];
@@ -391,4 +391,14 @@ export function run(node: JqNode, input: unknown, env: Env): unknown[] {
       return acc;
     }
   }
+}
+
+/** Values one jq range may produce: a query can ask for range(1e12), the engine does not build that. */
+export const MAX_JQ_RANGE = 100_000;
+
+function rangeLength(from: number, to: number): number {
+  const n = Math.ceil(to - from);
+  if (!Number.isFinite(n) || n <= 0) return 0;
+  if (n > MAX_JQ_RANGE) throw new Error(`range: ${n} values is over the limit of ${MAX_JQ_RANGE}`);
+  return n;
 }

@@ -88,18 +88,31 @@ export function buildFromPath(
   let path: string;
   let displayUrl: string | undefined;
   if (baseName && input) {
-    const rest = render(restTpl, vars);
+    const rendered = render(restTpl, vars);
+    // A fragment is never sent (Go's client drops it); it stays in the URL results show.
+    const hash = rendered.indexOf('#');
+    const rest = hash >= 0 ? rendered.slice(0, hash) : rendered;
+    const fragment = hash >= 0 ? rendered.slice(hash) : '';
     const base = baseParts(String(vars[baseName] ?? ''));
     origin = base.origin;
     const [rp, rq] = splitQuery(rest);
-    let p = base.path + rp;
+    // nuclei trims the input's trailing slash only where the template appends a path ({{BaseURL}}/x);
+    // a bare {{BaseURL}} requests the input as given (http://h/app/ stays /app/).
+    const basePath = rp === '' && baseName === 'BaseURL' ? input.rawPath : base.path;
+    let p = basePath + rp;
     if (!p.startsWith('/')) p = `/${p}`;
     const q = mergeQuery(base.query, rq);
     path = q ? `${p}?${q}` : p;
-    displayUrl = origin + base.path + rp + (q ? `?${q}` : '');
+    displayUrl = origin + basePath + rp + (q ? `?${q}` : '') + fragment;
   } else {
     let url = render(tpl, vars);
-    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) url = `http://${url.replace(/^\/+/, '')}`;
+    // Only a bare host gets http:// in front; text that names a scheme nuclei's URL parser refuses
+    // ("_db.http://target/", from `{{paths}}.{{BaseURL}}`) fails the request instead of going to a
+    // host made of its pieces.
+    if (!url.includes('://')) url = `http://${url.replace(/^\/+/, '')}`;
+    const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase();
+    if (!scheme) throw new Error(`invalid URL "${url.slice(0, 200)}": first path segment in URL cannot contain colon`);
+    if (scheme !== 'http' && scheme !== 'https') throw new Error(`unsupported protocol scheme "${scheme}"`);
     ({ origin, path } = splitAbsolute(url));
   }
   const headers: [string, string][] = [];
@@ -119,7 +132,13 @@ export function buildFromRaw(
   let path: string;
   const hostHeader = getHeader(parsed.headers, 'host');
   const absolute = /^[a-z][a-z0-9+.-]*:\/\//i.test(parsed.target);
-  if (absolute) {
+  const absoluteToInput = absolute && !!input && !selfContained;
+  if (absoluteToInput) {
+    // Absolute form (`GET http://other/ HTTP/1.1`): nuclei connects to the scan input and sends the
+    // request line as written; the engine never goes to a host a raw request merely names.
+    origin = `${input.url.protocol}//${input.url.host}`;
+    path = parsed.target;
+  } else if (absolute) {
     ({ origin, path } = splitAbsolute(parsed.target));
   } else if (input && !selfContained) {
     origin = `${input.url.protocol}//${input.url.host}`;
@@ -145,10 +164,13 @@ export function buildFromRaw(
     if (!/\r\n\r\n/.test(bytes)) bytes = bytes.endsWith('\r\n') ? `${bytes}\r\n` : `${bytes}\r\n\r\n`;
     return {
       method: parsed.method, origin, path, headers, body: parsed.body, unsafe: true, rawBytes: bytes,
-      timeout: parsed.annotations.timeout, sni, readAll: r.readAll,
+      timeout: parsed.annotations.timeout, sni, readAll: r.readAll, displayUrl: absoluteToInput ? input!.url.href : undefined,
     };
   }
   finishHeaders(headers, parsed.body, host, keepHost);
   if (keepHost && hostHeader && !absolute && !input) setHeader(headers, 'Host', hostHeader);
-  return { method: parsed.method, origin, path, headers, body: parsed.body, unsafe: false, timeout: parsed.annotations.timeout, sni };
+  return {
+    method: parsed.method, origin, path, headers, body: parsed.body, unsafe: false, timeout: parsed.annotations.timeout, sni,
+    displayUrl: absoluteToInput ? input!.url.href : undefined,
+  };
 }

@@ -61,13 +61,18 @@ function undiciCanSend(r: PreparedRequest): boolean {
   return true;
 }
 
-function decode(body: Buffer, encoding: string | undefined): Buffer {
+/**
+ * Decompresses a body, never past `limit` bytes: any scanned site can send a 1 MB gzip bomb that
+ * inflates to 1 GB. A body that would inflate past the limit (or does not decode) is kept as received.
+ */
+function decode(body: Buffer, encoding: string | undefined, limit: number): Buffer {
+  const opts = { maxOutputLength: Math.max(1, limit) };
   try {
-    if (encoding === 'gzip' || encoding === 'x-gzip') return gunzipSync(body);
-    if (encoding === 'deflate') return inflateSync(body);
-    if (encoding === 'br') return brotliDecompressSync(body);
+    if (encoding === 'gzip' || encoding === 'x-gzip') return gunzipSync(body, opts);
+    if (encoding === 'deflate') return inflateSync(body, opts);
+    if (encoding === 'br') return brotliDecompressSync(body, opts);
   } catch {
-    // Keep the bytes as received when they do not decode.
+    // Too large or not compressed after all: the bytes as received.
   }
   return body;
 }
@@ -105,7 +110,12 @@ class Collector implements Dispatcher.DispatchHandler {
   ) {}
 
   abort(err: Error): void {
-    this.abortFn?.(err);
+    if (this.abortFn) this.abortFn(err);
+    else if (!this.settled) {
+      // Not connected yet: fail now; undici's later callbacks find the request settled.
+      this.settled = true;
+      this.reject(err);
+    }
   }
 
   onConnect(abort: (err?: Error) => void): void {
@@ -153,25 +163,31 @@ class Collector implements Dispatcher.DispatchHandler {
     const body = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
     this.resolve({
       status: this.status, statusText: this.statusText, headers: this.headers,
-      body: enc ? decode(body, enc) : body, duration: performance.now() - this.started, version: 'HTTP/1.1',
+      body: enc ? decode(body, enc, this.maxSize) : body, duration: performance.now() - this.started, version: 'HTTP/1.1',
     });
   }
 }
 
+/**
+ * One exchange through undici. undici's own timeouts count idle time only, so a target that drips a byte
+ * every two seconds would hold the request forever: the whole exchange also has a deadline of `timeout`
+ * (as Go's http.Client.Timeout in nuclei), after which what arrived is kept or the request fails.
+ */
 function dispatchOnce(agent: Agent, r: PreparedRequest, timeout: number, maxSize: number, signal?: AbortSignal): Promise<HttpResponse> {
   return new Promise<HttpResponse>((resolve, reject) => {
-    if (!signal) {
-      agent.dispatch(dispatchOptions(r, timeout), new Collector(maxSize, resolve, reject));
-      return;
-    }
-    if (signal.aborted) return reject(new Error('aborted'));
+    if (signal?.aborted) return reject(new Error('aborted'));
     const onAbort = () => c.abort(new Error('aborted'));
+    const done = () => {
+      clearTimeout(deadline);
+      signal?.removeEventListener('abort', onAbort);
+    };
     const c = new Collector(
       maxSize,
-      (res) => { signal.removeEventListener('abort', onAbort); resolve(res); },
-      (err) => { signal.removeEventListener('abort', onAbort); reject(err); },
+      (res) => { done(); resolve(res); },
+      (err) => { done(); reject(err); },
     );
-    signal.addEventListener('abort', onAbort, { once: true });
+    const deadline = setTimeout(() => c.abort(new Error(`timeout: no complete response within ${timeout} ms`)), timeout);
+    signal?.addEventListener('abort', onAbort, { once: true });
     agent.dispatch(dispatchOptions(r, timeout), c);
   });
 }

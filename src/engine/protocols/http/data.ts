@@ -1,5 +1,6 @@
 // The map of response values that matchers, extractors and the DSL read (see engine-notes: lowercased
 // `_` header names, cookies by name, body, header, all_headers, response, request, status_code ...).
+import { isUtf8 } from 'node:buffer';
 import { headerBlock } from './dump.ts';
 import type { HttpResponse } from './types.ts';
 
@@ -72,9 +73,12 @@ export function responseData(res: HttpResponse, bodyText: string, ctx: ResponseC
     }
   }
   const head = headerBlock(res);
-  const clNum = contentLength !== undefined && /^\s*\d+\s*$/.test(contentLength) ? Number(contentLength) : Buffer.byteLength(bodyText);
+  const clNum = contentLength !== undefined && /^\s*\d+\s*$/.test(contentLength) ? Number(contentLength) : res.body.length;
   data.status_code = res.status;
-  data.body = bodyText;
+  // A body that is not UTF-8 text (images, archives, binary protocols) is handed to the DSL as its bytes,
+  // as nuclei's Go string is: hex_encode(body), len(body) and byte regexes see exactly what arrived.
+  // Matchers read it through the same bytes as a latin1 string (one character per byte).
+  data.body = isUtf8(res.body) ? bodyText : res.body;
   data.header = head;
   data.all_headers = head;
   data.response = `${head}\r\n${bodyText}`;

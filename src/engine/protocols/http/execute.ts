@@ -1,14 +1,15 @@
 // Runs the http blocks of one template against one input: builds each request from the values of the
 // moment, sends it (redirects, cookies, digest auth), runs the operators on every response and emits
 // result events. Values extracted along the way feed later requests and blocks.
+import { isUtf8 } from 'node:buffer';
 import { lookup } from 'node:dns/promises';
 import net from 'node:net';
 import { statSync, readFileSync } from 'node:fs';
 import type { HttpRequest, Payloads, Template } from '../../template/types.ts';
 import type { ResultEvent } from '../../output/types.ts';
-import { render as dslRender, runOperators, unresolvedVariables, unsupportedCalls } from './deps.ts';
+import { render as dslRender, runOperators, unresolvedVariables, unsupportedCalls, takePendingWait, isPendingIO, fulfillPendingIO } from './deps.ts';
 import { buildFromPath, buildFromRaw, hostOf, payloadMarkers, type Render } from './build.ts';
-import { send } from './client.ts';
+import { DEFAULT_MAX_SIZE, send } from './client.ts';
 import { CookieJar } from './cookies.ts';
 import { responseData } from './data.ts';
 import { digestAuthorization, parseChallenge } from './digest.ts';
@@ -41,19 +42,24 @@ export interface ExecuteResult {
 const render: Render = (text, vars) => (text.includes('{{') ? dslRender(text, vars) : text);
 
 const ipCache = new Map<string, string>();
+/** Header names (lower case) the secret file set on a request. */
+const secretHeaderNames = new WeakMap<PreparedRequest, Set<string>>();
 const ipPending = new Map<string, Promise<string>>();
 /** The address of a host: synchronous once known (IPs, cached names), a DNS lookup the first time. */
 function resolveIp(host: string): string | Promise<string> {
   const hit = ipCache.get(host);
   if (hit !== undefined) return hit;
   const bare = host.replace(/^\[|\]$/g, '');
-  if (net.isIP(bare)) {
-    ipCache.set(host, bare);
-    return bare;
-  }
+  if (net.isIP(bare)) return bare;
   let p = ipPending.get(bare);
   if (!p) {
-    p = lookup(bare).then((a) => a.address, () => '').then((ip) => { ipCache.set(host, ip); return ip; });
+    p = lookup(bare).then((a) => a.address, () => '').then((ip) => {
+      // Bounded: a scan of many host names must not grow this for the life of the process.
+      if (ipCache.size >= 10_000) ipCache.delete(ipCache.keys().next().value!);
+      ipCache.set(host, ip);
+      ipPending.delete(bare);
+      return ip;
+    });
     ipPending.set(bare, p);
   }
   return p;
@@ -147,7 +153,7 @@ class TemplateRun {
     const parsed = target ? inputFor(target) : undefined;
     this.input = parsed?.input;
     this.builtins = parsed?.builtins ?? {};
-    this.extraPayloads = t.selfContained ? filePayloads(o.vars) : {};
+    this.extraPayloads = t.selfContained && o.varFiles ? filePayloads(o.vars) : {};
     this.cliVars = Object.fromEntries(Object.entries(o.vars).filter(([k]) => !(k in this.extraPayloads)));
   }
 
@@ -177,7 +183,8 @@ class TemplateRun {
     const stopOn = r.stopAtFirstMatch || this.t.stopAtFirstMatch;
     const runItem = async (item: Item, prepared?: Prepared[]) => {
       if (state.stop || this.stopAll || this.o.signal?.aborted) return;
-      const list = prepared ?? this.prepare(r, item);
+      const list = prepared ?? (await this.prepareWithIO(r, item));
+      await this.pendingWait();
       for (const { req, vars } of list) {
         if (state.stop || this.stopAll) return;
         const n = ++state.index;
@@ -185,7 +192,7 @@ class TemplateRun {
         if (!hops) continue;
         const known = ipOfOrigin(hops[hops.length - 1].req.origin);
         const ip = typeof known === 'string' ? known : await known;
-        const matched = this.process(r, hops, vars, reqCondition ? state.history : undefined, n, ip);
+        const matched = await this.process(r, hops, vars, reqCondition ? state.history : undefined, n, ip);
         if (matched && stopOn) {
           state.stop = true;
           if (this.t.stopAtFirstMatch) this.stopAll = true;
@@ -195,7 +202,8 @@ class TemplateRun {
     if (r.race) {
       const all = [...items];
       const base = all.length === 1 ? Array.from({ length: Math.max(1, r.raceCount || 10) }, () => all[0]) : all;
-      const built = base.map((item) => ({ item, reqs: this.prepare(r, item) }));
+      const built = [];
+      for (const item of base) built.push({ item, reqs: await this.prepareWithIO(r, item) });
       await pool(built, r.threads > 0 ? r.threads : built.length, ({ item, reqs }) => runItem(item, reqs));
     } else if (r.threads > 0 && !reqCondition) {
       await pool(items, r.threads, (item) => runItem(item));
@@ -246,6 +254,7 @@ class TemplateRun {
         }
         out.push({ req, vars: hasKeys(item.combo) ? merge(item.combo, vs) : vs });
       } catch (err) {
+        if (isPendingIO(err)) throw err;
         this.lastError = (err as Error).message;
       }
     }
@@ -263,7 +272,12 @@ class TemplateRun {
     const before = url.search;
     const headers: Record<string, string> = {};
     for (const [k, v] of req.headers) headers[k] = v;
+    const original = new Map(req.headers.map(([k, v]) => [k.toLowerCase(), v]));
     this.o.secrets.apply({ url, headers });
+    // Remember which headers came from the secret file: a redirect drops them (see fetchChain).
+    const touched = new Set<string>();
+    for (const [k, v] of Object.entries(headers)) if (original.get(k.toLowerCase()) !== v) touched.add(k.toLowerCase());
+    if (touched.size > 0) secretHeaderNames.set(req, touched);
     const lower = new Map(Object.keys(headers).map((k) => [k.toLowerCase(), k]));
     for (const [k] of [...req.headers]) if (!lower.has(k.toLowerCase())) deleteHeader(req.headers, k);
     for (const [k, v] of Object.entries(headers)) setHeader(req.headers, k, v);
@@ -282,7 +296,9 @@ class TemplateRun {
       const res = await this.sendOne(r, req);
       if (!res) return hops.length > 0 ? hops : undefined;
       const url = req.displayUrl ?? req.origin + (req.path.startsWith('/') ? req.path : `/${req.path}`);
-      const body = res.body.toString('utf8');
+      // Go keeps a body's bytes: valid UTF-8 reads as text; anything else byte for byte (latin1), never
+      // with U+FFFD in place of what arrived.
+      const body = isUtf8(res.body) ? res.body.toString('utf8') : res.body.toString('latin1');
       hops.push({ req, res, body, url });
       if (!follow || !REDIRECTS.has(res.status) || hops.length - 1 >= max) return hops;
       const location = res.headers.find(([k]) => k.toLowerCase() === 'location')?.[1];
@@ -295,12 +311,23 @@ class TemplateRun {
       }
       if (r.hostRedirects && !r.redirects && next.host !== new URL(req.origin).host) return hops;
       const keepBody = res.status === 307 || res.status === 308;
-      const headers = req.headers.filter(([k]) => !['host', 'content-length', 'cookie', 'authorization'].includes(k.toLowerCase()) || (k.toLowerCase() === 'authorization' && next.host === new URL(req.origin).host));
+      // Every header the secret file set is dropped, on any hop; the secrets are then applied again for
+      // the new URL, so they reach only the hosts their scope names (a redirect to another host never
+      // carries them). Cookie and Authorization follow Go's rules: only to the same host.
+      const fromSecrets = secretHeaderNames.get(req);
+      const sameHost = next.host === new URL(req.origin).host;
+      const headers = req.headers.filter(([k]) => {
+        const lk = k.toLowerCase();
+        if (fromSecrets?.has(lk)) return false;
+        if (lk === 'host' || lk === 'content-length' || lk === 'cookie') return false;
+        return lk !== 'authorization' || sameHost;
+      });
       const method = keepBody ? req.method : req.method === 'HEAD' ? 'HEAD' : 'GET';
       const nextBody = keepBody ? req.body : undefined;
       setHeader(headers, 'Host', next.host);
       if (nextBody) setHeader(headers, 'Content-Length', String(Buffer.byteLength(nextBody)));
       req = { method, origin: `${next.protocol}//${next.host}`, path: next.pathname + next.search, headers, body: nextBody, unsafe: false, timeout: req.timeout, sni: req.sni };
+      this.applySecrets(r, req);
     }
   }
 
@@ -311,7 +338,7 @@ class TemplateRun {
       return undefined;
     }
     if (!r.disableCookie && !this.jar.empty) {
-      const cookie = this.jar.cookieHeader(hostKey, req.path, getHeader(req.headers, 'cookie'));
+      const cookie = this.jar.cookieHeader(cookieUrl(req), getHeader(req.headers, 'cookie'));
       if (cookie) {
         setHeader(req.headers, 'Cookie', cookie);
         if (req.unsafe && req.rawBytes && !/\r\ncookie:/i.test(req.rawBytes)) {
@@ -323,8 +350,8 @@ class TemplateRun {
       if (this.o.takeToken) await this.o.takeToken();
       this.requests++;
       this.o.onRequest?.();
-      let res = await send(req, this.o, r.maxSize && r.maxSize > 0 ? r.maxSize : undefined);
-      this.storeCookies(r, hostKey, res);
+      let res = await send(req, this.o, responseCap(r));
+      this.storeCookies(r, cookieUrl(req), res);
       if (res.status === 401 && r.digestUsername !== undefined) {
         const challenge = res.headers.find(([k, v]) => k.toLowerCase() === 'www-authenticate' && /^\s*digest/i.test(v))?.[1];
         const parsed = challenge ? parseChallenge(challenge) : undefined;
@@ -333,8 +360,8 @@ class TemplateRun {
           await this.o.takeToken?.();
           this.requests++;
           this.o.onRequest?.();
-          res = await send(req, this.o, r.maxSize && r.maxSize > 0 ? r.maxSize : undefined);
-          this.storeCookies(r, hostKey, res);
+          res = await send(req, this.o, responseCap(r));
+          this.storeCookies(r, cookieUrl(req), res);
         }
       }
       return res;
@@ -345,15 +372,47 @@ class TemplateRun {
     }
   }
 
-  private storeCookies(r: HttpRequest, host: string, res: HttpResponse): void {
+  private storeCookies(r: HttpRequest, url: string, res: HttpResponse): void {
     if (r.disableCookie) return;
     let set: string[] | undefined;
     for (const [k, v] of res.headers) if (k.length === 10 && k.toLowerCase() === 'set-cookie') (set ??= []).push(v);
-    if (set) this.jar.store(host, set);
+    if (set) this.jar.store(url, set);
+  }
+
+  private async operatorsWithIO(r: HttpRequest, full: Record<string, unknown>, err: unknown): Promise<OperatorOutcome> {
+    for (let i = 0; i < 8; i++) {
+      if (!isPendingIO(err)) throw err;
+      await fulfillPendingIO(err);
+      try {
+        return runOperators(r, full) as OperatorOutcome;
+      } catch (e) {
+        err = e;
+      }
+    }
+    throw err;
+  }
+
+  /** Waits what wait_for calls asked for while rendering or matching (never a synchronous sleep). */
+  private async pendingWait(): Promise<void> {
+    const ms = takePendingWait();
+    if (ms > 0 && !this.o.signal?.aborted) await abortableSleep(ms, this.o.signal);
+  }
+
+  /** prepare(), fetching what network helpers in the request's markers need first. */
+  private async prepareWithIO(r: HttpRequest, item: Item): Promise<Prepared[]> {
+    takePendingWait(); // anything left over from elsewhere is not this request's
+    for (let i = 0; ; i++) {
+      try {
+        return this.prepare(r, item);
+      } catch (err) {
+        if (!isPendingIO(err) || i >= 8) throw err;
+        await fulfillPendingIO(err);
+      }
+    }
   }
 
   /** Runs operators on every response of the chain, the final one first (as nuclei does). */
-  private process(r: HttpRequest, hops: Hop[], vars: Record<string, unknown>, history: Record<string, unknown> | undefined, n: number, ip: string): boolean {
+  private async process(r: HttpRequest, hops: Hop[], vars: Record<string, unknown>, history: Record<string, unknown> | undefined, n: number, ip: string): Promise<boolean> {
     const secrets = this.secrets();
     let matchedAny = false;
     const final = hops[hops.length - 1];
@@ -384,11 +443,20 @@ class TemplateRun {
         if (history) for (const k in history) full[k] = history[k];
         data = full; // its response keys are the response's: history keys all end in _<n>
       }
-      const result = runOperators(r, full) as OperatorOutcome;
+      let result: OperatorOutcome;
+      try {
+        result = runOperators(r, full) as OperatorOutcome;
+      } catch (err) {
+        // A network helper (jarm, resolve) needs its answer fetched first: fetch it without blocking,
+        // then evaluate again (operators have no side effects to repeat).
+        result = await this.operatorsWithIO(r, full, err);
+      }
+      await this.pendingWait();
       if (result.dynamic) for (const k in result.dynamic) this.dynamic[k] = result.dynamic[k];
       // Most responses match nothing: skip building event inputs then (eventsFor would return none).
       if (r.matchers.length > 0 && !result.matched) continue;
-      const events = eventsFor(this.t, r.matchers.length > 0, {
+      // A step whose matchers are all internal only gates later steps: it reports nothing itself.
+      const events = r.matchers.length > 0 && r.matchers.every((m) => m.internal) ? [] : eventsFor(this.t, r.matchers.length > 0, {
         matched: result.matched, matcherNames: result.matcherNames ?? [], extracts: result.extracts ?? {},
         outputExtracts: result.outputExtracts ?? [], dynamic: result.dynamic ?? {},
       }, {
@@ -467,4 +535,26 @@ export async function executeHttp(
     emit(failure);
   }
   return { matched: run.matched, dynamic: run.dynamic, error: run.lastError, requests: run.requests };
+}
+
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** A template's max-size may lower the engine's response cap, never lift it. */
+function responseCap(r: HttpRequest): number {
+  return r.maxSize && r.maxSize > 0 ? Math.min(r.maxSize, DEFAULT_MAX_SIZE) : DEFAULT_MAX_SIZE;
+}
+
+/** The URL the cookie jar sees for a request (scheme, host and path decide which cookies apply). */
+function cookieUrl(req: PreparedRequest): string {
+  return req.origin + (req.path.startsWith('/') ? req.path.split('#')[0] : '/');
 }

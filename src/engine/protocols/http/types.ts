@@ -21,6 +21,11 @@ export interface HttpClientOptions {
 
 export interface HttpRunOptions extends HttpClientOptions {
   vars: Record<string, string>;
+  /**
+   * Values of `vars` that name a readable file become payload lists for self-contained templates, as
+   * nuclei's `-V key=file`. Only for the person running `vigil scan`; the platform never sets it.
+   */
+  varFiles?: boolean;
   secrets?: SecretApplier;
   disableRedirects?: boolean;
   /** Overrides the attack type of every request block that has payloads (CLI `-attack-type`). */

@@ -206,7 +206,7 @@ describe('http integration catalogue', () => {
     const s = await serve((q, res) => res.end(['/one', '/two'].includes(q.url!) ? 'This is self-contained response' : 'no'));
     const tmp = mkdtempSync(path.join(tmpdir(), 'vigil-'));
     writeFileSync(path.join(tmp, 'list.txt'), 'one\ntwo\n');
-    const events = await scan([load('self-contained-file-input.yaml', [['127.0.0.1:5431', `127.0.0.1:${s.port}`]])], [], { vars: { test: path.join(tmp, 'list.txt') } });
+    const events = await scan([load('self-contained-file-input.yaml', [['127.0.0.1:5431', `127.0.0.1:${s.port}`]])], [], { vars: { test: path.join(tmp, 'list.txt') }, varFiles: true });
     expect(events).toHaveLength(4);
     expect(s.requests.map((r) => r.url)).toEqual(['/one', '/two', '/one', '/two']);
   });

@@ -1,0 +1,122 @@
+// Input checks every route gets, so that no request can reach the database with something it cannot
+// store or compute with (a 500 then) and no new route can forget them:
+// - strings anywhere in the path, query or JSON body: no NUL (PostgreSQL text cannot hold U+0000) and no
+//   lone UTF-16 surrogate (not encodable as UTF-8);
+// - path and query values at most 4,096 characters (ids, searches and filters are short);
+// - numbers in the query and body finite and within ±2^53 (larger ones overflow bigint columns);
+// - JSON bodies nested at most 64 levels (checked before parsing, so 100,000 levels cost one scan).
+// Each problem is a 400 in the spec's error body naming the field.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Stream } from 'node:stream';
+import { badRequest } from './errors.ts';
+
+export const MAX_PARAM_LENGTH = 4096;
+export const MAX_JSON_DEPTH = 64;
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** The problem with one string, or undefined. */
+function stringProblem(s: string): string | undefined {
+  if (s.includes('\u0000')) return 'contains a NUL character (\\u0000)';
+  if (LONE_SURROGATE.test(s)) return 'contains an unpaired UTF-16 surrogate (not valid Unicode text)';
+  return undefined;
+}
+
+function walk(value: unknown, where: string, maxString: number | undefined): void {
+  // Iterative, so a deep value cannot exhaust the stack here either.
+  const stack: [unknown, string][] = [[value, where]];
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    const [v, at] = stack.pop()!;
+    if (typeof v === 'string') {
+      const why = stringProblem(v);
+      if (why) throw badRequest(`${at || 'value'} ${why}`, at || undefined);
+      if (maxString !== undefined && v.length > maxString) throw badRequest(`${at || 'value'} is longer than ${maxString} characters`, at || undefined);
+    } else if (typeof v === 'number') {
+      if (!Number.isFinite(v) || Math.abs(v) > Number.MAX_SAFE_INTEGER) throw badRequest(`${at || 'value'} is out of range`, at || undefined);
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], `${at}[${i}]`]);
+    } else if (v !== null && typeof v === 'object' && !Buffer.isBuffer(v) && !(v instanceof Stream) && !seen.has(v)) {
+      // Parsed values only (query parsers make objects of their own prototype); a request stream (an
+      // import body) is not input data, and nothing is visited twice.
+      seen.add(v);
+      for (const [k, x] of Object.entries(v)) {
+        const why = stringProblem(k);
+        if (why) throw badRequest(`a field name ${why}`, at || undefined);
+        stack.push([x, at ? `${at}.${k}` : k]);
+      }
+    }
+  }
+}
+
+function isPlainObject(v: object): boolean {
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+/** Depth of a JSON text's nesting, counted without parsing (strings are skipped). */
+export function jsonDepthExceeds(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      if (++depth > max) return true;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return false;
+}
+
+/** Longest string a JSON body field may hold unless its schema says otherwise (template texts: 1 MiB). */
+export const DEFAULT_BODY_STRING = 1024 * 1024;
+
+/** Gives every string of a request schema without a maxLength one, so no route takes unbounded text. */
+function boundStrings(schema: unknown, max: number, seen = new Set<object>()): void {
+  if (!schema || typeof schema !== 'object' || seen.has(schema)) return;
+  seen.add(schema);
+  const s = schema as Record<string, unknown>;
+  if (s.type === 'string' && s.maxLength === undefined && s.format === undefined && s.enum === undefined && s.const === undefined) s.maxLength = max;
+  for (const key of ['properties', 'patternProperties']) {
+    const props = s[key];
+    if (props && typeof props === 'object') for (const v of Object.values(props)) boundStrings(v, max, seen);
+  }
+  for (const key of ['items', 'additionalProperties', 'not']) boundStrings(s[key], max, seen);
+  for (const key of ['anyOf', 'oneOf', 'allOf']) if (Array.isArray(s[key])) for (const v of s[key] as unknown[]) boundStrings(v, max, seen);
+}
+
+export function registerInputChecks(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema as { body?: unknown; querystring?: unknown; params?: unknown } | undefined;
+    boundStrings(schema?.body, DEFAULT_BODY_STRING);
+    boundStrings(schema?.querystring, MAX_PARAM_LENGTH);
+    boundStrings(schema?.params, MAX_PARAM_LENGTH);
+  });
+
+  // JSON bodies: the depth check runs before the parser; parsing itself stays Fastify's (with its
+  // prototype-poisoning protection).
+  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (jsonDepthExceeds(body as string, MAX_JSON_DEPTH)) {
+      done(badRequest(`body is nested more than ${MAX_JSON_DEPTH} levels deep`, 'body'), undefined);
+      return;
+    }
+    defaultJson(req, body as string, done);
+  });
+
+  app.addHook('preValidation', async (req: FastifyRequest) => {
+    walk(req.params, '', MAX_PARAM_LENGTH);
+    walk(req.query, '', MAX_PARAM_LENGTH);
+    if (req.body !== null && typeof req.body === 'object' && (Array.isArray(req.body) || isPlainObject(req.body))) walk(req.body, '', undefined);
+  });
+  // Again after validation: query values are numbers only once the schema coerced them ("1e309" is
+  // Infinity then, "99999999999999999999" is 1e20).
+  app.addHook('preHandler', async (req: FastifyRequest) => {
+    walk(req.params, '', MAX_PARAM_LENGTH);
+    walk(req.query, '', MAX_PARAM_LENGTH);
+  });
+}
