@@ -226,9 +226,23 @@ async function runLeased(
     });
   };
   // Templates this scan cannot run are recorded once per run (by the run's first chunk), with the reason.
+  // They also leave the scan's totals (total_template, total_scan), so progress counts only what runs.
+  const notRun = new Set<string>();
+  let totalsQueued = false;
   const onTemplateSkipped = (templateId: string, reason: string) => {
     if (idx !== 0) return;
     logs.push({ target: '', templateId, matched: false, severity: null, event: null, vulnHash: null, at: new Date(), error: `template not run: ${reason}` });
+    notRun.add(templateId);
+    if (totalsQueued) return;
+    totalsQueued = true;
+    // Skips are reported together when templates load: one update after the last of them.
+    setImmediate(() => {
+      totalsQueued = false;
+      const n = notRun.size;
+      writing = writing.then(() => store.setRunnableTotals(ctx.db, scanId, run, n)).catch((err) => {
+        writeError ??= err;
+      });
+    });
   };
   const engineOptions = {
     concurrency: eo.concurrency,

@@ -408,3 +408,16 @@ export async function insertLogs(db: Db, scanId: string, teamId: string, run: nu
     }
   }
 }
+
+/**
+ * Takes the templates a run cannot run out of its totals. Computed from the scan's stored template list,
+ * so a retried first chunk sets the same numbers again.
+ */
+export async function setRunnableTotals(db: Db, scanId: string, run: number, notRunnable: number): Promise<void> {
+  await db.query(
+    `UPDATE scans SET total_template = t.n, total_scan = total_target * t.n
+       FROM (SELECT GREATEST(0, count(*) - $3::int)::int AS n FROM scan_templates WHERE scan_id = $1) t
+     WHERE id = $1 AND rescan_count = $2`,
+    [scanId, run, notRunnable],
+  );
+}

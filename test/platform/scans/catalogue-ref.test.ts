@@ -71,6 +71,8 @@ describe('catalogue templates in scans', () => {
     }
     const scan = await t.waitStatus(id, ['finished', 'failed']);
     expect(scan).toMatchObject({ status: 'finished', total_result: 3 });
+    // Four selected, three runnable: the totals and the progress count only what runs.
+    expect(scan).toMatchObject({ total_template: 3, total_target: 1, total_scan: 3, progress: 100 });
     // The template this engine cannot run is not dropped silently: the scan log says so, with the reason.
     const link = (await t.request({ method: 'GET', url: `/v1/scans/${id}/scan_log/export?format=json` })).json().url as string;
     const log = JSON.parse((await t.request({ method: 'GET', url: new URL(link).pathname, key: null })).body);
