@@ -2,10 +2,11 @@
 import { createWriteStream, readFileSync, statSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
 import { Command, Option } from 'commander';
-import { loadTemplates, type TemplateFilter } from '../engine/template/index.ts';
-import { closeClients, formatJson, formatPlain, runScan } from '../engine/index.ts';
+// The engine is imported when a scan runs, not at start-up: `vigil --version` and other commands never
+// load it (start-up time is most of a short scan's time).
+import type { TemplateFilter } from '../engine/template/index.ts';
 import type { ResultEvent, Severity } from '../engine/index.ts';
-import { loadSecretFiles, runnerLogin, SecretFileError, SecretLoginError, type SecretStore } from '../engine/secrets/index.ts';
+import type { SecretStore } from '../engine/secrets/index.ts';
 
 /** Multi-letter short flags nuclei users type; commander only knows one-letter ones, so we translate. */
 const SHORT_ALIASES: Record<string, string> = {
@@ -113,6 +114,7 @@ export interface ScanSecretOptions {
 export async function loadScanSecrets(files: string[], options: number | ScanSecretOptions = {}): Promise<SecretStore | undefined> {
   if (files.length === 0) return undefined;
   const opts = typeof options === 'number' ? { timeout: options } : options;
+  const { loadSecretFiles, runnerLogin } = await import('../engine/secrets/index.ts');
   const store = await loadSecretFiles(files, { templatesDir: opts.templatesDirs });
   await store.prepare({ login: runnerLogin({ timeout: opts.timeout ?? 10, retries: opts.retries, socks5Proxy: opts.socks5Proxy }) });
   return store;
@@ -139,6 +141,9 @@ async function scanAction(flags: ScanFlags): Promise<void> {
   if (flags.tags?.length) filter.tags = flags.tags;
   if (flags.severity?.length) filter.severities = flags.severity as Severity[];
   if (flags.excludeTags?.length) filter.excludeTags = flags.excludeTags;
+  const [{ loadTemplates }, { closeClients, formatJson, formatPlain, runScan }] = await Promise.all([
+    import('../engine/template/index.ts'), import('../engine/index.ts'),
+  ]);
   const loaded = await loadTemplates(flags.templates, filter);
   if (loaded.issues.length > 0) reportLoadIssues(loaded.issues, flags);
   // Self-contained templates (OSINT lookups, token checks against third-party APIs) contact the hosts
@@ -244,6 +249,7 @@ export function registerScan(program: Command): void {
       try {
         await scanAction(flags);
       } catch (err) {
+        const { SecretFileError, SecretLoginError } = await import('../engine/secrets/index.ts');
         const known = err instanceof UsageError || err instanceof SecretFileError || err instanceof SecretLoginError;
         console.error(`vigil scan: ${known ? (err as Error).message : (err as Error).stack ?? err}`);
         // A refused secret file or failed login is not a usage slip: exit 1 (secret file contract).

@@ -1,6 +1,12 @@
-// Worker threads do not inherit the tsx loader registered by the main thread: register it, then run
-// the TypeScript worker.
-import { register } from 'tsx/esm/api';
+// Worker threads do not inherit the tsx loader the main thread runs under. Next to the TypeScript
+// sources, register it and run load-worker.ts; in the compiled dist/ folder, run load-worker.js.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
-register();
-await import('./load-worker.ts');
+if (existsSync(fileURLToPath(new URL('./load-worker.ts', import.meta.url)))) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('./load-worker.ts');
+} else {
+  await import('./load-worker.js');
+}

@@ -2,7 +2,9 @@
 // compressed bytes themselves come from zlib, not Go's compress/flate. Reads are capped at 10 MiB by
 // default, like the Go library, and truncated (not failed) at the limit.
 import zlib from 'node:zlib';
-import { zipSync, strToU8 } from 'fflate';
+import { lazy } from '../../lazy.ts';
+
+const fflate = lazy<typeof import('fflate')>('fflate');
 import { DslError } from '../errors.ts';
 import { fromBytes, toBytes, toStr } from '../values.ts';
 import { define, invalid } from './registry.ts';
@@ -58,8 +60,8 @@ export function registerCompression(): void {
     for (let i = 0; i < a.length; i += 2) {
       if (typeof a[i] !== 'string') throw new DslError('zip: file entry must be a string');
       if (typeof a[i + 1] !== 'string' && !(a[i + 1] instanceof Uint8Array)) throw new DslError('zip: content must be a string');
-      files[toStr(a[i])] = a[i + 1] instanceof Uint8Array ? (a[i + 1] as Uint8Array) : strToU8(a[i + 1] as string);
+      files[toStr(a[i])] = a[i + 1] instanceof Uint8Array ? (a[i + 1] as Uint8Array) : fflate().strToU8(a[i + 1] as string);
     }
-    return Buffer.from(zipSync(files, { level: 6, mtime: new Date('1980-01-01T00:00:00Z') }));
+    return Buffer.from(fflate().zipSync(files, { level: 6, mtime: new Date('1980-01-01T00:00:00Z') }));
   });
 }

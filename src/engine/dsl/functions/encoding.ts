@@ -1,6 +1,8 @@
 // Encoding and conversion helpers: base64 variants, URL and HTML escaping, hex, number bases, JSON,
 // IP formats, struct unpacking and xor.
-import { decodeHTML, encodeHTML } from 'entities';
+import { lazy } from '../../lazy.ts';
+
+const entities = lazy<typeof import('entities')>('entities');
 import { DslError } from '../errors.ts';
 import { atoi, fromBytes, toBool, toBytes, toStr } from '../values.ts';
 import { define, invalid } from './registry.ts';
@@ -125,13 +127,13 @@ export function registerEncoding(): void {
     if (a.length > 1 && toBool(a[1])) {
       // Every character becomes an entity: named where HTML has one, else numeric.
       return Array.from(s).map((ch) => {
-        const named = encodeHTML(ch);
+        const named = entities().encodeHTML(ch);
         return named !== ch ? named : `&#${ch.codePointAt(0)};`;
       }).join('');
     }
-    return encodeHTML(s);
+    return entities().encodeHTML(s);
   });
-  define('html_unescape', 1, ([s]) => decodeHTML(toStr(s)));
+  define('html_unescape', 1, ([s]) => entities().decodeHTML(toStr(s)));
   define('dec_to_hex', 1, ([n]) => {
     if (typeof n !== 'number') throw new DslError(`dec_to_hex: invalid number: ${typeof n}`);
     return BigInt.asIntN(64, BigInt(Math.trunc(n))).toString(16);

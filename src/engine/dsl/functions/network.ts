@@ -9,7 +9,9 @@ import { DslError } from '../errors.ts';
 import { toStr } from '../values.ts';
 import { define, invalid } from './registry.ts';
 
-const childPath = fileURLToPath(new URL('./net-child.ts', import.meta.url));
+// Compiled (dist/) the child is JavaScript; next to the sources it is TypeScript run through tsx.
+const compiled = import.meta.url.endsWith('.js');
+const childPath = fileURLToPath(new URL(compiled ? './net-child.js' : './net-child.ts', import.meta.url));
 const cache = new Map<string, { value?: string; error?: string }>();
 
 /**
@@ -39,9 +41,9 @@ function runChild(task: string, args: string[], timeoutMs: number): string {
 /** Fetches the answer a PendingIO asked for (in a child process, without blocking) and caches it. */
 export async function fulfillPendingIO(p: PendingIO): Promise<void> {
   if (cache.has(p.key)) return;
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
+  const loader = compiled ? [] : ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href];
   const result = await new Promise<{ value?: string; error?: string }>((resolve) => {
-    execFile(process.execPath, ['--import', tsx, childPath, p.key], { encoding: 'utf8', timeout: p.timeoutMs }, (err, stdout, stderr) => {
+    execFile(process.execPath, [...loader, childPath, p.key], { encoding: 'utf8', timeout: p.timeoutMs }, (err, stdout, stderr) => {
       try {
         const out = JSON.parse(stdout.trim().split('\n').pop() ?? '') as { ok: boolean; value?: string; error?: string };
         resolve(out.ok ? { value: out.value ?? '' } : { error: out.error ?? 'failed' });

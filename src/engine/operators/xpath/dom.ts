@@ -1,7 +1,9 @@
 // A tolerant HTML/XML parser producing a small DOM for XPath. HTML mode follows the browser rules that
 // matter for XPath paths in templates: lower-case names, void elements, implied end tags, raw-text
 // elements, implied <html>/<head>/<body> and <tbody> inside tables.
-import { decodeHTML, decodeXML } from 'entities';
+import { lazy } from '../../lazy.ts';
+
+const entities = lazy<typeof import('entities')>('entities');
 
 export interface XNode {
   type: 'document' | 'element' | 'text' | 'comment' | 'attribute';
@@ -40,7 +42,7 @@ export function parseMarkup(src: string, xml: boolean): XNode {
   const doc = node('document', '#document', null);
   const stack: XNode[] = [doc];
   const cur = () => stack[stack.length - 1];
-  const decode = xml ? decodeXML : decodeHTML;
+  const decode = xml ? entities().decodeXML : entities().decodeHTML;
   const addText = (t: string) => {
     if (!t) return;
     const parent = cur();
@@ -109,7 +111,7 @@ export function parseMarkup(src: string, xml: boolean): XNode {
     if (!xml && RAW.has(name)) {
       const close = src.toLowerCase().indexOf(`</${name}`, i);
       const body = src.slice(i, close < 0 ? src.length : close);
-      if (body) el.children.push(node('text', '#text', el, name === 'title' || name === 'textarea' ? decodeHTML(body) : body));
+      if (body) el.children.push(node('text', '#text', el, name === 'title' || name === 'textarea' ? entities().decodeHTML(body) : body));
       const gt = close < 0 ? -1 : src.indexOf('>', close);
       i = gt < 0 ? src.length : gt + 1;
       continue;

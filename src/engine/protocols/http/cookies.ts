@@ -2,7 +2,10 @@
 // nuclei: RFC 6265 rules through tough-cookie (a maintained jar) — Domain and host-only cookies, the
 // public suffix list (no cookie for a whole TLD), Secure cookies only over https, paths matched by segment
 // (/admin does not cover /administrator), Max-Age and Expires.
-import { CookieJar as ToughJar } from 'tough-cookie';
+import type { CookieJar as ToughJar } from 'tough-cookie';
+import { lazy } from '../../lazy.ts';
+
+const tough = lazy<typeof import('tough-cookie')>('tough-cookie');
 
 export class CookieJar {
   private jar: ToughJar | undefined;
@@ -14,7 +17,7 @@ export class CookieJar {
 
   /** Stores the Set-Cookie headers of a response to `url`; bad or refused cookies are ignored. */
   store(url: string, setCookieHeaders: string[]): void {
-    this.jar ??= new ToughJar(undefined, { looseMode: true });
+    this.jar ??= new (tough().CookieJar)(undefined, { looseMode: true });
     for (const header of setCookieHeaders) {
       try {
         this.jar.setCookieSync(header, url, { ignoreError: true });

@@ -1,5 +1,9 @@
 // Built-in variables for one scan input, as nuclei names them (BaseURL, RootURL, Hostname, Host ...).
-import { parse as parseDomain } from 'tldts';
+import { isIP } from 'node:net';
+import { lazy } from '../../lazy.ts';
+
+// The public-suffix list loads only for inputs that are names (an IP has no registrable domain).
+const tldts = lazy<typeof import('tldts')>('tldts');
 
 /** Targets may come without a scheme (`example.com:8443`); nuclei probes, we pick https for 443, else http. */
 export function normalizeTarget(target: string): string {
@@ -45,8 +49,8 @@ export function inputVariables(target: string): Record<string, string> {
   const slash = trimmed.lastIndexOf('/');
   const dir = slash > 0 ? trimmed.slice(0, slash) : slash === 0 && trimmed.length > 1 ? '/' : '';
   const file = slash >= 0 ? trimmed.slice(slash + 1) : trimmed;
-  const d = parseDomain(host);
-  const isIp = Boolean(d.isIp);
+  const isIp = isIP(host) !== 0;
+  const d = isIp ? { domain: host, domainWithoutSuffix: '', publicSuffix: '', subdomain: '' } : tldts().parse(host);
   const base = `${scheme}://${hostname}${trimmed}${rawQuery ? `?${rawQuery}` : ''}`;
   return {
     BaseURL: base,

@@ -1,0 +1,88 @@
+// CLI benchmark (npx tsx bench/cli.ts, or npm run bench:cli). Prints figures, asserts nothing.
+// 1. Start-up: `vigil --version` and `vigil scan` of one template against a local server, median of 10
+//    runs each, from the compiled dist/ (what `npm install` builds) and from the TypeScript sources
+//    through tsx (VIGIL_SOURCE=1), in the same run. Goal: under 250 ms compiled.
+// 2. 20,000 path probes against a local keep-alive server: `vigil scan` with one template whose payload
+//    list holds the paths (threads: 40) beside ffuf (`apt-get install ffuf`, 40 threads by default) with
+//    the same word list, alternating, 3 runs each. Goal: vigil / ffuf speed ratio >= 1.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const vigil = path.join(root, 'bin/vigil.mjs');
+const PROBES = Number(process.env.BENCH_PROBES ?? 20_000);
+const dir = mkdtempSync(path.join(tmpdir(), 'vigil-bench-cli-'));
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+function time(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): number {
+  const t = performance.now();
+  const r = spawnSync(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  const ms = performance.now() - t;
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}): ${r.stderr.slice(-500)}`);
+  return ms;
+}
+
+/** A keep-alive HTTP server in its own process, so its CPU is not the measured process's. */
+async function startTarget(): Promise<{ url: string; stop(): void }> {
+  const code = `
+    const http = require('node:http');
+    const s = http.createServer((q, r) => {
+      if (q.url === '/admin') { r.writeHead(200, { 'content-type': 'text/html' }); r.end('<title>Admin</title>'); return; }
+      r.writeHead(404, { 'content-type': 'text/plain' }); r.end('not found');
+    });
+    s.keepAliveTimeout = 60000;
+    s.listen(0, '127.0.0.1', () => console.log(s.address().port));`;
+  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve) => child.stdout!.once('data', (d: Buffer) => resolve(Number(String(d).trim()))));
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill() };
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(path.join(root, 'dist/BUILT'))) {
+    console.log('cli: building dist/ first (npm run build)');
+    spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { stdio: 'inherit' });
+  }
+  const target = await startTarget();
+  try {
+    const one = path.join(dir, 'one.yaml');
+    writeFileSync(one, `id: one\ninfo: { name: one, author: bench, severity: info }\nhttp:\n  - method: GET\n    path: ['{{BaseURL}}/admin']\n    matchers:\n      - type: word\n        words: ['<title>Admin</title>']\n`);
+
+    for (const [label, env] of [['compiled', {}], ['tsx', { VIGIL_SOURCE: '1' }]] as const) {
+      time(process.execPath, [vigil, '--version'], env); // warm the file cache
+      const version = Array.from({ length: 10 }, () => time(process.execPath, [vigil, '--version'], env));
+      const scan = Array.from({ length: 10 }, () => time(process.execPath, [vigil, 'scan', '-t', one, '-u', target.url, '-rl', '0'], env));
+      console.log(`cli start-up (${label}): vigil --version median ${median(version).toFixed(0)} ms; ` +
+        `vigil scan of one template median ${median(scan).toFixed(0)} ms (goal < 250 ms compiled)`);
+    }
+
+    const ffuf = spawnSync('ffuf', ['-V'], { encoding: 'utf8' });
+    if (ffuf.error) {
+      console.log('cli: ffuf is not installed (apt-get install ffuf); the comparison is skipped');
+      return;
+    }
+    const words = path.join(dir, 'words.txt');
+    writeFileSync(words, Array.from({ length: PROBES }, (_, i) => `p${i}`).join('\n') + '\n');
+    const probe = path.join(dir, 'probe.yaml');
+    writeFileSync(probe, `id: probe\ninfo: { name: probe, author: bench, severity: info }\nhttp:\n  - method: GET\n    path: ['{{BaseURL}}/{{p}}']\n    payloads:\n      p: ${words}\n    threads: 40\n    matchers:\n      - type: status\n        status: [200]\n`);
+    const v: number[] = [];
+    const f: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      v.push(time(process.execPath, [vigil, 'scan', '-t', probe, '-u', target.url, '-rl', '0', '--retries', '0']));
+      f.push(time('ffuf', ['-s', '-w', words, '-u', `${target.url}/FUZZ`, '-mc', '200', '-t', '40']));
+    }
+    const mv = median(v);
+    const mf = median(f);
+    console.log(`cli probes: ${PROBES} paths, 40 in flight: vigil scan median ${(mv / 1000).toFixed(2)} s ` +
+      `(${Math.round(PROBES / (mv / 1000))}/s), ffuf median ${(mf / 1000).toFixed(2)} s (${Math.round(PROBES / (mf / 1000))}/s); ` +
+      `vigil / ffuf speed ratio ${(mf / mv).toFixed(2)} (goal >= 1)`);
+  } finally {
+    target.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
