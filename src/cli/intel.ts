@@ -1,5 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { databaseOptions, withCliDatabase, type DatabaseFlags } from './database.ts';
+import path from 'node:path';
+import { databaseOptions, runCliTask, type DatabaseFlags } from './database.ts';
 
 // Official feed addresses, used when `vigil intel import --feed NAME` is given no file (needs network).
 export const DEFAULT_FEED_URLS: Record<string, string> = {
@@ -38,41 +39,14 @@ export function registerIntel(program: Command): void {
         inputs = [url];
       }
       if (!inputs.length) throw new Error('give files, folders or URLs to import (or --feed NAME to download it)');
-      await withCliDatabase(opts, async (db) => {
-        const { importIntel } = await import('../platform/intel/importer.ts');
-        let last = 0;
-        // A terminal gets one line rewritten in place; a log (not a TTY) a plain line every 10 s.
-        const tty = process.stderr.isTTY;
-        const report = await importIntel(db, inputs, {
-          format: opts.feed as never, date: opts.date,
-          onProgress: ({ feed, read }) => {
-            if (Date.now() - last < (tty ? 500 : 10_000)) return;
-            last = Date.now();
-            process.stderr.write(tty ? `\r\x1b[K${feed}: ${read} read` : `${feed}: ${read} read\n`);
-          },
-        });
-        if (tty) process.stderr.write('\r\x1b[K');
-        if (opts.json) return void process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-        for (const f of report.feeds) {
-          process.stdout.write(`${f.feed}: ${f.read} read, ${f.changed} changed, ${f.removed} removed, ${f.skipped} skipped (${f.documents} documents)\n`);
-          for (const s of f.skipped_examples.slice(0, 10)) process.stdout.write(`  skipped ${s.ref}: ${s.reason}\n`);
-          if (f.skipped > 10) process.stdout.write(`  ... ${f.skipped - 10} more skipped (see intel_imports)\n`);
-        }
-        for (const u of report.unreadable.slice(0, 10)) process.stdout.write(`unreadable ${u.ref}: ${u.reason}\n`);
-        if (report.unrecognised.length) process.stdout.write(`not a known feed format: ${report.unrecognised.slice(0, 10).join(', ')}${report.unrecognised.length > 10 ? ' ...' : ''}\n`);
-        process.stdout.write(`records: ${report.records_changed} changed, ${report.records_total} in total; ${report.templates_linked} linked to a template\n`);
-        if (!report.templates_linked) process.stdout.write('no CVE is linked to a template: `vigil templates import DIR` fills the template catalogue\n');
-      });
+      // Files and folders are read by whichever process runs the task (maybe the server): absolute paths.
+      const absolute = inputs.map((i) => (/^https?:\/\//i.test(i) ? i : path.resolve(i)));
+      await runCliTask(opts, 'intel import', { inputs: absolute, feed: opts.feed, date: opts.date, json: opts.json });
     });
   databaseOptions(intel
     .command('rebuild')
     .description('re-link templates of the catalogue and recompute every vulnerability record from the stored feed facts'))
     .action(async (flags: DatabaseFlags) => {
-      await withCliDatabase(flags, async (db) => {
-        const { rebuildAll } = await import('../platform/intel/recompute.ts');
-        const { linkTemplateFacts } = await import('../platform/intel/template-link.ts');
-        await linkTemplateFacts(db);
-        process.stdout.write(`records changed: ${await rebuildAll(db)}\n`);
-      });
+      await runCliTask(flags, 'intel rebuild', {});
     });
 }

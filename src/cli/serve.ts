@@ -17,13 +17,17 @@ export function registerServe(program: Command): void {
     .option('--host <host>', 'address to listen on (env VIGIL_HOST, default 127.0.0.1)')
     .option('--port <port>', 'port to listen on (env PORT, default 8085)', portOption)
     .option('--data-dir <dir>', 'embedded database folder when DATABASE_URL is not set (env VIGIL_DATA_DIR, default ./data)')
+    .option('--tls-cert <file>', 'PEM certificate: serve HTTPS (env VIGIL_TLS_CERT; needs --tls-key)')
+    .option('--tls-key <file>', 'PEM private key for --tls-cert (env VIGIL_TLS_KEY)')
     .option('--no-worker', 'do not run jobs in this process (run `vigil worker` processes instead)')
-    .action(async (opts: { host?: string; port?: number; dataDir?: string; worker: boolean }) => {
+    .action(async (opts: { host?: string; port?: number; dataDir?: string; worker: boolean; tlsCert?: string; tlsKey?: string }) => {
       const env = { ...process.env };
       if (opts.dataDir) env.VIGIL_DATA_DIR = opts.dataDir;
       const config = configFromEnv(env);
       if (opts.host) config.host = opts.host;
       if (opts.port !== undefined) config.port = opts.port;
+      if (opts.tlsCert) config.tlsCert = opts.tlsCert;
+      if (opts.tlsKey) config.tlsKey = opts.tlsKey;
       if (!Number.isInteger(config.port) || config.port < 0 || config.port > 65535) {
         throw new InvalidArgumentError(`invalid PORT "${process.env.PORT}"`);
       }

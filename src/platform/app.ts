@@ -1,5 +1,6 @@
 // buildApp(): the whole HTTP API as one Fastify instance. `vigil serve` listens with it; tests drive it
 // with inject(). Routes are thin; the rules live in each area's service.ts.
+import { readFileSync } from 'node:fs';
 import { createHash, randomUUID } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify';
@@ -28,6 +29,7 @@ declare module 'fastify' {
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
+    ...httpsOptions(ctx.config),
     loggerInstance: ctx.log,
     bodyLimit: 32 * 1024 * 1024,
     genReqId: () => randomUUID(),
@@ -168,4 +170,18 @@ export function redactUrl(url: string): string {
   return url
     .replace(/(\/v1\/export\/download\/)[^/?#]+/, '$1[REDACTED]')
     .replace(/([?&](?:[^=&]*(?:key|token|secret|password|session|invite)[^=&]*)=)[^&#]*/gi, '$1[REDACTED]');
+}
+
+/** HTTPS when a certificate and key are configured; both or neither (a half setting is a start-up error). */
+function httpsOptions(config: AppContext['config']): { https?: { cert: Buffer; key: Buffer } } {
+  if (!config.tlsCert && !config.tlsKey) return {};
+  if (!config.tlsCert || !config.tlsKey) throw new Error('HTTPS needs both a certificate and a key (--tls-cert and --tls-key, or VIGIL_TLS_CERT and VIGIL_TLS_KEY)');
+  const read = (file: string, what: string) => {
+    try {
+      return readFileSync(file);
+    } catch (err) {
+      throw new Error(`cannot read the TLS ${what} ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+  };
+  return { https: { cert: read(config.tlsCert, 'certificate'), key: read(config.tlsKey, 'key') } };
 }

@@ -18,8 +18,11 @@ export interface PlatformConfig {
   /** Lifts the built-in denials: cloud metadata addresses and the platform's own port (VIGIL_ALLOW_DENIED_TARGETS=1). */
   allowDeniedTargets: boolean;
   templatesDir?: string;
-  /** Public base URL used in download links (exports); defaults to http://host:port. */
+  /** Public base URL used in download links (exports); defaults to http(s)://host:port. */
   publicUrl?: string;
+  /** PEM certificate and key files: serve HTTPS (VIGIL_TLS_CERT, VIGIL_TLS_KEY; --tls-cert, --tls-key). */
+  tlsCert?: string;
+  tlsKey?: string;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
@@ -37,5 +40,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformCon
     allowDeniedTargets: /^(1|true|yes)$/i.test(env.VIGIL_ALLOW_DENIED_TARGETS ?? ''),
     templatesDir: env.VIGIL_TEMPLATES_DIR || undefined,
     publicUrl: env.VIGIL_PUBLIC_URL || undefined,
+    tlsCert: env.VIGIL_TLS_CERT || undefined,
+    tlsKey: env.VIGIL_TLS_KEY || undefined,
   };
 }

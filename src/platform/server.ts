@@ -16,6 +16,7 @@ import { startWorker, type WorkerHandle } from './worker/runtime.ts';
 import './worker/jobs.ts';
 import { closeEngineThreads, useEngineThreads } from './scans/engine-pool.ts';
 import { importCatalogueAndRelink } from './catalogue.ts';
+import { startAdminSocket } from './admin/socket.ts';
 
 export interface ServerOptions {
   config: PlatformConfig;
@@ -69,12 +70,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const { db, queue } = await openPlatform(config, log, opts.dbSchema);
   let app: FastifyInstance | undefined;
   let worker: WorkerHandle | undefined;
+  let admin: { close(): Promise<void> } | undefined;
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
       log.info('shutting down: finishing in-flight requests and jobs');
       // Each step runs even when an earlier one failed, so the database is always closed last.
+      await admin?.close().catch(() => {});
       await app?.close().catch((err) => log.error({ err }, 'closing the HTTP server failed'));
       await worker?.stop(grace).catch((err) => log.error({ err }, 'stopping the worker failed'));
       await closeEngineThreads().catch(() => {});
@@ -95,11 +98,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       worker = await startWorker(ctx, { concurrency: Number.isInteger(n) && n > 0 ? n : undefined });
     }
     await app.listen({ host: config.host, port: config.port });
+    // The embedded database belongs to this process: operator commands reach it through the admin socket.
+    if (!config.databaseUrl) admin = await startAdminSocket(db, config.dataDir, log);
     const addr = app.server.address();
     const port = typeof addr === 'object' && addr ? addr.port : config.port;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
     if (config.templatesDir) void importTemplatesAtStart(db, config.templatesDir, log);
-    return { app, ctx, url: `http://${host}:${port}`, bootstrap, stop };
+    return { app, ctx, url: `${config.tlsCert ? 'https' : 'http'}://${host}:${port}`, bootstrap, stop };
   } catch (err) {
     await stop();
     throw err;

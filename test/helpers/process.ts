@@ -62,7 +62,7 @@ export function spawnVigil(args: string[], env: Record<string, string | undefine
     waitFor,
     exited,
     async listening(timeoutMs) {
-      return (await waitFor(/vigil listening on (http:\/\/[^"\s]+)/, timeoutMs))[1]!;
+      return (await waitFor(/vigil listening on (https?:\/\/[^"\s]+)/, timeoutMs))[1]!;
     },
     async kill(signal = 'SIGTERM') {
       if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);

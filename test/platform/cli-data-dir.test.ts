@@ -1,12 +1,29 @@
-// Every command that opens the data folder takes --data-dir; a folder `vigil serve` holds is refused in
-// one line, never with a stack trace.
-import { mkdtempSync, rmSync } from 'node:fs';
+// Every command that opens the data folder takes --data-dir. While `vigil serve` holds the embedded
+// database, the operator commands run inside it through the admin socket (no "stop the server" dance);
+// errors are one line, never a stack trace. `vigil serve --tls-cert --tls-key` serves HTTPS.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Agent, request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runVigil, spawnVigil, type VigilProcess } from '../helpers/process.ts';
 
-describe('CLI commands and --data-dir', () => {
+const TEMPLATE = `id: cli-socket-probe
+info:
+  name: CLI socket probe
+  author: vigil
+  severity: low
+  tags: probe
+http:
+  - method: GET
+    path: ["{{BaseURL}}/probe"]
+    matchers:
+      - type: status
+        status: [200]
+`;
+
+describe('CLI commands, --data-dir and a running server', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'vigil-datadir-'));
   const procs: VigilProcess[] = [];
   afterAll(async () => {
@@ -14,19 +31,95 @@ describe('CLI commands and --data-dir', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('users and intel take --data-dir; a held folder is a one-line error', async () => {
-    const serve = spawnVigil(['serve', '--port', '0', '--data-dir', dir, '--no-worker']);
+  it('users, templates and intel commands work through the running server; afterwards on the folder itself', async () => {
+    const data = path.join(dir, 'data');
+    const serve = spawnVigil(['serve', '--port', '0', '--data-dir', data, '--no-worker']);
     procs.push(serve);
-    await serve.listening(150_000);
-    for (const args of [['users', 'list', '--data-dir', dir], ['intel', 'rebuild', '--data-dir', dir], ['intel', 'import', '--feed', 'kev', '--data-dir', dir, '/nonexistent.json']]) {
-      const r = await runVigil(args);
-      expect(r.code, args.join(' ')).toBe(1);
-      expect(r.stderr).toMatch(/vigil serve/);
-      expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
-    }
-    expect(await serve.kill('SIGTERM')).toBe(0);
-    const list = await runVigil(['users', 'list', '--data-dir', dir]);
+    const url = await serve.listening(150_000);
+    const ownerKey = readFileSync(path.join(data, 'owner-api-key'), 'utf8').trim();
+    // Only the server's account may use the socket.
+    expect(statSync(path.join(data, 'admin.sock')).mode & 0o777).toBe(0o600);
+
+    const list = await runVigil(['users', 'list', '--data-dir', data]);
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout).toMatch(/^owner@localhost\tOWNER\t/m);
+
+    // A new key, issued by the running server: it works at once, the old one stops.
+    const key = await runVigil(['users', 'key', 'owner@localhost', '--data-dir', data]);
+    expect(key.code, key.stderr).toBe(0);
+    const newKey = key.stdout.trim();
+    expect(newKey).toMatch(/^vgl_/);
+    const who = async (k: string) => (await request(`${url}/v1/user`, { headers: { 'x-api-key': k } })).statusCode;
+    expect(await who(newKey)).toBe(200);
+    expect(await who(ownerKey)).toBe(401);
+    expect(serve.stdout + serve.stderr).not.toContain(newKey);
+
+    // A template folder given relative to the caller's directory is imported by the server.
+    const tpl = path.join(dir, 'templates');
+    mkdirSync(path.join(tpl, 'http'), { recursive: true });
+    writeFileSync(path.join(tpl, 'http', 'probe.yaml'), TEMPLATE);
+    const imp = await runVigil(['templates', 'import', path.relative(process.cwd(), tpl), '--data-dir', data]);
+    expect(imp.code, imp.stderr).toBe(0);
+    expect(imp.stdout).toMatch(/imported 1 templates .* 1 added/);
+    const found = await request(`${url}/v2/template/search?q=cli-socket-probe`, { headers: { 'x-api-key': newKey } });
+    expect(await found.body.text()).toContain('cli-socket-probe');
+
+    const rebuild = await runVigil(['intel', 'rebuild', '--data-dir', data]);
+    expect(rebuild.code, rebuild.stderr).toBe(0);
+    expect(rebuild.stdout).toMatch(/^records changed: \d+/m);
+
+    // A failing task: one line from the server's answer, exit 1, no stack trace.
+    const bad = await runVigil(['intel', 'import', '--feed', 'kev', '--data-dir', data, '/nonexistent.json']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr + bad.stdout).not.toMatch(/\n\s+at /);
+    const missing = await runVigil(['users', 'key', 'nobody@example.com', '--data-dir', data]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/no user with email nobody@example.com/);
+
+    expect(await serve.kill('SIGTERM')).toBe(0);
+    // Stopped: the same commands open the folder themselves (the socket file is gone or refused).
+    const after = await runVigil(['users', 'list', '--data-dir', data]);
+    expect(after.code, after.stderr).toBe(0);
+    expect(after.stdout).toMatch(/^owner@localhost\tOWNER\t/m);
+  }, 240_000);
+
+  it('a killed server leaves a socket file that the next command and the next serve step over', async () => {
+    const data = path.join(dir, 'killed');
+    const serve = spawnVigil(['serve', '--port', '0', '--data-dir', data, '--no-worker']);
+    procs.push(serve);
+    await serve.listening(150_000);
+    await serve.kill('SIGKILL');
+    const list = await runVigil(['users', 'list', '--data-dir', data]);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toMatch(/^owner@localhost/m);
+    const again = spawnVigil(['serve', '--port', '0', '--data-dir', data, '--no-worker']);
+    procs.push(again);
+    await again.listening(150_000);
+    const viaSocket = await runVigil(['users', 'list', '--data-dir', data]);
+    expect(viaSocket.code, viaSocket.stderr).toBe(0);
+    expect(await again.kill('SIGTERM')).toBe(0);
+  }, 240_000);
+
+  it('serves HTTPS with --tls-cert and --tls-key; half a setting is a clear start-up error', async () => {
+    const cert = path.join(dir, 'cert.pem');
+    const key = path.join(dir, 'key.pem');
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2',
+      '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+    const data = path.join(dir, 'tls');
+    const serve = spawnVigil(['serve', '--port', '0', '--data-dir', data, '--no-worker', '--tls-cert', cert, '--tls-key', key]);
+    procs.push(serve);
+    const url = await serve.listening(150_000);
+    expect(url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    const ownerKey = readFileSync(path.join(data, 'owner-api-key'), 'utf8').trim();
+    const dispatcher = new Agent({ connect: { ca: readFileSync(cert) } });
+    const res = await request(`${url}/v1/user`, { headers: { 'x-api-key': ownerKey }, dispatcher });
+    expect(res.statusCode).toBe(200);
+    expect(await res.body.json()).toMatchObject({ email: 'owner@localhost' });
+    await dispatcher.close();
+    expect(await serve.kill('SIGTERM')).toBe(0);
+
+    const half = await runVigil(['serve', '--port', '0', '--data-dir', path.join(dir, 'half'), '--tls-cert', cert]);
+    expect(half.code).toBe(1);
+    expect(half.stderr).toMatch(/HTTPS needs both a certificate and a key/);
   }, 240_000);
 });

@@ -32,7 +32,7 @@ const hashToken = (t: string) => createHash('sha256').update(t).digest('hex');
 const newToken = () => randomBytes(32).toString('base64url');
 
 function linkFor(ctx: AppContext, token: string): string {
-  const base = ctx.config.publicUrl ?? `http://${ctx.config.host}:${ctx.config.port}`;
+  const base = ctx.config.publicUrl ?? `${ctx.config.tlsCert ? 'https' : 'http'}://${ctx.config.host}:${ctx.config.port}`;
   return `${base.replace(/\/$/, '')}/v1/export/download/${token}`;
 }
 
