@@ -48,10 +48,16 @@ export function registerWorker(program: Command): void {
         }
       }
       const worker = await startWorker({ db, config, log, queue }, { concurrency: opts.concurrency ?? envConcurrency });
+      const { startMetricsServer } = await import('../platform/metrics.ts');
+      const metrics = await startMetricsServer(process.env, log).catch((err: Error) => {
+        console.error(`vigil: ${err.message}`);
+        process.exit(1);
+      });
       const grace = Number(process.env.VIGIL_SHUTDOWN_TIMEOUT ?? 30) * 1000;
       exitOnSignals(log, async () => {
         log.info('shutting down: finishing running jobs');
         await worker.stop(grace).catch((err) => log.error({ err }, 'stopping the worker failed'));
+        await metrics?.close();
         await queue.stop({ graceful: false, close: true }).catch((err) => log.error({ err }, 'stopping the queue failed'));
         await db.close();
         log.info('stopped');

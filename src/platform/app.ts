@@ -1,6 +1,7 @@
 // buildApp(): the whole HTTP API as one Fastify instance. `vigil serve` listens with it; tests drive it
 // with inject(). Routes are thin; the rules live in each area's service.ts.
 import { readFileSync } from 'node:fs';
+import { observeRequest } from './metrics.ts';
 import { createHash, randomUUID } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify';
@@ -59,6 +60,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.decorate('ctx', ctx);
   app.addHook('onResponse', async (req, reply) => {
     req.log.info({ method: req.method, url: redactUrl(req.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    observeRequest(req.method, req.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
   });
   registerInputChecks(app as unknown as FastifyInstance);
   app.addSchema(ErrorBody);

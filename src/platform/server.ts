@@ -17,6 +17,7 @@ import './worker/jobs.ts';
 import { closeEngineThreads, useEngineThreads } from './scans/engine-pool.ts';
 import { importCatalogueAndRelink } from './catalogue.ts';
 import { startAdminSocket } from './admin/socket.ts';
+import { startMetricsServer } from './metrics.ts';
 
 export interface ServerOptions {
   config: PlatformConfig;
@@ -71,6 +72,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   let app: FastifyInstance | undefined;
   let worker: WorkerHandle | undefined;
   let admin: { close(): Promise<void> } | undefined;
+  let metrics: { close(): Promise<void> } | undefined;
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
@@ -78,6 +80,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       log.info('shutting down: finishing in-flight requests and jobs');
       // Each step runs even when an earlier one failed, so the database is always closed last.
       await admin?.close().catch(() => {});
+      await metrics?.close().catch(() => {});
       await app?.close().catch((err) => log.error({ err }, 'closing the HTTP server failed'));
       await worker?.stop(grace).catch((err) => log.error({ err }, 'stopping the worker failed'));
       await closeEngineThreads().catch(() => {});
@@ -100,6 +103,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     await app.listen({ host: config.host, port: config.port });
     // The embedded database belongs to this process: operator commands reach it through the admin socket.
     if (!config.databaseUrl) admin = await startAdminSocket(db, config.dataDir, log);
+    metrics = await startMetricsServer(process.env, log);
     const addr = app.server.address();
     const port = typeof addr === 'object' && addr ? addr.port : config.port;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;

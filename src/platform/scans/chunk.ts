@@ -1,6 +1,7 @@
 // Running one chunk of a scan on a worker: claim it, run the engine on its targets with the scan's
 // templates, store findings and scan-log records in batches, then mark it done. Safe to run twice: a
 // retried chunk (worker killed, job expired) stores nothing twice.
+import { scanAttempts, scanFindings } from '../metrics.ts';
 import type { Template } from '../../engine/template/types.ts';
 import type { ScanOptions, AttemptInfo } from '../../engine/runner/types.ts';
 import type { AppContext } from '../context.ts';
@@ -191,7 +192,10 @@ async function runLeased(
     findings = [];
     logs = [];
     writing = writing.then(async () => {
-      if (f.length) await store.insertFindings(ctx.db, scanId, scan.team_id, run, f);
+      if (f.length) {
+        await store.insertFindings(ctx.db, scanId, scan.team_id, run, f);
+        scanFindings.inc(f.length);
+      }
       if (l.length) await store.insertLogs(ctx.db, scanId, scan.team_id, run, l);
     }).catch((err) => {
       writeError ??= err;
@@ -211,6 +215,7 @@ async function runLeased(
     if (findings.length >= 500) flush();
   };
   const onAttempt = (a: AttemptInfo) => {
+    scanAttempts.inc();
     const first = a.matched ? firstFinding.get(`${a.templateId}\u0000${hostOf(a.target)}`) : undefined;
     logs.push({
       target: a.target, templateId: a.templateId, matched: a.matched, severity: a.severity ?? null,

@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type PgBoss from 'pg-boss';
 import type { AppContext } from '../context.ts';
 import { ensureQueues, registeredJobs, type JobContext, type RegisteredJob } from './registry.ts';
+import { jobsRunning, watchQueue, workerRuntimes } from '../metrics.ts';
 
 export interface WorkerOptions {
   /** Handlers to run; default every registered one. */
@@ -59,7 +60,9 @@ export async function startWorker(ctx: AppContext, opts: WorkerOptions = {}): Pr
       const entry: Running = { name: job.name, id: next.id, controller: new AbortController(), done: Promise.resolve() };
       entry.done = runOne(job, next, entry.controller);
       running.add(entry);
+      jobsRunning.inc({ job: job.name });
       await entry.done;
+      jobsRunning.dec({ job: job.name });
       running.delete(entry);
     }
   };
@@ -95,6 +98,8 @@ export async function startWorker(ctx: AppContext, opts: WorkerOptions = {}): Pr
     for (let i = 0; i < n; i++) loops.push(loop(job, interval));
   }
   log.info({ jobs: jobs.map((j) => j.name) }, 'worker started');
+  workerRuntimes.inc();
+  watchQueue(boss, jobs.map((j) => j.name));
 
   return {
     get running() {
@@ -103,6 +108,7 @@ export async function startWorker(ctx: AppContext, opts: WorkerOptions = {}): Pr
     async stop(graceMs = 30_000) {
       if (stopping) return;
       stopping = true;
+      workerRuntimes.dec();
       wake.abort();
       const all = () => Promise.all(loops).then(() => true);
       if (running.size) log.info({ running: running.size }, 'waiting for running jobs to finish');
