@@ -4,9 +4,10 @@ import { registerServe } from './serve.ts';
 import { registerWorker } from './worker.ts';
 import { registerScan } from './scan.ts';
 import { registerTemplatesValidate } from './templates-validate.ts';
-import { registerTemplatesImport } from './templates-import.ts';
+import { registerTemplatesImport, registerTemplatesUpdate } from './templates-import.ts';
 import { registerIntel } from './intel.ts';
 import { registerUsers } from './users.ts';
+import { registerUpdates } from './updates.ts';
 
 const program = new Command('vigil')
   .description('Vigil: self-hosted vulnerability scanning platform')
@@ -19,7 +20,9 @@ registerScan(program);
 const templates = program.command('templates').description('check and import nuclei-format templates');
 registerTemplatesValidate(templates);
 registerTemplatesImport(templates);
+registerTemplatesUpdate(templates);
 registerIntel(program);
 registerUsers(program);
+registerUpdates(program);
 
 await program.parseAsync(process.argv);

@@ -1,16 +1,8 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import path from 'node:path';
+import { OFFICIAL_FEED_URLS as DEFAULT_FEED_URLS } from '../platform/updates/sources.ts';
 import { databaseOptions, runCliTask, type DatabaseFlags } from './database.ts';
 
-// Official feed addresses, used when `vigil intel import --feed NAME` is given no file (needs network).
-export const DEFAULT_FEED_URLS: Record<string, string> = {
-  kev: 'https://www.cisa.gov/sites/default/files/feeds/known_exploited_vulnerabilities.json',
-  epss: 'https://epss.empiricalsecurity.com/epss_scores-current.csv.gz',
-  cve5: 'https://github.com/CVEProject/cvelistV5/archive/refs/heads/main.zip',
-  nvd2: 'https://services.nvd.nist.gov/rest/json/cves/2.0?resultsPerPage=2000',
-  nomisec: 'https://github.com/nomi-sec/PoC-in-GitHub/archive/refs/heads/master.zip',
-  vulncheck_kev: 'https://api.vulncheck.com/v3/index/vulncheck-kev',
-};
 
 // `vigil intel import [sources...]`: files, folders, .gz/.zip archives or URLs; formats detected per file.
 export function registerIntel(program: Command): void {
@@ -34,7 +26,7 @@ export function registerIntel(program: Command): void {
       }
       let inputs = sources;
       if (!inputs.length && opts.feed) {
-        const url = DEFAULT_FEED_URLS[opts.feed];
+        const url = DEFAULT_FEED_URLS[opts.feed as keyof typeof DEFAULT_FEED_URLS];
         if (!url) throw new Error(`feed ${opts.feed} has no official address; give a file or folder`);
         inputs = [url];
       }
@@ -42,6 +34,13 @@ export function registerIntel(program: Command): void {
       // Files and folders are read by whichever process runs the task (maybe the server): absolute paths.
       const absolute = inputs.map((i) => (/^https?:\/\//i.test(i) ? i : path.resolve(i)));
       await runCliTask(opts, 'intel import', { inputs: absolute, feed: opts.feed, date: opts.date, json: opts.json });
+    });
+  databaseOptions(intel
+    .command('update')
+    .description('download the official feeds (CVE list, KEV, EPSS, PoCs; VulnCheck KEV with VIGIL_VULNCHECK_TOKEN; others from VIGIL_FEED_<NAME>_URL) and import them; a failed download changes nothing')
+    .option('--feed <name...>', 'only these feeds'))
+    .action(async (flags: DatabaseFlags & { feed?: string[] }) => {
+      await runCliTask(flags, 'intel update', { feeds: flags.feed });
     });
   databaseOptions(intel
     .command('rebuild')

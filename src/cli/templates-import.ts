@@ -18,3 +18,17 @@ export function registerTemplatesImport(templates: Command): void {
       await runCliTask(opts, 'templates import', { dir: path.resolve(dir), early: !!opts.early, showFailed: Number(opts.showFailed) || 0 });
     });
 }
+
+// `vigil templates update`: the latest public template release (VIGIL_TEMPLATES_RELEASE_URL, an answer
+// shaped like GitHub's releases API), downloaded, unpacked and imported incrementally.
+export function registerTemplatesUpdate(templates: Command): void {
+  templates
+    .command('update')
+    .description('download the latest public template release and import it (skipped when that release is already imported)')
+    .option('--force', 'import even when the release is already imported')
+    .option('--data-dir <dir>', 'Vigil data folder (default: VIGIL_DATA_DIR or ./data)')
+    .option('--database-url <url>', 'PostgreSQL server instead of the embedded database (default: DATABASE_URL)')
+    .action(async (opts: { force?: boolean } & DatabaseFlags) => {
+      await runCliTask(opts, 'templates update', { force: !!opts.force });
+    });
+}

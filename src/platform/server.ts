@@ -18,6 +18,7 @@ import { closeEngineThreads, useEngineThreads } from './scans/engine-pool.ts';
 import { importCatalogueAndRelink } from './catalogue.ts';
 import { startAdminSocket } from './admin/socket.ts';
 import { startMetricsServer } from './metrics.ts';
+import { scheduleAutoUpdate } from './updates/jobs.ts';
 
 export interface ServerOptions {
   config: PlatformConfig;
@@ -104,6 +105,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     // The embedded database belongs to this process: operator commands reach it through the admin socket.
     if (!config.databaseUrl) admin = await startAdminSocket(db, config.dataDir, log);
     metrics = await startMetricsServer(process.env, log);
+    const cron = await scheduleAutoUpdate(queue, process.env);
+    if (cron) log.info({ cron }, 'automatic template and feed updates scheduled (UTC)');
     const addr = app.server.address();
     const port = typeof addr === 'object' && addr ? addr.port : config.port;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;

@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Agent, request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
+import { strToU8, zipSync } from 'fflate';
 import { runVigil, spawnVigil, type VigilProcess } from '../helpers/process.ts';
+import { startHttpServer, type TestServer } from '../helpers/targets.ts';
 
 const TEMPLATE = `id: cli-socket-probe
 info:
@@ -26,14 +28,26 @@ http:
 describe('CLI commands, --data-dir and a running server', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'vigil-datadir-'));
   const procs: VigilProcess[] = [];
+  let mirror: TestServer | undefined;
   afterAll(async () => {
+    await mirror?.close();
     for (const p of procs) await p.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   });
 
   it('users, templates and intel commands work through the running server; afterwards on the folder itself', async () => {
     const data = path.join(dir, 'data');
-    const serve = spawnVigil(['serve', '--port', '0', '--data-dir', data, '--no-worker']);
+    // A mirror answering like GitHub's releases API and CISA's KEV file, for the update commands.
+    const zip = zipSync({ 'pd-templates-1/http/mirror.yaml': strToU8(TEMPLATE.replace('cli-socket-probe', 'mirror-probe')) });
+    mirror = await startHttpServer((req, res) => {
+      if (req.url === '/latest') return res.end(JSON.stringify({ tag_name: 'v9.9.9', zipball_url: '/t.zip' }));
+      if (req.url === '/t.zip') return res.end(Buffer.from(zip));
+      if (req.url === '/kev.json') return res.end(JSON.stringify({ catalogVersion: '1', vulnerabilities: [{ cveID: 'CVE-2026-1111', dateAdded: '2026-11-01' }] }));
+      res.writeHead(404).end();
+    });
+    const serve = spawnVigil(['serve', '--port', '0', '--data-dir', data, '--no-worker'], {
+      VIGIL_TEMPLATES_RELEASE_URL: `${mirror.url}/latest`, VIGIL_INTEL_FEEDS: 'kev', VIGIL_FEED_KEV_URL: `${mirror.url}/kev.json`,
+    });
     procs.push(serve);
     const url = await serve.listening(150_000);
     const ownerKey = readFileSync(path.join(data, 'owner-api-key'), 'utf8').trim();
@@ -63,6 +77,17 @@ describe('CLI commands, --data-dir and a running server', () => {
     expect(imp.stdout).toMatch(/imported 1 templates .* 1 added/);
     const found = await request(`${url}/v2/template/search?q=cli-socket-probe`, { headers: { 'x-api-key': newKey } });
     expect(await found.body.text()).toContain('cli-socket-probe');
+
+    const update = await runVigil(['templates', 'update', '--data-dir', data]);
+    expect(update.code, update.stderr).toBe(0);
+    expect(update.stdout).toMatch(/templates: v9\.9\.9 imported: 1 templates, 1 added/);
+    const intelUpdate = await runVigil(['intel', 'update', '--data-dir', data]);
+    expect(intelUpdate.code, intelUpdate.stderr).toBe(0);
+    expect(intelUpdate.stdout).toMatch(/^kev: 1 read, 1 changed/m);
+    const runs = await runVigil(['updates', '--data-dir', data]);
+    expect(runs.code, runs.stderr).toBe(0);
+    expect(runs.stdout).toMatch(/\tintel:kev\tdone\t/);
+    expect(runs.stdout).toMatch(/\ttemplates\tdone\tv9\.9\.9\t/);
 
     const rebuild = await runVigil(['intel', 'rebuild', '--data-dir', data]);
     expect(rebuild.code, rebuild.stderr).toBe(0);

@@ -107,6 +107,29 @@ export const usersList: Task<Record<string, never>> = async (db, _a, io) => {
   for (const r of rows) io.out(`${r.email}\t${r.role ?? '-'}\t${r.team ?? '-'}\t${r.team_id ?? ''}\n`);
 };
 
+export interface TemplatesUpdateArgs { force?: boolean }
+export interface IntelUpdateArgs { feeds?: string[] }
+
+export const templatesUpdate: Task<TemplatesUpdateArgs> = async (db, a, io) => {
+  const { updateTemplates } = await import('../updates/service.ts');
+  await updateTemplates(db, process.env, { force: a.force, io });
+};
+
+export const intelUpdate: Task<IntelUpdateArgs> = async (db, a, io) => {
+  const { updateIntel } = await import('../updates/service.ts');
+  const r = await updateIntel(db, process.env, { feeds: a.feeds, io });
+  const failed = r.feeds.filter((f) => f.status === 'failed');
+  if (r.feeds.length === 0) throw new Error('no feed to update (see VIGIL_INTEL_FEEDS and VIGIL_FEED_<NAME>_URL)');
+  if (failed.length) throw new Error(`${failed.length} of ${r.feeds.length} feeds failed: ${failed.map((f) => f.feed).join(', ')}`);
+};
+
+export const updatesList: Task<Record<string, never>> = async (db, _a, io) => {
+  const { listRuns } = await import('../updates/store.ts');
+  for (const r of await listRuns(db, 30)) {
+    io.out(`${new Date(r.started_at).toISOString()}\t${r.kind}\t${r.status}\t${r.version ?? ''}\t${r.error ?? ''}\n`);
+  }
+};
+
 /** The tasks by the name the admin socket knows them by. */
 export const TASKS = {
   'templates import': templatesImport,
@@ -114,6 +137,9 @@ export const TASKS = {
   'intel rebuild': intelRebuild,
   'users key': usersKey,
   'users list': usersList,
+  'templates update': templatesUpdate,
+  'intel update': intelUpdate,
+  'updates list': updatesList,
 } as const satisfies Record<string, Task<never>>;
 
 export type TaskName = keyof typeof TASKS;

@@ -20,6 +20,9 @@ export interface ImportOptions {
   /** Called every `progressEvery` files and at the end of each phase. */
   onProgress?: (p: ImportProgress) => void;
   progressEvery?: number;
+  /** Release tag and commit of a downloaded release (a checkout's own git data is used otherwise). */
+  releaseTag?: string;
+  ref?: string;
 }
 
 export interface ImportSummary {
@@ -47,7 +50,8 @@ export async function importCatalogue(db: Db, dir: string, opts: ImportOptions =
   if (!statSync(root, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`template folder not found: ${root}`);
   const early = opts.early ?? false;
   const every = opts.progressEvery ?? 500;
-  const git = gitInfo(root);
+  const found = gitInfo(root);
+  const git = { tag: opts.releaseTag ?? found.tag, commit: opts.ref ?? found.commit };
   const files = listTemplateFiles(root);
   const existing = await store.publicDigests(db);
 

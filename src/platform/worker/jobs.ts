@@ -3,3 +3,4 @@
 // registerJobHandler (see registry.ts for the API).
 import './builtin.ts';
 import '../scans/jobs.ts';
+import '../updates/jobs.ts';
