@@ -16,6 +16,8 @@ import { startWorker, type WorkerHandle } from './worker/runtime.ts';
 import './worker/jobs.ts';
 import { closeEngineThreads, useEngineThreads } from './scans/engine-pool.ts';
 import { importCatalogueAndRelink } from './catalogue.ts';
+import { startMonitor, type MonitorHandle } from './monitor/loop.ts';
+import './monitor/steps.ts';
 
 export interface ServerOptions {
   config: PlatformConfig;
@@ -69,6 +71,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const { db, queue } = await openPlatform(config, log, opts.dbSchema);
   let app: FastifyInstance | undefined;
   let worker: WorkerHandle | undefined;
+  let monitor: MonitorHandle | undefined;
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
@@ -76,6 +79,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       log.info('shutting down: finishing in-flight requests and jobs');
       // Each step runs even when an earlier one failed, so the database is always closed last.
       await app?.close().catch((err) => log.error({ err }, 'closing the HTTP server failed'));
+      await monitor?.stop().catch((err) => log.error({ err }, 'stopping the monitor loop failed'));
       await worker?.stop(grace).catch((err) => log.error({ err }, 'stopping the worker failed'));
       await closeEngineThreads().catch(() => {});
       await queue.stop({ graceful: false, close: true, wait: true }).catch((err) => log.error({ err }, 'stopping the queue failed'));
@@ -95,6 +99,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       worker = await startWorker(ctx, { concurrency: Number.isInteger(n) && n > 0 ? n : undefined });
     }
     await app.listen({ host: config.host, port: config.port });
+    // Schedules, alerts and tickets: every serve process runs the loop; rows are claimed in the database.
+    monitor = startMonitor(ctx);
     const addr = app.server.address();
     const port = typeof addr === 'object' && addr ? addr.port : config.port;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;

@@ -225,6 +225,20 @@ export function listItem(r: store.ListRow) {
     agent_tags: r.req_agent_tags ?? undefined,
     agent_networks: r.req_agent_networks ?? undefined,
     agent_behavior: (r.req_agent_behavior as 'distribute' | 'mirror' | null) ?? 'distribute',
+    ...(r.schedule ? { schedule: scheduleItem(r.schedule) } : {}),
+  };
+}
+
+/** The spec's Schedule record from the list row's schedule JSON. */
+function scheduleItem(s: store.ScheduleJson) {
+  return {
+    scan_frequency: s.scan_frequency,
+    scan_id: s.scan_id,
+    schedule_last_run: iso(s.schedule_last_run ? new Date(s.schedule_last_run) : null),
+    schedule_next_run: iso(new Date(s.schedule_next_run)),
+    start_time: s.start_time,
+    ...(s.hourly_frequency ? { hourly_frequency: s.hourly_frequency } : {}),
+    ...(s.custom_weekdays?.length ? { custom_weekdays: s.custom_weekdays } : {}),
   };
 }
 
