@@ -5,6 +5,7 @@ import { Type } from '@sinclair/typebox';
 import { errorResponses } from '../errors.ts';
 import * as schedules from './schedules.ts';
 import * as configs from './configs.ts';
+import { listDeliveries } from './deliveries.ts';
 import * as S from './schemas.ts';
 
 export const monitorRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -90,4 +91,17 @@ export const monitorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     await configs.deleteConfig(ctx, req.caller, req.params.config_id);
     return { message: `config ${req.params.config_id} deleted` };
   });
+
+  app.get('/v1/scans/config/:config_id/deliveries', {
+    config: { action: 'configs:view' },
+    schema: {
+      tags: ctags, summary: 'Alerts and tickets sent for an alerting or reporting config, newest first, with attempts and errors',
+      params: ConfigIdParams,
+      querystring: Type.Object({
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+        offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+      }),
+      response: { 200: Type.Array(S.Delivery), ...errorResponses(400, 401, 403, 404) },
+    },
+  }, async (req) => listDeliveries(ctx, req.caller, req.params.config_id, req.query));
 };

@@ -51,3 +51,12 @@ export const PatchConfigBody = Type.Object({
 }, { additionalProperties: false });
 
 export const ConfigCreated = Type.Object({ message: Type.String(), id: Type.String() });
+
+export const Delivery = Type.Object({
+  id: Str, config_id: Str, kind: Type.String({ description: 'alert or ticket' }),
+  event: Type.String({ description: 'scan_running, scan_finished, scan_failed, scan_stopped, new_finding, or ticket' }),
+  scan_id: Str, run: Type.Integer(), vuln_hash: Str,
+  status: Type.String({ description: 'pending, delivered or failed' }), attempts: Type.Integer(),
+  last_error: Str, response_status: Type.Integer(), created_at: Str, updated_at: Str, delivered_at: Str, next_attempt_at: Str,
+  ticket_id: Type.Optional(Str), ticket_url: Type.Optional(Str),
+});

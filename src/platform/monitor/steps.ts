@@ -1,2 +1,8 @@
-// Loads every module that adds a step to the monitor loop (loop.ts); imported by the serve process.
-import './loop.ts';
+// The monitor loop's steps beyond schedules: scan events become deliveries, due deliveries are sent.
+// Imported by the serve process (and tests) so the loop runs them.
+import { addMonitorStep } from './loop.ts';
+import { processEvents } from './events.ts';
+import { processDeliveries } from './deliveries.ts';
+
+addMonitorStep('events', (ctx) => processEvents(ctx));
+addMonitorStep('deliveries', (ctx) => processDeliveries(ctx));
