@@ -19,6 +19,8 @@ import { importCatalogueAndRelink } from './catalogue.ts';
 import { startAdminSocket } from './admin/socket.ts';
 import { startMetricsServer } from './metrics.ts';
 import { scheduleAutoUpdate } from './updates/jobs.ts';
+import { startMonitor, type MonitorHandle } from './monitor/loop.ts';
+import './monitor/steps.ts';
 
 export interface ServerOptions {
   config: PlatformConfig;
@@ -74,6 +76,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   let worker: WorkerHandle | undefined;
   let admin: { close(): Promise<void> } | undefined;
   let metrics: { close(): Promise<void> } | undefined;
+  let monitor: MonitorHandle | undefined;
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
@@ -83,6 +86,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       await admin?.close().catch(() => {});
       await metrics?.close().catch(() => {});
       await app?.close().catch((err) => log.error({ err }, 'closing the HTTP server failed'));
+      await monitor?.stop().catch((err) => log.error({ err }, 'stopping the monitor loop failed'));
       await worker?.stop(grace).catch((err) => log.error({ err }, 'stopping the worker failed'));
       await closeEngineThreads().catch(() => {});
       await queue.stop({ graceful: false, close: true, wait: true }).catch((err) => log.error({ err }, 'stopping the queue failed'));
@@ -107,6 +111,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     metrics = await startMetricsServer(process.env, log);
     const cron = await scheduleAutoUpdate(queue, process.env);
     if (cron) log.info({ cron }, 'automatic template and feed updates scheduled (UTC)');
+    // Schedules, alerts and tickets: every serve process runs the loop; rows are claimed in the database.
+    monitor = startMonitor(ctx);
     const addr = app.server.address();
     const port = typeof addr === 'object' && addr ? addr.port : config.port;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;

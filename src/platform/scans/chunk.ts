@@ -138,7 +138,7 @@ async function runLeased(
   // A scan's own proxy is chosen by the team's users; the worker's secrets are the operator's. They never
   // travel together: with a scan proxy the chunk runs without the worker's secrets (recorded once in the
   // scan log), so no user can route credentialed requests through a proxy of theirs.
-  const socks5Proxy = (scan.request.socks5_proxy as string | undefined) || undefined;
+  const socks5Proxy = (scan.request.socks5_proxy as string | undefined) || (scan.engine_options as EngineOptions).socks5Proxy || undefined;
   let secrets = opts.secretsFor?.(scan.team_id);
   const proxyNotice = Boolean(secrets && socks5Proxy);
   if (proxyNotice) secrets = undefined;

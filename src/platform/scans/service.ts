@@ -8,7 +8,7 @@ import { checkTarget, expandTargets, isInternalTarget, scopeFilter } from './tar
 import { checkDenied, denyList } from './deny.ts';
 import { inlineTemplates, resolveAssetTargets, resolveStoreTemplates, hasStoreSelection } from './sources.ts';
 import { startRun } from './dispatch.ts';
-import { engineOptionsFor, configRefs } from './configs.ts';
+import { engineOptionsFor, configRefs, checkConfigRefs, applyTemplateConfigs } from './configs.ts';
 import * as store from './store.ts';
 import type { ScanTemplate } from './store.ts';
 
@@ -91,7 +91,9 @@ async function plan(ctx: AppContext, teamId: string, body: CreateScanBody): Prom
   const inline = inlineTemplates(body.private_templates ?? []);
   const stored = hasStoreSelection(selection) ? await resolveStoreTemplates(ctx.db, teamId, selection) : [];
   const seen = new Set<string>();
-  const templates = [...inline, ...stored].filter((t) => (seen.has(t.templateId) ? false : (seen.add(t.templateId), true)));
+  const chosen = [...inline, ...stored].filter((t) => (seen.has(t.templateId) ? false : (seen.add(t.templateId), true)));
+  // Template configs add their selection; scan configs' tag and severity filters narrow the whole list.
+  const templates = await applyTemplateConfigs(ctx.db, teamId, body, chosen);
 
   if (targets.length === 0) {
     const hadInput = direct.length + fromAssets.length > 0;
@@ -104,6 +106,7 @@ async function plan(ctx: AppContext, teamId: string, body: CreateScanBody): Prom
 
 export async function createScan(ctx: AppContext, caller: Caller, body: CreateScanBody): Promise<{ id: string; truncated: number; status: string }> {
   checkProxy(body.socks5_proxy);
+  await checkConfigRefs(ctx.db, caller.teamId, body);
   const p = await plan(ctx, caller.teamId, body);
   const engineOptions = await engineOptionsFor(ctx.db, caller.teamId, body);
   const id = newScanId();
@@ -225,6 +228,20 @@ export function listItem(r: store.ListRow) {
     agent_tags: r.req_agent_tags ?? undefined,
     agent_networks: r.req_agent_networks ?? undefined,
     agent_behavior: (r.req_agent_behavior as 'distribute' | 'mirror' | null) ?? 'distribute',
+    ...(r.schedule ? { schedule: scheduleItem(r.schedule) } : {}),
+  };
+}
+
+/** The spec's Schedule record from the list row's schedule JSON. */
+function scheduleItem(s: store.ScheduleJson) {
+  return {
+    scan_frequency: s.scan_frequency,
+    scan_id: s.scan_id,
+    schedule_last_run: iso(s.schedule_last_run ? new Date(s.schedule_last_run) : null),
+    schedule_next_run: iso(new Date(s.schedule_next_run)),
+    start_time: s.start_time,
+    ...(s.hourly_frequency ? { hourly_frequency: s.hourly_frequency } : {}),
+    ...(s.custom_weekdays?.length ? { custom_weekdays: s.custom_weekdays } : {}),
   };
 }
 
@@ -324,9 +341,9 @@ export async function scanConfig(ctx: AppContext, teamId: string, id: string, sh
     early_templates: req.early_templates ?? [],
     template_urls: templates.filter((t) => t.source === 'inline').map((t) => t.uri),
     template_ids: templates.map((t) => t.template_id),
-    scan_config_ids: await configRefs(ctx.db, teamId, req.scan_config_ids ?? [], 'scan'),
-    report_config_ids: await configRefs(ctx.db, teamId, req.reporting_config_ids ?? [], 'reporting'),
-    alerting_config_ids: await configRefs(ctx.db, teamId, req.alerting_config_ids ?? [], 'alerting'),
+    scan_config_ids: await configRefs(ctx.db, teamId, req.scan_config_ids ?? [], 'scan', !req.disable_global_scan_config),
+    report_config_ids: await configRefs(ctx.db, teamId, req.reporting_config_ids ?? [], 'reporting', !req.disable_global_report_config),
+    alerting_config_ids: await configRefs(ctx.db, teamId, req.alerting_config_ids ?? [], 'alerting', !req.disable_global_alert_config),
     enumeration_ids: [] as { id: string; name: string; enumeration_type: string; types: string[] }[],
     socks5_proxy: req.socks5_proxy ? (showSecrets ? req.socks5_proxy : maskProxy(req.socks5_proxy)) : '',
     agent_id: req.agent_id ?? '',

@@ -1,0 +1,75 @@
+// SQL of scan schedules (scan_schedules).
+import type { Db } from '../../db/connection.ts';
+import type { Frequency, ScheduleSpec } from './schedule-math.ts';
+
+export interface ScheduleRow {
+  scan_id: string;
+  team_id: string;
+  scan_frequency: Frequency;
+  start_time: string;
+  hourly_frequency: number | null;
+  custom_weekdays: number[] | null;
+  anchor: Date;
+  schedule_next_run: Date;
+  schedule_last_run: Date | null;
+  /** The stored next run as PostgreSQL text: compared back exactly when a process claims the slot. */
+  next_text: string;
+}
+
+const COLUMNS = `scan_id, team_id, scan_frequency, start_time, hourly_frequency, custom_weekdays, anchor,
+  schedule_next_run, schedule_last_run, schedule_next_run::text AS next_text`;
+
+export function specOf(r: Pick<ScheduleRow, 'scan_frequency' | 'anchor' | 'hourly_frequency' | 'custom_weekdays'>): ScheduleSpec {
+  return {
+    frequency: r.scan_frequency,
+    anchor: new Date(r.anchor),
+    hourlyFrequency: r.hourly_frequency ?? undefined,
+    weekdays: r.custom_weekdays ?? undefined,
+  };
+}
+
+export async function upsertSchedule(db: Db, s: {
+  scanId: string; teamId: string; frequency: Frequency; startTime: string; hourly: number | null; weekdays: number[] | null;
+  anchor: Date; nextRun: Date;
+}): Promise<void> {
+  await db.query(
+    `INSERT INTO scan_schedules (scan_id, team_id, scan_frequency, start_time, hourly_frequency, custom_weekdays, anchor, schedule_next_run)
+     VALUES ($1, $2, $3, $4, $5, $6::int[], $7, $8)
+     ON CONFLICT (scan_id) DO UPDATE SET scan_frequency = EXCLUDED.scan_frequency, start_time = EXCLUDED.start_time,
+       hourly_frequency = EXCLUDED.hourly_frequency, custom_weekdays = EXCLUDED.custom_weekdays, anchor = EXCLUDED.anchor,
+       schedule_next_run = EXCLUDED.schedule_next_run, updated_at = now()`,
+    [s.scanId, s.teamId, s.frequency, s.startTime, s.hourly, s.weekdays, s.anchor, s.nextRun],
+  );
+}
+
+export async function listSchedules(db: Db, teamId: string): Promise<ScheduleRow[]> {
+  const { rows } = await db.query<ScheduleRow>(`SELECT ${COLUMNS} FROM scan_schedules WHERE team_id = $1 ORDER BY created_at DESC, scan_id`, [teamId]);
+  return rows;
+}
+
+export async function deleteSchedule(db: Db, teamId: string, scanId: string): Promise<boolean> {
+  const res = await db.query('DELETE FROM scan_schedules WHERE team_id = $1 AND scan_id = $2', [teamId, scanId]);
+  return res.rowCount > 0;
+}
+
+/** Schedules whose next run is due at `now`, oldest first. */
+export async function dueSchedules(db: Db, now: Date, limit = 100): Promise<ScheduleRow[]> {
+  const { rows } = await db.query<ScheduleRow>(
+    `SELECT ${COLUMNS} FROM scan_schedules WHERE schedule_next_run <= $1 ORDER BY schedule_next_run LIMIT $2`,
+    [now, limit],
+  );
+  return rows;
+}
+
+/**
+ * Takes one due slot: moves the schedule on to `next` only if nobody did since it was read. Exactly one
+ * process (of any number polling the same database) gets true for a slot.
+ */
+export async function claimSlot(db: Db, scanId: string, nextText: string, now: Date, next: Date): Promise<boolean> {
+  const res = await db.query(
+    `UPDATE scan_schedules SET schedule_last_run = $3, schedule_next_run = $4, updated_at = now()
+     WHERE scan_id = $1 AND schedule_next_run = $2::timestamptz AND schedule_next_run <= $3`,
+    [scanId, nextText, now, next],
+  );
+  return res.rowCount > 0;
+}
