@@ -103,3 +103,23 @@ export async function startTcpServer(
   const t = await listen(server, 'tcp', []);
   return { host: '127.0.0.1', port: t.port, close: t.close };
 }
+
+/**
+ * HTTP servers a test file starts as it goes, all closed by closeAll() (with the engine's client pools,
+ * which keep connections to them open).
+ */
+export function serverPool(): { serve(handler: Handler): Promise<TestServer>; closeAll(): Promise<void> } {
+  const servers: TestServer[] = [];
+  return {
+    async serve(handler) {
+      const s = await startHttpServer(handler);
+      servers.push(s);
+      return s;
+    },
+    async closeAll() {
+      const { closeClients } = await import('../../src/engine/runner.ts');
+      await closeClients();
+      await Promise.all(servers.map((s) => s.close()));
+    },
+  };
+}

@@ -1,11 +1,9 @@
 // A chunk that fails for good ends its scan with a reason that says what failed, never the exception's
 // text (which can carry database addresses, users or passwords); the details go to the server log.
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type PgBoss from 'pg-boss';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { startTestQueue } from '../helpers/queue.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { createQueuedApp } from '../helpers/queue.ts';
 import { getJobHandler } from '../../src/platform/worker/registry.ts';
 import { SCAN_CHUNK_JOB } from '../../src/platform/scans/dispatch.ts';
 import '../../src/platform/scans/jobs.ts';
@@ -17,16 +15,13 @@ const SECRET = 'postgres://vigil:hunter2-db-password@db.internal:5432/vigil';
 describe('failure reasons', () => {
   let t: TestApp;
   let boss: PgBoss;
+  let close: () => Promise<void>;
   const lines: string[] = [];
   beforeAll(async () => {
-    const sink = new Writable({ write(c, _e, cb) { lines.push(String(c)); cb(); } });
-    t = await createTestApp('pglite', {}, { log: pino({ level: 'info' }, sink) });
-    boss = await startTestQueue(t.testDb);
-    t.ctx.queue = boss;
+    ({ t, boss, close } = await createQueuedApp(lines));
   });
   afterAll(async () => {
-    await boss?.stop({ graceful: false, close: true }).catch(() => {});
-    await t?.close();
+    await close?.();
   });
 
   it('a chunk failing on its last attempt fails the scan without the exception text', async () => {

@@ -4,9 +4,8 @@
 // answer 5xx, never crash, and every error must be the spec's body with a `message`. Deterministic (no
 // randomness), bounded, and it prints what it tried.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type PgBoss from 'pg-boss';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { startTestQueue } from '../helpers/queue.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { createQueuedApp } from '../helpers/queue.ts';
 
 type Schema = { type?: string | string[]; properties?: Record<string, Schema>; required?: string[]; items?: Schema; enum?: unknown[];
   anyOf?: Schema[]; oneOf?: Schema[]; const?: unknown; format?: string; minimum?: number; maxLength?: number; $ref?: string };
@@ -67,16 +66,13 @@ function qs(v: unknown): string {
 
 describe('fuzz of every operation in /openapi.json', () => {
   let t: TestApp;
-  let boss: PgBoss;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    t = await createTestApp('pglite');
     // Jobs are queued (so scan creation works) but no worker runs them: no fuzzed target is ever contacted.
-    boss = await startTestQueue(t.testDb);
-    t.ctx.queue = boss;
+    ({ t, close } = await createQueuedApp());
   });
   afterAll(async () => {
-    await boss?.stop({ graceful: false, close: true }).catch(() => {});
-    await t?.close();
+    await close?.();
   });
 
   it('answers every malformed request with a 4xx error body, never a 5xx', async () => {

@@ -1,27 +1,20 @@
 // Secrets that must not leave: download tokens and keys in the request log, a scan proxy's password for
 // roles that may not manage scans, database error text in the public health answer.
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type PgBoss from 'pg-boss';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { startTestQueue } from '../helpers/queue.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { createQueuedApp } from '../helpers/queue.ts';
 import { MARKER_TEMPLATE } from '../platform/scans/fixtures.ts';
 import { redactUrl } from '../../src/platform/app.ts';
 
 describe('secrets stay out of logs and answers', () => {
   let t: TestApp;
-  let boss: PgBoss;
+  let close: () => Promise<void>;
   const lines: string[] = [];
   beforeAll(async () => {
-    const sink = new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } });
-    t = await createTestApp('pglite', {}, { log: pino({ level: 'info' }, sink) });
-    boss = await startTestQueue(t.testDb);
-    t.ctx.queue = boss;
+    ({ t, close } = await createQueuedApp(lines));
   });
   afterAll(async () => {
-    await boss?.stop({ graceful: false, close: true }).catch(() => {});
-    await t?.close();
+    await close?.();
   });
 
   it('logs requests without download tokens or key-like query values', async () => {

@@ -9,18 +9,11 @@ import { closeClients, executeTemplate, runScan } from '../../../src/engine/runn
 import type { ResultEvent } from '../../../src/engine/output/types.ts';
 import type { Template } from '../../../src/engine/template/types.ts';
 import { loadSecretFiles } from '../../../src/engine/secrets/index.ts';
-import { startHttpServer, startTcpServer, type Handler, type TestServer } from '../../helpers/targets.ts';
+import { serverPool, startTcpServer, type Handler, type TestServer } from '../../helpers/targets.ts';
 
-const servers: TestServer[] = [];
-async function serve(handler: Handler): Promise<TestServer> {
-  const s = await startHttpServer(handler);
-  servers.push(s);
-  return s;
-}
-afterAll(async () => {
-  await closeClients();
-  await Promise.all(servers.map((s) => s.close()));
-});
+const pool = serverPool();
+const serve = pool.serve;
+afterAll(() => pool.closeAll());
 
 function tpl(id: string, body: string): Template {
   const r = parseTemplate(`id: ${id}\ninfo:\n  name: ${id}\n  author: vigil\n  severity: low\n${body}`, `${id}.yaml`);

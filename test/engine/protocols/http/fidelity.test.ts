@@ -3,20 +3,13 @@
 // steps with only internal matchers report nothing, absolute-form raw requests go to the scan target.
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseTemplate } from '../../../../src/engine/template/index.ts';
-import { closeClients, runScan } from '../../../../src/engine/runner.ts';
+import { runScan } from '../../../../src/engine/runner.ts';
 import type { ResultEvent } from '../../../../src/engine/output/types.ts';
-import { startHttpServer, type Handler, type TestServer } from '../../../helpers/targets.ts';
+import { serverPool } from '../../../helpers/targets.ts';
 
-const servers: TestServer[] = [];
-async function serve(handler: Handler): Promise<TestServer> {
-  const s = await startHttpServer(handler);
-  servers.push(s);
-  return s;
-}
-afterAll(async () => {
-  await closeClients();
-  await Promise.all(servers.map((s) => s.close()));
-});
+const pool = serverPool();
+const serve = pool.serve;
+afterAll(() => pool.closeAll());
 
 function tpl(id: string, body: string) {
   const r = parseTemplate(`id: ${id}\ninfo:\n  name: ${id}\n  author: vigil\n  severity: info\n${body}`, `${id}.yaml`);
