@@ -3,7 +3,7 @@
 // through callbacks as they come.
 import type { Template } from './template/types.ts';
 import type { ResultEvent } from './output/types.ts';
-import { executeHttp } from './protocols/http/execute.ts';
+import { executeHttp, flowOf } from './protocols/http/execute.ts';
 import { closeClients } from './protocols/http/client.ts';
 import { TokenBucket } from './runner/rate-limit.ts';
 import { HostErrors } from './runner/host-errors.ts';
@@ -17,7 +17,12 @@ export { closeClients };
 
 /** Why a template cannot run here, or undefined when it can. */
 export function unsupportedReason(t: Template): string | undefined {
-  if (t.flow) return 'uses flow';
+  if (t.flow) {
+    const flow = flowOf(t);
+    if ('error' in flow) return 'uses a flow with JavaScript statements';
+    const other = [...new Set(flow.calls.map((c) => c.protocol).filter((p) => p !== 'http'))];
+    if (other.length) return `uses the ${other.join(', ')} protocol`;
+  }
   if (t.workflows && t.workflows.length > 0) return 'is a workflow';
   if (t.other.length > 0) return `uses the ${[...new Set(t.other.map((o) => o.protocol))].join(', ')} protocol`;
   if (t.http.length === 0) return 'has no http requests';

@@ -20,6 +20,15 @@ import { combinations } from './payloads.ts';
 import { getHeader, setHeader, deleteHeader } from './raw.ts';
 import type { HttpResponse, HttpRunOptions, PreparedRequest } from './types.ts';
 import { merge, requestVars } from './vars.ts';
+import { compileSimpleFlow, runSimpleFlow, type CompiledFlow } from '../../flow/simple.ts';
+
+const flows = new WeakMap<Template, CompiledFlow | { error: string }>();
+/** A template's flow, compiled once. */
+export function flowOf(t: Template): CompiledFlow | { error: string } {
+  let f = flows.get(t);
+  if (!f) flows.set(t, (f = compileSimpleFlow(t.flow ?? '')));
+  return f;
+}
 
 export interface HostErrorTracker {
   isSkipped(host: string): boolean;
@@ -143,6 +152,8 @@ class TemplateRun {
   readonly cliVars: Record<string, string>;
   readonly extraPayloads: Payloads;
   matched = false;
+  /** Whether the block running now passed, as a flow call sees it (see process()). */
+  blockPassed = false;
   stopAll = false;
   lastError: string | undefined;
   requests = 0;
@@ -162,10 +173,33 @@ class TemplateRun {
   }
 
   async run(): Promise<void> {
+    const flow = this.t.flow ? flowOf(this.t) : undefined;
+    if (flow && !('error' in flow)) {
+      await runSimpleFlow(flow, (protocol, ids) => this.flowCall(protocol, ids));
+      return;
+    }
     for (const r of this.t.http) {
       if (this.stopAll || this.o.signal?.aborted) break;
       await this.runBlock(r);
     }
+  }
+
+  /**
+   * `http(1)`, `http("login")`, `http()` in a flow: runs those blocks in order and answers whether any
+   * passed. As in nuclei, a block passes when a matcher matched (internal ones too), or, having no
+   * matchers, when its extractors found something, or, having no operators, when it got a response.
+   */
+  private async flowCall(protocol: string, ids: string[]): Promise<boolean> {
+    if (protocol !== 'http') return false; // refused before running: unsupportedReason() checks the calls
+    const blocks = ids.length === 0 ? this.t.http : ids.map((id) => (/^\d+$/.test(id) ? this.t.http[Number(id) - 1] : this.t.http.find((r) => r.id === id)));
+    let passed = false;
+    for (const r of blocks) {
+      if (!r || this.stopAll || this.o.signal?.aborted) continue;
+      this.blockPassed = false;
+      await this.runBlock(r);
+      passed ||= this.blockPassed;
+    }
+    return passed;
   }
 
   private async runBlock(r: HttpRequest): Promise<void> {
@@ -453,6 +487,9 @@ class TemplateRun {
       }
       await this.pendingWait();
       if (result.dynamic) for (const k in result.dynamic) this.dynamic[k] = result.dynamic[k];
+      if (r.matchers.length > 0 ? result.matched : r.extractors.length === 0 || hasKeys(result.extracts ?? {}) || hasKeys(result.dynamic ?? {})) {
+        this.blockPassed = true;
+      }
       // Most responses match nothing: skip building event inputs then (eventsFor would return none).
       if (r.matchers.length > 0 && !result.matched) continue;
       // A step whose matchers are all internal only gates later steps: it reports nothing itself.
