@@ -4,6 +4,9 @@
 import type { Template } from './template/types.ts';
 import type { ResultEvent } from './output/types.ts';
 import { executeHttp, flowOf } from './protocols/http/execute.ts';
+import { executeOther } from './protocols/other.ts';
+import { PROTOCOLS } from './protocols/registry.ts';
+import { render } from './dsl/index.ts';
 import { closeClients } from './protocols/http/client.ts';
 import { TokenBucket } from './runner/rate-limit.ts';
 import { HostErrors } from './runner/host-errors.ts';
@@ -24,8 +27,11 @@ export function unsupportedReason(t: Template): string | undefined {
     if (other.length) return `uses the ${other.join(', ')} protocol`;
   }
   if (t.workflows && t.workflows.length > 0) return 'is a workflow';
-  if (t.other.length > 0) return `uses the ${[...new Set(t.other.map((o) => o.protocol))].join(', ')} protocol`;
-  if (t.http.length === 0) return 'has no http requests';
+  const missing = [...new Set(t.other.map((o) => o.protocol).filter((p) => !PROTOCOLS[p]))];
+  if (missing.length) return `uses the ${missing.join(', ')} protocol`;
+  if (t.other.length > 0 && t.http.length > 0) return 'combines http with other protocols';
+  if (t.other.length > 0 && t.flow) return 'uses a flow over other protocols';
+  if (t.http.length === 0 && t.other.length === 0) return 'has no requests';
   return undefined;
 }
 
@@ -76,17 +82,27 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
     onRequest: () => { stats.requests++; },
     hostErrors,
   };
+  const other = {
+    timeoutMs: (opts.timeout ?? 10) * 1000, retries: opts.retries ?? 1, signal: run?.signal, resolvers: opts.resolvers, vars: opts.vars,
+    beforeRequest: async () => {
+      stats.requests++;
+      if ((opts.rateLimit ?? 150) > 0) await bucket.take();
+    },
+  };
   try {
     await forEachLimit(units, opts.concurrency ?? 25, async ({ t, inputs }) => {
       await forEachLimit(inputs, opts.bulkSize ?? 25, async (target) => {
         if (opts.signal?.aborted) return;
         let matched = false;
         let error: string | undefined;
+        const onEvent = (ev: ResultEvent) => {
+          if (ev['matcher-status']) stats.results++;
+          opts.onResult(redactEvent(ev, opts.secrets));
+        };
         try {
-          const r = await executeHttp(t, target, http, (ev: ResultEvent) => {
-            if (ev['matcher-status']) stats.results++;
-            opts.onResult(redactEvent(ev, opts.secrets));
-          });
+          const r = t.http.length > 0
+            ? await executeHttp(t, target, http, onEvent)
+            : await executeOther(t, target, other, onEvent, render);
           matched = r.matched;
           error = r.matched ? undefined : r.error;
         } catch (err) {

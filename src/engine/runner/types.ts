@@ -42,6 +42,8 @@ export interface ScanOptions {
   disableRedirects?: boolean;
   attackType?: AttackType;
   signal?: AbortSignal;
+  /** DNS resolvers (`host` or `host:port`) for dns blocks; default: the template's, then the system's. */
+  resolvers?: string[];
   onResult: (ev: ResultEvent) => void;
   onAttempt?: (a: AttemptInfo) => void;
   onProgress?: (p: ProgressInfo) => void;
@@ -79,4 +81,6 @@ export interface ExecuteTemplateOptions {
   sni?: string;
   matcherStatus?: boolean;
   signal?: AbortSignal;
+  /** DNS resolvers (`host` or `host:port`) for dns blocks; default: the template's, then the system's. */
+  resolvers?: string[];
 }

@@ -1,0 +1,292 @@
+// dns, tcp and ssl blocks against real servers on 127.0.0.1: a DNS server with a test zone, TCP servers
+// speaking small protocols (and the machine's own Redis, MariaDB, PostgreSQL and RabbitMQ when they
+// run), TLS servers with certificates made for the test (self-signed, expired, wrong name).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import tls from 'node:tls';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseTemplate } from '../../../src/engine/template/parse.ts';
+import { loadTemplates } from '../../../src/engine/template/index.ts';
+import { runScan, unsupportedReason } from '../../../src/engine/runner.ts';
+import type { ResultEvent } from '../../../src/engine/output/types.ts';
+import type { Template } from '../../../src/engine/template/types.ts';
+import { startDnsServer, type DnsServer } from '../../helpers/dns-server.ts';
+import { hasShared, sharedDir } from '../../helpers/shared.ts';
+
+function tpl(body: string, id = 'proto-test'): Template {
+  const res = parseTemplate(`id: ${id}\ninfo: { name: ${id}, author: vigil, severity: info }\n${body}`, `${id}.yaml`);
+  expect(res.issues).toEqual([]);
+  expect(unsupportedReason(res.template!)).toBeUndefined();
+  return res.template!;
+}
+
+async function scan(templates: Template[], targets: string[], resolvers?: string[]): Promise<ResultEvent[]> {
+  const events: ResultEvent[] = [];
+  await runScan({ targets, templates, rateLimit: 0, timeout: 3, retries: 0, resolvers, onResult: (e) => events.push(e) });
+  return events;
+}
+
+describe('dns', () => {
+  let server: DnsServer;
+  beforeAll(async () => {
+    server = await startDnsServer({
+      'vigil.test': [
+        { type: 'A', data: '192.0.2.10' },
+        { type: 'TXT', data: ['v=spf1 include:_spf.example.net ~all'] },
+        { type: 'MX', data: { preference: 10, exchange: 'mx1.vigil.test' } },
+      ],
+      'www.vigil.test': [{ type: 'CNAME', data: 'shop.myshopify.com' }],
+      '*.wild.vigil.test': [{ type: 'A', data: '192.0.2.99' }],
+    });
+  });
+  afterAll(() => server?.close());
+  const resolvers = () => [`127.0.0.1:${server.port}`];
+
+  it('queries the configured resolver and matches answer, rcode and raw as dig prints them', async () => {
+    const t = tpl(`dns:
+  - name: "{{FQDN}}"
+    type: A
+    matchers:
+      - type: word
+        part: answer
+        words: ["IN\\tA\\t192.0.2.10"]
+    extractors:
+      - type: regex
+        part: answer
+        regex: ["[0-9.]{7,}$"]
+`);
+    const events = await scan([t], ['vigil.test'], resolvers());
+    expect(events.map((e) => [e.type, e['matched-at'], e['extracted-results']])).toEqual([['dns', 'vigil.test', ['192.0.2.10']]]);
+    expect(String(events[0]!.response)).toMatch(/;; ANSWER SECTION:\nvigil\.test\.\t300\tIN\tA\t192\.0\.2\.10/);
+    expect(server.queries).toContain('vigil.test');
+  });
+
+  it('TXT, MX and CNAME records, NXDOMAIN as rcode 3, payloads over names, a wildcard', async () => {
+    const t = tpl(`dns:
+  - name: "{{sub}}.{{FQDN}}"
+    type: CNAME
+    payloads:
+      sub: [www, nothere]
+    matchers:
+      - type: word
+        words: ["myshopify.com"]
+`, 'cname-takeover');
+    const txt = tpl(`dns:
+  - name: "{{FQDN}}"
+    type: TXT
+    extractors:
+      - type: regex
+        regex: ['"v=spf1[^"]+"']
+`, 'spf');
+    const nx = tpl(`dns:
+  - name: "nothere.{{FQDN}}"
+    type: A
+    matchers:
+      - type: dsl
+        dsl: ["rcode == 3"]
+`, 'nx');
+    const wild = tpl(`dns:
+  - name: "{{randstr}}.wild.{{FQDN}}"
+    type: A
+    matchers:
+      - type: word
+        words: ["192.0.2.99"]
+`, 'wild');
+    const events = await scan([t, txt, nx, wild], ['vigil.test'], resolvers());
+    const by = (id: string) => events.filter((e) => e['template-id'] === id);
+    expect(by('cname-takeover').map((e) => e['matched-at'])).toEqual(['www.vigil.test']);
+    expect(by('spf')[0]!['extracted-results']).toEqual(['"v=spf1 include:_spf.example.net ~all"']);
+    expect(by('nx')).toHaveLength(1);
+    expect(by('wild')).toHaveLength(1);
+  });
+});
+
+describe('tcp', () => {
+  const servers: net.Server[] = [];
+  let port = 0;
+  beforeAll(async () => {
+    // A small line protocol: a banner, then "HELLO <name>" answers "WELCOME <name>"; hex "ff01" answers "PONG".
+    const s = net.createServer((sock) => {
+      sock.write('220 vigil-ftpd 3.1 ready\r\n');
+      let buf = '';
+      sock.on('data', (d) => {
+        // Messages may arrive together in one segment: handle them in order.
+        buf += d.toString('latin1');
+        for (;;) {
+          if (buf.startsWith('\xff\x01')) {
+            buf = buf.slice(2);
+            sock.end('PONG');
+            return;
+          }
+          const nl = buf.indexOf('\r\n');
+          if (nl < 0) return;
+          const line = buf.slice(0, nl);
+          buf = buf.slice(nl + 2);
+          if (line.startsWith('HELLO ')) sock.write(`WELCOME ${line.slice(6)}\r\n`);
+          else if (line.startsWith('QUIT')) return void sock.end('221 bye\r\n');
+        }
+      });
+      sock.on('error', () => {});
+    });
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+    servers.push(s);
+    port = (s.address() as net.AddressInfo).port;
+  });
+  afterAll(() => servers.forEach((s) => s.close()));
+
+  it('sends text and hex inputs, reads named values, extracts from data and raw', async () => {
+    const t = tpl(`tcp:
+  - host: ["{{Hostname}}"]
+    inputs:
+      - read: 26
+        name: banner
+      - data: "HELLO {{user}}\\r\\n"
+      - data: "ff01"
+        type: hex
+    read-all: true
+    matchers:
+      - type: word
+        words: ["PONG"]
+      - type: word
+        part: raw
+        words: ["WELCOME nuclei"]
+    matchers-condition: and
+    extractors:
+      - type: regex
+        part: raw
+        group: 1
+        regex: ["220 ([a-z-]+ [0-9.]+)"]
+variables:
+  user: nuclei
+`);
+    const events = await scan([t], [`127.0.0.1:${port}`]);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: 'tcp', 'matched-at': `127.0.0.1:${port}`, 'extracted-results': ['vigil-ftpd 3.1'] });
+    expect(String(events[0]!.request)).toContain('HELLO nuclei');
+  });
+
+  it('uses the template ports when the input has none, and reports nothing for a closed port', async () => {
+    const t = tpl(`tcp:
+  - host: ["{{Hostname}}"]
+    port: "1,${port}"
+    inputs:
+      - data: "QUIT\\r\\n"
+    matchers:
+      - type: word
+        part: raw
+        words: ["vigil-ftpd"]
+`);
+    const events = await scan([t], ['127.0.0.1']);
+    expect(events.map((e) => e['matched-at'])).toEqual([`127.0.0.1:${port}`]);
+  });
+
+  it('runs corpus templates against the machine services that are up (Redis, MariaDB, PostgreSQL, RabbitMQ)', async (ctx) => {
+    if (!hasShared('corpus/nuclei-templates')) return ctx.skip();
+    const up = async (p: number) => new Promise<boolean>((resolve) => {
+      const c = net.connect(p, '127.0.0.1');
+      c.once('connect', () => { c.destroy(); resolve(true); });
+      c.once('error', () => resolve(false));
+    });
+    // template -> the service port that must make it match
+    const cases: [string, number][] = [
+      ['network/exposures/exposed-redis.yaml', 6379],
+      ['network/detection/mysql-detect.yaml', 3306],
+      ['network/detection/pgsql-detect.yaml', 5432],
+      ['network/detection/rabbitmq-detect.yaml', 5672],
+    ];
+    const running = [];
+    for (const c of cases) if (await up(c[1])) running.push(c);
+    if (running.length === 0) return ctx.skip();
+    const loaded = await loadTemplates(running.map(([f]) => path.join(sharedDir, 'corpus/nuclei-templates', f)));
+    const events = await scan(loaded.templates, ['127.0.0.1']);
+    for (const [file, p] of running) {
+      const id = path.basename(file, '.yaml');
+      expect(events.some((e) => e['template-id'] === id && e['matched-at'] === `127.0.0.1:${p}`), `${id} on ${p}`).toBe(true);
+    }
+  });
+});
+
+describe('ssl', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'vigil-ssl-'));
+  const servers: tls.Server[] = [];
+  const ports: Record<string, number> = {};
+  const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
+
+  beforeAll(async () => {
+    // A test CA; certificates: valid for 127.0.0.1, expired, for another name; and a self-signed one.
+    openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/O=Vigil Test/CN=Vigil Test CA');
+    writeFileSync(path.join(dir, 'ca.cnf'), `[ca]\ndefault_ca=d\n[d]\ndatabase=${dir}/index.txt\nserial=${dir}/serial\nnew_certs_dir=${dir}\ndefault_md=sha256\npolicy=p\ncopy_extensions=copy\n[p]\ncommonName=supplied\norganizationName=optional\n`);
+    writeFileSync(path.join(dir, 'index.txt'), '');
+    writeFileSync(path.join(dir, 'serial'), '1000\n');
+    const issue = (name: string, cn: string, san: string, dates: string[]) => {
+      openssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/O=Vigil/CN=${cn}`, '-addext', `subjectAltName=${san}`);
+      openssl('ca', '-batch', '-config', 'ca.cnf', '-cert', 'ca.pem', '-keyfile', 'ca.key', '-in', `${name}.csr`, '-out', `${name}.pem`, '-notext', ...dates);
+    };
+    issue('good', 'app.vigil.test', 'DNS:app.vigil.test,DNS:*.app.vigil.test,IP:127.0.0.1', ['-days', '2']);
+    issue('expired', 'old.vigil.test', 'DNS:old.vigil.test,IP:127.0.0.1', ['-startdate', '20200101000000Z', '-enddate', '20200201000000Z']);
+    issue('other', 'elsewhere.example', 'DNS:elsewhere.example', ['-days', '2']);
+    openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'self.key', '-out', 'self.pem', '-days', '2', '-subj', '/CN=self.vigil.test', '-addext', 'subjectAltName=IP:127.0.0.1');
+    for (const name of ['good', 'expired', 'other', 'self']) {
+      const s = tls.createServer({ key: readFileSync(path.join(dir, `${name}.key`)), cert: readFileSync(path.join(dir, `${name}.pem`)) }, (sock) => sock.end());
+      s.on('tlsClientError', () => {});
+      await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+      servers.push(s);
+      ports[name] = (s.address() as net.AddressInfo).port;
+    }
+  });
+  afterAll(() => {
+    servers.forEach((s) => s.close());
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const SSL = (matchers: string) => tpl(`ssl:
+  - address: "{{Host}}:{{Port}}"
+${matchers}`);
+
+  it('exposes the certificate facts under nuclei\'s names', async () => {
+    const t = SSL(`    extractors:
+      - type: json
+        json: [".tls_version", ".subject_cn", ".issuer_cn", ".issuer_dn", ".subject_an[]"]
+      - type: kval
+        kval: [not_after]
+`);
+    const events = await scan([t], [`127.0.0.1:${ports.good}`]);
+    expect(events).toHaveLength(1);
+    expect(events[0]!.type).toBe('ssl');
+    expect(events[0]!['extracted-results']).toEqual(expect.arrayContaining([
+      'tls13', 'app.vigil.test', 'Vigil Test CA', 'CN=Vigil Test CA,O=Vigil Test', 'app.vigil.test', '*.app.vigil.test', '127.0.0.1',
+    ]));
+    expect(events[0]!['extracted-results']!.some((v) => /^\d{4}-\d\d-\d\dT/.test(v))).toBe(true);
+  });
+
+  it('expired, self-signed, mismatched and wildcard certificates, each only where true', async () => {
+    const flag = (name: string, expr: string) => tpl(`ssl:
+  - address: "{{Host}}:{{Port}}"
+    matchers:
+      - type: dsl
+        dsl: ["${expr}"]
+`, name);
+    const templates = [flag('expired', 'expired == true'), flag('self-signed', 'self_signed == true'), flag('mismatched', 'mismatched == true'), flag('wildcard', 'wildcard_certificate == true')];
+    const targets = Object.fromEntries(Object.entries(ports).map(([k, p]) => [`127.0.0.1:${p}`, k]));
+    const events = await scan(templates, Object.keys(targets));
+    const got = events.map((e) => `${e['template-id']}@${targets[e['matched-at']!]}`).sort();
+    expect(got).toEqual(['expired@expired', 'mismatched@other', 'self-signed@self', 'wildcard@good']);
+  });
+
+  it('limits the version with min_version / max_version', async () => {
+    const t = tpl(`ssl:
+  - address: "{{Host}}:{{Port}}"
+    min_version: tls12
+    max_version: tls12
+    extractors:
+      - type: json
+        json: [".tls_version", ".cipher"]
+`);
+    const events = await scan([t], [`127.0.0.1:${ports.good}`]);
+    expect(events[0]!['extracted-results']![0]).toBe('tls12');
+    expect(events[0]!['extracted-results']![1]).toMatch(/^TLS_ECDHE_RSA_WITH_/);
+  });
+});
