@@ -201,9 +201,11 @@ webhook: {url: "${receiver.url}/unused"}
     expect(allNewBody.findings.map((f: { template_id: string }) => f.template_id).sort()).toEqual(['test-late', 'test-marker']);
 
     // The list of deliveries; Members see it too, without any secret of the config.
-    const list = await deliveries(hook);
+    const list = await waitFor(async () => {
+      const l = await deliveries(hook);
+      return l.length === 5 && l.every((d) => d.status === 'delivered') && l;
+    }, 10_000);
     expect(list.map((d) => d.event)).toEqual(['new_finding', 'scan_finished', 'scan_running', 'scan_finished', 'scan_running']);
-    expect(list.every((d) => d.status === 'delivered')).toBe(true);
     const member = await t.addUser(`alert-member-${kind}@localhost`, 'member');
     const seenByMember = await t.request({ method: 'GET', url: `/v1/scans/config/${flaky}/deliveries`, key: member.key });
     expect(seenByMember.statusCode).toBe(200);
