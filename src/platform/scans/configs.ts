@@ -11,7 +11,7 @@ import type { ScanTemplate } from './store.ts';
 
 /** Engine settings of one scan: the runner's own options, plus how many chunks run at once. */
 export interface EngineOptions
-  extends Pick<ScanOptions, 'concurrency' | 'bulkSize' | 'rateLimit' | 'timeout' | 'retries' | 'maxHostErrors' | 'vars'> {
+  extends Pick<ScanOptions, 'concurrency' | 'bulkSize' | 'rateLimit' | 'timeout' | 'retries' | 'maxHostErrors' | 'vars' | 'headers'> {
   /** Chunks of the scan that run at once across all workers; each gets rateLimit / parallelism. */
   parallelism?: number;
   /** socks5 proxy from a scan config (the scan's own socks5_proxy wins). */
@@ -93,6 +93,10 @@ export async function engineOptionsFor(db: Db, teamId: string, body: ConfigSelec
     for (const kv of (doc.var as string[] | undefined) ?? []) {
       const i = kv.indexOf('=');
       out.vars = { ...(out.vars ?? {}), [kv.slice(0, i)]: kv.slice(i + 1) };
+    }
+    for (const h of (doc.header as string[] | undefined) ?? []) {
+      const i = h.indexOf(':');
+      out.headers = [...(out.headers ?? []), [h.slice(0, i).trim(), h.slice(i + 1).trim()]];
     }
     if (typeof doc.proxy === 'string') out.socks5Proxy = doc.proxy;
   }
