@@ -6,6 +6,7 @@ import type { AppContext } from '../context.ts';
 import { getScanById } from '../scans/store.ts';
 import { configsFor, type ConfigRow } from './config-store.ts';
 import * as store from './delivery-store.ts';
+import { applyVulnScores, markFindingStates } from './finding-state.ts';
 
 const LEASE_SECONDS = 60;
 const MAX_FINDINGS_IN_ALERT = 50;
@@ -43,8 +44,14 @@ export async function processEvents(ctx: AppContext, limit = 50): Promise<number
 }
 
 async function handleEvent(ctx: AppContext, ev: store.EventRow): Promise<void> {
-  const scan = await getScanById(ctx.db, ev.scan_id);
+  let scan = await getScanById(ctx.db, ev.scan_id);
   if (!scan) return; // deleted since
+  if (ev.event === 'scan_finished') {
+    // Scores and states first: the alerts and tickets below see the scored severities.
+    await applyVulnScores(ctx.db, scan.id, ev.team_id, scan.request as { scan_config_ids?: string[]; disable_global_scan_config?: boolean });
+    await markFindingStates(ctx.db, scan.id, ev.run);
+    scan = (await getScanById(ctx.db, ev.scan_id)) ?? scan;
+  }
   const req = scan.request as ScanRequestRefs;
   const base = {
     event: ev.event,
