@@ -52,7 +52,7 @@ describe.each(dbKinds())('finding severities and states on %s', (kind) => {
   };
   const results = async (id: string) => {
     const data = (await t.request({ method: 'GET', url: `/v1/scans/results?scan_id=${id}` })).json().data as Record<string, any>[];
-    return Object.fromEntries(data.map((r) => [r.template_id, r]));
+    return Object.fromEntries(data.map((r) => [r.template_id, r])) as Record<string, Record<string, any>>;
   };
   const runTo = async (id: string, run: number) => {
     await waitFor(async () => {
