@@ -195,6 +195,9 @@ describe.each(dbKinds())('named configurations on %s', (kind) => {
     expect((await t.request({ method: 'GET', url: '/v1/scans/config', key: other })).json()).toEqual([]);
     const patch = await t.request({ method: 'PATCH', url: `/v1/scans/config/${ro}`, key: other, payload: { name: 'mine' } });
     expect(patch.statusCode).toBe(404);
+    expect((await t.request({ method: 'DELETE', url: `/v1/scans/config/${ro}`, key: other })).statusCode).toBe(404);
+    expect((await t.request({ method: 'GET', url: `/v1/scans/config/${ro}/deliveries`, key: other })).statusCode).toBe(404);
+    expect((await t.request({ method: 'GET', url: `/v1/scans/config/${ro}` })).json().name).toBe('locked');
     // A scan of the other team cannot reference this team's configs.
     const scan = await t.request({ method: 'POST', url: '/v1/scans', key: other, payload: {
       targets: [target.url], private_templates: [{ name: 'm.yaml', contents: MARKER_TEMPLATE }], reporting_config_ids: [ro], schedule_only: true,
