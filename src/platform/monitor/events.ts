@@ -34,7 +34,13 @@ interface ScanRequestRefs {
 }
 
 /** One pass: handles the pending events (each once, across processes). */
+let lastPrune = 0;
+
 export async function processEvents(ctx: AppContext, limit = 50): Promise<number> {
+  if (Date.now() - lastPrune > 3_600_000) {
+    lastPrune = Date.now();
+    await store.pruneEvents(ctx.db);
+  }
   const events = await store.claimEvents(ctx.db, limit, LEASE_SECONDS);
   for (const ev of events) {
     await handleEvent(ctx, ev);

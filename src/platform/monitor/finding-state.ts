@@ -5,6 +5,9 @@ import yaml from 'js-yaml';
 import type { Db } from '../../db/connection.ts';
 import { recountResults } from '../scans/store.ts';
 import { configsFor } from './config-store.ts';
+import { findingsToScore, setSeverities } from './finding-store.ts';
+
+export { markFindingStates } from './finding-store.ts';
 
 interface Rule {
   template?: string;
@@ -52,11 +55,7 @@ export async function applyVulnScores(db: Db, scanId: string, teamId: string, re
       return [];
     }
   });
-  const { rows } = await db.query<{ id: string; template_id: string; template_path: string | null; tags: string[]; host: string; severity: string; original_severity: string | null }>(
-    `SELECT id::text AS id, template_id, template_path, tags, host, severity, original_severity FROM scan_results
-     WHERE scan_id = $1 ${rules.length ? '' : 'AND original_severity IS NOT NULL'}`,
-    [scanId],
-  );
+  const rows = await findingsToScore(db, scanId, rules.length === 0);
   const changes: { id: string; severity: string; original: string | null }[] = [];
   for (const f of rows) {
     const engine = f.original_severity ?? f.severity;
@@ -67,24 +66,7 @@ export async function applyVulnScores(db: Db, scanId: string, teamId: string, re
     if (next !== f.severity || original !== f.original_severity) changes.push({ id: f.id, severity: next, original });
   }
   if (!changes.length) return 0;
-  await db.query(
-    `UPDATE scan_results r SET severity = x.s, original_severity = x.o, updated_at = now()
-     FROM jsonb_to_recordset($1::jsonb) AS x(id bigint, s text, o text) WHERE r.id = x.id`,
-    [JSON.stringify(changes.map((c) => ({ id: c.id, s: c.severity, o: c.original })))],
-  );
+  await setSeverities(db, changes);
   await recountResults(db, scanId);
   return changes.length;
-}
-
-/** After a finished run: not seen in it → fixed; fixed but seen again → regression. */
-export async function markFindingStates(db: Db, scanId: string, run: number): Promise<{ fixed: number; regressions: number }> {
-  const fixed = await db.query(
-    `UPDATE scan_results SET vuln_status = 'fixed', updated_at = now() WHERE scan_id = $1 AND last_run < $2 AND vuln_status <> 'fixed'`,
-    [scanId, run],
-  );
-  const back = await db.query(
-    `UPDATE scan_results SET vuln_status = 'regression', updated_at = now() WHERE scan_id = $1 AND last_run = $2 AND vuln_status = 'fixed'`,
-    [scanId, run],
-  );
-  return { fixed: fixed.rowCount, regressions: back.rowCount };
 }

@@ -6,6 +6,7 @@ import yaml from 'js-yaml';
 import type { AppContext } from '../context.ts';
 import { rescan } from '../scans/service.ts';
 import { severityRank } from './events.ts';
+import { claimRetest, retestCandidates } from './finding-store.ts';
 
 /** "12h" / "7d" in seconds. */
 export function intervalSeconds(text: string): number | undefined {
@@ -14,27 +15,9 @@ export function intervalSeconds(text: string): number | undefined {
   return Number(m[1]) * (m[2] === 'h' ? 3600 : 86_400);
 }
 
-interface Candidate {
-  scan_id: string;
-  team_id: string;
-  config_id: string;
-  config: string;
-  completed_at: Date;
-  severities: string[];
-}
-
 /** Starts the retests that are due; returns the scans started. */
 export async function runDueRetests(ctx: AppContext, now = new Date()): Promise<string[]> {
-  const { rows } = await ctx.db.query<Candidate>(
-    `SELECT s.id AS scan_id, s.team_id, c.id AS config_id, c.config, s.completed_at,
-       ARRAY(SELECT DISTINCT r.severity FROM scan_results r WHERE r.scan_id = s.id AND r.vuln_status <> 'fixed') AS severities
-     FROM scans s JOIN configs c ON c.team_id = s.team_id AND c.config_type = 'remediation'
-       AND (COALESCE(s.request->'scan_config_ids', '[]'::jsonb) @> to_jsonb(c.id)
-            OR (c.is_global AND NOT COALESCE((s.request->>'disable_global_scan_config')::boolean, false)))
-     WHERE s.status = 'finished' AND s.completed_at IS NOT NULL
-       AND EXISTS (SELECT 1 FROM scan_results r WHERE r.scan_id = s.id AND r.vuln_status <> 'fixed')
-     ORDER BY s.completed_at LIMIT 200`,
-  );
+  const rows = await retestCandidates(ctx.db);
   const started: string[] = [];
   const done = new Set<string>();
   for (const c of rows) {
@@ -52,14 +35,9 @@ export async function runDueRetests(ctx: AppContext, now = new Date()): Promise<
     if (new Date(c.completed_at).getTime() + every * 1000 > now.getTime()) continue;
     // Claim: only one process moves last_retest_at past the cut-off.
     const cutoff = new Date(now.getTime() - every * 1000);
-    const claim = await ctx.db.query(
-      `INSERT INTO remediation_runs (scan_id, config_id, last_retest_at) VALUES ($1, $2, $3)
-       ON CONFLICT (scan_id) DO UPDATE SET last_retest_at = EXCLUDED.last_retest_at, config_id = EXCLUDED.config_id
-       WHERE remediation_runs.last_retest_at <= $4`,
-      [c.scan_id, c.config_id, now, cutoff],
-    );
+    const claimed = await claimRetest(ctx.db, c.scan_id, c.config_id, now, cutoff);
     done.add(c.scan_id);
-    if (claim.rowCount === 0) continue;
+    if (!claimed) continue;
     try {
       await rescan(ctx, c.team_id, c.scan_id);
       started.push(c.scan_id);

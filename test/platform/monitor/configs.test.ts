@@ -157,6 +157,8 @@ describe.each(dbKinds())('named configurations on %s', (kind) => {
     const one = (await t.request({ method: 'GET', url: `/v1/scans/config/${ids[0]}` })).json();
     expect(one).toMatchObject({ id: ids[0], name: `alpha-one-${kind}`, config_type: 'scan', config: 'retries: 1\n', read_only: false, global: false });
     expect(one.created_at).toMatch(/^\d{4}-/);
+    const asJson = (await t.request({ method: 'GET', url: `/v1/scans/config/${ids[0]}?config_json=true` })).json();
+    expect(JSON.parse(asJson.config)).toEqual({ retries: 1 });
 
     const patched = await t.request({ method: 'PATCH', url: `/v1/scans/config/${ids[0]}`, payload: { config: 'retries: 3\n', name: 'renamed' } });
     expect(patched.statusCode, patched.body).toBe(200);
