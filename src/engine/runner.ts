@@ -150,6 +150,7 @@ function requestOptions(opts: ExecuteTemplateOptions) {
     sni: opts.sni,
     signal: opts.signal,
     vars: opts.vars ?? {},
+    headers: opts.headers,
     varFiles: opts.varFiles,
     secrets: opts.secrets,
   };

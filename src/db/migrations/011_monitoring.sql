@@ -102,3 +102,16 @@ CREATE TABLE report_tickets (
   updated_at TIMESTAMPTZ NOT NULL DEFAULT now(),
   PRIMARY KEY (config_id, vuln_hash)
 );
+
+-- Finding state across runs of a scan: open, fixed (a later finished run did not see it), regression
+-- (seen again after it was fixed). original_severity keeps the engine's severity when a vuln_score rule
+-- changed it.
+ALTER TABLE scan_results ADD COLUMN vuln_status TEXT NOT NULL DEFAULT 'open';
+ALTER TABLE scan_results ADD COLUMN original_severity TEXT;
+
+-- Remediation retests: when each scan was last retested by a remediation config (claimed by one process).
+CREATE TABLE remediation_runs (
+  scan_id TEXT PRIMARY KEY REFERENCES scans(id) ON DELETE CASCADE,
+  config_id TEXT NOT NULL,
+  last_retest_at TIMESTAMPTZ NOT NULL
+);

@@ -32,6 +32,8 @@ export interface ScanOptions {
   retries?: number;
   maxHostErrors?: number;
   vars?: Record<string, string>;
+  /** Headers set on every HTTP request (nuclei's -H); a secret file's headers still win. Raw unsafe requests are sent as written. */
+  headers?: [string, string][];
   /** Vars naming a file become payload lists (vigil scan -V k=file); never set by the platform. */
   varFiles?: boolean;
   matcherStatus?: boolean;
@@ -73,6 +75,7 @@ export interface ScanStats {
 
 export interface ExecuteTemplateOptions {
   vars?: Record<string, string>;
+  headers?: [string, string][];
   varFiles?: boolean;
   timeout?: number;
   retries?: number;

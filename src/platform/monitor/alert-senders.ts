@@ -21,7 +21,10 @@ export async function sendAlert(ctx: AppContext, doc: Record<string, any>, paylo
     case 'webhook': {
       const w = doc.webhook as { url: string; method?: string; headers?: Record<string, string>; body?: string };
       const body = w.body ? renderTemplate(w.body, payload, /^\s*[[{]/.test(w.body)) : JSON.stringify(payload);
-      const headers: Record<string, string> = { 'content-type': w.body && !/^\s*[[{]/.test(w.body) ? 'text/plain' : 'application/json', ...(w.headers ?? {}) };
+      const own = w.headers ?? {};
+      const headers: Record<string, string> = Object.keys(own).some((k) => k.toLowerCase() === 'content-type')
+        ? { ...own }
+        : { 'content-type': w.body && !/^\s*[[{]/.test(w.body) ? 'text/plain' : 'application/json', ...own };
       return (await send(ctx.config, w.url, { method: w.method ?? 'POST', headers, body })).status;
     }
     case 'slack': {

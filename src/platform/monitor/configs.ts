@@ -2,6 +2,7 @@
 // its type's schema (config-schemas.ts) before anything is stored. Callers who may not manage configs
 // (Members, Viewers, Guests) see names and types, never the text, which holds tokens and passwords.
 import { randomUUID } from 'node:crypto';
+import yaml from 'js-yaml';
 import type { AppContext } from '../context.ts';
 import type { Caller } from '../auth/service.ts';
 import { can } from '../auth/permissions.ts';
@@ -69,8 +70,11 @@ export async function mustGetConfig(ctx: AppContext, teamId: string, id: string)
   return row;
 }
 
-export async function getConfig(ctx: AppContext, caller: Caller, id: string) {
-  return configView(await mustGetConfig(ctx, caller.teamId, id), can(caller.role, 'configs:manage'));
+/** `asJson`: the config text as JSON (the reference's config_json), for callers who may see it. */
+export async function getConfig(ctx: AppContext, caller: Caller, id: string, asJson = false) {
+  const view = configView(await mustGetConfig(ctx, caller.teamId, id), can(caller.role, 'configs:manage'));
+  if (asJson && view.config) view.config = JSON.stringify(yaml.load(view.config, { schema: yaml.CORE_SCHEMA }) ?? null);
+  return view;
 }
 
 export async function updateConfig(ctx: AppContext, caller: Caller, id: string, body: { name?: string; config?: string; global?: boolean }): Promise<void> {

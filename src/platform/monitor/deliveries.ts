@@ -32,7 +32,15 @@ const LEASE_SECONDS = 120;
 /** One pass: sends the due deliveries this process could claim. */
 export async function processDeliveries(ctx: AppContext, limit = 20): Promise<number> {
   const due = await store.claimDeliveries(ctx.db, limit, LEASE_SECONDS);
-  for (const d of due) await attempt(ctx, d);
+  // A few at a time: one slow receiver does not hold up the others. Tickets of one config go one after
+  // the other, so a tracker sees its issues created in order.
+  const byConfig = new Map<string, store.DeliveryRow[]>();
+  for (const d of due) byConfig.set(d.config_id, [...(byConfig.get(d.config_id) ?? []), d]);
+  const queues = [...byConfig.values()];
+  const workers = Array.from({ length: Math.min(4, queues.length) }, async () => {
+    for (let q = queues.shift(); q; q = queues.shift()) for (const d of q) await attempt(ctx, d);
+  });
+  await Promise.all(workers);
   return due.length;
 }
 

@@ -25,6 +25,11 @@ export async function claimEvents(db: Db, limit: number, leaseSeconds: number): 
   return rows.sort((a, b) => Number(a.id) - Number(b.id));
 }
 
+/** Handled events older than a week are of no more use (deliveries keep the record). */
+export async function pruneEvents(db: Db): Promise<void> {
+  await db.query(`DELETE FROM scan_events WHERE done_at < now() - interval '7 days'`);
+}
+
 export async function finishEvent(db: Db, id: string): Promise<void> {
   await db.query('UPDATE scan_events SET done_at = now() WHERE id = $1', [id]);
 }

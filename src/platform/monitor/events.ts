@@ -6,6 +6,7 @@ import type { AppContext } from '../context.ts';
 import { getScanById } from '../scans/store.ts';
 import { configsFor, type ConfigRow } from './config-store.ts';
 import * as store from './delivery-store.ts';
+import { applyVulnScores, markFindingStates } from './finding-state.ts';
 
 const LEASE_SECONDS = 60;
 const MAX_FINDINGS_IN_ALERT = 50;
@@ -33,7 +34,13 @@ interface ScanRequestRefs {
 }
 
 /** One pass: handles the pending events (each once, across processes). */
+let lastPrune = 0;
+
 export async function processEvents(ctx: AppContext, limit = 50): Promise<number> {
+  if (Date.now() - lastPrune > 3_600_000) {
+    lastPrune = Date.now();
+    await store.pruneEvents(ctx.db);
+  }
   const events = await store.claimEvents(ctx.db, limit, LEASE_SECONDS);
   for (const ev of events) {
     await handleEvent(ctx, ev);
@@ -43,8 +50,14 @@ export async function processEvents(ctx: AppContext, limit = 50): Promise<number
 }
 
 async function handleEvent(ctx: AppContext, ev: store.EventRow): Promise<void> {
-  const scan = await getScanById(ctx.db, ev.scan_id);
+  let scan = await getScanById(ctx.db, ev.scan_id);
   if (!scan) return; // deleted since
+  if (ev.event === 'scan_finished') {
+    // Scores and states first: the alerts and tickets below see the scored severities.
+    await applyVulnScores(ctx.db, scan.id, ev.team_id, scan.request as { scan_config_ids?: string[]; disable_global_scan_config?: boolean });
+    await markFindingStates(ctx.db, scan.id, ev.run);
+    scan = (await getScanById(ctx.db, ev.scan_id)) ?? scan;
+  }
   const req = scan.request as ScanRequestRefs;
   const base = {
     event: ev.event,

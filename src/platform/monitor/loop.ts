@@ -34,22 +34,38 @@ export function monitorIntervalMs(env: NodeJS.ProcessEnv = process.env): number 
   return Number.isFinite(n) && n > 0 ? Math.max(100, n * 1000) : 5000;
 }
 
+/**
+ * Runs each step on its own timer, so a slow one (a receiver that takes its full timeout) never holds up
+ * the others (a due schedule still starts on time).
+ */
 export function startMonitor(ctx: AppContext, intervalMs = monitorIntervalMs()): MonitorHandle {
   let stopped = false;
-  let current: Promise<void> = Promise.resolve();
-  let timer: NodeJS.Timeout | undefined;
-  const tick = () => {
-    if (stopped) return;
-    current = monitorPass(ctx).finally(() => {
-      if (!stopped) timer = setTimeout(tick, intervalMs);
-    });
-  };
-  timer = setTimeout(tick, Math.min(intervalMs, 1000));
+  const running = new Set<Promise<void>>();
+  const timers = new Set<NodeJS.Timeout>();
+  for (const step of steps) {
+    const tick = () => {
+      if (stopped) return;
+      const p: Promise<void> = step.run(ctx).then(
+        () => undefined,
+        (err) => ctx.log.error({ err, step: step.name }, 'monitor step failed'),
+      ).finally(() => {
+        running.delete(p);
+        if (!stopped) schedule(intervalMs);
+      });
+      running.add(p);
+    };
+    const schedule = (ms: number) => {
+      const t = setTimeout(() => { timers.delete(t); tick(); }, ms);
+      timers.add(t);
+    };
+    schedule(Math.min(intervalMs, 1000));
+  }
   return {
     async stop() {
       stopped = true;
-      clearTimeout(timer);
-      await current;
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+      await Promise.all([...running]);
     },
   };
 }

@@ -66,9 +66,10 @@ export const monitorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: { action: 'configs:view' },
     schema: {
       tags: ctags, summary: 'One configuration', params: ConfigIdParams,
+      querystring: Type.Object({ config_json: Type.Optional(Type.Boolean({ description: 'the config text as JSON instead of YAML' })) }),
       response: { 200: S.ConfigRecord, ...errorResponses(400, 401, 403, 404) },
     },
-  }, async (req) => configs.getConfig(ctx, req.caller, req.params.config_id));
+  }, async (req) => configs.getConfig(ctx, req.caller, req.params.config_id, req.query.config_json === true));
 
   app.patch('/v1/scans/config/:config_id', {
     config: { action: 'configs:manage' },

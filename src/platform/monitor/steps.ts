@@ -3,6 +3,8 @@
 import { addMonitorStep } from './loop.ts';
 import { processEvents } from './events.ts';
 import { processDeliveries } from './deliveries.ts';
+import { runDueRetests } from './remediation.ts';
 
 addMonitorStep('events', (ctx) => processEvents(ctx));
 addMonitorStep('deliveries', (ctx) => processDeliveries(ctx));
+addMonitorStep('remediation', (ctx) => runDueRetests(ctx));

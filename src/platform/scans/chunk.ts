@@ -257,6 +257,7 @@ async function runLeased(
     retries: eo.retries,
     maxHostErrors: eo.maxHostErrors,
     vars: eo.vars,
+    headers: eo.headers,
     socks5Proxy,
   };
   let loadedNone = false;

@@ -11,7 +11,7 @@ import type { ScanTemplate } from './store.ts';
 
 /** Engine settings of one scan: the runner's own options, plus how many chunks run at once. */
 export interface EngineOptions
-  extends Pick<ScanOptions, 'concurrency' | 'bulkSize' | 'rateLimit' | 'timeout' | 'retries' | 'maxHostErrors' | 'vars'> {
+  extends Pick<ScanOptions, 'concurrency' | 'bulkSize' | 'rateLimit' | 'timeout' | 'retries' | 'maxHostErrors' | 'vars' | 'headers'> {
   /** Chunks of the scan that run at once across all workers; each gets rateLimit / parallelism. */
   parallelism?: number;
   /** socks5 proxy from a scan config (the scan's own socks5_proxy wins). */
@@ -54,7 +54,7 @@ function parse(c: ConfigRow): Record<string, unknown> {
  */
 export async function checkConfigRefs(db: Db, teamId: string, body: ConfigSelection): Promise<void> {
   const lists: [keyof ConfigSelection, string[]][] = [
-    ['scan_config_ids', ['scan', 'template']],
+    ['scan_config_ids', ['scan', 'template', 'remediation', 'vuln_score']],
     ['reporting_config_ids', ['reporting']],
     ['alerting_config_ids', ['alerting']],
   ];
@@ -93,6 +93,10 @@ export async function engineOptionsFor(db: Db, teamId: string, body: ConfigSelec
     for (const kv of (doc.var as string[] | undefined) ?? []) {
       const i = kv.indexOf('=');
       out.vars = { ...(out.vars ?? {}), [kv.slice(0, i)]: kv.slice(i + 1) };
+    }
+    for (const h of (doc.header as string[] | undefined) ?? []) {
+      const i = h.indexOf(':');
+      out.headers = [...(out.headers ?? []), [h.slice(0, i).trim(), h.slice(i + 1).trim()]];
     }
     if (typeof doc.proxy === 'string') out.socks5Proxy = doc.proxy;
   }
@@ -191,10 +195,12 @@ function inlineMeta(raw: string): { tags: string[]; severity: string } {
  * team's global configs of the type that apply too (unless the scan disabled them).
  */
 export async function configRefs(db: Db, teamId: string, ids: string[], type: string, withGlobal = false) {
-  const types = [type, ...(type === 'scan' ? ['template'] : [])];
+  const types = [type, ...(type === 'scan' ? ['template', 'remediation', 'vuln_score'] : [])];
   const rows = ids.length || withGlobal ? await configsFor(db, teamId, ids, types, withGlobal) : [];
   const found = new Map(rows.map((c) => [c.id, c]));
   const ref = (c: ConfigRow | undefined, id: string) => ({ id, name: c?.name ?? id, config_type: c?.config_type ?? type, provider_name: c?.provider_name ?? '' });
-  const globals = rows.filter((c) => c.is_global && c.config_type === type && !ids.includes(c.id));
+  // Global configs that apply through the same flag: scan, remediation and vuln_score ones for scans.
+  const globalTypes = type === 'scan' ? ['scan', 'remediation', 'vuln_score'] : [type];
+  const globals = rows.filter((c) => c.is_global && globalTypes.includes(c.config_type) && !ids.includes(c.id));
   return [...ids.map((id) => ref(found.get(id), id)), ...globals.map((c) => ref(c, c.id))];
 }

@@ -6,7 +6,7 @@ import { Worker } from 'node:worker_threads';
 import type { AttemptInfo, ScanOptions } from '../../engine/runner.ts';
 import type { ResultEvent } from '../../engine/output/types.ts';
 
-export type ThreadScanOptions = Pick<ScanOptions, 'concurrency' | 'bulkSize' | 'rateLimit' | 'timeout' | 'retries' | 'maxHostErrors' | 'vars' | 'socks5Proxy'>;
+export type ThreadScanOptions = Pick<ScanOptions, 'concurrency' | 'bulkSize' | 'rateLimit' | 'timeout' | 'retries' | 'maxHostErrors' | 'vars' | 'socks5Proxy' | 'headers'>;
 
 export type ThreadRequest =
   | { type: 'run'; key: string; templates?: { raw: string; uri: string; payloadFiles?: Record<string, string[]> }[]; targets: string[]; options: ThreadScanOptions }

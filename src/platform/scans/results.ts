@@ -36,6 +36,7 @@ const SORTABLE: Record<string, string> = {
 interface ResultRow {
   id: number;
   scan_id: string;
+  vuln_status?: string;
   vuln_hash: string;
   template_id: string;
   template_url: string | null;
@@ -123,7 +124,7 @@ function resultItem(r: ResultRow) {
     port: r.port ?? undefined,
     result_type: r.result_type ?? 'http',
     matcher_status: true,
-    vuln_status: 'open',
+    vuln_status: r.vuln_status ?? 'open',
     description: (info.description as string | undefined) ?? undefined,
     impact: (info.impact as string | undefined) ?? undefined,
     remediation: (info.remediation as string | undefined) ?? undefined,

@@ -13,6 +13,7 @@ import { createScanApp, MARKER_TEMPLATE, HEADER_TEMPLATE, type ScanTestApp } fro
 import { startMonitor, type MonitorHandle } from '../../../src/platform/monitor/loop.ts';
 import '../../../src/platform/monitor/steps.ts';
 import { backoff } from '../../../src/platform/monitor/deliveries.ts';
+import { failScan } from '../../../src/platform/scans/store.ts';
 
 const LATE_INFO = `id: test-late
 info:
@@ -201,9 +202,11 @@ webhook: {url: "${receiver.url}/unused"}
     expect(allNewBody.findings.map((f: { template_id: string }) => f.template_id).sort()).toEqual(['test-late', 'test-marker']);
 
     // The list of deliveries; Members see it too, without any secret of the config.
-    const list = await deliveries(hook);
+    const list = await waitFor(async () => {
+      const l = await deliveries(hook);
+      return l.length === 5 && l.every((d) => d.status === 'delivered') && l;
+    }, 10_000);
     expect(list.map((d) => d.event)).toEqual(['new_finding', 'scan_finished', 'scan_running', 'scan_finished', 'scan_running']);
-    expect(list.every((d) => d.status === 'delivered')).toBe(true);
     const member = await t.addUser(`alert-member-${kind}@localhost`, 'member');
     const seenByMember = await t.request({ method: 'GET', url: `/v1/scans/config/${flaky}/deliveries`, key: member.key });
     expect(seenByMember.statusCode).toBe(200);
@@ -234,6 +237,19 @@ webhook: {url: "${receiver.url}/stopped"}
     expect(JSON.parse(received('/stopped')[0]!.body)).toMatchObject({ event: 'scan_stopped', scan_id: id, failure_reason: 'stopped' });
     const cfg = (await t.request({ method: 'GET', url: `/v1/scans/${id}/config` })).json();
     expect(cfg.alerting_config_ids.map((c: { id: string }) => c.id)).toEqual([stopped]);
+
+    // A scan that fails: the worker's failure path (failScan, as a chunk's last failed attempt calls it).
+    const failing = await t.request({ method: 'POST', url: '/v1/scans', payload: {
+      targets: [`${target.url}/slow`], private_templates: [{ name: 'm.yaml', contents: MARKER_TEMPLATE }], alerting_config_ids: [stopped], disable_global_alert_config: true,
+    } });
+    const failId = failing.json().id as string;
+    await t.waitStatus(failId, ['running', 'starting']);
+    expect(await failScan(t.ctx.db, failId, 'chunk 0 failed after 5 attempts (error id x in the server log)')).toBe(true);
+    await waitFor(async () => received('/stopped').length >= 2, 20_000);
+    expect(JSON.parse(received('/stopped')[1]!.body)).toMatchObject({
+      event: 'scan_failed', scan_id: failId, failure_reason: 'chunk 0 failed after 5 attempts (error id x in the server log)',
+      message: expect.stringContaining('failed: chunk 0 failed'),
+    });
     await new Promise((r) => setTimeout(r, 500));
     expect(received('/slack').length).toBe(before);
   }, 60_000);

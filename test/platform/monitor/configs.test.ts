@@ -157,6 +157,8 @@ describe.each(dbKinds())('named configurations on %s', (kind) => {
     const one = (await t.request({ method: 'GET', url: `/v1/scans/config/${ids[0]}` })).json();
     expect(one).toMatchObject({ id: ids[0], name: `alpha-one-${kind}`, config_type: 'scan', config: 'retries: 1\n', read_only: false, global: false });
     expect(one.created_at).toMatch(/^\d{4}-/);
+    const asJson = (await t.request({ method: 'GET', url: `/v1/scans/config/${ids[0]}?config_json=true` })).json();
+    expect(JSON.parse(asJson.config)).toEqual({ retries: 1 });
 
     const patched = await t.request({ method: 'PATCH', url: `/v1/scans/config/${ids[0]}`, payload: { config: 'retries: 3\n', name: 'renamed' } });
     expect(patched.statusCode, patched.body).toBe(200);
@@ -195,6 +197,9 @@ describe.each(dbKinds())('named configurations on %s', (kind) => {
     expect((await t.request({ method: 'GET', url: '/v1/scans/config', key: other })).json()).toEqual([]);
     const patch = await t.request({ method: 'PATCH', url: `/v1/scans/config/${ro}`, key: other, payload: { name: 'mine' } });
     expect(patch.statusCode).toBe(404);
+    expect((await t.request({ method: 'DELETE', url: `/v1/scans/config/${ro}`, key: other })).statusCode).toBe(404);
+    expect((await t.request({ method: 'GET', url: `/v1/scans/config/${ro}/deliveries`, key: other })).statusCode).toBe(404);
+    expect((await t.request({ method: 'GET', url: `/v1/scans/config/${ro}` })).json().name).toBe('locked');
     // A scan of the other team cannot reference this team's configs.
     const scan = await t.request({ method: 'POST', url: '/v1/scans', key: other, payload: {
       targets: [target.url], private_templates: [{ name: 'm.yaml', contents: MARKER_TEMPLATE }], reporting_config_ids: [ro], schedule_only: true,
@@ -204,7 +209,7 @@ describe.each(dbKinds())('named configurations on %s', (kind) => {
   });
 
   it('applies scan configs (settings, variables, tag filters), globals unless disabled, and resolves references', async () => {
-    const scanCfg = (await create({ name: 'fast', config_type: 'scan', config: 'rate-limit: 33\nconcurrency: 4\nvar:\n  - token=secret-value-1\nexclude-tags: [tech]\n' })).json().id;
+    const scanCfg = (await create({ name: 'fast', config_type: 'scan', config: 'rate-limit: 33\nconcurrency: 4\nvar:\n  - token=secret-value-1\nexclude-tags: [tech]\nheader:\n  - "X-Scan-Token: hdr-s3cr3t-value"\n' })).json().id;
     const global = (await create({ name: 'global retries', config_type: 'scan', config: 'retries: 2\nmax-host-error: 9\n', global: true })).json().id;
     const templates = [
       { name: 'v.yaml', contents: VAR_TEMPLATE },
@@ -221,6 +226,12 @@ describe.each(dbKinds())('named configurations on %s', (kind) => {
     expect(row.engine_options).toMatchObject({ rateLimit: 33, concurrency: 4, retries: 2, maxHostErrors: 9, vars: { token: 'secret-value-1' } });
     const results = (await t.request({ method: 'GET', url: `/v1/scans/results?scan_id=${id}` })).json();
     expect(results.data.map((r: { template_id: string }) => r.template_id).sort()).toEqual(['test-marker', 'test-var']);
+    // The config's header went out on every request, and is redacted from the stored request dumps.
+    const fromScan = target.requests.filter((r) => r.url === '/vuln' || r.url.startsWith('/echo/'));
+    expect(fromScan.length).toBeGreaterThanOrEqual(2);
+    expect(fromScan.every((r) => r.headers['x-scan-token'] === 'hdr-s3cr3t-value')).toBe(true);
+    expect(JSON.stringify(results.data)).toContain('X-Scan-Token');
+    expect(JSON.stringify(results.data)).not.toContain('hdr-s3cr3t-value');
 
     const cfg = (await t.request({ method: 'GET', url: `/v1/scans/${id}/config` })).json();
     expect(cfg.scan_config_ids).toEqual([

@@ -1,5 +1,6 @@
 // Two real `vigil serve` processes on one PostgreSQL database, both running the monitor loop: a due
-// schedule starts its scan exactly once, and after "downtime" (many missed slots) it catches up once.
+// schedule starts its scan exactly once, and after "downtime" (many missed slots) it catches up once; each
+// run's alert is delivered once.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +24,7 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('schedules with two vigil serve 
   };
   const procs: VigilProcess[] = [];
   let target: TestServer;
+  let receiver: TestServer;
   let hits = 0;
   let db: Db;
 
@@ -31,11 +33,13 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('schedules with two vigil serve 
       if (req.url === '/vuln') hits++;
       res.end(req.url === '/vuln' ? 'VULNERABLE-MARKER' : 'hi');
     });
+    receiver = await startHttpServer((_req, res) => res.end('ok'));
   });
   afterAll(async () => {
     for (const p of procs) await p.kill('SIGKILL');
     await db?.close();
     await target?.close();
+    await receiver?.close();
     await dropSchema(url, schema);
     rmSync(dir, { recursive: true, force: true });
   });
@@ -49,8 +53,15 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('schedules with two vigil serve 
       fetch(`${base}${p}`, { ...init, headers: { 'X-API-Key': key, 'content-type': 'application/json', ...(init.headers ?? {}) } });
     db = await connect({ databaseUrl: url, schema, poolSize: 1 });
 
+    // An alert on every finished run: each run's alert is sent once, though both processes run the loop.
+    const alert = await api(urlA, '/v1/scans/config', { method: 'POST', body: JSON.stringify({
+      name: 'done', config_type: 'alerting', config: `provider: webhook\nevents: [scan_finished]\nwebhook: {url: "${receiver.url}/done"}\n`,
+    }) });
+    expect(alert.status).toBe(200);
+    const alertId = (await alert.json()).id as string;
     const created = await api(urlA, '/v1/scans', { method: 'POST', body: JSON.stringify({
       targets: [target.url], private_templates: [{ name: 'm.yaml', contents: MARKER_TEMPLATE }], schedule_only: true,
+      alerting_config_ids: [alertId],
     }) });
     expect(created.status).toBe(200);
     const id = (await created.json()).id as string;
@@ -85,5 +96,8 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('schedules with two vigil serve 
     const last = await (await api(urlA, `/v1/scans/${id}`)).json();
     expect(last.rescan_count).toBe(1);
     expect(hits).toBe(2);
+    await waitFor(async () => receiver.requests.length >= 2, 20_000);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(receiver.requests.map((r) => JSON.parse(r.body).run).sort()).toEqual([0, 1]);
   }, 300_000);
 });

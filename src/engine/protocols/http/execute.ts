@@ -169,7 +169,11 @@ class TemplateRun {
   }
 
   private secrets(): string[] {
-    return this.o.secrets?.secretValues() ?? [];
+    // Values of the custom headers are credentials as often as not (Authorization, API keys): redacted
+    // from the request dumps like the secret file's (short ones would garble the output and hide nothing).
+    const custom = (this.o.headers ?? []).map(([, v]) => v).filter((v) => v.length >= 6);
+    const fromFile = this.o.secrets?.secretValues() ?? [];
+    return custom.length ? [...fromFile, ...custom] : fromFile;
   }
 
   async run(): Promise<void> {
@@ -325,6 +329,7 @@ class TemplateRun {
     const follow = (r.redirects || r.hostRedirects) && !this.o.disableRedirects;
     const max = Math.min(r.maxRedirects > 0 ? r.maxRedirects : 10, 10);
     let req = first;
+    if (this.o.headers?.length && !req.unsafe) for (const [k, v] of this.o.headers) setHeader(req.headers, k, v);
     this.applySecrets(r, req);
     for (;;) {
       const res = await this.sendOne(r, req);

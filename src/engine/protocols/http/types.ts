@@ -21,6 +21,8 @@ export interface HttpClientOptions {
 
 export interface HttpRunOptions extends HttpClientOptions {
   vars: Record<string, string>;
+  /** Headers set on every request before the secret file's (nuclei's -H); raw unsafe requests are left as written. */
+  headers?: [string, string][];
   /**
    * Values of `vars` that name a readable file become payload lists for self-contained templates, as
    * nuclei's `-V key=file`. Only for the person running `vigil scan`; the platform never sets it.
