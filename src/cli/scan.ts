@@ -44,6 +44,7 @@ function intOption(name: string) {
 }
 
 interface ScanFlags {
+  resolvers?: string;
   strict?: boolean;
   excludeTags?: string[];
   enableSelfContained?: boolean;
@@ -73,6 +74,19 @@ interface ScanFlags {
 }
 
 class UsageError extends Error {}
+
+/** -r: a comma-separated list, or a file with one resolver per line. */
+function resolverList(v: string | undefined): string[] | undefined {
+  if (!v) return undefined;
+  let text = v;
+  try {
+    if (statSync(v).isFile()) text = readFileSync(v, 'utf8');
+  } catch {
+    // not a file: a list
+  }
+  const list = text.split(/[\s,]+/).map((s) => s.trim()).filter(Boolean);
+  return list.length ? list : undefined;
+}
 
 function parseVars(pairs: string[] = []): Record<string, string> {
   const out: Record<string, string> = {};
@@ -178,12 +192,13 @@ async function scanAction(flags: ScanFlags): Promise<void> {
     console.error(flags.jsonl ? JSON.stringify({ level, msg: m }) : `${level === 'warn' ? '[WRN]' : '[INF]'} ${m}`);
   // Templates the engine does not run, counted by reason and said once at the end.
   const notRun = new Map<string, number>();
+  const skippedIds = new Set<string>();
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
   try {
     const stats = await runScan({
-      targets, templates, vars, secrets, varFiles: true,
+      targets, templates, vars, secrets, varFiles: true, resolvers: resolverList(flags.resolvers),
       concurrency: flags.concurrency, bulkSize: flags.bulkSize, rateLimit: flags.rateLimit,
       timeout: flags.timeout, retries: flags.retries, maxHostErrors: flags.maxHostError,
       matcherStatus: flags.matcherStatus, socks5Proxy: flags.proxy, sni: flags.sni,
@@ -194,11 +209,26 @@ async function scanAction(flags: ScanFlags): Promise<void> {
         const level = m.startsWith('skipped host') ? 'warn' : 'info';
         say(level, m);
       },
-      onTemplateSkipped: (_id, reason) => notRun.set(reason, (notRun.get(reason) ?? 0) + 1),
+      onTemplateSkipped: (id, reason) => {
+        notRun.set(reason, (notRun.get(reason) ?? 0) + 1);
+        skippedIds.add(id);
+      },
       onProgress: showStats
         ? (p) => process.stderr.write(`[STATS] ${p.done}/${p.total} done, ${p.requests} requests, ${p.matched} matched, ${p.errors} errors\n`)
         : undefined,
     });
+    // Per protocol: how many templates ran and how many did not (the reasons follow).
+    const byType = new Map<string, { ran: number; skipped: number }>();
+    for (const t of templates) {
+      const e = byType.get(t.type) ?? { ran: 0, skipped: 0 };
+      if (skippedIds.has(t.id)) e.skipped++;
+      else e.ran++;
+      byType.set(t.type, e);
+    }
+    if (byType.size > 1 || notRun.size > 0) {
+      say('info', `templates by protocol: ${[...byType].sort((a, b) => b[1].ran + b[1].skipped - a[1].ran - a[1].skipped)
+        .map(([type, e]) => `${type} ${e.ran} ran${e.skipped ? `, ${e.skipped} not run` : ''}`).join('; ')}`);
+    }
     if (notRun.size > 0) {
       const total = [...notRun.values()].reduce((a, b) => a + b, 0);
       const why = [...notRun].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${n} ${r.replace(/^it /, '')}`).join('; ');
@@ -239,6 +269,7 @@ export function registerScan(program: Command): void {
     .option('--templates-dir <dir>', 'base for relative login template paths in secret files (default: each -t folder, then the current directory)')
     .option('--proxy <url>', 'SOCKS5 proxy, e.g. socks5://127.0.0.1:1080')
     .option('--sni <name>', 'TLS server name to send')
+    .option('-r, --resolvers <list>', 'DNS resolvers for dns templates: host or host:port, comma-separated, or a file with one per line')
     .option('--disable-redirects', 'never follow redirects (-dr)')
     .option('--strict', 'stop when any template cannot be loaded (default: skip it, say why, scan the rest)')
     .addOption(new Option('--attack-type <type>', 'payload attack type for every template (-at)').choices(['batteringram', 'pitchfork', 'clusterbomb']))
