@@ -155,8 +155,8 @@ async function scanAction(flags: ScanFlags): Promise<void> {
   if (flags.tags?.length) filter.tags = flags.tags;
   if (flags.severity?.length) filter.severities = flags.severity as Severity[];
   if (flags.excludeTags?.length) filter.excludeTags = flags.excludeTags;
-  const [{ loadTemplates }, { closeClients, formatJson, formatPlain, runScan }] = await Promise.all([
-    import('../engine/template/index.ts'), import('../engine/index.ts'),
+  const [{ loadTemplates }, { closeClients, formatJson, formatPlain, runScan }, { fileWorkflowSource }] = await Promise.all([
+    import('../engine/template/index.ts'), import('../engine/index.ts'), import('../engine/workflow/files.ts'),
   ]);
   const loaded = await loadTemplates(flags.templates, filter);
   if (loaded.issues.length > 0) reportLoadIssues(loaded.issues, flags);
@@ -199,6 +199,7 @@ async function scanAction(flags: ScanFlags): Promise<void> {
   try {
     const stats = await runScan({
       targets, templates, vars, secrets, varFiles: true, resolvers: resolverList(flags.resolvers),
+      workflowSource: fileWorkflowSource(),
       concurrency: flags.concurrency, bulkSize: flags.bulkSize, rateLimit: flags.rateLimit,
       timeout: flags.timeout, retries: flags.retries, maxHostErrors: flags.maxHostError,
       matcherStatus: flags.matcherStatus, socks5Proxy: flags.proxy, sni: flags.sni,

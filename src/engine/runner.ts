@@ -7,6 +7,7 @@ import { executeHttp, flowOf } from './protocols/http/execute.ts';
 import { executeOther } from './protocols/other.ts';
 import { PROTOCOLS } from './protocols/registry.ts';
 import { render } from './dsl/index.ts';
+import { runWorkflow } from './workflow/run.ts';
 import { closeClients } from './protocols/http/client.ts';
 import { TokenBucket } from './runner/rate-limit.ts';
 import { HostErrors } from './runner/host-errors.ts';
@@ -19,14 +20,14 @@ export type { ScanOptions, ScanStats, ExecuteTemplateOptions, AttemptInfo, Progr
 export { closeClients };
 
 /** Why a template cannot run here, or undefined when it can. */
-export function unsupportedReason(t: Template): string | undefined {
+export function unsupportedReason(t: Template, can: { workflows?: boolean } = {}): string | undefined {
+  if (t.workflows && t.workflows.length > 0) return can.workflows ? undefined : 'is a workflow';
   if (t.flow) {
     const flow = flowOf(t);
     if ('error' in flow) return 'uses a flow with JavaScript statements';
     const other = [...new Set(flow.calls.map((c) => c.protocol).filter((p) => p !== 'http'))];
     if (other.length) return `uses the ${other.join(', ')} protocol`;
   }
-  if (t.workflows && t.workflows.length > 0) return 'is a workflow';
   const missing = [...new Set(t.other.map((o) => o.protocol).filter((p) => !PROTOCOLS[p]))];
   if (missing.length) return `uses the ${missing.join(', ')} protocol`;
   if (t.other.length > 0 && t.http.length > 0) return 'combines http with other protocols';
@@ -40,7 +41,7 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
   const runnable: Template[] = [];
   let skippedTemplates = 0;
   for (const t of opts.templates) {
-    const why = unsupportedReason(t);
+    const why = unsupportedReason(t, { workflows: Boolean(opts.workflowSource) });
     if (why) {
       skippedTemplates++;
       opts.onNotice?.(`skipped template ${t.id}: it ${why}, which this engine does not run yet`);
@@ -99,12 +100,31 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
           if (ev['matcher-status']) stats.results++;
           opts.onResult(redactEvent(ev, opts.secrets));
         };
+        // One template on one input, by the protocol of its blocks.
+        const runOne = (x: Template, input: string | undefined, emit: (ev: ResultEvent) => void) => (x.http.length > 0
+          ? executeHttp(x, input, http, emit)
+          : executeOther(x, input, other, emit, render));
         try {
-          const r = t.http.length > 0
-            ? await executeHttp(t, target, http, onEvent)
-            : await executeOther(t, target, other, onEvent, render);
-          matched = r.matched;
-          error = r.matched ? undefined : r.error;
+          if (t.workflows?.length && opts.workflowSource) {
+            const r = await runWorkflow(t, target, opts.workflowSource, async (sub, input) => {
+              const why = unsupportedReason(sub);
+              if (why) {
+                opts.onNotice?.(`workflow ${t.id}: skipped template ${sub.id}: it ${why}`);
+                return [];
+              }
+              const events: ResultEvent[] = [];
+              await runOne(sub, sub.selfContained ? undefined : input, (ev) => {
+                events.push(ev);
+                onEvent(ev);
+              });
+              return events;
+            });
+            matched = r.matched;
+          } else {
+            const r = await runOne(t, target, onEvent);
+            matched = r.matched;
+            error = r.matched ? undefined : r.error;
+          }
         } catch (err) {
           error = (err as Error).message;
         }

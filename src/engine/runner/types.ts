@@ -1,4 +1,5 @@
 // The runner's public options and statistics (the platform's scan workers and `vigil scan` use these).
+import type { WorkflowSource } from '../workflow/run.ts';
 import type { AttackType, Template } from '../template/types.ts';
 import type { ResultEvent } from '../output/types.ts';
 import type { SecretApplier } from '../protocols/http/types.ts';
@@ -46,6 +47,8 @@ export interface ScanOptions {
   signal?: AbortSignal;
   /** DNS resolvers (`host` or `host:port`) for dns blocks; default: the template's, then the system's. */
   resolvers?: string[];
+  /** Where a workflow's templates come from; without it, workflows are not run. */
+  workflowSource?: WorkflowSource;
   onResult: (ev: ResultEvent) => void;
   onAttempt?: (a: AttemptInfo) => void;
   onProgress?: (p: ProgressInfo) => void;
