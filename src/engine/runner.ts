@@ -83,6 +83,7 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
     onRequest: () => { stats.requests++; },
     hostErrors,
   };
+  const workflowSkips = new Set<string>();
   const other = {
     timeoutMs: (opts.timeout ?? 10) * 1000, retries: opts.retries ?? 1, signal: run?.signal, resolvers: opts.resolvers, vars: opts.vars,
     beforeRequest: async () => {
@@ -109,7 +110,9 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
             const r = await runWorkflow(t, target, opts.workflowSource, async (sub, input) => {
               const why = unsupportedReason(sub);
               if (why) {
-                opts.onNotice?.(`workflow ${t.id}: skipped template ${sub.id}: it ${why}`);
+                // Once per template, not once per target.
+                if (!workflowSkips.has(sub.id)) opts.onNotice?.(`workflow ${t.id}: skipped template ${sub.id}: it ${why}`);
+                workflowSkips.add(sub.id);
                 return [];
               }
               const events: ResultEvent[] = [];
