@@ -146,4 +146,36 @@ async function main(): Promise<void> {
   }
 }
 
+/**
+ * 3. Clustering: the whole http/ folder of the corpus against one local server, once with clustering and
+ * once without (same run, same server), counting the requests the server receives and the wall time.
+ */
+async function benchClustering(): Promise<void> {
+  const http = path.join(corpus, 'http');
+  const loaded = await loadTemplates([http], { excludeTags: ['osint', 'intrusive', 'dos', 'fuzz'] });
+  const templates = loaded.templates.filter((t) => !t.selfContained);
+  const server = await startServer();
+  try {
+    const counts: Record<string, { requests: number; ms: number; results: number }> = {};
+    for (const cluster of [true, false]) {
+      const started = performance.now();
+      let results = 0;
+      const stats = await runScan({
+        targets: [server.url], templates, rateLimit: 0, concurrency: 50, timeout: 3, retries: 0, cluster,
+        onResult: (e) => { if (e['matcher-status']) results++; },
+      });
+      counts[cluster ? 'on' : 'off'] = { requests: stats.requests, ms: performance.now() - started, results };
+    }
+    const on = counts.on!;
+    const off = counts.off!;
+    console.log(`clustering: ${templates.length} templates of http/ against one host: ${off.requests} requests without, ${on.requests} with ` +
+      `(${off.requests - on.requests} saved); wall ${(off.ms / 1000).toFixed(1)} s without, ${(on.ms / 1000).toFixed(1)} s with; ` +
+      `results ${off.results} without, ${on.results} with`);
+  } finally {
+    await closeClients();
+    server.stop();
+  }
+}
+
 await main();
+if (!process.env.BENCH_SKIP_CLUSTER) await benchClustering();

@@ -44,6 +44,7 @@ function intOption(name: string) {
 }
 
 interface ScanFlags {
+  cluster?: boolean;
   resolvers?: string;
   strict?: boolean;
   excludeTags?: string[];
@@ -199,7 +200,7 @@ async function scanAction(flags: ScanFlags): Promise<void> {
   try {
     const stats = await runScan({
       targets, templates, vars, secrets, varFiles: true, resolvers: resolverList(flags.resolvers),
-      workflowSource: fileWorkflowSource(),
+      workflowSource: fileWorkflowSource(), cluster: flags.cluster,
       concurrency: flags.concurrency, bulkSize: flags.bulkSize, rateLimit: flags.rateLimit,
       timeout: flags.timeout, retries: flags.retries, maxHostErrors: flags.maxHostError,
       matcherStatus: flags.matcherStatus, socks5Proxy: flags.proxy, sni: flags.sni,
@@ -270,6 +271,7 @@ export function registerScan(program: Command): void {
     .option('--templates-dir <dir>', 'base for relative login template paths in secret files (default: each -t folder, then the current directory)')
     .option('--proxy <url>', 'SOCKS5 proxy, e.g. socks5://127.0.0.1:1080')
     .option('--sni <name>', 'TLS server name to send')
+    .option('--no-cluster', 'send every template\'s own requests even where templates share one request (clustering is on by default, as in nuclei)')
     .option('-r, --resolvers <list>', 'DNS resolvers for dns templates: host or host:port, comma-separated, or a file with one per line')
     .option('--disable-redirects', 'never follow redirects (-dr)')
     .option('--strict', 'stop when any template cannot be loaded (default: skip it, say why, scan the rest)')

@@ -8,6 +8,7 @@ import { executeOther } from './protocols/other.ts';
 import { PROTOCOLS } from './protocols/registry.ts';
 import { render } from './dsl/index.ts';
 import { runWorkflow } from './workflow/run.ts';
+import { clusterTemplates } from './runner/cluster.ts';
 import { closeClients } from './protocols/http/client.ts';
 import { TokenBucket } from './runner/rate-limit.ts';
 import { HostErrors } from './runner/host-errors.ts';
@@ -49,8 +50,10 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
     } else runnable.push(t);
   }
   const targets = [...new Set(opts.targets.map((x) => x.trim()).filter(Boolean))];
-  const units = runnable.map((t) => ({ t, inputs: t.selfContained ? [undefined] : targets }));
-  const total = units.reduce((a, u) => a + u.inputs.length, 0);
+  // Templates that send the same single request share it (nuclei's clustering; --no-cluster turns it off).
+  const clusters = opts.cluster === false ? runnable.map((t) => ({ leader: t, members: [] as Template[] })) : clusterTemplates(runnable);
+  const units = clusters.map((c) => ({ t: c.leader, members: c.members, inputs: c.leader.selfContained ? [undefined] : targets }));
+  const total = units.reduce((a, u) => a + u.inputs.length * (1 + u.members.length), 0);
   const stats: ScanStats = {
     templates: runnable.length, skippedTemplates, targets: targets.length, total, done: 0, requests: 0, errors: 0,
     matched: 0, results: 0, durationMs: 0, aborted: false, skippedHosts: 0,
@@ -92,7 +95,8 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
     },
   };
   try {
-    await forEachLimit(units, opts.concurrency ?? 25, async ({ t, inputs }) => {
+    await forEachLimit(units, opts.concurrency ?? 25, async ({ t, members, inputs }) => {
+      const httpOptions = members.length ? { ...http, clusterMembers: members } : http;
       await forEachLimit(inputs, opts.bulkSize ?? 25, async (target) => {
         if (opts.signal?.aborted) return;
         let matched = false;
@@ -103,8 +107,9 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
         };
         // One template on one input, by the protocol of its blocks.
         const runOne = (x: Template, input: string | undefined, emit: (ev: ResultEvent) => void) => (x.http.length > 0
-          ? executeHttp(x, input, http, emit)
+          ? executeHttp(x, input, x === t ? httpOptions : http, emit)
           : executeOther(x, input, other, emit, render));
+        let membersMatched: Set<string> | undefined;
         try {
           if (t.workflows?.length && opts.workflowSource) {
             const r = await runWorkflow(t, target, opts.workflowSource, async (sub, input) => {
@@ -127,6 +132,7 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
             const r = await runOne(t, target, onEvent);
             matched = r.matched;
             error = r.matched ? undefined : r.error;
+            membersMatched = (r as { membersMatched?: Set<string> }).membersMatched;
           }
         } catch (err) {
           error = (err as Error).message;
@@ -135,6 +141,14 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
         if (matched) stats.matched++;
         stats.done++;
         opts.onAttempt?.({ target: target ?? '', templateId: t.id, matched, error: error && redactEvent(error, opts.secrets), severity: t.info.severity });
+        // Each clustered template is an attempt of its own, on the same exchange.
+        for (const m of members) {
+          const hit = Boolean(membersMatched?.has(m.id));
+          if (hit) stats.matched++;
+          else if (error) stats.errors++;
+          stats.done++;
+          opts.onAttempt?.({ target: target ?? '', templateId: m.id, matched: hit, error: hit ? undefined : error && redactEvent(error, opts.secrets), severity: m.info.severity });
+        }
         progress();
       });
     });

@@ -47,6 +47,8 @@ export interface ScanOptions {
   signal?: AbortSignal;
   /** DNS resolvers (`host` or `host:port`) for dns blocks; default: the template's, then the system's. */
   resolvers?: string[];
+  /** Templates sending the same single request share it (default on, as in nuclei). */
+  cluster?: boolean;
   /** Where a workflow's templates come from; without it, workflows are not run. */
   workflowSource?: WorkflowSource;
   onResult: (ev: ResultEvent) => void;

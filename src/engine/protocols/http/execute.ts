@@ -37,11 +37,15 @@ export interface HostErrorTracker {
 
 export interface ExecuteOptions extends HttpRunOptions {
   matcherStatus?: boolean;
+  /** Clustered templates: their operators run on this template's responses (see runner/cluster.ts). */
+  clusterMembers?: Template[];
   hostErrors?: HostErrorTracker;
 }
 
 export interface ExecuteResult {
   matched: boolean;
+  /** Ids of the cluster members that matched. */
+  membersMatched?: Set<string>;
   /** Every value extracted, internal extractors included. */
   dynamic: Record<string, unknown>;
   error?: string;
@@ -450,6 +454,29 @@ class TemplateRun {
     }
   }
 
+  readonly membersMatched = new Set<string>();
+
+  /** A cluster member's operators on a response of the shared request: its own events under its own id. */
+  private async processMember(m: Template, full: Record<string, unknown>, b: { host: string; matchedAt: string; ip: string; request: string; data: Record<string, unknown>; req: PreparedRequest; secrets: string[] }): Promise<void> {
+    const mr = m.http[0]!;
+    let res: OperatorOutcome;
+    try {
+      res = runOperators(mr, full) as OperatorOutcome;
+    } catch (err) {
+      res = await this.operatorsWithIO(mr, full, err);
+    }
+    if (mr.matchers.length > 0 && !res.matched) return;
+    const events = mr.matchers.length > 0 && mr.matchers.every((x) => x.internal) ? [] : eventsFor(m, mr.matchers.length > 0, {
+      matched: res.matched, matcherNames: res.matcherNames ?? [], extracts: res.extracts ?? {}, outputExtracts: res.outputExtracts ?? [], dynamic: res.dynamic ?? {},
+    }, {
+      host: b.host, matchedAt: b.matchedAt, ip: b.ip, request: b.request,
+      get response() { return redact(String(b.data.response), b.secrets); },
+      get curl() { return redact(curlCommand(b.req), b.secrets); },
+    });
+    for (const ev of events) this.emit(ev);
+    if (events.length > 0) this.membersMatched.add(m.id);
+  }
+
   /** Runs operators on every response of the chain, the final one first (as nuclei does). */
   private async process(r: HttpRequest, hops: Hop[], vars: Record<string, unknown>, history: Record<string, unknown> | undefined, n: number, ip: string): Promise<boolean> {
     const secrets = this.secrets();
@@ -494,6 +521,11 @@ class TemplateRun {
       if (result.dynamic) for (const k in result.dynamic) this.dynamic[k] = result.dynamic[k];
       if (r.matchers.length > 0 ? result.matched : r.extractors.length === 0 || hasKeys(result.extracts ?? {}) || hasKeys(result.dynamic ?? {})) {
         this.blockPassed = true;
+      }
+      if (this.o.clusterMembers) {
+        for (const m of this.o.clusterMembers) {
+          await this.processMember(m, full, { host, matchedAt: hop.url, ip: String(data.ip ?? ''), request: requestText, data, req: hop.req, secrets });
+        }
       }
       // Most responses match nothing: skip building event inputs then (eventsFor would return none).
       if (r.matchers.length > 0 && !result.matched) continue;
@@ -576,7 +608,7 @@ export async function executeHttp(
     delete failure['curl-command'];
     emit(failure);
   }
-  return { matched: run.matched, dynamic: run.dynamic, error: run.lastError, requests: run.requests };
+  return { matched: run.matched, membersMatched: run.membersMatched, dynamic: run.dynamic, error: run.lastError, requests: run.requests };
 }
 
 function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
