@@ -3,7 +3,8 @@
 // through callbacks as they come.
 import type { Template } from './template/types.ts';
 import type { ResultEvent } from './output/types.ts';
-import { executeHttp } from './protocols/http/execute.ts';
+import { executeBlocks, templateSteps } from './protocols/execute.ts';
+import './protocols/index.ts';
 import { closeClients } from './protocols/http/client.ts';
 import { TokenBucket } from './runner/rate-limit.ts';
 import { HostErrors } from './runner/host-errors.ts';
@@ -19,9 +20,8 @@ export { closeClients };
 export function unsupportedReason(t: Template): string | undefined {
   if (t.flow) return 'uses flow';
   if (t.workflows && t.workflows.length > 0) return 'is a workflow';
-  if (t.other.length > 0) return `uses the ${[...new Set(t.other.map((o) => o.protocol))].join(', ')} protocol`;
-  if (t.http.length === 0) return 'has no http requests';
-  return undefined;
+  const steps = templateSteps(t);
+  return typeof steps === 'string' ? steps : undefined;
 }
 
 export async function runScan(opts: ScanOptions): Promise<ScanStats> {
@@ -66,6 +66,7 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
     disableRedirects: opts.disableRedirects,
     attackType: opts.attackType,
     matcherStatus: opts.matcherStatus,
+    resolvers: opts.resolvers,
     // No limiter call at all when unlimited: every await costs on the hot path.
     takeToken: (opts.rateLimit ?? 150) > 0 ? () => bucket.take() : undefined,
     onRequest: () => { stats.requests++; },
@@ -78,7 +79,7 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
         let matched = false;
         let error: string | undefined;
         try {
-          const r = await executeHttp(t, target, http, (ev: ResultEvent) => {
+          const r = await executeBlocks(t, target, http, (ev: ResultEvent) => {
             if (ev['matcher-status']) stats.results++;
             opts.onResult(redactEvent(ev, opts.secrets));
           });
@@ -113,9 +114,10 @@ export async function executeTemplate(
   const why = unsupportedReason(t);
   if (why) throw new Error(`template ${t.id} cannot run: it ${why}`);
   const events: ResultEvent[] = [];
-  const r = await executeHttp(t, t.selfContained ? undefined : target || undefined, {
+  const r = await executeBlocks(t, t.selfContained ? undefined : target || undefined, {
     ...requestOptions(opts),
     matcherStatus: opts.matcherStatus,
+    resolvers: opts.resolvers,
   }, (ev) => events.push(ev));
   return { events, dynamic: r.dynamic };
 }

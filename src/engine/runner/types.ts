@@ -41,6 +41,8 @@ export interface ScanOptions {
   sni?: string;
   disableRedirects?: boolean;
   attackType?: AttackType;
+  /** DNS resolvers (`ip` or `ip:port`) for dns blocks and host names, instead of the system's. */
+  resolvers?: string[];
   signal?: AbortSignal;
   onResult: (ev: ResultEvent) => void;
   onAttempt?: (a: AttemptInfo) => void;
@@ -78,5 +80,6 @@ export interface ExecuteTemplateOptions {
   socks5Proxy?: string;
   sni?: string;
   matcherStatus?: boolean;
+  resolvers?: string[];
   signal?: AbortSignal;
 }

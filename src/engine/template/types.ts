@@ -129,6 +129,8 @@ export interface Template {
   stopAtFirstMatch: boolean;
   http: HttpRequest[];
   other: OtherProtocolBlock[];
+  /** Protocol keys in the order the template wrote them (`http`, `dns`, `tcp` ...): multi-protocol runs follow it. */
+  protocolOrder?: string[];
   workflows?: unknown[];
   flow?: string;
   /** The protocol the platform reports for the template: http, dns, tcp, ssl, file, headless, code, javascript, workflow. */

@@ -1,0 +1,2 @@
+// Registers every protocol this engine runs (import for its effect).
+import './registry.ts';
