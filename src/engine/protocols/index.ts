@@ -1,2 +1,6 @@
 // Registers every protocol this engine runs (import for its effect).
 import './registry.ts';
+import { registerProtocol } from './registry.ts';
+import { dnsProtocol } from './dns/index.ts';
+
+registerProtocol(dnsProtocol);

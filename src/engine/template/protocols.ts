@@ -1,6 +1,6 @@
 // The protocol blocks the engine validates but does not run yet (dns, tcp, ssl, file, headless,
 // websocket, whois, code, javascript) and `workflows`. They are checked key by key and kept raw.
-import type { OtherProtocolBlock } from './types.ts';
+import type { OtherProtocolBlock, Payloads } from './types.ts';
 import { IssueList, join } from './issues.ts';
 import { checkShape, checkValue, type Shape, type Spec } from './shape.ts';
 import { operatorFields } from './operator-specs.ts';
@@ -181,14 +181,15 @@ export function parseOtherBlock(
     if (!d || !isMap(item)) return;
     const missing = REQUIRED[protocol]?.(d);
     if (missing) out.error(field, missing);
+    let payloads: Payloads | undefined;
     if (item.payloads !== undefined && item.payloads !== null) {
-      const payloads = readPayloads(item.payloads, join(field, 'payloads'), out, opts);
+      payloads = readPayloads(item.payloads, join(field, 'payloads'), out, opts);
       const attack = (d.attack as string | undefined) ?? 'batteringram';
       if (payloads && attack === 'batteringram' && Object.keys(payloads).length > 1) {
         out.error(join(field, 'attack'), `batteringram (the default) takes exactly one payload set, found ${Object.keys(payloads).length}; use pitchfork or clusterbomb`);
       }
     }
-    result.push({ protocol, raw: item });
+    result.push({ protocol, raw: item, fields: d, ...(payloads ? { payloads } : {}) });
   });
   return result;
 }

@@ -113,6 +113,10 @@ export interface HttpRequest extends Operators {
 export interface OtherProtocolBlock {
   protocol: 'dns' | 'tcp' | 'ssl' | 'file' | 'headless' | 'websocket' | 'whois' | 'code' | 'javascript';
   raw: Record<string, unknown>;
+  /** The checked fields (YAML keys; matchers and extractors validated into Matcher / Extractor). */
+  fields?: Record<string, unknown>;
+  /** Payload sets, files already read. */
+  payloads?: Payloads;
 }
 
 export interface Template {
