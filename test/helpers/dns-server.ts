@@ -35,7 +35,7 @@ function answerFor(zone: Zone, q: Question, query: DecodedPacket): Buffer {
   const name = q.name.replace(/\.$/, '').toLowerCase();
   const all = zone.records[name] ?? [];
   const answers: Answer[] = all
-    .filter((r) => q.type === 'ANY' || r.type === q.type || (r.type === 'CNAME' && q.type !== 'CNAME'))
+    .filter((r) => (q.type as string) === 'ANY' || r.type === q.type || (r.type === 'CNAME' && q.type !== 'CNAME'))
     .map((r) => ({ name: q.name.replace(/\.$/, ''), type: r.type, class: (r.class ?? 'IN'), ttl: r.ttl ?? 300, data: r.data }) as Answer);
   const rcode = zone.rcodes?.[name] ?? (all.length === 0 && !zone.records[name] ? 'NXDOMAIN' : 'NOERROR');
   const flags = packet.AUTHORITATIVE_ANSWER | (query.flag_rd ? packet.RECURSION_DESIRED : 0) | packet.RECURSION_AVAILABLE;
