@@ -6,17 +6,18 @@ import { startHttpServer, type TestServer } from '../../helpers/targets.ts';
 import { makeCatalogue, type Catalogue } from '../templates/fixtures.ts';
 import { createScanApp, MARKER_TEMPLATE, HEADER_TEMPLATE, type ScanTestApp } from './fixtures.ts';
 
-const DNS_TEMPLATE = `id: caa-check
+// A protocol this engine does not run (dns, tcp and ssl run now; code does not).
+const CODE_TEMPLATE = `id: code-check
 info:
-  name: CAA record
+  name: Code check
   author: vigil
   severity: info
-dns:
-  - name: "{{FQDN}}"
-    type: CAA
+code:
+  - engine: [sh]
+    source: echo hi
     matchers:
       - type: word
-        words: [issue]
+        words: [hi]
 `;
 
 const PAYLOAD_TEMPLATE = `id: user-enum
@@ -44,7 +45,7 @@ describe('catalogue templates in scans', () => {
     cat = makeCatalogue({
       'http/misc/marker.yaml': MARKER_TEMPLATE, 'http/misc/powered-by.yaml': HEADER_TEMPLATE,
       'http/misc/users.yaml': PAYLOAD_TEMPLATE, 'helpers/wordlists/users.txt': 'alpha\nsecret-user\n',
-      'dns/caa.yaml': DNS_TEMPLATE,
+      'code/check.yaml': CODE_TEMPLATE,
     });
     await importCatalogue(t.ctx.db, cat.dir);
     target = await startHttpServer((q, res) => {
@@ -59,7 +60,7 @@ describe('catalogue templates in scans', () => {
   });
 
   it('catalogue selections store references, not texts, run every template, and log the ones they cannot run', async () => {
-    const res = await t.request({ method: 'POST', url: '/v1/scans', payload: { targets: [target.url], templates: ['http', 'dns'] } });
+    const res = await t.request({ method: 'POST', url: '/v1/scans', payload: { targets: [target.url], templates: ['http', 'code'] } });
     expect(res.statusCode, res.body).toBe(200);
     const id = res.json().id;
     const stored = await t.ctx.db.query<{ raw: string; ref_pk: string | null; digest: string | null }>('SELECT raw, ref_pk, digest FROM scan_templates WHERE scan_id = $1', [id]);
@@ -78,8 +79,8 @@ describe('catalogue templates in scans', () => {
     const log = JSON.parse((await t.request({ method: 'GET', url: new URL(link).pathname, key: null })).body);
     const skipped = log.filter((r: { error?: string }) => r.error?.startsWith('template not run'));
     expect(skipped).toHaveLength(1);
-    expect(JSON.stringify(skipped[0])).toContain('caa-check');
-    expect(JSON.stringify(skipped[0])).toContain('dns protocol');
+    expect(JSON.stringify(skipped[0])).toContain('code-check');
+    expect(JSON.stringify(skipped[0])).toContain('code protocol');
   });
 
   it('runs catalogue templates with payload files on workers from the values stored at import', async () => {
