@@ -4,3 +4,6 @@ import { registerProtocol } from './registry.ts';
 import { dnsProtocol } from './dns/index.ts';
 
 registerProtocol(dnsProtocol);
+import { networkProtocol } from './network/index.ts';
+
+registerProtocol(networkProtocol);
