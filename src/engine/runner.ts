@@ -3,10 +3,9 @@
 // through callbacks as they come.
 import type { Template } from './template/types.ts';
 import type { ResultEvent } from './output/types.ts';
-import { executeHttp, flowOf } from './protocols/http/execute.ts';
-import { executeOther } from './protocols/other.ts';
-import { PROTOCOLS } from './protocols/registry.ts';
-import { render } from './dsl/index.ts';
+import { executeHttp, failureEvent, flowOf } from './protocols/http/execute.ts';
+import { executeBlocks, templateSteps } from './protocols/execute.ts';
+import './protocols/index.ts';
 import { runWorkflow } from './workflow/run.ts';
 import { clusterTemplates } from './runner/cluster.ts';
 import { closeClients } from './protocols/http/client.ts';
@@ -24,17 +23,15 @@ export { closeClients };
 export function unsupportedReason(t: Template, can: { workflows?: boolean } = {}): string | undefined {
   if (t.workflows && t.workflows.length > 0) return can.workflows ? undefined : 'is a workflow';
   if (t.flow) {
+    // Flows run the template's http blocks (src/engine/flow/): calls of other protocols wait for that.
     const flow = flowOf(t);
     if ('error' in flow) return 'uses a flow with JavaScript statements';
     const other = [...new Set(flow.calls.map((c) => c.protocol).filter((p) => p !== 'http'))];
-    if (other.length) return `uses the ${other.join(', ')} protocol`;
+    if (other.length) return `uses a flow over the ${other.join(', ')} protocol`;
+    if (t.other.length > 0) return `uses a flow in a template with ${[...new Set(t.other.map((o) => o.protocol))].join(', ')} blocks`;
   }
-  const missing = [...new Set(t.other.map((o) => o.protocol).filter((p) => !PROTOCOLS[p]))];
-  if (missing.length) return `uses the ${missing.join(', ')} protocol`;
-  if (t.other.length > 0 && t.http.length > 0) return 'combines http with other protocols';
-  if (t.other.length > 0 && t.flow) return 'uses a flow over other protocols';
-  if (t.http.length === 0 && t.other.length === 0) return 'has no requests';
-  return undefined;
+  const steps = templateSteps(t);
+  return typeof steps === 'string' ? steps : undefined;
 }
 
 export async function runScan(opts: ScanOptions): Promise<ScanStats> {
@@ -81,19 +78,14 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
     disableRedirects: opts.disableRedirects,
     attackType: opts.attackType,
     matcherStatus: opts.matcherStatus,
+    resolvers: opts.resolvers,
     // No limiter call at all when unlimited: every await costs on the hot path.
     takeToken: (opts.rateLimit ?? 150) > 0 ? () => bucket.take() : undefined,
     onRequest: () => { stats.requests++; },
     hostErrors,
   };
   const workflowSkips = new Set<string>();
-  const other = {
-    timeoutMs: (opts.timeout ?? 10) * 1000, retries: opts.retries ?? 1, signal: run?.signal, resolvers: opts.resolvers, vars: opts.vars,
-    beforeRequest: async () => {
-      stats.requests++;
-      if ((opts.rateLimit ?? 150) > 0) await bucket.take();
-    },
-  };
+
   try {
     await forEachLimit(units, opts.concurrency ?? 25, async ({ t, members, inputs }) => {
       const httpOptions = members.length ? { ...http, clusterMembers: members } : http;
@@ -106,9 +98,11 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
           opts.onResult(redactEvent(ev, opts.secrets));
         };
         // One template on one input, by the protocol of its blocks.
-        const runOne = (x: Template, input: string | undefined, emit: (ev: ResultEvent) => void) => (x.http.length > 0
+        // One template on one input: flows and clusters through the http executor, the rest block by
+        // block through the protocol interface.
+        const runOne = (x: Template, input: string | undefined, emit: (ev: ResultEvent) => void) => (x.flow || (x === t && members.length)
           ? executeHttp(x, input, x === t ? httpOptions : http, emit)
-          : executeOther(x, input, other, emit, render));
+          : executeBlocks(x, input, http, emit));
         let membersMatched: Set<string> | undefined;
         try {
           if (t.workflows?.length && opts.workflowSource) {
@@ -144,6 +138,7 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
         // Each clustered template is an attempt of its own, on the same exchange.
         for (const m of members) {
           const hit = Boolean(membersMatched?.has(m.id));
+          if (!hit && opts.matcherStatus) onEvent(await failureEvent(m, target, error, 'http'));
           if (hit) stats.matched++;
           else if (error) stats.errors++;
           stats.done++;
@@ -171,9 +166,10 @@ export async function executeTemplate(
   const why = unsupportedReason(t);
   if (why) throw new Error(`template ${t.id} cannot run: it ${why}`);
   const events: ResultEvent[] = [];
-  const r = await executeHttp(t, t.selfContained ? undefined : target || undefined, {
+  const r = await executeBlocks(t, t.selfContained ? undefined : target || undefined, {
     ...requestOptions(opts),
     matcherStatus: opts.matcherStatus,
+    resolvers: opts.resolvers,
   }, (ev) => events.push(ev));
   return { events, dynamic: r.dynamic };
 }

@@ -1,65 +1,105 @@
-// A real DNS server on 127.0.0.1 (UDP, and TCP for truncated answers) serving a small zone, built with
-// dns-packet: exact names, a wildcard (`*.wild.test`), CNAMEs, TXT, MX, NXDOMAIN for the rest.
+// A small authoritative DNS server on 127.0.0.1 (UDP and TCP on the same port) serving a test zone, built
+// on dns-packet. Records are kept by lower-case name; a name can be given an rcode (SERVFAIL, REFUSED,
+// NXDOMAIN) and still carry records (a dangling CNAME answers NXDOMAIN with its CNAME). Every query is
+// recorded so tests can check what the engine asked.
 import dgram from 'node:dgram';
 import net from 'node:net';
-import packet from 'dns-packet';
+import packet, { type Answer, type DecodedPacket, type Question } from 'dns-packet';
 
-export type ZoneRecord = { type: string; data: unknown; ttl?: number };
-export type Zone = Record<string, ZoneRecord[]>;
+export interface ZoneRecord {
+  type: string;
+  data: unknown;
+  ttl?: number;
+  class?: string;
+}
 
-export interface DnsServer {
-  host: string;
+export interface Zone {
+  records: Record<string, ZoneRecord[]>;
+  /** name -> rcode (NXDOMAIN, SERVFAIL, REFUSED ...); unknown names answer NXDOMAIN. */
+  rcodes?: Record<string, string>;
+  /** Answers that only fit over TCP: the UDP answer comes back truncated (TC). */
+  truncate?: boolean;
+  /** Extra authority / additional records for every answer. */
+  authorities?: Answer[];
+}
+
+export interface DnsTestServer {
   port: number;
-  /** Names asked, in order (lower case, no trailing dot). */
-  queries: string[];
+  /** `127.0.0.1:<port>`, the resolver string templates and scans take. */
+  resolver: string;
+  queries: (DecodedPacket & { transport: 'udp' | 'tcp' })[];
   close(): Promise<void>;
 }
 
-function lookup(zone: Zone, name: string): ZoneRecord[] | undefined {
-  const n = name.toLowerCase().replace(/\.$/, '');
-  if (zone[n]) return zone[n];
-  const dot = n.indexOf('.');
-  return dot > 0 ? zone[`*${n.slice(dot)}`] : undefined;
-}
-
-function answer(zone: Zone, query: packet.Packet): Buffer {
-  const q = query.questions?.[0];
-  const records = q ? lookup(zone, q.name) : undefined;
-  const answers = (records ?? [])
-    .filter((r) => q && ((q.type as string) === 'ANY' || r.type === q.type || r.type === 'CNAME'))
-    .map((r) => ({ name: q!.name, type: r.type, class: 'IN', ttl: r.ttl ?? 300, data: r.data })) as packet.Answer[];
+function answerFor(zone: Zone, q: Question, query: DecodedPacket): Buffer {
+  const name = q.name.replace(/\.$/, '').toLowerCase();
+  const all = zone.records[name] ?? [];
+  const answers: Answer[] = all
+    .filter((r) => (q.type as string) === 'ANY' || r.type === q.type || (r.type === 'CNAME' && q.type !== 'CNAME'))
+    .map((r) => ({ name: q.name.replace(/\.$/, ''), type: r.type, class: (r.class ?? 'IN'), ttl: r.ttl ?? 300, data: r.data }) as Answer);
+  const rcode = zone.rcodes?.[name] ?? (all.length === 0 && !zone.records[name] ? 'NXDOMAIN' : 'NOERROR');
+  const flags = packet.AUTHORITATIVE_ANSWER | (query.flag_rd ? packet.RECURSION_DESIRED : 0) | packet.RECURSION_AVAILABLE;
   return packet.encode({
-    type: 'response', id: query.id, flags: packet.RECURSION_DESIRED | packet.RECURSION_AVAILABLE | (records ? 0 : 3),
-    questions: query.questions, answers,
+    type: 'response',
+    id: query.id,
+    flags: flags | rcodeNumber(rcode),
+    questions: query.questions,
+    answers,
+    authorities: zone.authorities ?? [],
   });
 }
 
-export async function startDnsServer(zone: Zone): Promise<DnsServer> {
-  const queries: string[] = [];
-  const udp = dgram.createSocket('udp4');
-  udp.on('message', (msg, rinfo) => {
-    const query = packet.decode(msg);
-    queries.push(String(query.questions?.[0]?.name ?? '').toLowerCase());
-    udp.send(answer(zone, query), rinfo.port, rinfo.address);
-  });
-  await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', () => resolve()));
-  const port = udp.address().port;
-  // TCP on the same port number, for answers too large for UDP.
+function rcodeNumber(name: string): number {
+  return ['NOERROR', 'FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMP', 'REFUSED'].indexOf(name);
+}
+
+export async function startDnsServer(zone: Zone): Promise<DnsTestServer> {
+  const queries: DnsTestServer['queries'] = [];
   const tcp = net.createServer((sock) => {
     let buf = Buffer.alloc(0);
-    sock.on('data', (d) => {
-      buf = Buffer.concat([buf, d]);
-      if (buf.length < 2 || buf.length < 2 + buf.readUInt16BE(0)) return;
-      const out = answer(zone, packet.decode(buf.subarray(2, 2 + buf.readUInt16BE(0))));
-      const len = Buffer.alloc(2);
-      len.writeUInt16BE(out.length);
-      sock.end(Buffer.concat([len, out]));
+    sock.on('data', (chunk) => {
+      buf = Buffer.concat([buf, chunk]);
+      while (buf.length >= 2 && buf.length >= 2 + buf.readUInt16BE(0)) {
+        const msg = buf.subarray(2, 2 + buf.readUInt16BE(0));
+        buf = buf.subarray(2 + msg.length);
+        const query = packet.decode(msg);
+        queries.push({ ...query, transport: 'tcp' });
+        const out = answerFor(zone, query.questions![0], query);
+        const len = Buffer.alloc(2);
+        len.writeUInt16BE(out.length);
+        sock.write(Buffer.concat([len, out]));
+      }
     });
     sock.on('error', () => {});
   });
-  await new Promise<void>((resolve) => tcp.listen(port, '127.0.0.1', () => resolve()));
+  await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
+  const port = (tcp.address() as net.AddressInfo).port;
+  const udp = dgram.createSocket('udp4');
+  udp.on('message', (msg, from) => {
+    let query: DecodedPacket;
+    try {
+      query = packet.decode(msg);
+    } catch {
+      return;
+    }
+    queries.push({ ...query, transport: 'udp' });
+    let out = answerFor(zone, query.questions![0], query);
+    if (zone.truncate) {
+      out = packet.encode({ type: 'response', id: query.id, flags: packet.TRUNCATED_RESPONSE | packet.AUTHORITATIVE_ANSWER, questions: query.questions });
+    }
+    udp.send(out, from.port, from.address);
+  });
+  await new Promise<void>((resolve, reject) => {
+    udp.once('error', reject);
+    udp.bind(port, '127.0.0.1', () => resolve());
+  });
   return {
-    host: '127.0.0.1', port, queries,
-    close: () => new Promise<void>((resolve) => { udp.close(); tcp.close(() => resolve()); }),
+    port,
+    resolver: `127.0.0.1:${port}`,
+    queries,
+    close: () => new Promise<void>((resolve) => {
+      udp.close();
+      tcp.close(() => resolve());
+    }),
   };
 }

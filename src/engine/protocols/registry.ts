@@ -1,11 +1,19 @@
-// The non-http protocols this engine runs, by the name templates use for their blocks.
-import type { BlockRunner } from './types.ts';
-import { runDns } from './dns/index.ts';
-import { runNetwork } from './network/index.ts';
-import { runSsl } from './ssl/index.ts';
+// Which protocols this engine runs. A protocol not listed here is parsed and validated but skipped.
+import type { Protocol, ProtocolName } from './types.ts';
+import { httpProtocol } from './http/execute.ts';
 
-export const PROTOCOLS: Partial<Record<string, BlockRunner>> = {
-  dns: runDns,
-  tcp: runNetwork,
-  ssl: runSsl,
-};
+const registry = new Map<ProtocolName, Protocol<unknown>>();
+
+export function registerProtocol<B>(p: Protocol<B>): void {
+  registry.set(p.name, p as Protocol<unknown>);
+}
+
+export function protocolFor(name: string): Protocol<unknown> | undefined {
+  return registry.get(name as ProtocolName);
+}
+
+export function builtProtocols(): ProtocolName[] {
+  return [...registry.keys()];
+}
+
+registerProtocol(httpProtocol);

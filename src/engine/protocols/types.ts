@@ -1,34 +1,59 @@
-// The interface every non-http protocol implements (http predates it and keeps its own executor, which
-// the runner calls directly). A protocol runs one block of a template against one input and reports
-// through the shared operators and result events, so output, secrets and the platform see one shape.
-import type { OtherProtocolBlock, Template } from '../template/types.ts';
+// The protocol interface: every protocol folder (http, dns, tcp, ssl ...) exports one `Protocol`. The
+// runner knows nothing else about a protocol: it asks the registry for the protocol of each block and
+// hands it the block, the input and the values shared by the template's blocks.
+import type { Template } from '../template/types.ts';
 import type { ResultEvent } from '../output/types.ts';
+import type { HttpRunOptions } from './http/types.ts';
 
+export type ProtocolName = 'http' | 'dns' | 'tcp' | 'ssl' | 'file' | 'headless' | 'websocket' | 'whois' | 'code' | 'javascript';
+
+export interface HostErrorTracker {
+  isSkipped(host: string): boolean;
+  record(host: string): void;
+}
+
+/** What the runner hands every protocol (http's settings are the common ones). */
+export interface ProtocolOptions extends HttpRunOptions {
+  matcherStatus?: boolean;
+  hostErrors?: HostErrorTracker;
+  /** DNS resolvers (`host` or `host:port`) that replace the system's and the template's (scan option). */
+  resolvers?: string[];
+}
+
+/** One template's run on one input, shared by its blocks (nuclei's template context). */
 export interface BlockContext {
   t: Template;
-  /** The scan input (host, host:port or URL); undefined for self-contained templates. */
+  /** undefined for self-contained templates. */
   target: string | undefined;
-  /** Built-ins, template variables and CLI variables for this input. */
-  vars: Record<string, unknown>;
-  /** Values extracted by earlier blocks of the template (internal extractors), shared and updated. */
-  dynamic: Record<string, unknown>;
-  timeoutMs: number;
-  retries: number;
-  signal?: AbortSignal;
-  /** DNS resolvers (`host` or `host:port`) for dns blocks, before the template's own. */
-  resolvers?: string[];
-  matcherStatus?: boolean;
-  emit(ev: ResultEvent): void;
-  /** Counts one request sent (scan statistics) and waits for the rate limit. */
-  beforeRequest?(): Promise<void> | void;
+  o: ProtocolOptions;
+  /**
+   * Values shared between blocks: internal extractor values by name, and in a multi-protocol template
+   * every response value as `<block id>_<key>` or `<protocol>_<key>`. Blocks read and write it.
+   */
+  shared: Record<string, unknown>;
+  /** True when the template has blocks of more than one protocol (response values are exported). */
+  multi: boolean;
+  /**
+   * Called once for every response a block handled, with the events its operators produced (often
+   * none). A single-protocol run writes them all; a multi-protocol run keeps the last one, as nuclei.
+   */
+  report(events: ResultEvent[]): void;
 }
 
-export interface BlockOutcome {
-  /** A matcher matched (internal ones too) or, without matchers, something was extracted. */
-  passed: boolean;
-  /** A result event was reported. */
-  reported: boolean;
+export interface BlockResult {
+  matched: boolean;
   error?: string;
+  requests: number;
+  /** The template asked to stop at its first match and this block matched: no later block runs. */
+  stop?: boolean;
 }
 
-export type BlockRunner = (block: OtherProtocolBlock, ctx: BlockContext) => Promise<BlockOutcome>;
+export interface Protocol<B = unknown> {
+  name: ProtocolName;
+  /** The blocks of this protocol in a template, in order (compiled once per template). */
+  blocks(t: Template): B[];
+  /** Why this block cannot run here, or undefined when it can. */
+  unsupported?(block: B): string | undefined;
+  /** Runs one block against the context's input. */
+  execute(block: B, ctx: BlockContext): Promise<BlockResult>;
+}

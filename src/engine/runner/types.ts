@@ -44,9 +44,9 @@ export interface ScanOptions {
   sni?: string;
   disableRedirects?: boolean;
   attackType?: AttackType;
-  signal?: AbortSignal;
-  /** DNS resolvers (`host` or `host:port`) for dns blocks; default: the template's, then the system's. */
+  /** DNS resolvers (`ip` or `ip:port`) for dns blocks and host names, instead of the system's. */
   resolvers?: string[];
+  signal?: AbortSignal;
   /** Templates sending the same single request share it (default on, as in nuclei). */
   cluster?: boolean;
   /** Where a workflow's templates come from; without it, workflows are not run. */
@@ -88,7 +88,6 @@ export interface ExecuteTemplateOptions {
   socks5Proxy?: string;
   sni?: string;
   matcherStatus?: boolean;
-  signal?: AbortSignal;
-  /** DNS resolvers (`host` or `host:port`) for dns blocks; default: the template's, then the system's. */
   resolvers?: string[];
+  signal?: AbortSignal;
 }

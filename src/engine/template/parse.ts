@@ -164,6 +164,7 @@ function build(doc: Dict, raw: string, file: string, out: IssueList, opts: Paylo
     stopAtFirstMatch: stopAtFirstMatch ?? false,
     http,
     other,
+    protocolOrder: [...present].filter((p) => p !== 'workflows'),
     workflows,
     flow,
     type,

@@ -189,7 +189,7 @@ export function parseOtherBlock(
         out.error(join(field, 'attack'), `batteringram (the default) takes exactly one payload set, found ${Object.keys(payloads).length}; use pitchfork or clusterbomb`);
       }
     }
-    result.push({ protocol, raw: item, fields: d, ...(payloads && Object.keys(payloads).length ? { payloads } : {}) });
+    result.push({ protocol, raw: item, fields: d, ...(payloads ? { payloads } : {}) });
   });
   return result;
 }

@@ -113,8 +113,8 @@ export interface HttpRequest extends Operators {
 export interface OtherProtocolBlock {
   protocol: 'dns' | 'tcp' | 'ssl' | 'file' | 'headless' | 'websocket' | 'whois' | 'code' | 'javascript';
   raw: Record<string, unknown>;
-  /** The block as checked: keys as written, matchers and extractors validated (Matcher / Extractor objects). */
-  fields: Record<string, unknown>;
+  /** The checked fields (YAML keys; matchers and extractors validated into Matcher / Extractor). */
+  fields?: Record<string, unknown>;
   /** Payload sets, files already read. */
   payloads?: Payloads;
 }
@@ -133,6 +133,8 @@ export interface Template {
   stopAtFirstMatch: boolean;
   http: HttpRequest[];
   other: OtherProtocolBlock[];
+  /** Protocol keys in the order the template wrote them (`http`, `dns`, `tcp` ...): multi-protocol runs follow it. */
+  protocolOrder?: string[];
   workflows?: unknown[];
   flow?: string;
   /** The protocol the platform reports for the template: http, dns, tcp, ssl, file, headless, code, javascript, workflow. */

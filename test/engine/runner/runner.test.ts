@@ -55,12 +55,12 @@ describe('runScan', () => {
     expect(stats).toMatchObject({ total: 4, done: 4, requests: 4, matched: 1, results: 1 });
   });
 
-  it('skips other protocols and flow with one notice each', async () => {
-    const dnsT = tpl('dns-only', 'dns:\n  - name: "{{FQDN}}"\n    type: A\n');
+  it('skips protocols it does not run with one notice each', async () => {
+    const dnsT = tpl('headless-only', 'headless:\n  - steps:\n      - action: navigate\n        args: {url: "{{BaseURL}}"}\n');
     const notices: string[] = [];
     const stats = await runScan({ targets: ['http://127.0.0.1:1'], templates: [dnsT], onResult: () => undefined, onNotice: (m) => notices.push(m) });
     expect(notices).toHaveLength(1);
-    expect(notices[0]).toMatch(/dns-only.*dns/);
+    expect(notices[0]).toMatch(/headless-only.*headless/);
     expect(stats.skippedTemplates).toBe(1);
     expect(stats.requests).toBe(0);
   });

@@ -104,7 +104,7 @@ async function scan(templates: Template[], secretsYaml: string, opts: { template
   const store = await loadSecretFiles([file], { templatesDir: opts.templatesDir });
   await store.prepare({ login: runnerLogin({ timeout: 5 }) });
   const results: ResultEvent[] = [];
-  await runScan({ targets: [app.url], templates, secrets: store, concurrency: 10, retries: 0, onResult: (e) => results.push(e) });
+  await runScan({ targets: [app.url], templates, secrets: store, concurrency: 10, retries: 0, cluster: false, onResult: (e) => results.push(e) });
   return { results, store };
 }
 

@@ -1,128 +1,146 @@
-// dns blocks: one query per name (and payload combination) to the configured resolvers over UDP, TCP
-// when the answer is truncated, with retries. Matchers and extractors see nuclei's parts: `raw` (the
-// whole answer as dig prints it; also the default part), `answer`, `ns`, `extra`, `question`,
-// `request`, `rcode` (a number: 0 NOERROR, 3 NXDOMAIN).
-import dgram from 'node:dgram';
-import dns from 'node:dns';
-import net from 'node:net';
-import packet from 'dns-packet';
-import type { OtherProtocolBlock } from '../../template/types.ts';
-import type { BlockContext, BlockOutcome } from '../types.ts';
-import { evaluate, list, payloadSets, renderText, requestVars, splitHostPort } from '../common.ts';
-import { formatMessage, formatQuestion, formatRecords, rcodeOf, RCODES } from './format.ts';
+// The dns protocol: one query per payload combination (name, type, class, recursion) to the template's
+// resolvers, the scan's, or the system's, with retries; matchers and extractors see nuclei's parts:
+// raw (default; also body and all), answer, ns, extra, question, rcode, request, and each answer's
+// data by type (a, cname, txt ...).
+import { getServers } from 'node:dns';
+import { isIP } from 'node:net';
+import { randomInt } from 'node:crypto';
+import type { Packet } from 'dns-packet';
+import type { Template } from '../../template/types.ts';
+import type { BlockContext, BlockResult, Protocol } from '../types.ts';
+import { blockVars, combos, commonBlock, inputVariables, operate, render, unresolved, type CommonBlock } from '../common/block.ts';
+import { exchange, packet, parseResolver } from './client.ts';
+import { fqdn, messageString, questionString, recordValues, rrsString } from './format.ts';
 
-const CLASSES: Record<string, string> = { inet: 'IN', csnet: 'CS', chaos: 'CH', hesiod: 'HS', none: 'NONE', any: 'ANY' };
-
-type Message = packet.Packet;
-
-function resolversFor(ctx: BlockContext, block: OtherProtocolBlock): { host: string; port: number }[] {
-  const configured = ctx.resolvers?.length ? ctx.resolvers : list(block.fields.resolvers);
-  const all = configured.length ? configured : dns.getServers();
-  return all.map((r) => {
-    const { host, port } = splitHostPort(r.trim());
-    return { host, port: port ?? 53 };
-  });
+export interface DnsBlock extends CommonBlock {
+  name: string;
+  type: string;
+  class: string;
+  recursion: boolean;
+  retries: number;
+  resolvers: string[];
 }
 
-function queryUdp(server: { host: string; port: number }, query: Buffer, timeoutMs: number, signal?: AbortSignal): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const sock = dgram.createSocket(net.isIPv6(server.host) ? 'udp6' : 'udp4');
-    const done = (err: Error | null, msg?: Buffer) => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      sock.close();
-      if (err) reject(err);
-      else resolve(msg!);
+const CLASSES: Record<string, string> = { inet: 'IN', csnet: 'CS', chaos: 'CH', hesiod: 'HS', none: 'ANY', any: 'ANY' };
+
+function compile(t: Template): DnsBlock[] {
+  return t.other.filter((b) => b.protocol === 'dns').map((b) => {
+    const c = commonBlock(b);
+    const f = c.fields;
+    return {
+      ...c,
+      name: String(f.name ?? ''),
+      type: String(f.type ?? 'A').toUpperCase(),
+      class: CLASSES[String(f.class ?? 'inet').toLowerCase()] ?? 'IN',
+      // nuclei: recursion on unless the template turns it off; 0 retries means 3.
+      recursion: f.recursion !== false,
+      retries: typeof f.retries === 'number' && f.retries > 0 ? f.retries : 3,
+      resolvers: Array.isArray(f.resolvers) ? f.resolvers.map(String) : [],
     };
-    const onAbort = () => done(new Error('aborted'));
-    const timer = setTimeout(() => done(new Error(`no answer from ${server.host}:${server.port} within ${timeoutMs} ms`)), timeoutMs);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    sock.on('error', (e) => done(e));
-    sock.on('message', (msg) => {
-      // Only the answer to our query (same id) counts.
-      if (msg.length >= 2 && msg.readUInt16BE(0) === query.readUInt16BE(0)) done(null, msg);
-    });
-    sock.send(query, server.port, server.host);
   });
 }
 
-function queryTcp(server: { host: string; port: number }, query: Buffer, timeoutMs: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const sock = net.connect(server.port, server.host);
-    const chunks: Buffer[] = [];
-    const timer = setTimeout(() => { sock.destroy(); reject(new Error(`no TCP answer from ${server.host}:${server.port}`)); }, timeoutMs);
-    sock.on('connect', () => {
-      const len = Buffer.alloc(2);
-      len.writeUInt16BE(query.length);
-      sock.write(Buffer.concat([len, query]));
-    });
-    sock.on('data', (d) => {
-      chunks.push(d);
-      const all = Buffer.concat(chunks);
-      if (all.length >= 2 && all.length >= 2 + all.readUInt16BE(0)) {
-        clearTimeout(timer);
-        sock.destroy();
-        resolve(all.subarray(2, 2 + all.readUInt16BE(0)));
-      }
-    });
-    sock.on('error', (e) => { clearTimeout(timer); reject(e); });
-  });
+const compiled = new WeakMap<Template, DnsBlock[]>();
+
+/** The name the input stands for: a URL's or host:port's host; an IP only for PTR (its reverse name). */
+export function dnsDomain(target: string, type: string): string {
+  let host = target.trim();
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(host)) host = new URL(host).hostname;
+  else host = host.replace(/\/.*$/, '').replace(/:\d+$/, '');
+  host = host.replace(/^\[|\]$/g, '');
+  const ip = isIP(host);
+  if (ip === 0) return host.replace(/\.$/, '');
+  if (type !== 'PTR') throw new Error('cannot use IP address as DNS input');
+  if (ip === 4) return `${host.split('.').reverse().join('.')}.in-addr.arpa`;
+  return `${expandV6(host).split('').reverse().join('.')}.ip6.arpa`;
 }
 
-async function exchange(ctx: BlockContext, servers: { host: string; port: number }[], query: Buffer, retries: number): Promise<Message> {
-  let last: Error | undefined;
-  for (let attempt = 0; attempt <= retries; attempt++) {
-    const server = servers[attempt % servers.length]!;
-    try {
-      let msg = packet.decode(await queryUdp(server, query, ctx.timeoutMs, ctx.signal));
-      if ((msg.flags ?? 0) & packet.TRUNCATED_RESPONSE) msg = packet.decode(await queryTcp(server, query, ctx.timeoutMs));
-      return msg;
-    } catch (err) {
-      last = err as Error;
-      if (ctx.signal?.aborted) break;
+function expandV6(ip: string): string {
+  const [head, tail = ''] = ip.split('::');
+  const h = head ? head.split(':') : [];
+  const t = tail ? tail.split(':') : [];
+  const groups = ip.includes('::') ? [...h, ...Array(8 - h.length - t.length).fill('0'), ...t] : h;
+  return groups.map((g) => g.padStart(4, '0')).join('');
+}
+
+function resolversFor(b: DnsBlock, ctx: BlockContext, vars: Record<string, unknown>): string[] {
+  // As nuclei: the template's own resolvers first, then the scan's, then the system's.
+  if (b.resolvers.length > 0) return b.resolvers.map((r) => render(r, vars));
+  if (ctx.o.resolvers && ctx.o.resolvers.length > 0) return ctx.o.resolvers;
+  return getServers();
+}
+
+async function execute(b: DnsBlock, ctx: BlockContext): Promise<BlockResult> {
+  const domain = ctx.target ? dnsDomain(ctx.target, b.type) : '';
+  const builtins = { ...(domain ? inputVariables(domain) : {}), Input: ctx.target ?? '' };
+  let requests = 0;
+  let matched = false;
+  let error: string | undefined;
+  for (const combo of combos(ctx, b)) {
+    if (ctx.o.signal?.aborted) break;
+    const vars = blockVars(ctx, builtins, combo);
+    const name = render(b.name, vars);
+    const missing = unresolved(name, vars);
+    if (missing.length > 0) {
+      error = `unresolved variables: ${missing.join(', ')}`;
+      continue;
     }
-  }
-  throw last ?? new Error('no resolver');
-}
-
-export async function runDns(block: OtherProtocolBlock, ctx: BlockContext): Promise<BlockOutcome> {
-  const f = block.fields;
-  const type = String(f.type ?? 'A').toUpperCase();
-  const cls = CLASSES[String(f.class ?? 'inet').toLowerCase()] ?? 'IN';
-  const recursion = f.recursion === undefined ? true : Boolean(f.recursion);
-  const retries = typeof f.retries === 'number' ? f.retries : Math.max(ctx.retries, 1);
-  const servers = resolversFor(ctx, block);
-  const names = list(f.name).length ? list(f.name) : ['{{FQDN}}'];
-  const out: BlockOutcome = { passed: false, reported: false };
-  for (const combo of payloadSets(block)) {
-    for (const tpl of names) {
-      if (ctx.signal?.aborted) return out;
-      const vars = requestVars(ctx, combo);
-      let name = renderText(tpl, vars).trim();
-      if (!name) continue;
-      if (!name.endsWith('.')) name += '.';
-      const q = { type: 'query' as const, id: Math.floor(Math.random() * 65535), flags: recursion ? packet.RECURSION_DESIRED : 0,
-        questions: [{ type: type as packet.RecordType, class: cls as packet.RecordClass, name: name.slice(0, -1) }] };
-      const query = packet.encode(q);
-      await ctx.beforeRequest?.();
-      let msg: Message;
+    const query: Packet = {
+      type: 'query',
+      id: randomInt(1, 65535),
+      flags: (b.recursion ? packet().RECURSION_DESIRED : 0) | (b.type === 'TXT' ? packet().AUTHENTIC_DATA : 0),
+      questions: [{ type: b.type as 'A', class: b.class as 'IN', name: fqdn(name) }],
+      additionals: [{ type: 'OPT', name: '.', udpPayloadSize: 4096, flags: 0, extendedRcode: 0, ednsVersion: 0, flag_do: false, options: [] }],
+    };
+    const requestText = messageString(query, 0);
+    const resolvers = resolversFor(b, ctx, vars);
+    const started = performance.now();
+    let answer: Buffer | undefined;
+    for (let attempt = 0; attempt < b.retries && !answer && !ctx.o.signal?.aborted; attempt++) {
+      const resolver = parseResolver(resolvers[attempt % resolvers.length]);
       try {
-        msg = await exchange(ctx, servers, query, retries);
+        if (ctx.o.takeToken) await ctx.o.takeToken();
+        requests++;
+        ctx.o.onRequest?.();
+        answer = await exchange(packet().encode(query), resolver, ctx.o.timeout, ctx.o.signal);
       } catch (err) {
-        out.error = (err as Error).message;
-        continue;
+        error = (err as Error).message;
       }
-      const data = {
-        host: name, matched: name, type: 'dns', request: formatMessage(q as Message, false), rcode: RCODES.indexOf(rcodeOf(msg)),
-        question: formatQuestion(msg.questions ?? []), answer: formatRecords(msg.answers ?? []), ns: formatRecords(msg.authorities ?? []),
-        extra: formatRecords(msg.additionals ?? []), raw: formatMessage(msg, true), trace: '',
-      };
-      const r = evaluate(ctx, block, vars, { ...data, body: data.raw }, {
-        type: 'dns', host: name.slice(0, -1), matchedAt: name.slice(0, -1), ip: '', request: data.request, response: data.raw,
-      });
-      out.passed ||= r.passed;
-      out.reported ||= r.reported;
+    }
+    if (!answer) continue;
+    let res;
+    try {
+      res = packet().decode(answer);
+    } catch (err) {
+      error = `bad dns answer: ${(err as Error).message}`;
+      continue;
+    }
+    const rcode = (res.flags ?? 0) & 0xf;
+    const raw = messageString(res, rcode);
+    const question = name.replace(/\.$/, '');
+    const response: Record<string, unknown> = {
+      host: domain, matched: question, request: requestText, rcode,
+      question: (res.questions ?? []).map(questionString).join(''),
+      extra: rrsString(res.additionals), answer: rrsString(res.answers), ns: rrsString(res.authorities),
+      raw, body: raw, type: 'dns', trace: '', duration: (performance.now() - started) / 1000,
+      ...recordValues(res.answers),
+    };
+    const r = await operate(ctx, 'dns', b, response, vars, { host: domain, matchedAt: question, request: requestText, response: raw });
+    if (r.matched) {
+      matched = true;
+      if (ctx.t.stopAtFirstMatch) return { matched, requests, stop: true };
     }
   }
-  return out;
+  return { matched, requests, error: matched ? undefined : error };
 }
+
+export const dnsProtocol: Protocol<DnsBlock> = {
+  name: 'dns',
+  blocks(t) {
+    let hit = compiled.get(t);
+    if (!hit) compiled.set(t, (hit = compile(t)));
+    return hit;
+  },
+  unsupported: (b) => (b.fields.trace ? 'uses trace, which needs the public DNS root servers' : undefined),
+  execute,
+};

@@ -30,10 +30,9 @@ export function flowOf(t: Template): CompiledFlow | { error: string } {
   return f;
 }
 
-export interface HostErrorTracker {
-  isSkipped(host: string): boolean;
-  record(host: string): void;
-}
+import type { BlockContext, BlockResult, HostErrorTracker, Protocol } from '../types.ts';
+
+export type { HostErrorTracker };
 
 export interface ExecuteOptions extends HttpRunOptions {
   matcherStatus?: boolean;
@@ -151,7 +150,7 @@ interface Hop {
 class TemplateRun {
   readonly input: ParsedInput | undefined;
   readonly builtins: Record<string, string>;
-  readonly dynamic: Record<string, unknown> = {};
+  readonly dynamic: Record<string, unknown>;
   readonly jar = new CookieJar();
   readonly cliVars: Record<string, string>;
   readonly extraPayloads: Payloads;
@@ -163,8 +162,13 @@ class TemplateRun {
   requests = 0;
   emitted = 0;
 
+  /**
+   * `dynamic` is the template's shared values (other blocks read and write it); `report` gets the events
+   * of every response; `multi` exports every response value as http_<key> too (multi-protocol templates).
+   */
   constructor(readonly t: Template, readonly target: string | undefined, readonly o: ExecuteOptions,
-    readonly emit: (ev: ResultEvent) => void) {
+    readonly report: (events: ResultEvent[]) => void, dynamic?: Record<string, unknown>, readonly multi = false) {
+    this.dynamic = dynamic ?? {};
     const parsed = target ? inputFor(target) : undefined;
     this.input = parsed?.input;
     this.builtins = parsed?.builtins ?? {};
@@ -210,7 +214,7 @@ class TemplateRun {
     return passed;
   }
 
-  private async runBlock(r: HttpRequest): Promise<void> {
+  async runBlock(r: HttpRequest): Promise<void> {
     const reqCondition = r.reqCondition || usesIndexedNames(r);
     // -attack-type overrides the template; CLI file payloads alone combine as clusterbomb.
     const attack = r.payloads ? (this.o.attackType ?? r.attack) : 'clusterbomb';
@@ -473,7 +477,7 @@ class TemplateRun {
       get response() { return redact(String(b.data.response), b.secrets); },
       get curl() { return redact(curlCommand(b.req), b.secrets); },
     });
-    for (const ev of events) this.emit(ev);
+    if (events.length) this.report(events);
     if (events.length > 0) this.membersMatched.add(m.id);
   }
 
@@ -490,12 +494,14 @@ class TemplateRun {
       const dynamic = hasKeys(this.dynamic) ? this.dynamic : undefined;
       let full: Record<string, unknown>;
       let data: Record<string, unknown>;
-      if (hop === final && (history || r.id)) {
+      if (hop === final && (history || r.id || this.multi)) {
         data = responseData(hop.res, hop.body, ctx);
-        // Values of this response stay visible to later requests as <key>_<n> and <block id>_<key>.
+        // Values of this response stay visible to later requests as <key>_<n> and <block id>_<key>
+        // (http_<key> in a multi-protocol template, for blocks without an id).
         for (const [k, v] of Object.entries(data)) {
           if (history) history[`${k}_${n}`] = v;
           if (r.id) this.dynamic[`${r.id}_${k}`] = v;
+          else if (this.multi && !k.startsWith('template-')) this.dynamic[`http_${k}`] = v;
         }
         full = merge(vars, hasKeys(this.dynamic) ? this.dynamic : undefined, data, history);
       } else {
@@ -528,7 +534,10 @@ class TemplateRun {
         }
       }
       // Most responses match nothing: skip building event inputs then (eventsFor would return none).
-      if (r.matchers.length > 0 && !result.matched) continue;
+      if (r.matchers.length > 0 && !result.matched) {
+        if (this.multi) this.report([]);
+        continue;
+      }
       // A step whose matchers are all internal only gates later steps: it reports nothing itself.
       const events = r.matchers.length > 0 && r.matchers.every((m) => m.internal) ? [] : eventsFor(this.t, r.matchers.length > 0, {
         matched: result.matched, matcherNames: result.matcherNames ?? [], extracts: result.extracts ?? {},
@@ -540,10 +549,8 @@ class TemplateRun {
         get response() { return redact(String(data.response), secrets); },
         get curl() { return redact(curlCommand(hop.req), secrets); },
       });
-      for (const ev of events) {
-        this.emitted++;
-        this.emit(ev);
-      }
+      this.emitted += events.length;
+      this.report(events);
       // Only matchers count as a match: extractor-only results never stop a request (nuclei).
       if (events.length > 0 && result.matched && r.matchers.length > 0) {
         matchedAny = true;
@@ -588,28 +595,59 @@ async function pool<T>(items: Iterable<T>, limit: number, fn: (item: T) => Promi
 export async function executeHttp(
   t: Template, target: string | undefined, o: ExecuteOptions, emit: (ev: ResultEvent) => void,
 ): Promise<ExecuteResult> {
-  const run = new TemplateRun(t, target, o, emit);
+  const run = new TemplateRun(t, target, o, (events) => {
+    for (const ev of events) emit(ev);
+  });
   await run.run();
-  let ip = '';
-  if (run.emitted === 0 && o.matcherStatus) {
-    const host = target ?? '';
-    try {
-      ip = host ? await resolveIp(new URL(parseInput(host).url).hostname) : '';
-    } catch {
-      ip = '';
-    }
-    const failure: ResultEvent = {
-      ...baseEvent(t, { host, matchedAt: host, ip, request: '', response: '', curl: '' }),
-      'matcher-status': false,
-      ...(run.lastError ? { error: run.lastError } : {}),
-    };
-    delete failure.request;
-    delete failure.response;
-    delete failure['curl-command'];
-    emit(failure);
-  }
+  if (run.emitted === 0 && o.matcherStatus) emit(await failureEvent(t, target, run.lastError, 'http'));
   return { matched: run.matched, membersMatched: run.membersMatched, dynamic: run.dynamic, error: run.lastError, requests: run.requests };
 }
+
+/** The matcher-status event of a template run that produced no result. */
+export async function failureEvent(t: Template, target: string | undefined, error: string | undefined, type: string): Promise<ResultEvent> {
+  const host = target ?? '';
+  let ip = '';
+  try {
+    ip = host ? await resolveIp(new URL(parseInput(host).url).hostname) : '';
+  } catch {
+    ip = '';
+  }
+  const failure: ResultEvent = {
+    ...baseEvent(t, { host, matchedAt: host, ip, request: '', response: '', curl: '' }),
+    type,
+    'matcher-status': false,
+    ...(error ? { error } : {}),
+  };
+  delete failure.request;
+  delete failure.response;
+  delete failure['curl-command'];
+  return failure;
+}
+
+/** One TemplateRun per template run: http blocks share its cookie jar and request count. */
+const runs = new WeakMap<BlockContext, TemplateRun>();
+
+/** http behind the protocol interface. */
+export const httpProtocol: Protocol<HttpRequest> = {
+  name: 'http',
+  blocks: (t) => t.http,
+  async execute(block: HttpRequest, ctx: BlockContext): Promise<BlockResult> {
+    let run = runs.get(ctx);
+    if (!run) {
+      run = new TemplateRun(ctx.t, ctx.target, ctx.o, ctx.report, ctx.shared, ctx.multi);
+      runs.set(ctx, run);
+    }
+    if (run.stopAll) return { matched: false, requests: 0 };
+    const before = run.requests;
+    const matchedBefore = run.matched;
+    run.matched = false;
+    run.lastError = undefined;
+    await run.runBlock(block);
+    const matched = run.matched;
+    run.matched ||= matchedBefore;
+    return { matched, error: run.lastError, requests: run.requests - before, stop: run.stopAll };
+  },
+};
 
 function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {

@@ -1,129 +1,233 @@
-// tcp (`network`) blocks: connect to each address (`tls://` for TLS), send the inputs (text or hex, each
-// optionally followed by a read whose bytes can be named), then read the answer: `read-size` bytes
-// (default 1024) or, with `read-all`, until the peer closes. Operators see `data` (the last read; also the
-// default part), `raw` (everything received), `request` (everything sent).
-import net from 'node:net';
-import tls from 'node:tls';
-import type { OtherProtocolBlock } from '../../template/types.ts';
-import type { BlockContext, BlockOutcome } from '../types.ts';
-import { evaluate, list, payloadSets, renderText, requestVars, splitHostPort } from '../common.ts';
+// The network (tcp) protocol: for each address of `host` (`{{Hostname}}`, `{{Host}}:2181`, `tls://...`)
+// and each port of `port`, one connection per payload combination; `inputs` are written in order (text or
+// hex, rendered with the DSL), each optionally followed by a named `read`; then one final read of
+// `read-size` bytes (1024 by default) or everything with `read-all`. Matchers and extractors see `data`
+// (the last read; also body and all), `raw` (everything read), `request` (everything written) and the
+// named reads.
+import type { Template } from '../../template/types.ts';
+import type { BlockContext, BlockResult, Protocol } from '../types.ts';
+import { runOperators } from '../../operators/index.ts';
+import { blockVars, combos, commonBlock, inputVariables, operate, render, unresolved, type CommonBlock } from '../common/block.ts';
+import { Conn } from './conn.ts';
 
-const MAX_READ = 10 * 1024 * 1024;
-
-interface Input { data?: unknown; type?: string; read?: number; name?: string }
-
-/** A socket with a byte queue: read(n) waits for up to n bytes (or the end, or the deadline). */
-class Conn {
-  private buf: Buffer = Buffer.alloc(0);
-  private ended = false;
-  private error: Error | undefined;
-  private wake: (() => void) | undefined;
-  received: Buffer = Buffer.alloc(0);
-
-  constructor(readonly sock: net.Socket) {
-    sock.on('data', (d: Buffer) => {
-      if (this.received.length < MAX_READ) this.received = Buffer.concat([this.received, d]);
-      this.buf = Buffer.concat([this.buf, d]);
-      this.wake?.();
-    });
-    sock.on('end', () => { this.ended = true; this.wake?.(); });
-    sock.on('close', () => { this.ended = true; this.wake?.(); });
-    sock.on('error', (e) => { this.error = e; this.ended = true; this.wake?.(); });
-  }
-
-  /** Up to `max` bytes: returns once `max` arrived, the peer closed, `all` is off and data stopped for a moment, or the deadline passed. */
-  async read(max: number, timeoutMs: number, all = false): Promise<Buffer> {
-    const deadline = Date.now() + timeoutMs;
-    let quietSince = 0;
-    for (;;) {
-      if (this.buf.length >= max || this.ended || Date.now() >= deadline) break;
-      if (!all && this.buf.length > 0 && quietSince && Date.now() - quietSince >= 300) break;
-      const before = this.buf.length;
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, Math.min(100, Math.max(1, deadline - Date.now())));
-        this.wake = () => { clearTimeout(t); resolve(); };
-      });
-      this.wake = undefined;
-      if (this.buf.length !== before) quietSince = Date.now();
-      else if (!quietSince && this.buf.length > 0) quietSince = Date.now();
-    }
-    if (this.error && this.buf.length === 0) throw this.error;
-    const out = this.buf.subarray(0, max);
-    this.buf = this.buf.subarray(out.length);
-    return out;
-  }
+interface NetInput {
+  data: string;
+  hex: boolean;
+  read: number;
+  name?: string;
 }
 
-function connect(host: string, port: number, useTls: boolean, timeoutMs: number, signal?: AbortSignal): Promise<net.Socket> {
-  return new Promise((resolve, reject) => {
-    const sock = useTls
-      ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, rejectUnauthorized: false })
-      : net.connect({ host, port });
-    const timer = setTimeout(() => { sock.destroy(); reject(new Error(`connect to ${host}:${port} timed out`)); }, timeoutMs);
-    const onAbort = () => { sock.destroy(); reject(new Error('aborted')); };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    sock.once(useTls ? 'secureConnect' : 'connect', () => { clearTimeout(timer); signal?.removeEventListener('abort', onAbort); resolve(sock); });
-    sock.once('error', (e) => { clearTimeout(timer); signal?.removeEventListener('abort', onAbort); reject(e); });
+export interface NetworkBlock extends CommonBlock {
+  addresses: { address: string; tls: boolean }[];
+  ports: string[];
+  excludePorts?: string[];
+  inputs: NetInput[];
+  readSize: number;
+  readAll: boolean;
+}
+
+/** Ports nuclei does not keep from an input when the template names its own (web and DNS ports). */
+const RESERVED_PORTS = ['80', '443', '8080', '8443', '8081', '53'];
+
+function compile(t: Template): NetworkBlock[] {
+  return t.other.filter((b) => b.protocol === 'tcp').map((b) => {
+    const c = commonBlock(b);
+    const f = c.fields;
+    const hosts = Array.isArray(f.host) ? f.host.map(String) : f.host !== undefined ? [String(f.host)] : ['{{Hostname}}'];
+    const inputs = Array.isArray(f.inputs) ? (f.inputs as Record<string, unknown>[]) : [];
+    const split = (v: unknown) => (v === undefined ? [] : String(v).split(',').map((p) => p.trim()).filter(Boolean));
+    return {
+      ...c,
+      addresses: hosts.map((h) => (h.startsWith('tls://') ? { address: h.slice(6), tls: true } : { address: h, tls: false })),
+      ports: [...new Set(split(f.port))],
+      excludePorts: f['exclude-ports'] !== undefined ? split(f['exclude-ports']) : undefined,
+      inputs: inputs.map((i) => ({
+        data: i.data === undefined ? '' : String(i.data),
+        hex: String(i.type ?? '').toLowerCase() === 'hex',
+        read: typeof i.read === 'number' ? i.read : 0,
+        name: typeof i.name === 'string' && i.name ? i.name : undefined,
+      })),
+      readSize: typeof f['read-size'] === 'number' && f['read-size'] > 0 ? f['read-size'] : 1024,
+      readAll: f['read-all'] === true,
+    };
   });
 }
 
-/** The addresses a host entry names: its own port, else each of the block's `port` values. */
-function addresses(rendered: string, ports: string[]): { host: string; port: number; tls: boolean }[] {
-  const useTls = /^tls:\/\//i.test(rendered);
-  const bare = rendered.replace(/^[a-z]+:\/\//i, '').replace(/\/.*$/, '');
-  const { host, port } = splitHostPort(bare);
-  if (port !== undefined) return [{ host, port, tls: useTls }];
-  return ports.map((p) => ({ host, port: Number(p), tls: useTls })).filter((a) => Number.isInteger(a.port) && a.port > 0 && a.port < 65536);
+const compiled = new WeakMap<Template, NetworkBlock[]>();
+
+/** host:port of an input: a URL's host, else the input as given. */
+function addressOf(target: string): string {
+  if (target.includes('://')) {
+    const u = new URL(target);
+    return u.port ? `${u.hostname}:${u.port}` : u.hostname;
+  }
+  return target.replace(/\/.*$/, '');
 }
 
-export async function runNetwork(block: OtherProtocolBlock, ctx: BlockContext): Promise<BlockOutcome> {
-  const f = block.fields;
-  const inputs = (Array.isArray(f.inputs) ? f.inputs : []) as Input[];
-  const readSize = Math.min(typeof f['read-size'] === 'number' ? f['read-size'] : 1024, MAX_READ);
-  const readAll = Boolean(f['read-all']);
-  const ports = list(f.port).flatMap((p) => p.split(',')).map((p) => p.trim()).filter(Boolean);
-  const hosts = list(f.host).length ? list(f.host) : ['{{Hostname}}'];
-  const out: BlockOutcome = { passed: false, reported: false };
-  for (const combo of payloadSets(block)) {
-    for (const hostTpl of hosts) {
-      const vars = requestVars(ctx, combo);
-      for (const addr of addresses(renderText(hostTpl, vars), ports)) {
-        if (ctx.signal?.aborted) return out;
-        await ctx.beforeRequest?.();
-        let conn: Conn | undefined;
-        const sent: Buffer[] = [];
-        let last: Buffer = Buffer.alloc(0);
-        try {
-          conn = new Conn(await connect(addr.host, addr.port, addr.tls, ctx.timeoutMs, ctx.signal));
-          for (const input of inputs) {
-            const text = renderText(String(input.data ?? ''), vars);
-            const bytes = input.type === 'hex' ? Buffer.from(text.replace(/\s+/g, ''), 'hex') : Buffer.from(text, 'latin1');
-            if (bytes.length) {
-              conn.sock.write(bytes);
-              sent.push(bytes);
-            }
-            if (input.read && input.read > 0) {
-              last = await conn.read(input.read, ctx.timeoutMs);
-              if (input.name) vars[input.name] = last.toString('latin1');
-            }
-          }
-          last = await conn.read(readAll ? MAX_READ : readSize, ctx.timeoutMs, readAll);
-        } catch (err) {
-          out.error = `${addr.host}:${addr.port}: ${(err as Error).message}`;
-          conn?.sock.destroy();
-          continue;
-        }
-        conn.sock.destroy();
-        const where = `${addr.tls ? 'tls://' : ''}${addr.host.includes(':') ? `[${addr.host}]` : addr.host}:${addr.port}`;
-        const request = Buffer.concat(sent).toString('latin1');
-        const data = { host: where, matched: where, type: 'tcp', request, data: last.toString('latin1'), raw: conn.received.toString('latin1') };
-        const r = evaluate(ctx, block, vars, { ...data, body: data.data }, {
-          type: 'tcp', host: where, matchedAt: where, ip: net.isIP(addr.host) ? addr.host : '', request, response: data.raw,
-        });
-        out.passed ||= r.passed;
-        out.reported ||= r.reported;
+function splitHostPort(a: string): { host: string; port: string } | undefined {
+  const m = /^(\[[^\]]+\]|[^:]+|[^\]]*):(\d+)$/.exec(a);
+  if (m) return { host: m[1], port: m[2] };
+  return undefined;
+}
+
+/** The input with the template's port, unless the input names a port of its own outside the reserved ones. */
+function withPort(address: string, port: string, exclude: string[] | undefined): string {
+  const hp = splitHostPort(address);
+  if (hp && !(exclude ?? RESERVED_PORTS).includes(hp.port)) return address;
+  return `${hp ? hp.host : address}:${port}`;
+}
+
+function builtinsFor(address: string, target: string | undefined): Record<string, string> {
+  const v = inputVariables(address);
+  const hp = splitHostPort(address);
+  return { ...v, Hostname: address, Host: hp ? hp.host.replace(/^\[|\]$/g, '') : address, Port: hp?.port ?? '', Input: target ?? address };
+}
+
+function readTimeout(ctx: BlockContext): number {
+  return Math.min(ctx.o.timeout, 5000);
+}
+
+async function isOpen(address: string, ctx: BlockContext): Promise<boolean> {
+  const hp = splitHostPort(address);
+  if (!hp) return false;
+  try {
+    const c = await Conn.open(hp.host, Number(hp.port), false, ctx.o.timeout, ctx.o.signal);
+    c.close();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface State {
+  matched: boolean;
+  requests: number;
+  error?: string;
+  stop: boolean;
+}
+
+async function execute(b: NetworkBlock, ctx: BlockContext): Promise<BlockResult> {
+  const st: State = { matched: false, requests: 0, stop: false };
+  const base = ctx.target ? addressOf(ctx.target) : '';
+  let bases = [base];
+  if (b.ports.length > 0) {
+    const candidates = b.ports.map((p) => withPort(base, p, b.excludePorts));
+    // With several ports nuclei keeps only those that accept a connection.
+    bases = candidates.length === 1 ? candidates : [];
+    if (candidates.length > 1) for (const c of [...new Set(candidates)]) if (await isOpen(c, ctx)) bases.push(c);
+    if (bases.length === 0) return { matched: false, requests: 0, error: `no open port among ${b.ports.join(',')}` };
+  }
+  const visited = new Set<string>();
+  for (const address of [...new Set(bases)]) {
+    const builtins = builtinsFor(address, ctx.target);
+    for (const a of b.addresses) {
+      if (st.stop || ctx.o.signal?.aborted) break;
+      const first = blockVars(ctx, builtins, {});
+      const actual = render(a.address, first);
+      if (visited.has(actual)) continue;
+      visited.add(actual);
+      if (!splitHostPort(actual)) {
+        st.error = 'no port provided in network protocol request';
+        continue;
+      }
+      for (const combo of combos(ctx, b)) {
+        if (st.stop || ctx.o.signal?.aborted) break;
+        await exchangeOne(b, ctx, st, address, actual, a.tls, builtins, combo);
       }
     }
   }
-  return out;
+  return { matched: st.matched, requests: st.requests, error: st.matched ? undefined : st.error, stop: st.stop };
 }
+
+async function exchangeOne(
+  b: NetworkBlock, ctx: BlockContext, st: State, address: string, actual: string, useTls: boolean,
+  builtins: Record<string, string>, combo: Record<string, string>,
+): Promise<void> {
+  const vars = blockVars(ctx, { ...builtins, Hostname: address }, combo);
+  const hp = splitHostPort(actual)!;
+  const host = ctx.target ?? address;
+  const hostKey = actual;
+  if (ctx.o.hostErrors?.isSkipped(hostKey)) {
+    st.error = `host ${hostKey} skipped after too many errors`;
+    return;
+  }
+  let conn: Conn;
+  try {
+    if (ctx.o.takeToken) await ctx.o.takeToken();
+    st.requests++;
+    ctx.o.onRequest?.();
+    conn = await Conn.open(hp.host, Number(hp.port), useTls, ctx.o.timeout, ctx.o.signal);
+  } catch (err) {
+    st.error = `could not connect to server: ${(err as Error).message}`;
+    ctx.o.hostErrors?.record(hostKey);
+    // As nuclei: the operators still run, on an empty response.
+    await finish(b, ctx, st, { host, matched: address, request: '', data: '', raw: '' }, vars, host, actual, '');
+    return;
+  }
+  const named: Record<string, string> = {};
+  let request = '';
+  let raw = '';
+  try {
+    for (const input of b.inputs) {
+      const text = render(input.data, vars);
+      const missing = unresolved(text, vars);
+      if (missing.length > 0) {
+        st.error = `unresolved variables: ${missing.join(', ')}`;
+        return;
+      }
+      request += text;
+      let bytes: Buffer;
+      if (input.hex) {
+        const clean = text.replace(/\s+/g, '');
+        if (!/^([0-9a-f]{2})*$/i.test(clean)) throw new Error('could not write request to server: invalid hex data');
+        bytes = Buffer.from(clean, 'hex');
+      } else bytes = Buffer.from(text, 'latin1');
+      await conn.write(bytes);
+      if (input.read > 0) {
+        const got = (await conn.read(input.read, readTimeout(ctx))).toString('latin1');
+        raw += got;
+        if (input.name) {
+          named[input.name] = got;
+          vars[input.name] = got;
+          // Internal extractors run on each named read, so later inputs can use what they found.
+          const internal = b.extractors.filter((e) => e.internal);
+          if (internal.length > 0) Object.assign(vars, runOperators({ matchers: [], extractors: internal, matchersCondition: 'or' }, { [input.name]: got }).dynamic);
+        }
+      }
+    }
+    const final = b.readAll ? await conn.readAll(readTimeout(ctx)) : await conn.read(b.readSize, readTimeout(ctx));
+    const data = final.toString('latin1');
+    raw += data;
+    await finish(b, ctx, st, { host, matched: actual, request, data, raw, ...named }, vars, host, actual, conn.ip, named);
+  } catch (err) {
+    st.error = (err as Error).message;
+  } finally {
+    conn.close();
+  }
+}
+
+async function finish(
+  b: NetworkBlock, ctx: BlockContext, st: State, fields: { host: string; matched: string; request: string; data: string; raw: string },
+  vars: Record<string, unknown>, host: string, matchedAt: string, ip: string, named: Record<string, string> = {},
+): Promise<void> {
+  const response: Record<string, unknown> = { ...fields, body: fields.data, type: 'tcp', ip };
+  const r = await operate(ctx, 'tcp', b, response, { ...vars, ...named }, {
+    host, matchedAt, ip: ip || undefined, request: fields.request, response: fields.data,
+  });
+  if (r.matched) {
+    st.matched = true;
+    if (ctx.t.stopAtFirstMatch || b.fields['stop-at-first-match'] === true) st.stop = true;
+  }
+}
+
+export const networkProtocol: Protocol<NetworkBlock> = {
+  name: 'tcp',
+  blocks(t) {
+    let hit = compiled.get(t);
+    if (!hit) compiled.set(t, (hit = compile(t)));
+    return hit;
+  },
+  execute,
+};
+
+

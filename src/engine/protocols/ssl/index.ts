@@ -7,9 +7,9 @@ import { X509Certificate } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import net from 'node:net';
 import tls from 'node:tls';
-import type { OtherProtocolBlock } from '../../template/types.ts';
-import type { BlockContext, BlockOutcome } from '../types.ts';
-import { evaluate, list, payloadSets, renderText, requestVars, splitHostPort } from '../common.ts';
+import type { Template } from '../../template/types.ts';
+import type { BlockContext, BlockResult, Protocol } from '../types.ts';
+import { blockVars, combos, commonBlock, inputVariables, operate, render, type CommonBlock } from '../common/block.ts';
 
 const VERSIONS: Record<string, tls.SecureVersion | undefined> = {
   sslv3: undefined, ssl30: undefined, tls10: 'TLSv1', tls11: 'TLSv1.1', tls12: 'TLSv1.2', tls13: 'TLSv1.3',
@@ -61,32 +61,55 @@ export function certificateFacts(sock: tls.TLSSocket, host: string, port: number
   };
 }
 
-export async function runSsl(block: OtherProtocolBlock, ctx: BlockContext): Promise<BlockOutcome> {
-  const f = block.fields;
-  const min = VERSIONS[String(f.min_version ?? '').toLowerCase()];
-  const max = VERSIONS[String(f.max_version ?? '').toLowerCase()];
-  const out: BlockOutcome = { passed: false, reported: false };
-  if ((f.min_version && !min) || (f.max_version && !max)) {
-    out.error = 'SSL 3.0 is not available in this TLS library';
-    return out;
-  }
+export interface SslBlock extends CommonBlock {
+  addresses: string[];
+  min?: tls.SecureVersion;
+  max?: tls.SecureVersion;
+  /** A version this TLS library cannot offer (SSL 3.0): the block reports nothing. */
+  unavailable?: string;
+  sni?: string;
+}
+
+function compile(t: Template): SslBlock[] {
+  return t.other.filter((b) => b.protocol === 'ssl').map((b) => {
+    const c = commonBlock(b);
+    const f = c.fields;
+    const min = VERSIONS[String(f.min_version ?? '').toLowerCase()];
+    const max = VERSIONS[String(f.max_version ?? '').toLowerCase()];
+    const addresses = Array.isArray(f.address) ? f.address.map(String) : f.address !== undefined ? [String(f.address)] : ['{{Host}}:{{Port}}'];
+    return {
+      ...c, addresses, min, max, sni: typeof f.sni === 'string' && f.sni ? f.sni : undefined,
+      unavailable: (f.min_version && !min) || (f.max_version && !max) ? 'SSL 3.0 is not available in this TLS library' : undefined,
+    };
+  });
+}
+
+const compiled = new WeakMap<Template, SslBlock[]>();
+
+async function execute(b: SslBlock, ctx: BlockContext): Promise<BlockResult> {
+  if (b.unavailable) return { matched: false, requests: 0, error: b.unavailable };
+  let matched = false;
+  let requests = 0;
+  let error: string | undefined;
+  // An input without a port means the TLS port, not http's 80.
   const explicitPort = ctx.target ? /:\d+(\/|$)/.test(ctx.target.replace(/^[a-z]+:\/\//i, '')) : false;
-  const addresses = list(f.address).length ? list(f.address) : ['{{Host}}:{{Port}}'];
-  for (const combo of payloadSets(block)) {
-    const vars = requestVars(ctx, combo);
-    // An input without a port means the TLS port, not http's 80.
-    if (!explicitPort && !/^https:/i.test(ctx.target ?? '')) vars.Port = '443';
-    for (const tpl of addresses) {
-      if (ctx.signal?.aborted) return out;
-      const { host, port } = splitHostPort(renderText(tpl, vars).replace(/^[a-z]+:\/\//i, ''));
+  const builtins = ctx.target ? { ...inputVariables(ctx.target) } : {};
+  if (!explicitPort && !/^https:/i.test(ctx.target ?? '')) builtins.Port = '443';
+  for (const combo of combos(ctx, b)) {
+    const vars = blockVars(ctx, builtins, combo);
+    for (const tpl of b.addresses) {
+      if (ctx.o.signal?.aborted) break;
+      const { host, port } = splitAddress(render(tpl, vars).replace(/^[a-z]+:\/\//i, ''));
       const p = port ?? 443;
-      const sni = typeof f.sni === 'string' && f.sni ? renderText(f.sni, vars) : net.isIP(host) ? undefined : host;
-      await ctx.beforeRequest?.();
+      const sni = b.sni ? render(b.sni, vars) : net.isIP(host) ? undefined : host;
+      if (ctx.o.takeToken) await ctx.o.takeToken();
+      requests++;
+      ctx.o.onRequest?.();
       let sock: tls.TLSSocket;
       try {
-        sock = await handshake(host, p, sni, min, max, ctx.timeoutMs);
+        sock = await handshake(host, p, sni, b.min, b.max, ctx.o.timeout);
       } catch (err) {
-        out.error = `${host}:${p}: ${(err as Error).message}`;
+        error = `${host}:${p}: ${(err as Error).message}`;
         continue;
       }
       const ip = net.isIP(host) ? host : (await lookup(host).catch(() => ({ address: '' }))).address;
@@ -94,12 +117,28 @@ export async function runSsl(block: OtherProtocolBlock, ctx: BlockContext): Prom
       sock.destroy();
       const json = JSON.stringify(facts);
       const where = `${host}:${p}`;
-      const r = evaluate(ctx, block, vars, { ...facts, body: json, raw: json, response: json, matched: where, type: 'ssl' }, {
-        type: 'ssl', host: ctx.target ?? where, matchedAt: where, ip, request: where, response: json,
+      const r = await operate(ctx, 'ssl', b, { ...facts, body: json, raw: json, response: json, matched: where, type: 'ssl' }, vars, {
+        host: ctx.target ?? where, matchedAt: where, ip, request: where, response: json,
       });
-      out.passed ||= r.passed;
-      out.reported ||= r.reported;
+      if (r.matched) matched = true;
     }
   }
-  return out;
+  return { matched, requests, error: matched ? undefined : error };
 }
+
+/** host:port split; IPv6 in brackets. */
+function splitAddress(address: string): { host: string; port: number | undefined } {
+  const m = /^\[([^\]]+)\](?::(\d+))?$/.exec(address) ?? /^([^:]+)(?::(\d+))?$/.exec(address);
+  if (!m) return { host: address, port: undefined };
+  return { host: m[1]!, port: m[2] ? Number(m[2]) : undefined };
+}
+
+export const sslProtocol: Protocol<SslBlock> = {
+  name: 'ssl',
+  blocks(t) {
+    let hit = compiled.get(t);
+    if (!hit) compiled.set(t, (hit = compile(t)));
+    return hit;
+  },
+  execute,
+};

@@ -1,4 +1,4 @@
-// dns, tcp and ssl blocks against real servers on 127.0.0.1: a DNS server with a test zone, TCP servers
+// tcp and ssl blocks against real servers on 127.0.0.1 (dns: test/engine/protocols/dns/): TCP servers
 // speaking small protocols (and the machine's own Redis, MariaDB, PostgreSQL and RabbitMQ when they
 // run), TLS servers with certificates made for the test (self-signed, expired, wrong name).
 import { execFileSync } from 'node:child_process';
@@ -13,7 +13,6 @@ import { loadTemplates } from '../../../src/engine/template/index.ts';
 import { runScan, unsupportedReason } from '../../../src/engine/runner.ts';
 import type { ResultEvent } from '../../../src/engine/output/types.ts';
 import type { Template } from '../../../src/engine/template/types.ts';
-import { startDnsServer, type DnsServer } from '../../helpers/dns-server.ts';
 import { hasShared, sharedDir } from '../../helpers/shared.ts';
 
 function tpl(body: string, id = 'proto-test'): Template {
@@ -23,86 +22,11 @@ function tpl(body: string, id = 'proto-test'): Template {
   return res.template!;
 }
 
-async function scan(templates: Template[], targets: string[], resolvers?: string[]): Promise<ResultEvent[]> {
+async function scan(templates: Template[], targets: string[]): Promise<ResultEvent[]> {
   const events: ResultEvent[] = [];
-  await runScan({ targets, templates, rateLimit: 0, timeout: 3, retries: 0, resolvers, onResult: (e) => events.push(e) });
+  await runScan({ targets, templates, rateLimit: 0, timeout: 3, retries: 0, onResult: (e) => events.push(e) });
   return events;
 }
-
-describe('dns', () => {
-  let server: DnsServer;
-  beforeAll(async () => {
-    server = await startDnsServer({
-      'vigil.test': [
-        { type: 'A', data: '192.0.2.10' },
-        { type: 'TXT', data: ['v=spf1 include:_spf.example.net ~all'] },
-        { type: 'MX', data: { preference: 10, exchange: 'mx1.vigil.test' } },
-      ],
-      'www.vigil.test': [{ type: 'CNAME', data: 'shop.myshopify.com' }],
-      '*.wild.vigil.test': [{ type: 'A', data: '192.0.2.99' }],
-    });
-  });
-  afterAll(() => server?.close());
-  const resolvers = () => [`127.0.0.1:${server.port}`];
-
-  it('queries the configured resolver and matches answer, rcode and raw as dig prints them', async () => {
-    const t = tpl(`dns:
-  - name: "{{FQDN}}"
-    type: A
-    matchers:
-      - type: word
-        part: answer
-        words: ["IN\\tA\\t192.0.2.10"]
-    extractors:
-      - type: regex
-        part: answer
-        regex: ["[0-9.]{7,}$"]
-`);
-    const events = await scan([t], ['vigil.test'], resolvers());
-    expect(events.map((e) => [e.type, e['matched-at'], e['extracted-results']])).toEqual([['dns', 'vigil.test', ['192.0.2.10']]]);
-    expect(String(events[0]!.response)).toMatch(/;; ANSWER SECTION:\nvigil\.test\.\t300\tIN\tA\t192\.0\.2\.10/);
-    expect(server.queries).toContain('vigil.test');
-  });
-
-  it('TXT, MX and CNAME records, NXDOMAIN as rcode 3, payloads over names, a wildcard', async () => {
-    const t = tpl(`dns:
-  - name: "{{sub}}.{{FQDN}}"
-    type: CNAME
-    payloads:
-      sub: [www, nothere]
-    matchers:
-      - type: word
-        words: ["myshopify.com"]
-`, 'cname-takeover');
-    const txt = tpl(`dns:
-  - name: "{{FQDN}}"
-    type: TXT
-    extractors:
-      - type: regex
-        regex: ['"v=spf1[^"]+"']
-`, 'spf');
-    const nx = tpl(`dns:
-  - name: "nothere.{{FQDN}}"
-    type: A
-    matchers:
-      - type: dsl
-        dsl: ["rcode == 3"]
-`, 'nx');
-    const wild = tpl(`dns:
-  - name: "{{randstr}}.wild.{{FQDN}}"
-    type: A
-    matchers:
-      - type: word
-        words: ["192.0.2.99"]
-`, 'wild');
-    const events = await scan([t, txt, nx, wild], ['vigil.test'], resolvers());
-    const by = (id: string) => events.filter((e) => e['template-id'] === id);
-    expect(by('cname-takeover').map((e) => e['matched-at'])).toEqual(['www.vigil.test']);
-    expect(by('spf')[0]!['extracted-results']).toEqual(['"v=spf1 include:_spf.example.net ~all"']);
-    expect(by('nx')).toHaveLength(1);
-    expect(by('wild')).toHaveLength(1);
-  });
-});
 
 describe('tcp', () => {
   const servers: net.Server[] = [];

@@ -1,0 +1,126 @@
+// What every non-http protocol shares: a block compiled from the template's checked fields, the values
+// a request is rendered with, payload combinations, and turning one response into result events through
+// the shared operators (exporting its values to later blocks as nuclei's template context does).
+import type { AttackType, Extractor, Matcher, Operators, OtherProtocolBlock, Payloads, Template } from '../../template/types.ts';
+import type { ResultEvent } from '../../output/types.ts';
+import { render as dslRender, unresolvedVariables } from '../../dsl/index.ts';
+import { runOperators } from '../../operators/index.ts';
+import { isPendingIO, fulfillPendingIO } from '../../dsl/functions/network.ts';
+import { takePendingWait } from '../../dsl/functions/time.ts';
+import { eventsFor, type OperatorOutcome } from '../http/events.ts';
+import { inputVariables } from '../http/input.ts';
+import { requestVars } from '../http/vars.ts';
+import { combinations } from '../http/payloads.ts';
+import type { BlockContext } from '../types.ts';
+
+export { combinations, inputVariables };
+
+export interface CommonBlock extends Operators {
+  id?: string;
+  payloads?: Payloads;
+  attack: AttackType;
+  fields: Record<string, unknown>;
+}
+
+/** The operator and payload parts of a block every protocol has. */
+export function commonBlock(b: OtherProtocolBlock): CommonBlock {
+  const f = b.fields ?? b.raw;
+  return {
+    id: typeof f.id === 'string' ? f.id : undefined,
+    matchers: (f.matchers as Matcher[] | undefined) ?? [],
+    extractors: (f.extractors as Extractor[] | undefined) ?? [],
+    matchersCondition: (f['matchers-condition'] as 'and' | 'or' | undefined) ?? 'or',
+    payloads: b.payloads && Object.keys(b.payloads).length > 0 ? b.payloads : undefined,
+    attack: (f.attack as AttackType | undefined) ?? 'batteringram',
+    fields: f,
+  };
+}
+
+export function render(text: string, vars: Record<string, unknown>): string {
+  return text.includes('{{') ? dslRender(text, vars) : text;
+}
+
+/** Names left as {{markers}} after rendering, or [] when the text is complete. */
+export function unresolved(text: string, vars: Record<string, unknown>): string[] {
+  return text.includes('{{') ? unresolvedVariables(text, vars) : [];
+}
+
+/** Built-ins of the input, shared values, payload values, template variables, CLI variables, constants. */
+export function blockVars(ctx: BlockContext, builtins: Record<string, string>, combo: Record<string, string>): Record<string, unknown> {
+  return requestVars(ctx.t, builtins, ctx.shared, combo, ctx.o.vars, render);
+}
+
+/** The payload combinations of a block (the scan's -attack-type wins). */
+export function combos(ctx: BlockContext, b: CommonBlock): Iterable<Record<string, string>> {
+  return combinations(b.payloads, b.payloads ? (ctx.o.attackType ?? b.attack) : 'batteringram');
+}
+
+export interface EventFields {
+  host: string;
+  matchedAt: string;
+  ip?: string;
+  request: string;
+  response: string;
+}
+
+/**
+ * Runs the block's operators on one response's values and reports the events. Internal extractor values
+ * and (in a multi-protocol template) every response value go to the shared values. True on a match.
+ */
+export async function operate(
+  ctx: BlockContext, protocol: string, b: CommonBlock, response: Record<string, unknown>, vars: Record<string, unknown>,
+  fields: EventFields,
+): Promise<{ matched: boolean; events: ResultEvent[] }> {
+  if (ctx.multi) {
+    for (const [k, v] of Object.entries(response)) {
+      if (k.startsWith('template-')) continue;
+      ctx.shared[b.id ? `${b.id}_${k}` : `${protocol}_${k}`] = v;
+    }
+  }
+  // As nuclei: the request's values (and the shared ones) go over the response's.
+  const data: Record<string, unknown> = { ...response, ...vars, ...ctx.shared };
+  let result: OperatorOutcome | undefined;
+  for (let i = 0; !result; i++) {
+    try {
+      result = runOperators(b, data) as OperatorOutcome;
+    } catch (err) {
+      // A network helper in an expression needs its answer fetched first; operators have no side effects.
+      if (!isPendingIO(err) || i >= 8) throw err;
+      await fulfillPendingIO(err);
+    }
+  }
+  takePendingWait();
+  for (const k in result.dynamic) ctx.shared[k] = result.dynamic[k];
+  const hasMatchers = b.matchers.length > 0;
+  const internalOnly = hasMatchers && b.matchers.every((m) => m.internal);
+  const events = internalOnly ? [] : eventsFor(ctx.t, hasMatchers, result, {
+    host: fields.host, matchedAt: fields.matchedAt, ip: fields.ip ?? '', request: fields.request, response: fields.response, curl: '',
+  }).map((ev) => withType(ev, protocol, fields.ip));
+  ctx.report(events);
+  return { matched: events.length > 0 && (result.matched || !hasMatchers), events };
+}
+
+function withType(ev: ResultEvent, type: string, ip: string | undefined): ResultEvent {
+  ev.type = type;
+  delete ev['curl-command'];
+  if (!ip) delete ev.ip;
+  return ev;
+}
+
+/** Template-level helper: the data every protocol's response map starts with. */
+export function baseData(t: Template, protocol: string, host: string, matched: string): Record<string, unknown> {
+  return { host, matched, 'template-id': t.id, 'template-info': t.info, 'template-path': t.path, type: protocol };
+}
+
+/** Sleeps `ms`, woken early by the signal. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}

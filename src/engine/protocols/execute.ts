@@ -1,0 +1,95 @@
+// Runs one template against one input: its protocol blocks in the order the template wrote them, each
+// through its protocol's implementation, sharing values (nuclei's template context). A template with
+// one protocol reports every result; a multi-protocol template reports the outcome of its last response,
+// as nuclei does, so its final block decides (usually with matchers over every block's values).
+import type { Template } from '../template/types.ts';
+import type { ResultEvent } from '../output/types.ts';
+import type { BlockContext, Protocol, ProtocolOptions } from './types.ts';
+import { protocolFor } from './registry.ts';
+import { failureEvent } from './http/execute.ts';
+
+export interface TemplateResult {
+  matched: boolean;
+  /** Every value shared between blocks (internal extractor values included). */
+  dynamic: Record<string, unknown>;
+  error?: string;
+  requests: number;
+}
+
+interface Step {
+  protocol: Protocol<unknown>;
+  block: unknown;
+}
+
+const stepsCache = new WeakMap<Template, Step[] | string>();
+
+/** The template's blocks in order with their protocol, or why one cannot run. */
+export function templateSteps(t: Template): Step[] | string {
+  let hit = stepsCache.get(t);
+  if (hit === undefined) stepsCache.set(t, (hit = buildSteps(t)));
+  return hit;
+}
+
+function buildSteps(t: Template): Step[] | string {
+  const order = t.protocolOrder ?? ['http', ...new Set(t.other.map((o) => o.protocol))];
+  const steps: Step[] = [];
+  const missing: string[] = [];
+  for (const name of order) {
+    const p = protocolFor(name);
+    if (!p) {
+      missing.push(name);
+      continue;
+    }
+    for (const block of p.blocks(t)) {
+      const why = p.unsupported?.(block);
+      if (why) return `${name}: ${why}`;
+      steps.push({ protocol: p, block });
+    }
+  }
+  if (missing.length > 0) return `uses the ${missing.join(', ')} protocol`;
+  if (steps.length === 0) return 'has no requests';
+  return steps;
+}
+
+export async function executeBlocks(
+  t: Template, target: string | undefined, o: ProtocolOptions, emit: (ev: ResultEvent) => void,
+): Promise<TemplateResult> {
+  const steps = templateSteps(t);
+  if (typeof steps === 'string') throw new Error(`template ${t.id} cannot run: it ${steps}`);
+  const multi = new Set(steps.map((s) => s.protocol.name)).size > 1;
+  let last: ResultEvent[] = [];
+  let emitted = 0;
+  const ctx: BlockContext = {
+    t, target, o, multi, shared: {},
+    report: multi
+      ? (events) => { last = events; }
+      : (events) => {
+        emitted += events.length;
+        for (const ev of events) emit(ev);
+      },
+  };
+  let matched = false;
+  let error: string | undefined;
+  let requests = 0;
+  for (const { protocol, block } of steps) {
+    if (o.signal?.aborted) break;
+    try {
+      const r = await protocol.execute(block, ctx);
+      requests += r.requests;
+      if (r.matched) matched = true;
+      if (r.error) error = r.error;
+      if (r.stop) break;
+    } catch (err) {
+      // nuclei stops a template's later blocks when one fails outright.
+      error = (err as Error).message;
+      break;
+    }
+  }
+  if (multi) {
+    matched = last.some((ev) => ev['matcher-status']);
+    emitted = last.length;
+    for (const ev of last) emit(ev);
+  }
+  if (emitted === 0 && o.matcherStatus) emit(await failureEvent(t, target, error, steps[steps.length - 1].protocol.name));
+  return { matched, dynamic: ctx.shared, error: matched ? undefined : error, requests };
+}
