@@ -5,5 +5,6 @@ import { teamRoutes } from './team/routes.ts';
 import { intelRoutes } from './intel/routes.ts';
 import { templateRoutes } from './templates/routes.ts';
 import { scanRoutes } from './scans/routes.ts';
+import { assetRoutes } from './assets/routes.ts';
 
-export const areas: FastifyPluginAsyncTypebox[] = [systemRoutes, teamRoutes, templateRoutes, scanRoutes, intelRoutes];
+export const areas: FastifyPluginAsyncTypebox[] = [systemRoutes, teamRoutes, templateRoutes, scanRoutes, intelRoutes, assetRoutes];
