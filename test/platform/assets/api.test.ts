@@ -1,0 +1,178 @@
+// The assets API's rules: who may do what, team isolation, bad input (4xx with the error body, nothing
+// stored), policy checks, and a retried enumeration run that stores nothing twice.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dbKinds } from '../../helpers/db.ts';
+import { startHttpServer, type TestServer } from '../../helpers/targets.ts';
+import { getJobHandler, type JobContext } from '../../../src/platform/worker/registry.ts';
+import { ALERT_JOB, ENUMERATE_JOB, createAssetApp, jobsOf, otherTeamUser, type AssetTestApp } from './fixtures.ts';
+
+describe.each(dbKinds())('assets API rules on %s', (kind) => {
+  let t: AssetTestApp;
+  let web: TestServer;
+  let member: { key: string };
+  let other: { key: string; teamId: string };
+  const count = async () => (await t.request({ method: 'GET', url: '/v1/asset/enumerate' })).json().total_results as number;
+  const enumerate = (payload: Record<string, unknown>, key?: string) => t.request({ method: 'POST', url: '/v1/asset/enumerate', payload, key });
+
+  beforeAll(async () => {
+    // No worker: runs are driven by calling the job handler, as a worker (or its retry) would.
+    t = await createAssetApp(kind, { worker: false });
+    web = await startHttpServer((_req, res) => res.end('<title>Local</title>'), { host: '127.0.0.4' });
+    member = await t.addUser('member@localhost', 'member');
+    other = await otherTeamUser(t, 'other@localhost');
+  });
+  afterAll(async () => {
+    await t?.close();
+    await web?.close();
+  });
+
+  const runJob = async (enumerationId: string, run: number) => {
+    const h = getJobHandler(ENUMERATE_JOB)!;
+    const ctx: JobContext = { ...t.ctx, queue: t.boss, signal: new AbortController().signal };
+    return h.handler({ id: 'test', name: ENUMERATE_JOB, data: { enumerationId, run }, retryCount: 0, retryLimit: 2 }, ctx);
+  };
+
+  it.each([
+    [{ root_domains: ['10.0.0.0/8'] }, 'root_domains[0]', /too large/],
+    [{ root_domains: ['10.0.0.0/33'] }, 'root_domains[0]', /not a valid CIDR/],
+    [{ root_domains: ['10.0.0.300/24'] }, 'root_domains[0]', /not a valid CIDR/],
+    [{ root_domains: ['example.test', 'not a domain'] }, 'root_domains[1]', /not a domain name/],
+    [{ root_domains: [] }, 'root_domains', /must NOT have fewer than 1 items|at least one/],
+    [{ root_domains: ['example.test'], steps: ['dns_resolve', 'dns_magic'] }, 'steps[1]', /unknown step "dns_magic"/],
+    [{ root_domains: ['example.test'], enumeration_ports: '80,70000' }, 'enumeration_ports', /out of range/],
+    [{ root_domains: ['example.test'], enumeration_ports: '0' }, 'enumeration_ports', /out of range/],
+    [{ root_domains: ['example.test'], enumeration_config: { ports: 'http' } }, 'enumeration_config.ports', /not a number/],
+    [{ root_domains: ['example.test'], enumeration_config: { resolvers: ['dns.example:53'] } }, 'enumeration_config.resolvers[0]', /resolver/],
+    [{ root_domains: ['example.test'], exclusions: ['10.0.0.0/99'] }, 'exclusions[0]', /not a valid CIDR/],
+  ])('refuses %j (400 naming %s, nothing stored)', async (payload, param, message) => {
+    const res = await enumerate(payload);
+    expect(res.statusCode, res.body).toBe(400);
+    const body = res.json();
+    expect(body.message).toMatch(message);
+    if (!String(message).includes('fewer')) expect(body).toMatchObject({ param, code: 'invalid_request', status: 400 });
+    expect(await count()).toBe(0);
+    expect(await jobsOf(t, ENUMERATE_JOB)).toEqual([]);
+  });
+
+  it('members and viewers can read but not create enumerations or policies; owners and admins can', async () => {
+    expect((await enumerate({ root_domains: ['example.test'] }, member.key)).statusCode).toBe(403);
+    const policy = await t.request({ method: 'POST', url: '/v1/asset/policy', key: member.key, payload: { policy_type: 'set_label', policies: { port: '80' }, labels: ['x'] } });
+    expect(policy.statusCode).toBe(403);
+    expect(policy.json()).toMatchObject({ code: 'forbidden' });
+    expect(await count()).toBe(0);
+    expect((await t.request({ method: 'GET', url: '/v1/asset/policy' })).json().total).toBe(0);
+    expect((await t.request({ method: 'GET', url: '/v1/asset/enumerate', key: member.key })).statusCode).toBe(200);
+    expect((await t.request({ method: 'GET', url: '/v1/asset/policy', key: member.key })).statusCode).toBe(200);
+    const admin = await t.addUser('admin@localhost', 'admin');
+    const made = await enumerate({ root_domains: ['127.0.0.4'], enumeration_ports: String(web.port), name: 'by admin' }, admin.key);
+    expect(made.statusCode, made.body).toBe(200);
+    expect((await t.request({ method: 'DELETE', url: `/v1/asset/enumerate/${made.json().id}`, key: member.key })).statusCode).toBe(403);
+    expect((await t.request({ method: 'POST', url: `/v1/asset/enumerate/${made.json().id}/rescan`, key: member.key })).statusCode).toBe(403);
+    expect((await t.request({ method: 'DELETE', url: `/v1/asset/enumerate/${made.json().id}` })).statusCode).toBe(200);
+  });
+
+  it('a retried run stores nothing twice; another team sees none of it', async () => {
+    const made = await enumerate({ root_domains: ['127.0.0.4/32'], enumeration_ports: String(web.port), steps: ['port_scan', 'http_probe'] });
+    expect(made.statusCode, made.body).toBe(200);
+    const id = made.json().id as string;
+    const policy = await t.request({ method: 'POST', url: '/v1/asset/policy', payload: { policy_type: 'alert', policies: { title: 'local' }, alerting_config_ids: ['a1'], enumeration_ids: [id] } });
+    expect(policy.statusCode, policy.body).toBe(200);
+    const policyId = policy.json().id as string;
+
+    expect(await runJob(id, 1)).toEqual({ outcome: 'stored' });
+    // The same job again (a worker died after storing, pg-boss retried it): nothing doubles.
+    expect(await runJob(id, 1)).toEqual({ outcome: 'stored' });
+    const list = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}/contents` })).json();
+    expect(list.data.map((a: any) => a.name)).toEqual([`http://127.0.0.4:${web.port}/`]);
+    expect(list.data[0]).toMatchObject({ title: 'Local', status_code: 200, is_new: true });
+    const assetId = list.data[0].id;
+    const logs = (await t.request({ method: 'GET', url: `/v1/asset/${assetId}/changelogs` })).json();
+    expect(logs.data.map((c: any) => c.event_type)).toEqual(['appeared']);
+    expect((await t.request({ method: 'GET', url: `/v1/asset/policy/${policyId}/events` })).json().total).toBe(1);
+    expect((await jobsOf(t, ALERT_JOB)).length).toBe(1);
+    // A job for a run that is no longer the current one does nothing.
+    expect(await runJob(id, 7)).toEqual({ outcome: 'superseded' });
+
+    // Team isolation: the other team gets 404s and empty lists, and cannot name these in a scan.
+    const o = { key: other.key };
+    expect((await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}`, ...o })).statusCode).toBe(404);
+    expect((await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}/contents`, ...o })).statusCode).toBe(404);
+    expect((await t.request({ method: 'POST', url: `/v1/asset/enumerate/${id}/rescan`, ...o })).statusCode).toBe(404);
+    expect((await t.request({ method: 'PATCH', url: `/v1/asset/enumerate/${id}`, payload: { name: 'x' }, ...o })).statusCode).toBe(404);
+    expect((await t.request({ method: 'DELETE', url: `/v1/asset/enumerate/${id}`, ...o })).statusCode).toBe(404);
+    expect((await t.request({ method: 'GET', url: `/v1/asset/${assetId}/changelogs`, ...o })).statusCode).toBe(404);
+    expect((await t.request({ method: 'GET', url: `/v1/asset/policy/${policyId}`, ...o })).statusCode).toBe(404);
+    expect((await t.request({ method: 'GET', url: `/v1/asset/policy/${policyId}/events`, ...o })).statusCode).toBe(404);
+    expect((await t.request({ method: 'DELETE', url: `/v1/asset/policy/${policyId}`, ...o })).statusCode).toBe(404);
+    expect((await t.request({ method: 'GET', url: '/v1/asset/enumerate', ...o })).json().total_results).toBe(0);
+    expect((await t.request({ method: 'GET', url: '/v1/asset/enumerate/contents', ...o })).json().total_results).toBe(0);
+    expect((await t.request({ method: 'GET', url: '/v1/asset/policy', ...o })).json().total).toBe(0);
+    const tpl = [{ name: 'x.yaml', contents: 'id: x\ninfo:\n  name: x\n  author: v\n  severity: info\nhttp:\n  - method: GET\n    path: ["{{BaseURL}}"]\n' }];
+    const scan = await t.request({ method: 'POST', url: '/v1/scans', payload: { enumeration_ids: [{ id }], private_templates: tpl }, ...o });
+    expect(scan.statusCode).toBe(400);
+    expect(scan.json()).toMatchObject({ param: 'enumeration_ids[0].id' });
+    const byAsset = await t.request({ method: 'POST', url: '/v1/scans', payload: { assets: [String(assetId)], private_templates: tpl }, ...o });
+    expect(byAsset.json()).toMatchObject({ param: 'assets[0]' });
+    const all = await t.request({ method: 'POST', url: '/v1/scans', payload: { scan_all_assets: true, private_templates: tpl }, ...o });
+    expect(all.json()).toMatchObject({ message: 'the scan has no targets' });
+    // The owner's scan over the asset id resolves to its URL.
+    const mine = await t.request({ method: 'POST', url: '/v1/scans', payload: { assets: [String(assetId)], private_templates: tpl } });
+    expect(mine.statusCode, mine.body).toBe(200);
+    expect((await t.request({ method: 'GET', url: `/v1/scans/${mine.json().id}/config` })).json().targets).toEqual([`http://127.0.0.4:${web.port}`]);
+  });
+
+  it('checks policies: type, conditions, labels, alert configs, enumerations; update modes; delete', async () => {
+    const post = (payload: Record<string, unknown>) => t.request({ method: 'POST', url: '/v1/asset/policy', payload });
+    const cases: [Record<string, unknown>, string][] = [
+      [{ policy_type: 'explode', policies: { port: '80' } }, 'policy_type'],
+      [{ policy_type: 'set_label', policies: {} }, 'policies'],
+      [{ policy_type: 'set_label', policies: { port: '80' } }, 'labels'],
+      [{ policy_type: 'alert', policies: { port: '80' } }, 'alerting_config_ids'],
+      [{ policy_type: 'delete', policies: { port: 'eighty' } }, 'policies.port'],
+      [{ policy_type: 'delete', policies: { port: '80' }, enumeration_ids: ['nope'] }, 'enumeration_ids[0]'],
+      [{ policy_type: 'delete', policies: { port: '80', custom_filter: 'x' } }, 'policies.custom_filter'],
+    ];
+    const before = (await t.request({ method: 'GET', url: '/v1/asset/policy' })).json().total;
+    for (const [payload, param] of cases) {
+      const res = await post(payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.json().param).toBe(param);
+    }
+    expect((await post({ policy_type: 'delete', policies: { port: '80' }, bogus: 1 })).statusCode).toBe(400);
+    expect((await t.request({ method: 'GET', url: '/v1/asset/policy' })).json().total).toBe(before);
+
+    const made = await post({ name: 'tagger', policy_type: 'set_label', policies: { port: '8080' }, labels: ['a'] });
+    const id = made.json().id;
+    await t.request({ method: 'PATCH', url: `/v1/asset/policy/${id}`, payload: { labels: ['b'] } });
+    expect((await t.request({ method: 'GET', url: `/v1/asset/policy/${id}` })).json().data.labels).toEqual(['a', 'b']);
+    await t.request({ method: 'PATCH', url: `/v1/asset/policy/${id}?update_type=replace`, payload: { policy_type: 'set_label', policies: { port: '443' }, labels: ['c'] } });
+    const got = (await t.request({ method: 'GET', url: `/v1/asset/policy/${id}` })).json().data;
+    expect(got).toMatchObject({ name: 'tagger', labels: ['c'], policies: { port: '443' }, policy_type: 'set_label', apply_to_existing: false });
+    const badPatch = await t.request({ method: 'PATCH', url: `/v1/asset/policy/${id}?update_type=replace`, payload: { policy_type: 'set_label', policies: { port: '443' } } });
+    expect(badPatch.statusCode).toBe(400);
+    expect((await t.request({ method: 'DELETE', url: `/v1/asset/policy/${id}` })).statusCode).toBe(200);
+    expect((await t.request({ method: 'GET', url: `/v1/asset/policy/${id}` })).statusCode).toBe(404);
+  });
+
+  it('apply_to_existing labels the assets already stored; update and list enumerations', async () => {
+    const assetsNow = (await t.request({ method: 'GET', url: '/v1/asset/enumerate/contents' })).json();
+    expect(assetsNow.total_results).toBeGreaterThan(0);
+    const res = await t.request({ method: 'POST', url: '/v1/asset/policy', payload: { policy_type: 'set_label', policies: { title: 'Local' }, labels: ['web'], apply_to_existing: true } });
+    expect(res.statusCode, res.body).toBe(200);
+    const labelled = (await t.request({ method: 'GET', url: '/v1/asset/enumerate/contents?labels=web' })).json();
+    expect(labelled.total_results).toBe(assetsNow.total_results);
+    const events = (await t.request({ method: 'GET', url: `/v1/asset/policy/${res.json().id}/events` })).json();
+    expect(events.total).toBe(assetsNow.total_results);
+
+    const list = (await t.request({ method: 'GET', url: '/v1/asset/enumerate?sort_asc=name' })).json();
+    const id = list.data[0].id;
+    expect((await t.request({ method: 'PATCH', url: `/v1/asset/enumerate/${id}`, payload: { name: 'renamed', enumeration_ports: '99999' } })).statusCode).toBe(400);
+    expect((await t.request({ method: 'PATCH', url: `/v1/asset/enumerate/${id}`, payload: { name: 'renamed' } })).statusCode).toBe(200);
+    expect((await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}` })).json().data.name).toBe('renamed');
+    expect((await t.request({ method: 'GET', url: '/v1/asset/enumerate?search=renamed' })).json().total_results).toBe(1);
+    expect((await t.request({ method: 'GET', url: '/v1/asset/enumerate?status=bogus' })).statusCode).toBe(400);
+    expect((await t.request({ method: 'GET', url: '/v1/asset/enumerate?sort_desc=secret' })).statusCode).toBe(400);
+    expect((await t.request({ method: 'GET', url: '/v1/asset/abc/changelogs' })).statusCode).toBe(400);
+    expect((await t.request({ method: 'GET', url: '/v1/asset/999999/changelogs' })).statusCode).toBe(404);
+  });
+});
