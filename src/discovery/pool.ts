@@ -19,7 +19,7 @@ export class Throttle {
         if (signal?.aborted) return;
         const next = it.next();
         if (next.done) return;
-        await this.bucket.take();
+        if (this.limits.rateLimit > 0) await this.bucket.take();
         await fn(next.value);
         done++;
         onDone?.(done, total);
