@@ -26,6 +26,8 @@ export interface DiscoveryConfig {
   followRedirects?: boolean;
   passive?: { keys?: Record<string, string[]>; baseUrls?: Record<string, string>; sources?: string[] };
   limits?: Partial<Limits>;
+  /** Names, addresses (port undefined) and services never touched, whatever the roots say (a deny list). */
+  deny?: (hostOrIp: string, port?: number) => boolean;
 }
 
 export const DEFAULT_STEPS: Step[] = ['dns_resolve', 'port_scan', 'http_probe'];
@@ -74,7 +76,9 @@ export async function runDiscovery(c: DiscoveryConfig, sink: EventSink = () => {
   const limits: Limits = { ...DEFAULT_LIMITS, ...c.limits };
   const throttle = new Throttle(limits);
   const resolver = new Resolver((c.resolvers ?? []).map(parseResolver), limits.timeoutMs);
-  const inScope = scopeOf(c.exclusions ?? []);
+  const scoped = scopeOf(c.exclusions ?? []);
+  const deny = c.deny ?? (() => false);
+  const inScope = (v: string) => scoped(v) && !deny(v);
   const notice = (step: Step | 'input', message: string) => sink({ type: 'notice', step, message });
   const progress = (step: Step) => (done: number, total: number) => sink({ type: 'progress', step, done, total });
 
@@ -131,13 +135,13 @@ export async function runDiscovery(c: DiscoveryConfig, sink: EventSink = () => {
     const seen = new Set<number>();
     for (const ip of h.ip) {
       for (const port of open.get(ip) ?? []) {
-        if (seen.has(port)) continue;
+        if (seen.has(port) || deny(h.host, port) || deny(ip, port)) continue;
         seen.add(port);
         services.push({ host: h.host, ip, port, ips: h.ip, cname: h.cname, sources: [h.source] });
       }
     }
   }
-  for (const ip of ipRoots) for (const port of open.get(ip) ?? []) services.push({ host: ip, ip, port, ips: [ip], cname: [], sources: ['root'] });
+  for (const ip of ipRoots) for (const port of open.get(ip) ?? []) if (!deny(ip, port)) services.push({ host: ip, ip, port, ips: [ip], cname: [], sources: ['root'] });
   services.sort((a, b) => a.host.localeCompare(b.host) || a.port - b.port);
 
   const assets = new Map<string, DiscoveredAsset>();

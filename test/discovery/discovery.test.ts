@@ -124,6 +124,14 @@ describe('discovery', () => {
     expect(keys).toEqual([`127.0.0.2:${web.port}`, 'app.example.test', `app.example.test:${web.port}`].sort());
   });
 
+  it('never touches what the deny hook names', async () => {
+    const assets = await runDiscovery({
+      roots: ['127.0.0.0/30'], steps: ['port_scan', 'http_probe'], ports: `${web.port},${tlsWeb.port}`,
+      deny: (h, port) => h === '127.0.0.3' || (h === '127.0.0.2' && port === web.port),
+    });
+    expect(assets).toEqual([]);
+  });
+
   it('scans ports with bounded concurrency and finds exactly the open ones', async () => {
     const ports = [web.port, closed, tlsWeb.port];
     const open = await scanPorts(new Throttle({ ...DEFAULT_LIMITS, concurrency: 2 }), ['127.0.0.2', '127.0.0.3'], ports, () => {});

@@ -7,6 +7,7 @@ import type { Db } from '../../db/connection.ts';
 import { runDiscovery, parseProviderConfig, type DiscoveredAsset, type DiscoveryEvent, type Step } from '../../discovery/index.ts';
 import { applyPoliciesToRun, pendingAlertsOfRun, sendAlerts } from './policies.ts';
 import * as store from './store.ts';
+import { denyList } from '../scans/deny.ts';
 import type { EnumerationConfigInput } from './service.ts';
 
 export interface EnumerateJob {
@@ -125,7 +126,10 @@ export async function runEnumeration(ctx: JobContext, job: EnumerateJob, onStore
       lastWrite = now;
       void store.setProgress(ctx.db, row.id, job.run, pct).catch(() => {});
     };
+    // The scans' deny list holds for discovery too: metadata addresses, VIGIL_DENY_TARGETS, our own port.
+    const deny = denyList(ctx.config);
     const found = await runDiscovery({
+      deny: (host, port) => deny.reason(port ? `${host.includes(':') ? `[${host}]` : host}:${port}` : host) !== undefined,
       roots: row.root_domains,
       steps,
       ports: row.enumeration_ports ?? cfg.ports,

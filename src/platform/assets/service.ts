@@ -6,6 +6,7 @@ import type { Caller } from '../auth/service.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
 import { checkConfig, STEPS } from '../../discovery/index.ts';
 import { enqueue } from '../worker/registry.ts';
+import { checkDenied, denyList } from '../scans/deny.ts';
 import { parseSort, pageEnvelope } from '../scans/service.ts';
 import { normalizeFilters, TIME_RANGES, type AssetFiltersInput } from './filters.ts';
 import { ENUMERATE_JOB } from './jobs-names.ts';
@@ -66,6 +67,7 @@ export async function createEnumeration(ctx: AppContext, caller: Caller, body: C
   const exclusions = [...(body.exclusions ?? []), ...(body.exclude_targets ?? [])];
   const config = body.enumeration_config ?? {};
   check({ root_domains: roots, steps, enumeration_ports: body.enumeration_ports, enumeration_config: config, exclusions });
+  checkDenied(denyList(ctx.config), roots, 'root_domains');
   const id = newId();
   await store.insertEnumeration(ctx.db, {
     id, teamId: caller.teamId, name: body.name?.trim() || roots.slice(0, 3).join(', ') + (roots.length > 3 ? ` and ${roots.length - 3} more` : ''),
@@ -118,6 +120,7 @@ export async function updateEnumeration(ctx: AppContext, teamId: string, id: str
     exclusions: body.exclusions ?? row.exclusions,
   };
   check(next);
+  if (body.root_domains) checkDenied(denyList(ctx.config), next.root_domains, 'root_domains');
   if (body.name !== undefined && !body.name.trim()) throw badRequest('name must not be empty', 'name');
   await store.updateEnumeration(ctx.db, teamId, id, {
     name: body.name?.trim(),
