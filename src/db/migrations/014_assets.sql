@@ -26,6 +26,9 @@ CREATE TABLE asset_enumerations (
   total_assets INTEGER NOT NULL DEFAULT 0,
   new_assets INTEGER NOT NULL DEFAULT 0,
   notices JSONB NOT NULL DEFAULT '[]'::jsonb,
+  -- The process (host:pid) that last started the current run, and how many times it was started.
+  worker TEXT,
+  attempts INTEGER NOT NULL DEFAULT 0,
   created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
   updated_at TIMESTAMPTZ NOT NULL DEFAULT now(),
   started_at TIMESTAMPTZ,

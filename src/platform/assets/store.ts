@@ -1,4 +1,5 @@
 // SQL of the assets area: enumerations, assets, their change history, asset policies and policy events.
+import { hostname } from 'node:os';
 import type { Db } from '../../db/connection.ts';
 import type { AssetFilter } from './filters.ts';
 
@@ -23,6 +24,8 @@ export interface EnumerationRow {
   total_assets: number;
   new_assets: number;
   notices: string[];
+  worker: string | null;
+  attempts: number;
   created_at: Date;
   updated_at: Date;
   started_at: Date | null;
@@ -124,7 +127,7 @@ export async function deleteEnumeration(db: Db, teamId: string, id: string): Pro
 /** Queues the next run (a rescan) unless one is queued or running; the new run number or undefined. */
 export async function queueNextRun(db: Db, teamId: string, id: string): Promise<number | undefined> {
   const { rows } = await db.query<{ run: number }>(
-    `UPDATE asset_enumerations SET run = run + 1, status = 'queued', progress = 0, failure_reason = NULL, notices = '[]'::jsonb,
+    `UPDATE asset_enumerations SET run = run + 1, status = 'queued', progress = 0, failure_reason = NULL, notices = '[]'::jsonb, attempts = 0,
        started_at = NULL, completed_at = NULL, updated_at = now()
      WHERE id = $1 AND team_id = $2 AND status NOT IN ('queued', 'running') RETURNING run`, [id, teamId]);
   return rows[0]?.run;
@@ -132,8 +135,9 @@ export async function queueNextRun(db: Db, teamId: string, id: string): Promise<
 
 export async function markRunning(db: Db, id: string, run: number): Promise<void> {
   await db.query(
-    `UPDATE asset_enumerations SET status = 'running', started_at = COALESCE(started_at, now()), updated_at = now()
-     WHERE id = $1 AND run = $2 AND done_run < $2`, [id, run]);
+    `UPDATE asset_enumerations SET status = 'running', started_at = COALESCE(started_at, now()), updated_at = now(),
+       worker = $3, attempts = attempts + 1
+     WHERE id = $1 AND run = $2 AND done_run < $2`, [id, run, `${hostname()}:${process.pid}`]);
 }
 
 export async function setProgress(db: Db, id: string, run: number, progress: number): Promise<void> {
