@@ -26,6 +26,11 @@ export interface DiscoveryConfig {
   followRedirects?: boolean;
   passive?: { keys?: Record<string, string[]>; baseUrls?: Record<string, string>; sources?: string[] };
   limits?: Partial<Limits>;
+  /**
+   * Extra technology detection for the web services http_probe found (e.g. fingerprint templates run by
+   * the engine): technologies by URL, merged into each service's own.
+   */
+  technologies?: (targets: { url: string; host: string; ip: string }[]) => Promise<Map<string, string[]>>;
   /** Names, addresses (port undefined) and services never touched, whatever the roots say (a deny list). */
   deny?: (hostOrIp: string, port?: number) => boolean;
 }
@@ -160,6 +165,18 @@ export async function runDiscovery(c: DiscoveryConfig, sink: EventSink = () => {
       assets.get(`${s.host}:${s.port}`)!.http = info;
       sink({ type: 'http', host: s.host, port: s.port, info });
     }, progress('http_probe'));
+  }
+
+  if (c.technologies) {
+    const web = services.filter((s) => assets.get(`${s.host}:${s.port}`)!.http);
+    if (web.length) {
+      const found = await c.technologies(web.map((s) => ({ url: assets.get(`${s.host}:${s.port}`)!.http!.url, host: s.host, ip: s.ip })));
+      for (const s of web) {
+        const info = assets.get(`${s.host}:${s.port}`)!.http!;
+        const have = new Set(info.technologies.map((x) => x.toLowerCase()));
+        for (const t of found.get(info.url) ?? []) if (!have.has(t.toLowerCase())) (have.add(t.toLowerCase()), info.technologies.push(t));
+      }
+    }
   }
 
   if (has('tls_scan')) {

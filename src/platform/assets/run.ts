@@ -8,6 +8,7 @@ import { runDiscovery, parseProviderConfig, type DiscoveredAsset, type Discovery
 import { applyPoliciesToRun, pendingAlertsOfRun, sendAlerts } from './policies.ts';
 import * as store from './store.ts';
 import { denyList } from '../scans/deny.ts';
+import { technologyHook, DEFAULT_TECH_TEMPLATES, type TechHook } from './technologies.ts';
 import type { EnumerationConfigInput } from './service.ts';
 
 export interface EnumerateJob {
@@ -128,7 +129,16 @@ export async function runEnumeration(ctx: JobContext, job: EnumerateJob, onStore
     };
     // The scans' deny list holds for discovery too: metadata addresses, VIGIL_DENY_TARGETS, our own port.
     const deny = denyList(ctx.config);
+    let technologies: TechHook | undefined;
+    if (steps.includes('http_probe') && cfg.technology_templates?.length !== 0) {
+      const hook = await technologyHook(ctx.db, row.team_id, cfg.technology_templates ?? DEFAULT_TECH_TEMPLATES, {
+        timeoutSeconds: cfg.timeout ?? 5, signal: ctx.signal, ipUrls: (cfg.resolvers ?? []).length > 0,
+      });
+      if (typeof hook === 'string') notices.push(hook);
+      else technologies = hook;
+    }
     const found = await runDiscovery({
+      technologies,
       deny: (host, port) => deny.reason(port ? `${host.includes(':') ? `[${host}]` : host}:${port}` : host) !== undefined,
       roots: row.root_domains,
       steps,

@@ -19,6 +19,7 @@ export const EnumerationConfig = Type.Object({
   rate_limit: Opt(Type.Integer({ minimum: 0, maximum: 100_000, description: 'operations per second, 0: no limit' })),
   timeout: Opt(Type.Integer({ minimum: 1, maximum: 120, description: 'seconds per connection or query' })),
   provider_config: Opt(Type.String({ maxLength: 65_536, description: 'subfinder provider-config.yaml text with dns_passive keys (never shown back)' })),
+  technology_templates: Opt(Type.Array(Type.String({ maxLength: 500 }), { maxItems: 1000, description: 'fingerprint templates run on web assets (catalogue paths, folders, ids, private templates); default http/technologies/tech-detect.yaml; [] turns it off' })),
 }, { additionalProperties: false });
 
 export const CreateEnumerationBody = Type.Object({

@@ -22,6 +22,7 @@ export interface EnumerationConfigInput {
   rate_limit?: number;
   timeout?: number;
   provider_config?: string;
+  technology_templates?: string[];
 }
 
 export interface CreateEnumerationBody {

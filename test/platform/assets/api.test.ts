@@ -122,6 +122,25 @@ describe.each(dbKinds())('assets API rules on %s', (kind) => {
     expect((await t.request({ method: 'GET', url: `/v1/scans/${mine.json().id}/config` })).json().targets).toEqual([`http://127.0.0.4:${web.port}`]);
   });
 
+  it('technologies come from fingerprint templates run by the engine (a private template here)', async () => {
+    const tpl = 'id: local-tech\ninfo:\n  name: Local tech\n  author: vigil\n  severity: info\n  tags: tech\nhttp:\n  - method: GET\n    path:\n      - "{{BaseURL}}"\n    matchers-condition: or\n    matchers:\n      - type: word\n        name: localcms\n        words: ["<title>Local</title>"]\n      - type: word\n        name: never-there\n        words: ["zzzz-not-present"]\n';
+    const made = await t.request({ method: 'POST', url: '/v1/template', payload: { template: tpl, filename: 'local-tech.yaml' } });
+    expect(made.statusCode, made.body).toBe(200);
+    const res = await enumerate({ root_domains: ['127.0.0.4'], enumeration_ports: String(web.port), enumeration_config: { technology_templates: ['local-tech'] } });
+    const id = res.json().id;
+    await runJob(id, 1);
+    const list = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}/contents` })).json();
+    expect(list.data[0].technologies).toEqual(['localcms']);
+    expect((await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}/contents?technologies=LocalCMS` })).json().total_results).toBe(1);
+    // By default the catalogue's tech-detect runs; this database has no catalogue, and the run says so.
+    const plain = await enumerate({ root_domains: ['127.0.0.4'], enumeration_ports: String(web.port) });
+    await runJob(plain.json().id, 1);
+    const data = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${plain.json().id}` })).json().data;
+    expect(data.notices.join('\n')).toMatch(/technology templates skipped: .*tech-detect/);
+    await t.request({ method: 'DELETE', url: `/v1/asset/enumerate/${id}` });
+    await t.request({ method: 'DELETE', url: `/v1/asset/enumerate/${plain.json().id}` });
+  });
+
   it('checks policies: type, conditions, labels, alert configs, enumerations; update modes; delete', async () => {
     const post = (payload: Record<string, unknown>) => t.request({ method: 'POST', url: '/v1/asset/policy', payload });
     const cases: [Record<string, unknown>, string][] = [

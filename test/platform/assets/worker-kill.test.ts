@@ -52,7 +52,7 @@ describe.skipIf(!url)('enumeration workers on PostgreSQL', () => {
 
     const running = await waitFor(async () => {
       const { rows } = await t.ctx.db.query<{ worker: string | null; status: string }>('SELECT worker, status FROM asset_enumerations WHERE id = $1', [id]);
-      return rows[0]?.status === 'running' && rows[0].worker && rows[0];
+      return rows[0]?.status === 'running' && rows[0].worker ? rows[0] : undefined;
     }, 60_000, 50);
     const victim = workers.find((w) => running.worker!.endsWith(`:${w.proc.pid}`))!;
     expect(victim).toBeDefined();
