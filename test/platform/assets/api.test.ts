@@ -1,6 +1,11 @@
 // The assets API's rules: who may do what, team isolation, bad input (4xx with the error body, nothing
 // stored), policy checks, and a retried enumeration run that stores nothing twice.
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasShared, sharedDir } from '../../helpers/shared.ts';
+import { importCatalogue } from '../../../src/platform/templates/catalogue.ts';
 import { dbKinds } from '../../helpers/db.ts';
 import { startHttpServer, type TestServer } from '../../helpers/targets.ts';
 import { getJobHandler, type JobContext } from '../../../src/platform/worker/registry.ts';
@@ -139,6 +144,32 @@ describe.each(dbKinds())('assets API rules on %s', (kind) => {
     expect(data.notices.join('\n')).toMatch(/technology templates skipped: .*tech-detect/);
     await t.request({ method: 'DELETE', url: `/v1/asset/enumerate/${id}` });
     await t.request({ method: 'DELETE', url: `/v1/asset/enumerate/${plain.json().id}` });
+  });
+
+  it.skipIf(!hasShared('corpus/nuclei-templates'))('the catalogue\'s tech-detect names the technologies of a web asset', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'vigil-tech-'));
+    const server = await startHttpServer((_req, res) => {
+      res.setHeader('Server', 'nginx/1.25.3');
+      res.setHeader('X-Powered-By', 'PHP/8.2.1');
+      res.end('<html><title>tech</title><a href="https://www.atlassian.com/software/jira">Project Management Software</a></html>');
+    }, { host: '127.0.0.5' });
+    try {
+      mkdirSync(path.join(dir, 'http/technologies'), { recursive: true });
+      copyFileSync(path.join(sharedDir, 'corpus/nuclei-templates/http/technologies/tech-detect.yaml'), path.join(dir, 'http/technologies/tech-detect.yaml'));
+      await importCatalogue(t.ctx.db, dir);
+      const res = await enumerate({ root_domains: ['127.0.0.5'], enumeration_ports: String(server.port) });
+      await runJob(res.json().id, 1);
+      const list = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${res.json().id}/contents` })).json();
+      // "nginx" and "PHP" from the headers themselves (tech-detect names them too: kept once); the page's
+      // Jira only from tech-detect's body matcher.
+      expect(list.data[0].technologies.map((x: string) => x.toLowerCase()).sort()).toEqual(['atlassian-jira', 'nginx', 'php']);
+      const data = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${res.json().id}` })).json().data;
+      expect(data.notices).toEqual([]);
+      await t.request({ method: 'DELETE', url: `/v1/asset/enumerate/${res.json().id}` });
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('checks policies: type, conditions, labels, alert configs, enumerations; update modes; delete', async () => {
