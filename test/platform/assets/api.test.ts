@@ -1,6 +1,6 @@
 // The assets API's rules: who may do what, team isolation, bad input (4xx with the error body, nothing
 // stored), policy checks, and a retried enumeration run that stores nothing twice.
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -170,6 +170,38 @@ describe.each(dbKinds())('assets API rules on %s', (kind) => {
       await server.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('automatic_vuln_scans: a scan of the run\'s new web assets, or a notice when it cannot start', async () => {
+    const none = await enumerate({ root_domains: ['127.0.0.4'], enumeration_ports: String(web.port), automatic_vuln_scans: true, enumeration_config: { technology_templates: [] } });
+    await runJob(none.json().id, 1);
+    const data = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${none.json().id}` })).json().data;
+    expect(data.notices).toEqual(['automatic vulnerability scan not started: the scan has no templates']);
+    await t.request({ method: 'DELETE', url: `/v1/asset/enumerate/${none.json().id}` });
+
+    // With a recommended template in the catalogue, the new assets are scanned once per run.
+    const dir = mkdtempSync(path.join(tmpdir(), 'vigil-rec-'));
+    try {
+      mkdirSync(path.join(dir, 'http/misconfiguration'), { recursive: true });
+      writeFileSync(path.join(dir, 'http/misconfiguration/rec.yaml'), 'id: rec-check\ninfo:\n  name: rec\n  author: vigil\n  severity: medium\n  tags: misconfig\nhttp:\n  - method: GET\n    path:\n      - "{{BaseURL}}/rec"\n    matchers:\n      - type: status\n        status: [200]\n');
+      await importCatalogue(t.ctx.db, dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const made = await enumerate({ name: 'auto', root_domains: ['127.0.0.4'], enumeration_ports: String(web.port), automatic_vuln_scans: true, enumeration_config: { technology_templates: [] } });
+    const id = made.json().id;
+    await runJob(id, 1);
+    await runJob(id, 1); // a retry does not start a second scan
+    const scans = (await t.request({ method: 'GET', url: '/v1/scans?search=auto' })).json().data;
+    expect(scans.length).toBe(1);
+    expect(scans[0]).toMatchObject({ name: 'auto: new assets (run 1)', is_automatic: true, total_target: 1 });
+    const cfg = (await t.request({ method: 'GET', url: `/v1/scans/${scans[0].scan_id}/config` })).json();
+    expect(cfg.targets).toEqual([`http://127.0.0.4:${web.port}`]);
+    // A rescan that finds nothing new starts no scan.
+    await t.request({ method: 'POST', url: `/v1/asset/enumerate/${id}/rescan` });
+    await runJob(id, 2);
+    expect((await t.request({ method: 'GET', url: '/v1/scans?search=auto' })).json().data.length).toBe(1);
+    await t.request({ method: 'DELETE', url: `/v1/asset/enumerate/${id}` });
   });
 
   it('checks policies: type, conditions, labels, alert configs, enumerations; update modes; delete', async () => {
