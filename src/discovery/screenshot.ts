@@ -2,7 +2,8 @@
 // browser the step is skipped with a notice (never downloads one).
 import { existsSync } from 'node:fs';
 
-export const CHROMIUM = process.env.VIGIL_CHROMIUM ?? '/usr/bin/chromium';
+/** Debian's chromium, or VIGIL_CHROMIUM (read at each run). */
+export const chromiumPath = () => process.env.VIGIL_CHROMIUM || '/usr/bin/chromium';
 
 export interface Screenshotter {
   take(url: string): Promise<Buffer | undefined>;
@@ -11,6 +12,7 @@ export interface Screenshotter {
 
 /** A browser session, or a reason why there is none. */
 export async function openScreenshotter(timeoutMs: number, hosts: Map<string, string>): Promise<Screenshotter | string> {
+  const CHROMIUM = chromiumPath();
   if (!existsSync(CHROMIUM)) return `http_screenshot skipped: no browser at ${CHROMIUM} (install Debian's chromium)`;
   let chromium: typeof import('playwright-core').chromium;
   try {

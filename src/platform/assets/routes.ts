@@ -64,6 +64,16 @@ export const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: { tags, summary: 'Change history of an asset', params: S.AssetIdParams, querystring: S.ChangelogQuery, response: { 200: S.Page(S.ChangelogRecord), ...errorResponses(400, 401, 403, 404) } },
   }, async (req) => assets.listChangelogs(ctx, req.caller.teamId, req.params.asset_id, req.query));
 
+  app.get('/v1/asset/:asset_id/screenshot', {
+    config: { action: 'assets:view' },
+    schema: { tags, summary: 'The PNG http_screenshot took of a web asset', params: S.AssetIdParams, response: { ...errorResponses(400, 401, 403, 404) } },
+  }, async (req, reply) => {
+    const png = await assets.screenshot(ctx, req.caller.teamId, req.params.asset_id);
+    reply.header('content-type', 'image/png');
+    reply.header('cache-control', 'private, no-store');
+    return reply.send(png);
+  });
+
   app.post('/v1/asset/policy', {
     config: { action: 'assets:manage' },
     schema: { tags, summary: 'Create an asset policy', body: S.PolicyBody, response: { 200: OkId, ...errorResponses(400, 401, 403) } },

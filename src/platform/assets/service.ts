@@ -162,6 +162,13 @@ export async function listContents(ctx: AppContext, teamId: string, id: string |
   return pageEnvelope(rows.map(assetView), total, offset, limit);
 }
 
+export async function screenshot(ctx: AppContext, teamId: string, assetId: string): Promise<Buffer> {
+  if (!/^\d{1,18}$/.test(assetId)) throw badRequest(`asset_id "${assetId}" is not an asset id (a whole number)`, 'asset_id');
+  const png = await store.getScreenshot(ctx.db, teamId, assetId);
+  if (!png) throw notFound(`asset ${assetId} has no screenshot`, 'asset_id');
+  return png;
+}
+
 const CHANGELOG_SORT: Record<string, string> = { created_at: 'created_at', id: 'asset_changelogs.id', event_type: 'event_type' };
 
 export async function listChangelogs(ctx: AppContext, teamId: string, assetId: string, q: { time?: string; event_type?: string; sort_asc?: string; sort_desc?: string; limit?: number; offset?: number }) {

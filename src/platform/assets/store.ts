@@ -363,6 +363,12 @@ export async function getAsset(db: Db, teamId: string, id: string): Promise<Asse
   return rows[0];
 }
 
+export async function getScreenshot(db: Db, teamId: string, id: string): Promise<Buffer | undefined> {
+  const { rows } = await db.query<{ screenshot: Uint8Array | null }>('SELECT screenshot FROM assets WHERE id = $1 AND team_id = $2', [id, teamId]);
+  const png = rows[0]?.screenshot;
+  return png ? Buffer.from(png) : undefined;
+}
+
 export async function deleteAssets(db: Db, ids: string[]): Promise<void> {
   if (ids.length) await db.query('DELETE FROM assets WHERE id = ANY($1::bigint[])', [ids]);
 }

@@ -1,6 +1,6 @@
 // The assets API's rules: who may do what, team isolation, bad input (4xx with the error body, nothing
 // stored), policy checks, and a retried enumeration run that stores nothing twice.
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -202,6 +202,37 @@ describe.each(dbKinds())('assets API rules on %s', (kind) => {
     await runJob(id, 2);
     expect((await t.request({ method: 'GET', url: '/v1/scans?search=auto' })).json().data.length).toBe(1);
     await t.request({ method: 'DELETE', url: `/v1/asset/enumerate/${id}` });
+  });
+
+  it.skipIf(!existsSync('/usr/bin/chromium'))('http_screenshot stores a PNG served to the team only', async () => {
+    const made = await enumerate({ root_domains: ['127.0.0.4'], enumeration_ports: String(web.port), steps: ['port_scan', 'http_probe', 'http_screenshot'], enumeration_config: { technology_templates: [] } });
+    const id = made.json().id;
+    await runJob(id, 1);
+    const list = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}/contents?is_screenshot=true` })).json();
+    expect(list.total_results).toBe(1);
+    const png = await t.request({ method: 'GET', url: `/v1/asset/${list.data[0].id}/screenshot` });
+    expect(png.statusCode).toBe(200);
+    expect(png.headers['content-type']).toBe('image/png');
+    expect(png.rawPayload.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+    expect((await t.request({ method: 'GET', url: `/v1/asset/${list.data[0].id}/screenshot`, key: other.key })).statusCode).toBe(404);
+    await t.request({ method: 'DELETE', url: `/v1/asset/enumerate/${id}` });
+  }, 60_000);
+
+  it('http_screenshot without a browser is skipped with a notice', async () => {
+    process.env.VIGIL_CHROMIUM = '/nonexistent/chromium';
+    try {
+      const made = await enumerate({ root_domains: ['127.0.0.4'], enumeration_ports: String(web.port), steps: ['port_scan', 'http_probe', 'http_screenshot'], enumeration_config: { technology_templates: [] } });
+      const id = made.json().id;
+      await runJob(id, 1);
+      const data = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}` })).json().data;
+      expect(data).toMatchObject({ status: 'finished', total_assets: 1, notices: ["http_screenshot skipped: no browser at /nonexistent/chromium (install Debian's chromium)"] });
+      const list = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}/contents` })).json();
+      expect(list.data[0].is_screenshot).toBe(false);
+      expect((await t.request({ method: 'GET', url: `/v1/asset/${list.data[0].id}/screenshot` })).statusCode).toBe(404);
+      await t.request({ method: 'DELETE', url: `/v1/asset/enumerate/${id}` });
+    } finally {
+      delete process.env.VIGIL_CHROMIUM;
+    }
   });
 
   it('checks policies: type, conditions, labels, alert configs, enumerations; update modes; delete', async () => {
