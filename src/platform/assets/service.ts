@@ -75,7 +75,13 @@ export async function createEnumeration(ctx: AppContext, caller: Caller, body: C
     createdBy: caller.userId, rootDomains: roots, steps, ports: body.enumeration_ports?.trim() || null, config: { ...config }, exclusions,
     alertingConfigIds: body.alerting_config_ids ?? [], automaticVulnScans: body.automatic_vuln_scans ?? false,
   });
-  await enqueue(ctx, ENUMERATE_JOB, { enumerationId: id, run: 1 });
+  try {
+    await enqueue(ctx, ENUMERATE_JOB, { enumerationId: id, run: 1 });
+  } catch (err) {
+    // Never leave an enumeration queued with no job behind it.
+    await store.deleteEnumeration(ctx.db, caller.teamId, id).catch(() => {});
+    throw err;
+  }
   return { id };
 }
 
@@ -143,7 +149,12 @@ export async function rescanEnumeration(ctx: AppContext, teamId: string, id: str
   await mustGet(ctx, teamId, id);
   const run = await store.queueNextRun(ctx.db, teamId, id);
   if (run === undefined) throw conflict(`enumeration ${id} is already queued or running`, 'enumerate_id');
-  await enqueue(ctx, ENUMERATE_JOB, { enumerationId: id, run });
+  try {
+    await enqueue(ctx, ENUMERATE_JOB, { enumerationId: id, run });
+  } catch (err) {
+    await store.failRun(ctx.db, id, run, 'the run could not be queued').catch(() => {});
+    throw err;
+  }
   return { id };
 }
 

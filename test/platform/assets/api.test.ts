@@ -60,6 +60,17 @@ describe.each(dbKinds())('assets API rules on %s', (kind) => {
     expect(await jobsOf(t, ENUMERATE_JOB)).toEqual([]);
   });
 
+  it('an enumeration whose job cannot be queued is not stored', async () => {
+    const queue = t.ctx.queue;
+    t.ctx.queue = undefined;
+    try {
+      expect((await enumerate({ root_domains: ['example.test'] })).statusCode).toBe(500);
+    } finally {
+      t.ctx.queue = queue;
+    }
+    expect(await count()).toBe(0);
+  });
+
   it('members and viewers can read but not create enumerations or policies; owners and admins can', async () => {
     expect((await enumerate({ root_domains: ['example.test'] }, member.key)).statusCode).toBe(403);
     const policy = await t.request({ method: 'POST', url: '/v1/asset/policy', key: member.key, payload: { policy_type: 'set_label', policies: { port: '80' }, labels: ['x'] } });
