@@ -8,6 +8,7 @@ import { registerTemplatesImport, registerTemplatesUpdate } from './templates-im
 import { registerIntel } from './intel.ts';
 import { registerUsers } from './users.ts';
 import { registerUpdates } from './updates.ts';
+import { registerDiscover } from './discover.ts';
 
 const program = new Command('vigil')
   .description('Vigil: self-hosted vulnerability scanning platform')
@@ -24,5 +25,6 @@ registerTemplatesUpdate(templates);
 registerIntel(program);
 registerUsers(program);
 registerUpdates(program);
+registerDiscover(program);
 
 await program.parseAsync(process.argv);

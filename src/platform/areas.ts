@@ -6,5 +6,6 @@ import { intelRoutes } from './intel/routes.ts';
 import { templateRoutes } from './templates/routes.ts';
 import { scanRoutes } from './scans/routes.ts';
 import { monitorRoutes } from './monitor/routes.ts';
+import { assetRoutes } from './assets/routes.ts';
 
-export const areas: FastifyPluginAsyncTypebox[] = [systemRoutes, teamRoutes, templateRoutes, monitorRoutes, scanRoutes, intelRoutes];
+export const areas: FastifyPluginAsyncTypebox[] = [systemRoutes, teamRoutes, templateRoutes, monitorRoutes, scanRoutes, intelRoutes, assetRoutes];

@@ -64,15 +64,14 @@ function wrap(handler: Handler, requests: SeenRequest[]) {
   };
 }
 
-async function listen(server: net.Server, scheme: string, requests: SeenRequest[]): Promise<TestServer> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as net.AddressInfo).port;
+async function listen(server: net.Server, scheme: string, requests: SeenRequest[], bind = '127.0.0.1', port = 0): Promise<TestServer> {
+  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(port, bind, resolve); });
   const sockets = new Set<net.Socket>();
   server.on('connection', (s: net.Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
   server.on('secureConnection', (s: net.Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
   return {
-    url: `${scheme}://127.0.0.1:${port}`,
-    port,
+    url: `${scheme}://${bind}:${(server.address() as net.AddressInfo).port}`,
+    port: (server.address() as net.AddressInfo).port,
     requests,
     close: () => new Promise<void>((resolve) => {
       for (const s of sockets) s.destroy();
@@ -81,18 +80,39 @@ async function listen(server: net.Server, scheme: string, requests: SeenRequest[
   };
 }
 
-/** Plain HTTP/1.1 server with keep-alive. */
-export function startHttpServer(handler: Handler): Promise<TestServer> {
-  const requests: SeenRequest[] = [];
-  const server = http.createServer({ keepAliveTimeout: 5000 }, wrap(handler, requests));
-  return listen(server, 'http', requests);
+/** Where a server listens: any loopback address (default 127.0.0.1) and port (default: a free one). */
+export interface Bind {
+  host?: string;
+  port?: number;
 }
 
-/** HTTPS server with a self-signed certificate; `requests[].servername` holds the SNI the client sent. */
-export function startHttpsServer(handler: Handler): Promise<TestServer> {
+/** Plain HTTP/1.1 server with keep-alive. */
+export function startHttpServer(handler: Handler, bind: Bind = {}): Promise<TestServer> {
   const requests: SeenRequest[] = [];
-  const server = https.createServer({ ...selfSignedCert() }, wrap(handler, requests));
-  return listen(server, 'https', requests);
+  const server = http.createServer({ keepAliveTimeout: 5000 }, wrap(handler, requests));
+  return listen(server, 'http', requests, bind.host, bind.port);
+}
+
+/** HTTPS server with a self-signed certificate (or the given one); `requests[].servername` holds the SNI the client sent. */
+export function startHttpsServer(handler: Handler, bind: Bind & { cert?: { key: string; cert: string } } = {}): Promise<TestServer> {
+  const requests: SeenRequest[] = [];
+  const server = https.createServer({ ...(bind.cert ?? selfSignedCert()) }, wrap(handler, requests));
+  return listen(server, 'https', requests, bind.host, bind.port);
+}
+
+/** A self-signed certificate for the given names (first one the CN), made with the openssl CLI. */
+export function certFor(names: string[], days = 30): { key: string; cert: string } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'vigil-cert-'));
+  try {
+    execFileSync('openssl', [
+      'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', String(days),
+      '-subj', `/CN=${names[0]}/O=Vigil Test`, '-addext', `subjectAltName=${names.map((n) => `DNS:${n}`).join(',')}`,
+      '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'),
+    ], { stdio: 'ignore' });
+    return { key: readFileSync(path.join(dir, 'key.pem'), 'utf8'), cert: readFileSync(path.join(dir, 'cert.pem'), 'utf8') };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** A raw TCP server: `onData` sees every byte a client sends and writes whatever it wants back. */

@@ -5,22 +5,16 @@ import { badRequest } from '../errors.ts';
 import { parseTemplate } from '../../engine/template/parse.ts';
 import type { ScanTemplate } from './store.ts';
 import { resolveTemplates } from '../templates/resolve.ts';
+import { assetTargets, type AssetSelection } from '../assets/targets.ts';
 
-export interface AssetSelection {
-  assets: string[];
-  enumerationIds: string[];
-  scanAllAssets: boolean;
-  assetFilters?: Record<string, unknown>;
-}
+export type { AssetSelection };
 
 /**
- * Targets from the asset inventory. Until that area stores assets, every asset or enumeration id is
- * unknown (a 400 naming it) and "all assets" is an empty set.
+ * Targets from the asset inventory (src/platform/assets/targets.ts): the named assets, the assets of the
+ * named enumerations, or all of the team's, narrowed by asset_filters. An unknown id is a 400 naming it.
  */
-export async function resolveAssetTargets(_db: Db, _teamId: string, sel: AssetSelection): Promise<string[]> {
-  if (sel.assets.length) throw badRequest(`unknown asset id "${sel.assets[0]}"`, 'assets[0]');
-  if (sel.enumerationIds.length) throw badRequest(`unknown enumeration id "${sel.enumerationIds[0]}"`, 'enumeration_ids[0].id');
-  return [];
+export async function resolveAssetTargets(db: Db, teamId: string, sel: AssetSelection): Promise<string[]> {
+  return assetTargets(db, teamId, sel);
 }
 
 export interface TemplateSelection {

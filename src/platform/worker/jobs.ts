@@ -4,3 +4,4 @@
 import './builtin.ts';
 import '../scans/jobs.ts';
 import '../updates/jobs.ts';
+import '../assets/jobs.ts';

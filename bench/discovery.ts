@@ -1,0 +1,100 @@
+// Discovery benchmark (npm run bench:discovery). Prints figures, asserts nothing.
+// 1. Ports scanned per second on 127.0.0.1 by port_scan (scanPorts: the shared throttle, progress, result
+//    map) beside a plain net.connect loop with the same concurrency in the same run, and their ratio.
+// 2. HTTP probes per second (http_probe: GET /, title, favicon fetch and hash) against a local server in a
+//    child process, so the server does not share this process's event loop.
+import { fork } from 'node:child_process';
+import net from 'node:net';
+import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { scanPorts } from '../src/discovery/ports.ts';
+import { probeHttp } from '../src/discovery/http-probe.ts';
+import { Throttle } from '../src/discovery/pool.ts';
+
+const PORTS = Number(process.env.BENCH_PORTS ?? 20_000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 200);
+const PROBES = Number(process.env.BENCH_PROBES ?? 2_000);
+const START = Number(process.env.BENCH_PORT_START ?? 30_000);
+
+function plainOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.connect({ host: '127.0.0.1', port });
+    s.once('connect', () => { s.destroy(); resolve(true); });
+    s.once('error', () => { s.destroy(); resolve(false); });
+  });
+}
+
+async function plainLoop(ports: number[]): Promise<number> {
+  let i = 0;
+  let open = 0;
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (i < ports.length) if (await plainOpen(ports[i++]!)) open++;
+  }));
+  return open;
+}
+
+const SERVER = `
+const http = require('node:http');
+const page = Buffer.from('<html><head><title>bench</title><link rel="icon" href="/favicon.ico"></head><body>ok</body></html>');
+const icon = Buffer.alloc(1150, 7);
+const s = http.createServer((req, res) => { res.setHeader('Server', 'bench/1.0'); res.end(req.url === '/favicon.ico' ? icon : page); });
+s.listen(0, '127.0.0.1', () => process.send(s.address().port));
+`;
+
+async function main() {
+  // A few listening ports inside the range, so both loops find the same open ports.
+  const listeners: net.Server[] = [];
+  for (let k = 0; k < 5; k++) {
+    const srv = net.createServer((c) => c.destroy());
+    await new Promise<void>((r) => srv.listen(START + k * 997, '127.0.0.1', r)).catch(() => {});
+    listeners.push(srv);
+  }
+  const ports = Array.from({ length: PORTS }, (_, k) => START + k).filter((p) => p <= 65535);
+
+  // Warm-up, then alternate the two to share any machine noise.
+  await plainLoop(ports.slice(0, 500));
+  const rounds: { ours: number; plain: number }[] = [];
+  let foundOurs = 0;
+  let foundPlain = 0;
+  for (let r = 0; r < 2; r++) {
+    let t0 = performance.now();
+    const open = await scanPorts(new Throttle({ concurrency: CONCURRENCY, rateLimit: 0, timeoutMs: 2000 }), ['127.0.0.1'], ports, () => {});
+    const ours = ports.length / ((performance.now() - t0) / 1000);
+    foundOurs = open.get('127.0.0.1')?.length ?? 0;
+    t0 = performance.now();
+    foundPlain = await plainLoop(ports);
+    const plain = ports.length / ((performance.now() - t0) / 1000);
+    rounds.push({ ours, plain });
+  }
+  const best = (k: 'ours' | 'plain') => Math.max(...rounds.map((x) => x[k]));
+  console.log(`port_scan: ${ports.length} ports on 127.0.0.1, concurrency ${CONCURRENCY}`);
+  console.log(`  discovery scanPorts : ${best('ours').toFixed(0)} ports/s (open found: ${foundOurs})`);
+  console.log(`  plain net.connect   : ${best('plain').toFixed(0)} ports/s (open found: ${foundPlain})`);
+  console.log(`  ratio               : ${(best('ours') / best('plain')).toFixed(2)} (goal >= 0.8)`);
+  for (const l of listeners) l.close();
+
+  const dir = mkdtempSync(path.join(tmpdir(), 'vigil-bench-'));
+  const file = path.join(dir, 'server.cjs');
+  writeFileSync(file, SERVER);
+  const child = fork(file, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const port = await new Promise<number>((r) => child.once('message', (m) => r(Number(m))));
+  try {
+    const opts = { timeoutMs: 5000, followRedirects: true, lookup: async () => '127.0.0.1' };
+    const throttle = new Throttle({ concurrency: 50, rateLimit: 0, timeoutMs: 5000 });
+    await throttle.each(Array.from({ length: 100 }), async () => { await probeHttp('127.0.0.1', '127.0.0.1', port, opts); });
+    let ok = 0;
+    const t0 = performance.now();
+    await throttle.each(Array.from({ length: PROBES }), async () => {
+      const info = await probeHttp('127.0.0.1', '127.0.0.1', port, opts);
+      if (info?.title === 'bench' && info.favicon) ok++;
+    });
+    const rate = PROBES / ((performance.now() - t0) / 1000);
+    console.log(`http_probe: ${PROBES} probes (GET / + favicon, concurrency 50): ${rate.toFixed(0)} probes/s, ${ok} complete`);
+  } finally {
+    child.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

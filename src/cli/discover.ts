@@ -1,0 +1,76 @@
+// `vigil discover`: runs discovery steps from the command line and prints JSON lines: one per event
+// (host, port, http, tls, notice) as it happens, and one per asset at the end ({"type":"asset",...}).
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+
+const list = (v: string, prev: string[] = []) => [...prev, ...v.split(',').map((s) => s.trim()).filter(Boolean)];
+const int = (name: string) => (v: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, got "${v}"`);
+  return n;
+};
+
+interface Flags {
+  steps?: string[];
+  ports?: string;
+  resolvers?: string[];
+  wordlist?: string;
+  exclude?: string[];
+  providerConfig?: string;
+  concurrency: number;
+  rateLimit: number;
+  timeout: number;
+  redirects: boolean;
+  progress?: boolean;
+  screenshots?: boolean;
+}
+
+export function registerDiscover(program: Command): void {
+  program
+    .command('discover')
+    .description('discover assets of domains, IP addresses and CIDR ranges (JSON lines out)')
+    .argument('<roots...>', 'domains, IP addresses or CIDR ranges')
+    .option('--steps <list>', 'steps to run: dns_resolve,dns_bruteforce,dns_passive,port_scan,http_probe,tls_scan,http_screenshot (default dns_resolve,port_scan,http_probe)', list)
+    .option('-p, --ports <list>', 'ports: "80,443,8000-8100", "top-100" (default), "full"')
+    .option('-r, --resolvers <list>', 'DNS resolvers host:port (default: the system resolver)', list)
+    .option('-w, --wordlist <file>', 'words for dns_bruteforce, one a line')
+    .option('-e, --exclude <list>', 'exclusions (names, *.wildcards, IPs, CIDRs; +pattern to include only)', list)
+    .option('--provider-config <file>', 'subfinder provider-config.yaml with dns_passive keys')
+    .option('-c, --concurrency <n>', 'operations in parallel', int('concurrency'), 50)
+    .option('--rate-limit <n>', 'operations per second, 0 = no limit', int('rate-limit'), 0)
+    .option('--timeout <ms>', 'milliseconds per connection or query', int('timeout'), 3000)
+    .option('--no-redirects', 'do not follow HTTP redirects')
+    .option('--progress', 'also print progress events')
+    .option('--screenshots', 'include screenshots (base64 PNG) in the asset lines')
+    .action(async (roots: string[], f: Flags) => {
+      const { runDiscovery, checkConfig, parseProviderConfig } = await import('../discovery/index.ts');
+      const out = (o: unknown) => process.stdout.write(JSON.stringify(o) + '\n');
+      const config = {
+        roots,
+        steps: f.steps as never,
+        ports: f.ports,
+        resolvers: f.resolvers,
+        wordlist: f.wordlist ? readFileSync(f.wordlist, 'utf8').split(/\r?\n/).filter(Boolean) : undefined,
+        exclusions: f.exclude,
+        followRedirects: f.redirects,
+        passive: { keys: f.providerConfig ? parseProviderConfig(readFileSync(f.providerConfig, 'utf8')) : {} },
+        limits: { concurrency: f.concurrency, rateLimit: f.rateLimit, timeoutMs: f.timeout },
+      };
+      try {
+        checkConfig(config);
+      } catch (e) {
+        process.stderr.write(`vigil discover: ${(e as Error).message}\n`);
+        process.exitCode = 2;
+        return;
+      }
+      const assets = await runDiscovery(config, (e) => {
+        if (e.type === 'progress' && !f.progress) return;
+        if (e.type === 'notice') process.stderr.write(`[notice] ${e.message}\n`);
+        out(e);
+      });
+      for (const a of assets) {
+        const { screenshot, ...rest } = a;
+        out({ type: 'asset', ...rest, ...(f.screenshots && screenshot ? { screenshot } : {}) });
+      }
+    });
+}

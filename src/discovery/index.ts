@@ -1,0 +1,11 @@
+// Asset discovery, standalone like the engine: DNS, ports, HTTP probing, TLS, screenshots.
+export * from './types.ts';
+export { runDiscovery, checkConfig, DEFAULT_STEPS, type DiscoveryConfig } from './run.ts';
+export { Resolver, parseResolver } from './dns.ts';
+export { parsePorts, scanPorts, tcpOpen, TOP_100 } from './ports.ts';
+export { probeHttp } from './http-probe.ts';
+export { scanTls } from './tls-scan.ts';
+export { bruteforce, detectWildcard } from './bruteforce.ts';
+export { passiveSubdomains, parseProviderConfig, SOURCES } from './passive.ts';
+export { faviconHash } from './favicon.ts';
+export { parseRoot, scopeOf, addressesOf, checkPattern } from './scope.ts';

@@ -1,0 +1,174 @@
+// One run of an enumeration, as a worker job: discovery, then in one transaction the inventory update
+// (assets compared with their last state, change history written), the policies, and the run's end.
+// A job retried after a crash either finds its run stored (and only re-sends its alerts) or starts over:
+// nothing is written before the final transaction, so nothing is doubled.
+import type { JobContext } from '../worker/registry.ts';
+import type { Db } from '../../db/connection.ts';
+import { runDiscovery, parseProviderConfig, type DiscoveredAsset, type DiscoveryEvent, type Step } from '../../discovery/index.ts';
+import { applyPoliciesToRun, pendingAlertsOfRun, sendAlerts } from './policies.ts';
+import * as store from './store.ts';
+import { denyList } from '../scans/deny.ts';
+import { technologyHook, DEFAULT_TECH_TEMPLATES, type TechHook } from './technologies.ts';
+import type { EnumerationConfigInput } from './service.ts';
+
+export interface EnumerateJob {
+  enumerationId: string;
+  run: number;
+}
+
+/** The facts compared between runs, with the names change events use. */
+const COMPARED = ['url', 'ip', 'cname', 'status_code', 'title', 'webserver', 'content_length', 'technologies', 'favicon', 'redirect_location', 'chain_status_codes'] as const;
+const TLS_COMPARED = ['subject_cn', 'subject_an', 'issuer_cn', 'issuer_org', 'not_after', 'version'] as const;
+
+export function factsOf(a: DiscoveredAsset): store.AssetFacts {
+  const h = a.http;
+  return {
+    asset_key: a.port ? `${a.host}:${a.port}` : a.host,
+    host: a.host,
+    port: a.port ?? null,
+    url: h?.url ?? null,
+    ip: [...a.ip].sort(),
+    cname: a.cname,
+    status_code: h?.status_code ?? null,
+    title: h ? h.title : null,
+    webserver: h ? h.webserver : null,
+    content_length: h?.content_length ?? null,
+    technologies: h ? [...h.technologies].sort() : [],
+    favicon: h ? h.favicon : null,
+    chain_status_codes: h?.chain_status_codes ?? [],
+    redirect_location: h ? h.redirect_location : null,
+    tls: a.tls ? { ...a.tls } : null,
+    sources: a.sources,
+    screenshot: a.screenshot ? Buffer.from(a.screenshot, 'base64') : null,
+  };
+}
+
+const same = (x: unknown, y: unknown) => JSON.stringify(x ?? null) === JSON.stringify(y ?? null);
+
+/** {name, from, to} for every compared field that differs. */
+export function changesBetween(old: store.AssetRow, f: store.AssetFacts): { name: string; from: unknown; to: unknown }[] {
+  const out: { name: string; from: unknown; to: unknown }[] = [];
+  for (const k of COMPARED) {
+    const before = k === 'ip' || k === 'technologies' ? [...(old[k] as string[])].sort() : old[k];
+    // Without redirects the chain is the status code alone: its change is the status_code change.
+    if (k === 'chain_status_codes' && old.chain_status_codes.length <= 1 && f.chain_status_codes.length <= 1) continue;
+    if (!same(before, f[k])) out.push({ name: k, from: before ?? null, to: f[k] ?? null });
+  }
+  const ot = (old.tls ?? {}) as Record<string, unknown>;
+  const nt = (f.tls ?? {}) as Record<string, unknown>;
+  for (const k of TLS_COMPARED) if (!same(ot[k], nt[k])) out.push({ name: `tls_${k}`, from: ot[k] ?? null, to: nt[k] ?? null });
+  return out;
+}
+
+function snapshot(f: Pick<store.AssetFacts, 'host' | 'port' | 'url' | 'ip' | 'cname' | 'status_code' | 'title' | 'webserver' | 'content_length' | 'technologies'>, labels: string[]) {
+  return {
+    name: f.url ?? (f.port ? `${f.host}:${f.port}` : f.host), host: f.host, port: f.port, ip: f.ip, cname: f.cname, status_code: f.status_code,
+    title: f.title, webserver: f.webserver, content_length: f.content_length, technologies: f.technologies, labels,
+  };
+}
+
+/** Stores a run's assets and history; returns the ids of assets new or changed in it, and counts. */
+export async function storeRun(db: Db, row: store.EnumerationRow, run: number, found: DiscoveredAsset[]): Promise<{ touched: string[]; fresh: string[]; total: number }> {
+  const existing = new Map((await store.assetsOfEnumeration(db, row.id)).map((a) => [a.asset_key, a]));
+  const touched: string[] = [];
+  const fresh: string[] = [];
+  const seen = new Set<string>();
+  const log = (assetId: string, eventType: string, changeEvent: unknown[], snap: Record<string, unknown>) =>
+    store.insertChangelog(db, { teamId: row.team_id, assetId, enumerationId: row.id, run, eventType, changeEvent, snapshot: snap });
+  for (const a of found) {
+    const f = factsOf(a);
+    if (seen.has(f.asset_key)) continue;
+    seen.add(f.asset_key);
+    const old = existing.get(f.asset_key);
+    if (!old) {
+      const id = await store.insertAsset(db, row.team_id, row.id, run, f);
+      await log(id, 'appeared', [{ name: 'asset', from: null, to: 'appeared' }], snapshot(f, []));
+      touched.push(id);
+      fresh.push(id);
+      continue;
+    }
+    const reappeared = old.disappeared_at !== null;
+    const changes = reappeared ? [] : changesBetween(old, f);
+    await store.updateAsset(db, old.id, run, f, changes.length > 0, reappeared);
+    if (reappeared) {
+      await log(old.id, 'appeared', [{ name: 'asset', from: 'disappeared', to: 'appeared' }], snapshot(f, old.labels));
+      fresh.push(old.id);
+    }
+    if (changes.length) await log(old.id, 'changed', changes, snapshot(f, old.labels));
+    if (reappeared || changes.length) touched.push(old.id);
+  }
+  for (const old of existing.values()) {
+    if (seen.has(old.asset_key) || old.disappeared_at !== null) continue;
+    await store.markDisappeared(db, old.id, run);
+    await log(old.id, 'disappeared', [{ name: 'asset', from: 'present', to: 'disappeared' }], snapshot(old, old.labels));
+  }
+  return { touched, fresh, total: seen.size };
+}
+
+const STEP_ORDER: Step[] = ['dns_passive', 'dns_bruteforce', 'dns_resolve', 'port_scan', 'http_probe', 'tls_scan', 'http_screenshot'];
+
+export async function runEnumeration(ctx: JobContext, job: EnumerateJob, onStored?: (newAssetIds: string[]) => Promise<void>): Promise<{ outcome: string }> {
+  const row = await store.getEnumeration(ctx.db, null, job.enumerationId);
+  if (!row || row.run !== job.run) return { outcome: 'superseded' };
+  if (row.done_run < job.run) {
+    await store.markRunning(ctx.db, row.id, job.run);
+    const cfg = row.enumeration_config as EnumerationConfigInput;
+    const notices: string[] = [];
+    const steps = row.steps as Step[];
+    const order = STEP_ORDER.filter((s) => steps.includes(s) || s === 'dns_resolve');
+    let lastWrite = 0;
+    const sink = (e: DiscoveryEvent) => {
+      if (e.type === 'notice') notices.push(e.message);
+      if (e.type !== 'progress' || e.total <= 0) return;
+      const i = order.indexOf(e.step);
+      const pct = Math.min(99, Math.floor(((Math.max(0, i) + e.done / e.total) / order.length) * 100));
+      const now = Date.now();
+      if (now - lastWrite < 500) return;
+      lastWrite = now;
+      void store.setProgress(ctx.db, row.id, job.run, pct).catch(() => {});
+    };
+    // The scans' deny list holds for discovery too: metadata addresses, VIGIL_DENY_TARGETS, our own port.
+    const deny = denyList(ctx.config);
+    let technologies: TechHook | undefined;
+    if (steps.includes('http_probe') && cfg.technology_templates?.length !== 0) {
+      const hook = await technologyHook(ctx.db, row.team_id, cfg.technology_templates ?? DEFAULT_TECH_TEMPLATES, {
+        timeoutSeconds: cfg.timeout ?? 5, signal: ctx.signal, ipUrls: (cfg.resolvers ?? []).length > 0,
+      });
+      if (typeof hook === 'string') notices.push(hook);
+      else technologies = hook;
+    }
+    const found = await runDiscovery({
+      technologies,
+      deny: (host, port) => deny.reason(port ? `${host.includes(':') ? `[${host}]` : host}:${port}` : host) !== undefined,
+      roots: row.root_domains,
+      steps,
+      ports: row.enumeration_ports ?? cfg.ports,
+      resolvers: cfg.resolvers,
+      wordlist: cfg.wordlist,
+      exclusions: row.exclusions,
+      followRedirects: cfg['follow-redirect'] ?? true,
+      passive: { keys: cfg.provider_config ? parseProviderConfig(cfg.provider_config) : {} },
+      limits: {
+        concurrency: cfg.concurrency ?? 50, rateLimit: cfg.rate_limit ?? 0, timeoutMs: cfg.timeout ? cfg.timeout * 1000 : 3000,
+        signal: ctx.signal,
+      },
+    }, sink);
+    const alerts = await ctx.db.transaction(async (tx) => {
+      const current = await store.getEnumeration(tx, null, row.id);
+      if (!current || current.run !== job.run || current.done_run >= job.run) return undefined;
+      const out = await storeRun(tx, row, job.run, found);
+      const queued = await applyPoliciesToRun(tx, row.team_id, row.id, job.run, out.touched);
+      await store.finishRun(tx, row.id, job.run, { total: out.total, fresh: out.fresh.length, notices });
+      return queued;
+    });
+    if (alerts === undefined) return { outcome: 'superseded' };
+  }
+  // Alerts and the automatic scan after the commit; both are safe to repeat.
+  await sendAlerts(ctx, await pendingAlertsOfRun(ctx.db, row.team_id, row.id, job.run));
+  if (onStored) {
+    const { rows } = await ctx.db.query<{ id: string }>(
+      `SELECT id::text AS id FROM assets WHERE enumeration_id = $1 AND first_seen_run = $2 AND disappeared_at IS NULL`, [row.id, job.run]);
+    await onStored(rows.map((r) => r.id));
+  }
+  return { outcome: 'stored' };
+}

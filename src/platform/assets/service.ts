@@ -1,0 +1,200 @@
+// Rules of enumerations and the inventory: what a create / update request means (checked with the
+// discovery's own checks, so nothing invalid is stored), rescans, the contents list and change history.
+import { randomBytes } from 'node:crypto';
+import type { AppContext } from '../context.ts';
+import type { Caller } from '../auth/service.ts';
+import { badRequest, conflict, notFound } from '../errors.ts';
+import { checkConfig, STEPS } from '../../discovery/index.ts';
+import { enqueue } from '../worker/registry.ts';
+import { checkDenied, denyList } from '../scans/deny.ts';
+import { parseSort, pageEnvelope } from '../scans/service.ts';
+import { normalizeFilters, TIME_RANGES, type AssetFiltersInput } from './filters.ts';
+import { ENUMERATE_JOB } from './jobs-names.ts';
+import * as store from './store.ts';
+import { assetView, changelogView, enumerationView } from './views.ts';
+
+export interface EnumerationConfigInput {
+  'follow-redirect'?: boolean;
+  ports?: string;
+  resolvers?: string[];
+  wordlist?: string[];
+  concurrency?: number;
+  rate_limit?: number;
+  timeout?: number;
+  provider_config?: string;
+  technology_templates?: string[];
+}
+
+export interface CreateEnumerationBody {
+  name?: string;
+  root_domains?: string[];
+  steps?: string[];
+  enumeration_ports?: string;
+  enumeration_config?: EnumerationConfigInput;
+  exclusions?: string[];
+  exclude_targets?: string[];
+  alerting_config_ids?: string[];
+  automatic_vuln_scans?: boolean;
+}
+
+export const DEFAULT_ENUM_STEPS = ['dns_resolve', 'port_scan', 'http_probe'];
+
+export const newId = () => randomBytes(10).toString('hex');
+
+/** Checks roots, steps, ports, resolvers and exclusions with discovery's checks: a 400 names the field. */
+function check(body: { root_domains: string[]; steps: string[]; enumeration_ports?: string | null; enumeration_config: EnumerationConfigInput; exclusions: string[] }): void {
+  const paramOf: Record<string, string> = { roots: 'root_domains', steps: 'steps', ports: 'enumeration_ports', resolvers: 'enumeration_config.resolvers', exclusions: 'exclusions' };
+  if (!body.root_domains.length) throw badRequest('root_domains must name at least one domain, IP address or CIDR range', 'root_domains');
+  try {
+    checkConfig({
+      roots: body.root_domains,
+      steps: body.steps as never,
+      ports: body.enumeration_ports ?? body.enumeration_config.ports,
+      resolvers: body.enumeration_config.resolvers,
+      exclusions: body.exclusions,
+    });
+  } catch (e) {
+    const field = String((e as { field?: string }).field ?? '');
+    const [head, ...rest] = field.split('[');
+    const param = (paramOf[head!] ?? head) + (rest.length ? '[' + rest.join('[') : '');
+    // Ports come from enumeration_ports, or enumeration_config.ports when that is absent.
+    throw badRequest((e as Error).message, head === 'ports' && body.enumeration_ports == null ? 'enumeration_config.ports' : param);
+  }
+}
+
+export async function createEnumeration(ctx: AppContext, caller: Caller, body: CreateEnumerationBody): Promise<{ id: string }> {
+  const roots = (body.root_domains ?? []).map((r) => r.trim());
+  const steps = body.steps?.length ? [...new Set(body.steps)] : DEFAULT_ENUM_STEPS;
+  const exclusions = [...(body.exclusions ?? []), ...(body.exclude_targets ?? [])];
+  const config = body.enumeration_config ?? {};
+  check({ root_domains: roots, steps, enumeration_ports: body.enumeration_ports, enumeration_config: config, exclusions });
+  checkDenied(denyList(ctx.config), roots, 'root_domains');
+  const id = newId();
+  await store.insertEnumeration(ctx.db, {
+    id, teamId: caller.teamId, name: body.name?.trim() || roots.slice(0, 3).join(', ') + (roots.length > 3 ? ` and ${roots.length - 3} more` : ''),
+    createdBy: caller.userId, rootDomains: roots, steps, ports: body.enumeration_ports?.trim() || null, config: { ...config }, exclusions,
+    alertingConfigIds: body.alerting_config_ids ?? [], automaticVulnScans: body.automatic_vuln_scans ?? false,
+  });
+  try {
+    await enqueue(ctx, ENUMERATE_JOB, { enumerationId: id, run: 1 });
+  } catch (err) {
+    // Never leave an enumeration queued with no job behind it.
+    await store.deleteEnumeration(ctx.db, caller.teamId, id).catch(() => {});
+    throw err;
+  }
+  return { id };
+}
+
+async function mustGet(ctx: AppContext, teamId: string, id: string): Promise<store.EnumerationRow> {
+  const row = await store.getEnumeration(ctx.db, teamId, id);
+  if (!row) throw notFound(`enumeration ${id} not found`, 'enumerate_id');
+  return row;
+}
+
+export async function getEnumeration(ctx: AppContext, teamId: string, id: string) {
+  return { message: 'ok', data: enumerationView(await mustGet(ctx, teamId, id)) };
+}
+
+const SORTABLE: Record<string, string> = { created_at: 'created_at', updated_at: 'updated_at', name: 'name', status: 'status', total_assets: 'total_assets', completed_at: 'completed_at' };
+const ENUM_STATUSES = ['queued', 'running', 'finished', 'failed'];
+
+export interface EnumerationListQuery {
+  offset?: number; limit?: number; search?: string; status?: string; sort_asc?: string; sort_desc?: string;
+  time?: string; start_date?: string; end_date?: string; enum_type?: string; is_internal?: boolean;
+}
+
+export async function listEnumerations(ctx: AppContext, teamId: string, q: EnumerationListQuery) {
+  const offset = q.offset ?? 0;
+  const limit = q.limit ?? 100;
+  const status = q.status?.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  for (const s of status ?? []) if (!ENUM_STATUSES.includes(s)) throw badRequest(`unknown status "${s}"; use ${ENUM_STATUSES.join(', ')}`, 'status');
+  if (q.time !== undefined && !(TIME_RANGES as readonly string[]).includes(q.time)) throw badRequest(`time "${q.time}" is not one of ${TIME_RANGES.join(', ')}`, 'time');
+  if (q.is_internal === true) return pageEnvelope([], 0, offset, limit);
+  const { rows, total } = await store.listEnumerations(ctx.db, {
+    teamId, offset, limit, search: q.search?.trim() || undefined, status, since: store.intervalOf(q.time),
+    startDate: q.start_date, endDate: q.end_date, order: parseSort(q.sort_asc, q.sort_desc, SORTABLE),
+  });
+  return pageEnvelope(rows.map(enumerationView), total, offset, limit);
+}
+
+export async function updateEnumeration(ctx: AppContext, teamId: string, id: string, body: CreateEnumerationBody): Promise<void> {
+  const row = await mustGet(ctx, teamId, id);
+  const next = {
+    root_domains: body.root_domains?.map((r) => r.trim()) ?? row.root_domains,
+    steps: body.steps?.length ? [...new Set(body.steps)] : row.steps,
+    enumeration_ports: body.enumeration_ports !== undefined ? body.enumeration_ports.trim() || null : row.enumeration_ports,
+    enumeration_config: body.enumeration_config ?? (row.enumeration_config as EnumerationConfigInput),
+    exclusions: body.exclusions ?? row.exclusions,
+  };
+  check(next);
+  if (body.root_domains) checkDenied(denyList(ctx.config), next.root_domains, 'root_domains');
+  if (body.name !== undefined && !body.name.trim()) throw badRequest('name must not be empty', 'name');
+  await store.updateEnumeration(ctx.db, teamId, id, {
+    name: body.name?.trim(),
+    root_domains: body.root_domains ? next.root_domains : undefined,
+    steps: body.steps?.length ? next.steps : undefined,
+    enumeration_ports: body.enumeration_ports !== undefined ? next.enumeration_ports : undefined,
+    enumeration_config: body.enumeration_config,
+    exclusions: body.exclusions,
+    alerting_config_ids: body.alerting_config_ids,
+    automatic_vuln_scans: body.automatic_vuln_scans,
+  });
+}
+
+export async function deleteEnumeration(ctx: AppContext, teamId: string, id: string): Promise<void> {
+  if (!(await store.deleteEnumeration(ctx.db, teamId, id))) throw notFound(`enumeration ${id} not found`, 'enumerate_id');
+}
+
+export async function rescanEnumeration(ctx: AppContext, teamId: string, id: string): Promise<{ id: string }> {
+  await mustGet(ctx, teamId, id);
+  const run = await store.queueNextRun(ctx.db, teamId, id);
+  if (run === undefined) throw conflict(`enumeration ${id} is already queued or running`, 'enumerate_id');
+  try {
+    await enqueue(ctx, ENUMERATE_JOB, { enumerationId: id, run });
+  } catch (err) {
+    await store.failRun(ctx.db, id, run, 'the run could not be queued').catch(() => {});
+    throw err;
+  }
+  return { id };
+}
+
+export interface ContentsQuery extends AssetFiltersInput {
+  offset?: number;
+  limit?: number;
+}
+
+/** Assets of one enumeration (or of every enumeration of the team when id is undefined), filtered. */
+export async function listContents(ctx: AppContext, teamId: string, id: string | undefined, q: ContentsQuery) {
+  if (id) await mustGet(ctx, teamId, id);
+  const { offset = 0, limit = 100, ...filters } = q;
+  const filter = normalizeFilters(filters);
+  if (id) filter.enumeration_ids = [id];
+  const { rows, total } = await store.listAssets(ctx.db, { teamId, filter, offset, limit });
+  return pageEnvelope(rows.map(assetView), total, offset, limit);
+}
+
+export async function screenshot(ctx: AppContext, teamId: string, assetId: string): Promise<Buffer> {
+  if (!/^\d{1,18}$/.test(assetId)) throw badRequest(`asset_id "${assetId}" is not an asset id (a whole number)`, 'asset_id');
+  const png = await store.getScreenshot(ctx.db, teamId, assetId);
+  if (!png) throw notFound(`asset ${assetId} has no screenshot`, 'asset_id');
+  return png;
+}
+
+const CHANGELOG_SORT: Record<string, string> = { created_at: 'created_at', id: 'asset_changelogs.id', event_type: 'event_type' };
+
+export async function listChangelogs(ctx: AppContext, teamId: string, assetId: string, q: { time?: string; event_type?: string; sort_asc?: string; sort_desc?: string; limit?: number; offset?: number }) {
+  if (!/^\d{1,18}$/.test(assetId)) throw badRequest(`asset_id "${assetId}" is not an asset id (a whole number)`, 'asset_id');
+  if (!(await store.getAsset(ctx.db, teamId, assetId))) throw notFound(`asset ${assetId} not found`, 'asset_id');
+  if (q.time !== undefined && !(TIME_RANGES as readonly string[]).includes(q.time)) throw badRequest(`time "${q.time}" is not one of ${TIME_RANGES.join(', ')}`, 'time');
+  const order = parseSort(q.sort_asc, q.sort_desc, CHANGELOG_SORT);
+  const offset = q.offset ?? 0;
+  const limit = q.limit ?? 100;
+  const { rows, total } = await store.listChangelogs(ctx.db, {
+    teamId, assetId, since: store.intervalOf(q.time),
+    eventTypes: q.event_type?.split(',').map((s) => s.trim()).filter(Boolean),
+    order: [...order.map((o) => `${o.column} ${o.desc ? 'DESC' : 'ASC'}`), 'asset_changelogs.id DESC'].join(', '), limit, offset,
+  });
+  return pageEnvelope(rows.map(changelogView), total, offset, limit);
+}
+
+export { STEPS };

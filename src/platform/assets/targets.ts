@@ -1,0 +1,51 @@
+// Scan targets from the inventory, for scans over `assets`, `enumeration_ids`, `scan_all_assets` and
+// `asset_filters`: the URL of each web asset (http_probe found a web server on it). DNS-only records and
+// ports without a web server are not targets. Disappeared assets are not scanned.
+import type { Db } from '../../db/connection.ts';
+import { badRequest } from '../errors.ts';
+import { normalizeFilters, type AssetFiltersInput } from './filters.ts';
+import * as store from './store.ts';
+
+export interface AssetSelection {
+  assets: string[];
+  enumerationIds: string[];
+  scanAllAssets: boolean;
+  assetFilters?: Record<string, unknown>;
+}
+
+export async function assetTargets(db: Db, teamId: string, sel: AssetSelection): Promise<string[]> {
+  const filter = normalizeFilters(sel.assetFilters as AssetFiltersInput | undefined, 'asset_filters.');
+  if (filter.time) delete filter.time;
+  const hasFilter = Object.keys(filter).length > 0;
+  if (!sel.assets.length && !sel.enumerationIds.length && !sel.scanAllAssets && !hasFilter) return [];
+
+  const bad = sel.assets.findIndex((a) => !/^\d{1,18}$/.test(a));
+  if (bad >= 0) throw badRequest(`unknown asset id "${sel.assets[bad]}"`, `assets[${bad}]`);
+  if (sel.assets.length) {
+    const { rows } = await store.listAssets(db, { teamId, filter: {}, ids: sel.assets });
+    const have = new Set(rows.map((r) => r.id));
+    const missing = sel.assets.findIndex((a) => !have.has(String(BigInt(a))));
+    if (missing >= 0) throw badRequest(`unknown asset id "${sel.assets[missing]}"`, `assets[${missing}]`);
+  }
+  if (sel.enumerationIds.length) {
+    const known = await store.existingEnumerationIds(db, teamId, sel.enumerationIds);
+    const missing = sel.enumerationIds.findIndex((id) => !known.has(id));
+    if (missing >= 0) throw badRequest(`unknown enumeration id "${sel.enumerationIds[missing]}"`, `enumeration_ids[${missing}].id`);
+  }
+
+  // The named assets, plus the assets of the named enumerations; all of them (scan_all_assets) or the
+  // filter's matches when neither names any. The filter narrows whichever set that is.
+  const rows: store.AssetRow[] = [];
+  if (sel.scanAllAssets || (!sel.assets.length && !sel.enumerationIds.length)) {
+    rows.push(...(await store.listAssets(db, { teamId, filter })).rows);
+  } else {
+    if (sel.assets.length) rows.push(...(await store.listAssets(db, { teamId, filter, ids: sel.assets })).rows);
+    if (sel.enumerationIds.length) {
+      const ids = filter.enumeration_ids ? filter.enumeration_ids.filter((e) => sel.enumerationIds.includes(e)) : sel.enumerationIds;
+      rows.push(...(await store.listAssets(db, { teamId, filter: { ...filter, enumeration_ids: ids } })).rows);
+    }
+  }
+  const out = new Set<string>();
+  for (const a of rows) if (a.url) out.add(a.url.replace(/\/$/, ''));
+  return [...out];
+}

@@ -1,0 +1,42 @@
+// `vigil discover` as a user runs it: a real process, JSON lines out, bad input refused with exit code 2.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnVigil } from '../helpers/process.ts';
+import { startHttpServer, type TestServer } from '../helpers/targets.ts';
+
+describe('vigil discover', () => {
+  let web: TestServer;
+  beforeAll(async () => {
+    web = await startHttpServer((_req, res) => {
+      res.setHeader('Server', 'Apache/2.4.58');
+      res.end('<title>CLI target</title>');
+    }, { host: '127.0.0.7' });
+  });
+  afterAll(async () => {
+    await web?.close();
+  });
+
+  it('prints events and assets as JSON lines', async () => {
+    const p = spawnVigil(['discover', '127.0.0.7', '-p', `${web.port},1`, '--steps', 'port_scan,http_probe', '--progress']);
+    expect(await p.exited).toBe(0);
+    const lines = p.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.filter((l) => l.type === 'port')).toEqual([{ type: 'port', host: '127.0.0.7', ip: '127.0.0.7', port: web.port }]);
+    expect(lines.some((l) => l.type === 'progress' && l.step === 'port_scan' && l.done === 2 && l.total === 2)).toBe(true);
+    const assets = lines.filter((l) => l.type === 'asset');
+    expect(assets).toHaveLength(1);
+    expect(assets[0]).toMatchObject({ host: '127.0.0.7', port: web.port, http: { status_code: 200, title: 'CLI target', webserver: 'Apache/2.4.58', technologies: ['Apache'] } });
+  }, 60_000);
+
+  it('refuses bad input with the reason and exit code 2', async () => {
+    for (const [args, re] of [
+      [['10.0.0.0/8'], /too large/],
+      [['example.test', '--steps', 'dns_magic'], /unknown step "dns_magic"/],
+      [['example.test', '-p', '65536'], /out of range/],
+      [['999.1.1.1/24'], /not a valid CIDR/],
+    ] as const) {
+      const p = spawnVigil(['discover', ...args]);
+      expect(await p.exited).toBe(2);
+      expect(p.stderr).toMatch(re);
+      expect(p.stdout).toBe('');
+    }
+  }, 60_000);
+});

@@ -1,0 +1,64 @@
+// A real authoritative DNS server on 127.0.0.1 (UDP, dns2) serving a zone the test can change while it
+// runs: A, AAAA and CNAME records, wildcards ("*.example.test"), NXDOMAIN for the rest.
+import dns2 from 'dns2';
+import type { AddressInfo } from 'node:net';
+
+export interface ZoneRecord {
+  A?: string[];
+  AAAA?: string[];
+  CNAME?: string;
+}
+
+export interface TestDnsServer {
+  /** "127.0.0.1:port", as discovery's resolvers take it. */
+  address: string;
+  zone: Map<string, ZoneRecord>;
+  queries: { name: string; type: number }[];
+  close(): Promise<void>;
+}
+
+function lookup(zone: Map<string, ZoneRecord>, name: string): ZoneRecord | undefined {
+  const exact = zone.get(name);
+  if (exact) return exact;
+  // The closest wildcard: *.<parent>, walking up.
+  const labels = name.split('.');
+  for (let i = 1; i < labels.length; i++) {
+    const w = zone.get(`*.${labels.slice(i).join('.')}`);
+    if (w) return w;
+  }
+  return undefined;
+}
+
+export async function startDnsServer(records: Record<string, ZoneRecord>): Promise<TestDnsServer> {
+  const zone = new Map(Object.entries(records));
+  const queries: { name: string; type: number }[] = [];
+  const { Packet } = dns2;
+  const server = dns2.createUDPServer((request, send) => {
+    const response = Packet.createResponseFromRequest(request);
+    const q = request.questions[0];
+    if (!q) return send(response);
+    queries.push({ name: q.name, type: q.type });
+    let name = q.name.toLowerCase().replace(/\.$/, '');
+    let rec = lookup(zone, name);
+    if (!rec) {
+      (response.header as { rcode: number }).rcode = 3; // NXDOMAIN
+      return send(response);
+    }
+    for (let hops = 0; rec?.CNAME && hops < 8; hops++) {
+      response.answers.push({ name, type: Packet.TYPE.CNAME, class: Packet.CLASS.IN, ttl: 60, domain: rec.CNAME } as never);
+      name = rec.CNAME;
+      rec = lookup(zone, name);
+    }
+    if (q.type === Packet.TYPE.A) for (const address of rec?.A ?? []) response.answers.push({ name, type: Packet.TYPE.A, class: Packet.CLASS.IN, ttl: 60, address } as never);
+    if (q.type === Packet.TYPE.AAAA) for (const address of rec?.AAAA ?? []) response.answers.push({ name, type: Packet.TYPE.AAAA, class: Packet.CLASS.IN, ttl: 60, address } as never);
+    send(response);
+  });
+  await server.listen(0, '127.0.0.1');
+  const port = (server.address() as AddressInfo).port;
+  return {
+    address: `127.0.0.1:${port}`,
+    zone,
+    queries,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}

@@ -1,0 +1,225 @@
+// The assets story end to end, on real local services: an enumeration finds the hosts, ports and web
+// facts of a DNS zone (wildcard and CNAME) served on 127.0.0.1; the services change; the rescan writes
+// exactly the expected change events; a policy on one of the new conditions fires once.
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dbKinds } from '../../helpers/db.ts';
+import { startDnsServer, type TestDnsServer } from '../../helpers/dns.ts';
+import { certFor, startHttpServer, startHttpsServer, type TestServer } from '../../helpers/targets.ts';
+import { ALERT_JOB, createAssetApp, jobsOf, type AssetTestApp } from './fixtures.ts';
+
+const page = (title: string) => `<html><head><title>${title}</title></head><body>${title} page</body></html>`;
+
+describe.each(dbKinds())('assets story on %s', (kind) => {
+  let t: AssetTestApp;
+  let dns: TestDnsServer;
+  let shop: TestServer; // app.example.test (and www, a CNAME of it) on 127.0.0.2
+  let admin: TestServer; // a second web port on 127.0.0.2, closed before the rescan
+  let api: TestServer; // https on 127.0.0.3
+  let maintenance = false;
+  let enumId = '';
+  let adminPort = 0;
+  const contents = async (id: string, query = '') => {
+    const res = await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}/contents?limit=1000${query}` });
+    expect(res.statusCode).toBe(200);
+    return res.json() as { total_results: number; data: any[] };
+  };
+  const key = (a: any) => `${a.host}${a.port ? ':' + a.port : ''}`;
+
+  beforeAll(async () => {
+    t = await createAssetApp(kind);
+    shop = await startHttpServer((req, res) => {
+      res.setHeader('Server', 'nginx/1.25.3');
+      if (req.url === '/favicon.ico') {
+        res.statusCode = 404;
+        return res.end();
+      }
+      if (maintenance) {
+        res.statusCode = 503;
+        return res.end(page('Maintenance'));
+      }
+      res.end(page('Shop'));
+    }, { host: '127.0.0.2' });
+    admin = await startHttpServer((_req, res) => res.end(page('Admin')), { host: '127.0.0.2' });
+    adminPort = admin.port;
+    api = await startHttpsServer((_req, res) => res.end(page('API')), { host: '127.0.0.3', cert: certFor(['api.example.test']) });
+    dns = await startDnsServer({
+      'app.example.test': { A: ['127.0.0.2'] },
+      'www.example.test': { CNAME: 'app.example.test' },
+      'api.example.test': { A: ['127.0.0.3'] },
+      '*.example.test': { A: ['127.0.0.9'] },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await Promise.all([shop?.close(), admin?.close(), api?.close(), dns?.close()]);
+  });
+
+  it('an enumeration finds the expected hosts, ports and web facts', async () => {
+    const res = await t.request({
+      method: 'POST', url: '/v1/asset/enumerate',
+      payload: {
+        name: 'example', root_domains: ['example.test'],
+        steps: ['dns_resolve', 'dns_bruteforce', 'port_scan', 'http_probe', 'tls_scan'],
+        enumeration_ports: `${shop.port},${adminPort},${api.port}`,
+        enumeration_config: { resolvers: [dns.address], wordlist: ['app', 'www', 'api', 'new', 'mail'], timeout: 2 },
+      },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    enumId = res.json().id;
+    const done = await t.waitRun(enumId, 1);
+    expect(done).toMatchObject({ status: 'finished', progress: 100, total_assets: 8, new_assets: 8, rescan_count: 0, is_rescan: false });
+
+    const { data } = await contents(enumId);
+    expect(data.map(key).sort()).toEqual([
+      'api.example.test', `api.example.test:${api.port}`,
+      'app.example.test', `app.example.test:${adminPort}`, `app.example.test:${shop.port}`,
+      'www.example.test', `www.example.test:${adminPort}`, `www.example.test:${shop.port}`,
+    ].sort());
+    const appShop = data.find((a) => key(a) === `app.example.test:${shop.port}`);
+    expect(appShop).toMatchObject({
+      type: 'http', ip: ['127.0.0.2'], status_code: 200, title: 'Shop', webserver: 'nginx/1.25.3', technologies: ['nginx'],
+      content_length: Buffer.byteLength(page('Shop')), is_new: true, labels: [],
+    });
+    expect(data.find((a) => key(a) === `www.example.test:${shop.port}`).cname).toEqual(['app.example.test']);
+    const apiTls = data.find((a) => key(a) === `api.example.test:${api.port}`);
+    expect(apiTls).toMatchObject({ title: 'API', tls_subject_cn: 'api.example.test', tls_subject_an: ['api.example.test'], tls_self_signed: true });
+
+    // AssetFilters as query parameters.
+    expect((await contents(enumId, '&only_dns=true')).data.map(key).sort()).toEqual(['api.example.test', 'app.example.test', 'www.example.test']);
+    expect((await contents(enumId, `&port=${api.port}`)).data.map(key)).toEqual([`api.example.test:${api.port}`]);
+    expect((await contents(enumId, '&title=shop&host=www.example.test')).data.map(key)).toEqual([`www.example.test:${shop.port}`]);
+    expect((await contents(enumId, '&cname=app.example.test')).total_results).toBe(3);
+    expect((await contents(enumId, '&technologies=NGINX')).total_results).toBe(2);
+    const bad = await t.request({ method: 'GET', url: `/v1/asset/enumerate/${enumId}/contents?port=99999` });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ param: 'port', code: 'invalid_request' });
+  });
+
+  it('a rescan after the services change writes exactly the expected change events, and a policy fires once', async () => {
+    const before = (await contents(enumId)).data;
+    const idOf = (k: string) => before.find((a) => key(a) === k)?.id as number;
+
+    const policy = await t.request({
+      method: 'POST', url: '/v1/asset/policy',
+      payload: { name: 'down for maintenance', policy_type: 'alert', policies: { status_code: '503' }, alerting_config_ids: ['alert-config-1'] },
+    });
+    expect(policy.statusCode, policy.body).toBe(200);
+    const policyId = policy.json().id;
+    const labeler = await t.request({
+      method: 'POST', url: '/v1/asset/policy',
+      payload: { name: 'label new', policy_type: 'set_label', policies: { host: 'new.example.test' }, labels: ['fresh'] },
+    });
+    expect(labeler.statusCode, labeler.body).toBe(200);
+
+    // The changes: a title and status code, a port closed, a new host.
+    maintenance = true;
+    await admin.close();
+    dns.zone.set('new.example.test', { A: ['127.0.0.2'] });
+
+    const rescan = await t.request({ method: 'POST', url: `/v1/asset/enumerate/${enumId}/rescan` });
+    expect(rescan.statusCode, rescan.body).toBe(200);
+    expect(rescan.json()).toEqual({ id: enumId, 'truncated-scan-targets': 0 });
+    const done = await t.waitRun(enumId, 2);
+    expect(done).toMatchObject({ total_assets: 8, new_assets: 2, is_rescan: true, rescan_count: 1 });
+
+    const after = (await contents(enumId)).data;
+    expect(after.map(key).sort()).toEqual([
+      'api.example.test', `api.example.test:${api.port}`, 'app.example.test', `app.example.test:${shop.port}`,
+      'new.example.test', `new.example.test:${shop.port}`, 'www.example.test', `www.example.test:${shop.port}`,
+    ].sort());
+    expect(after.filter((a) => a.is_new).map(key).sort()).toEqual(['new.example.test', `new.example.test:${shop.port}`]);
+    expect(after.filter((a) => a.labels.includes('fresh')).map(key).sort()).toEqual(['new.example.test', `new.example.test:${shop.port}`]);
+
+    // Every change event of run 2, over every asset (the disappeared ones included).
+    const ids = new Map<number, string>([...before, ...after].map((a) => [a.id, key(a)]));
+    const events: Record<string, { event_type: string; change_event: unknown[] }[]> = {};
+    for (const [id, k] of ids) {
+      const res = await t.request({ method: 'GET', url: `/v1/asset/${id}/changelogs?limit=100` });
+      expect(res.statusCode).toBe(200);
+      const run2 = res.json().data.filter((c: any) => c.run === 2);
+      if (run2.length) events[k] = run2.map((c: any) => ({ event_type: c.event_type, change_event: c.change_event }));
+    }
+    const shopChange = {
+      event_type: 'changed',
+      change_event: [
+        { name: 'status_code', from: 200, to: 503 },
+        { name: 'title', from: 'Shop', to: 'Maintenance' },
+        { name: 'content_length', from: Buffer.byteLength(page('Shop')), to: Buffer.byteLength(page('Maintenance')) },
+      ],
+    };
+    const gone = { event_type: 'disappeared', change_event: [{ name: 'asset', from: 'present', to: 'disappeared' }] };
+    const came = { event_type: 'appeared', change_event: [{ name: 'asset', from: null, to: 'appeared' }] };
+    expect(events).toEqual({
+      [`app.example.test:${shop.port}`]: [shopChange],
+      [`www.example.test:${shop.port}`]: [shopChange],
+      [`app.example.test:${adminPort}`]: [gone],
+      [`www.example.test:${adminPort}`]: [gone],
+      'new.example.test': [came],
+      [`new.example.test:${shop.port}`]: [came],
+    });
+
+    // The changelog query's filters.
+    const appShop = idOf(`app.example.test:${shop.port}`);
+    const all = (await t.request({ method: 'GET', url: `/v1/asset/${appShop}/changelogs` })).json();
+    expect(all).toMatchObject({ total_results: 2, result_count: 2, current_page: 1, total_pages: 1, message: 'ok' });
+    expect(all.data.map((c: any) => c.event_type)).toEqual(['changed', 'appeared']);
+    const asc = (await t.request({ method: 'GET', url: `/v1/asset/${appShop}/changelogs?sort_asc=created_at` })).json();
+    expect(asc.data.map((c: any) => c.event_type)).toEqual(['appeared', 'changed']);
+    const titled = (await t.request({ method: 'GET', url: `/v1/asset/${appShop}/changelogs?event_type=title&time=last_day` })).json();
+    expect(titled.data.map((c: any) => c.event_type)).toEqual(['changed']);
+    const paged = (await t.request({ method: 'GET', url: `/v1/asset/${appShop}/changelogs?limit=1&offset=1` })).json();
+    expect(paged).toMatchObject({ result_count: 1, total_results: 2, current_page: 2, total_pages: 2 });
+    expect((await t.request({ method: 'GET', url: `/v1/asset/${appShop}/changelogs?time=yesterday` })).statusCode).toBe(400);
+
+    // The alert policy fired once: one event naming the 503 assets (the new host is served by the same
+    // server, so it answers 503 too), one alert queued.
+    const ev = (await t.request({ method: 'GET', url: `/v1/asset/policy/${policyId}/events` })).json();
+    expect(ev.total).toBe(1);
+    expect(ev.data.events[0]).toMatchObject({ event_type: 'asset_policy_alert', subject_id: policyId, subject_name: 'down for maintenance', status: 'pending' });
+    expect(ev.data.events[0].message_payload.assets.map((a: any) => `${a.host}:${a.port}`).sort())
+      .toEqual([`app.example.test:${shop.port}`, `new.example.test:${shop.port}`, `www.example.test:${shop.port}`]);
+    let alerts = await jobsOf(t, ALERT_JOB);
+    expect(alerts.length).toBe(1);
+    expect(alerts[0]!.data).toMatchObject({ team_id: t.owner.teamId, policy_id: policyId, alerting_config_ids: ['alert-config-1'] });
+    const got = (await t.request({ method: 'GET', url: `/v1/asset/policy/${policyId}` })).json().data;
+    expect(got.last_executed_at).toBeTruthy();
+
+    // A third run with nothing changed: no change events, the policy does not fire again.
+    await t.request({ method: 'POST', url: `/v1/asset/enumerate/${enumId}/rescan` });
+    await t.waitRun(enumId, 3);
+    for (const id of ids.keys()) {
+      const res = (await t.request({ method: 'GET', url: `/v1/asset/${id}/changelogs` })).json();
+      expect(res.data.filter((c: any) => c.run === 3)).toEqual([]);
+    }
+    expect((await t.request({ method: 'GET', url: `/v1/asset/policy/${policyId}/events` })).json().total).toBe(1);
+    alerts = await jobsOf(t, ALERT_JOB);
+    expect(alerts.length).toBe(1);
+    expect((await contents(enumId, '&is_new=true')).total_results).toBe(0);
+  });
+
+  it('a scan over the enumeration targets exactly its web assets', async () => {
+    const res = await t.request({
+      method: 'POST', url: '/v1/scans',
+      payload: {
+        enumeration_ids: [{ id: enumId }],
+        private_templates: [{ name: 'root.yaml', contents: 'id: root-get\ninfo:\n  name: root\n  author: vigil\n  severity: info\nhttp:\n  - method: GET\n    path:\n      - "{{BaseURL}}/"\n    matchers:\n      - type: status\n        status: [200]\n' }],
+      },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const config = (await t.request({ method: 'GET', url: `/v1/scans/${res.json().id}/config` })).json();
+    expect(config.targets.sort()).toEqual([
+      `https://api.example.test:${api.port}`, `http://app.example.test:${shop.port}`,
+      `http://new.example.test:${shop.port}`, `http://www.example.test:${shop.port}`,
+    ].sort());
+    const filtered = await t.request({
+      method: 'POST', url: '/v1/scans',
+      payload: { scan_all_assets: true, asset_filters: { status_code: '200' }, private_templates: [{ name: 'x.yaml', contents: 'id: x\ninfo:\n  name: x\n  author: v\n  severity: info\nhttp:\n  - method: GET\n    path: ["{{BaseURL}}"]\n' }] },
+    });
+    expect(filtered.statusCode, filtered.body).toBe(200);
+    const fc = (await t.request({ method: 'GET', url: `/v1/scans/${filtered.json().id}/config` })).json();
+    expect(fc.targets).toEqual([`https://api.example.test:${api.port}`]);
+  });
+});
+
+void net;
