@@ -5,5 +5,7 @@ import { teamRoutes } from './team/routes.ts';
 import { intelRoutes } from './intel/routes.ts';
 import { templateRoutes } from './templates/routes.ts';
 import { scanRoutes } from './scans/routes.ts';
+import { authRoutes } from './auth/routes.ts';
+import { consoleRoutes } from './console/routes.ts';
 
-export const areas: FastifyPluginAsyncTypebox[] = [systemRoutes, teamRoutes, templateRoutes, scanRoutes, intelRoutes];
+export const areas: FastifyPluginAsyncTypebox[] = [systemRoutes, authRoutes, teamRoutes, templateRoutes, scanRoutes, intelRoutes, consoleRoutes];

@@ -22,6 +22,11 @@ const EXCEPTIONS: Record<string, Who[] | 'public'> = {
   'GET /healthz': 'public',
   'GET /openapi.json': 'public',
   'POST /v1/user/invite/accept': 'public', // the one-time token is the credential
+  'POST /v1/auth/sign-in': 'public', // the credentials are in the body
+  'POST /v1/auth/sign-out': ANY, // everyone ends their own session
+  'PUT /v1/user/password': ANY, // everyone sets their own password
+  'GET /': 'public', // the console's files
+  'GET /*': 'public',
 };
 
 /**
