@@ -74,7 +74,7 @@ describe('role x operation matrix', () => {
       for (const who of [...ROLES, null] as (Who | null)[]) {
         tried++;
         const res = await t.request({ method: r.method as 'GET', url, payload: body, key: who ? users[who].key : null });
-        if (who && res.json?.().api_key && r.url.endsWith('/rotate')) users[who].key = res.json().api_key; // keep the new key
+        if (who && r.url.endsWith('/rotate') && res.json?.().api_key) users[who].key = res.json().api_key; // keep the new key
         const s = res.statusCode;
         const label = `${r.method} ${r.url} as ${who ?? 'no key'} -> ${s}`;
         if (s >= 500) violations.push(`${label} (server error)`);

@@ -42,7 +42,7 @@ export const consoleRoutes: FastifyPluginAsync = async (app) => {
     if (!existsSync(path.join(dist, 'index.html'))) {
       return reply.code(404).send({ message: 'the console is not built: run `npm run build:web`', code: 'not_found', status: 404 });
     }
-    return secureHeaders(reply).header('cache-control', 'no-cache').sendFile('index.html');
+    return secureHeaders(reply).header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
   };
 
   app.get('/', { config: { public: true }, schema: { hide: true } }, async (_req, reply) => page(reply));
@@ -54,7 +54,7 @@ export const consoleRoutes: FastifyPluginAsync = async (app) => {
     if (rel.startsWith('assets/')) {
       // Hashed file names: cached for good. A missing asset is a 404, not the page.
       if (!isFile(path.join(dist, rel))) return reply.callNotFound();
-      return secureHeaders(reply).header('cache-control', 'public, max-age=31536000, immutable').sendFile(rel);
+      return secureHeaders(reply).sendFile(rel, { maxAge: 365 * 86_400_000, immutable: true });
     }
     if (/^[\w.-]+\.(svg|ico|png|txt|webmanifest)$/.test(rel) && isFile(path.join(dist, rel))) {
       return secureHeaders(reply).sendFile(rel);

@@ -1,0 +1,34 @@
+// Who is signed in: GET /v1/auth/session (also hands back the CSRF token after a reload).
+import { createContext, useContext } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { api, ok, setCsrfToken } from './api/client';
+
+export interface Me {
+  email: string;
+  role: string;
+  team_id: string;
+  user_id: number;
+  /** Owner and Admin may change things; the others only read. */
+  canManage: boolean;
+}
+
+export function useSessionQuery() {
+  return useQuery({
+    queryKey: ['session'],
+    queryFn: async (): Promise<Me> => {
+      const s = await ok(api.GET('/v1/auth/session'));
+      setCsrfToken(s.csrf_token);
+      return { email: s.email, role: s.role, team_id: s.team_id, user_id: s.user_id, canManage: s.role === 'OWNER' || s.role === 'ADMIN' };
+    },
+    retry: false,
+    staleTime: 60_000,
+  });
+}
+
+export const MeContext = createContext<Me | null>(null);
+
+export function useMe(): Me {
+  const me = useContext(MeContext);
+  if (!me) throw new Error('useMe outside the signed-in layout');
+  return me;
+}
