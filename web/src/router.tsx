@@ -1,8 +1,10 @@
 // Every page and its address; pages load on demand (code-split) so the first page stays small.
-import { createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent, Outlet } from '@tanstack/react-router';
+import { createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent, Outlet, redirect } from '@tanstack/react-router';
 import type { QueryClient } from '@tanstack/react-query';
 import { AppLayout } from './components/AppLayout';
 import { SignIn } from './pages/SignIn';
+import { ApiFailure } from './api/client';
+import { sessionQuery } from './session';
 
 type Search = Record<string, unknown>;
 const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
@@ -16,7 +18,20 @@ const signIn = createRoute({
 });
 const invite = createRoute({ getParentRoute: () => root, path: '/invite', component: lazyRouteComponent(() => import('./pages/Invite')) });
 
-const app = createRoute({ getParentRoute: () => root, id: 'app', component: AppLayout });
+// Every page below needs a session: without one, the sign-in page (and back here afterwards).
+const app = createRoute({
+  getParentRoute: () => root, id: 'app', component: AppLayout,
+  beforeLoad: async ({ context, location }) => {
+    try {
+      await context.queryClient.ensureQueryData(sessionQuery);
+    } catch (err) {
+      if (err instanceof ApiFailure && err.status === 401) {
+        throw redirect({ to: '/sign-in', search: { next: location.href === '/' ? undefined : location.href } });
+      }
+      throw err;
+    }
+  },
+});
 
 const overview = createRoute({ getParentRoute: () => app, path: '/', component: lazyRouteComponent(() => import('./pages/Overview')) });
 export const scansRoute = createRoute({

@@ -1,6 +1,6 @@
 // Who is signed in: GET /v1/auth/session (also hands back the CSRF token after a reload).
 import { createContext, useContext } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, ok, setCsrfToken } from './api/client';
 
 export interface Me {
@@ -12,8 +12,7 @@ export interface Me {
   canManage: boolean;
 }
 
-export function useSessionQuery() {
-  return useQuery({
+export const sessionQuery = queryOptions({
     queryKey: ['session'],
     queryFn: async (): Promise<Me> => {
       const s = await ok(api.GET('/v1/auth/session'));
@@ -22,7 +21,10 @@ export function useSessionQuery() {
     },
     retry: false,
     staleTime: 60_000,
-  });
+});
+
+export function useSessionQuery() {
+  return useQuery(sessionQuery);
 }
 
 export const MeContext = createContext<Me | null>(null);

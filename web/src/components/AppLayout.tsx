@@ -26,7 +26,7 @@ export function AppLayout() {
   if (session.isPending) return <LoadingState label="Loading the console" />;
   if (session.error) {
     if (session.error instanceof ApiFailure && session.error.status === 401) {
-      return <Navigate to="/sign-in" search={{ next: location.href === '/' ? undefined : location.href }} />;
+      return <Navigate to="/sign-in" search={{ next: undefined }} />;
     }
     return <ErrorState error={session.error} />;
   }
