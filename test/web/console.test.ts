@@ -21,6 +21,9 @@ const SHOTS = path.join(repoRoot, 'docs/console');
 const CVE = 'CVE-2021-26086';
 const OWNER_PASSWORD = 'owner password 0123';
 const MEMBER_PASSWORD = 'member password 4567';
+/** CI runs other test files beside this one on two cores: waits are generous. */
+const SLOW = { timeout: 30_000 };
+const STEP = 180_000;
 
 /** A small catalogue: one template per severity, two of which match the target. */
 const CATALOGUE: Record<string, string> = {
@@ -147,6 +150,7 @@ describe.each(dbKinds())('web console end to end on %s', (kind) => {
     browser = await launchChromium();
     ownerCtx = await browser.newContext({ viewport: { width: 1360, height: 860 } });
     memberCtx = await browser.newContext({ viewport: { width: 1360, height: 860 } });
+    for (const c of [ownerCtx, memberCtx]) c.setDefaultTimeout(60_000);
     owner = await ownerCtx.newPage();
     member = await memberCtx.newPage();
   }, 300_000);
@@ -157,7 +161,7 @@ describe.each(dbKinds())('web console end to end on %s', (kind) => {
     await target?.close();
     if (kind === 'postgres') await dropSchema(process.env.TEST_DATABASE_URL!, schema).catch(() => {});
     if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  }, STEP);
 
   it('the owner sets a password from the first-start link, and signs in with it and with the API key', async () => {
     const link = readFileSync(path.join(dir, 'owner-password-link'), 'utf8').trim();
@@ -168,7 +172,7 @@ describe.each(dbKinds())('web console end to end on %s', (kind) => {
     await owner.getByLabel('Repeat it').fill(OWNER_PASSWORD);
     await owner.getByRole('button', { name: 'Set password and sign in' }).click();
     await owner.getByRole('button', { name: 'Continue to the console' }).click();
-    await expect.poll(() => owner.getByTestId('me-role').textContent()).toBe('OWNER');
+    await expect.poll(() => owner.getByTestId('me-role').textContent(), SLOW).toBe('OWNER');
     expect(owner.url()).not.toContain('vgi_');
 
     // Sign out, then in again with the password.
@@ -177,7 +181,7 @@ describe.each(dbKinds())('web console end to end on %s', (kind) => {
     await owner.locator('input[name=email]').fill('owner@localhost');
     await owner.locator('input[name=password]').fill('not the password');
     await owner.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await expect.poll(() => owner.getByTestId('sign-in-error').textContent()).toContain('wrong email or password');
+    await expect.poll(() => owner.getByTestId('sign-in-error').textContent(), SLOW).toContain('wrong email or password');
     await shot(owner, 'sign-in');
     await owner.locator('input[name=password]').fill(OWNER_PASSWORD);
     await owner.getByRole('button', { name: 'Sign in', exact: true }).click();
@@ -186,6 +190,7 @@ describe.each(dbKinds())('web console end to end on %s', (kind) => {
 
     // And with the API key (another context, so the owner's session stays).
     const keyCtx = await browser.newContext();
+    keyCtx.setDefaultTimeout(60_000);
     const p = await keyCtx.newPage();
     await p.goto(base + '/scans');
     await p.waitForURL(/\/sign-in\?next=%2Fscans/);
@@ -200,7 +205,7 @@ describe.each(dbKinds())('web console end to end on %s', (kind) => {
     await keyCtx.close();
     expect(serve.stdout + serve.stderr).not.toContain(bootstrapKey);
     expect(serve.stdout + serve.stderr).not.toContain(session.value);
-  });
+  }, STEP);
 
   it('the owner invites a member, who sets a password on the invite link', async () => {
     await owner.goto(base + '/settings');
@@ -217,13 +222,13 @@ describe.each(dbKinds())('web console end to end on %s', (kind) => {
     await member.getByRole('button', { name: 'Set password and sign in' }).click();
     expect(await member.getByTestId('new-api-key').textContent()).toMatch(/^vgl_/);
     await member.getByRole('button', { name: 'Continue to the console' }).click();
-    await expect.poll(() => member.getByTestId('me-role').textContent()).toBe('MEMBER');
+    await expect.poll(() => member.getByTestId('me-role').textContent(), SLOW).toBe('MEMBER');
     // The invite is used up.
     const again = await member.evaluate(async (token) => (await fetch('/v1/user/invite/accept', {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token, password: 'whatever 12345' }),
     })).status, link.split('#')[1]);
     expect(again).toBe(404);
-  });
+  }, STEP);
 
   it('the owner creates a scan, watches it finish, and opens a finding with its request and response', async () => {
     await owner.goto(base + '/scans');
@@ -239,7 +244,7 @@ describe.each(dbKinds())('web console end to end on %s', (kind) => {
     scanUrl = owner.url();
     await owner.getByTestId('scan-status').filter({ hasText: 'finished' }).waitFor({ timeout: 120_000 });
     const rows = owner.getByTestId('scan-results').locator('tbody tr');
-    await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(2);
+    await expect.poll(() => rows.count(), SLOW).toBe(2);
     expect(await owner.getByTestId('scan-progress').textContent()).toBe('100%');
     await shot(owner, 'scan-detail');
 
@@ -266,18 +271,18 @@ describe.each(dbKinds())('web console end to end on %s', (kind) => {
     await owner.goto(base + '/');
     await owner.getByTestId('severity-card').getByText('high').waitFor();
     await shot(owner, 'overview');
-  }, 240_000);
+  }, STEP);
 
   it('templates: search with a facet, view one', async () => {
     await owner.goto(base + '/templates?q=e2e');
-    await expect.poll(() => owner.getByTestId('template-total').textContent()).toBe('3 templates');
+    await expect.poll(() => owner.getByTestId('template-total').textContent(), SLOW).toBe('3 templates');
     await owner.locator('[data-facet="severity:high"]').click();
-    await expect.poll(() => owner.getByTestId('template-total').textContent()).toBe('1 templates');
+    await expect.poll(() => owner.getByTestId('template-total').textContent(), SLOW).toBe('1 templates');
     expect(owner.url()).toContain('severity%3Ahigh');
     await shot(owner, 'templates');
     await owner.getByTestId('templates-table').getByRole('button', { name: /E2E hello page/ }).click();
     await owner.getByTestId('template-viewer').getByText('hello vigil').first().waitFor();
-  });
+  }, STEP);
 
   it('a private template in the editor: the validator error at its line, then fixed and saved', async () => {
     await owner.goto(base + '/templates?tab=private');
@@ -288,7 +293,7 @@ describe.each(dbKinds())('web console end to end on %s', (kind) => {
     await owner.keyboard.press('Control+A');
     await owner.keyboard.insertText(VALID_PRIVATE.replace('type: word', 'type: wrd'));
     const problems = owner.getByTestId('template-problems');
-    await problems.waitFor({ timeout: 15_000 });
+    await problems.waitFor({ timeout: 30_000 });
     expect(await problems.textContent()).toMatch(/line 11: .*wrd/);
     // The editor marks the line too.
     await owner.locator('.cm-lintRange-error').first().waitFor();
@@ -300,12 +305,12 @@ describe.each(dbKinds())('web console end to end on %s', (kind) => {
     await editor.click();
     await owner.keyboard.press('Control+A');
     await owner.keyboard.insertText(VALID_PRIVATE);
-    await owner.getByTestId('template-valid').waitFor({ timeout: 15_000 });
+    await owner.getByTestId('template-valid').waitFor({ timeout: 30_000 });
     await owner.getByTestId('save-template').click();
     await owner.waitForURL((u) => /\/templates\/private\/[0-9a-f-]{36}$/.test(u.pathname));
     await owner.goto(base + '/templates?tab=private');
     await owner.getByTestId('private-templates').getByText('Team private check').waitFor();
-  });
+  }, STEP);
 
   it('looks up a CVE', async () => {
     if (!withCve) return; // the vulnerability data comes from ../shared (hasShared said so)
@@ -317,7 +322,7 @@ describe.each(dbKinds())('web console end to end on %s', (kind) => {
     expect(await record.textContent()).toContain(CVE);
     expect(await record.textContent()).toContain('Known exploited (KEV)');
     await shot(owner, 'vulnerabilities');
-  });
+  }, STEP);
 
   it('a Member sees no create or delete controls, and the API refuses them', async () => {
     await member.goto(base + '/scans');
@@ -358,5 +363,5 @@ describe.each(dbKinds())('web console end to end on %s', (kind) => {
     await member.waitForURL(/\/sign-in/);
     const replay = await fetch(base + '/v1/user', { headers: { cookie: `vigil_session=${cookie}` } });
     expect(replay.status).toBe(401);
-  });
+  }, STEP);
 });
