@@ -108,7 +108,12 @@ export default function Templates() {
                           <Table.Tr key={t.uri ?? t.template_id}>
                             <Table.Td><SeverityBadge severity={t.severity} /></Table.Td>
                             <Table.Td>
-                              <Anchor component="button" onClick={() => navigate({ search: (s) => ({ ...s, view: t.template_type === 'public' || !t.template_type ? t.uri : undefined }) })}>
+                              <Anchor
+                                component="button"
+                                onClick={() => (t.template_type && t.template_type !== 'public' && t.template_id
+                                  ? navigate({ to: '/templates/private/$templateId', params: { templateId: t.template_id } })
+                                  : navigate({ search: (s) => ({ ...s, view: t.uri }) }))}
+                              >
                                 <Highlighted html={t.name ?? t.id ?? ''} />
                               </Anchor>
                               <Text size="xs" c="dimmed">{t.uri}</Text>
