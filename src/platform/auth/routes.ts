@@ -78,7 +78,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put('/v1/user/password', {
     schema: {
-      tags: ['users'], summary: 'Set or change your password (the current one is needed once one is set); ends your other sessions',
+      tags: ['users'], summary: 'Set or change your password (with the session cookie, the current one is needed once one is set); ends your other sessions',
       body: Type.Object({
         password: Type.String({ maxLength: MAX_PASSWORD }),
         current_password: Type.Optional(Type.String({ maxLength: MAX_PASSWORD })),
@@ -87,8 +87,11 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (req) => {
     checkPasswordRules(req.body.password);
+    // With the console's session the current password is needed (a borrowed session must not take the
+    // account over); with the API key, the stronger credential, it is not: that is how a forgotten
+    // password is reset (`vigil users key` gives a new key on the server machine).
     const stored = await store.findPasswordHash(db, req.caller.userId);
-    if (stored && !(await verifyPassword(req.body.current_password ?? '', stored))) {
+    if (stored && req.session && !(await verifyPassword(req.body.current_password ?? '', stored))) {
       throw badRequest('the current password is wrong', 'current_password');
     }
     await store.setPasswordHash(db, req.caller.userId, await hashPassword(req.body.password));

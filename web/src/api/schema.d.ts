@@ -255,7 +255,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Set or change your password (the current one is needed once one is set); ends your other sessions */
+        /** Set or change your password (with the session cookie, the current one is needed once one is set); ends your other sessions */
         put: {
             parameters: {
                 query?: never;
