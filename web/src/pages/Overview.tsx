@@ -115,7 +115,7 @@ export default function Overview() {
             </Table>
           )}
         </Card>
-        <Card withBorder>
+        <Card withBorder data-testid="kev-card">
           <Title order={4} mb="sm">Findings with a CVE in a KEV list</Title>
           {cves.length === 0 ? <EmptyState>No CVE findings among the latest</EmptyState> : kev.isPending ? <LoadingState /> : kev.error ? <ErrorState error={kev.error} /> : kev.data.length === 0 ? <EmptyState>None is in a KEV list</EmptyState> : (
             <Stack gap={4}>
