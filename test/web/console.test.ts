@@ -360,6 +360,14 @@ describe.each(dbKinds())('web console end to end on %s', (kind) => {
     expect(answers.noCsrf).toEqual({ status: 403, code: 'csrf_failed' });
     expect(answers.remove).toEqual({ status: 403, code: 'forbidden' });
 
+    // Every user sees and rotates their own key: the new one is shown once and works at once.
+    await member.getByTestId('key-prefix').waitFor();
+    await member.getByTestId('rotate-key').click();
+    const fresh = (await member.getByTestId('new-key').textContent())!;
+    expect(fresh).toMatch(/^vgl_/);
+    expect((await fetch(base + '/v1/user', { headers: { 'x-api-key': fresh } })).status).toBe(200);
+    await member.keyboard.press('Escape');
+
     // Sign-out ends the session on the server: the old cookie is refused afterwards.
     const cookie = (await memberCtx.cookies()).find((c) => c.name === 'vigil_session')!.value;
     await member.getByRole('button', { name: 'Sign out' }).click();

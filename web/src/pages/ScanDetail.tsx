@@ -50,6 +50,12 @@ export default function ScanDetail() {
     },
   });
 
+  // A fresh download link per format (the link's token is the credential; it is used at once, never shown).
+  const exportLog = async (format: 'json' | 'csv' | 'raw') => {
+    const out = await ok(api.GET('/v1/scans/{scan_id}/scan_log/export', { params: { path: { scan_id: scanId }, query: { format } } }));
+    if ('url' in out) window.location.assign(new URL(out.url).pathname);
+  };
+
   const act = useMutation({
     mutationFn: async (what: 'rescan' | 'stop' | 'delete') => {
       if (what === 'delete') return ok(api.DELETE('/v1/scans/{scan_id}', { params: { path: { scan_id: scanId } } }));
@@ -130,7 +136,12 @@ export default function ScanDetail() {
         <Tabs.Panel value="log" pt="md">
           {log.isPending ? <LoadingState /> : log.error ? <ErrorState error={log.error} /> : (
             <Stack>
-              <Group><Button component="a" href={log.data.url} variant="light" size="xs">Export log (JSON)</Button></Group>
+              <Group gap="xs">
+                <Text size="sm">Export the log:</Text>
+                {(['json', 'csv', 'raw'] as const).map((format) => (
+                  <Button key={format} variant="light" size="xs" onClick={() => void exportLog(format)}>{format.toUpperCase()}</Button>
+                ))}
+              </Group>
               {log.data.records.length === 0 ? <EmptyState>The log is empty</EmptyState> : (
                 <Table data-testid="scan-log">
                   <Table.Thead><Table.Tr><Table.Th>Time</Table.Th><Table.Th>Target</Table.Th><Table.Th>Template</Table.Th><Table.Th>Outcome</Table.Th></Table.Tr></Table.Thead>
