@@ -205,6 +205,10 @@ describe.each(dbKinds())('web console end to end on %s', (kind) => {
     await keyCtx.close();
     expect(serve.stdout + serve.stderr).not.toContain(bootstrapKey);
     expect(serve.stdout + serve.stderr).not.toContain(session.value);
+    // The refused try is in the log for the operator, without the password tried.
+    expect(serve.stdout + serve.stderr).toMatch(/console sign-in refused/);
+    expect(serve.stdout + serve.stderr).not.toContain('not the password');
+    expect(serve.stdout + serve.stderr).not.toContain(OWNER_PASSWORD);
   }, STEP);
 
   it('the owner invites a member, who sets a password on the invite link', async () => {

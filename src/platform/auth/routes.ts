@@ -40,7 +40,14 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (req, reply) => {
     const { email, password, api_key } = req.body;
     if (api_key === undefined && (!email || password === undefined)) throw badRequest('send email and password, or api_key', email ? 'password' : 'email');
-    const user = await checkCredentials(db, { email, password, api_key, ip: req.ip }, limits);
+    let user;
+    try {
+      user = await checkCredentials(db, { email, password, api_key, ip: req.ip }, limits);
+    } catch (err) {
+      // For the operator: who was tried from where (never the password or key).
+      req.log.warn({ email: api_key === undefined ? email : undefined, with: api_key === undefined ? 'password' : 'api_key', ip: req.ip, status: (err as { status?: number }).status }, 'console sign-in refused');
+      throw err;
+    }
     const s = await createSession(db, user.userId);
     setSessionCookie(req, reply, s.token);
     return { message: 'signed in', email: user.email, csrf_token: s.csrfToken };
