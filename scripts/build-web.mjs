@@ -12,6 +12,12 @@ if (!existsSync(vite)) {
   console.log('console: not built (vite is not installed; run a full `npm install` to build it)');
   process.exit(0);
 }
+// Vite needs Node 20.19+ or 22.12+; on an older Node the API still installs and runs, without the console.
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (!((major === 20 && minor >= 19) || (major === 22 && minor >= 12) || major >= 23)) {
+  console.log(`console: not built (building it needs Node 20.19+ or 22.12+; this is ${process.versions.node})`);
+  process.exit(0);
+}
 const started = Date.now();
 const r = spawnSync(process.execPath, [vite, 'build', '--config', path.join(root, 'web/vite.config.ts'), '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
 if (r.status === 0) console.log(`console: built into web/dist in ${((Date.now() - started) / 1000).toFixed(1)} s`);
