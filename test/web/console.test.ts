@@ -331,6 +331,35 @@ describe.each(dbKinds())('web console end to end on %s', (kind) => {
     await shot(owner, 'vulnerabilities');
   }, STEP);
 
+  it('the owner reruns the scan (the finding gains a history entry) and stops and deletes a scan', async () => {
+    await owner.goto(scanUrl);
+    await owner.getByTestId('scan-status').filter({ hasText: 'finished' }).waitFor();
+    await owner.getByTestId('scan-actions').getByRole('button', { name: 'Rescan' }).click();
+    await owner.getByText('Runs').locator('..').getByText('2').waitFor();
+    await owner.getByTestId('scan-status').filter({ hasText: 'finished' }).waitFor({ timeout: 120_000 });
+    await owner.getByRole('link', { name: /E2E hello page/ }).click();
+    await owner.getByTestId('finding-detail').waitFor();
+    await owner.getByRole('tab', { name: 'History' }).click();
+    await expect.poll(() => owner.getByTestId('finding-history').locator('tbody tr').count(), SLOW).toBe(2);
+
+    // A second scan, stored only: Stop does not apply; Delete (after confirming) removes it.
+    await owner.goto(base + '/scans/new');
+    await owner.getByLabel('Name').fill('Throwaway scan');
+    await owner.getByLabel(/^Targets/).fill(target.url);
+    await owner.getByLabel('search templates to add').fill('admin');
+    await owner.getByTestId('template-pick').getByRole('button', { name: 'Add' }).first().click();
+    await owner.getByLabel(/Only store it/).check();
+    await owner.getByTestId('create-scan').click();
+    await owner.waitForURL((u) => u.pathname.startsWith('/scans/') && u.pathname !== '/scans/new');
+    await owner.getByTestId('scan-status').filter({ hasText: 'scheduled' }).waitFor();
+    expect(await owner.getByRole('button', { name: 'Stop' }).isDisabled()).toBe(true);
+    await owner.getByTestId('scan-actions').getByRole('button', { name: 'Delete' }).click();
+    await owner.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await owner.waitForURL((u) => u.pathname === '/scans');
+    await owner.getByTestId('scans-table').getByText('E2E scan').waitFor();
+    expect(await owner.getByTestId('scans-table').getByText('Throwaway scan').count()).toBe(0);
+  }, STEP);
+
   it('a Member sees no create or delete controls, and the API refuses them', async () => {
     await member.goto(base + '/scans');
     await member.getByTestId('scans-table').getByText('E2E scan').waitFor();

@@ -71,7 +71,7 @@ export function FindingDetail({ finding }: { finding: Finding }) {
         </Tabs.Panel>
         <Tabs.Panel value="history" pt="sm">
           {history.isPending ? <LoadingState /> : history.error ? <ErrorState error={history.error} /> : (
-            <Table>
+            <Table data-testid="finding-history">
               <Table.Thead><Table.Tr><Table.Th>When</Table.Th><Table.Th>Matched</Table.Th><Table.Th>Target</Table.Th></Table.Tr></Table.Thead>
               <Table.Tbody>
                 {(history.data[finding.vuln_hash]?.history ?? []).map((h, i) => (
