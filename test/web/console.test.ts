@@ -360,6 +360,29 @@ describe.each(dbKinds())('web console end to end on %s', (kind) => {
     expect(await owner.getByTestId('scans-table').getByText('Throwaway scan').count()).toBe(0);
   }, STEP);
 
+  it('a user in two teams switches between them', async () => {
+    const made = await owner.evaluate(async () => {
+      const s = await (await fetch('/v1/auth/session')).json();
+      const res = await fetch('/v1/user/team', {
+        method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': s.csrf_token }, body: JSON.stringify({ name: 'Second workspace' }),
+      });
+      return res.json();
+    });
+    expect(made.team_id).toBeTruthy();
+    await owner.goto(base + '/scans');
+    await owner.getByTestId('scans-table').getByText('E2E scan').waitFor();
+    await owner.getByTestId('team-switch').click();
+    await owner.getByRole('option', { name: 'Second workspace' }).click();
+    await owner.waitForURL((u) => u.pathname === '/');
+    await owner.goto(base + '/scans');
+    await owner.getByText('No scans yet').waitFor();
+    await owner.getByTestId('team-switch').click();
+    await owner.getByRole('option', { name: 'Default team' }).click();
+    await owner.waitForURL((u) => u.pathname === '/');
+    await owner.goto(base + '/scans');
+    await owner.getByTestId('scans-table').getByText('E2E scan').waitFor();
+  }, STEP);
+
   it('a Member sees no create or delete controls, and the API refuses them', async () => {
     await member.goto(base + '/scans');
     await member.getByTestId('scans-table').getByText('E2E scan').waitFor();

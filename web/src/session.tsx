@@ -1,7 +1,7 @@
 // Who is signed in: GET /v1/auth/session (also hands back the CSRF token after a reload).
 import { createContext, useContext } from 'react';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api, ok, setCsrfToken } from './api/client';
+import { api, ApiFailure, currentTeam, ok, setCsrfToken, setTeam } from './api/client';
 
 export interface Me {
   email: string;
@@ -15,7 +15,15 @@ export interface Me {
 export const sessionQuery = queryOptions({
     queryKey: ['session'],
     queryFn: async (): Promise<Me> => {
-      const s = await ok(api.GET('/v1/auth/session'));
+      let s;
+      try {
+        s = await ok(api.GET('/v1/auth/session'));
+      } catch (err) {
+        // A remembered team the user is no longer in: back to their default team.
+        if (!(err instanceof ApiFailure && err.status === 403 && currentTeam())) throw err;
+        setTeam(undefined);
+        s = await ok(api.GET('/v1/auth/session'));
+      }
       setCsrfToken(s.csrf_token);
       return { email: s.email, role: s.role, team_id: s.team_id, user_id: s.user_id, canManage: s.role === 'OWNER' || s.role === 'ADMIN' };
     },

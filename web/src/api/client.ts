@@ -8,9 +8,22 @@ export function setCsrfToken(token: string | undefined): void {
   csrfToken = token;
 }
 
+/** The team the console works in (X-Team-Id); none: the user's default team. Kept across reloads. */
+const TEAM_KEY = 'vigil.team';
+let teamId: string | undefined = localStorage.getItem(TEAM_KEY) ?? undefined;
+export function currentTeam(): string | undefined {
+  return teamId;
+}
+export function setTeam(id: string | undefined): void {
+  teamId = id;
+  if (id) localStorage.setItem(TEAM_KEY, id);
+  else localStorage.removeItem(TEAM_KEY);
+}
+
 const csrf: Middleware = {
   onRequest({ request }) {
     if (!['GET', 'HEAD', 'OPTIONS'].includes(request.method) && csrfToken) request.headers.set('X-CSRF-Token', csrfToken);
+    if (teamId) request.headers.set('X-Team-Id', teamId);
     return request;
   },
 };

@@ -1,9 +1,9 @@
 // The signed-in frame: navigation, the user's menu, and the page. Without a session: the sign-in page.
-import { AppShell, Badge, Burger, Button, Group, NavLink, Text, Title } from '@mantine/core';
+import { AppShell, Badge, Burger, Button, Group, NavLink, Select, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Navigate, Outlet, useLocation, useNavigate } from '@tanstack/react-router';
-import { api, ApiFailure, setCsrfToken } from '../api/client';
+import { api, ApiFailure, ok, setCsrfToken, setTeam } from '../api/client';
 import { MeContext, useSessionQuery } from '../session';
 import { ErrorState, LoadingState } from './States';
 
@@ -22,6 +22,7 @@ export function AppLayout() {
   const navigate = useNavigate();
   const qc = useQueryClient();
   const [opened, { toggle }] = useDisclosure();
+  const user = useQuery({ queryKey: ['user'], queryFn: () => ok(api.GET('/v1/user')), enabled: session.isSuccess });
 
   if (session.isPending) return <LoadingState label="Loading the console" />;
   if (session.error) {
@@ -39,6 +40,15 @@ export function AppLayout() {
     await navigate({ to: '/sign-in', search: { next: undefined } });
   };
 
+  // Users in several teams (workspaces) pick the one the console works in.
+  const switchTeam = async (id: string | null) => {
+    if (!id || id === me.team_id) return;
+    setTeam(id);
+    // A fresh start in the other team: nothing of the previous team's data stays in memory.
+    window.location.assign('/');
+  };
+  const teams = user.data?.teams ?? [];
+
   return (
     <MeContext.Provider value={me}>
       <AppShell header={{ height: 56 }} navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
@@ -49,6 +59,12 @@ export function AppLayout() {
               <Title order={3}>Vigil</Title>
             </Group>
             <Group>
+              {teams.length > 1 && (
+                <Select
+                  size="xs" w={200} aria-label="team" data-testid="team-switch" allowDeselect={false}
+                  data={teams.map((t) => ({ value: t.id, label: t.name }))} value={me.team_id} onChange={switchTeam}
+                />
+              )}
               <Text size="sm" data-testid="me-email">{me.email}</Text>
               <Badge variant="light" data-testid="me-role">{me.role}</Badge>
               <Button variant="subtle" size="xs" onClick={signOut}>Sign out</Button>
