@@ -78,6 +78,7 @@ export function AppLayout() {
               active={n.to === '/' ? location.pathname === '/' : location.pathname.startsWith(n.to)}
             />
           ))}
+          <NavLink label="API reference" href="/docs" component="a" target="_blank" rel="noopener" mt="auto" />
         </AppShell.Navbar>
         <AppShell.Main>
           <Outlet />

@@ -24,7 +24,7 @@ export function SignIn() {
       setCsrfToken(out.csrf_token);
       await qc.invalidateQueries({ queryKey: ['session'] });
       // Only paths of this console: never a full URL handed in from outside.
-      await navigate({ to: next && next.startsWith('/') && !next.startsWith('//') ? next : '/' });
+      await navigate({ to: next && /^\/(?![/\\])/.test(next) && !next.includes('\\') ? next : '/' });
     } catch (err) {
       setError(errorMessage(err));
     } finally {
