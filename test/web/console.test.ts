@@ -253,6 +253,11 @@ describe.each(dbKinds())('web console end to end on %s', (kind) => {
     await expect.poll(() => rows.count(), SLOW).toBe(2);
     expect(await owner.getByTestId('scan-progress').textContent()).toBe('100%');
     await shot(owner, 'scan-detail');
+    // The scan log: one record per target x template.
+    await owner.getByRole('tab', { name: 'Log' }).click();
+    await expect.poll(() => owner.getByTestId('scan-log').locator('tbody tr').count(), SLOW).toBe(3);
+    expect(await owner.getByTestId('scan-log').textContent()).toContain('e2e-admin-panel');
+    await owner.getByRole('tab', { name: 'Results' }).click();
 
     await owner.getByRole('link', { name: /E2E hello page/ }).click();
     const detail = owner.getByTestId('finding-detail');
