@@ -1,6 +1,6 @@
 // One finding: what matched, the request and response, the curl command, the template, the CVE record
 // (scores, EPSS, KEV, PoCs) and its history across the scan's runs.
-import { Anchor, Badge, Code, Group, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+import { Badge, Code, Group, Stack, Table, Tabs, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { AnchorLink } from './Links';
 import { api, ApiFailure, ok } from '../api/client';

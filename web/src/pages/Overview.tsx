@@ -1,6 +1,6 @@
 // Overview: findings by severity and over time, recent scans, most affected hosts, findings whose CVE is
 // in a KEV list. Counts come from the server (filtered totals), so they hold for any number of findings.
-import { Anchor, Card, Group, Progress, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Card, Group, Progress, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { AnchorLink } from '../components/Links';
 import { api, ok } from '../api/client';

@@ -1,6 +1,6 @@
 // A scan: live progress (polled while it runs), its findings, its log (with export) and its
 // configuration; Rescan, Stop and Delete for those who may.
-import { Alert, Anchor, Button, Card, Code, Group, Modal, Progress, SimpleGrid, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, Code, Group, Modal, Progress, SimpleGrid, Stack, Table, Tabs, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';

@@ -1,5 +1,5 @@
 // Scans: search, status filter, sort and pagination, all done by the server; deep-linkable through the URL.
-import { Anchor, Button, Group, Pagination, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Group, Pagination, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
