@@ -110,6 +110,7 @@ describe.each(dbKinds())('web console end to end on %s', (kind) => {
   let memberCtx: BrowserContext;
   let member: Page;
   let scanUrl = '';
+  const browserProblems: string[] = [];
   const bootstrapKey = 'vgl_' + randomBytes(24).toString('base64url');
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const withCve = hasShared('data/vuln');
@@ -153,6 +154,11 @@ describe.each(dbKinds())('web console end to end on %s', (kind) => {
     for (const c of [ownerCtx, memberCtx]) c.setDefaultTimeout(60_000);
     owner = await ownerCtx.newPage();
     member = await memberCtx.newPage();
+    // Under the server's Content-Security-Policy nothing may be refused, and no page may throw.
+    for (const p of [owner, member]) {
+      p.on('console', (m) => { if (/Content Security Policy|Refused to/i.test(m.text())) browserProblems.push(m.text()); });
+      p.on('pageerror', (e) => browserProblems.push(`${e.name}: ${e.message}`));
+    }
   }, 300_000);
 
   afterAll(async () => {
@@ -435,5 +441,6 @@ describe.each(dbKinds())('web console end to end on %s', (kind) => {
     await member.waitForURL(/\/sign-in/);
     const replay = await fetch(base + '/v1/user', { headers: { cookie: `vigil_session=${cookie}` } });
     expect(replay.status).toBe(401);
+    expect(browserProblems).toEqual([]);
   }, STEP);
 });
