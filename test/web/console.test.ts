@@ -302,7 +302,7 @@ describe.each(dbKinds())('web console end to end on %s', (kind) => {
     await owner.getByTestId('template-viewer').getByText('hello vigil').first().waitFor();
   }, STEP);
 
-  it('a private template in the editor: the validator error at its line, then fixed and saved', async () => {
+  it('a private template in the editor: the validator error at its line, then fixed, saved, updated and deleted', async () => {
     await owner.goto(base + '/templates?tab=private');
     await owner.getByTestId('new-template').click();
     const editor = owner.locator('.cm-content');
@@ -326,8 +326,21 @@ describe.each(dbKinds())('web console end to end on %s', (kind) => {
     await owner.getByTestId('template-valid').waitFor({ timeout: 30_000 });
     await owner.getByTestId('save-template').click();
     await owner.waitForURL((u) => /\/templates\/private\/[0-9a-f-]{36}$/.test(u.pathname));
+    // Update: the saved text is what the server keeps.
+    await owner.getByTestId('template-valid').waitFor();
+    await editor.click();
+    await owner.keyboard.press('Control+A');
+    await owner.keyboard.insertText(VALID_PRIVATE.replace('Team private check', 'Team private check v2'));
+    await owner.getByTestId('template-valid').waitFor();
+    await owner.getByTestId('save-template').click();
+    await owner.getByTestId('saved').getByText('Template saved').waitFor();
     await owner.goto(base + '/templates?tab=private');
-    await owner.getByTestId('private-templates').getByText('Team private check').waitFor();
+    await owner.getByTestId('private-templates').getByText('Team private check v2').click();
+    // Delete, after confirming.
+    await owner.getByTestId('delete-template').click();
+    await owner.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await owner.waitForURL((u) => u.pathname === '/templates');
+    await owner.getByText('The team has no private templates yet').waitFor();
   }, STEP);
 
   it('looks up a CVE', async () => {
@@ -402,7 +415,7 @@ describe.each(dbKinds())('web console end to end on %s', (kind) => {
     await member.getByTestId('scan-name').waitFor();
     expect(await member.getByTestId('scan-actions').count()).toBe(0);
     await member.goto(base + '/templates?tab=private');
-    await member.getByTestId('private-templates').waitFor();
+    await member.getByText('The team has no private templates yet').waitFor();
     expect(await member.getByTestId('new-template').count()).toBe(0);
     await member.goto(base + '/settings');
     await member.getByTestId('members-table').waitFor();
