@@ -141,8 +141,12 @@ describe.each(dbKinds())('web console end to end on %s', (kind) => {
     });
     if (withCve) {
       // Real records: the CVE (CVE JSON 5) and CISA's KEV catalogue, imported before the server starts.
+      // Plus its public PoC links and an EPSS score in FIRST's CSV shape (../shared has no EPSS file).
       const vuln = path.join(sharedDir, 'data/vuln');
-      const imported = await runVigil(['intel', 'import', path.join(vuln, 'cve5/2021/26xxx', `${CVE}.json`), path.join(vuln, 'kev/known_exploited_vulnerabilities.json')], env());
+      const epss = path.join(dir, 'epss.csv');
+      writeFileSync(epss, `#model_version:v2025.03.14,score_date:2025-08-20T00:00:00+0000\ncve,epss,percentile\n${CVE},0.94123,0.99876\n`);
+      const imported = await runVigil(['intel', 'import', path.join(vuln, 'cve5/2021/26xxx', `${CVE}.json`),
+        path.join(vuln, 'kev/known_exploited_vulnerabilities.json'), path.join(vuln, 'pocs/2021', `${CVE}.json`), epss], env());
       expect(imported.code, imported.stderr).toBe(0);
     }
     serve = spawnVigil(['serve', '--port', '0'], { ...env(), VIGIL_BOOTSTRAP_API_KEY: bootstrapKey, VIGIL_TEMPLATES_DIR: catalogue, VIGIL_SHUTDOWN_TIMEOUT: '5' });
@@ -352,6 +356,8 @@ describe.each(dbKinds())('web console end to end on %s', (kind) => {
     await record.waitFor();
     expect(await record.textContent()).toContain(CVE);
     expect(await record.textContent()).toContain('Known exploited (KEV)');
+    expect(await record.textContent()).toMatch(/0\.94123 \(percentile 0\.99876\)/);
+    expect(await record.textContent()).toMatch(/Proofs of concept \(\d+\)/);
     await shot(owner, 'vulnerabilities');
   }, STEP);
 
