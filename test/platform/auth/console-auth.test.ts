@@ -93,6 +93,19 @@ describe.each(dbKinds())('console accounts on %s', (kind) => {
     expect(scan.json().code).toBe('forbidden');
   });
 
+  it('a cross-site form cannot sign a browser in (only JSON bodies are read)', async () => {
+    for (const [type, payload] of [
+      ['text/plain', JSON.stringify({ api_key: t.owner.key })],
+      ['application/x-www-form-urlencoded', `api_key=${encodeURIComponent(t.owner.key)}`],
+      ['multipart/form-data; boundary=x', `--x\r\nContent-Disposition: form-data; name="api_key"\r\n\r\n${t.owner.key}\r\n--x--\r\n`],
+    ] as const) {
+      const res = await t.request({ method: 'POST', url: '/v1/auth/sign-in', key: null, headers: { 'content-type': type }, payload });
+      expect(res.statusCode, type).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode, type).toBeLessThan(500);
+      expect(res.headers['set-cookie'], type).toBeUndefined();
+    }
+  });
+
   it('sign-out ends the session on the server', async () => {
     const signIn = await t.request({ method: 'POST', url: '/v1/auth/sign-in', key: null, payload: { api_key: t.owner.key } });
     const { value } = sessionCookie(signIn);
