@@ -39,7 +39,7 @@ export default function ScanDetail() {
     queryFn: () => ok(api.GET('/v1/scans/{scan_id}/config', { params: { path: { scan_id: scanId } } })),
   });
   const log = useQuery({
-    queryKey: ['scan-log', scanId, scan.data?.status, scan.data?.progress], enabled: tab === 'log' && !!scan.data,
+    queryKey: ['scan-log', scanId, scan.data?.status, scan.data?.rescan_count], enabled: tab === 'log' && !!scan.data,
     queryFn: async () => {
       const out = await ok(api.GET('/v1/scans/{scan_id}/scan_log/export', { params: { path: { scan_id: scanId }, query: { format: 'json' } } }));
       if (!('url' in out)) throw new Error('the server gave no download link');
@@ -141,6 +141,7 @@ export default function ScanDetail() {
                 {(['json', 'csv', 'raw'] as const).map((format) => (
                   <Button key={format} variant="light" size="xs" onClick={() => void exportLog(format)}>{format.toUpperCase()}</Button>
                 ))}
+                {active && <Button variant="subtle" size="xs" onClick={() => void log.refetch()} loading={log.isFetching}>Refresh</Button>}
               </Group>
               {log.data.records.length === 0 ? <EmptyState>The log is empty</EmptyState> : (
                 <Table data-testid="scan-log">
