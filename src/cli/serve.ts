@@ -53,6 +53,9 @@ export function registerServe(program: Command): void {
       } else if (server.bootstrap.apiKey) {
         announceOwnerKey(server.bootstrap.email, server.bootstrap.apiKey, server.url, config.dataDir, log);
       }
+      if (server.bootstrap.passwordToken) {
+        announcePasswordLink(server.bootstrap.email, `${config.publicUrl?.replace(/\/+$/, '') ?? server.url}/invite#${server.bootstrap.passwordToken}`, config.dataDir, log);
+      }
       log.info(
         { url: server.url, database: config.databaseUrl ? 'postgres' : config.dataDir, worker: opts.worker },
         `vigil listening on ${server.url}`,
@@ -79,4 +82,21 @@ function announceOwnerKey(email: string, key: string, url: string, dataDir: stri
   writeFileSync(file, key + '\n', { mode: 0o600 });
   chmodSync(file, 0o600);
   log.info({ email, file }, `owner account created; its API key is in ${file} (readable by this user only): read it, then delete the file`);
+}
+
+/**
+ * The first start's one-time link to set the owner's console password. The token sits after `#`, so it
+ * never reaches a server log; like the key, it is printed on a terminal and otherwise written to
+ * `<data dir>/owner-password-link` (readable by this user only).
+ */
+function announcePasswordLink(email: string, link: string, dataDir: string, log: { info: (o: object, m: string) => void }): void {
+  if (process.stdout.isTTY) {
+    process.stdout.write(`Set the console password of ${email} once, within 7 days, at:\n\n  ${link}\n\n`);
+    return;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, 'owner-password-link');
+  writeFileSync(file, link + '\n', { mode: 0o600 });
+  chmodSync(file, 0o600);
+  log.info({ email, file }, `the one-time link to set the owner's console password is in ${file} (readable by this user only)`);
 }

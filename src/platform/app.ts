@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { observeRequest } from './metrics.ts';
 import { createHash, randomUUID } from 'node:crypto';
+import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
@@ -73,9 +74,11 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       components: {
         securitySchemes: {
           'X-API-Key': { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+          // The console's session (POST /v1/auth/sign-in); changes also need the X-CSRF-Token header.
+          session: { type: 'apiKey', in: 'cookie', name: 'vigil_session' },
         },
       },
-      security: [{ 'X-API-Key': [] }],
+      security: [{ 'X-API-Key': [] }, { session: [] }],
     },
     refResolver: { buildLocalReference: (json, _base, _frag, i) => (json.$id as string) ?? `def-${i}` },
   });
@@ -147,6 +150,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
         new ApiError(429, `rate limit reached: ${c.max} requests per minute; retry in ${Math.ceil(c.ttl / 1000)} s`, 'rate_limited'),
     }));
   }
+  await app.register(cookie);
   await app.register(authPlugin);
   for (const area of areas) await app.register(area);
   return app as unknown as FastifyInstance;

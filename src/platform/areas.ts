@@ -7,5 +7,10 @@ import { templateRoutes } from './templates/routes.ts';
 import { scanRoutes } from './scans/routes.ts';
 import { monitorRoutes } from './monitor/routes.ts';
 import { assetRoutes } from './assets/routes.ts';
+import { authRoutes } from './auth/routes.ts';
+import { consoleRoutes } from './console/routes.ts';
 
-export const areas: FastifyPluginAsyncTypebox[] = [systemRoutes, teamRoutes, templateRoutes, monitorRoutes, scanRoutes, intelRoutes, assetRoutes];
+// The console's catch-all routes come last, after every API route.
+export const areas: FastifyPluginAsyncTypebox[] = [
+  systemRoutes, authRoutes, teamRoutes, templateRoutes, monitorRoutes, scanRoutes, intelRoutes, assetRoutes, consoleRoutes,
+];

@@ -9,6 +9,7 @@ import type { PlatformConfig } from './config.ts';
 import type { AppContext } from './context.ts';
 import { openDatabase } from './start.ts';
 import { bootstrapOwner } from './auth/service.ts';
+import { createInvite } from './team/workspaces.ts';
 import { queueSchemaFor, startQueue } from '../db/queue.ts';
 import type { Db } from '../db/connection.ts';
 import { ensureQueues } from './worker/registry.ts';
@@ -37,8 +38,11 @@ export interface RunningServer {
   app: FastifyInstance;
   ctx: AppContext;
   url: string;
-  /** Set on the first start only: the owner account just created and its key (shown once). */
-  bootstrap: { email: string; apiKey?: string };
+  /**
+   * Set on the first start only: the owner account just created, its key and a one-time token for the
+   * console page that sets the owner's password (`/invite#<token>`; both shown once).
+   */
+  bootstrap: { email: string; apiKey?: string; passwordToken?: string };
   stop(): Promise<void>;
 }
 
@@ -95,7 +99,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     })());
 
   try {
-    const bootstrap = await bootstrapOwner(db, config.ownerEmail, config.bootstrapApiKey);
+    const boot = await bootstrapOwner(db, config.ownerEmail, config.bootstrapApiKey);
+    const bootstrap: RunningServer['bootstrap'] = { email: boot.email, apiKey: boot.apiKey };
+    if (boot.userId && boot.teamId) bootstrap.passwordToken = (await createInvite(db, boot.teamId, boot.userId, boot.userId)).token;
     const ctx: AppContext = { db, config, log, queue };
     app = await buildApp(ctx);
     if (opts.worker !== false) {

@@ -21,6 +21,11 @@ export async function authenticate(db: Db, apiKey: string | undefined, teamHeade
   // is read on every request, so a downgrade takes effect on the very next one.
   const found = await store.findCallerByKeyHash(db, hashApiKey(apiKey.trim()), asked);
   if (!found) throw unauthorized('invalid API key');
+  return resolveCaller(db, found, asked);
+}
+
+/** The caller's team and role from a key's or a session's user row (shared by both ways of signing in). */
+export async function resolveCaller(db: Db, found: store.CallerRow, asked: string | undefined): Promise<Caller> {
   let teamId = found.team_id ?? undefined;
   let membership: { role: Role; status: string } | undefined = found.role ? { role: found.role, status: found.status! } : undefined;
   if (!membership && !asked) {
@@ -34,7 +39,7 @@ export async function authenticate(db: Db, apiKey: string | undefined, teamHeade
     void store.touchSignIn(db, found.user_id).catch(() => {});
   }
   if (membership.status === 'INVITED') await store.acceptInvite(db, teamId, found.user_id);
-  return { userId: found.user_id, email: found.email, teamId, role: membership.role };
+  return { userId: Number(found.user_id), email: found.email, teamId, role: membership.role };
 }
 
 /** Issues a fresh key for the user (or installs `given`), replacing any previous one. Returns the clear key. */
@@ -62,13 +67,13 @@ export async function createTeamWithOwner(db: Db, email: string, teamName: strin
  * only then: once an owner exists the variable changes nothing, so a key the owner rotated stays rotated
  * across restarts (a leaked bootstrap value must not come back to life).
  */
-export async function bootstrapOwner(db: Db, ownerEmail: string, bootstrapKey?: string): Promise<{ email: string; apiKey?: string }> {
+export async function bootstrapOwner(db: Db, ownerEmail: string, bootstrapKey?: string): Promise<{ email: string; apiKey?: string; userId?: number; teamId?: string }> {
   // Serialised with an advisory lock: two processes starting at once must not create two owners.
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [BOOTSTRAP_LOCK]);
     if ((await store.countTeams(tx)) === 0) {
-      const { userId } = await createTeamWithOwner(tx, ownerEmail, 'Default team');
-      return { email: ownerEmail, apiKey: await issueKey(tx, userId, bootstrapKey) };
+      const { userId, teamId } = await createTeamWithOwner(tx, ownerEmail, 'Default team');
+      return { email: ownerEmail, apiKey: await issueKey(tx, userId, bootstrapKey), userId: Number(userId), teamId };
     }
     return { email: ownerEmail };
   });

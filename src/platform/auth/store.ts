@@ -155,3 +155,51 @@ export async function acceptInvite(db: Db, teamId: string, userId: number): Prom
     [teamId, userId],
   );
 }
+
+export async function findCallerBySessionHash(db: Db, tokenHash: string, teamId: string | undefined, idleHours: number): Promise<(CallerRow & { csrf_token: string; last_seen_at: Date }) | undefined> {
+  const { rows } = await db.query<CallerRow & { csrf_token: string; last_seen_at: Date }>(
+    `SELECT u.id AS user_id, u.email, u.last_sign_in, m.team_id, m.role, m.status, s.csrf_token, s.last_seen_at
+       FROM sessions s
+       JOIN users u ON u.id = s.user_id
+       LEFT JOIN team_members m ON m.user_id = u.id AND m.team_id = COALESCE($2::text, u.default_team_id)
+      WHERE s.token_hash = $1 AND s.expires_at > now() AND s.last_seen_at > now() - make_interval(hours => $3)`,
+    [tokenHash, teamId ?? null, idleHours],
+  );
+  return rows[0];
+}
+
+export async function insertSession(db: Db, tokenHash: string, userId: number, csrfToken: string, days: number): Promise<void> {
+  // Expired sessions of anyone are cleared on the way (cheap with the index; keeps the table small).
+  await db.query('DELETE FROM sessions WHERE expires_at < now()');
+  await db.query(
+    'INSERT INTO sessions (token_hash, user_id, csrf_token, expires_at) VALUES ($1, $2, $3, now() + make_interval(days => $4))',
+    [tokenHash, userId, csrfToken, days],
+  );
+}
+
+export async function touchSession(db: Db, tokenHash: string): Promise<void> {
+  await db.query("UPDATE sessions SET last_seen_at = now() WHERE token_hash = $1 AND last_seen_at < now() - interval '1 minute'", [tokenHash]);
+}
+
+export async function deleteSession(db: Db, tokenHash: string): Promise<number> {
+  return (await db.query('DELETE FROM sessions WHERE token_hash = $1', [tokenHash])).rowCount;
+}
+
+export async function deleteUserSessions(db: Db, userId: number, exceptHash?: string): Promise<void> {
+  await db.query('DELETE FROM sessions WHERE user_id = $1 AND token_hash <> $2', [userId, exceptHash ?? '']);
+}
+
+export async function findPasswordHash(db: Db, userId: number): Promise<string | null> {
+  const { rows } = await db.query<{ password_hash: string | null }>('SELECT password_hash FROM users WHERE id = $1', [userId]);
+  return rows[0]?.password_hash ?? null;
+}
+
+export async function setPasswordHash(db: Db, userId: number, hash: string): Promise<void> {
+  await db.query('UPDATE users SET password_hash = $2 WHERE id = $1', [userId, hash]);
+}
+
+export async function findKeyInfo(db: Db, userId: number): Promise<{ key_prefix: string; created_at: Date } | undefined> {
+  const { rows } = await db.query<{ key_prefix: string; created_at: Date }>(
+    'SELECT key_prefix, created_at FROM api_keys WHERE user_id = $1 ORDER BY created_at DESC LIMIT 1', [userId]);
+  return rows[0];
+}

@@ -98,9 +98,14 @@ export async function listResults(ctx: AppContext, teamId: string, q: ResultsQue
   const orderSql = [...order.map((o) => `${o.column} ${o.desc ? 'DESC' : 'ASC'}`), 'r.created_at DESC', 'r.id DESC'].join(', ');
   const whereSql = where.join(' AND ');
   const total = await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM scan_results r WHERE ${whereSql}`, params);
+  // The page's ids first, then their rows: rows skipped by the offset are never read in full (their event
+  // JSON is large), which keeps deep pages fast with 100,000 findings (bench/findings.ts).
   const { rows } = await ctx.db.query<ResultRow>(
-    `SELECT r.*, CASE r.severity WHEN 'critical' THEN 5 WHEN 'high' THEN 4 WHEN 'medium' THEN 3 WHEN 'low' THEN 2 WHEN 'info' THEN 1 ELSE 0 END AS sev_rank
-     FROM scan_results r WHERE ${whereSql} ORDER BY ${orderSql} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+    `WITH page AS (
+       SELECT r.id, CASE r.severity WHEN 'critical' THEN 5 WHEN 'high' THEN 4 WHEN 'medium' THEN 3 WHEN 'low' THEN 2 WHEN 'info' THEN 1 ELSE 0 END AS sev_rank
+       FROM scan_results r WHERE ${whereSql} ORDER BY ${orderSql} LIMIT $${params.length + 1} OFFSET $${params.length + 2}
+     )
+     SELECT r.*, page.sev_rank FROM page JOIN scan_results r ON r.id = page.id ORDER BY ${orderSql}`,
     [...params, limit, offset],
   );
   const data = rows.map(resultItem);

@@ -3,6 +3,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { errorResponses, MessageBody } from '../errors.ts';
 import { issueKey } from '../auth/service.ts';
+import { checkPasswordRules, hashPassword, MAX_PASSWORD } from '../auth/passwords.ts';
+import { createSession } from '../auth/sessions.ts';
+import { setSessionCookie } from '../auth/routes.ts';
 import * as store from '../auth/store.ts';
 import * as team from './service.ts';
 import { acceptInvite, createInvite, createWorkspace, deleteWorkspace, renameWorkspace, INVITE_TTL_DAYS } from './workspaces.ts';
@@ -110,19 +113,34 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/v1/user/invite/accept', {
     config: { public: true },
     schema: {
-      tags, summary: 'Redeem a team invite: accepts the membership and, for a new user, returns their API key once',
+      tags,
+      summary: 'Redeem a team invite: accepts the membership and, for a new user, returns their API key once. ' +
+        'With password, also sets the console password of an account that has none and signs in (session cookie)',
       security: [],
-      body: Type.Object({ token: Type.String({ minLength: 10, maxLength: 200 }) }),
+      body: Type.Object({
+        token: Type.String({ minLength: 10, maxLength: 200 }),
+        password: Type.Optional(Type.String({ maxLength: MAX_PASSWORD })),
+      }),
       response: {
-        200: Type.Object({ message: Type.String(), email: Type.String(), team_id: Type.String(), api_key: Type.Optional(Type.String()) }),
-        ...errorResponses(400, 404),
+        200: Type.Object({
+          message: Type.String(), email: Type.String(), team_id: Type.String(), api_key: Type.Optional(Type.String()),
+          csrf_token: Type.Optional(Type.String({ description: 'when a password was set: the new session\'s CSRF token' })),
+        }),
+        ...errorResponses(400, 404, 409),
       },
     },
-  }, async (req) => {
-    const out = await acceptInvite(db, req.body.token);
+  }, async (req, reply) => {
+    if (req.body.password !== undefined) checkPasswordRules(req.body.password);
+    const out = await acceptInvite(db, req.body.token, req.body.password !== undefined ? await hashPassword(req.body.password) : undefined);
+    let csrf: string | undefined;
+    if (req.body.password !== undefined) {
+      const s = await createSession(db, out.userId);
+      setSessionCookie(req, reply, s.token);
+      csrf = s.csrfToken;
+    }
     return {
       message: out.apiKey ? 'invite accepted; this is your API key, shown only now' : 'invite accepted; use your existing API key',
-      email: out.email, team_id: out.teamId, ...(out.apiKey ? { api_key: out.apiKey } : {}),
+      email: out.email, team_id: out.teamId, ...(out.apiKey ? { api_key: out.apiKey } : {}), ...(csrf ? { csrf_token: csrf } : {}),
     };
   });
 

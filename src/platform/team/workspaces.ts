@@ -68,22 +68,29 @@ export async function createInvite(db: Db, teamId: string, userId: number, creat
 
 /**
  * Redeems an invite once: the membership is accepted and, for a user who has no API key yet, a key is
- * issued and returned (a user who has one keeps it: an invite never revokes a working key).
+ * issued and returned (a user who has one keeps it: an invite never revokes a working key). With
+ * `passwordHash` the account's console password is set too, for an account that has none yet (an invite
+ * must never replace the password of an existing account). A refused invite is not used up.
  */
-export async function acceptInvite(db: Db, token: string): Promise<{ email: string; teamId: string; apiKey?: string }> {
+export async function acceptInvite(db: Db, token: string, passwordHash?: string): Promise<{ email: string; teamId: string; userId: number; apiKey?: string }> {
   return db.transaction(async (tx) => {
-    const { rows } = await tx.query<{ team_id: string; user_id: number; email: string; has_key: boolean }>(
+    const { rows } = await tx.query<{ team_id: string; user_id: number; email: string; has_key: boolean; has_password: boolean }>(
       `UPDATE team_invites i SET used_at = now()
        FROM users u
        WHERE i.token_hash = $1 AND i.used_at IS NULL AND i.expires_at > now() AND u.id = i.user_id
-       RETURNING i.team_id, i.user_id, u.email, EXISTS (SELECT 1 FROM api_keys k WHERE k.user_id = i.user_id) AS has_key`,
+       RETURNING i.team_id, i.user_id, u.email, EXISTS (SELECT 1 FROM api_keys k WHERE k.user_id = i.user_id) AS has_key,
+                 u.password_hash IS NOT NULL AS has_password`,
       [hash(token)],
     );
     const row = rows[0];
     if (!row) throw notFound('this invite is unknown, used or expired: ask an Admin for a new one', 'token');
     if (!(await store.findMembership(tx, row.team_id, row.user_id))) throw notFound('the membership this invite was for was removed', 'token');
+    if (passwordHash) {
+      if (row.has_password) throw conflict('this account already has a password: accept without one and sign in with it', 'password');
+      await store.setPasswordHash(tx, Number(row.user_id), passwordHash);
+    }
     await store.acceptInvite(tx, row.team_id, row.user_id);
     const apiKey = row.has_key ? undefined : await issueKey(tx, Number(row.user_id));
-    return { email: row.email, teamId: row.team_id, apiKey };
+    return { email: row.email, teamId: row.team_id, userId: Number(row.user_id), apiKey };
   });
 }

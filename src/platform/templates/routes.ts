@@ -12,6 +12,10 @@ const Filename = Type.String({ maxLength: 255 });
 const Dir = Type.String({ maxLength: 1024 });
 
 const tags = ['templates'];
+const Issue = Type.Object({
+  message: Type.String(), field: Type.String({ description: 'the field the problem is about, as http[0].matchers[1].type; empty for the whole text' }),
+  line: Type.Optional(Type.Integer({ description: '1-based line in the text' })), column: Type.Optional(Type.Integer()),
+});
 const Paging = {
   offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
   limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
@@ -85,6 +89,24 @@ export const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
       ...req.body, filename: req.body.filename ?? req.query.filename, dir: req.body.dir ?? req.query.dir,
     });
     return { message: 'template created', template_id: template.template_id as string, template_name: template.name as string, template };
+  });
+
+  app.post('/v1/template/validate', {
+    config: { action: 'templates:manage' },
+    schema: {
+      tags, summary: "Check template text with the validator: each problem with its field and line (the console's editor uses it)",
+      body: Type.Object({ template: TemplateText }),
+      response: {
+        200: Type.Object({
+          message: Type.String(), valid: Type.Boolean(),
+          errors: Type.Array(Issue), warnings: Type.Array(Issue),
+        }),
+        ...errorResponses(400, 401, 403),
+      },
+    },
+  }, async (req) => {
+    const out = service.checkTemplate(req.body.template);
+    return { message: out.valid ? 'valid template' : `${out.errors.length} problem(s)`, ...out };
   });
 
   app.patch('/v1/template', {

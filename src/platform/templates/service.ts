@@ -6,6 +6,7 @@ import { badRequest, forbidden, notFound } from '../errors.ts';
 import { columnsFor, parseFields, toRecord, type TemplateRecord } from './format.ts';
 import { readTemplate, type TemplateFields } from './record.ts';
 import * as store from './store.ts';
+import { locateIssue } from './locate.ts';
 
 export interface TemplateInput {
   template: string;
@@ -113,4 +114,22 @@ export async function getPublic(db: Db, idOrUri: string, fieldsParam?: string): 
   const row = await store.getPublic(db, idOrUri);
   if (!row) throw notFound(`no public template ${idOrUri}`, 'template_id');
   return toRecord(row, fields);
+}
+
+export interface LocatedIssue {
+  message: string;
+  field: string;
+  line?: number;
+  column?: number;
+}
+
+/** The validator's verdict on template text, each issue with its line (for the console's editor). */
+export function checkTemplate(text: string): { valid: boolean; errors: LocatedIssue[]; warnings: LocatedIssue[] } {
+  const where = (field: string, reason: string): LocatedIssue => ({ message: reason, field, ...locateIssue(text, field, reason) });
+  if (!text.trim()) return { valid: false, errors: [{ message: 'template is empty', field: '' }], warnings: [] };
+  if (Buffer.byteLength(text) > MAX_TEMPLATE_BYTES) return { valid: false, errors: [{ message: 'template is larger than 2 MiB', field: '' }], warnings: [] };
+  const res = readTemplate(text, 'template.yaml', { missingPayloadFile: 'warn' });
+  if (res.ok) return { valid: true, errors: [], warnings: [] };
+  const issues = res.issues.length ? res.issues : [{ field: '', reason: res.message }];
+  return { valid: false, errors: issues.map((i) => where(i.field, i.reason)), warnings: [] };
 }

@@ -1,0 +1,56 @@
+// The built console served by the API: its page at / and at every deep link, with a Content-Security-
+// Policy that allows no inline script, while API paths keep their JSON 404. Needs web/dist (npm install
+// builds it).
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { CONSOLE_DIST } from '../../src/platform/console/routes.ts';
+
+describe('console files', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('pglite');
+  }, 120_000);
+  afterAll(() => t?.close());
+
+  it('serves the page at / and at deep links, with a CSP that forbids inline scripts', async () => {
+    for (const url of ['/', '/scans/some-id?tab=log', '/templates/private/new', '/sign-in']) {
+      const res = await t.request({ method: 'GET', url, key: null });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type']).toMatch(/text\/html/);
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp).toMatch(/script-src 'self'(;|$)/);
+      expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+      expect(csp).toMatch(/frame-ancestors 'none'/);
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      // Every script of the page is a file: no inline code for the CSP to block.
+      const scripts = [...res.body.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
+      expect(scripts.length).toBeGreaterThan(0);
+      for (const [, attrs, body] of scripts) {
+        expect(attrs).toMatch(/src="\/assets\//);
+        expect(body!.trim()).toBe('');
+      }
+    }
+  });
+
+  it('serves the built assets, and API paths keep their JSON errors', async () => {
+    const js = readdirSync(path.join(CONSOLE_DIST, 'assets')).find((f) => f.endsWith('.js'))!;
+    const asset = await t.request({ method: 'GET', url: `/assets/${js}`, key: null });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['content-type']).toMatch(/javascript/);
+    expect(asset.headers['cache-control']).toMatch(/immutable/);
+    expect(asset.body).toBe(readFileSync(path.join(CONSOLE_DIST, 'assets', js), 'utf8'));
+    expect((await t.request({ method: 'GET', url: '/assets/nope.js', key: null })).statusCode).toBe(404);
+    // No way out of the build folder: at most the page comes back, never a file of the repository.
+    for (const url of ['/assets/../../package.json', '/assets/%2e%2e/%2e%2e/package.json', '/..%2fpackage.json']) {
+      const res = await t.request({ method: 'GET', url, key: null });
+      expect(res.body, url).not.toContain('"name": "vigil"');
+    }
+    const api = await t.request({ method: 'GET', url: '/v1/nope', key: null });
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toMatchObject({ code: 'not_found', status: 404 });
+    // Known API routes still need their key.
+    expect((await t.request({ method: 'GET', url: '/v1/scans', key: null })).statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,60 @@
+// CodeMirror 6 with YAML mode. `check` returns problems by line; they are shown in the gutter and under
+// the text where they are, as the validator reports them.
+import { useEffect, useRef } from 'react';
+import { basicSetup, EditorView } from 'codemirror';
+import { EditorState } from '@codemirror/state';
+import { yaml } from '@codemirror/lang-yaml';
+import { linter, lintGutter, type Diagnostic } from '@codemirror/lint';
+
+export interface LineProblem {
+  message: string;
+  line?: number;
+  column?: number;
+}
+
+interface Props {
+  value: string;
+  onChange(value: string): void;
+  readOnly?: boolean;
+  check?: (text: string) => Promise<LineProblem[]>;
+}
+
+export function YamlEditor({ value, onChange, readOnly, check }: Props) {
+  const host = useRef<HTMLDivElement>(null);
+  const view = useRef<EditorView | null>(null);
+  const onChangeRef = useRef(onChange);
+  onChangeRef.current = onChange;
+  const checkRef = useRef(check);
+  checkRef.current = check;
+
+  useEffect(() => {
+    const extensions = [
+      basicSetup,
+      yaml(),
+      EditorView.updateListener.of((u) => { if (u.docChanged) onChangeRef.current(u.state.doc.toString()); }),
+      EditorState.readOnly.of(!!readOnly),
+      EditorView.theme({ '&': { border: '1px solid #dee2e6', fontSize: '13px' }, '.cm-scroller': { minHeight: '420px' } }),
+    ];
+    if (check) {
+      extensions.push(lintGutter(), linter(async (v) => {
+        const problems = (await checkRef.current?.(v.state.doc.toString())) ?? [];
+        const doc = v.state.doc;
+        return problems.map((p): Diagnostic => {
+          const line = doc.line(Math.min(Math.max(p.line ?? 1, 1), doc.lines));
+          const from = Math.min(line.from + Math.max((p.column ?? 1) - 1, 0), line.to);
+          return { from, to: line.to > from ? line.to : from, severity: 'error', message: p.message };
+        });
+      }, { delay: 400 }));
+    }
+    view.current = new EditorView({ parent: host.current!, state: EditorState.create({ doc: value, extensions }) });
+    return () => view.current?.destroy();
+  }, [readOnly]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // Text replaced from outside (a template loaded after the editor opened).
+  useEffect(() => {
+    const v = view.current;
+    if (v && v.state.doc.toString() !== value) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: value } });
+  }, [value]);
+
+  return <div ref={host} data-testid="yaml-editor" />;
+}
