@@ -2108,6 +2108,654 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/scans/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Scan schedules of the team */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            schedules: {
+                                scan_frequency: string;
+                                scan_id: string;
+                                schedule_last_run: string;
+                                schedule_next_run: string;
+                                start_time?: string;
+                                hourly_frequency?: number;
+                                custom_weekdays?: number[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Set the schedule of a scan (times are UTC; see docs/schedules.md) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        scan_id: string;
+                        /** @description hourly, daily, weekly, monthly or custom */
+                        scan_frequency: string;
+                        /** @description UTC time of day HH:MM[:SS], or a UTC date-time */
+                        start_time?: string;
+                        /** @description hours between runs, 1-24 (hourly only) */
+                        hourly_frequency?: number;
+                        /** @description 0-6, 0 = Sunday (custom only) */
+                        custom_weekdays?: number[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        /** Remove the schedule of a scan */
+        delete: {
+            parameters: {
+                query: {
+                    scan_id: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/scans/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Configurations of the team (a bare array; the text only for those who may manage configs) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description scan, reporting, template, alerting, cloudlist, subfinder, remediation, vuln_score */
+                    type?: string;
+                    search?: string;
+                    limit?: number;
+                    offset?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            config_type: string;
+                            /** @description YAML text; empty for callers who may not manage configs */
+                            config: string;
+                            provider_name: string;
+                            read_only: boolean;
+                            global: boolean;
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Add a configuration (YAML text checked against its type; see docs/configs.md) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @description scan, reporting, template, alerting, cloudlist, subfinder, remediation, vuln_score */
+                        config_type?: string;
+                        /** @description YAML text */
+                        config: string;
+                        /** @description applies to every scan of the team unless the scan sets disable_global_* */
+                        global?: boolean;
+                        /** @description no later change or delete through the API */
+                        read_only?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/scans/config/{config_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One configuration */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description the config text as JSON instead of YAML */
+                    config_json?: boolean;
+                };
+                header?: never;
+                path: {
+                    config_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            config_type: string;
+                            /** @description YAML text; empty for callers who may not manage configs */
+                            config: string;
+                            provider_name: string;
+                            read_only: boolean;
+                            global: boolean;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a configuration (not a read-only one) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    config_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Change a configuration (not a read-only one) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    config_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        /** @description YAML text */
+                        config?: string;
+                        global?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v1/scans/config/{config_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Alerts and tickets sent for an alerting or reporting config, newest first, with attempts and errors */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    offset?: number;
+                };
+                header?: never;
+                path: {
+                    config_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            config_id: string;
+                            /** @description alert or ticket */
+                            kind: string;
+                            /** @description scan_running, scan_finished, scan_failed, scan_stopped, new_finding, or ticket */
+                            event: string;
+                            scan_id: string;
+                            run: number;
+                            vuln_hash: string;
+                            /** @description pending, delivered or failed */
+                            status: string;
+                            attempts: number;
+                            last_error: string;
+                            response_status: number;
+                            created_at: string;
+                            updated_at: string;
+                            delivered_at: string;
+                            next_attempt_at: string;
+                            ticket_id?: string;
+                            ticket_url?: string;
+                        }[];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/scans": {
         parameters: {
             query?: never;
@@ -3560,6 +4208,1553 @@ export interface paths {
                 };
                 /** @description Default Response */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/asset/enumerate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List enumerations */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                    search?: string;
+                    enum_type?: string;
+                    sort_asc?: string;
+                    sort_desc?: string;
+                    status?: string;
+                    /** @description last_day, last_week, last_month, last_3_months, last_6_months, last_12_months, all_time */
+                    time?: string;
+                    start_date?: string;
+                    end_date?: string;
+                    custom_filter?: string;
+                    is_internal?: boolean;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            current_page: number;
+                            result_count: number;
+                            total_results: number;
+                            total_pages: number;
+                            message: string;
+                            data: {
+                                id: string;
+                                name: string;
+                                status: string;
+                                failure_reason: string;
+                                progress: number;
+                                created_at: string;
+                                updated_at: string;
+                                completed_at?: string;
+                                enumeration_time: string;
+                                enumeration_time_elapsed: string;
+                                enumeration_type: string;
+                                root_domains: string[];
+                                domain_names: string[];
+                                exclusions: string[];
+                                steps: string[];
+                                enumeration_ports: string;
+                                enumeration_config: {
+                                    [key: string]: unknown;
+                                };
+                                alerting_config_ids: string[];
+                                automatic_vuln_scans: boolean;
+                                is_rescan: boolean;
+                                rescan_count: number;
+                                total_assets: number;
+                                new_assets: number;
+                                notices: string[];
+                                is_internal: boolean;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create an enumeration (runs on the workers) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        /** @description domains, IP addresses or CIDR ranges (largest /16, IPv6 /112) */
+                        root_domains: string[];
+                        steps?: string[];
+                        /** @description e.g. "80,443,8000-8100" or "top-100" (default) */
+                        enumeration_ports?: string;
+                        enumeration_config?: {
+                            "follow-redirect"?: boolean;
+                            ports?: string;
+                            /** @description DNS resolvers as host:port (default: the system resolver) */
+                            resolvers?: string[];
+                            /** @description words for dns_bruteforce */
+                            wordlist?: string[];
+                            concurrency?: number;
+                            /** @description operations per second, 0: no limit */
+                            rate_limit?: number;
+                            /** @description seconds per connection or query */
+                            timeout?: number;
+                            /** @description subfinder provider-config.yaml text with dns_passive keys (never shown back) */
+                            provider_config?: string;
+                            /** @description fingerprint templates run on web assets (catalogue paths, folders, ids, private templates); default http/technologies/tech-detect.yaml; [] turns it off */
+                            technology_templates?: string[];
+                        };
+                        /** @description exclusion patterns; a leading + makes an allow-list pattern */
+                        exclusions?: string[];
+                        exclude_targets?: string[];
+                        alerting_config_ids?: string[];
+                        disable_global_alert_config?: boolean;
+                        automatic_vuln_scans?: boolean;
+                        /** @description not supported */
+                        enrichment_inputs?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            "truncated-scan-targets": number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/asset/enumerate/contents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Assets of every enumeration of the team, filtered */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                    is_tech?: boolean;
+                    is_favicon?: boolean;
+                    is_new?: boolean;
+                    is_screenshot?: boolean;
+                    only_dns?: boolean;
+                    only_ip?: boolean;
+                    labels?: string;
+                    host?: string;
+                    port?: string;
+                    status_code?: string;
+                    content_length?: string;
+                    title?: string;
+                    cname?: string;
+                    technologies?: string;
+                    ip?: string;
+                    domain?: string[];
+                    /** @description last_day, last_week, last_month, last_3_months, last_6_months, last_12_months, all_time */
+                    time?: string;
+                    start_date?: string;
+                    end_date?: string;
+                    custom_filter?: string;
+                    search?: string;
+                    enumeration_ids?: string[];
+                    not_seen_for_days?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            current_page: number;
+                            result_count: number;
+                            total_results: number;
+                            total_pages: number;
+                            message: string;
+                            data: {
+                                id: number;
+                                enumeration_id: string;
+                                enumeration_name?: string;
+                                name: string;
+                                type: string;
+                                host: string;
+                                port?: number;
+                                ip: string[];
+                                cname: string[];
+                                status_code?: number;
+                                content_length?: number;
+                                title?: string;
+                                webserver?: string;
+                                technologies: string[];
+                                favicon?: string;
+                                chain_status_codes: string[];
+                                redirect_location?: string;
+                                labels: string[];
+                                is_new: boolean;
+                                asset_hash: string;
+                                domain_name: string;
+                                source: {
+                                    source: string;
+                                    metadata: {
+                                        [key: string]: string;
+                                    };
+                                }[];
+                                is_screenshot: boolean;
+                                tls_subject_cn?: string;
+                                tls_subject_org?: string;
+                                tls_subject_an?: string[];
+                                tls_issuer_org?: string;
+                                tls_serial_number?: string;
+                                tls_not_before?: string;
+                                tls_not_after?: string;
+                                tls_expired?: boolean;
+                                tls_self_signed?: boolean;
+                                tls_mismatched?: boolean;
+                                tls_version?: string;
+                                tls_versions?: string[];
+                                created_at: string;
+                                updated_at: string;
+                                last_seen_at: string;
+                                is_internal: boolean;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/asset/enumerate/{enumerate_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an enumeration */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    enumerate_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            data: {
+                                id: string;
+                                name: string;
+                                status: string;
+                                failure_reason: string;
+                                progress: number;
+                                created_at: string;
+                                updated_at: string;
+                                completed_at?: string;
+                                enumeration_time: string;
+                                enumeration_time_elapsed: string;
+                                enumeration_type: string;
+                                root_domains: string[];
+                                domain_names: string[];
+                                exclusions: string[];
+                                steps: string[];
+                                enumeration_ports: string;
+                                enumeration_config: {
+                                    [key: string]: unknown;
+                                };
+                                alerting_config_ids: string[];
+                                automatic_vuln_scans: boolean;
+                                is_rescan: boolean;
+                                rescan_count: number;
+                                total_assets: number;
+                                new_assets: number;
+                                notices: string[];
+                                is_internal: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete an enumeration and its assets */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    enumerate_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Update an enumeration (applies from its next run) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    enumerate_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        /** @description domains, IP addresses or CIDR ranges (largest /16, IPv6 /112) */
+                        root_domains?: string[];
+                        steps?: string[];
+                        /** @description e.g. "80,443,8000-8100" or "top-100" (default) */
+                        enumeration_ports?: string;
+                        enumeration_config?: {
+                            "follow-redirect"?: boolean;
+                            ports?: string;
+                            /** @description DNS resolvers as host:port (default: the system resolver) */
+                            resolvers?: string[];
+                            /** @description words for dns_bruteforce */
+                            wordlist?: string[];
+                            concurrency?: number;
+                            /** @description operations per second, 0: no limit */
+                            rate_limit?: number;
+                            /** @description seconds per connection or query */
+                            timeout?: number;
+                            /** @description subfinder provider-config.yaml text with dns_passive keys (never shown back) */
+                            provider_config?: string;
+                            /** @description fingerprint templates run on web assets (catalogue paths, folders, ids, private templates); default http/technologies/tech-detect.yaml; [] turns it off */
+                            technology_templates?: string[];
+                        };
+                        /** @description exclusion patterns; a leading + makes an allow-list pattern */
+                        exclusions?: string[];
+                        exclude_targets?: string[];
+                        alerting_config_ids?: string[];
+                        disable_global_alert_config?: boolean;
+                        automatic_vuln_scans?: boolean;
+                        /** @description not supported */
+                        enrichment_inputs?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v1/asset/enumerate/{enumerate_id}/contents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Assets of an enumeration, filtered (AssetFilters as query parameters) */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                    is_tech?: boolean;
+                    is_favicon?: boolean;
+                    is_new?: boolean;
+                    is_screenshot?: boolean;
+                    only_dns?: boolean;
+                    only_ip?: boolean;
+                    labels?: string;
+                    host?: string;
+                    port?: string;
+                    status_code?: string;
+                    content_length?: string;
+                    title?: string;
+                    cname?: string;
+                    technologies?: string;
+                    ip?: string;
+                    domain?: string[];
+                    /** @description last_day, last_week, last_month, last_3_months, last_6_months, last_12_months, all_time */
+                    time?: string;
+                    start_date?: string;
+                    end_date?: string;
+                    custom_filter?: string;
+                    search?: string;
+                    enumeration_ids?: string[];
+                    not_seen_for_days?: number;
+                };
+                header?: never;
+                path: {
+                    enumerate_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            current_page: number;
+                            result_count: number;
+                            total_results: number;
+                            total_pages: number;
+                            message: string;
+                            data: {
+                                id: number;
+                                enumeration_id: string;
+                                enumeration_name?: string;
+                                name: string;
+                                type: string;
+                                host: string;
+                                port?: number;
+                                ip: string[];
+                                cname: string[];
+                                status_code?: number;
+                                content_length?: number;
+                                title?: string;
+                                webserver?: string;
+                                technologies: string[];
+                                favicon?: string;
+                                chain_status_codes: string[];
+                                redirect_location?: string;
+                                labels: string[];
+                                is_new: boolean;
+                                asset_hash: string;
+                                domain_name: string;
+                                source: {
+                                    source: string;
+                                    metadata: {
+                                        [key: string]: string;
+                                    };
+                                }[];
+                                is_screenshot: boolean;
+                                tls_subject_cn?: string;
+                                tls_subject_org?: string;
+                                tls_subject_an?: string[];
+                                tls_issuer_org?: string;
+                                tls_serial_number?: string;
+                                tls_not_before?: string;
+                                tls_not_after?: string;
+                                tls_expired?: boolean;
+                                tls_self_signed?: boolean;
+                                tls_mismatched?: boolean;
+                                tls_version?: string;
+                                tls_versions?: string[];
+                                created_at: string;
+                                updated_at: string;
+                                last_seen_at: string;
+                                is_internal: boolean;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/asset/enumerate/{enumerate_id}/rescan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run an enumeration again (changes are written to the assets' history) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    enumerate_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            "truncated-scan-targets": number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/asset/{asset_id}/changelogs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Change history of an asset */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description last_day, last_week, last_month, last_3_months, last_6_months, last_12_months, all_time */
+                    time?: string;
+                    event_type?: string;
+                    sort_asc?: string;
+                    sort_desc?: string;
+                    limit?: number;
+                    offset?: number;
+                };
+                header?: never;
+                path: {
+                    asset_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            current_page: number;
+                            result_count: number;
+                            total_results: number;
+                            total_pages: number;
+                            message: string;
+                            data: {
+                                id: number;
+                                enumeration_id: string;
+                                name: string;
+                                event_type: string;
+                                run: number;
+                                host?: string;
+                                port?: number;
+                                ip?: string;
+                                status_code?: number;
+                                content_length?: number;
+                                title?: string;
+                                webserver?: string;
+                                technologies: string[];
+                                cname: string[];
+                                labels: string[];
+                                is_new: boolean;
+                                change_event: {
+                                    name: string;
+                                    from: unknown;
+                                    to: unknown;
+                                }[];
+                                created_at: string;
+                                updated_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/asset/{asset_id}/screenshot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The PNG http_screenshot took of a web asset */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    asset_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/asset/policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List asset policies */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    offset?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            policies: {
+                                id: string;
+                                name: string;
+                                policy_type: string;
+                                policies: {
+                                    [key: string]: unknown;
+                                };
+                                alerting_config_ids: string[];
+                                labels: string[];
+                                enumeration_ids: string[];
+                                metadata: {
+                                    [key: string]: unknown;
+                                };
+                                apply_to_existing: boolean;
+                                created_at: string;
+                                updated_at: string;
+                                last_executed_at?: string;
+                            }[];
+                            total: number;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create an asset policy */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        /** @description alert, delete, set_label, remove_label */
+                        policy_type?: string;
+                        policies: {
+                            is_tech?: boolean;
+                            is_favicon?: boolean;
+                            is_new?: boolean;
+                            is_screenshot?: boolean;
+                            only_dns?: boolean;
+                            only_ip?: boolean;
+                            labels?: string;
+                            host?: string;
+                            port?: string;
+                            status_code?: string;
+                            content_length?: string;
+                            title?: string;
+                            cname?: string;
+                            technologies?: string;
+                            ip?: string;
+                            domain?: string[];
+                            /** Format: date */
+                            start_date?: string;
+                            /** Format: date */
+                            end_date?: string;
+                            custom_filter?: string;
+                            search?: string;
+                            enumeration_ids?: string[];
+                            not_seen_for_days?: number;
+                        };
+                        alerting_config_ids?: string[];
+                        labels?: string[];
+                        enumeration_ids?: string[];
+                        apply_to_existing?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/asset/policy/{policy_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an asset policy */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    policy_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                name: string;
+                                policy_type: string;
+                                policies: {
+                                    [key: string]: unknown;
+                                };
+                                alerting_config_ids: string[];
+                                labels: string[];
+                                enumeration_ids: string[];
+                                metadata: {
+                                    [key: string]: unknown;
+                                };
+                                apply_to_existing: boolean;
+                                created_at: string;
+                                updated_at: string;
+                                last_executed_at?: string;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete an asset policy */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    policy_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Update an asset policy (update_type append, the default, merges lists; replace overwrites) */
+        patch: {
+            parameters: {
+                query?: {
+                    update_type?: "append" | "replace";
+                };
+                header?: never;
+                path: {
+                    policy_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        /** @description alert, delete, set_label, remove_label */
+                        policy_type?: string;
+                        policies?: {
+                            is_tech?: boolean;
+                            is_favicon?: boolean;
+                            is_new?: boolean;
+                            is_screenshot?: boolean;
+                            only_dns?: boolean;
+                            only_ip?: boolean;
+                            labels?: string;
+                            host?: string;
+                            port?: string;
+                            status_code?: string;
+                            content_length?: string;
+                            title?: string;
+                            cname?: string;
+                            technologies?: string;
+                            ip?: string;
+                            domain?: string[];
+                            /** Format: date */
+                            start_date?: string;
+                            /** Format: date */
+                            end_date?: string;
+                            custom_filter?: string;
+                            search?: string;
+                            enumeration_ids?: string[];
+                            not_seen_for_days?: number;
+                        };
+                        alerting_config_ids?: string[];
+                        labels?: string[];
+                        enumeration_ids?: string[];
+                        apply_to_existing?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v1/asset/policy/{policy_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Actions an asset policy took */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    offset?: number;
+                };
+                header?: never;
+                path: {
+                    policy_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                events: {
+                                    id: string;
+                                    event_type: string;
+                                    subject_type: string;
+                                    subject_id: string;
+                                    subject_name: string;
+                                    asset_policy_id: string;
+                                    status: string;
+                                    error_message?: string;
+                                    message_payload: {
+                                        [key: string]: unknown;
+                                    };
+                                    created_at: string;
+                                    updated_at: string;
+                                }[];
+                            };
+                            total: number;
+                            limit: number;
+                            offset: number;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
                     headers: {
                         [name: string]: unknown;
                     };
