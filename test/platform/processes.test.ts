@@ -46,9 +46,12 @@ describe('vigil serve on the embedded database (real process)', () => {
     const second = await runVigil(['serve', '--port', '0', '--data-dir', dir]);
     expect(second.code).toBe(1);
     expect(second.stderr).toMatch(/vigil serve` already running/);
+    // While serve holds the folder, `users key` runs inside it (admin socket): the new key works at once.
     const whileRunning = await runVigil(['users', 'key', 'owner@localhost'], { VIGIL_DATA_DIR: dir });
-    expect(whileRunning.code).toBe(1);
-    expect(whileRunning.stderr).toMatch(/holds it/);
+    expect(whileRunning.code, whileRunning.stderr).toBe(0);
+    const rotated = whileRunning.stdout.trim();
+    expect((await fetch(`${url}/v1/user/team/member`, { headers: { 'X-API-Key': rotated } })).status).toBe(200);
+    expect((await fetch(`${url}/v1/user/team/member`, { headers: { 'X-API-Key': key } })).status).toBe(401);
 
     expect(await serve.kill('SIGTERM')).toBe(0);
     expect(serve.stdout).toMatch(/"msg":"stopped"/);
