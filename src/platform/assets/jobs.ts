@@ -37,11 +37,15 @@ registerJobHandler<EnumerateJob>(ENUMERATE_JOB, async (job, ctx) => {
 }, { concurrency: Number(process.env.VIGIL_ENUMERATION_CONCURRENCY ?? 2), retryLimit: 2, retryDelay: 2, expireInSeconds: ENUMERATION_EXPIRE_SECONDS, pollingIntervalSeconds: 0.5 });
 
 /**
- * Policy alerts. Delivery through alerting configs (Slack, email, webhooks...) plugs in here, in the
- * handler below: until the alerting configs area lands, the alert is only logged (its event is already
- * recorded as pending in asset_policy_events).
+ * Policy alerts: the policy event becomes deliveries for the alerting configs (Slack, Teams, email,
+ * webhooks) that ask for `asset_policy_match`; the monitor loop sends them with retries.
  */
 registerJobHandler<{ team_id: string; policy_id: string; alerting_config_ids: string[]; event: Record<string, unknown> }>(ALERT_JOB, async (job, ctx) => {
-  ctx.log.info({ team_id: job.data.team_id, policy_id: job.data.policy_id, alerting_config_ids: job.data.alerting_config_ids, event_id: job.data.event.id }, 'asset policy alert (delivery not configured)');
-  return { delivered: false };
+  const { queueAssetPolicyAlert } = await import('../monitor/events.ts');
+  const queued = await queueAssetPolicyAlert(ctx, {
+    teamId: job.data.team_id, configIds: job.data.alerting_config_ids ?? [], eventId: String(job.data.event.id),
+    policyName: String(job.data.event.subject_name ?? ''), payload: job.data.event,
+  });
+  ctx.log.info({ team_id: job.data.team_id, policy_id: job.data.policy_id, event_id: job.data.event.id, deliveries: queued }, 'asset policy alert queued for delivery');
+  return { deliveries: queued };
 }, { concurrency: 2, retryLimit: 3, expireInSeconds: 300 });

@@ -39,8 +39,9 @@ export interface NewDelivery {
   teamId: string;
   kind: 'alert' | 'ticket';
   event: string;
-  scanId: string;
-  run: number;
+  /** null for alerts that are not about a scan (asset policies). */
+  scanId: string | null;
+  run: number | null;
   vulnHash?: string;
   payload: unknown;
 }

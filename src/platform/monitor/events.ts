@@ -152,3 +152,25 @@ export function eventMessage(p: { event: string; scan_name: string; scan_id: str
     default: return `Vigil: ${scan}: ${p.event}`;
   }
 }
+
+/**
+ * An asset policy's alert: one delivery per alerting config that asks for `asset_policy_match` (the
+ * policy's own configs and the team's global ones), deduplicated by the policy event (a retried job
+ * queues nothing twice). The monitor loop sends them like every other alert, with retries.
+ */
+export async function queueAssetPolicyAlert(
+  ctx: Pick<AppContext, 'db'>, a: { teamId: string; configIds: string[]; eventId: string; policyName: string; payload: Record<string, unknown> },
+): Promise<number> {
+  const configs = await configsFor(ctx.db, a.teamId, a.configIds, ['alerting'], true);
+  const wanted = configs.filter((c) => ((load(c).events as string[]) ?? []).includes('asset_policy_match'));
+  const assets = (a.payload.message_payload as { host?: string; name?: string } | undefined) ?? {};
+  const what = assets.host ?? assets.name ?? 'an asset';
+  const payload = {
+    ...a.payload, event: 'asset_policy_match', scan_id: '', scan_name: a.policyName,
+    message: `Vigil: asset policy "${a.policyName}" matched ${what}`,
+  };
+  await store.insertDeliveries(ctx.db, wanted.map((c) => ({
+    configId: c.id, teamId: a.teamId, kind: 'alert' as const, event: 'asset_policy_match', scanId: null, run: null, vulnHash: `asset-event:${a.eventId}`, payload,
+  })));
+  return wanted.length;
+}
