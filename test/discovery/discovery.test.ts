@@ -2,7 +2,7 @@
 // wildcard and a CNAME), an HTTP server and an HTTPS server with its own certificate.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runDiscovery, checkConfig, Resolver, parseResolver, parsePorts, scanPorts, faviconHash, TOP_100, passiveSubdomains, parseProviderConfig } from '../../src/discovery/index.ts';
+import { probeHttp, runDiscovery, checkConfig, Resolver, parseResolver, parsePorts, scanPorts, faviconHash, TOP_100, passiveSubdomains, parseProviderConfig } from '../../src/discovery/index.ts';
 import { Throttle } from '../../src/discovery/pool.ts';
 import { DEFAULT_LIMITS, type DiscoveryEvent } from '../../src/discovery/types.ts';
 import { startDnsServer, type TestDnsServer } from '../helpers/dns.ts';
@@ -130,6 +130,24 @@ describe('discovery', () => {
       deny: (h, port) => h === '127.0.0.3' || (h === '127.0.0.2' && port === web.port),
     });
     expect(assets).toEqual([]);
+  });
+
+  it('a server that drips its answer forever does not hold a probe past its deadline', async () => {
+    const drip = await startHttpServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/html' });
+      res.write('<title>drip</title>');
+      const timer = setInterval(() => res.write('.'), 50);
+      res.on('close', () => clearInterval(timer));
+      return new Promise(() => {});
+    });
+    try {
+      const started = Date.now();
+      const info = await probeHttp('127.0.0.1', '127.0.0.1', drip.port, { timeoutMs: 300, followRedirects: true, lookup: async () => undefined });
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(info?.title).toBe('drip');
+    } finally {
+      await drip.close();
+    }
   });
 
   it('scans ports with bounded concurrency and finds exactly the open ones', async () => {

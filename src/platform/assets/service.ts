@@ -69,6 +69,7 @@ export async function createEnumeration(ctx: AppContext, caller: Caller, body: C
   const config = body.enumeration_config ?? {};
   check({ root_domains: roots, steps, enumeration_ports: body.enumeration_ports, enumeration_config: config, exclusions });
   checkDenied(denyList(ctx.config), roots, 'root_domains');
+  checkDenied(denyList(ctx.config), config.resolvers ?? [], 'enumeration_config.resolvers');
   const id = newId();
   await store.insertEnumeration(ctx.db, {
     id, teamId: caller.teamId, name: body.name?.trim() || roots.slice(0, 3).join(', ') + (roots.length > 3 ? ` and ${roots.length - 3} more` : ''),
@@ -128,6 +129,7 @@ export async function updateEnumeration(ctx: AppContext, teamId: string, id: str
   };
   check(next);
   if (body.root_domains) checkDenied(denyList(ctx.config), next.root_domains, 'root_domains');
+  if (body.enumeration_config) checkDenied(denyList(ctx.config), body.enumeration_config.resolvers ?? [], 'enumeration_config.resolvers');
   if (body.name !== undefined && !body.name.trim()) throw badRequest('name must not be empty', 'name');
   await store.updateEnumeration(ctx.db, teamId, id, {
     name: body.name?.trim(),

@@ -50,6 +50,7 @@ describe.each(dbKinds())('assets API rules on %s', (kind) => {
     [{ root_domains: ['example.test'], enumeration_config: { resolvers: ['dns.example:53'] } }, 'enumeration_config.resolvers[0]', /resolver/],
     [{ root_domains: ['example.test'], exclusions: ['10.0.0.0/99'] }, 'exclusions[0]', /not a valid CIDR/],
     [{ root_domains: ['example.test', '169.254.169.254'] }, 'root_domains[1]', /cloud metadata address/],
+    [{ root_domains: ['example.test'], enumeration_config: { resolvers: ['169.254.169.254:53'] } }, 'enumeration_config.resolvers[0]', /cloud metadata address/],
   ])('refuses %j (400 naming %s, nothing stored)', async (payload, param, message) => {
     const res = await enumerate(payload);
     expect(res.statusCode, res.body).toBe(400);
