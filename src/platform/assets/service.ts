@@ -101,7 +101,7 @@ const ENUM_STATUSES = ['queued', 'running', 'finished', 'failed'];
 
 export interface EnumerationListQuery {
   offset?: number; limit?: number; search?: string; status?: string; sort_asc?: string; sort_desc?: string;
-  time?: string; start_date?: string; end_date?: string; enum_type?: string; is_internal?: boolean;
+  time?: string; start_date?: string; end_date?: string; enum_type?: string; is_internal?: boolean; custom_filter?: string;
 }
 
 export async function listEnumerations(ctx: AppContext, teamId: string, q: EnumerationListQuery) {
@@ -110,6 +110,8 @@ export async function listEnumerations(ctx: AppContext, teamId: string, q: Enume
   const status = q.status?.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
   for (const s of status ?? []) if (!ENUM_STATUSES.includes(s)) throw badRequest(`unknown status "${s}"; use ${ENUM_STATUSES.join(', ')}`, 'status');
   if (q.time !== undefined && !(TIME_RANGES as readonly string[]).includes(q.time)) throw badRequest(`time "${q.time}" is not one of ${TIME_RANGES.join(', ')}`, 'time');
+  if (q.custom_filter?.trim()) throw badRequest('custom_filter is not supported; use the other filters', 'custom_filter');
+  // Every enumeration here runs on this platform's workers: none is "internal" (agent-run).
   if (q.is_internal === true) return pageEnvelope([], 0, offset, limit);
   const { rows, total } = await store.listEnumerations(ctx.db, {
     teamId, offset, limit, search: q.search?.trim() || undefined, status, since: store.intervalOf(q.time),
