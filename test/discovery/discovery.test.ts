@@ -55,6 +55,9 @@ describe('discovery', () => {
       'www.example.test': { CNAME: 'app.example.test' },
       'api.example.test': { A: ['127.0.0.3'] },
       '*.example.test': { A: ['127.0.0.9'] },
+      'v6.example.test': { AAAA: ['::1'], A: ['127.0.0.10'] },
+      // 60 addresses: more than a 512-byte UDP answer holds, so the client must ask again over TCP.
+      'many.example.test': { A: Array.from({ length: 60 }, (_, i) => `127.0.1.${i + 1}`) },
     });
   });
   afterAll(async () => {
@@ -66,6 +69,8 @@ describe('discovery', () => {
     expect(await r.resolve('www.example.test')).toEqual({ status: 'ok', a: ['127.0.0.2'], aaaa: [], cname: ['app.example.test'] });
     expect((await r.resolve('example.test')).status).toBe('nxdomain');
     expect((await r.resolve('anything.example.test')).a).toEqual(['127.0.0.9']);
+    expect(await r.resolve('v6.example.test')).toEqual({ status: 'ok', a: ['127.0.0.10'], aaaa: ['::1'], cname: [] });
+    expect((await r.resolve('many.example.test')).a).toHaveLength(60);
     const dead = new Resolver([{ host: '127.0.0.1', port: closed }], 200, 0);
     expect((await dead.resolve('app.example.test')).status).toBe('error');
   });
