@@ -247,6 +247,38 @@ describe.each(dbKinds())('assets API rules on %s', (kind) => {
     }
   });
 
+  it('delete and remove_label policies act on the assets a run finds', async () => {
+    const made = await enumerate({ root_domains: ['127.0.0.4'], enumeration_ports: String(web.port), enumeration_config: { technology_templates: [] } });
+    const id = made.json().id;
+    const policy = async (payload: Record<string, unknown>) => {
+      const res = await t.request({ method: 'POST', url: '/v1/asset/policy', payload: { enumeration_ids: [id], ...payload } });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().id as string;
+    };
+    const tag = await policy({ policy_type: 'set_label', policies: { status_code: '200' }, labels: ['keep', 'drop'] });
+    const untag = await policy({ policy_type: 'remove_label', policies: { labels: 'drop' }, labels: ['drop'] });
+    await runJob(id, 1);
+    let list = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}/contents` })).json();
+    // Policies run in creation order: the label set by the first is removed by the second.
+    expect(list.data[0].labels).toEqual(['keep']);
+    for (const p of [tag, untag]) expect((await t.request({ method: 'GET', url: `/v1/asset/policy/${p}/events` })).json().total).toBe(1);
+
+    const del = await policy({ policy_type: 'delete', policies: { labels: 'keep', title: 'local' } });
+    // A rescan that changes nothing gives the policies nothing to act on: the asset stays.
+    await t.request({ method: 'POST', url: `/v1/asset/enumerate/${id}/rescan` });
+    await runJob(id, 2);
+    expect((await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}/contents` })).json().total_results).toBe(1);
+    // Turned on for existing assets, it deletes the matching one at once and says so.
+    await t.request({ method: 'PATCH', url: `/v1/asset/policy/${del}`, payload: { apply_to_existing: true } });
+    list = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}/contents` })).json();
+    expect(list.total_results).toBe(0);
+    const ev = (await t.request({ method: 'GET', url: `/v1/asset/policy/${del}/events` })).json();
+    expect(ev.total).toBe(1);
+    expect(ev.data.events[0]).toMatchObject({ event_type: 'asset_policy_applied', status: 'succeeded', message_payload: { policy_type: 'delete' } });
+    for (const p of [tag, untag, del]) await t.request({ method: 'DELETE', url: `/v1/asset/policy/${p}` });
+    await t.request({ method: 'DELETE', url: `/v1/asset/enumerate/${id}` });
+  });
+
   it('checks policies: type, conditions, labels, alert configs, enumerations; update modes; delete', async () => {
     const post = (payload: Record<string, unknown>) => t.request({ method: 'POST', url: '/v1/asset/policy', payload });
     const cases: [Record<string, unknown>, string][] = [
