@@ -129,6 +129,13 @@ describe('discovery', () => {
     expect(keys).toEqual([`127.0.0.2:${web.port}`, 'app.example.test', `app.example.test:${web.port}`].sort());
   });
 
+  it('without port_scan, only ports that answer the probes become assets; dns_resolve alone lists names', async () => {
+    const probed = await runDiscovery({ roots: ['127.0.0.2', '127.0.0.3'], steps: ['http_probe'], ports: `${web.port},${closed}` });
+    expect(probed.map((a) => `${a.host}:${a.port}`)).toEqual([`127.0.0.2:${web.port}`]);
+    const names = await runDiscovery({ roots: ['example.test'], steps: ['dns_resolve', 'dns_bruteforce'], resolvers: [dns.address], wordlist: ['app', 'www'], ports: String(web.port) });
+    expect(names.map((a) => `${a.host}${a.port ? ':' + a.port : ''}`).sort()).toEqual(['app.example.test', 'www.example.test']);
+  });
+
   it('never touches what the deny hook names', async () => {
     const assets = await runDiscovery({
       roots: ['127.0.0.0/30'], steps: ['port_scan', 'http_probe'], ports: `${web.port},${tlsWeb.port}`,
