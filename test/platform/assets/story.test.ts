@@ -228,6 +228,7 @@ describe.each(dbKinds())('assets story on %s', (kind) => {
     });
     expect(res.statusCode, res.body).toBe(200);
     const config = (await t.request({ method: 'GET', url: `/v1/scans/${res.json().id}/config` })).json();
+    expect(config.enumeration_ids).toEqual([{ id: enumId, name: 'example', enumeration_type: 'domain', types: ['hosts', 'ports', 'http'], total_assets: 8 }]);
     expect(config.targets.sort()).toEqual([
       `https://api.example.test:${api.port}`, `http://app.example.test:${shop.port}`,
       `http://new.example.test:${shop.port}`, `http://www.example.test:${shop.port}`,
