@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import type { Caller } from '../auth/service.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
-import { checkConfig, STEPS } from '../../discovery/index.ts';
+import { checkConfig } from '../../discovery/index.ts';
 import { enqueue } from '../worker/registry.ts';
 import { checkDenied, denyList } from '../scans/deny.ts';
 import { parseSort, pageEnvelope } from '../scans/service.ts';
@@ -201,4 +201,3 @@ export async function listChangelogs(ctx: AppContext, teamId: string, assetId: s
   return pageEnvelope(rows.map(changelogView), total, offset, limit);
 }
 
-export { STEPS };

@@ -1,7 +1,6 @@
 // The assets story end to end, on real local services: an enumeration finds the hosts, ports and web
 // facts of a DNS zone (wildcard and CNAME) served on 127.0.0.1; the services change; the rescan writes
 // exactly the expected change events; a policy on one of the new conditions fires once.
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbKinds } from '../../helpers/db.ts';
 import { startDnsServer, type TestDnsServer } from '../../helpers/dns.ts';
@@ -243,4 +242,3 @@ describe.each(dbKinds())('assets story on %s', (kind) => {
   });
 });
 
-void net;
