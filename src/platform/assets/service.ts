@@ -23,6 +23,8 @@ export interface EnumerationConfigInput {
   timeout?: number;
   provider_config?: string;
   technology_templates?: string[];
+  /** Set from the request's top-level subfinder_config_ids. */
+  subfinder_config_ids?: string[];
 }
 
 export interface CreateEnumerationBody {
@@ -35,6 +37,7 @@ export interface CreateEnumerationBody {
   exclude_targets?: string[];
   alerting_config_ids?: string[];
   automatic_vuln_scans?: boolean;
+  subfinder_config_ids?: string[];
 }
 
 export const DEFAULT_ENUM_STEPS = ['dns_resolve', 'port_scan', 'http_probe'];
@@ -66,7 +69,8 @@ export async function createEnumeration(ctx: AppContext, caller: Caller, body: C
   const roots = (body.root_domains ?? []).map((r) => r.trim());
   const steps = body.steps?.length ? [...new Set(body.steps)] : DEFAULT_ENUM_STEPS;
   const exclusions = [...(body.exclusions ?? []), ...(body.exclude_targets ?? [])];
-  const config = body.enumeration_config ?? {};
+  const config: EnumerationConfigInput = { ...(body.enumeration_config ?? {}) };
+  if (body.subfinder_config_ids?.length) config.subfinder_config_ids = body.subfinder_config_ids;
   check({ root_domains: roots, steps, enumeration_ports: body.enumeration_ports, enumeration_config: config, exclusions });
   checkDenied(denyList(ctx.config), roots, 'root_domains');
   checkDenied(denyList(ctx.config), config.resolvers ?? [], 'enumeration_config.resolvers');
@@ -126,7 +130,9 @@ export async function updateEnumeration(ctx: AppContext, teamId: string, id: str
     root_domains: body.root_domains?.map((r) => r.trim()) ?? row.root_domains,
     steps: body.steps?.length ? [...new Set(body.steps)] : row.steps,
     enumeration_ports: body.enumeration_ports !== undefined ? body.enumeration_ports.trim() || null : row.enumeration_ports,
-    enumeration_config: body.enumeration_config ?? (row.enumeration_config as EnumerationConfigInput),
+    enumeration_config: body.enumeration_config || body.subfinder_config_ids
+      ? { ...(body.enumeration_config ?? (row.enumeration_config as EnumerationConfigInput)), ...(body.subfinder_config_ids ? { subfinder_config_ids: body.subfinder_config_ids } : {}) }
+      : (row.enumeration_config as EnumerationConfigInput),
     exclusions: body.exclusions ?? row.exclusions,
   };
   check(next);
@@ -138,7 +144,7 @@ export async function updateEnumeration(ctx: AppContext, teamId: string, id: str
     root_domains: body.root_domains ? next.root_domains : undefined,
     steps: body.steps?.length ? next.steps : undefined,
     enumeration_ports: body.enumeration_ports !== undefined ? next.enumeration_ports : undefined,
-    enumeration_config: body.enumeration_config,
+    enumeration_config: body.enumeration_config || body.subfinder_config_ids ? next.enumeration_config : undefined,
     exclusions: body.exclusions,
     alerting_config_ids: body.alerting_config_ids,
     automatic_vuln_scans: body.automatic_vuln_scans,

@@ -39,7 +39,8 @@ async function hasConfigsTable(db: Db): Promise<boolean> {
   return !!rows[0]?.t;
 }
 
-async function loadConfigs(db: Db, teamId: string, ids: string[]): Promise<ConfigRow[]> {
+/** The team's configs of the given ids (none while the configs area's table does not exist). */
+export async function loadConfigs(db: Db, teamId: string, ids: string[]): Promise<ConfigRow[]> {
   if (ids.length === 0 || !(await hasConfigsTable(db))) return [];
   try {
     const { rows } = await db.query<ConfigRow>(
