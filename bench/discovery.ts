@@ -3,6 +3,8 @@
 //    map) beside a plain net.connect loop with the same concurrency in the same run, and their ratio.
 // 2. HTTP probes per second (http_probe: GET /, title, favicon fetch and hash) against a local server in a
 //    child process, so the server does not share this process's event loop.
+// 3. Inventory: a run of BENCH_ASSETS assets stored (first run: all new) and compared (second run: every
+//    title changed, one change event each), assets per second, on PGlite or DATABASE_URL.
 import { fork } from 'node:child_process';
 import net from 'node:net';
 import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -97,4 +99,37 @@ async function main() {
   }
 }
 
+async function inventory() {
+  const { connect } = await import('../src/db/connection.ts');
+  const { migrate } = await import('../src/db/migrate.ts');
+  const store = await import('../src/platform/assets/store.ts');
+  const { storeRun } = await import('../src/platform/assets/run.ts');
+  const auth = await import('../src/platform/auth/store.ts');
+  const N = Number(process.env.BENCH_ASSETS ?? 5000);
+  const url = process.env.DATABASE_URL;
+  const schema = `bench_${Date.now().toString(36)}`;
+  const db = await connect(url ? { databaseUrl: url, schema } : { dataDir: 'memory://' });
+  try {
+    await migrate(db);
+    await auth.insertTeam(db, 'bench', 'Bench');
+    await store.insertEnumeration(db, { id: 'bench', teamId: 'bench', name: 'bench', createdBy: null, rootDomains: ['bench.test'], steps: [], ports: null, config: {}, exclusions: [], alertingConfigIds: [], automaticVulnScans: false });
+    const found = Array.from({ length: N }, (_, i) => ({
+      host: `h${i}.bench.test`, port: 443, ip: [`10.0.${i >> 8 & 255}.${i & 255}`], cname: [], sources: ['root'],
+      http: { url: `https://h${i}.bench.test/`, scheme: 'https' as const, status_code: 200, title: 'first', webserver: 'nginx', content_length: 10, technologies: ['nginx'], favicon: '', chain_status_codes: [200], chain: [], redirect_location: '', tls_names: [] },
+    }));
+    const row = (await store.getEnumeration(db, null, 'bench'))!;
+    for (const [run, label] of [[1, 'first run (all new)'], [2, 'second run (all changed)']] as const) {
+      if (run === 2) for (const f of found) f.http.title = 'second';
+      const t0 = performance.now();
+      await db.transaction((tx) => storeRun(tx, row, run, found));
+      const s = (performance.now() - t0) / 1000;
+      console.log(`inventory ${label}: ${N} assets in ${s.toFixed(1)} s, ${(N / s).toFixed(0)} assets/s (${url ? 'PostgreSQL' : 'PGlite'})`);
+    }
+  } finally {
+    if (url) await db.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
+    await db.close();
+  }
+}
+
 await main();
+await inventory();

@@ -23,6 +23,7 @@ interface Flags {
   redirects: boolean;
   progress?: boolean;
   screenshots?: boolean;
+  techTemplates?: string[];
 }
 
 export function registerDiscover(program: Command): void {
@@ -42,6 +43,7 @@ export function registerDiscover(program: Command): void {
     .option('--no-redirects', 'do not follow HTTP redirects')
     .option('--progress', 'also print progress events')
     .option('--screenshots', 'include screenshots (base64 PNG) in the asset lines')
+    .option('--tech-templates <path>', 'fingerprint templates (file or folder, repeatable) run by the engine on web services, e.g. http/technologies/tech-detect.yaml', (v: string, prev: string[] = []) => [...prev, v])
     .action(async (roots: string[], f: Flags) => {
       const { runDiscovery, checkConfig, parseProviderConfig } = await import('../discovery/index.ts');
       const out = (o: unknown) => process.stdout.write(JSON.stringify(o) + '\n');
@@ -63,7 +65,19 @@ export function registerDiscover(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      const assets = await runDiscovery(config, (e) => {
+      let technologies;
+      if (f.techTemplates?.length) {
+        const { loadTemplates } = await import('../engine/template/index.ts');
+        const { techHook } = await import('../discovery/technologies.ts');
+        const loaded = await loadTemplates(f.techTemplates);
+        if (!loaded.templates.length) {
+          process.stderr.write(`vigil discover: no template loads from ${f.techTemplates.join(', ')}\n`);
+          process.exitCode = 2;
+          return;
+        }
+        technologies = techHook(loaded.templates, { timeoutSeconds: Math.max(1, Math.ceil(f.timeout / 1000)), ipUrls: (f.resolvers ?? []).length > 0 });
+      }
+      const assets = await runDiscovery({ ...config, technologies }, (e) => {
         if (e.type === 'progress' && !f.progress) return;
         if (e.type === 'notice') process.stderr.write(`[notice] ${e.message}\n`);
         out(e);

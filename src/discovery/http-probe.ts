@@ -95,6 +95,7 @@ function fetchOnce(url: URL, ip: string, opts: ProbeOptions): Promise<Answer> {
   const lib = isHttps ? https : http;
   const max = opts.maxBody ?? 1024 * 1024;
   return new Promise((resolve, reject) => {
+    let response: http.IncomingMessage | undefined;
     const req = lib.request(url, {
       method: 'GET',
       headers: { 'User-Agent': 'Mozilla/5.0 (compatible; vigil-discovery)', Accept: '*/*', Connection: 'close' },
@@ -109,6 +110,7 @@ function fetchOnce(url: URL, ip: string, opts: ProbeOptions): Promise<Answer> {
         else cb(null, ip, family);
       }) as never,
     }, (res) => {
+      response = res;
       const certNames = isHttps ? namesOf((res.socket as TLSSocket).getPeerCertificate?.()) : [];
       const chunks: Buffer[] = [];
       let size = 0;
@@ -123,6 +125,11 @@ function fetchOnce(url: URL, ip: string, opts: ProbeOptions): Promise<Answer> {
       res.on('error', done);
     });
     req.on('timeout', () => req.destroy(new Error('timed out')));
+    // A server that drips its answer byte by byte never trips the idle timeout: the whole exchange has a
+    // deadline too.
+    // Past it, what arrived of the body is kept.
+    const deadline = setTimeout(() => (response ? response.destroy() : req.destroy(new Error('took too long'))), opts.timeoutMs * 3);
+    req.on('close', () => clearTimeout(deadline));
     req.on('error', reject);
     req.end();
   });

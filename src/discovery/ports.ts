@@ -41,16 +41,16 @@ export function parsePorts(spec: string | undefined): number[] {
 /** Whether a TCP connection to ip:port completes within timeoutMs. */
 export function tcpOpen(ip: string, port: number, timeoutMs: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const sock = net.connect({ host: ip, port });
+    // The socket's own timeout (one timer list shared by all sockets) is cheaper than a timer each.
+    const sock = net.connect({ host: ip, port, timeout: timeoutMs });
     let done = false;
     const end = (open: boolean) => {
       if (done) return;
       done = true;
-      clearTimeout(timer);
       sock.destroy();
       resolve(open);
     };
-    const timer = setTimeout(() => end(false), timeoutMs);
+    sock.once('timeout', () => end(false));
     sock.once('connect', () => end(true));
     sock.once('error', () => end(false));
   });

@@ -131,9 +131,11 @@ export async function runDiscovery(c: DiscoveryConfig, sink: EventSink = () => {
   let open: Map<string, number[]>;
   if (has('port_scan')) {
     open = await scanPorts(throttle, allIps, ports, (ip, port) => sink({ type: 'port', host: ip, ip, port }), progress('port_scan'));
-  } else {
-    // Without a port scan the configured ports are taken as open and probed directly.
+  } else if (has('http_probe') || has('tls_scan') || has('http_screenshot')) {
+    // Without a port scan the configured ports are probed directly; only those that answer are kept.
     open = new Map(allIps.map((ip) => [ip, ports]));
+  } else {
+    open = new Map();
   }
   const services: { host: string; ip: string; port: number; ips: string[]; cname: string[]; sources: string[] }[] = [];
   for (const h of hosts.values()) {
@@ -209,6 +211,9 @@ export async function runDiscovery(c: DiscoveryConfig, sink: EventSink = () => {
         await shooter.close();
       }
     }
+  }
+  if (!has('port_scan')) {
+    for (const [k, a] of assets) if (a.port !== undefined && !a.http && !a.tls) assets.delete(k);
   }
   return [...assets.values()];
 }

@@ -1,6 +1,8 @@
 // `vigil discover` as a user runs it: a real process, JSON lines out, bad input refused with exit code 2.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import path from 'node:path';
 import { spawnVigil } from '../helpers/process.ts';
+import { hasShared, sharedDir } from '../helpers/shared.ts';
 import { startHttpServer, type TestServer } from '../helpers/targets.ts';
 
 describe('vigil discover', () => {
@@ -8,7 +10,7 @@ describe('vigil discover', () => {
   beforeAll(async () => {
     web = await startHttpServer((_req, res) => {
       res.setHeader('Server', 'Apache/2.4.58');
-      res.end('<title>CLI target</title>');
+      res.end('<title>CLI target</title><p>Project Management Software: atlassian.com/software/jira</p>');
     }, { host: '127.0.0.7' });
   });
   afterAll(async () => {
@@ -24,6 +26,15 @@ describe('vigil discover', () => {
     const assets = lines.filter((l) => l.type === 'asset');
     expect(assets).toHaveLength(1);
     expect(assets[0]).toMatchObject({ host: '127.0.0.7', port: web.port, http: { status_code: 200, title: 'CLI target', webserver: 'Apache/2.4.58', technologies: ['Apache'] } });
+  }, 60_000);
+
+  it.skipIf(!hasShared('corpus/nuclei-templates'))('--tech-templates runs fingerprint templates with the engine', async () => {
+    const tech = path.join(sharedDir, 'corpus/nuclei-templates/http/technologies/tech-detect.yaml');
+    const p = spawnVigil(['discover', '127.0.0.7', '-p', String(web.port), '--steps', 'port_scan,http_probe', '--tech-templates', tech]);
+    expect(await p.exited).toBe(0);
+    const asset = p.stdout.trim().split('\n').map((l) => JSON.parse(l)).find((l) => l.type === 'asset');
+    // Apache from the Server header; Jira only from tech-detect's body matcher.
+    expect(asset.http.technologies.map((x: string) => x.toLowerCase()).sort()).toEqual(['apache', 'atlassian-jira']);
   }, 60_000);
 
   it('refuses bad input with the reason and exit code 2', async () => {

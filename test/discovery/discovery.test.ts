@@ -2,7 +2,7 @@
 // wildcard and a CNAME), an HTTP server and an HTTPS server with its own certificate.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runDiscovery, checkConfig, Resolver, parseResolver, parsePorts, scanPorts, faviconHash, TOP_100, passiveSubdomains, parseProviderConfig } from '../../src/discovery/index.ts';
+import { probeHttp, runDiscovery, checkConfig, Resolver, parseResolver, parsePorts, scanPorts, faviconHash, TOP_100, passiveSubdomains, parseProviderConfig } from '../../src/discovery/index.ts';
 import { Throttle } from '../../src/discovery/pool.ts';
 import { DEFAULT_LIMITS, type DiscoveryEvent } from '../../src/discovery/types.ts';
 import { startDnsServer, type TestDnsServer } from '../helpers/dns.ts';
@@ -38,7 +38,7 @@ describe('discovery', () => {
         return res.end();
       }
       res.end('<html><head><title>App &amp; Home</title></head><body>hello</body></html>');
-    }, { host: '127.0.0.2' });
+    }, { host: '127.0.0.12' });
     tlsWeb = await startHttpsServer((_req, res) => {
       res.statusCode = 302;
       res.setHeader('Location', '/login');
@@ -48,13 +48,16 @@ describe('discovery', () => {
         return res.end('<title>API login</title>');
       }
       res.end();
-    }, { host: '127.0.0.3', cert: certFor(['api.example.test', 'www.api.example.test']) });
+    }, { host: '127.0.0.13', cert: certFor(['api.example.test', 'www.api.example.test']) });
     closed = await freePort();
     dns = await startDnsServer({
-      'app.example.test': { A: ['127.0.0.2'] },
+      'app.example.test': { A: ['127.0.0.12'] },
       'www.example.test': { CNAME: 'app.example.test' },
-      'api.example.test': { A: ['127.0.0.3'] },
-      '*.example.test': { A: ['127.0.0.9'] },
+      'api.example.test': { A: ['127.0.0.13'] },
+      '*.example.test': { A: ['127.0.0.19'] },
+      'v6.example.test': { AAAA: ['::1'], A: ['127.0.0.20'] },
+      // 60 addresses: more than a 512-byte UDP answer holds, so the client must ask again over TCP.
+      'many.example.test': { A: Array.from({ length: 60 }, (_, i) => `127.0.1.${i + 1}`) },
     });
   });
   afterAll(async () => {
@@ -63,9 +66,11 @@ describe('discovery', () => {
 
   it('resolves A, AAAA and CNAME chains through a configured resolver', async () => {
     const r = new Resolver([parseResolver(dns.address)], 1000);
-    expect(await r.resolve('www.example.test')).toEqual({ status: 'ok', a: ['127.0.0.2'], aaaa: [], cname: ['app.example.test'] });
+    expect(await r.resolve('www.example.test')).toEqual({ status: 'ok', a: ['127.0.0.12'], aaaa: [], cname: ['app.example.test'] });
     expect((await r.resolve('example.test')).status).toBe('nxdomain');
-    expect((await r.resolve('anything.example.test')).a).toEqual(['127.0.0.9']);
+    expect((await r.resolve('anything.example.test')).a).toEqual(['127.0.0.19']);
+    expect(await r.resolve('v6.example.test')).toEqual({ status: 'ok', a: ['127.0.0.20'], aaaa: ['::1'], cname: [] });
+    expect((await r.resolve('many.example.test')).a).toHaveLength(60);
     const dead = new Resolver([{ host: '127.0.0.1', port: closed }], 200, 0);
     expect((await dead.resolve('app.example.test')).status).toBe('error');
   });
@@ -90,7 +95,7 @@ describe('discovery', () => {
     expect(events.some((e) => e.type === 'notice' && e.message.includes('wildcard under example.test'))).toBe(true);
 
     const app = byKey.get(`app.example.test:${web.port}`)!;
-    expect(app.ip).toEqual(['127.0.0.2']);
+    expect(app.ip).toEqual(['127.0.0.12']);
     expect(app.http).toMatchObject({
       scheme: 'http', status_code: 200, title: 'App & Home', webserver: 'nginx/1.25.3',
       favicon: String(ICON_SHODAN_HASH), chain_status_codes: [200],
@@ -113,29 +118,54 @@ describe('discovery', () => {
 
   it('honours exclusions and IP / CIDR roots', async () => {
     const assets = await runDiscovery({
-      roots: ['127.0.0.0/30', 'example.test'],
+      roots: ['127.0.0.12/31', 'example.test'],
       steps: ['dns_bruteforce', 'port_scan'],
       resolvers: [dns.address],
       wordlist: ['app', 'api'],
-      exclusions: ['api.example.test', '127.0.0.3'],
+      exclusions: ['api.example.test', '127.0.0.13'],
       ports: `${web.port},${tlsWeb.port}`,
     });
     const keys = assets.map((a) => `${a.host}${a.port ? ':' + a.port : ''}`).sort();
-    expect(keys).toEqual([`127.0.0.2:${web.port}`, 'app.example.test', `app.example.test:${web.port}`].sort());
+    expect(keys).toEqual([`127.0.0.12:${web.port}`, 'app.example.test', `app.example.test:${web.port}`].sort());
+  });
+
+  it('without port_scan, only ports that answer the probes become assets; dns_resolve alone lists names', async () => {
+    const probed = await runDiscovery({ roots: ['127.0.0.12', '127.0.0.13'], steps: ['http_probe'], ports: `${web.port},${closed}` });
+    expect(probed.map((a) => `${a.host}:${a.port}`)).toEqual([`127.0.0.12:${web.port}`]);
+    const names = await runDiscovery({ roots: ['example.test'], steps: ['dns_resolve', 'dns_bruteforce'], resolvers: [dns.address], wordlist: ['app', 'www'], ports: String(web.port) });
+    expect(names.map((a) => `${a.host}${a.port ? ':' + a.port : ''}`).sort()).toEqual(['app.example.test', 'www.example.test']);
   });
 
   it('never touches what the deny hook names', async () => {
     const assets = await runDiscovery({
-      roots: ['127.0.0.0/30'], steps: ['port_scan', 'http_probe'], ports: `${web.port},${tlsWeb.port}`,
-      deny: (h, port) => h === '127.0.0.3' || (h === '127.0.0.2' && port === web.port),
+      roots: ['127.0.0.12/31'], steps: ['port_scan', 'http_probe'], ports: `${web.port},${tlsWeb.port}`,
+      deny: (h, port) => h === '127.0.0.13' || (h === '127.0.0.12' && port === web.port),
     });
     expect(assets).toEqual([]);
   });
 
+  it('a server that drips its answer forever does not hold a probe past its deadline', async () => {
+    const drip = await startHttpServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/html' });
+      res.write('<title>drip</title>');
+      const timer = setInterval(() => res.write('.'), 50);
+      res.on('close', () => clearInterval(timer));
+      return new Promise(() => {});
+    });
+    try {
+      const started = Date.now();
+      const info = await probeHttp('127.0.0.1', '127.0.0.1', drip.port, { timeoutMs: 300, followRedirects: true, lookup: async () => undefined });
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(info?.title).toBe('drip');
+    } finally {
+      await drip.close();
+    }
+  });
+
   it('scans ports with bounded concurrency and finds exactly the open ones', async () => {
     const ports = [web.port, closed, tlsWeb.port];
-    const open = await scanPorts(new Throttle({ ...DEFAULT_LIMITS, concurrency: 2 }), ['127.0.0.2', '127.0.0.3'], ports, () => {});
-    expect(Object.fromEntries(open)).toEqual({ '127.0.0.2': [web.port], '127.0.0.3': [tlsWeb.port] });
+    const open = await scanPorts(new Throttle({ ...DEFAULT_LIMITS, concurrency: 2 }), ['127.0.0.12', '127.0.0.13'], ports, () => {});
+    expect(Object.fromEntries(open)).toEqual({ '127.0.0.12': [web.port], '127.0.0.13': [tlsWeb.port] });
   });
 
   it('checks configurations: ports, steps, roots, resolvers', () => {

@@ -33,7 +33,7 @@ export async function startDnsServer(records: Record<string, ZoneRecord>): Promi
   const zone = new Map(Object.entries(records));
   const queries: { name: string; type: number }[] = [];
   const { Packet } = dns2;
-  const server = dns2.createUDPServer((request, send) => {
+  const handle: dns2.DnsHandler = (request, send) => {
     const response = Packet.createResponseFromRequest(request);
     const q = request.questions[0];
     if (!q) return send(response);
@@ -52,13 +52,23 @@ export async function startDnsServer(records: Record<string, ZoneRecord>): Promi
     if (q.type === Packet.TYPE.A) for (const address of rec?.A ?? []) response.answers.push({ name, type: Packet.TYPE.A, class: Packet.CLASS.IN, ttl: 60, address } as never);
     if (q.type === Packet.TYPE.AAAA) for (const address of rec?.AAAA ?? []) response.answers.push({ name, type: Packet.TYPE.AAAA, class: Packet.CLASS.IN, ttl: 60, address } as never);
     send(response);
-  });
+  };
+  // UDP (answers over 512 bytes are truncated by dns2, TC set) and TCP on the same port number.
+  const server = dns2.createUDPServer(handle);
   await server.listen(0, '127.0.0.1');
   const port = (server.address() as AddressInfo).port;
+  const tcp = dns2.createTCPServer(handle);
+  await new Promise<void>((resolve, reject) => {
+    tcp.once('error', reject);
+    tcp.listen(port, '127.0.0.1', () => resolve());
+  });
   return {
     address: `127.0.0.1:${port}`,
     zone,
     queries,
-    close: () => new Promise<void>((r) => server.close(() => r())),
+    close: async () => {
+      await new Promise<void>((r) => tcp.close(() => r()));
+      await new Promise<void>((r) => server.close(() => r()));
+    },
   };
 }

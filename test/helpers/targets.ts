@@ -13,6 +13,8 @@ export interface TestServer {
   port: number;
   /** Every request the server saw, in arrival order (method, url, headers, body). */
   requests: SeenRequest[];
+  /** The node server itself (e.g. to change an HTTPS server's certificate with setSecureContext). */
+  server: net.Server;
   close(): Promise<void>;
 }
 
@@ -73,6 +75,7 @@ async function listen(server: net.Server, scheme: string, requests: SeenRequest[
     url: `${scheme}://${bind}:${(server.address() as net.AddressInfo).port}`,
     port: (server.address() as net.AddressInfo).port,
     requests,
+    server,
     close: () => new Promise<void>((resolve) => {
       for (const s of sockets) s.destroy();
       server.close(() => resolve());

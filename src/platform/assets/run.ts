@@ -4,7 +4,8 @@
 // nothing is written before the final transaction, so nothing is doubled.
 import type { JobContext } from '../worker/registry.ts';
 import type { Db } from '../../db/connection.ts';
-import { runDiscovery, parseProviderConfig, type DiscoveredAsset, type DiscoveryEvent, type Step } from '../../discovery/index.ts';
+import { runDiscovery, parseProviderConfig, SOURCES as PASSIVE_SOURCES, type DiscoveredAsset, type DiscoveryEvent, type Step } from '../../discovery/index.ts';
+import { loadConfigs } from '../scans/configs.ts';
 import { applyPoliciesToRun, pendingAlertsOfRun, sendAlerts } from './policies.ts';
 import * as store from './store.ts';
 import { denyList } from '../scans/deny.ts';
@@ -105,6 +106,35 @@ export async function storeRun(db: Db, row: store.EnumerationRow, run: number, f
   return { touched, fresh, total: seen.size };
 }
 
+/**
+ * dns_passive's keys (the enumeration's provider_config, then its subfinder configs) and source addresses
+ * (VIGIL_PASSIVE_<SOURCE>_URL replaces a source's base URL: mirrors, air-gapped installs).
+ */
+export async function passiveSettings(db: Db, teamId: string, cfg: EnumerationConfigInput, notices: string[]) {
+  const keys: Record<string, string[]> = {};
+  const add = (text: string, what: string) => {
+    try {
+      for (const [k, v] of Object.entries(parseProviderConfig(text))) keys[k] = [...(keys[k] ?? []), ...v];
+    } catch {
+      notices.push(`dns_passive: ${what} is not a subfinder provider config (YAML); its keys are not used`);
+    }
+  };
+  if (cfg.provider_config) add(cfg.provider_config, 'enumeration_config.provider_config');
+  const ids = cfg.subfinder_config_ids ?? [];
+  const found = new Map((await loadConfigs(db, teamId, ids)).filter((c) => c.config_type === 'subfinder').map((c) => [c.id, c]));
+  for (const id of ids) {
+    const c = found.get(id);
+    if (c) add(c.config ?? '', `subfinder config ${id}`);
+    else notices.push(`dns_passive: subfinder config ${id} not found; its keys are not used`);
+  }
+  const baseUrls: Record<string, string> = {};
+  for (const src of PASSIVE_SOURCES) {
+    const v = process.env[`VIGIL_PASSIVE_${src.name.toUpperCase()}_URL`];
+    if (v) baseUrls[src.name] = v.replace(/\/+$/, '');
+  }
+  return { keys, baseUrls };
+}
+
 const STEP_ORDER: Step[] = ['dns_passive', 'dns_bruteforce', 'dns_resolve', 'port_scan', 'http_probe', 'tls_scan', 'http_screenshot'];
 
 export async function runEnumeration(ctx: JobContext, job: EnumerateJob, onStored?: (newAssetIds: string[]) => Promise<void>): Promise<{ outcome: string }> {
@@ -147,7 +177,7 @@ export async function runEnumeration(ctx: JobContext, job: EnumerateJob, onStore
       wordlist: cfg.wordlist,
       exclusions: row.exclusions,
       followRedirects: cfg['follow-redirect'] ?? true,
-      passive: { keys: cfg.provider_config ? parseProviderConfig(cfg.provider_config) : {} },
+      passive: steps.includes('dns_passive') ? await passiveSettings(ctx.db, row.team_id, cfg, notices) : undefined,
       limits: {
         concurrency: cfg.concurrency ?? 50, rateLimit: cfg.rate_limit ?? 0, timeoutMs: cfg.timeout ? cfg.timeout * 1000 : 3000,
         signal: ctx.signal,

@@ -33,6 +33,7 @@ export const CreateEnumerationBody = Type.Object({
   alerting_config_ids: Opt(StrList),
   disable_global_alert_config: Opt(Type.Boolean()),
   automatic_vuln_scans: Opt(Type.Boolean()),
+  subfinder_config_ids: Opt(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100, description: 'subfinder configs (configs of type subfinder) whose keys dns_passive uses' })),
   enrichment_inputs: Opt(Type.Array(Str, { maxItems: 0, description: 'not supported' })),
 }, { additionalProperties: false });
 

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import type { Caller } from '../auth/service.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
-import { checkConfig, STEPS } from '../../discovery/index.ts';
+import { checkConfig } from '../../discovery/index.ts';
 import { enqueue } from '../worker/registry.ts';
 import { checkDenied, denyList } from '../scans/deny.ts';
 import { parseSort, pageEnvelope } from '../scans/service.ts';
@@ -23,6 +23,8 @@ export interface EnumerationConfigInput {
   timeout?: number;
   provider_config?: string;
   technology_templates?: string[];
+  /** Set from the request's top-level subfinder_config_ids. */
+  subfinder_config_ids?: string[];
 }
 
 export interface CreateEnumerationBody {
@@ -35,6 +37,7 @@ export interface CreateEnumerationBody {
   exclude_targets?: string[];
   alerting_config_ids?: string[];
   automatic_vuln_scans?: boolean;
+  subfinder_config_ids?: string[];
 }
 
 export const DEFAULT_ENUM_STEPS = ['dns_resolve', 'port_scan', 'http_probe'];
@@ -66,9 +69,11 @@ export async function createEnumeration(ctx: AppContext, caller: Caller, body: C
   const roots = (body.root_domains ?? []).map((r) => r.trim());
   const steps = body.steps?.length ? [...new Set(body.steps)] : DEFAULT_ENUM_STEPS;
   const exclusions = [...(body.exclusions ?? []), ...(body.exclude_targets ?? [])];
-  const config = body.enumeration_config ?? {};
+  const config: EnumerationConfigInput = { ...(body.enumeration_config ?? {}) };
+  if (body.subfinder_config_ids?.length) config.subfinder_config_ids = body.subfinder_config_ids;
   check({ root_domains: roots, steps, enumeration_ports: body.enumeration_ports, enumeration_config: config, exclusions });
   checkDenied(denyList(ctx.config), roots, 'root_domains');
+  checkDenied(denyList(ctx.config), config.resolvers ?? [], 'enumeration_config.resolvers');
   const id = newId();
   await store.insertEnumeration(ctx.db, {
     id, teamId: caller.teamId, name: body.name?.trim() || roots.slice(0, 3).join(', ') + (roots.length > 3 ? ` and ${roots.length - 3} more` : ''),
@@ -100,7 +105,7 @@ const ENUM_STATUSES = ['queued', 'running', 'finished', 'failed'];
 
 export interface EnumerationListQuery {
   offset?: number; limit?: number; search?: string; status?: string; sort_asc?: string; sort_desc?: string;
-  time?: string; start_date?: string; end_date?: string; enum_type?: string; is_internal?: boolean;
+  time?: string; start_date?: string; end_date?: string; enum_type?: string; is_internal?: boolean; custom_filter?: string;
 }
 
 export async function listEnumerations(ctx: AppContext, teamId: string, q: EnumerationListQuery) {
@@ -109,6 +114,8 @@ export async function listEnumerations(ctx: AppContext, teamId: string, q: Enume
   const status = q.status?.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
   for (const s of status ?? []) if (!ENUM_STATUSES.includes(s)) throw badRequest(`unknown status "${s}"; use ${ENUM_STATUSES.join(', ')}`, 'status');
   if (q.time !== undefined && !(TIME_RANGES as readonly string[]).includes(q.time)) throw badRequest(`time "${q.time}" is not one of ${TIME_RANGES.join(', ')}`, 'time');
+  if (q.custom_filter?.trim()) throw badRequest('custom_filter is not supported; use the other filters', 'custom_filter');
+  // Every enumeration here runs on this platform's workers: none is "internal" (agent-run).
   if (q.is_internal === true) return pageEnvelope([], 0, offset, limit);
   const { rows, total } = await store.listEnumerations(ctx.db, {
     teamId, offset, limit, search: q.search?.trim() || undefined, status, since: store.intervalOf(q.time),
@@ -123,18 +130,21 @@ export async function updateEnumeration(ctx: AppContext, teamId: string, id: str
     root_domains: body.root_domains?.map((r) => r.trim()) ?? row.root_domains,
     steps: body.steps?.length ? [...new Set(body.steps)] : row.steps,
     enumeration_ports: body.enumeration_ports !== undefined ? body.enumeration_ports.trim() || null : row.enumeration_ports,
-    enumeration_config: body.enumeration_config ?? (row.enumeration_config as EnumerationConfigInput),
+    enumeration_config: body.enumeration_config || body.subfinder_config_ids
+      ? { ...(body.enumeration_config ?? (row.enumeration_config as EnumerationConfigInput)), ...(body.subfinder_config_ids ? { subfinder_config_ids: body.subfinder_config_ids } : {}) }
+      : (row.enumeration_config as EnumerationConfigInput),
     exclusions: body.exclusions ?? row.exclusions,
   };
   check(next);
   if (body.root_domains) checkDenied(denyList(ctx.config), next.root_domains, 'root_domains');
+  if (body.enumeration_config) checkDenied(denyList(ctx.config), body.enumeration_config.resolvers ?? [], 'enumeration_config.resolvers');
   if (body.name !== undefined && !body.name.trim()) throw badRequest('name must not be empty', 'name');
   await store.updateEnumeration(ctx.db, teamId, id, {
     name: body.name?.trim(),
     root_domains: body.root_domains ? next.root_domains : undefined,
     steps: body.steps?.length ? next.steps : undefined,
     enumeration_ports: body.enumeration_ports !== undefined ? next.enumeration_ports : undefined,
-    enumeration_config: body.enumeration_config,
+    enumeration_config: body.enumeration_config || body.subfinder_config_ids ? next.enumeration_config : undefined,
     exclusions: body.exclusions,
     alerting_config_ids: body.alerting_config_ids,
     automatic_vuln_scans: body.automatic_vuln_scans,
@@ -197,4 +207,3 @@ export async function listChangelogs(ctx: AppContext, teamId: string, assetId: s
   return pageEnvelope(rows.map(changelogView), total, offset, limit);
 }
 
-export { STEPS };

@@ -49,3 +49,13 @@ export async function assetTargets(db: Db, teamId: string, sel: AssetSelection):
   for (const a of rows) if (a.url) out.add(a.url.replace(/\/$/, ''));
   return [...out];
 }
+
+/** The spec's EnumerationRef of each id the team still has (a scan's configuration shows them). */
+export async function enumerationRefs(db: Db, teamId: string, ids: string[]): Promise<{ id: string; name: string; enumeration_type: string; types: string[]; total_assets: number }[]> {
+  const out = [];
+  for (const id of ids) {
+    const e = await store.getEnumeration(db, teamId, id);
+    if (e) out.push({ id, name: e.name, enumeration_type: 'domain', types: ['hosts', 'ports', 'http'], total_assets: e.total_assets });
+  }
+  return out;
+}

@@ -6,6 +6,7 @@ import type { Db } from '../../db/connection.ts';
 import type { ScanOptions } from '../../engine/runner/types.ts';
 import { badRequest } from '../errors.ts';
 import { configsFor, type ConfigRow } from '../monitor/config-store.ts';
+import { CONFIG_TYPES } from '../monitor/config-schemas.ts';
 import { resolveTemplates } from '../templates/resolve.ts';
 import type { ScanTemplate } from './store.ts';
 
@@ -203,4 +204,10 @@ export async function configRefs(db: Db, teamId: string, ids: string[], type: st
   const globalTypes = type === 'scan' ? ['scan', 'remediation', 'vuln_score'] : [type];
   const globals = rows.filter((c) => c.is_global && globalTypes.includes(c.config_type) && !ids.includes(c.id));
   return [...ids.map((id) => ref(found.get(id), id)), ...globals.map((c) => ref(c, c.id))];
+}
+
+/** The team's configs of the given ids, any type (the assets area reads subfinder credentials with it). */
+export async function loadConfigs(db: Db, teamId: string, ids: string[]): Promise<ConfigRow[]> {
+  if (ids.length === 0) return [];
+  return configsFor(db, teamId, ids, [...CONFIG_TYPES], false);
 }

@@ -6,7 +6,7 @@ import type { Caller } from '../auth/service.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
 import { checkTarget, expandTargets, isInternalTarget, scopeFilter } from './targets.ts';
 import { checkDenied, denyList } from './deny.ts';
-import { inlineTemplates, resolveAssetTargets, resolveStoreTemplates, hasStoreSelection } from './sources.ts';
+import { inlineTemplates, resolveAssetTargets, resolveStoreTemplates, hasStoreSelection, enumerationRefs } from './sources.ts';
 import { startRun } from './dispatch.ts';
 import { engineOptionsFor, configRefs, checkConfigRefs, applyTemplateConfigs } from './configs.ts';
 import * as store from './store.ts';
@@ -344,7 +344,7 @@ export async function scanConfig(ctx: AppContext, teamId: string, id: string, sh
     scan_config_ids: await configRefs(ctx.db, teamId, req.scan_config_ids ?? [], 'scan', !req.disable_global_scan_config),
     report_config_ids: await configRefs(ctx.db, teamId, req.reporting_config_ids ?? [], 'reporting', !req.disable_global_report_config),
     alerting_config_ids: await configRefs(ctx.db, teamId, req.alerting_config_ids ?? [], 'alerting', !req.disable_global_alert_config),
-    enumeration_ids: [] as { id: string; name: string; enumeration_type: string; types: string[] }[],
+    enumeration_ids: await enumerationRefs(ctx.db, teamId, (req.enumeration_ids ?? []).map((e) => e.id)),
     socks5_proxy: req.socks5_proxy ? (showSecrets ? req.socks5_proxy : maskProxy(req.socks5_proxy)) : '',
     agent_id: req.agent_id ?? '',
     agent_tags: req.agent_tags ?? [],

@@ -5,9 +5,10 @@ import { badRequest } from '../errors.ts';
 import { parseTemplate } from '../../engine/template/parse.ts';
 import type { ScanTemplate } from './store.ts';
 import { resolveTemplates } from '../templates/resolve.ts';
-import { assetTargets, type AssetSelection } from '../assets/targets.ts';
+import { assetTargets, enumerationRefs, type AssetSelection } from '../assets/targets.ts';
 
 export type { AssetSelection };
+export { enumerationRefs };
 
 /**
  * Targets from the asset inventory (src/platform/assets/targets.ts): the named assets, the assets of the

@@ -8,6 +8,7 @@ import { hasShared, sharedDir } from '../../helpers/shared.ts';
 import { importCatalogue } from '../../../src/platform/templates/catalogue.ts';
 import { dbKinds } from '../../helpers/db.ts';
 import { startHttpServer, type TestServer } from '../../helpers/targets.ts';
+import { startDnsServer } from '../../helpers/dns.ts';
 import { getJobHandler, type JobContext } from '../../../src/platform/worker/registry.ts';
 import { ALERT_JOB, ENUMERATE_JOB, createAssetApp, jobsOf, otherTeamUser, type AssetTestApp } from './fixtures.ts';
 
@@ -50,6 +51,7 @@ describe.each(dbKinds())('assets API rules on %s', (kind) => {
     [{ root_domains: ['example.test'], enumeration_config: { resolvers: ['dns.example:53'] } }, 'enumeration_config.resolvers[0]', /resolver/],
     [{ root_domains: ['example.test'], exclusions: ['10.0.0.0/99'] }, 'exclusions[0]', /not a valid CIDR/],
     [{ root_domains: ['example.test', '169.254.169.254'] }, 'root_domains[1]', /cloud metadata address/],
+    [{ root_domains: ['example.test'], enumeration_config: { resolvers: ['169.254.169.254:53'] } }, 'enumeration_config.resolvers[0]', /cloud metadata address/],
   ])('refuses %j (400 naming %s, nothing stored)', async (payload, param, message) => {
     const res = await enumerate(payload);
     expect(res.statusCode, res.body).toBe(400);
@@ -243,6 +245,87 @@ describe.each(dbKinds())('assets API rules on %s', (kind) => {
       await t.request({ method: 'DELETE', url: `/v1/asset/enumerate/${id}` });
     } finally {
       delete process.env.VIGIL_CHROMIUM;
+    }
+  });
+
+  it('delete and remove_label policies act on the assets a run finds', async () => {
+    const made = await enumerate({ root_domains: ['127.0.0.4'], enumeration_ports: String(web.port), enumeration_config: { technology_templates: [] } });
+    const id = made.json().id;
+    const policy = async (payload: Record<string, unknown>) => {
+      const res = await t.request({ method: 'POST', url: '/v1/asset/policy', payload: { enumeration_ids: [id], ...payload } });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().id as string;
+    };
+    const tag = await policy({ policy_type: 'set_label', policies: { status_code: '200' }, labels: ['keep', 'drop'] });
+    const untag = await policy({ policy_type: 'remove_label', policies: { labels: 'drop' }, labels: ['drop'] });
+    await runJob(id, 1);
+    let list = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}/contents` })).json();
+    // Policies run in creation order: the label set by the first is removed by the second.
+    expect(list.data[0].labels).toEqual(['keep']);
+    for (const p of [tag, untag]) expect((await t.request({ method: 'GET', url: `/v1/asset/policy/${p}/events` })).json().total).toBe(1);
+
+    const del = await policy({ policy_type: 'delete', policies: { labels: 'keep', title: 'local' } });
+    // A rescan that changes nothing gives the policies nothing to act on: the asset stays.
+    await t.request({ method: 'POST', url: `/v1/asset/enumerate/${id}/rescan` });
+    await runJob(id, 2);
+    expect((await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}/contents` })).json().total_results).toBe(1);
+    // Turned on for existing assets, it deletes the matching one at once and says so.
+    await t.request({ method: 'PATCH', url: `/v1/asset/policy/${del}`, payload: { apply_to_existing: true } });
+    list = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}/contents` })).json();
+    expect(list.total_results).toBe(0);
+    const ev = (await t.request({ method: 'GET', url: `/v1/asset/policy/${del}/events` })).json();
+    expect(ev.total).toBe(1);
+    expect(ev.data.events[0]).toMatchObject({ event_type: 'asset_policy_applied', status: 'succeeded', message_payload: { policy_type: 'delete' } });
+    for (const p of [tag, untag, del]) await t.request({ method: 'DELETE', url: `/v1/asset/policy/${p}` });
+    await t.request({ method: 'DELETE', url: `/v1/asset/enumerate/${id}` });
+  });
+
+  it('dns_passive in an enumeration: keys from provider_config and subfinder configs, sources from VIGIL_PASSIVE_<SOURCE>_URL', async () => {
+    const dns = await startDnsServer({
+      'a.passive.test': { A: ['127.0.0.4'] }, 'b.passive.test': { A: ['127.0.0.4'] }, 'vt.passive.test': { A: ['127.0.0.4'] },
+    });
+    const seenKeys: string[] = [];
+    const src = await startHttpServer((req, res) => {
+      if (req.url!.startsWith('/crt')) return res.end(JSON.stringify([{ name_value: 'a.passive.test\n*.b.passive.test' }, { name_value: 'gone.passive.test' }]));
+      if (req.url!.startsWith('/ht')) return res.end('b.passive.test,127.0.0.4\nother.example,1.2.3.4\n');
+      if (req.url!.startsWith('/otx')) { res.statusCode = 503; return res.end(); }
+      if (req.url!.startsWith('/vt')) {
+        seenKeys.push(String(req.headers['x-apikey']));
+        return res.end(JSON.stringify({ data: [{ id: 'vt.passive.test' }] }));
+      }
+      res.statusCode = 404;
+      res.end();
+    });
+    const env = { CRTSH: '/crt', HACKERTARGET: '/ht', ALIENVAULT: '/otx', VIRUSTOTAL: '/vt' };
+    for (const [k, v] of Object.entries(env)) process.env[`VIGIL_PASSIVE_${k}_URL`] = src.url + v;
+    try {
+      const made = await t.request({
+        method: 'POST', url: '/v1/asset/enumerate',
+        payload: {
+          root_domains: ['passive.test'], steps: ['dns_passive', 'dns_resolve'], subfinder_config_ids: ['sf-1'],
+          enumeration_config: { resolvers: [dns.address], provider_config: 'virustotal:\n  - vt-key\n' },
+        },
+      });
+      expect(made.statusCode, made.body).toBe(200);
+      const id = made.json().id;
+      await runJob(id, 1);
+      const list = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}/contents` })).json();
+      expect(list.data.map((a: any) => a.host).sort()).toEqual(['a.passive.test', 'b.passive.test', 'vt.passive.test']);
+      expect(list.data.find((a: any) => a.host === 'vt.passive.test').source).toEqual([{ source: 'dns_passive:virustotal', metadata: {} }]);
+      expect(seenKeys).toEqual(['vt-key']);
+      const data = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}` })).json().data;
+      expect(data.enumeration_config).toMatchObject({ provider_config: '****', subfinder_config_ids: ['sf-1'] });
+      expect(data.notices.sort()).toEqual([
+        'dns_passive: source alienvault skipped: it answered HTTP 503',
+        'dns_passive: source securitytrails skipped: no key configured (provider config "securitytrails")',
+        'dns_passive: subfinder config sf-1 not found; its keys are not used',
+      ]);
+      expect(JSON.stringify((await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}`, key: member.key })).json())).not.toContain('vt-key');
+      await t.request({ method: 'DELETE', url: `/v1/asset/enumerate/${id}` });
+    } finally {
+      for (const k of Object.keys(env)) delete process.env[`VIGIL_PASSIVE_${k}_URL`];
+      await src.close();
+      await dns.close();
     }
   });
 

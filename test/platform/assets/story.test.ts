@@ -1,7 +1,6 @@
 // The assets story end to end, on real local services: an enumeration finds the hosts, ports and web
 // facts of a DNS zone (wildcard and CNAME) served on 127.0.0.1; the services change; the rescan writes
 // exactly the expected change events; a policy on one of the new conditions fires once.
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbKinds } from '../../helpers/db.ts';
 import { startDnsServer, type TestDnsServer } from '../../helpers/dns.ts';
@@ -116,6 +115,8 @@ describe.each(dbKinds())('assets story on %s', (kind) => {
     maintenance = true;
     await admin.close();
     dns.zone.set('new.example.test', { A: ['127.0.0.2'] });
+    // A new certificate on the API: another name, another expiry.
+    (api.server as import('node:tls').Server).setSecureContext(certFor(['api.example.test', 'v2.example.test'], 90));
 
     const rescan = await t.request({ method: 'POST', url: `/v1/asset/enumerate/${enumId}/rescan` });
     expect(rescan.statusCode, rescan.body).toBe(200);
@@ -148,16 +149,34 @@ describe.each(dbKinds())('assets story on %s', (kind) => {
         { name: 'content_length', from: Buffer.byteLength(page('Shop')), to: Buffer.byteLength(page('Maintenance')) },
       ],
     };
+    const apiBefore = before.find((a) => key(a) === `api.example.test:${api.port}`);
+    const apiAfter = after.find((a) => key(a) === `api.example.test:${api.port}`);
+    expect(apiAfter.tls_subject_an).toEqual(['api.example.test', 'v2.example.test']);
+    const certChange = {
+      event_type: 'changed',
+      change_event: [
+        { name: 'tls_subject_an', from: ['api.example.test'], to: ['api.example.test', 'v2.example.test'] },
+        { name: 'tls_not_after', from: apiBefore.tls_not_after, to: apiAfter.tls_not_after },
+      ],
+    };
     const gone = { event_type: 'disappeared', change_event: [{ name: 'asset', from: 'present', to: 'disappeared' }] };
     const came = { event_type: 'appeared', change_event: [{ name: 'asset', from: null, to: 'appeared' }] };
     expect(events).toEqual({
       [`app.example.test:${shop.port}`]: [shopChange],
       [`www.example.test:${shop.port}`]: [shopChange],
+      [`api.example.test:${api.port}`]: [certChange],
       [`app.example.test:${adminPort}`]: [gone],
       [`www.example.test:${adminPort}`]: [gone],
       'new.example.test': [came],
       [`new.example.test:${shop.port}`]: [came],
     });
+
+    // not_seen_for_days: a disappeared asset last seen long ago (its enumeration has run since).
+    const adminApp = idOf(`app.example.test:${adminPort}`);
+    expect((await contents(enumId, '&not_seen_for_days=5')).total_results).toBe(0);
+    await t.ctx.db.query(`UPDATE assets SET last_seen_at = now() - interval '10 days' WHERE id = $1`, [adminApp]);
+    expect((await contents(enumId, '&not_seen_for_days=5')).data.map(key)).toEqual([`app.example.test:${adminPort}`]);
+    expect((await contents(enumId, '&not_seen_for_days=30')).total_results).toBe(0);
 
     // The changelog query's filters.
     const appShop = idOf(`app.example.test:${shop.port}`);
@@ -208,6 +227,7 @@ describe.each(dbKinds())('assets story on %s', (kind) => {
     });
     expect(res.statusCode, res.body).toBe(200);
     const config = (await t.request({ method: 'GET', url: `/v1/scans/${res.json().id}/config` })).json();
+    expect(config.enumeration_ids).toEqual([{ id: enumId, name: 'example', enumeration_type: 'domain', types: ['hosts', 'ports', 'http'], total_assets: 8 }]);
     expect(config.targets.sort()).toEqual([
       `https://api.example.test:${api.port}`, `http://app.example.test:${shop.port}`,
       `http://new.example.test:${shop.port}`, `http://www.example.test:${shop.port}`,
@@ -222,4 +242,3 @@ describe.each(dbKinds())('assets story on %s', (kind) => {
   });
 });
 
-void net;
