@@ -4370,6 +4370,8 @@ export interface paths {
                         alerting_config_ids?: string[];
                         disable_global_alert_config?: boolean;
                         automatic_vuln_scans?: boolean;
+                        /** @description subfinder configs (configs of type subfinder) whose keys dns_passive uses */
+                        subfinder_config_ids?: string[];
                         /** @description not supported */
                         enrichment_inputs?: string[];
                     };
@@ -4769,6 +4771,8 @@ export interface paths {
                         alerting_config_ids?: string[];
                         disable_global_alert_config?: boolean;
                         automatic_vuln_scans?: boolean;
+                        /** @description subfinder configs (configs of type subfinder) whose keys dns_passive uses */
+                        subfinder_config_ids?: string[];
                         /** @description not supported */
                         enrichment_inputs?: string[];
                     };
