@@ -7,3 +7,6 @@ registerProtocol(dnsProtocol);
 import { networkProtocol } from './network/index.ts';
 
 registerProtocol(networkProtocol);
+import { sslProtocol } from './ssl/index.ts';
+
+registerProtocol(sslProtocol);

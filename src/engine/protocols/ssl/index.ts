@@ -1,0 +1,205 @@
+// The ssl protocol: one TLS handshake to `address` (default {{Host}}:{{Port}}, port 443 when the input
+// has none) within min_version..max_version; the handshake and certificate facts become the values
+// matchers and extractors see, named as nuclei names them (tls_version, cipher, subject_cn, subject_an,
+// issuer_dn, not_after, expired, self_signed, mismatched ...), and `response` holds them all as JSON.
+import { X509Certificate } from 'node:crypto';
+import net from 'node:net';
+import tls from 'node:tls';
+import type { Template } from '../../template/types.ts';
+import type { BlockContext, BlockResult, Protocol } from '../types.ts';
+import { blockVars, commonBlock, inputVariables, operate, render, unresolved, type CommonBlock } from '../common/block.ts';
+import { certFacts, type CertFacts } from './cert.ts';
+
+export interface SslBlock extends CommonBlock {
+  address: string;
+  minVersion?: string;
+  maxVersion?: string;
+  versionEnum: boolean;
+}
+
+const VERSIONS: Record<string, tls.SecureVersion | undefined> = {
+  sslv3: undefined, ssl30: undefined, tls10: 'TLSv1', tls11: 'TLSv1.1', tls12: 'TLSv1.2', tls13: 'TLSv1.3',
+};
+const NAMES: Record<string, string> = { TLSv1: 'tls10', 'TLSv1.1': 'tls11', 'TLSv1.2': 'tls12', 'TLSv1.3': 'tls13' };
+
+function compile(t: Template): SslBlock[] {
+  return t.other.filter((b) => b.protocol === 'ssl').map((b) => {
+    const c = commonBlock(b);
+    const f = c.fields;
+    return {
+      ...c,
+      address: typeof f.address === 'string' && f.address ? f.address : '{{Host}}:{{Port}}',
+      minVersion: typeof f.min_version === 'string' ? f.min_version : undefined,
+      maxVersion: typeof f.max_version === 'string' ? f.max_version : undefined,
+      versionEnum: f.tls_version_enum === true,
+    };
+  });
+}
+
+const compiled = new WeakMap<Template, SslBlock[]>();
+
+/** host:port of the input; 443 when it names no port. */
+function hostPort(target: string): { host: string; port: string } {
+  let host = target;
+  let port = '';
+  if (target.includes('://')) {
+    const u = new URL(target);
+    host = u.hostname;
+    port = u.port;
+  } else {
+    const m = /^(\[[^\]]+\]|[^:/]+)(?::(\d+))?/.exec(target);
+    host = m?.[1] ?? target;
+    port = m?.[2] ?? '';
+  }
+  return { host: host.replace(/^\[|\]$/g, ''), port: port || '443' };
+}
+
+interface Handshake {
+  version: string;
+  cipher: string;
+  ip: string;
+  leaf?: X509Certificate;
+  chain: X509Certificate[];
+  sni?: string;
+}
+
+function handshake(host: string, port: number, ctx: BlockContext, min?: tls.SecureVersion, max?: tls.SecureVersion): Promise<Handshake> {
+  return new Promise((resolve, reject) => {
+    const sni = net.isIP(host) ? undefined : host;
+    const socket = tls.connect({
+      host, port, servername: sni, rejectUnauthorized: false,
+      // Every cipher and version the server may speak (a scanner asks, it does not judge).
+      ciphers: 'ALL:@SECLEVEL=0', minVersion: min ?? 'TLSv1', maxVersion: max ?? 'TLSv1.3',
+    });
+    const timer = setTimeout(() => done(new Error(`tls handshake with ${host}:${port} timed out`)), ctx.o.timeout);
+    const onAbort = () => done(new Error('aborted'));
+    ctx.o.signal?.addEventListener('abort', onAbort, { once: true });
+    function done(err?: Error, h?: Handshake) {
+      clearTimeout(timer);
+      ctx.o.signal?.removeEventListener('abort', onAbort);
+      socket.destroy();
+      if (err) reject(err);
+      else resolve(h!);
+    }
+    socket.once('error', (err) => done(err));
+    socket.once('secureConnect', () => {
+      const cipher = socket.getCipher();
+      const chain: X509Certificate[] = [];
+      let leaf: X509Certificate | undefined;
+      try {
+        let c = socket.getPeerCertificate(true) as tls.DetailedPeerCertificate | undefined;
+        const seen = new Set<string>();
+        while (c && c.raw && !seen.has(c.fingerprint256)) {
+          seen.add(c.fingerprint256);
+          chain.push(new X509Certificate(c.raw));
+          c = c.issuerCertificate;
+        }
+        leaf = chain[0];
+      } catch {
+        // No certificate (anonymous ciphers): facts stay empty.
+      }
+      done(undefined, {
+        version: NAMES[socket.getProtocol() ?? ''] ?? String(socket.getProtocol()),
+        cipher: cipher.standardName ?? cipher.name,
+        ip: socket.remoteAddress ?? '',
+        leaf, chain, sni,
+      });
+    });
+  });
+}
+
+/** Go's time.Time text (what nuclei's DSL and kval show for not_after). */
+function goTime(d: Date): string {
+  return `${d.toISOString().slice(0, 19).replace('T', ' ')} +0000 UTC`;
+}
+
+function rfc3339(d: Date): string {
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** The JSON nuclei's ssl protocol exposes as `response`, fields in its order. */
+function responseJson(host: string, ip: string, port: string, h: Handshake, facts: CertFacts | undefined, versionEnum?: string[]): string {
+  const o: Record<string, unknown> = { timestamp: new Date().toISOString(), host, ip, port, probe_status: true, tls_version: h.version, cipher: h.cipher };
+  if (facts) {
+    for (const [k, v] of Object.entries(facts)) o[k] = v instanceof Date ? rfc3339(v) : v;
+  }
+  o.tls_connection = 'ctls';
+  if (h.sni) o.sni = h.sni;
+  if (versionEnum && versionEnum.length > 0) o.version_enum = versionEnum;
+  return JSON.stringify(o);
+}
+
+async function execute(b: SslBlock, ctx: BlockContext): Promise<BlockResult> {
+  const input = ctx.target ? hostPort(ctx.target) : { host: '', port: '443' };
+  const builtins = {
+    ...(input.host ? inputVariables(input.host) : {}),
+    Hostname: `${input.host.includes(':') ? `[${input.host}]` : input.host}:${input.port}`, Host: input.host, Port: input.port,
+    Input: ctx.target ?? '',
+  };
+  const vars = blockVars(ctx, builtins, {});
+  const address = render(b.address, vars);
+  const missing = unresolved(address, vars);
+  if (missing.length > 0) return { matched: false, requests: 0, error: `unresolved variables: ${missing.join(', ')}` };
+  const m = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(address);
+  if (!m) return { matched: false, requests: 0, error: `could not split input host port: ${address}` };
+  const host = m[1].replace(/^\[|\]$/g, '');
+  const port = m[2];
+  const min = b.minVersion ? VERSIONS[b.minVersion] : undefined;
+  const max = b.maxVersion ? VERSIONS[b.maxVersion] : undefined;
+  // SSL 3.0 alone cannot be spoken by this TLS stack: such a block finds nothing, as against a server without it.
+  if ((b.minVersion && !min && b.maxVersion && !max)) return { matched: false, requests: 0, error: 'ssl30 is not supported by this TLS stack' };
+  if (ctx.o.hostErrors?.isSkipped(address)) return { matched: false, requests: 0, error: `host ${address} skipped after too many errors` };
+  let h: Handshake;
+  let requests = 1;
+  try {
+    if (ctx.o.takeToken) await ctx.o.takeToken();
+    ctx.o.onRequest?.();
+    h = await handshake(host, Number(port), ctx, min, max);
+  } catch (err) {
+    ctx.o.hostErrors?.record(address);
+    return { matched: false, requests, error: `could not connect to server: ${(err as Error).message}` };
+  }
+  let versionEnum: string[] | undefined;
+  if (b.versionEnum) {
+    versionEnum = [];
+    for (const v of ['TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'] as tls.SecureVersion[]) {
+      requests++;
+      ctx.o.onRequest?.();
+      try {
+        await handshake(host, Number(port), ctx, v, v);
+        versionEnum.push(NAMES[v]);
+      } catch {
+        // Not spoken.
+      }
+    }
+  }
+  const facts = h.leaf ? certFacts(h.leaf, h.chain, host) : undefined;
+  const response: Record<string, unknown> = {
+    type: 'ssl', response: responseJson(host, h.ip, port, h, facts, versionEnum), matched: address,
+    ip: h.ip, host, port, probe_status: true, tls_version: h.version, cipher: h.cipher, tls_connection: 'ctls',
+  };
+  response.body = response.response;
+  if (h.sni) response.sni = h.sni;
+  if (versionEnum && versionEnum.length > 0) response.version_enum = versionEnum;
+  if (facts) {
+    for (const [k, v] of Object.entries(facts)) response[k] = v instanceof Date ? goTime(v) : v;
+    response.domains = [...new Set([...(facts.subject_cn ? [facts.subject_cn] : []), ...(facts.subject_an ?? [])])];
+  }
+  const r = await operate(ctx, 'ssl', b, response, vars, { host: ctx.target ?? host, matchedAt: address, ip: h.ip, request: '', response: '' });
+  return { matched: r.matched, requests, stop: r.matched && ctx.t.stopAtFirstMatch };
+}
+
+export const sslProtocol: Protocol<SslBlock> = {
+  name: 'ssl',
+  blocks(t) {
+    let hit = compiled.get(t);
+    if (!hit) compiled.set(t, (hit = compile(t)));
+    return hit;
+  },
+  unsupported(b) {
+    if (b.fields.tls_cipher_enum === true) return 'uses tls_cipher_enum, which this engine does not run';
+    if (Array.isArray(b.fields.cipher_suites) && b.fields.cipher_suites.length > 0) return 'uses cipher_suites, which this engine does not run';
+    return undefined;
+  },
+  execute,
+};
