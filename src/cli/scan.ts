@@ -70,6 +70,7 @@ interface ScanFlags {
   disableRedirects?: boolean;
   attackType?: 'batteringram' | 'pitchfork' | 'clusterbomb';
   meta?: boolean;
+  resolvers?: string[];
 }
 
 class UsageError extends Error {}
@@ -80,6 +81,22 @@ function parseVars(pairs: string[] = []): Record<string, string> {
     const eq = p.indexOf('=');
     if (eq <= 0) throw new UsageError(`--var expects key=value, got "${p}"`);
     out[p.slice(0, eq).trim()] = p.slice(eq + 1);
+  }
+  return out;
+}
+
+/** -r values: resolvers, or files listing one per line (as nuclei's -r). */
+function readResolvers(values: string[]): string[] {
+  const out: string[] = [];
+  for (const v of values) {
+    let text: string | undefined;
+    try {
+      if (statSync(v).isFile()) text = readFileSync(v, 'utf8');
+    } catch {
+      // Not a file: a resolver.
+    }
+    if (text === undefined) out.push(v);
+    else out.push(...text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#')));
   }
   return out;
 }
@@ -141,7 +158,7 @@ async function scanAction(flags: ScanFlags): Promise<void> {
   if (flags.tags?.length) filter.tags = flags.tags;
   if (flags.severity?.length) filter.severities = flags.severity as Severity[];
   if (flags.excludeTags?.length) filter.excludeTags = flags.excludeTags;
-  const [{ loadTemplates }, { closeClients, formatJson, formatPlain, runScan }] = await Promise.all([
+  const [{ loadTemplates }, { closeClients, formatJson, formatPlain, runScan, protocolSummary, formatProtocolSummary, unsupportedReason }] = await Promise.all([
     import('../engine/template/index.ts'), import('../engine/index.ts'),
   ]);
   const loaded = await loadTemplates(flags.templates, filter);
@@ -188,6 +205,7 @@ async function scanAction(flags: ScanFlags): Promise<void> {
       timeout: flags.timeout, retries: flags.retries, maxHostErrors: flags.maxHostError,
       matcherStatus: flags.matcherStatus, socks5Proxy: flags.proxy, sni: flags.sni,
       disableRedirects: flags.disableRedirects, attackType: flags.attackType, signal: controller.signal,
+      resolvers: flags.resolvers?.length ? readResolvers(flags.resolvers) : undefined,
       onResult: write,
       onNotice: (m) => {
         if (m.startsWith('skipped template')) return; // summed up by reason after the scan
@@ -204,6 +222,8 @@ async function scanAction(flags: ScanFlags): Promise<void> {
       const why = [...notRun].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${n} ${r.replace(/^it /, '')}`).join('; ');
       say('info', `${total} template(s) not run: ${why}`);
     }
+    // Per protocol: how many templates ran, how many were left out and why.
+    for (const line of formatProtocolSummary(protocolSummary(templates, unsupportedReason))) say('info', `templates by protocol: ${line}`);
     if (showStats) {
       console.error(`[INF] scan finished in ${(stats.durationMs / 1000).toFixed(1)}s: ${stats.results} result(s), ${stats.requests} request(s), ` +
         `${stats.skippedHosts} host(s) skipped after max host errors`);
@@ -239,6 +259,7 @@ export function registerScan(program: Command): void {
     .option('--templates-dir <dir>', 'base for relative login template paths in secret files (default: each -t folder, then the current directory)')
     .option('--proxy <url>', 'SOCKS5 proxy, e.g. socks5://127.0.0.1:1080')
     .option('--sni <name>', 'TLS server name to send')
+    .option('-r, --resolvers <list>', 'DNS resolvers (ip or ip:port, comma-separated, or a file with one per line) for dns templates', list)
     .option('--disable-redirects', 'never follow redirects (-dr)')
     .option('--strict', 'stop when any template cannot be loaded (default: skip it, say why, scan the rest)')
     .addOption(new Option('--attack-type <type>', 'payload attack type for every template (-at)').choices(['batteringram', 'pitchfork', 'clusterbomb']))

@@ -1,6 +1,7 @@
 // Loaded with `node --import` into a process under test: every TCP connection and DNS lookup to anything
 // but the loopback addresses is refused before a packet leaves, and written to VIGIL_GUARD_LOG so the
 // test can fail on it. (Tests only ever talk to 127.0.0.1 / ::1; this proves a scan does too.)
+import dgram from 'node:dgram';
 import dns from 'node:dns';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -47,6 +48,19 @@ dns.promises.lookup = async function guardedPromiseLookup(hostname, options) {
     throw Object.assign(new Error(`loopback guard: lookup of ${hostname} refused`), { code: 'ENOTFOUND', hostname });
   }
   return plookup.call(this, hostname, options);
+};
+
+// UDP (DNS queries to resolvers): a datagram to anything else is dropped and recorded.
+const send = dgram.Socket.prototype.send;
+dgram.Socket.prototype.send = function guardedSend(msg, ...rest) {
+  const host = rest.find((a) => typeof a === 'string');
+  if (host !== undefined && !loopback(host)) {
+    record(`udp ${host}`);
+    const cb = rest.find((a) => typeof a === 'function');
+    if (cb) process.nextTick(() => cb(new Error(`loopback guard: datagram to ${host} refused`)));
+    return;
+  }
+  return send.call(this, msg, ...rest);
 };
 
 // ESM named imports of node:dns / node:dns/promises see the guarded functions too.
