@@ -41,8 +41,8 @@ function compile(t: Template): NetworkBlock[] {
       addresses: hosts.map((h) => (h.startsWith('tls://') ? { address: h.slice(6), tls: true } : { address: h, tls: false })),
       ports: [...new Set(split(f.port))],
       excludePorts: f['exclude-ports'] !== undefined ? split(f['exclude-ports']) : undefined,
-      inputs: inputs.map((i) => ({
-        data: i.data === undefined ? '' : String(i.data),
+      inputs: inputs.map((i, k) => ({
+        data: i.data === undefined ? '' : rawData(b.raw.inputs, k, t.raw) ?? String(i.data),
         hex: String(i.type ?? '').toLowerCase() === 'hex',
         read: typeof i.read === 'number' ? i.read : 0,
         name: typeof i.name === 'string' && i.name ? i.name : undefined,
@@ -54,6 +54,20 @@ function compile(t: Template): NetworkBlock[] {
 }
 
 const compiled = new WeakMap<Template, NetworkBlock[]>();
+
+/**
+ * The text a number was written as: go-yaml hands `data: 0000000107` to nuclei's string field verbatim,
+ * while the YAML parser here made it 107. The template's source has the digits.
+ */
+function rawData(inputs: unknown, k: number, raw: string): string | undefined {
+  const v = Array.isArray(inputs) ? (inputs[k] as { data?: unknown } | undefined)?.data : undefined;
+  return typeof v === 'number' ? numberText(raw, v) : undefined;
+}
+
+function numberText(raw: string, n: number): string {
+  for (const m of raw.matchAll(/^[ \t-]*data:[ \t]*([0-9]+)[ \t]*$/gm)) if (Number(m[1]) === n) return m[1];
+  return String(n);
+}
 
 /** host:port of an input: a URL's host, else the input as given. */
 function addressOf(target: string): string {
