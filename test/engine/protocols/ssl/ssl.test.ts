@@ -53,6 +53,14 @@ beforeAll(async () => {
   ports.wild = await tlsServer(makeCert({ subject: '/CN=*.apps.vigil.test', dns: ['*.apps.vigil.test', 'apps.vigil.test'], ca }), [ca.cert]);
   ports.tls12 = await tlsServer(good, [ca.cert], { maxVersion: 'TLSv1.2', ciphers: 'ECDHE-RSA-AES128-GCM-SHA256' });
   ports.k8s = await tlsServer(makeCert({ subject: '/O=Acme Co/CN=Kubernetes Ingress Controller Fake Certificate' }));
+  ports.forti = await tlsServer(makeCert({ subject: '/C=US/O=Fortinet/OU=FortiGate/CN=FG100FTK19000000' }));
+  ports.covenant = await tlsServer(makeCert({ subject: '/CN=Covenant' }));
+  ports.msf = await tlsServer(makeCert({ subject: '/CN=victim.example', ca: makeCert({ subject: '/CN=MetasploitSelfSignedCA', isCa: true }) }));
+  ports.havoc = await tlsServer(makeCert({ subject: '/C=US/postalCode=3540/O=Havoc/CN=havoc' }));
+  ports.asyncrat = await tlsServer(makeCert({ subject: '/CN=AsyncRAT Server' }));
+  ports.mythic = await tlsServer(makeCert({ subject: '/CN=c2.example', ca: makeCert({ subject: '/C=US/O=Mythic/CN=Mythic CA', isCa: true }) }));
+  ports.posh = await tlsServer(makeCert({ subject: '/CN=P18055077' }));
+  ports.tls10 = await tlsServer(good, [ca.cert], { minVersion: 'TLSv1', maxVersion: 'TLSv1', ciphers: 'AES256-SHA:@SECLEVEL=0' });
   ports.sliver = await tlsServer(makeCert({ subject: '/CN=multiplayer', ca: makeCert({ subject: '/CN=operators', isCa: true }) }));
 });
 afterAll(() => {
@@ -148,6 +156,19 @@ describe.runIf(hasShared('corpus/nuclei-templates/ssl'))('corpus ssl templates a
     ['ssl/kubernetes-fake-certificate.yaml', 'k8s', (e) => expect(e).toHaveLength(1)],
     ['ssl/c2/sliver-c2.yaml', 'sliver', (e) => expect(e[0]['extracted-results']).toEqual(['operators'])],
     ['ssl/c2/sliver-c2.yaml', 'good', (e) => expect(e).toHaveLength(0)],
+    ['ssl/fortinet/fortigate-certificate.yaml', 'forti', (e) => expect(e[0]['extracted-results']).toEqual(['[FG100FTK19000000]'])],
+    ['ssl/fortinet/fortigate-certificate.yaml', 'good', (e) => expect(e).toHaveLength(0)],
+    ['ssl/c2/cobalt-strike-c2.yaml', 'good', (e) => expect(e[0]['extracted-results']).toEqual(['08:BB:00:EE:12:34'])],
+    ['ssl/c2/cobalt-strike-c2.yaml', 'self', (e) => expect(e).toHaveLength(0)],
+    ['ssl/c2/covenant-c2-ssl.yaml', 'covenant', (e) => expect(e[0]['extracted-results']).toEqual(['CN=Covenant'])],
+    ['ssl/c2/metasploit-c2.yaml', 'msf', (e) => expect(e[0]['extracted-results']).toEqual(['MetasploitSelfSignedCA'])],
+    ['ssl/c2/havoc-c2.yaml', 'havoc', (e) => expect(e[0]['extracted-results']).toEqual(['CN=havoc,O=Havoc,postalCode=3540,C=US'])],
+    ['ssl/c2/asyncrat-c2.yaml', 'asyncrat', (e) => expect(e[0]['extracted-results']).toEqual(['AsyncRAT Server'])],
+    ['ssl/c2/mythic-c2-ssl.yaml', 'mythic', (e) => expect(e[0]['extracted-results']).toEqual(['CN=Mythic CA,O=Mythic,C=US'])],
+    ['ssl/c2/posh-c2.yaml', 'posh', (e) => expect(e[0]['extracted-results']).toEqual(['P18055077'])],
+    ['ssl/c2/posh-c2.yaml', 'good', (e) => expect(e).toHaveLength(0)],
+    ['ssl/weak-cipher-suites.yaml', 'tls10', (e) => expect(e.map((x) => [x['matcher-name'], x['extracted-results']])).toEqual([['tls-1.0', ['[tls10 TLS_RSA_WITH_AES_256_CBC_SHA]']]])],
+    ['ssl/weak-cipher-suites.yaml', 'good', (e) => expect(e).toHaveLength(0)],
   ];
   for (const [file, server, check] of cases) {
     it(`${file} on the ${server} server`, async () => {
