@@ -10,3 +10,8 @@ registerProtocol(networkProtocol);
 import { sslProtocol } from './ssl/index.ts';
 
 registerProtocol(sslProtocol);
+import { websocketProtocol } from './websocket/index.ts';
+import { whoisProtocol } from './whois/index.ts';
+
+registerProtocol(websocketProtocol);
+registerProtocol(whoisProtocol);
