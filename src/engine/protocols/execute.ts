@@ -21,13 +21,28 @@ interface Step {
   block: unknown;
 }
 
-const stepsCache = new WeakMap<Template, Step[] | string>();
+interface Plan {
+  steps: Step[];
+  /** Blocks of more than one protocol. */
+  multi: boolean;
+}
+
+const plans = new WeakMap<Template, Plan | string>();
+
+function plan(t: Template): Plan | string {
+  let hit = plans.get(t);
+  if (hit === undefined) {
+    const steps = buildSteps(t);
+    hit = typeof steps === 'string' ? steps : { steps, multi: new Set(steps.map((s) => s.protocol.name)).size > 1 };
+    plans.set(t, hit);
+  }
+  return hit;
+}
 
 /** The template's blocks in order with their protocol, or why one cannot run. */
 export function templateSteps(t: Template): Step[] | string {
-  let hit = stepsCache.get(t);
-  if (hit === undefined) stepsCache.set(t, (hit = buildSteps(t)));
-  return hit;
+  const p = plan(t);
+  return typeof p === 'string' ? p : p.steps;
 }
 
 function buildSteps(t: Template): Step[] | string {
@@ -54,9 +69,9 @@ function buildSteps(t: Template): Step[] | string {
 export async function executeBlocks(
   t: Template, target: string | undefined, o: ProtocolOptions, emit: (ev: ResultEvent) => void,
 ): Promise<TemplateResult> {
-  const steps = templateSteps(t);
-  if (typeof steps === 'string') throw new Error(`template ${t.id} cannot run: it ${steps}`);
-  const multi = new Set(steps.map((s) => s.protocol.name)).size > 1;
+  const p = plan(t);
+  if (typeof p === 'string') throw new Error(`template ${t.id} cannot run: it ${p}`);
+  const { steps, multi } = p;
   let last: ResultEvent[] = [];
   let emitted = 0;
   const ctx: BlockContext = {

@@ -62,12 +62,13 @@ describe('runScan', () => {
     expect(stats).toMatchObject({ total: 4, done: 4, requests: 4, matched: 1, results: 1 });
   });
 
-  it('skips other protocols and flow with one notice each', async () => {
-    const dnsT = tpl('dns-only', 'dns:\n  - name: "{{FQDN}}"\n    type: A\n');
+  it('skips protocols it does not run, and flow, with one notice each', async () => {
+    // dns, tcp, ssl, websocket and whois run now; code does not.
+    const codeT = tpl('code-only', 'code:\n  - engine: [sh]\n    source: echo 1\n');
     const notices: string[] = [];
-    const stats = await runScan({ targets: ['http://127.0.0.1:1'], templates: [dnsT], onResult: () => undefined, onNotice: (m) => notices.push(m) });
+    const stats = await runScan({ targets: ['http://127.0.0.1:1'], templates: [codeT], onResult: () => undefined, onNotice: (m) => notices.push(m) });
     expect(notices).toHaveLength(1);
-    expect(notices[0]).toMatch(/dns-only.*dns/);
+    expect(notices[0]).toMatch(/code-only.*code protocol/);
     expect(stats.skippedTemplates).toBe(1);
     expect(stats.requests).toBe(0);
   });

@@ -230,7 +230,7 @@ describe('parseTemplate: other protocol blocks', () => {
     expect(issues(r)).toEqual([]);
     expect(r.template!.type).toBe('tcp');
     expect(r.template!.other).toEqual([
-      { protocol: 'tcp', raw: expect.objectContaining({ host: ['{{Hostname}}'], 'read-size': 64 }) },
+      { protocol: 'tcp', raw: expect.objectContaining({ host: ['{{Hostname}}'], 'read-size': 64 }), fields: expect.objectContaining({ 'read-size': 64 }) },
     ]);
   });
 
