@@ -15,6 +15,9 @@ const loopback = (h) => {
   return host === 'localhost' || host === '::1' || host.startsWith('127.') || host === '0:0:0:0:0:0:0:1';
 };
 
+// The wildcard addresses a UDP socket binds to before its first datagram (dgram looks them up).
+const bindAny = (h) => h === '0.0.0.0' || h === '::';
+
 const connect = net.Socket.prototype.connect;
 net.Socket.prototype.connect = function guardedConnect(...args) {
   let first = args[0];
@@ -33,7 +36,7 @@ net.Socket.prototype.connect = function guardedConnect(...args) {
 const lookup = dns.lookup;
 dns.lookup = function guardedLookup(hostname, options, callback) {
   const cb = typeof options === 'function' ? options : callback;
-  if (!loopback(hostname)) {
+  if (!loopback(hostname) && !bindAny(hostname)) {
     record(`lookup ${hostname}`);
     const err = Object.assign(new Error(`loopback guard: lookup of ${hostname} refused`), { code: 'ENOTFOUND', hostname });
     process.nextTick(() => cb(err));
