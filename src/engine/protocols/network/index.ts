@@ -198,7 +198,10 @@ async function exchangeOne(
       } else bytes = Buffer.from(text, 'latin1');
       await conn.write(bytes);
       if (input.read > 0) {
-        const got = (await conn.read(input.read, readTimeout(ctx))).toString('latin1');
+        const buf = await conn.read(input.read, readTimeout(ctx));
+        // As nuclei: a read that brings nothing fails the exchange.
+        if (buf.length === 0) throw new Error('could not read response from connection');
+        const got = buf.toString('latin1');
         raw += got;
         if (input.name) {
           named[input.name] = got;
@@ -209,12 +212,15 @@ async function exchangeOne(
         }
       }
     }
-    const final = b.readAll ? await conn.readAll(readTimeout(ctx)) : await conn.read(b.readSize, readTimeout(ctx));
+    // The final read may bring nothing (or fail): the operators run on what there is.
+    const final = await (b.readAll ? conn.readAll(readTimeout(ctx)) : conn.read(b.readSize, readTimeout(ctx))).catch(() => Buffer.alloc(0));
     const data = final.toString('latin1');
     raw += data;
     await finish(b, ctx, st, { host, matched: actual, request, data, raw, ...named }, vars, host, actual, conn.ip, named);
   } catch (err) {
     st.error = (err as Error).message;
+    // As nuclei: a failed exchange still runs the operators, on empty values.
+    await finish(b, ctx, st, { host, matched: address, request: '', data: '', raw: '' }, vars, host, actual, '');
   } finally {
     conn.close();
   }
