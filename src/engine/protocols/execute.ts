@@ -57,7 +57,7 @@ function buildSteps(t: Template): Step[] | string {
     }
     for (const block of p.blocks(t)) {
       const why = p.unsupported?.(block);
-      if (why) return `${name}: ${why}`;
+      if (why) return why;
       steps.push({ protocol: p, block });
     }
   }

@@ -52,7 +52,7 @@ export interface Protocol<B = unknown> {
   name: ProtocolName;
   /** The blocks of this protocol in a template, in order (compiled once per template). */
   blocks(t: Template): B[];
-  /** Why this block cannot run here, or undefined when it can. */
+  /** Why this block cannot run here (`uses dns trace`), or undefined when it can. */
   unsupported?(block: B): string | undefined;
   /** Runs one block against the context's input. */
   execute(block: B, ctx: BlockContext): Promise<BlockResult>;

@@ -197,8 +197,8 @@ export const sslProtocol: Protocol<SslBlock> = {
     return hit;
   },
   unsupported(b) {
-    if (b.fields.tls_cipher_enum === true) return 'uses tls_cipher_enum, which this engine does not run';
-    if (Array.isArray(b.fields.cipher_suites) && b.fields.cipher_suites.length > 0) return 'uses cipher_suites, which this engine does not run';
+    if (b.fields.tls_cipher_enum === true) return 'uses ssl tls_cipher_enum';
+    if (Array.isArray(b.fields.cipher_suites) && b.fields.cipher_suites.length > 0) return 'uses ssl cipher_suites';
     return undefined;
   },
   execute,
