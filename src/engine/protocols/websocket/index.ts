@@ -35,9 +35,13 @@ let insecure: Agent | undefined;
 class Inbox {
   private queue: string[] = [];
   private waiter: ((m: string | undefined) => void) | undefined;
+  private size = 0;
   closed = false;
 
   push(m: string): void {
+    // Bounded: a server that floods messages cannot fill memory.
+    this.size += m.length;
+    if (this.size > 8 * 1024 * 1024) return;
     if (this.waiter) {
       const w = this.waiter;
       this.waiter = undefined;

@@ -88,6 +88,18 @@ function whoisStyle(d: Rdap): { KeyDisplayOrder: string[]; Data: Record<string, 
   return w;
 }
 
+/** The body as text, refused past `max` bytes (a server cannot make the scanner hold gigabytes). */
+async function boundedText(res: Response, max: number): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.length;
+    if (size > max) throw new Error(`RDAP answer larger than ${max} bytes`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 async function execute(b: WhoisBlock, ctx: BlockContext): Promise<BlockResult> {
   const vars = blockVars(ctx, ctx.target ? inputVariables(ctx.target) : {}, {});
   const query = render(b.query, vars).trim();
@@ -103,7 +115,7 @@ async function execute(b: WhoisBlock, ctx: BlockContext): Promise<BlockResult> {
     const url = `${base.replace(/\/+$/, '')}/${type}/${encodeURIComponent(type === 'autnum' ? query.replace(/^as/i, '') : query)}`;
     const res = await fetch(url, { headers: { accept: 'application/rdap+json' }, signal: AbortSignal.timeout(ctx.o.timeout) });
     if (!res.ok) return { matched: false, requests: 1, error: `could not make whois request: ${res.status} from ${url}` };
-    const obj = (await res.json()) as Rdap;
+    const obj = JSON.parse(await boundedText(res, 1024 * 1024)) as Rdap;
     const data: Record<string, unknown> = {};
     let response: unknown = obj;
     if (type === 'domain') {

@@ -53,6 +53,8 @@ beforeAll(async () => {
         entities: [{ roles: ['registrar'], vcardArray: ['vcard', [['version', {}, 'text', '4.0'], ['fn', {}, 'text', 'Vigil Registrar Inc.']]], publicIds: [{ type: 'IANA Registrar ID', identifier: '9999' }] }],
         nameservers: [{ ldhName: 'ns1.vigil.test' }, { ldhName: 'ns2.vigil.test' }],
       }));
+    } else if (q.url === '/domain/huge.test') {
+      res.end(`{"pad":"${'x'.repeat(2 * 1024 * 1024)}"}`);
     } else if (q.url === '/ip/192.0.2.1') {
       res.end(JSON.stringify({ objectClassName: 'ip network', handle: 'NET-192-0-2-0-1', name: 'TEST-NET-1', country: 'ZZ' }));
     } else {
@@ -163,6 +165,18 @@ whois:
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ type: 'whois', host: 'vigil.test' });
     expect(events[0]['extracted-results']).toEqual(['2001-02-03T04:05:06Z', '2031-02-03T04:05:06Z', 'client transfer prohibited', 'active']);
+  });
+
+  it('refuses an RDAP answer over 1 MiB', async () => {
+    const t = tpl(`id: whois-huge
+info: {name: whois, author: a, severity: info}
+whois:
+  - query: "{{Input}}"
+    server: ${rdapUrl}
+    matchers: [{type: word, words: [pad]}]
+`);
+    const events = await scan([t], ['huge.test'], { matcherStatus: true });
+    expect(events[0]).toMatchObject({ 'matcher-status': false, error: expect.stringContaining('larger than 1048576 bytes') });
   });
 
   it('an IP: the RDAP object itself as the response', async () => {
