@@ -30,13 +30,6 @@ export interface ExecuteOptions extends HttpRunOptions {
   hostErrors?: HostErrorTracker;
 }
 
-export interface ExecuteResult {
-  matched: boolean;
-  /** Every value extracted, internal extractors included. */
-  dynamic: Record<string, unknown>;
-  error?: string;
-  requests: number;
-}
 
 const render: Render = (text, vars) => (text.includes('{{') ? dslRender(text, vars) : text);
 
@@ -515,18 +508,6 @@ async function pool<T>(items: Iterable<T>, limit: number, fn: (item: T) => Promi
     }
   });
   await Promise.all(workers);
-}
-
-/** Runs every http block of `t` against `target` (undefined for self-contained templates). */
-export async function executeHttp(
-  t: Template, target: string | undefined, o: ExecuteOptions, emit: (ev: ResultEvent) => void,
-): Promise<ExecuteResult> {
-  const run = new TemplateRun(t, target, o, (events) => {
-    for (const ev of events) emit(ev);
-  });
-  await run.run();
-  if (run.emitted === 0 && o.matcherStatus) emit(await failureEvent(t, target, run.lastError, 'http'));
-  return { matched: run.matched, dynamic: run.dynamic, error: run.lastError, requests: run.requests };
 }
 
 /** The matcher-status event of a template run that produced no result. */
