@@ -37,11 +37,11 @@ export class Conn {
     w?.();
   }
 
-  static open(host: string, port: number, useTls: boolean, timeout: number, signal?: AbortSignal): Promise<Conn> {
+  static open(host: string, port: number, useTls: boolean, timeout: number, signal?: AbortSignal, sni?: string): Promise<Conn> {
     return new Promise((resolve, reject) => {
       const bare = host.replace(/^\[|\]$/g, '');
       const socket = useTls
-        ? tls.connect({ host: bare, port, rejectUnauthorized: false, servername: net.isIP(bare) ? undefined : bare })
+        ? tls.connect({ host: bare, port, rejectUnauthorized: false, servername: sni || (net.isIP(bare) ? undefined : bare) })
         : net.connect({ host: bare, port });
       const timer = setTimeout(() => fail(new Error(`connect to ${host}:${port} timed out`)), timeout);
       const onAbort = () => fail(new Error('aborted'));

@@ -170,7 +170,7 @@ async function exchangeOne(
     if (ctx.o.takeToken) await ctx.o.takeToken();
     st.requests++;
     ctx.o.onRequest?.();
-    conn = await Conn.open(hp.host, Number(hp.port), useTls, ctx.o.timeout, ctx.o.signal);
+    conn = await Conn.open(hp.host, Number(hp.port), useTls, ctx.o.timeout, ctx.o.signal, ctx.o.sni);
   } catch (err) {
     st.error = `could not connect to server: ${(err as Error).message}`;
     ctx.o.hostErrors?.record(hostKey);

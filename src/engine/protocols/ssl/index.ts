@@ -65,7 +65,8 @@ interface Handshake {
 
 function handshake(host: string, port: number, ctx: BlockContext, min?: tls.SecureVersion, max?: tls.SecureVersion): Promise<Handshake> {
   return new Promise((resolve, reject) => {
-    const sni = net.isIP(host) ? undefined : host;
+    // The scan's -sni wins; an IP is never sent as a server name.
+    const sni = ctx.o.sni || (net.isIP(host) ? undefined : host);
     const socket = tls.connect({
       host, port, servername: sni, rejectUnauthorized: false,
       // Every cipher and version the server may speak (a scanner asks, it does not judge).

@@ -129,6 +129,20 @@ ssl:
     expect(on12.map((e) => e['extracted-results']![0])).toEqual(['tls12 TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256 tls12']);
   });
 
+  it('the scan\'s sni is the server name sent; an IP input sends none', async () => {
+    const t = tpl(`id: sni
+info: {name: sni, author: a, severity: info}
+ssl:
+  - address: "{{Host}}:{{Port}}"
+    extractors:
+      - type: json
+        json: [.sni]
+`);
+    expect((await scan([t], [`127.0.0.1:${ports.good}`], { sni: 'www.vigil.test' }))[0]['extracted-results']).toEqual(['www.vigil.test']);
+    expect(await scan([t], [`127.0.0.1:${ports.good}`])).toHaveLength(0);
+    expect((await scan([t], [`localhost:${ports.good}`]))[0]['extracted-results']).toEqual(['localhost']);
+  });
+
   it('a dead port gives a failure event with the reason', async () => {
     const events = await scan([facts], ['127.0.0.1:9'], { matcherStatus: true });
     expect(events).toHaveLength(1);
