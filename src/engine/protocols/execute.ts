@@ -66,6 +66,21 @@ function buildSteps(t: Template): Step[] | string {
   return steps;
 }
 
+/**
+ * The context one template run's blocks share. Callers that pick blocks themselves (a flow script
+ * calling `dns()` then `http(2)`) make one and hand it to each `protocol.execute(block, ctx)`.
+ */
+export function blockContext(
+  t: Template, target: string | undefined, o: ProtocolOptions, multi: boolean, report: BlockContext['report'],
+): BlockContext {
+  return { t, target, o, multi, shared: {}, report };
+}
+
+/** The blocks of one protocol in a template (e.g. `dns` for a flow's `dns(1)`), compiled. */
+export function protocolBlocks(t: Template, name: string): unknown[] {
+  return protocolFor(name)?.blocks(t) ?? [];
+}
+
 export async function executeBlocks(
   t: Template, target: string | undefined, o: ProtocolOptions, emit: (ev: ResultEvent) => void,
 ): Promise<TemplateResult> {
@@ -74,15 +89,12 @@ export async function executeBlocks(
   const { steps, multi } = p;
   let last: ResultEvent[] = [];
   let emitted = 0;
-  const ctx: BlockContext = {
-    t, target, o, multi, shared: {},
-    report: multi
-      ? (events) => { last = events; }
-      : (events) => {
-        emitted += events.length;
-        for (const ev of events) emit(ev);
-      },
-  };
+  const ctx = blockContext(t, target, o, multi, multi
+    ? (events) => { last = events; }
+    : (events) => {
+      emitted += events.length;
+      for (const ev of events) emit(ev);
+    });
   let matched = false;
   let error: string | undefined;
   let requests = 0;
