@@ -515,7 +515,10 @@ export async function failureEvent(t: Template, target: string | undefined, erro
   const host = target ?? '';
   let ip = '';
   try {
-    ip = host ? await resolveIp(new URL(parseInput(host).url).hostname) : '';
+    const name = host ? new URL(parseInput(host).url).hostname : '';
+    // Other protocols report no address they did not dial: no lookup of a name that may not even exist
+    // outside the resolvers the scan was given (dns inputs).
+    ip = !name ? '' : type === 'http' ? await resolveIp(name) : net.isIP(name.replace(/^\[|\]$/g, '')) ? name.replace(/^\[|\]$/g, '') : '';
   } catch {
     ip = '';
   }
