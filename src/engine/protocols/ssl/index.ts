@@ -164,6 +164,8 @@ async function execute(b: SslBlock, ctx: BlockContext): Promise<BlockResult> {
   if (b.versionEnum) {
     versionEnum = [];
     for (const v of ['TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'] as tls.SecureVersion[]) {
+      if (ctx.o.signal?.aborted) break;
+      if (ctx.o.takeToken) await ctx.o.takeToken();
       requests++;
       ctx.o.onRequest?.();
       try {
