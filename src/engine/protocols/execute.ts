@@ -32,7 +32,13 @@ const plans = new WeakMap<Template, Plan | string>();
 function plan(t: Template): Plan | string {
   let hit = plans.get(t);
   if (hit === undefined) {
-    const steps = buildSteps(t);
+    let steps: Step[] | string;
+    try {
+      steps = buildSteps(t);
+    } catch (err) {
+      // A block no protocol can compile is a template that does not run, never a crashed scan.
+      steps = `has a block that cannot be compiled: ${(err as Error).message}`;
+    }
     hit = typeof steps === 'string' ? steps : { steps, multi: new Set(steps.map((s) => s.protocol.name)).size > 1 };
     plans.set(t, hit);
   }
