@@ -1,7 +1,7 @@
 // Runs one template against one input: its protocol blocks in the order the template wrote them, each
-// through its protocol's implementation, sharing values (nuclei's template context). A template with
-// one protocol reports every result; a multi-protocol template reports the outcome of its last response,
-// as nuclei does, so its final block decides (usually with matchers over every block's values).
+// through its protocol's implementation, sharing values (nuclei's template context). As nuclei v3's
+// multi-protocol executor: every block's results are reported, a block that fails does not stop the
+// ones after it, and each response's values are exported for the later blocks.
 import type { Template } from '../template/types.ts';
 import type { ResultEvent } from '../output/types.ts';
 import type { BlockContext, Protocol, ProtocolOptions } from './types.ts';
@@ -23,7 +23,10 @@ interface Step {
 
 interface Plan {
   steps: Step[];
-  /** Blocks of more than one protocol. */
+  /**
+   * More than one block, not all http: nuclei's multi-protocol mode (response values exported as
+   * <protocol>_<key>). Templates of http blocks only keep the http engine's own behaviour.
+   */
   multi: boolean;
 }
 
@@ -39,7 +42,7 @@ function plan(t: Template): Plan | string {
       // A block no protocol can compile is a template that does not run, never a crashed scan.
       steps = `has a block that cannot be compiled: ${(err as Error).message}`;
     }
-    hit = typeof steps === 'string' ? steps : { steps, multi: new Set(steps.map((s) => s.protocol.name)).size > 1 };
+    hit = typeof steps === 'string' ? steps : { steps, multi: steps.length > 1 && steps.some((s) => s.protocol.name !== 'http') };
     plans.set(t, hit);
   }
   return hit;
@@ -93,14 +96,11 @@ export async function executeBlocks(
   const p = plan(t);
   if (typeof p === 'string') throw new Error(`template ${t.id} cannot run: it ${p}`);
   const { steps, multi } = p;
-  let last: ResultEvent[] = [];
   let emitted = 0;
-  const ctx = blockContext(t, target, o, multi, multi
-    ? (events) => { last = events; }
-    : (events) => {
-      emitted += events.length;
-      for (const ev of events) emit(ev);
-    });
+  const ctx = blockContext(t, target, o, multi, (events) => {
+    emitted += events.length;
+    for (const ev of events) emit(ev);
+  });
   let matched = false;
   let error: string | undefined;
   let requests = 0;
@@ -113,15 +113,9 @@ export async function executeBlocks(
       if (r.error) error = r.error;
       if (r.stop) break;
     } catch (err) {
-      // nuclei stops a template's later blocks when one fails outright.
+      // As nuclei v3: the error is said, and the later blocks still run.
       error = (err as Error).message;
-      break;
     }
-  }
-  if (multi) {
-    matched = last.some((ev) => ev['matcher-status']);
-    emitted = last.length;
-    for (const ev of last) emit(ev);
   }
   if (emitted === 0 && o.matcherStatus) emit(await failureEvent(t, target, error, steps[steps.length - 1].protocol.name));
   return { matched, dynamic: ctx.shared, error: matched ? undefined : error, requests };

@@ -31,12 +31,9 @@ export interface BlockContext {
    * every response value as `<block id>_<key>` or `<protocol>_<key>`. Blocks read and write it.
    */
   shared: Record<string, unknown>;
-  /** True when the template has blocks of more than one protocol (response values are exported). */
+  /** nuclei's multi-protocol mode: every response value is exported as <block id>_<key> / <protocol>_<key>. */
   multi: boolean;
-  /**
-   * Called once for every response a block handled, with the events its operators produced (often
-   * none). A single-protocol run writes them all; a multi-protocol run keeps the last one, as nuclei.
-   */
+  /** Called for every response a block handled, with the events its operators produced (often none). */
   report(events: ResultEvent[]): void;
 }
 

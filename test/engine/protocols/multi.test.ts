@@ -1,5 +1,6 @@
 // Templates with blocks of several protocols (no flow): blocks run in the order written, later blocks
-// see earlier ones' values as <protocol>_<key> / <id>_<key>, and the last response decides the result.
+// see earlier ones' values as <protocol>_<key> / <id>_<key>, and every block's results are reported
+// (nuclei v3's multi-protocol executor).
 // Corpus templates that combine dns + http and ssl + http, against local servers built to satisfy them.
 import http from 'node:http';
 import https from 'node:https';
@@ -77,7 +78,7 @@ http:
     expect(events[0]).toMatchObject({ type: 'http', 'matched-at': `http://localhost:${port}/sites/42` });
   });
 
-  it('only the last response decides: a dns match alone reports nothing', async () => {
+  it('every block reports its own results; a failing block does not stop the next', async () => {
     const port = await listen(http.createServer((_q, res) => res.end('plain')));
     const t = tpl(`id: last-decides
 info: {name: last, author: a, severity: info}
@@ -94,9 +95,12 @@ http:
       - type: word
         words: [never-there]
 `);
-    expect(await scan([t], [`http://localhost:${port}`])).toHaveLength(0);
-    const failed = await scan([t], [`http://localhost:${port}`], { matcherStatus: true });
-    expect(failed.map((e) => e['matcher-status'])).toEqual([false]);
+    const events = await scan([t], [`http://localhost:${port}`]);
+    expect(events.map((e) => [e.type, e['matched-at']])).toEqual([['dns', 'localhost']]);
+    // The dns block cannot reach its resolver: the http block still runs (and here matches nothing).
+    const web = await listen(http.createServer((_q, res) => res.end('never-there')));
+    const down = await scan([t], [`http://localhost:${web}`], { resolvers: ['127.0.0.1:9'], timeout: 1, matcherStatus: true });
+    expect(down.map((e) => [e.type, e['matcher-status']])).toEqual([['http', true]]);
   });
 });
 
@@ -109,8 +113,9 @@ describe.runIf(hasShared('corpus/nuclei-templates/http'))('corpus multi-protocol
     const ok = await listen(http.createServer((_q, res) => res.end('a live site')));
     const t = corpusTemplate('http/takeovers/worksites-takeover.yaml');
     const events = await scan([t], [`http://localhost:${port}`, `http://localhost:${ok}`]);
-    expect(events.map((e) => e.host)).toEqual([`http://localhost:${port}`]);
-    expect(events[0].type).toBe('http');
+    // The dns block reports the worksites address for both; only the 404 page matches the http block.
+    expect(events.filter((e) => e.type === 'dns').map((e) => e.host)).toEqual(['localhost', 'localhost']);
+    expect(events.filter((e) => e.type === 'http').map((e) => e.host)).toEqual([`http://localhost:${port}`]);
   });
 
   it('http/exposed-panels/cisco/cisco-ios-xe-panel.yaml (ssl + http): issuer from the ssl block, body from http', async () => {

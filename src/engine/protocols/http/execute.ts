@@ -453,10 +453,7 @@ class TemplateRun {
       await this.pendingWait();
       if (result.dynamic) for (const k in result.dynamic) this.dynamic[k] = result.dynamic[k];
       // Most responses match nothing: skip building event inputs then (eventsFor would return none).
-      if (r.matchers.length > 0 && !result.matched) {
-        if (this.multi) this.report([]);
-        continue;
-      }
+      if (r.matchers.length > 0 && !result.matched) continue;
       // A step whose matchers are all internal only gates later steps: it reports nothing itself.
       const events = r.matchers.length > 0 && r.matchers.every((m) => m.internal) ? [] : eventsFor(this.t, r.matchers.length > 0, {
         matched: result.matched, matcherNames: result.matcherNames ?? [], extracts: result.extracts ?? {},
