@@ -168,6 +168,24 @@ tcp:
     expect((await scan([mk('read-all: true')], [srv.addr]))[0]['extracted-results']).toEqual(['203']);
   });
 
+  it('read-all keeps at most 4 MiB of a server that sends more', async () => {
+    const srv = await server((s) => {
+      const chunk = Buffer.alloc(1024 * 1024, 0x41);
+      for (let i = 0; i < 6; i++) s.write(chunk);
+      s.end();
+    });
+    const t = tpl(`id: big
+info: {name: big, author: a, severity: info}
+tcp:
+  - host: ["{{Hostname}}"]
+    read-all: true
+    matchers:
+      - type: dsl
+        dsl: [len(data) == 4194304]
+`);
+    expect(await scan([t], [srv.addr])).toHaveLength(1);
+  });
+
   it('tls:// addresses talk TLS; plain ones do not', async () => {
     const srv = await server((s) => s.end('SECURE-BANNER\n'), true);
     const t = tpl(`id: tls
