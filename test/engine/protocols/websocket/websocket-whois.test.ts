@@ -1,6 +1,7 @@
 // websocket against a `ws` server on 127.0.0.1 (text inputs, named replies, headers, payloads, the
 // reference's `data` examples), and whois against a local RDAP server.
 import http from 'node:http';
+import https from 'node:https';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
@@ -8,6 +9,7 @@ import { parseTemplate } from '../../../../src/engine/template/index.ts';
 import { runScan, type ScanOptions } from '../../../../src/engine/runner.ts';
 import type { ResultEvent } from '../../../../src/engine/output/types.ts';
 import type { Template } from '../../../../src/engine/template/types.ts';
+import { selfSignedCert } from '../../../helpers/targets.ts';
 
 function tpl(text: string): Template {
   const r = parseTemplate(text, 'inline.yaml');
@@ -126,6 +128,27 @@ websocket:
 `);
     const events = await scan([t], [`ws://127.0.0.1:${wsPort}`]);
     expect(events.map((e) => e['extracted-results'])).toEqual([['admin/admin']]);
+  });
+
+  it('wss:// over TLS with a self-signed certificate', async () => {
+    const server = https.createServer({ ...selfSignedCert() });
+    const secure = new WebSocketServer({ server });
+    secure.on('connection', (ws) => ws.on('message', (m) => ws.send(`secure:${m.toString()}`)));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const t = tpl(`id: wss
+info: {name: wss, author: a, severity: info}
+websocket:
+  - address: '{{Scheme}}://{{Hostname}}'
+    inputs: [{data: hello}]
+    matchers: [{type: word, words: ['secure:hello']}]
+`);
+      const events = await scan([t], [`wss://127.0.0.1:${(server.address() as net.AddressInfo).port}/`]);
+      expect(events).toHaveLength(1);
+    } finally {
+      secure.close();
+      server.close();
+    }
   });
 
   it('needs a ws:// or wss:// input', async () => {
