@@ -16,7 +16,7 @@ export interface HostErrorTracker {
 export interface ProtocolOptions extends HttpRunOptions {
   matcherStatus?: boolean;
   hostErrors?: HostErrorTracker;
-  /** DNS resolvers (`host` or `host:port`) that replace the system's and the template's (scan option). */
+  /** DNS resolvers (`ip` or `ip:port`, scan option): used instead of the system's, unless a template names its own. */
   resolvers?: string[];
 }
 
