@@ -45,7 +45,6 @@ function intOption(name: string) {
 
 interface ScanFlags {
   cluster?: boolean;
-  resolvers?: string;
   strict?: boolean;
   excludeTags?: string[];
   enableSelfContained?: boolean;
@@ -72,22 +71,10 @@ interface ScanFlags {
   disableRedirects?: boolean;
   attackType?: 'batteringram' | 'pitchfork' | 'clusterbomb';
   meta?: boolean;
+  resolvers?: string[];
 }
 
 class UsageError extends Error {}
-
-/** -r: a comma-separated list, or a file with one resolver per line. */
-function resolverList(v: string | undefined): string[] | undefined {
-  if (!v) return undefined;
-  let text = v;
-  try {
-    if (statSync(v).isFile()) text = readFileSync(v, 'utf8');
-  } catch {
-    // not a file: a list
-  }
-  const list = text.split(/[\s,]+/).map((s) => s.trim()).filter(Boolean);
-  return list.length ? list : undefined;
-}
 
 function parseVars(pairs: string[] = []): Record<string, string> {
   const out: Record<string, string> = {};
@@ -95,6 +82,22 @@ function parseVars(pairs: string[] = []): Record<string, string> {
     const eq = p.indexOf('=');
     if (eq <= 0) throw new UsageError(`--var expects key=value, got "${p}"`);
     out[p.slice(0, eq).trim()] = p.slice(eq + 1);
+  }
+  return out;
+}
+
+/** -r values: resolvers, or files listing one per line (as nuclei's -r). */
+function readResolvers(values: string[]): string[] {
+  const out: string[] = [];
+  for (const v of values) {
+    let text: string | undefined;
+    try {
+      if (statSync(v).isFile()) text = readFileSync(v, 'utf8');
+    } catch {
+      // Not a file: a resolver.
+    }
+    if (text === undefined) out.push(v);
+    else out.push(...text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#')));
   }
   return out;
 }
@@ -156,7 +159,7 @@ async function scanAction(flags: ScanFlags): Promise<void> {
   if (flags.tags?.length) filter.tags = flags.tags;
   if (flags.severity?.length) filter.severities = flags.severity as Severity[];
   if (flags.excludeTags?.length) filter.excludeTags = flags.excludeTags;
-  const [{ loadTemplates }, { closeClients, formatJson, formatPlain, runScan }, { fileWorkflowSource }] = await Promise.all([
+  const [{ loadTemplates }, { closeClients, formatJson, formatPlain, runScan, protocolSummary, formatProtocolSummary, unsupportedReason }, { fileWorkflowSource }] = await Promise.all([
     import('../engine/template/index.ts'), import('../engine/index.ts'), import('../engine/workflow/files.ts'),
   ]);
   const loaded = await loadTemplates(flags.templates, filter);
@@ -193,49 +196,35 @@ async function scanAction(flags: ScanFlags): Promise<void> {
     console.error(flags.jsonl ? JSON.stringify({ level, msg: m }) : `${level === 'warn' ? '[WRN]' : '[INF]'} ${m}`);
   // Templates the engine does not run, counted by reason and said once at the end.
   const notRun = new Map<string, number>();
-  const skippedIds = new Set<string>();
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
   try {
     const stats = await runScan({
-      targets, templates, vars, secrets, varFiles: true, resolvers: resolverList(flags.resolvers),
-      workflowSource: fileWorkflowSource(), cluster: flags.cluster,
+      targets, templates, vars, secrets, varFiles: true, workflowSource: fileWorkflowSource(), cluster: flags.cluster,
       concurrency: flags.concurrency, bulkSize: flags.bulkSize, rateLimit: flags.rateLimit,
       timeout: flags.timeout, retries: flags.retries, maxHostErrors: flags.maxHostError,
       matcherStatus: flags.matcherStatus, socks5Proxy: flags.proxy, sni: flags.sni,
       disableRedirects: flags.disableRedirects, attackType: flags.attackType, signal: controller.signal,
+      resolvers: flags.resolvers?.length ? readResolvers(flags.resolvers) : undefined,
       onResult: write,
       onNotice: (m) => {
         if (m.startsWith('skipped template')) return; // summed up by reason after the scan
         const level = m.startsWith('skipped host') ? 'warn' : 'info';
         say(level, m);
       },
-      onTemplateSkipped: (id, reason) => {
-        notRun.set(reason, (notRun.get(reason) ?? 0) + 1);
-        skippedIds.add(id);
-      },
+      onTemplateSkipped: (_id, reason) => notRun.set(reason, (notRun.get(reason) ?? 0) + 1),
       onProgress: showStats
         ? (p) => process.stderr.write(`[STATS] ${p.done}/${p.total} done, ${p.requests} requests, ${p.matched} matched, ${p.errors} errors\n`)
         : undefined,
     });
-    // Per protocol: how many templates ran and how many did not (the reasons follow).
-    const byType = new Map<string, { ran: number; skipped: number }>();
-    for (const t of templates) {
-      const e = byType.get(t.type) ?? { ran: 0, skipped: 0 };
-      if (skippedIds.has(t.id)) e.skipped++;
-      else e.ran++;
-      byType.set(t.type, e);
-    }
-    if (byType.size > 1 || notRun.size > 0) {
-      say('info', `templates by protocol: ${[...byType].sort((a, b) => b[1].ran + b[1].skipped - a[1].ran - a[1].skipped)
-        .map(([type, e]) => `${type} ${e.ran} ran${e.skipped ? `, ${e.skipped} not run` : ''}`).join('; ')}`);
-    }
     if (notRun.size > 0) {
       const total = [...notRun.values()].reduce((a, b) => a + b, 0);
       const why = [...notRun].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${n} ${r.replace(/^it /, '')}`).join('; ');
       say('info', `${total} template(s) not run: ${why}`);
     }
+    // Per protocol: how many templates ran, how many were left out and why.
+    for (const line of formatProtocolSummary(protocolSummary(templates, (t) => unsupportedReason(t, { workflows: true })))) say('info', `templates by protocol: ${line}`);
     if (showStats) {
       console.error(`[INF] scan finished in ${(stats.durationMs / 1000).toFixed(1)}s: ${stats.results} result(s), ${stats.requests} request(s), ` +
         `${stats.skippedHosts} host(s) skipped after max host errors`);
@@ -272,7 +261,7 @@ export function registerScan(program: Command): void {
     .option('--proxy <url>', 'SOCKS5 proxy, e.g. socks5://127.0.0.1:1080')
     .option('--sni <name>', 'TLS server name to send')
     .option('--no-cluster', 'send every template\'s own requests even where templates share one request (clustering is on by default, as in nuclei)')
-    .option('-r, --resolvers <list>', 'DNS resolvers for dns templates: host or host:port, comma-separated, or a file with one per line')
+    .option('-r, --resolvers <list>', 'DNS resolvers (ip or ip:port, comma-separated, or a file with one per line) for dns templates', list)
     .option('--disable-redirects', 'never follow redirects (-dr)')
     .option('--strict', 'stop when any template cannot be loaded (default: skip it, say why, scan the rest)')
     .addOption(new Option('--attack-type <type>', 'payload attack type for every template (-at)').choices(['batteringram', 'pitchfork', 'clusterbomb']))

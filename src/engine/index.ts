@@ -1,5 +1,6 @@
 // The engine's public surface: load templates (template/), run them (runner), format results (output/).
 export { runScan, executeTemplate, unsupportedReason, closeClients } from './runner.ts';
+export { protocolSummary, formatProtocolSummary, templateProtocol } from './runner/summary.ts';
 export type { ScanOptions, ScanStats, ExecuteTemplateOptions, AttemptInfo, ProgressInfo, SecretApplier } from './runner.ts';
 export type { ResultEvent } from './output/types.ts';
 export { formatPlain, formatJson } from './output/format.ts';

@@ -1,6 +1,7 @@
 // Loaded with `node --import` into a process under test: every TCP connection and DNS lookup to anything
 // but the loopback addresses is refused before a packet leaves, and written to VIGIL_GUARD_LOG so the
 // test can fail on it. (Tests only ever talk to 127.0.0.1 / ::1; this proves a scan does too.)
+import dgram from 'node:dgram';
 import dns from 'node:dns';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -13,6 +14,9 @@ const loopback = (h) => {
   const host = String(h ?? 'localhost').replace(/^\[|\]$/g, '').toLowerCase();
   return host === 'localhost' || host === '::1' || host.startsWith('127.') || host === '0:0:0:0:0:0:0:1';
 };
+
+// The wildcard addresses a UDP socket binds to before its first datagram (dgram looks them up).
+const bindAny = (h) => h === '0.0.0.0' || h === '::';
 
 const connect = net.Socket.prototype.connect;
 net.Socket.prototype.connect = function guardedConnect(...args) {
@@ -32,7 +36,7 @@ net.Socket.prototype.connect = function guardedConnect(...args) {
 const lookup = dns.lookup;
 dns.lookup = function guardedLookup(hostname, options, callback) {
   const cb = typeof options === 'function' ? options : callback;
-  if (!loopback(hostname)) {
+  if (!loopback(hostname) && !bindAny(hostname)) {
     record(`lookup ${hostname}`);
     const err = Object.assign(new Error(`loopback guard: lookup of ${hostname} refused`), { code: 'ENOTFOUND', hostname });
     process.nextTick(() => cb(err));
@@ -47,6 +51,19 @@ dns.promises.lookup = async function guardedPromiseLookup(hostname, options) {
     throw Object.assign(new Error(`loopback guard: lookup of ${hostname} refused`), { code: 'ENOTFOUND', hostname });
   }
   return plookup.call(this, hostname, options);
+};
+
+// UDP (DNS queries to resolvers): a datagram to anything else is dropped and recorded.
+const send = dgram.Socket.prototype.send;
+dgram.Socket.prototype.send = function guardedSend(msg, ...rest) {
+  const host = rest.find((a) => typeof a === 'string');
+  if (host !== undefined && !loopback(host)) {
+    record(`udp ${host}`);
+    const cb = rest.find((a) => typeof a === 'function');
+    if (cb) process.nextTick(() => cb(new Error(`loopback guard: datagram to ${host} refused`)));
+    return;
+  }
+  return send.call(this, msg, ...rest);
 };
 
 // ESM named imports of node:dns / node:dns/promises see the guarded functions too.

@@ -1,7 +1,7 @@
 // Runs one template against one input: its protocol blocks in the order the template wrote them, each
-// through its protocol's implementation, sharing values (nuclei's template context). A template with
-// one protocol reports every result; a multi-protocol template reports the outcome of its last response,
-// as nuclei does, so its final block decides (usually with matchers over every block's values).
+// through its protocol's implementation, sharing values (nuclei's template context). As nuclei v3's
+// multi-protocol executor: every block's results are reported, a block that fails does not stop the
+// ones after it, and each response's values are exported for the later blocks.
 import type { Template } from '../template/types.ts';
 import type { ResultEvent } from '../output/types.ts';
 import type { BlockContext, Protocol, ProtocolOptions } from './types.ts';
@@ -21,13 +21,37 @@ interface Step {
   block: unknown;
 }
 
-const stepsCache = new WeakMap<Template, Step[] | string>();
+interface Plan {
+  steps: Step[];
+  /**
+   * More than one block, not all http: nuclei's multi-protocol mode (response values exported as
+   * <protocol>_<key>). Templates of http blocks only keep the http engine's own behaviour.
+   */
+  multi: boolean;
+}
+
+const plans = new WeakMap<Template, Plan | string>();
+
+function plan(t: Template): Plan | string {
+  let hit = plans.get(t);
+  if (hit === undefined) {
+    let steps: Step[] | string;
+    try {
+      steps = buildSteps(t);
+    } catch (err) {
+      // A block no protocol can compile is a template that does not run, never a crashed scan.
+      steps = `has a block that cannot be compiled: ${(err as Error).message}`;
+    }
+    hit = typeof steps === 'string' ? steps : { steps, multi: steps.length > 1 && steps.some((s) => s.protocol.name !== 'http') };
+    plans.set(t, hit);
+  }
+  return hit;
+}
 
 /** The template's blocks in order with their protocol, or why one cannot run. */
 export function templateSteps(t: Template): Step[] | string {
-  let hit = stepsCache.get(t);
-  if (hit === undefined) stepsCache.set(t, (hit = buildSteps(t)));
-  return hit;
+  const p = plan(t);
+  return typeof p === 'string' ? p : p.steps;
 }
 
 function buildSteps(t: Template): Step[] | string {
@@ -42,7 +66,7 @@ function buildSteps(t: Template): Step[] | string {
     }
     for (const block of p.blocks(t)) {
       const why = p.unsupported?.(block);
-      if (why) return `${name}: ${why}`;
+      if (why) return why;
       steps.push({ protocol: p, block });
     }
   }
@@ -51,23 +75,32 @@ function buildSteps(t: Template): Step[] | string {
   return steps;
 }
 
+/**
+ * The context one template run's blocks share. Callers that pick blocks themselves (a flow script
+ * calling `dns()` then `http(2)`) make one and hand it to each `protocol.execute(block, ctx)`.
+ */
+export function blockContext(
+  t: Template, target: string | undefined, o: ProtocolOptions, multi: boolean, report: BlockContext['report'],
+): BlockContext {
+  return { t, target, o, multi, shared: {}, report };
+}
+
+/** The blocks of one protocol in a template (e.g. `dns` for a flow's `dns(1)`), compiled. */
+export function protocolBlocks(t: Template, name: string): unknown[] {
+  return protocolFor(name)?.blocks(t) ?? [];
+}
+
 export async function executeBlocks(
   t: Template, target: string | undefined, o: ProtocolOptions, emit: (ev: ResultEvent) => void,
 ): Promise<TemplateResult> {
-  const steps = templateSteps(t);
-  if (typeof steps === 'string') throw new Error(`template ${t.id} cannot run: it ${steps}`);
-  const multi = new Set(steps.map((s) => s.protocol.name)).size > 1;
-  let last: ResultEvent[] = [];
+  const p = plan(t);
+  if (typeof p === 'string') throw new Error(`template ${t.id} cannot run: it ${p}`);
+  const { steps, multi } = p;
   let emitted = 0;
-  const ctx: BlockContext = {
-    t, target, o, multi, shared: {},
-    report: multi
-      ? (events) => { last = events; }
-      : (events) => {
-        emitted += events.length;
-        for (const ev of events) emit(ev);
-      },
-  };
+  const ctx = blockContext(t, target, o, multi, (events) => {
+    emitted += events.length;
+    for (const ev of events) emit(ev);
+  });
   let matched = false;
   let error: string | undefined;
   let requests = 0;
@@ -80,15 +113,9 @@ export async function executeBlocks(
       if (r.error) error = r.error;
       if (r.stop) break;
     } catch (err) {
-      // nuclei stops a template's later blocks when one fails outright.
+      // As nuclei v3: the error is said, and the later blocks still run.
       error = (err as Error).message;
-      break;
     }
-  }
-  if (multi) {
-    matched = last.some((ev) => ev['matcher-status']);
-    emitted = last.length;
-    for (const ev of last) emit(ev);
   }
   if (emitted === 0 && o.matcherStatus) emit(await failureEvent(t, target, error, steps[steps.length - 1].protocol.name));
   return { matched, dynamic: ctx.shared, error: matched ? undefined : error, requests };

@@ -1,9 +1,14 @@
-// Registers every protocol this engine runs (import for its effect).
+// Registers every protocol this engine runs beside http (import for its effect). A protocol that is
+// not registered is parsed and validated, and its templates are skipped with the reason.
 import { registerProtocol } from './registry.ts';
 import { dnsProtocol } from './dns/index.ts';
 import { networkProtocol } from './network/index.ts';
 import { sslProtocol } from './ssl/index.ts';
+import { websocketProtocol } from './websocket/index.ts';
+import { whoisProtocol } from './whois/index.ts';
 
 registerProtocol(dnsProtocol);
 registerProtocol(networkProtocol);
 registerProtocol(sslProtocol);
+registerProtocol(websocketProtocol);
+registerProtocol(whoisProtocol);

@@ -16,7 +16,7 @@ export interface HostErrorTracker {
 export interface ProtocolOptions extends HttpRunOptions {
   matcherStatus?: boolean;
   hostErrors?: HostErrorTracker;
-  /** DNS resolvers (`host` or `host:port`) that replace the system's and the template's (scan option). */
+  /** DNS resolvers (`ip` or `ip:port`, scan option): used instead of the system's, unless a template names its own. */
   resolvers?: string[];
 }
 
@@ -31,12 +31,9 @@ export interface BlockContext {
    * every response value as `<block id>_<key>` or `<protocol>_<key>`. Blocks read and write it.
    */
   shared: Record<string, unknown>;
-  /** True when the template has blocks of more than one protocol (response values are exported). */
+  /** nuclei's multi-protocol mode: every response value is exported as <block id>_<key> / <protocol>_<key>. */
   multi: boolean;
-  /**
-   * Called once for every response a block handled, with the events its operators produced (often
-   * none). A single-protocol run writes them all; a multi-protocol run keeps the last one, as nuclei.
-   */
+  /** Called for every response a block handled, with the events its operators produced (often none). */
   report(events: ResultEvent[]): void;
 }
 
@@ -52,7 +49,7 @@ export interface Protocol<B = unknown> {
   name: ProtocolName;
   /** The blocks of this protocol in a template, in order (compiled once per template). */
   blocks(t: Template): B[];
-  /** Why this block cannot run here, or undefined when it can. */
+  /** Why this block cannot run here (`uses dns trace`), or undefined when it can. */
   unsupported?(block: B): string | undefined;
   /** Runs one block against the context's input. */
   execute(block: B, ctx: BlockContext): Promise<BlockResult>;

@@ -44,7 +44,7 @@ export interface ScanOptions {
   sni?: string;
   disableRedirects?: boolean;
   attackType?: AttackType;
-  /** DNS resolvers (`ip` or `ip:port`) for dns blocks and host names, instead of the system's. */
+  /** DNS resolvers (`ip` or `ip:port`) for dns blocks that name none, instead of the system's. */
   resolvers?: string[];
   signal?: AbortSignal;
   /** Templates sending the same single request share it (default on, as in nuclei). */

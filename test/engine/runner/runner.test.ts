@@ -9,11 +9,18 @@ import { closeClients, executeTemplate, runScan } from '../../../src/engine/runn
 import type { ResultEvent } from '../../../src/engine/output/types.ts';
 import type { Template } from '../../../src/engine/template/types.ts';
 import { loadSecretFiles } from '../../../src/engine/secrets/index.ts';
-import { serverPool, startTcpServer, type Handler, type TestServer } from '../../helpers/targets.ts';
+import { startHttpServer, startTcpServer, type Handler, type TestServer } from '../../helpers/targets.ts';
 
-const pool = serverPool();
-const serve = pool.serve;
-afterAll(() => pool.closeAll());
+const servers: TestServer[] = [];
+async function serve(handler: Handler): Promise<TestServer> {
+  const s = await startHttpServer(handler);
+  servers.push(s);
+  return s;
+}
+afterAll(async () => {
+  await closeClients();
+  await Promise.all(servers.map((s) => s.close()));
+});
 
 function tpl(id: string, body: string): Template {
   const r = parseTemplate(`id: ${id}\ninfo:\n  name: ${id}\n  author: vigil\n  severity: low\n${body}`, `${id}.yaml`);
@@ -55,12 +62,13 @@ describe('runScan', () => {
     expect(stats).toMatchObject({ total: 4, done: 4, requests: 4, matched: 1, results: 1 });
   });
 
-  it('skips protocols it does not run with one notice each', async () => {
-    const dnsT = tpl('headless-only', 'headless:\n  - steps:\n      - action: navigate\n        args: {url: "{{BaseURL}}"}\n');
+  it('skips protocols it does not run, and flow, with one notice each', async () => {
+    // dns, tcp, ssl, websocket and whois run now; code does not.
+    const codeT = tpl('code-only', 'code:\n  - engine: [sh]\n    source: echo 1\n');
     const notices: string[] = [];
-    const stats = await runScan({ targets: ['http://127.0.0.1:1'], templates: [dnsT], onResult: () => undefined, onNotice: (m) => notices.push(m) });
+    const stats = await runScan({ targets: ['http://127.0.0.1:1'], templates: [codeT], onResult: () => undefined, onNotice: (m) => notices.push(m) });
     expect(notices).toHaveLength(1);
-    expect(notices[0]).toMatch(/headless-only.*headless/);
+    expect(notices[0]).toMatch(/code-only.*code protocol/);
     expect(stats.skippedTemplates).toBe(1);
     expect(stats.requests).toBe(0);
   });

@@ -104,6 +104,8 @@ function withType(ev: ResultEvent, type: string, ip: string | undefined): Result
   ev.type = type;
   delete ev['curl-command'];
   if (!ip) delete ev.ip;
+  if (!ev.request) delete ev.request;
+  if (!ev.response) delete ev.response;
   return ev;
 }
 

@@ -141,6 +141,6 @@ export const dnsProtocol: Protocol<DnsBlock> = {
     if (!hit) compiled.set(t, (hit = compile(t)));
     return hit;
   },
-  unsupported: (b) => (b.fields.trace ? 'uses trace, which needs the public DNS root servers' : undefined),
+  unsupported: (b) => (b.fields.trace ? 'uses dns trace (it needs the public root servers)' : undefined),
   execute,
 };

@@ -534,10 +534,7 @@ class TemplateRun {
         }
       }
       // Most responses match nothing: skip building event inputs then (eventsFor would return none).
-      if (r.matchers.length > 0 && !result.matched) {
-        if (this.multi) this.report([]);
-        continue;
-      }
+      if (r.matchers.length > 0 && !result.matched) continue;
       // A step whose matchers are all internal only gates later steps: it reports nothing itself.
       const events = r.matchers.length > 0 && r.matchers.every((m) => m.internal) ? [] : eventsFor(this.t, r.matchers.length > 0, {
         matched: result.matched, matcherNames: result.matcherNames ?? [], extracts: result.extracts ?? {},
@@ -608,7 +605,10 @@ export async function failureEvent(t: Template, target: string | undefined, erro
   const host = target ?? '';
   let ip = '';
   try {
-    ip = host ? await resolveIp(new URL(parseInput(host).url).hostname) : '';
+    const name = host ? new URL(parseInput(host).url).hostname : '';
+    // Other protocols report no address they did not dial: no lookup of a name that may not even exist
+    // outside the resolvers the scan was given (dns inputs).
+    ip = !name ? '' : type === 'http' ? await resolveIp(name) : net.isIP(name.replace(/^\[|\]$/g, '')) ? name.replace(/^\[|\]$/g, '') : '';
   } catch {
     ip = '';
   }

@@ -4,6 +4,9 @@
 import net from 'node:net';
 import tls from 'node:tls';
 
+/** What one connection keeps of what the peer sends. */
+const MAX_BUFFER = 4 * 1024 * 1024;
+
 export class Conn {
   private buf = Buffer.alloc(0);
   private ended = false;
@@ -13,7 +16,8 @@ export class Conn {
   private constructor(readonly socket: net.Socket, readonly ip: string) {
     socket.on('data', (chunk: Buffer) => {
       // Bounded: a peer that streams forever cannot fill memory.
-      if (this.buf.length < 4 * 1024 * 1024) this.buf = Buffer.concat([this.buf, chunk]);
+      const room = MAX_BUFFER - this.buf.length;
+      if (room > 0) this.buf = Buffer.concat([this.buf, room >= chunk.length ? chunk : chunk.subarray(0, room)]);
       this.notify();
     });
     socket.on('end', () => {
@@ -37,11 +41,11 @@ export class Conn {
     w?.();
   }
 
-  static open(host: string, port: number, useTls: boolean, timeout: number, signal?: AbortSignal): Promise<Conn> {
+  static open(host: string, port: number, useTls: boolean, timeout: number, signal?: AbortSignal, sni?: string): Promise<Conn> {
     return new Promise((resolve, reject) => {
       const bare = host.replace(/^\[|\]$/g, '');
       const socket = useTls
-        ? tls.connect({ host: bare, port, rejectUnauthorized: false, servername: net.isIP(bare) ? undefined : bare })
+        ? tls.connect({ host: bare, port, rejectUnauthorized: false, servername: sni || (net.isIP(bare) ? undefined : bare) })
         : net.connect({ host: bare, port });
       const timer = setTimeout(() => fail(new Error(`connect to ${host}:${port} timed out`)), timeout);
       const onAbort = () => fail(new Error('aborted'));
@@ -103,7 +107,7 @@ export class Conn {
   }
 
   /** Everything until the peer closes, or until `timeout` passes without new bytes. */
-  async readAll(timeout: number, max = 4 * 1024 * 1024): Promise<Buffer> {
+  async readAll(timeout: number, max = MAX_BUFFER): Promise<Buffer> {
     for (;;) {
       const before = this.buf.length;
       if (this.ended || before >= max) break;

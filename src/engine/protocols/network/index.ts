@@ -41,8 +41,8 @@ function compile(t: Template): NetworkBlock[] {
       addresses: hosts.map((h) => (h.startsWith('tls://') ? { address: h.slice(6), tls: true } : { address: h, tls: false })),
       ports: [...new Set(split(f.port))],
       excludePorts: f['exclude-ports'] !== undefined ? split(f['exclude-ports']) : undefined,
-      inputs: inputs.map((i) => ({
-        data: i.data === undefined ? '' : String(i.data),
+      inputs: inputs.map((i, k) => ({
+        data: i.data === undefined ? '' : rawData(b.raw.inputs, k, t.raw) ?? String(i.data),
         hex: String(i.type ?? '').toLowerCase() === 'hex',
         read: typeof i.read === 'number' ? i.read : 0,
         name: typeof i.name === 'string' && i.name ? i.name : undefined,
@@ -54,6 +54,20 @@ function compile(t: Template): NetworkBlock[] {
 }
 
 const compiled = new WeakMap<Template, NetworkBlock[]>();
+
+/**
+ * The text a number was written as: go-yaml hands `data: 0000000107` to nuclei's string field verbatim,
+ * while the YAML parser here made it 107. The template's source has the digits.
+ */
+function rawData(inputs: unknown, k: number, raw: string): string | undefined {
+  const v = Array.isArray(inputs) ? (inputs[k] as { data?: unknown } | undefined)?.data : undefined;
+  return typeof v === 'number' ? numberText(raw, v) : undefined;
+}
+
+function numberText(raw: string, n: number): string {
+  for (const m of raw.matchAll(/^[ \t-]*data:[ \t]*([0-9]+)[ \t]*$/gm)) if (Number(m[1]) === n) return m[1];
+  return String(n);
+}
 
 /** host:port of an input: a URL's host, else the input as given. */
 function addressOf(target: string): string {
@@ -156,7 +170,7 @@ async function exchangeOne(
     if (ctx.o.takeToken) await ctx.o.takeToken();
     st.requests++;
     ctx.o.onRequest?.();
-    conn = await Conn.open(hp.host, Number(hp.port), useTls, ctx.o.timeout, ctx.o.signal);
+    conn = await Conn.open(hp.host, Number(hp.port), useTls, ctx.o.timeout, ctx.o.signal, ctx.o.sni);
   } catch (err) {
     st.error = `could not connect to server: ${(err as Error).message}`;
     ctx.o.hostErrors?.record(hostKey);
@@ -184,7 +198,10 @@ async function exchangeOne(
       } else bytes = Buffer.from(text, 'latin1');
       await conn.write(bytes);
       if (input.read > 0) {
-        const got = (await conn.read(input.read, readTimeout(ctx))).toString('latin1');
+        const buf = await conn.read(input.read, readTimeout(ctx));
+        // As nuclei: a read that brings nothing fails the exchange.
+        if (buf.length === 0) throw new Error('could not read response from connection');
+        const got = buf.toString('latin1');
         raw += got;
         if (input.name) {
           named[input.name] = got;
@@ -195,12 +212,15 @@ async function exchangeOne(
         }
       }
     }
-    const final = b.readAll ? await conn.readAll(readTimeout(ctx)) : await conn.read(b.readSize, readTimeout(ctx));
+    // The final read may bring nothing (or fail): the operators run on what there is.
+    const final = await (b.readAll ? conn.readAll(readTimeout(ctx)) : conn.read(b.readSize, readTimeout(ctx))).catch(() => Buffer.alloc(0));
     const data = final.toString('latin1');
     raw += data;
     await finish(b, ctx, st, { host, matched: actual, request, data, raw, ...named }, vars, host, actual, conn.ip, named);
   } catch (err) {
     st.error = (err as Error).message;
+    // As nuclei: a failed exchange still runs the operators, on empty values.
+    await finish(b, ctx, st, { host, matched: address, request: '', data: '', raw: '' }, vars, host, actual, '');
   } finally {
     conn.close();
   }

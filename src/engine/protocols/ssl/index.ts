@@ -1,136 +1,195 @@
-// ssl blocks: one TLS handshake per address (default `{{Host}}:{{Port}}`, port 443 when the input names
-// none), within `min_version` / `max_version`, and the certificate's facts under the names nuclei's TLS
-// library gives them: subject_cn, subject_dn, subject_an, issuer_cn, issuer_dn, not_before, not_after,
-// expired, self_signed, mismatched, untrusted, wildcard_certificate, tls_version, cipher, serial,
-// fingerprint_hash. The JSON of all of them is the default part (json extractors read `.tls_version`).
+// The ssl protocol: one TLS handshake to `address` (default {{Host}}:{{Port}}, port 443 when the input
+// has none) within min_version..max_version; the handshake and certificate facts become the values
+// matchers and extractors see, named as nuclei names them (tls_version, cipher, subject_cn, subject_an,
+// issuer_dn, not_after, expired, self_signed, mismatched ...), and `response` holds them all as JSON.
 import { X509Certificate } from 'node:crypto';
-import { lookup } from 'node:dns/promises';
 import net from 'node:net';
 import tls from 'node:tls';
 import type { Template } from '../../template/types.ts';
 import type { BlockContext, BlockResult, Protocol } from '../types.ts';
-import { blockVars, combos, commonBlock, inputVariables, operate, render, type CommonBlock } from '../common/block.ts';
+import { blockVars, commonBlock, inputVariables, operate, render, unresolved, type CommonBlock } from '../common/block.ts';
+import { certFacts, type CertFacts } from './cert.ts';
+
+export interface SslBlock extends CommonBlock {
+  address: string;
+  minVersion?: string;
+  maxVersion?: string;
+  versionEnum: boolean;
+}
 
 const VERSIONS: Record<string, tls.SecureVersion | undefined> = {
   sslv3: undefined, ssl30: undefined, tls10: 'TLSv1', tls11: 'TLSv1.1', tls12: 'TLSv1.2', tls13: 'TLSv1.3',
 };
 const NAMES: Record<string, string> = { TLSv1: 'tls10', 'TLSv1.1': 'tls11', 'TLSv1.2': 'tls12', 'TLSv1.3': 'tls13' };
 
-/** Go's pkix.Name.String(): the RDNs last first, comma separated. */
-const goDn = (dn: string) => dn.split('\n').filter(Boolean).reverse().join(',');
-const field = (dn: string, key: string) => dn.split('\n').find((l) => l.startsWith(`${key}=`))?.slice(key.length + 1) ?? '';
-const iso = (d: string) => new Date(d).toISOString().replace(/\.\d{3}Z$/, 'Z');
-
-function handshake(host: string, port: number, sni: string | undefined, min: tls.SecureVersion | undefined, max: tls.SecureVersion | undefined, timeoutMs: number): Promise<tls.TLSSocket> {
-  return new Promise((resolve, reject) => {
-    const old = (min && min < 'TLSv1.2') || (max && max < 'TLSv1.2');
-    const sock = tls.connect({
-      host, port, servername: sni, rejectUnauthorized: false, minVersion: min, maxVersion: max,
-      // OpenSSL refuses TLS 1.0 / 1.1 at its default security level: a scanner must still ask.
-      ...(old ? { ciphers: 'DEFAULT:@SECLEVEL=0' } : {}),
-    });
-    const timer = setTimeout(() => { sock.destroy(); reject(new Error(`TLS handshake with ${host}:${port} timed out`)); }, timeoutMs);
-    sock.once('secureConnect', () => { clearTimeout(timer); resolve(sock); });
-    sock.once('error', (e) => { clearTimeout(timer); reject(e); });
-  });
-}
-
-export function certificateFacts(sock: tls.TLSSocket, host: string, port: number, ip: string, sni: string | undefined): Record<string, unknown> {
-  const raw = sock.getPeerX509Certificate();
-  const protocol = sock.getProtocol() ?? '';
-  const cipher = sock.getCipher();
-  const base: Record<string, unknown> = {
-    host, port: String(port), ip, sni: sni ?? '', probe_status: true, tls_connection: 'ctls',
-    tls_version: NAMES[protocol] ?? protocol.toLowerCase(), cipher: cipher.standardName ?? cipher.name,
-  };
-  if (!raw) return base;
-  const x = raw as X509Certificate;
-  const sans = (x.subjectAltName ?? '').split(', ').map((s) => s.replace(/^(DNS|IP Address):/, '')).filter(Boolean);
-  const selfSigned = x.checkIssued(x) && x.verify(x.publicKey);
-  const names = [field(x.subject, 'CN'), ...sans];
-  const mismatched = tls.checkServerIdentity(sni ?? host, { subject: { CN: field(x.subject, 'CN') }, subjectaltname: x.subjectAltName ?? '' } as tls.PeerCertificate) !== undefined;
-  return {
-    ...base,
-    subject_cn: field(x.subject, 'CN'), subject_org: field(x.subject, 'O') ? [field(x.subject, 'O')] : [], subject_dn: goDn(x.subject), subject_an: sans,
-    issuer_cn: field(x.issuer, 'CN'), issuer_org: field(x.issuer, 'O') ? [field(x.issuer, 'O')] : [], issuer_dn: goDn(x.issuer),
-    not_before: iso(x.validFrom), not_after: iso(x.validTo), expired: Date.now() > new Date(x.validTo).getTime(),
-    self_signed: selfSigned, mismatched, untrusted: !sock.authorized, revoked: false,
-    wildcard_certificate: names.some((n) => n.startsWith('*.')),
-    serial: (x.serialNumber.match(/.{1,2}/g) ?? []).join(':').toUpperCase(),
-    fingerprint_hash: { md5: '', sha1: x.fingerprint.replace(/:/g, '').toLowerCase(), sha256: x.fingerprint256.replace(/:/g, '').toLowerCase() },
-  };
-}
-
-export interface SslBlock extends CommonBlock {
-  addresses: string[];
-  min?: tls.SecureVersion;
-  max?: tls.SecureVersion;
-  /** A version this TLS library cannot offer (SSL 3.0): the block reports nothing. */
-  unavailable?: string;
-  sni?: string;
-}
-
 function compile(t: Template): SslBlock[] {
   return t.other.filter((b) => b.protocol === 'ssl').map((b) => {
     const c = commonBlock(b);
     const f = c.fields;
-    const min = VERSIONS[String(f.min_version ?? '').toLowerCase()];
-    const max = VERSIONS[String(f.max_version ?? '').toLowerCase()];
-    const addresses = Array.isArray(f.address) ? f.address.map(String) : f.address !== undefined ? [String(f.address)] : ['{{Host}}:{{Port}}'];
     return {
-      ...c, addresses, min, max, sni: typeof f.sni === 'string' && f.sni ? f.sni : undefined,
-      unavailable: (f.min_version && !min) || (f.max_version && !max) ? 'SSL 3.0 is not available in this TLS library' : undefined,
+      ...c,
+      address: typeof f.address === 'string' && f.address ? f.address : '{{Host}}:{{Port}}',
+      minVersion: typeof f.min_version === 'string' ? f.min_version : undefined,
+      maxVersion: typeof f.max_version === 'string' ? f.max_version : undefined,
+      versionEnum: f.tls_version_enum === true,
     };
   });
 }
 
 const compiled = new WeakMap<Template, SslBlock[]>();
 
+/** host:port of the input; 443 when it names no port. */
+function hostPort(target: string): { host: string; port: string } {
+  let host = target;
+  let port = '';
+  if (target.includes('://')) {
+    const u = new URL(target);
+    host = u.hostname;
+    port = u.port;
+  } else {
+    const m = /^(\[[^\]]+\]|[^:/]+)(?::(\d+))?/.exec(target);
+    host = m?.[1] ?? target;
+    port = m?.[2] ?? '';
+  }
+  return { host: host.replace(/^\[|\]$/g, ''), port: port || '443' };
+}
+
+interface Handshake {
+  version: string;
+  cipher: string;
+  ip: string;
+  leaf?: X509Certificate;
+  chain: X509Certificate[];
+  sni?: string;
+}
+
+function handshake(host: string, port: number, ctx: BlockContext, min?: tls.SecureVersion, max?: tls.SecureVersion): Promise<Handshake> {
+  return new Promise((resolve, reject) => {
+    // The scan's -sni wins; an IP is never sent as a server name.
+    const sni = ctx.o.sni || (net.isIP(host) ? undefined : host);
+    const socket = tls.connect({
+      host, port, servername: sni, rejectUnauthorized: false,
+      // Every cipher and version the server may speak (a scanner asks, it does not judge).
+      ciphers: 'ALL:@SECLEVEL=0', minVersion: min ?? 'TLSv1', maxVersion: max ?? 'TLSv1.3',
+    });
+    const timer = setTimeout(() => done(new Error(`tls handshake with ${host}:${port} timed out`)), ctx.o.timeout);
+    const onAbort = () => done(new Error('aborted'));
+    ctx.o.signal?.addEventListener('abort', onAbort, { once: true });
+    function done(err?: Error, h?: Handshake) {
+      clearTimeout(timer);
+      ctx.o.signal?.removeEventListener('abort', onAbort);
+      socket.destroy();
+      if (err) reject(err);
+      else resolve(h!);
+    }
+    socket.once('error', (err) => done(err));
+    socket.once('secureConnect', () => {
+      const cipher = socket.getCipher();
+      const chain: X509Certificate[] = [];
+      let leaf: X509Certificate | undefined;
+      try {
+        let c = socket.getPeerCertificate(true) as tls.DetailedPeerCertificate | undefined;
+        const seen = new Set<string>();
+        while (c && c.raw && !seen.has(c.fingerprint256)) {
+          seen.add(c.fingerprint256);
+          chain.push(new X509Certificate(c.raw));
+          c = c.issuerCertificate;
+        }
+        leaf = chain[0];
+      } catch {
+        // No certificate (anonymous ciphers): facts stay empty.
+      }
+      done(undefined, {
+        version: NAMES[socket.getProtocol() ?? ''] ?? String(socket.getProtocol()),
+        cipher: cipher.standardName ?? cipher.name,
+        ip: socket.remoteAddress ?? '',
+        leaf, chain, sni,
+      });
+    });
+  });
+}
+
+/** Go's time.Time text (what nuclei's DSL and kval show for not_after). */
+function goTime(d: Date): string {
+  return `${d.toISOString().slice(0, 19).replace('T', ' ')} +0000 UTC`;
+}
+
+function rfc3339(d: Date): string {
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** The JSON nuclei's ssl protocol exposes as `response`, fields in its order. */
+function responseJson(host: string, ip: string, port: string, h: Handshake, facts: CertFacts | undefined, versionEnum?: string[]): string {
+  const o: Record<string, unknown> = { timestamp: new Date().toISOString(), host, ip, port, probe_status: true, tls_version: h.version, cipher: h.cipher };
+  if (facts) {
+    for (const [k, v] of Object.entries(facts)) o[k] = v instanceof Date ? rfc3339(v) : v;
+  }
+  o.tls_connection = 'ctls';
+  if (h.sni) o.sni = h.sni;
+  if (versionEnum && versionEnum.length > 0) o.version_enum = versionEnum;
+  return JSON.stringify(o);
+}
+
 async function execute(b: SslBlock, ctx: BlockContext): Promise<BlockResult> {
-  if (b.unavailable) return { matched: false, requests: 0, error: b.unavailable };
-  let matched = false;
-  let requests = 0;
-  let error: string | undefined;
-  // An input without a port means the TLS port, not http's 80.
-  const explicitPort = ctx.target ? /:\d+(\/|$)/.test(ctx.target.replace(/^[a-z]+:\/\//i, '')) : false;
-  const builtins = ctx.target ? { ...inputVariables(ctx.target) } : {};
-  if (!explicitPort && !/^https:/i.test(ctx.target ?? '')) builtins.Port = '443';
-  for (const combo of combos(ctx, b)) {
-    const vars = blockVars(ctx, builtins, combo);
-    for (const tpl of b.addresses) {
+  const input = ctx.target ? hostPort(ctx.target) : { host: '', port: '443' };
+  const builtins = {
+    ...(input.host ? inputVariables(input.host) : {}),
+    Hostname: `${input.host.includes(':') ? `[${input.host}]` : input.host}:${input.port}`, Host: input.host, Port: input.port,
+    Input: ctx.target ?? '',
+  };
+  const vars = blockVars(ctx, builtins, {});
+  const address = render(b.address, vars);
+  const missing = unresolved(address, vars);
+  if (missing.length > 0) return { matched: false, requests: 0, error: `unresolved variables: ${missing.join(', ')}` };
+  const m = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(address);
+  if (!m) return { matched: false, requests: 0, error: `could not split input host port: ${address}` };
+  const host = m[1].replace(/^\[|\]$/g, '');
+  const port = m[2];
+  const min = b.minVersion ? VERSIONS[b.minVersion] : undefined;
+  const max = b.maxVersion ? VERSIONS[b.maxVersion] : undefined;
+  // SSL 3.0 alone cannot be spoken by this TLS stack: such a block finds nothing, as against a server without it.
+  if ((b.minVersion && !min && b.maxVersion && !max)) return { matched: false, requests: 0, error: 'ssl30 is not supported by this TLS stack' };
+  if (ctx.o.hostErrors?.isSkipped(address)) return { matched: false, requests: 0, error: `host ${address} skipped after too many errors` };
+  let h: Handshake;
+  let requests = 1;
+  try {
+    if (ctx.o.takeToken) await ctx.o.takeToken();
+    ctx.o.onRequest?.();
+    h = await handshake(host, Number(port), ctx, min, max);
+  } catch (err) {
+    ctx.o.hostErrors?.record(address);
+    return { matched: false, requests, error: `could not connect to server: ${(err as Error).message}` };
+  }
+  let versionEnum: string[] | undefined;
+  if (b.versionEnum) {
+    versionEnum = [];
+    for (const v of ['TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'] as tls.SecureVersion[]) {
       if (ctx.o.signal?.aborted) break;
-      const { host, port } = splitAddress(render(tpl, vars).replace(/^[a-z]+:\/\//i, ''));
-      const p = port ?? 443;
-      const sni = b.sni ? render(b.sni, vars) : net.isIP(host) ? undefined : host;
       if (ctx.o.takeToken) await ctx.o.takeToken();
       requests++;
       ctx.o.onRequest?.();
-      let sock: tls.TLSSocket;
       try {
-        sock = await handshake(host, p, sni, b.min, b.max, ctx.o.timeout);
-      } catch (err) {
-        error = `${host}:${p}: ${(err as Error).message}`;
-        continue;
+        await handshake(host, Number(port), ctx, v, v);
+        versionEnum.push(NAMES[v]);
+      } catch {
+        // Not spoken.
       }
-      const ip = net.isIP(host) ? host : (await lookup(host).catch(() => ({ address: '' }))).address;
-      const facts = certificateFacts(sock, host, p, ip, sni);
-      sock.destroy();
-      const json = JSON.stringify(facts);
-      const where = `${host}:${p}`;
-      const r = await operate(ctx, 'ssl', b, { ...facts, body: json, raw: json, response: json, matched: where, type: 'ssl' }, vars, {
-        host: ctx.target ?? where, matchedAt: where, ip, request: where, response: json,
-      });
-      if (r.matched) matched = true;
     }
   }
-  return { matched, requests, error: matched ? undefined : error };
-}
-
-/** host:port split; IPv6 in brackets. */
-function splitAddress(address: string): { host: string; port: number | undefined } {
-  const m = /^\[([^\]]+)\](?::(\d+))?$/.exec(address) ?? /^([^:]+)(?::(\d+))?$/.exec(address);
-  if (!m) return { host: address, port: undefined };
-  return { host: m[1]!, port: m[2] ? Number(m[2]) : undefined };
+  const facts = h.leaf ? certFacts(h.leaf, h.chain, host) : undefined;
+  const response: Record<string, unknown> = {
+    type: 'ssl', response: responseJson(host, h.ip, port, h, facts, versionEnum), matched: address,
+    ip: h.ip, host, port, probe_status: true, tls_version: h.version, cipher: h.cipher, tls_connection: 'ctls',
+  };
+  response.body = response.response;
+  if (h.sni) response.sni = h.sni;
+  if (versionEnum && versionEnum.length > 0) response.version_enum = versionEnum;
+  if (facts) {
+    for (const [k, v] of Object.entries(facts)) response[k] = v instanceof Date ? goTime(v) : v;
+    response.domains = [...new Set([...(facts.subject_cn ? [facts.subject_cn] : []), ...(facts.subject_an ?? [])])];
+  }
+  const r = await operate(ctx, 'ssl', b, response, vars, { host: ctx.target ?? host, matchedAt: address, ip: h.ip, request: '', response: '' });
+  return { matched: r.matched, requests, stop: r.matched && ctx.t.stopAtFirstMatch };
 }
 
 export const sslProtocol: Protocol<SslBlock> = {
@@ -139,6 +198,11 @@ export const sslProtocol: Protocol<SslBlock> = {
     let hit = compiled.get(t);
     if (!hit) compiled.set(t, (hit = compile(t)));
     return hit;
+  },
+  unsupported(b) {
+    if (b.fields.tls_cipher_enum === true) return 'uses ssl tls_cipher_enum';
+    if (Array.isArray(b.fields.cipher_suites) && b.fields.cipher_suites.length > 0) return 'uses ssl cipher_suites';
+    return undefined;
   },
   execute,
 };

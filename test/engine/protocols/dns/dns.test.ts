@@ -56,10 +56,18 @@ beforeAll(async () => {
       'refused.vigil.test': [],
       '10.2.0.192.in-addr.arpa': [{ type: 'PTR', data: 'www.vigil.test' }],
       'version.bind': [{ type: 'TXT', data: ['vigil-dns 1.0'], class: 'CH' }],
+      'saas.vigil.test': [{ type: 'CNAME', data: 'vigil.mail.protection.outlook.com' }],
+      'waf.vigil.test': [{ type: 'NS', data: 'ns1.yunjiasu-cdn.net' }, { type: 'NS', data: 'ns2.yunjiasu-cdn.net' }],
+      'eb.vigil.test': [{ type: 'CNAME', data: 'myapp.us-east-1.elasticbeanstalk.com' }],
+      'gmail.vigil.test': [{ type: 'MX', data: { preference: 1, exchange: 'aspmx.l.google.com' } }],
+      'ptr-spf.vigil.test': [{ type: 'TXT', data: ['v=spf1 ptr -all'] }],
+      'svc.vigil.test': [{ type: 'TXT', data: ['keybase-site-verification=abc'] }, { type: 'TXT', data: ['apple-domain-verification=xyz'] }],
+      'ws.vigil.test': [{ type: 'A', data: '69.164.223.206' }],
+      'bimi.vigil.test': [{ type: 'TXT', data: ['v=BIMI1; l=https://vigil.test/logo.svg'] }],
       'a.vigil.test': [{ type: 'A', data: '192.0.2.1' }],
       'b.vigil.test': [{ type: 'A', data: '192.0.2.2' }],
     },
-    rcodes: { 'dangling.vigil.test': 'NXDOMAIN', 'broken.vigil.test': 'SERVFAIL', 'refused.vigil.test': 'REFUSED' },
+    rcodes: { 'eb.vigil.test': 'NXDOMAIN', 'dangling.vigil.test': 'NXDOMAIN', 'broken.vigil.test': 'SERVFAIL', 'refused.vigil.test': 'REFUSED' },
   });
   scanResolvers = [server.resolver];
 });
@@ -71,6 +79,8 @@ afterAll(async () => {
 describe('dns protocol', () => {
   it('runs templates with dns blocks (no longer skipped)', () => {
     expect(unsupportedReason(tpl(`id: x\ninfo: {name: x, author: a, severity: info}\ndns:\n  - name: "{{FQDN}}"\n    type: A\n`))).toBeUndefined();
+    // trace walks from the public root servers: refused with the reason.
+    expect(unsupportedReason(tpl(`id: x\ninfo: {name: x, author: a, severity: info}\ndns:\n  - name: "{{FQDN}}"\n    type: A\n    trace: true\n`))).toMatch(/^uses dns trace/);
   });
 
   it('the syntax reference example: CNAME with the ec2 extractors', async () => {
@@ -275,6 +285,19 @@ describe.runIf(hasShared('corpus/nuclei-templates/dns'))('corpus dns templates a
     ['dns/azure-takeover-detection.yaml', 'dangling.vigil.test', (e) => expect(e[0]['extracted-results']).toEqual(['gone-app.azurewebsites.net.'])],
     ['dns/dns-rebinding.yaml', 'internal.vigil.test', (e) => expect(e.map((x) => x['extracted-results']?.[0]).sort()).toEqual(['127.0.0.1', 'fd12:3456::1'])],
     ['dns/dns-rebinding.yaml', 'www.vigil.test', (e) => expect(e).toHaveLength(0)],
+    ['dns/dns-saas-service-detection.yaml', 'saas.vigil.test', (e) => expect(e.map((x) => [x['matcher-name'], x['extracted-results']])).toEqual([['ms-office', ['vigil.mail.protection.outlook.com.']]])],
+    ['dns/dns-waf-detect.yaml', 'waf.vigil.test', (e) => expect(e.map((x) => x['matcher-name'])).toEqual(['baiduyun', 'baiduyunjiasu'])],
+    ['dns/dns-waf-detect.yaml', 'vigil.test', (e) => expect(e).toHaveLength(0)],
+    ['dns/elasticbeanstalk-takeover.yaml', 'eb.vigil.test', (e) => expect(e[0]['extracted-results']).toEqual(['myapp.us-east-1.elasticbeanstalk.com.'])],
+    ['dns/elasticbeanstalk-takeover.yaml', 'app.vigil.test', (e) => expect(e).toHaveLength(0)],
+    ['dns/mx-service-detector.yaml', 'gmail.vigil.test', (e) => expect(e.map((x) => x['matcher-name'])).toEqual(['Google Apps'])],
+    ['dns/mx-service-detector.yaml', 'vigil.test', (e) => expect(e).toHaveLength(0)],
+    ['dns/spoofable-spf-records-ptr.yaml', 'ptr-spf.vigil.test', (e) => expect(e).toHaveLength(1)],
+    ['dns/spoofable-spf-records-ptr.yaml', 'vigil.test', (e) => expect(e).toHaveLength(0)],
+    ['dns/txt-service-detect.yaml', 'svc.vigil.test', (e) => expect(e.map((x) => x['matcher-name']).sort()).toEqual(['apple', 'keybase'])],
+    ['dns/worksites-detection.yaml', 'ws.vigil.test', (e) => expect(e).toHaveLength(1)],
+    ['dns/worksites-detection.yaml', 'www.vigil.test', (e) => expect(e).toHaveLength(0)],
+    ['dns/bimi-detect.yaml', 'bimi.vigil.test', (e) => expect(e[0]['extracted-results']).toEqual(['v=BIMI1; l=https://vigil.test/logo.svg"'])],
   ];
   for (const [file, target, check] of cases) {
     it(`${file} on ${target}`, async () => {

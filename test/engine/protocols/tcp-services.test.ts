@@ -1,12 +1,8 @@
-// tcp and ssl blocks against real servers on 127.0.0.1 (dns: test/engine/protocols/dns/): TCP servers
-// speaking small protocols (and the machine's own Redis, MariaDB, PostgreSQL and RabbitMQ when they
+// tcp blocks against real servers on 127.0.0.1 (dns, ssl: their own folders under test/engine/protocols/):
+// TCP servers speaking small protocols (and the machine's own Redis, MariaDB, PostgreSQL and RabbitMQ when they
 // run), TLS servers with certificates made for the test (self-signed, expired, wrong name).
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTemplate } from '../../../src/engine/template/parse.ts';
 import { loadTemplates } from '../../../src/engine/template/index.ts';
@@ -130,87 +126,5 @@ variables:
       const id = path.basename(file, '.yaml');
       expect(events.some((e) => e['template-id'] === id && e['matched-at'] === `127.0.0.1:${p}`), `${id} on ${p}`).toBe(true);
     }
-  });
-});
-
-describe('ssl', () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'vigil-ssl-'));
-  const servers: tls.Server[] = [];
-  const ports: Record<string, number> = {};
-  const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
-
-  beforeAll(async () => {
-    // A test CA; certificates: valid for 127.0.0.1, expired, for another name; and a self-signed one.
-    openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/O=Vigil Test/CN=Vigil Test CA');
-    writeFileSync(path.join(dir, 'ca.cnf'), `[ca]\ndefault_ca=d\n[d]\ndatabase=${dir}/index.txt\nserial=${dir}/serial\nnew_certs_dir=${dir}\ndefault_md=sha256\npolicy=p\ncopy_extensions=copy\n[p]\ncommonName=supplied\norganizationName=optional\n`);
-    writeFileSync(path.join(dir, 'index.txt'), '');
-    writeFileSync(path.join(dir, 'serial'), '1000\n');
-    const issue = (name: string, cn: string, san: string, dates: string[]) => {
-      openssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/O=Vigil/CN=${cn}`, '-addext', `subjectAltName=${san}`);
-      openssl('ca', '-batch', '-config', 'ca.cnf', '-cert', 'ca.pem', '-keyfile', 'ca.key', '-in', `${name}.csr`, '-out', `${name}.pem`, '-notext', ...dates);
-    };
-    issue('good', 'app.vigil.test', 'DNS:app.vigil.test,DNS:*.app.vigil.test,IP:127.0.0.1', ['-days', '2']);
-    issue('expired', 'old.vigil.test', 'DNS:old.vigil.test,IP:127.0.0.1', ['-startdate', '20200101000000Z', '-enddate', '20200201000000Z']);
-    issue('other', 'elsewhere.example', 'DNS:elsewhere.example', ['-days', '2']);
-    openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'self.key', '-out', 'self.pem', '-days', '2', '-subj', '/CN=self.vigil.test', '-addext', 'subjectAltName=IP:127.0.0.1');
-    for (const name of ['good', 'expired', 'other', 'self']) {
-      const s = tls.createServer({ key: readFileSync(path.join(dir, `${name}.key`)), cert: readFileSync(path.join(dir, `${name}.pem`)) }, (sock) => sock.end());
-      s.on('tlsClientError', () => {});
-      await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-      servers.push(s);
-      ports[name] = (s.address() as net.AddressInfo).port;
-    }
-  });
-  afterAll(() => {
-    servers.forEach((s) => s.close());
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  const SSL = (matchers: string) => tpl(`ssl:
-  - address: "{{Host}}:{{Port}}"
-${matchers}`);
-
-  it('exposes the certificate facts under nuclei\'s names', async () => {
-    const t = SSL(`    extractors:
-      - type: json
-        json: [".tls_version", ".subject_cn", ".issuer_cn", ".issuer_dn", ".subject_an[]"]
-      - type: kval
-        kval: [not_after]
-`);
-    const events = await scan([t], [`127.0.0.1:${ports.good}`]);
-    expect(events).toHaveLength(1);
-    expect(events[0]!.type).toBe('ssl');
-    expect(events[0]!['extracted-results']).toEqual(expect.arrayContaining([
-      'tls13', 'app.vigil.test', 'Vigil Test CA', 'CN=Vigil Test CA,O=Vigil Test', 'app.vigil.test', '*.app.vigil.test', '127.0.0.1',
-    ]));
-    expect(events[0]!['extracted-results']!.some((v) => /^\d{4}-\d\d-\d\dT/.test(v))).toBe(true);
-  });
-
-  it('expired, self-signed, mismatched and wildcard certificates, each only where true', async () => {
-    const flag = (name: string, expr: string) => tpl(`ssl:
-  - address: "{{Host}}:{{Port}}"
-    matchers:
-      - type: dsl
-        dsl: ["${expr}"]
-`, name);
-    const templates = [flag('expired', 'expired == true'), flag('self-signed', 'self_signed == true'), flag('mismatched', 'mismatched == true'), flag('wildcard', 'wildcard_certificate == true')];
-    const targets = Object.fromEntries(Object.entries(ports).map(([k, p]) => [`127.0.0.1:${p}`, k]));
-    const events = await scan(templates, Object.keys(targets));
-    const got = events.map((e) => `${e['template-id']}@${targets[e['matched-at']!]}`).sort();
-    expect(got).toEqual(['expired@expired', 'mismatched@other', 'self-signed@self', 'wildcard@good']);
-  });
-
-  it('limits the version with min_version / max_version', async () => {
-    const t = tpl(`ssl:
-  - address: "{{Host}}:{{Port}}"
-    min_version: tls12
-    max_version: tls12
-    extractors:
-      - type: json
-        json: [".tls_version", ".cipher"]
-`);
-    const events = await scan([t], [`127.0.0.1:${ports.good}`]);
-    expect(events[0]!['extracted-results']![0]).toBe('tls12');
-    expect(events[0]!['extracted-results']![1]).toMatch(/^TLS_ECDHE_RSA_WITH_/);
   });
 });
