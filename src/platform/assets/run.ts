@@ -195,10 +195,16 @@ export async function runEnumeration(ctx: JobContext, job: EnumerateJob, onStore
   }
   // Alerts and the automatic scan after the commit; both are safe to repeat.
   await sendAlerts(ctx, await pendingAlertsOfRun(ctx.db, row.team_id, row.id, job.run));
-  if (onStored) {
-    const { rows } = await ctx.db.query<{ id: string }>(
-      `SELECT id::text AS id FROM assets WHERE enumeration_id = $1 AND first_seen_run = $2 AND disappeared_at IS NULL`, [row.id, job.run]);
-    await onStored(rows.map((r) => r.id));
+  const { rows: fresh } = await ctx.db.query<{ id: string; host: string; port: number | null }>(
+    `SELECT id::text AS id, host, port FROM assets WHERE enumeration_id = $1 AND first_seen_run = $2 AND disappeared_at IS NULL ORDER BY id`, [row.id, job.run]);
+  // The first run (1) finds everything: only later runs' new assets are news.
+  if (job.run > 1) {
+    const { queueNewAssetsAlert } = await import('../monitor/events.ts');
+    await queueNewAssetsAlert(ctx, {
+      teamId: row.team_id, configIds: row.alerting_config_ids ?? [], enumerationId: row.id, enumerationName: row.name, run: job.run,
+      assets: fresh.map((r) => ({ host: r.host, port: r.port })),
+    });
   }
+  if (onStored) await onStored(fresh.map((r) => r.id));
   return { outcome: 'stored' };
 }

@@ -174,3 +174,26 @@ export async function queueAssetPolicyAlert(
   })));
   return wanted.length;
 }
+
+/**
+ * New assets of an enumeration run: one `new_asset` delivery per alerting config that asks for it (the
+ * enumeration's own and the team's global ones), once per run (a retried job adds nothing).
+ */
+export async function queueNewAssetsAlert(
+  ctx: Pick<AppContext, 'db'>,
+  a: { teamId: string; configIds: string[]; enumerationId: string; enumerationName: string; run: number; assets: { host: string; port?: number | null }[] },
+): Promise<number> {
+  if (a.assets.length === 0) return 0;
+  const configs = await configsFor(ctx.db, a.teamId, a.configIds, ['alerting'], true);
+  const wanted = configs.filter((c) => ((load(c).events as string[]) ?? []).includes('new_asset'));
+  const names = a.assets.slice(0, 20).map((x) => (x.port ? `${x.host}:${x.port}` : x.host));
+  const payload = {
+    event: 'new_asset', scan_id: '', scan_name: a.enumerationName, enumeration_id: a.enumerationId, run: a.run,
+    assets_count: a.assets.length, assets: a.assets.slice(0, MAX_FINDINGS_IN_ALERT),
+    message: `Vigil: ${a.assets.length} new asset(s) in enumeration "${a.enumerationName}": ${names.join(', ')}${a.assets.length > names.length ? ', ...' : ''}`,
+  };
+  await store.insertDeliveries(ctx.db, wanted.map((c) => ({
+    configId: c.id, teamId: a.teamId, kind: 'alert' as const, event: 'new_asset', scanId: null, run: a.run, vulnHash: `enumeration:${a.enumerationId}`, payload,
+  })));
+  return wanted.length;
+}

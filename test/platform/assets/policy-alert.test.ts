@@ -6,6 +6,7 @@ import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { startHttpServer, type TestServer } from '../../helpers/targets.ts';
 import { getJobHandler } from '../../../src/platform/worker/registry.ts';
 import { processDeliveries } from '../../../src/platform/monitor/deliveries.ts';
+import { queueNewAssetsAlert } from '../../../src/platform/monitor/events.ts';
 import { ALERT_JOB } from '../../../src/platform/assets/jobs-names.ts';
 import '../../../src/platform/assets/jobs.ts';
 
@@ -49,5 +50,19 @@ describe('asset policy alerts', () => {
     expect(receiver.requests.filter((r) => r.url === '/scan-hook')).toHaveLength(0);
     const listed = (await t.request({ method: 'GET', url: `/v1/scans/config/${wants}/deliveries` })).json();
     expect(listed.map((d: { event: string; status: string }) => [d.event, d.status])).toEqual([['asset_policy_match', 'delivered']]);
+  });
+
+  it('new assets of a later run reach the configs that ask for new_asset, once per run', async () => {
+    const res = await t.request({ method: 'POST', url: '/v1/scans/config', payload: {
+      name: 'new-assets', config_type: 'alerting', global: true, config: `provider: webhook\nevents: [new_asset]\nwebhook:\n  url: ${receiver.url}/new-assets\n`,
+    } });
+    expect(res.statusCode, res.body).toBe(200);
+    const alert = { teamId: t.owner.teamId, configIds: [], enumerationId: 'enum-1', enumerationName: 'shop', run: 2, assets: [{ host: 'new.example.test', port: 443 }] };
+    expect(await queueNewAssetsAlert(t.ctx, alert)).toBe(1);
+    await queueNewAssetsAlert(t.ctx, alert); // the same run again: nothing new
+    while (await processDeliveries(t.ctx) > 0) { /* until nothing is due */ }
+    const hits = receiver.requests.filter((r) => r.url === '/new-assets');
+    expect(hits).toHaveLength(1);
+    expect(hits[0]!.body).toContain('1 new asset(s) in enumeration \\"shop\\": new.example.test:443');
   });
 });
