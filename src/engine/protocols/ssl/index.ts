@@ -9,12 +9,16 @@ import type { Template } from '../../template/types.ts';
 import type { BlockContext, BlockResult, Protocol } from '../types.ts';
 import { blockVars, commonBlock, inputVariables, operate, render, unresolved, type CommonBlock } from '../common/block.ts';
 import { certFacts, type CertFacts } from './cert.ts';
+import { ciphersFor, fileCiphers, type CipherEnum } from './ciphers.ts';
 
 export interface SslBlock extends CommonBlock {
   address: string;
   minVersion?: string;
   maxVersion?: string;
   versionEnum: boolean;
+  cipherEnum: boolean;
+  /** Levels the cipher enumeration reports: insecure (default), weak, secure, all. */
+  cipherTypes: string[];
 }
 
 const VERSIONS: Record<string, tls.SecureVersion | undefined> = {
@@ -31,7 +35,10 @@ function compile(t: Template): SslBlock[] {
       address: typeof f.address === 'string' && f.address ? f.address : '{{Host}}:{{Port}}',
       minVersion: typeof f.min_version === 'string' ? f.min_version : undefined,
       maxVersion: typeof f.max_version === 'string' ? f.max_version : undefined,
-      versionEnum: f.tls_version_enum === true,
+      // As nuclei: cipher enumeration needs the versions first, and looks for insecure ciphers by default.
+      versionEnum: f.tls_version_enum === true || f.tls_cipher_enum === true,
+      cipherEnum: f.tls_cipher_enum === true,
+      cipherTypes: Array.isArray(f.tls_cipher_types) && f.tls_cipher_types.length > 0 ? f.tls_cipher_types.map(String) : ['insecure'],
     };
   });
 }
@@ -63,14 +70,16 @@ interface Handshake {
   sni?: string;
 }
 
-function handshake(host: string, port: number, ctx: BlockContext, min?: tls.SecureVersion, max?: tls.SecureVersion): Promise<Handshake> {
+function handshake(
+  host: string, port: number, ctx: BlockContext, min?: tls.SecureVersion, max?: tls.SecureVersion, ciphers = 'ALL',
+): Promise<Handshake> {
   return new Promise((resolve, reject) => {
     // The scan's -sni wins; an IP is never sent as a server name.
     const sni = ctx.o.sni || (net.isIP(host) ? undefined : host);
     const socket = tls.connect({
       host, port, servername: sni, rejectUnauthorized: false,
       // Every cipher and version the server may speak (a scanner asks, it does not judge).
-      ciphers: 'ALL:@SECLEVEL=0', minVersion: min ?? 'TLSv1', maxVersion: max ?? 'TLSv1.3',
+      ciphers: `${ciphers}:@SECLEVEL=0`, minVersion: min ?? 'TLSv1', maxVersion: max ?? 'TLSv1.3',
     });
     const timer = setTimeout(() => done(new Error(`tls handshake with ${host}:${port} timed out`)), ctx.o.timeout);
     const onAbort = () => done(new Error('aborted'));
@@ -119,7 +128,9 @@ function rfc3339(d: Date): string {
 }
 
 /** The JSON nuclei's ssl protocol exposes as `response`, fields in its order. */
-function responseJson(host: string, ip: string, port: string, h: Handshake, facts: CertFacts | undefined, versionEnum?: string[]): string {
+function responseJson(
+  host: string, ip: string, port: string, h: Handshake, facts: CertFacts | undefined, versionEnum?: string[], cipherEnum?: CipherEnum[],
+): string {
   const o: Record<string, unknown> = { timestamp: new Date().toISOString(), host, ip, port, probe_status: true, tls_version: h.version, cipher: h.cipher };
   if (facts) {
     for (const [k, v] of Object.entries(facts)) o[k] = v instanceof Date ? rfc3339(v) : v;
@@ -127,6 +138,7 @@ function responseJson(host: string, ip: string, port: string, h: Handshake, fact
   o.tls_connection = 'ctls';
   if (h.sni) o.sni = h.sni;
   if (versionEnum && versionEnum.length > 0) o.version_enum = versionEnum;
+  if (cipherEnum && cipherEnum.length > 0) o.cipher_enum = cipherEnum;
   return JSON.stringify(o);
 }
 
@@ -176,14 +188,37 @@ async function execute(b: SslBlock, ctx: BlockContext): Promise<BlockResult> {
       }
     }
   }
+  let cipherEnum: CipherEnum[] | undefined;
+  if (b.cipherEnum && versionEnum) {
+    cipherEnum = [];
+    for (const version of versionEnum) {
+      const accepted: string[] = [];
+      const v = VERSIONS[version]!;
+      for (const cipher of ciphersFor(version)) {
+        if (ctx.o.signal?.aborted) break;
+        if (ctx.o.takeToken) await ctx.o.takeToken();
+        requests++;
+        ctx.o.onRequest?.();
+        try {
+          const got = await handshake(host, Number(port), ctx, v, v, cipher);
+          if (!accepted.includes(got.cipher)) accepted.push(got.cipher);
+        } catch {
+          // Not accepted.
+        }
+      }
+      const filed = fileCiphers(version, accepted, b.cipherTypes);
+      if (Object.keys(filed.ciphers).length > 0) cipherEnum.push(filed);
+    }
+  }
   const facts = h.leaf ? certFacts(h.leaf, h.chain, host) : undefined;
   const response: Record<string, unknown> = {
-    type: 'ssl', response: responseJson(host, h.ip, port, h, facts, versionEnum), matched: address,
+    type: 'ssl', response: responseJson(host, h.ip, port, h, facts, versionEnum, cipherEnum), matched: address,
     ip: h.ip, host, port, probe_status: true, tls_version: h.version, cipher: h.cipher, tls_connection: 'ctls',
   };
   response.body = response.response;
   if (h.sni) response.sni = h.sni;
   if (versionEnum && versionEnum.length > 0) response.version_enum = versionEnum;
+  if (cipherEnum && cipherEnum.length > 0) response.cipher_enum = cipherEnum;
   if (facts) {
     for (const [k, v] of Object.entries(facts)) response[k] = v instanceof Date ? goTime(v) : v;
     response.domains = [...new Set([...(facts.subject_cn ? [facts.subject_cn] : []), ...(facts.subject_an ?? [])])];
@@ -200,7 +235,6 @@ export const sslProtocol: Protocol<SslBlock> = {
     return hit;
   },
   unsupported(b) {
-    if (b.fields.tls_cipher_enum === true) return 'uses ssl tls_cipher_enum';
     if (Array.isArray(b.fields.cipher_suites) && b.fields.cipher_suites.length > 0) return 'uses ssl cipher_suites';
     return undefined;
   },

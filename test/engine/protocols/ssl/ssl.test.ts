@@ -60,6 +60,7 @@ beforeAll(async () => {
   ports.asyncrat = await tlsServer(makeCert({ subject: '/CN=AsyncRAT Server' }));
   ports.mythic = await tlsServer(makeCert({ subject: '/CN=c2.example', ca: makeCert({ subject: '/C=US/O=Mythic/CN=Mythic CA', isCa: true }) }));
   ports.posh = await tlsServer(makeCert({ subject: '/CN=P18055077' }));
+  ports.ciphers = await tlsServer(good, [ca.cert], { minVersion: 'TLSv1.2', maxVersion: 'TLSv1.2', ciphers: 'AES128-SHA:ECDHE-RSA-AES128-GCM-SHA256:@SECLEVEL=0' });
   ports.tls10 = await tlsServer(good, [ca.cert], { minVersion: 'TLSv1', maxVersion: 'TLSv1', ciphers: 'AES256-SHA:@SECLEVEL=0' });
   ports.sliver = await tlsServer(makeCert({ subject: '/CN=multiplayer', ca: makeCert({ subject: '/CN=operators', isCa: true }) }));
 });
@@ -141,6 +142,21 @@ ssl:
     expect((await scan([t], [`127.0.0.1:${ports.good}`], { sni: 'www.vigil.test' }))[0]['extracted-results']).toEqual(['www.vigil.test']);
     expect(await scan([t], [`127.0.0.1:${ports.good}`])).toHaveLength(0);
     expect((await scan([t], [`localhost:${ports.good}`]))[0]['extracted-results']).toEqual(['localhost']);
+  });
+
+  it('tls_cipher_enum: the ciphers a server accepts per version, filed as weak / secure', async () => {
+    const t = tpl(`id: ciphers
+info: {name: ciphers, author: a, severity: info}
+ssl:
+  - address: "{{Host}}:{{Port}}"
+    tls_cipher_enum: true
+    tls_cipher_types: [weak, secure]
+    extractors:
+      - type: json
+        json: ['.cipher_enum[] | .version + " " + (.ciphers.weak // [] | join(",")) + " / " + (.ciphers.secure // [] | join(","))']
+`);
+    const events = await scan([t], [`127.0.0.1:${ports.ciphers}`]);
+    expect(events[0]['extracted-results']).toEqual(['tls12 TLS_RSA_WITH_AES_128_CBC_SHA / TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256']);
   });
 
   it('a dead port gives a failure event with the reason', async () => {
