@@ -2,7 +2,11 @@
 // none) with the template's headers, then for each input send its data as a text message and read one
 // message back. Matchers see `response` (every message read; default), `request` (every message sent),
 // `success`, and named inputs' replies.
-import { Agent, WebSocket } from 'undici';
+import type { Agent, WebSocket } from 'undici';
+import { lazy } from '../../lazy.ts';
+
+// undici's package index (with its WebSocket client) loads only when a websocket block runs: start-up.
+const undici = lazy<typeof import('undici')>('undici');
 import type { Template } from '../../template/types.ts';
 import type { BlockContext, BlockResult, Protocol } from '../types.ts';
 import { runOperators } from '../../operators/index.ts';
@@ -73,8 +77,8 @@ class Inbox {
 
 function open(url: string, headers: Record<string, string>, timeout: number): Promise<{ ws: WebSocket; inbox: Inbox }> {
   return new Promise((resolve, reject) => {
-    insecure ??= new Agent({ connect: { rejectUnauthorized: false } });
-    const ws = new WebSocket(url, { headers, dispatcher: insecure } as never);
+    insecure ??= new (undici().Agent)({ connect: { rejectUnauthorized: false } });
+    const ws = new (undici().WebSocket)(url, { headers, dispatcher: insecure } as never);
     ws.binaryType = 'arraybuffer';
     const inbox = new Inbox();
     const timer = setTimeout(() => {
