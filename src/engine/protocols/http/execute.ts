@@ -20,6 +20,7 @@ import { combinations } from './payloads.ts';
 import { getHeader, setHeader, deleteHeader } from './raw.ts';
 import type { HttpResponse, HttpRunOptions, PreparedRequest } from './types.ts';
 import { merge, requestVars } from './vars.ts';
+import { sleep } from '../common/block.ts';
 import { compileSimpleFlow, runSimpleFlow, type CompiledFlow } from '../../flow/simple.ts';
 
 const flows = new WeakMap<Template, CompiledFlow | { error: string }>();
@@ -442,7 +443,7 @@ class TemplateRun {
   /** Waits what wait_for calls asked for while rendering or matching (never a synchronous sleep). */
   private async pendingWait(): Promise<void> {
     const ms = takePendingWait();
-    if (ms > 0 && !this.o.signal?.aborted) await abortableSleep(ms, this.o.signal);
+    if (ms > 0 && !this.o.signal?.aborted) await sleep(ms, this.o.signal);
   }
 
   /** prepare(), fetching what network helpers in the request's markers need first. */
@@ -648,18 +649,6 @@ export const httpProtocol: Protocol<HttpRequest> = {
     return { matched, error: run.lastError, requests: run.requests - before, stop: run.stopAll };
   },
 };
-
-function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
 
 /** A template's max-size may lower the engine's response cap, never lift it. */
 function responseCap(r: HttpRequest): number {

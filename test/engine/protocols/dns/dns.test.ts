@@ -1,29 +1,14 @@
 // The dns protocol against a real DNS server on 127.0.0.1 serving a test zone: the syntax reference's
 // example, nuclei's parts (raw, answer, rcode, question, request, per-type values), recursion, class,
 // retries, resolvers, payloads, and real corpus templates with their expected results.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseTemplate } from '../../../../src/engine/template/index.ts';
 import { runScan, unsupportedReason, type ScanOptions } from '../../../../src/engine/runner.ts';
 import type { ResultEvent } from '../../../../src/engine/output/types.ts';
 import type { Template } from '../../../../src/engine/template/types.ts';
 import { startDnsServer, type DnsTestServer } from '../../../helpers/dns-server.ts';
-import { hasShared, sharedDir } from '../../../helpers/shared.ts';
+import { hasShared } from '../../../helpers/shared.ts';
+import { corpusTemplate, tpl } from '../../../helpers/templates.ts';
 
-function tpl(text: string): Template {
-  const r = parseTemplate(text, 'inline.yaml');
-  if (!r.template) throw new Error(JSON.stringify(r.issues));
-  return r.template;
-}
-
-const corpus = path.join(sharedDir, 'corpus/nuclei-templates');
-function corpusTemplate(rel: string): Template {
-  const file = path.join(corpus, rel);
-  const r = parseTemplate(readFileSync(file, 'utf8'), file, { fromDisk: true, templatesRoot: corpus });
-  if (!r.template) throw new Error(`${rel}: ${JSON.stringify(r.issues)}`);
-  return r.template;
-}
 
 let server: DnsTestServer;
 let scanResolvers: string[];

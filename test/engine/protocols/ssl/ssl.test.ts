@@ -2,29 +2,14 @@
 // leaves, self-signed, expired, wrong name, wildcard): nuclei's handshake facts and corpus templates.
 import net from 'node:net';
 import tls from 'node:tls';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseTemplate } from '../../../../src/engine/template/index.ts';
 import { runScan, type ScanOptions } from '../../../../src/engine/runner.ts';
 import type { ResultEvent } from '../../../../src/engine/output/types.ts';
 import type { Template } from '../../../../src/engine/template/types.ts';
 import { makeCert, type Pem } from '../../../helpers/certs.ts';
-import { hasShared, sharedDir } from '../../../helpers/shared.ts';
+import { hasShared } from '../../../helpers/shared.ts';
+import { corpusTemplate, tpl } from '../../../helpers/templates.ts';
 
-function tpl(text: string): Template {
-  const r = parseTemplate(text, 'inline.yaml');
-  if (!r.template) throw new Error(JSON.stringify(r.issues));
-  return r.template;
-}
-
-const corpus = path.join(sharedDir, 'corpus/nuclei-templates');
-function corpusTemplate(rel: string): Template {
-  const file = path.join(corpus, rel);
-  const r = parseTemplate(readFileSync(file, 'utf8'), file, { fromDisk: true, templatesRoot: corpus });
-  if (!r.template) throw new Error(`${rel}: ${JSON.stringify(r.issues)}`);
-  return r.template;
-}
 
 async function scan(templates: Template[], targets: string[], extra: Partial<ScanOptions> = {}): Promise<ResultEvent[]> {
   const events: ResultEvent[] = [];
