@@ -1,6 +1,8 @@
 // Running one chunk of a scan on a worker: claim it, run the engine on its targets with the scan's
 // templates, store findings and scan-log records in batches, then mark it done. Safe to run twice: a
 // retried chunk (worker killed, job expired) stores nothing twice.
+import { workflowDependencies } from './workflow-deps.ts';
+import { memoryWorkflowSource } from '../../engine/workflow/memory.ts';
 import { scanAttempts, scanFindings } from '../metrics.ts';
 import type { Template } from '../../engine/template/types.ts';
 import type { ScanOptions, AttemptInfo } from '../../engine/runner/types.ts';
@@ -28,6 +30,8 @@ export const MAX_CHUNK_ATTEMPTS = 5;
 /** A scan run's parsed templates, and those that did not load (uri and reason). */
 interface ParsedSet extends Array<Template> {
   skipped?: { uri: string; reason: string }[];
+  /** Templates the scan's workflows call (from the catalogue); they run only through a workflow. */
+  deps?: Template[];
 }
 
 const parsedCache = new Map<string, Promise<ParsedSet>>();
@@ -70,6 +74,11 @@ async function parseAll(ctx: Pick<AppContext, 'db' | 'log'>, scanId: string, key
     const oldest = parsedCache.keys().next().value!;
     total -= parsedSize.get(oldest) ?? 0;
     evictOldest();
+  }
+  out.deps = [];
+  for (const t of await workflowDependencies(ctx.db, rows)) {
+    const res = parseTemplate(t.raw, t.uri, t.payloadFiles ? { payloadFiles: t.payloadFiles } : {});
+    if (res.template) out.deps.push(res.template);
   }
   for (const t of rows) {
     const res = parseTemplate(t.raw, t.uri, t.payloadFiles ? { payloadFiles: t.payloadFiles } : {});
@@ -265,7 +274,14 @@ async function runLeased(
     if (pool && !secrets) {
       await pool.run({
         key: `${scanId}:${run}`,
-        loadTemplates: async () => (await store.loadTemplates(ctx.db, scanId)).map((t) => ({ raw: t.raw, uri: t.uri, payloadFiles: t.payloadFiles })),
+        loadTemplates: async () => {
+          const rows = await store.loadTemplates(ctx.db, scanId);
+          const deps = await workflowDependencies(ctx.db, rows);
+          return [
+            ...rows.map((t) => ({ raw: t.raw, uri: t.uri, payloadFiles: t.payloadFiles })),
+            ...deps.map((d) => ({ ...d, dependency: true })),
+          ];
+        },
         targets: chunk.targets, options: engineOptions, signal: stop.signal,
         onLoaded(count, skipped) {
           loadedNone = count === 0;
@@ -285,6 +301,7 @@ async function runLeased(
       loadedNone = list.length === 0;
       if (!loadedNone) {
         await runScan({ ...engineOptions, targets: chunk.targets, templates: list, secrets, signal: stop.signal,
+          workflowSource: memoryWorkflowSource((list as ParsedSet).deps ?? []),
           onResult: (ev) => onResult(ev as unknown as ResultEvent), onAttempt, onHostSkipped, onTemplateSkipped });
       }
     }

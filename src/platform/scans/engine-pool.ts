@@ -8,8 +8,11 @@ import type { ResultEvent } from '../../engine/output/types.ts';
 
 export type ThreadScanOptions = Pick<ScanOptions, 'concurrency' | 'bulkSize' | 'rateLimit' | 'timeout' | 'retries' | 'maxHostErrors' | 'vars' | 'socks5Proxy' | 'headers'>;
 
+/** A template's text for a thread; `dependency`: only a workflow of the scan may run it. */
+export interface ThreadTemplate { raw: string; uri: string; payloadFiles?: Record<string, string[]>; dependency?: boolean }
+
 export type ThreadRequest =
-  | { type: 'run'; key: string; templates?: { raw: string; uri: string; payloadFiles?: Record<string, string[]> }[]; targets: string[]; options: ThreadScanOptions }
+  | { type: 'run'; key: string; templates?: ThreadTemplate[]; targets: string[]; options: ThreadScanOptions }
   | { type: 'abort'; reason: string };
 
 export type ThreadMessage =
@@ -25,7 +28,7 @@ const BOOT = new URL('./engine-thread-boot.mjs', import.meta.url);
 
 export interface ThreadChunk {
   key: string;
-  loadTemplates: () => Promise<{ raw: string; uri: string; payloadFiles?: Record<string, string[]> }[]>;
+  loadTemplates: () => Promise<ThreadTemplate[]>;
   targets: string[];
   options: ThreadScanOptions;
   signal: AbortSignal;

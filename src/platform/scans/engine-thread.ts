@@ -4,6 +4,7 @@
 // in batches; the main thread does all the database work.
 import { parentPort } from 'node:worker_threads';
 import { parseTemplate } from '../../engine/template/parse.ts';
+import { memoryWorkflowSource } from '../../engine/workflow/memory.ts';
 import { runScan } from '../../engine/runner.ts';
 import { setDebugOutput } from '../../engine/dsl/index.ts';
 import type { Template } from '../../engine/template/types.ts';
@@ -14,7 +15,7 @@ import type { ThreadRequest, ThreadMessage } from './engine-pool.ts';
 setDebugOutput(undefined);
 
 const port = parentPort!;
-const parsed = new Map<string, { templates: Template[]; skipped: { uri: string; reason: string }[] }>();
+const parsed = new Map<string, { templates: Template[]; deps: Template[]; skipped: { uri: string; reason: string }[] }>();
 let current: AbortController | undefined;
 
 port.on('message', (msg: ThreadRequest) => {
@@ -32,10 +33,11 @@ async function run(msg: Extract<ThreadRequest, { type: 'run' }>): Promise<void> 
       port.postMessage({ type: 'need-templates' } satisfies ThreadMessage);
       return;
     }
-    set = { templates: [], skipped: [] };
+    set = { templates: [], deps: [], skipped: [] };
     for (const t of msg.templates) {
       const res = parseTemplate(t.raw, t.uri, t.payloadFiles ? { payloadFiles: t.payloadFiles } : {});
-      if (res.template) set.templates.push(res.template);
+      if (res.template) (t.dependency ? set.deps : set.templates).push(res.template);
+      else if (t.dependency) continue;
       else set.skipped.push({ uri: t.uri, reason: res.issues[0]?.reason ?? 'does not load' });
     }
     // One scan run at a time is worth keeping per thread (chunks of one scan come in a row).
@@ -62,6 +64,7 @@ async function run(msg: Extract<ThreadRequest, { type: 'run' }>): Promise<void> 
       ...msg.options,
       targets: msg.targets,
       templates: set.templates,
+      workflowSource: memoryWorkflowSource(set.deps),
       signal: current.signal,
       onResult(ev) {
         results.push(ev);

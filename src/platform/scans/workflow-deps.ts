@@ -1,0 +1,35 @@
+// Workflows in platform scans: the templates a scan's workflows name (by catalogue path, folder or tag)
+// are read from the public catalogue when the chunk loads its templates, and handed to the engine with
+// the scan's own templates, marked as dependencies: they run only when a workflow calls them.
+import type { Db } from '../../db/connection.ts';
+import { parseTemplate } from '../../engine/template/parse.ts';
+import { workflowRefs } from '../../engine/workflow/memory.ts';
+import type { ScanTemplate } from './store.ts';
+
+/** At most this many templates are loaded for the workflows of one scan. */
+const MAX_DEPENDENCIES = 5_000;
+
+export interface DependencyTemplate { raw: string; uri: string; payloadFiles?: Record<string, string[]> }
+
+export async function workflowDependencies(db: Db, rows: ScanTemplate[]): Promise<DependencyTemplate[]> {
+  const paths = new Set<string>();
+  const tags = new Set<string>();
+  for (const r of rows) {
+    if (!/^workflows\s*:/m.test(r.raw)) continue;
+    const t = parseTemplate(r.raw, r.uri).template;
+    if (!t?.workflows?.length) continue;
+    const refs = workflowRefs(t.workflows);
+    refs.paths.forEach((p) => paths.add(p));
+    refs.tags.forEach((x) => tags.add(x.toLowerCase()));
+  }
+  if (paths.size === 0 && tags.size === 0) return [];
+  const { rows: found } = await db.query<{ uri: string; raw: string; payload_files: Record<string, string[]> | null }>(
+    `SELECT uri, raw, payload_files FROM templates
+      WHERE team_id IS NULL AND NOT is_early AND raw !~ '(^|\n)workflows\\s*:'
+        AND (uri = ANY($1::text[]) OR EXISTS (SELECT 1 FROM unnest($1::text[]) p WHERE starts_with(uri, p || '/'))
+             OR tags && $2::text[])
+      ORDER BY uri LIMIT $3`,
+    [[...paths], [...tags], MAX_DEPENDENCIES],
+  );
+  return found.map((f) => ({ raw: f.raw, uri: f.uri, ...(f.payload_files ? { payloadFiles: f.payload_files } : {}) }));
+}
