@@ -25,8 +25,11 @@ export function unsupportedReason(t: Template, can: { workflows?: boolean } = {}
   if (t.flow) {
     // Flows run the template's http blocks (src/engine/flow/): calls of other protocols wait for that.
     const flow = flowOf(t);
-    if ('error' in flow) return 'uses a flow with JavaScript statements';
-    const other = [...new Set(flow.calls.map((c) => c.protocol).filter((p) => p !== 'http'))];
+    // Statements run as JavaScript (flow/js.ts); the protocols it calls are read off its text.
+    const calls = 'error' in flow
+      ? [...t.flow.matchAll(/\b(http|dns|tcp|network|ssl|file|headless|websocket|whois|code|javascript)\s*\(/g)].map((m) => ({ protocol: m[1] === 'network' ? 'tcp' : m[1]! }))
+      : flow.calls;
+    const other = [...new Set(calls.map((c) => c.protocol).filter((p) => p !== 'http'))];
     if (other.length) return `uses a flow over the ${other.join(', ')} protocol`;
     if (t.other.length > 0) return `uses a flow in a template with ${[...new Set(t.other.map((o) => o.protocol))].join(', ')} blocks`;
   }

@@ -78,7 +78,21 @@ describe('http flows', () => {
     expect(r.paths).toEqual(['/other', '/probe', '/use/abc123']);
   });
 
-  it('flows beyond protocol calls, or calling protocols not built, are reported as not run', () => {
-    expect(unsupportedReason(template('|\n  if (http(1)) { http(2) }', BLOCKS)!)).toBe('uses a flow with JavaScript statements');
+  it('runs flows with statements as JavaScript: if, for ... of iterate, set, template values', async () => {
+    const gated = await scan('|\n  if (http(1)) { http(2) }', 'ready token=abc123');
+    expect(gated.paths).toEqual(['/probe', '/use/abc123']);
+    const closed = await scan('|\n  if (http(1)) { http(2) }', 'busy');
+    expect(closed.paths).toEqual(['/probe']);
+    // set() feeds the next block; template shows what earlier blocks extracted.
+    const looped = await scan('|\n  http(1)\n  for (let t of iterate(template.token, "zzz")) { set("token", t); http(2) }', 'ready token=abc123');
+    expect(looped.paths).toEqual(['/probe', '/use/abc123', '/use/zzz']);
+    expect(looped.events).toEqual(['/use/abc123']);
   });
+
+  it('stops a flow script that computes without calling a block', async () => {
+    const started = Date.now();
+    const r = await scan('|\n  while (true) {}', 'ready');
+    expect(r.paths).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(15_000);
+  }, 30_000);
 });

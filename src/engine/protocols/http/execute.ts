@@ -22,6 +22,7 @@ import type { HttpResponse, HttpRunOptions, PreparedRequest } from './types.ts';
 import { merge, requestVars } from './vars.ts';
 import { sleep } from '../common/block.ts';
 import { compileSimpleFlow, runSimpleFlow, type CompiledFlow } from '../../flow/simple.ts';
+import { runJsFlow } from '../../flow/js.ts';
 
 const flows = new WeakMap<Template, CompiledFlow | { error: string }>();
 /** A template's flow, compiled once. */
@@ -189,6 +190,19 @@ class TemplateRun {
     const flow = this.t.flow ? flowOf(this.t) : undefined;
     if (flow && !('error' in flow)) {
       await runSimpleFlow(flow, (protocol, ids) => this.flowCall(protocol, ids));
+      return;
+    }
+    if (this.t.flow) {
+      // Statements: the script runs in its own thread (flow/js.ts) and calls the blocks through us.
+      try {
+        await runJsFlow(this.t.flow, (protocol, ids) => this.flowCall(protocol, ids), {
+          values: () => requestVars(this.t, this.builtins, this.dynamic, {}, this.cliVars, render),
+          set: (k, v) => { this.dynamic[k] = v; },
+          signal: this.o.signal,
+        });
+      } catch (err) {
+        this.lastError = (err as Error).message;
+      }
       return;
     }
     for (const r of this.t.http) {
