@@ -21,46 +21,68 @@ export interface JsFlowOptions {
   signal?: AbortSignal;
 }
 
-// The script's side: builds the context, runs the flow, blocks on each protocol call.
+// The script's side. node:vm is not a security boundary by itself: a script that reaches any object of
+// this thread's realm (a function we hand it, an error we throw into it) can climb to its Function
+// constructor and out. So the context starts empty, everything the script sees is created inside the
+// context from JSON text, and the one host function (`bridge`) stays in the closure of in-context
+// functions, strict mode, and never throws: it answers strings.
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const vm = require('node:vm');
 const flag = new Int32Array(workerData.sab, 0, 2);
 const bytes = new Uint8Array(workerData.sab, 8);
 const decoder = new TextDecoder();
-let template = workerData.values;
-const pending = {};
-const call = (protocol) => (...ids) => {
-  Atomics.store(flag, 0, 0);
-  parentPort.postMessage({ type: 'call', protocol, ids: ids.map(String), sets: Object.assign({}, pending) });
-  for (const k of Object.keys(pending)) delete pending[k];
-  Atomics.wait(flag, 0, 0);
-  const answer = JSON.parse(decoder.decode(bytes.subarray(0, Atomics.load(flag, 1))));
-  Object.assign(template, answer.values);
-  return answer.passed;
-};
-const sandbox = {
-  set(name, value) { template[name] = value; pending[name] = value; },
-  iterate(...args) {
+function bridge(kind, a, b) {
+  try {
+    if (kind === 'log') { parentPort.postMessage({ type: 'log', text: String(a).slice(0, 4096) }); return ''; }
+    if (kind === 'set') { parentPort.postMessage({ type: 'set', name: String(a), json: String(b) }); return ''; }
+    if (kind === 'call') {
+      Atomics.store(flag, 0, 0);
+      parentPort.postMessage({ type: 'call', protocol: String(a), ids: JSON.parse(String(b)) });
+      Atomics.wait(flag, 0, 0);
+      return decoder.decode(bytes.subarray(0, Atomics.load(flag, 1)));
+    }
+  } catch (err) {
+    return '{"passed":false,"values":{}}';
+  }
+  return '';
+}
+const ctx = vm.createContext(Object.create(null), { codeGeneration: { strings: false, wasm: false } });
+const install = vm.runInContext(\`(function (bridge, protocols, valuesJson) {
+  'use strict';
+  const template = JSON.parse(valuesJson);
+  Object.defineProperty(globalThis, 'template', { value: template });
+  globalThis.set = function set(name, value) {
+    template[name] = value;
+    bridge('set', String(name), JSON.stringify(value === undefined ? null : value));
+  };
+  globalThis.log = function log(...args) {
+    bridge('log', args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' '));
+  };
+  globalThis.iterate = function iterate(...args) {
     const out = [];
     for (const a of args) {
       if (a === undefined || a === null || a === '') continue;
-      if (Array.isArray(a)) out.push(...a.filter((x) => x !== undefined && x !== null && x !== ''));
-      else out.push(a);
+      if (Array.isArray(a)) { for (const x of a) if (x !== undefined && x !== null && x !== '') out.push(x); } else out.push(a);
     }
     return out;
-  },
-  log(...args) { parentPort.postMessage({ type: 'log', text: args.map((a) => typeof a === 'string' ? a : JSON.stringify(a)).join(' ') }); },
-  JSON, Math, Number, String, Boolean, Array, Object, RegExp, Date, parseInt, parseFloat, isNaN,
-};
-Object.defineProperty(sandbox, 'template', { get: () => template });
-for (const p of workerData.protocols) sandbox[p] = call(p);
-const ctx = vm.createContext(sandbox, { codeGeneration: { strings: false, wasm: false } });
+  };
+  for (const p of JSON.parse(protocols)) {
+    globalThis[p] = function (...ids) {
+      const answer = JSON.parse(bridge('call', p, JSON.stringify(ids.map(String))));
+      Object.assign(template, answer.values);
+      return answer.passed === true;
+    };
+  }
+})\`, ctx);
+install(bridge, JSON.stringify(workerData.protocols), JSON.stringify(workerData.values));
 try {
   const value = vm.runInContext(workerData.source, ctx, { timeout: workerData.timeoutMs });
-  parentPort.postMessage({ type: 'done', value: Boolean(value), sets: pending });
+  parentPort.postMessage({ type: 'done', value: value === true || (typeof value !== 'object' && Boolean(value)) });
 } catch (err) {
-  parentPort.postMessage({ type: 'error', message: String(err && err.message || err) });
+  let message = 'the flow script failed';
+  try { message = String(err && err.message); } catch {}
+  parentPort.postMessage({ type: 'error', message });
 }
 `;
 
@@ -105,10 +127,17 @@ export function runJsFlow(source: string, call: FlowCall, o: JsFlowOptions): Pro
       Atomics.notify(flag, 0);
       computingSince = Date.now();
     };
-    worker.on('message', (m: { type: string; protocol?: string; ids?: string[]; sets?: Record<string, unknown>; text?: string; value?: boolean; message?: string }) => {
+    worker.on('message', (m: { type: string; protocol?: string; ids?: string[]; name?: string; json?: string; text?: string; value?: boolean; message?: string }) => {
       if (m.type === 'log') return o.log?.(String(m.text ?? ''));
       if (m.type === 'error') return finish(new Error(`flow: ${m.message}`));
-      for (const [k, v] of Object.entries(m.sets ?? {})) o.set(k, v);
+      if (m.type === 'set') {
+        try {
+          o.set(String(m.name), JSON.parse(String(m.json)));
+        } catch {
+          // a value JSON cannot carry is not set
+        }
+        return;
+      }
       if (m.type === 'done') return finish(undefined, m.value);
       if (m.type === 'call') {
         computingSince = 0;
