@@ -79,3 +79,21 @@ export async function sendAlert(ctx: AppContext, doc: Record<string, any>, paylo
       throw new SendError(`unknown alerting provider`, null, false);
   }
 }
+
+/** One plain-text mail through the SMTP server of an `email` alerting config, to the given addresses. */
+export async function sendConfigMail(doc: Record<string, any>, to: string[], subject: string, text: string): Promise<void> {
+  const e = doc.email as { host: string; port: number; secure?: boolean; username?: string; password?: string; from: string };
+  const transport = nodemailer.createTransport({
+    host: e.host, port: e.port, secure: e.secure ?? e.port === 465,
+    auth: e.username ? { user: e.username, pass: e.password ?? '' } : undefined,
+    connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000, logger: false, debug: false,
+  });
+  try {
+    await transport.sendMail({ from: e.from, to, subject: subject.replace(/[\r\n]+/g, ' '), text });
+  } catch (err) {
+    const x = err as { code?: string; responseCode?: number };
+    throw new Error(`SMTP delivery failed: ${x.code ?? 'error'}${x.responseCode ? ` ${x.responseCode}` : ''}`);
+  } finally {
+    transport.close();
+  }
+}
