@@ -7,6 +7,7 @@ import { executeHttp, failureEvent, flowOf } from './protocols/http/execute.ts';
 import { executeBlocks, templateSteps } from './protocols/execute.ts';
 import './protocols/index.ts';
 import { runWorkflow } from './workflow/run.ts';
+import { calledProtocols } from './flow/simple.ts';
 import { clusterTemplates } from './runner/cluster.ts';
 import { closeClients } from './protocols/http/client.ts';
 import { TokenBucket } from './runner/rate-limit.ts';
@@ -26,10 +27,8 @@ export function unsupportedReason(t: Template, can: { workflows?: boolean } = {}
     // Flows run the template's http blocks (src/engine/flow/): calls of other protocols wait for that.
     const flow = flowOf(t);
     // Statements run as JavaScript (flow/js.ts); the protocols it calls are read off its text.
-    const calls = 'error' in flow
-      ? [...t.flow.matchAll(/\b(http|dns|tcp|network|ssl|file|headless|websocket|whois|code|javascript)\s*\(/g)].map((m) => ({ protocol: m[1] === 'network' ? 'tcp' : m[1]! }))
-      : flow.calls;
-    const other = [...new Set(calls.map((c) => c.protocol).filter((p) => p !== 'http'))];
+    const called = 'error' in flow ? calledProtocols(t.flow) : flow.calls.map((c) => c.protocol);
+    const other = [...new Set(called.filter((p) => p !== 'http'))];
     if (other.length) return `uses a flow over the ${other.join(', ')} protocol`;
     if (t.other.length > 0) return `uses a flow in a template with ${[...new Set(t.other.map((o) => o.protocol))].join(', ')} blocks`;
   }

@@ -5,7 +5,7 @@
 // script that computes for more than FLOW_CPU_MS without calling a block is stopped (its thread is
 // terminated), and so is one that runs longer than the flow's total deadline.
 import { Worker } from 'node:worker_threads';
-import type { FlowCall } from './simple.ts';
+import { FLOW_PROTOCOLS, type FlowCall } from './simple.ts';
 
 const ANSWER_BYTES = 1024 * 1024;
 const FLOW_CPU_MS = 5_000;
@@ -86,7 +86,6 @@ try {
 }
 `;
 
-const PROTOCOL_FUNCTIONS = ['http', 'dns', 'tcp', 'network', 'ssl', 'file', 'headless', 'websocket', 'whois', 'code', 'javascript'];
 
 export function runJsFlow(source: string, call: FlowCall, o: JsFlowOptions): Promise<boolean> {
   const sab = new SharedArrayBuffer(8 + ANSWER_BYTES);
@@ -95,7 +94,7 @@ export function runJsFlow(source: string, call: FlowCall, o: JsFlowOptions): Pro
   const timeoutMs = o.timeoutMs ?? 300_000;
   const worker = new Worker(WORKER, {
     eval: true,
-    workerData: { sab, source, values: plain(o.values()), protocols: PROTOCOL_FUNCTIONS, timeoutMs },
+    workerData: { sab, source, values: plain(o.values()), protocols: FLOW_PROTOCOLS, timeoutMs },
     resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
   });
   return new Promise<boolean>((resolve, reject) => {

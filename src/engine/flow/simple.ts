@@ -9,6 +9,12 @@ import jsep from 'jsep';
 export const FLOW_PROTOCOLS = ['http', 'dns', 'tcp', 'network', 'ssl', 'file', 'headless', 'websocket', 'whois', 'code', 'javascript'] as const;
 const PROTOCOLS = new Set<string>(FLOW_PROTOCOLS);
 
+/** The protocols a flow's text calls (for flows with statements, which are not compiled here). */
+export function calledProtocols(source: string): string[] {
+  const re = new RegExp(`\\b(${FLOW_PROTOCOLS.join('|')})\\s*\\(`, 'g');
+  return [...new Set([...source.matchAll(re)].map((m) => (m[1] === 'network' ? 'tcp' : m[1]!)))];
+}
+
 /** Runs the blocks of `protocol` named by `ids` (1-based positions or block ids; none = all, in order). */
 export type FlowCall = (protocol: string, ids: string[]) => Promise<boolean>;
 

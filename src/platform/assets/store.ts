@@ -170,39 +170,6 @@ export async function existingEnumerationIds(db: Db, teamId: string, ids: string
 
 // ---- assets
 
-export interface AssetRow {
-  id: string;
-  team_id: string;
-  enumeration_id: string;
-  enumeration_name?: string;
-  enumeration_run?: number;
-  asset_key: string;
-  host: string;
-  port: number | null;
-  url: string | null;
-  ip: string[];
-  cname: string[];
-  status_code: number | null;
-  title: string | null;
-  webserver: string | null;
-  content_length: number | null;
-  technologies: string[];
-  favicon: string | null;
-  chain_status_codes: number[];
-  redirect_location: string | null;
-  tls: Record<string, unknown> | null;
-  has_screenshot?: boolean;
-  sources: string[];
-  labels: string[];
-  first_seen_run: number;
-  last_seen_run: number;
-  last_changed_run: number;
-  disappeared_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-  last_seen_at: Date;
-}
-
 /** The fields a run writes (compared with the stored ones to find changes). */
 export interface AssetFacts {
   asset_key: string;
@@ -223,6 +190,25 @@ export interface AssetFacts {
   sources: string[];
   screenshot: Buffer | null;
 }
+
+/** A stored asset: the facts of its last run, and its history in the inventory. */
+export interface AssetRow extends Omit<AssetFacts, 'screenshot'> {
+  id: string;
+  team_id: string;
+  enumeration_id: string;
+  enumeration_name?: string;
+  enumeration_run?: number;
+  has_screenshot?: boolean;
+  labels: string[];
+  first_seen_run: number;
+  last_seen_run: number;
+  last_changed_run: number;
+  disappeared_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  last_seen_at: Date;
+}
+
 
 const ASSET_COLUMNS = `a.id::text AS id, a.team_id, a.enumeration_id, e.name AS enumeration_name, e.run AS enumeration_run, a.asset_key, a.host, a.port,
   a.url, a.ip, a.cname, a.status_code, a.title, a.webserver, a.content_length, a.technologies, a.favicon, a.chain_status_codes,

@@ -51,13 +51,8 @@ export async function sendAlert(ctx: AppContext, doc: Record<string, any>, paylo
       return (await send(ctx.config, t['webhook-url'], { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).status;
     }
     case 'email': {
-      const e = doc.email as { host: string; port: number; secure?: boolean; username?: string; password?: string; from: string; to: string[]; subject?: string };
-      const transport = nodemailer.createTransport({
-        host: e.host, port: e.port, secure: e.secure ?? e.port === 465,
-        auth: e.username ? { user: e.username, pass: e.password ?? '' } : undefined,
-        connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000,
-        logger: false, debug: false,
-      });
+      const e = doc.email as SmtpSettings & { to: string[]; subject?: string };
+      const transport = mailTransport(e);
       try {
         await transport.sendMail({
           from: e.from, to: e.to,
@@ -82,12 +77,8 @@ export async function sendAlert(ctx: AppContext, doc: Record<string, any>, paylo
 
 /** One plain-text mail through the SMTP server of an `email` alerting config, to the given addresses. */
 export async function sendConfigMail(doc: Record<string, any>, to: string[], subject: string, text: string): Promise<void> {
-  const e = doc.email as { host: string; port: number; secure?: boolean; username?: string; password?: string; from: string };
-  const transport = nodemailer.createTransport({
-    host: e.host, port: e.port, secure: e.secure ?? e.port === 465,
-    auth: e.username ? { user: e.username, pass: e.password ?? '' } : undefined,
-    connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000, logger: false, debug: false,
-  });
+  const e = doc.email as SmtpSettings;
+  const transport = mailTransport(e);
   try {
     await transport.sendMail({ from: e.from, to, subject: subject.replace(/[\r\n]+/g, ' '), text });
   } catch (err) {
@@ -96,4 +87,15 @@ export async function sendConfigMail(doc: Record<string, any>, to: string[], sub
   } finally {
     transport.close();
   }
+}
+
+interface SmtpSettings { host: string; port: number; secure?: boolean; username?: string; password?: string; from: string }
+
+/** The SMTP connection of an `email` alerting config, with bounded waits and no protocol logging. */
+function mailTransport(e: SmtpSettings) {
+  return nodemailer.createTransport({
+    host: e.host, port: e.port, secure: e.secure ?? e.port === 465,
+    auth: e.username ? { user: e.username, pass: e.password ?? '' } : undefined,
+    connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000, logger: false, debug: false,
+  });
 }

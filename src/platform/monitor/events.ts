@@ -18,12 +18,20 @@ export function severityRank(s: string): number {
   return i < 0 ? 0 : i;
 }
 
-function load(c: ConfigRow): Record<string, unknown> {
+/** A stored config's YAML as an object ({} when it no longer parses; it was checked when written). */
+export function parseConfig(c: ConfigRow): Record<string, unknown> {
   try {
     return (yaml.load(c.config, { schema: yaml.CORE_SCHEMA }) as Record<string, unknown>) ?? {};
   } catch {
     return {};
   }
+}
+
+const asksFor = (c: ConfigRow, event: string) => ((parseConfig(c).events as string[]) ?? []).includes(event);
+
+/** The alerting configs (the given ones and the team's global ones) whose `events` include `event`. */
+async function alertingConfigsFor(ctx: Pick<AppContext, 'db'>, teamId: string, ids: string[], event: string): Promise<ConfigRow[]> {
+  return (await configsFor(ctx.db, teamId, ids, ['alerting'], true)).filter((c) => asksFor(c, event));
 }
 
 interface ScanRequestRefs {
@@ -76,7 +84,7 @@ async function handleEvent(ctx: AppContext, ev: store.EventRow): Promise<void> {
 
   const alerting = await configsFor(ctx.db, ev.team_id, req.alerting_config_ids ?? [], ['alerting'], !req.disable_global_alert_config);
   for (const c of alerting) {
-    const doc = load(c);
+    const doc = parseConfig(c);
     const events = (doc.events as string[]) ?? [];
     if (events.includes(ev.event)) {
       deliveries.push({ ...common, configId: c.id, kind: 'alert', event: ev.event, payload: { ...base, message: eventMessage(base) } });
@@ -85,11 +93,11 @@ async function handleEvent(ctx: AppContext, ev: store.EventRow): Promise<void> {
 
   if (ev.event === 'scan_finished') {
     // New findings of a rescan, for the configs that ask for them (with their severity floor).
-    const wantNew = alerting.filter((c) => ((load(c).events as string[]) ?? []).includes('new_finding'));
+    const wantNew = alerting.filter((c) => asksFor(c, 'new_finding'));
     if (ev.run > 0 && wantNew.length) {
       const fresh = await store.runFindings(ctx.db, scan.id, ev.run, true);
       for (const c of wantNew) {
-        const floor = severityRank(String(load(c)['min-severity'] ?? 'info'));
+        const floor = severityRank(String(parseConfig(c)['min-severity'] ?? 'info'));
         const hits = fresh.filter((f) => severityRank(f.severity) >= floor);
         if (!hits.length) continue;
         const payload = {
@@ -106,7 +114,7 @@ async function handleEvent(ctx: AppContext, ev: store.EventRow): Promise<void> {
     if (reporting.length) {
       const seen = await store.runFindings(ctx.db, scan.id, ev.run, false);
       for (const c of reporting) {
-        const doc = load(c);
+        const doc = parseConfig(c);
         for (const f of seen.filter((x) => passes(doc, x))) {
           deliveries.push({
             ...common, configId: c.id, kind: 'ticket', event: 'ticket', vulnHash: f.vuln_hash,
@@ -161,8 +169,7 @@ export function eventMessage(p: { event: string; scan_name: string; scan_id: str
 export async function queueAssetPolicyAlert(
   ctx: Pick<AppContext, 'db'>, a: { teamId: string; configIds: string[]; eventId: string; policyName: string; payload: Record<string, unknown> },
 ): Promise<number> {
-  const configs = await configsFor(ctx.db, a.teamId, a.configIds, ['alerting'], true);
-  const wanted = configs.filter((c) => ((load(c).events as string[]) ?? []).includes('asset_policy_match'));
+  const wanted = await alertingConfigsFor(ctx, a.teamId, a.configIds, 'asset_policy_match');
   const assets = (a.payload.message_payload as { host?: string; name?: string } | undefined) ?? {};
   const what = assets.host ?? assets.name ?? 'an asset';
   const payload = {
@@ -184,8 +191,7 @@ export async function queueNewAssetsAlert(
   a: { teamId: string; configIds: string[]; enumerationId: string; enumerationName: string; run: number; assets: { host: string; port?: number | null }[] },
 ): Promise<number> {
   if (a.assets.length === 0) return 0;
-  const configs = await configsFor(ctx.db, a.teamId, a.configIds, ['alerting'], true);
-  const wanted = configs.filter((c) => ((load(c).events as string[]) ?? []).includes('new_asset'));
+  const wanted = await alertingConfigsFor(ctx, a.teamId, a.configIds, 'new_asset');
   const names = a.assets.slice(0, 20).map((x) => (x.port ? `${x.host}:${x.port}` : x.host));
   const payload = {
     event: 'new_asset', scan_id: '', scan_name: a.enumerationName, enumeration_id: a.enumerationId, run: a.run,

@@ -1,11 +1,9 @@
 // Findings across a team's scans (GET /v1/scans/results), finding history across runs
 // (GET /v1/scans/vulns/history) and importing a nuclei JSON-lines file as an uploaded scan.
 import type { AppContext } from '../context.ts';
-import type { Caller } from '../auth/service.ts';
 import { badRequest } from '../errors.ts';
-import { pageEnvelope, parseSort, newScanId } from './service.ts';
-import { toFindingRow, logEventText, type ResultEvent } from './findings.ts';
-import * as store from './store.ts';
+import { pageEnvelope, parseSort } from './service.ts';
+import type { ResultEvent } from './findings.ts';
 
 export interface ResultsQuery {
   scan_id?: string;

@@ -8,7 +8,7 @@ import { createSession } from '../auth/sessions.ts';
 import { setSessionCookie } from '../auth/routes.ts';
 import * as store from '../auth/store.ts';
 import * as team from './service.ts';
-import { hasMailConfig, mailInvite } from './invite-mail.ts';
+import { inviteMailer, mailInvite } from './invite-mail.ts';
 import { acceptInvite, createInvite, createWorkspace, deleteWorkspace, renameWorkspace, INVITE_TTL_DAYS } from './workspaces.ts';
 
 const TeamMember = Type.Object({
@@ -106,13 +106,13 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const userId = await team.addMember(db, req.caller, req.body.email, req.body.role);
     const invite = await createInvite(db, req.caller.teamId, userId, req.caller.userId);
     // With an SMTP alerting config the link is also mailed to the member (in the background).
-    const mailing = await hasMailConfig(app.ctx, req.caller.teamId);
-    if (mailing) {
+    const smtp = await inviteMailer(app.ctx, req.caller.teamId);
+    if (smtp) {
       const info = await team.teamInfo(db, req.caller);
-      void mailInvite(app.ctx, { teamId: req.caller.teamId, teamName: String((info as { name?: string }).name ?? ''), email: req.body.email, token: invite.token, expiresAt: invite.expiresAt });
+      void mailInvite(app.ctx, smtp, { teamId: req.caller.teamId, teamName: String((info as { name?: string }).name ?? ''), email: req.body.email, token: invite.token, expiresAt: invite.expiresAt });
     }
     return {
-      message: `${req.body.email} added to the team; ${mailing ? 'the invite link was emailed to them, and ' : ''}hand them the invite token (valid ${INVITE_TTL_DAYS} days, usable once)`,
+      message: `${req.body.email} added to the team; ${smtp ? 'the invite link was emailed to them, and ' : ''}hand them the invite token (valid ${INVITE_TTL_DAYS} days, usable once)`,
       invite_token: invite.token, invite_expires_at: invite.expiresAt.toISOString(),
     };
   });

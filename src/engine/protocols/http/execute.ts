@@ -603,7 +603,11 @@ async function pool<T>(items: Iterable<T>, limit: number, fn: (item: T) => Promi
   await Promise.all(workers);
 }
 
-/** Runs every http block of `t` against `target` (undefined for self-contained templates). */
+/**
+ * Runs a whole http template on `target` (undefined for self-contained templates): its flow when it has
+ * one, else every block in order; cluster members' operators run on its responses. The runner uses it for
+ * flows and clusters; everything else goes block by block through `httpProtocol` below.
+ */
 export async function executeHttp(
   t: Template, target: string | undefined, o: ExecuteOptions, emit: (ev: ResultEvent) => void,
 ): Promise<ExecuteResult> {
