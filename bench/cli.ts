@@ -70,12 +70,19 @@ async function main(): Promise<void> {
     writeFileSync(probe, `id: probe\ninfo: { name: probe, author: bench, severity: info }\nhttp:\n  - method: GET\n    path: ['{{BaseURL}}/{{p}}']\n    payloads:\n      p: ${words}\n    threads: 40\n    matchers:\n      - type: status\n        status: [200]\n`);
     const v: number[] = [];
     const f: number[] = [];
+    const floor: number[] = [];
     for (let i = 0; i < 3; i++) {
       v.push(time(process.execPath, [vigil, 'scan', '-t', probe, '-u', target.url, '-rl', '0', '--retries', '0']));
       f.push(time('ffuf', ['-s', '-w', words, '-u', `${target.url}/FUZZ`, '-mc', '200', '-t', '40']));
+      floor.push(time(process.execPath, [path.join(root, 'bench/raw-probe.mjs'), target.url, words, '40']));
     }
     const mv = median(v);
     const mf = median(f);
+    const mn = median(floor);
+    // The floor: a bare node process with a raw-socket prober (bench/raw-probe.mjs), no engine at all.
+    // When it is slower than ffuf, no Node.js prober can reach the goal against this target here.
+    console.log(`cli probes floor: bare node + raw sockets median ${(mn / 1000).toFixed(2)} s; floor / ffuf speed ratio ` +
+      `${(mf / mn).toFixed(2)}; vigil / floor ${(mn / mv).toFixed(2)}`);
     console.log(`cli probes: ${PROBES} paths, 40 in flight: vigil scan median ${(mv / 1000).toFixed(2)} s ` +
       `(${Math.round(PROBES / (mv / 1000))}/s), ffuf median ${(mf / 1000).toFixed(2)} s (${Math.round(PROBES / (mf / 1000))}/s); ` +
       `vigil / ffuf speed ratio ${(mf / mv).toFixed(2)} (goal >= 1)`);

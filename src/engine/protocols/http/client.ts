@@ -6,16 +6,18 @@ import tls from 'node:tls';
 import net from 'node:net';
 import { gunzipSync, inflateSync, brotliDecompressSync } from 'node:zlib';
 import { sendRaw } from './unsafe.ts';
+import { closeKeepAlive, sendKeepAlive } from './keepalive.ts';
 import { socks5Connect } from './socks5.ts';
 import { serializeRequest } from './dump.ts';
 import type { HttpClientOptions, HttpResponse, PreparedRequest } from './types.ts';
 
 export const DEFAULT_MAX_SIZE = 10 * 1024 * 1024;
 
-// Only undici's Agent is used. Its own module loads in about a third of the time of the package index
-// (which also builds fetch, WebSocket, caches...): start-up matters for short `vigil scan` runs. undici
-// has no "exports" map, so the file is reachable; should a release move it, the package index is used.
-const Agent: typeof UndiciAgent = (() => {
+// undici carries requests through a SOCKS proxy; it is loaded the first time one is used. Only its Agent
+// is needed: its own module loads in about a third of the time of the package index. undici has no
+// "exports" map, so the file is reachable; should a release move it, the package index is used.
+let AgentClass: typeof UndiciAgent | undefined;
+const loadAgent = (): typeof UndiciAgent => (AgentClass ??= (() => {
   const load = createRequire(import.meta.url);
   try {
     const agent = load('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
@@ -24,7 +26,7 @@ const Agent: typeof UndiciAgent = (() => {
     // moved in this undici version
   }
   return (load('undici') as typeof import('undici')).Agent;
-})();
+})());
 type Agent = UndiciAgent;
 
 const agents = new Map<string, Agent>();
@@ -35,6 +37,7 @@ function agentFor(sni: string | undefined, proxy: string | undefined): Agent {
   let agent = agents.get(key);
   if (agent) return agent;
   const tlsOpts = { rejectUnauthorized: false, ...(sni ? { servername: sni } : {}) };
+  const Agent = loadAgent();
   if (proxy) {
     agent = new Agent({
       keepAliveTimeout: 10_000,
@@ -58,6 +61,7 @@ function agentFor(sni: string | undefined, proxy: string | undefined): Agent {
 
 /** Closes every pooled connection (tests and the CLI call this at the end of a scan). */
 export async function closeClients(): Promise<void> {
+  closeKeepAlive();
   const all = [...agents.values()];
   agents.clear();
   await Promise.all(all.map((a) => a.close().catch(() => undefined)));
@@ -100,7 +104,17 @@ function sendOnce(r: PreparedRequest, o: HttpClientOptions, maxSize: number): Pr
     const bytes = r.unsafe && r.rawBytes !== undefined ? Buffer.from(r.rawBytes, 'latin1') : Buffer.from(serializeRequest(r), 'utf8');
     return sendRaw({ origin: r.origin, bytes, method: r.method, timeout, sni, socks5Proxy: o.socks5Proxy, maxSize, signal: o.signal, readAll: r.readAll });
   }
+  if (!o.socks5Proxy) return viaKeepAlive(r, sni, timeout, maxSize, o.signal);
   return dispatchOnce(agentFor(sni, o.socks5Proxy), r, timeout, maxSize, o.signal);
+}
+
+async function viaKeepAlive(r: PreparedRequest, sni: string | undefined, timeout: number, maxSize: number, signal?: AbortSignal): Promise<HttpResponse> {
+  const res = await sendKeepAlive(r, { sni, maxSize, signal, deadline: timeout });
+  const enc = res.headers.find(([k]) => k.length === 16 && k.toLowerCase() === 'content-encoding')?.[1]?.toLowerCase();
+  return {
+    status: res.status, statusText: res.statusText, headers: res.headers,
+    body: enc ? decode(res.body, enc, maxSize) : res.body, duration: res.duration, version: res.version,
+  };
 }
 
 /**

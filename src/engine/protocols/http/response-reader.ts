@@ -1,0 +1,194 @@
+// Reads one HTTP/1.x response from a keep-alive connection as its bytes arrive: the head once, then a
+// body framed as RFC 9112 says (none for HEAD/1xx/204/304, chunked, Content-Length, or until the
+// connection closes). Incremental so that a 10 MB body in 64 KB reads costs one pass, not one re-parse
+// per read. Used by the keep-alive client (keepalive.ts); the raw-socket path keeps response-parser.ts.
+
+export const MAX_HEAD_BYTES = 64 * 1024;
+
+export interface ReadResponse {
+  version: string;
+  status: number;
+  statusText: string;
+  headers: [string, string][];
+  body: Buffer;
+  /** The connection may carry another request (HTTP/1.1 framing intact, no `Connection: close`). */
+  reusable: boolean;
+  /** The body stopped at maxSize; the rest was not read. */
+  truncated: boolean;
+}
+
+type Framing = 'none' | 'length' | 'chunked' | 'close';
+
+export class ResponseReader {
+  private pending: Buffer | undefined; // bytes not yet consumed
+  private head: Omit<ReadResponse, 'body' | 'reusable' | 'truncated'> | undefined;
+  private framing: Framing = 'none';
+  private remaining = 0; // bytes left in the body (length) or the current chunk (chunked)
+  private chunkState: 'size' | 'data' | 'data-crlf' | 'trailers' = 'size';
+  private parts: Buffer[] = [];
+  private size = 0;
+  private keepAlive = false;
+  private truncated = false;
+  result: ReadResponse | undefined;
+
+  constructor(private readonly method: string, private readonly maxSize: number) {}
+
+  /** True once some bytes of a response arrived (a reused connection that fails before is retried). */
+  get started(): boolean {
+    return this.pending !== undefined || this.head !== undefined;
+  }
+
+  get gotHead(): boolean {
+    return this.head !== undefined;
+  }
+
+  /** Feeds bytes; returns the response once complete. Throws on a malformed head. */
+  push(chunk: Buffer): ReadResponse | undefined {
+    let buf = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
+    this.pending = undefined;
+    while (!this.head) {
+      const end = buf.indexOf('\r\n\r\n');
+      if (end < 0) {
+        if (buf.length > MAX_HEAD_BYTES) throw new Error(`malformed HTTP response: head larger than ${MAX_HEAD_BYTES} bytes`);
+        this.pending = buf;
+        return undefined;
+      }
+      const informational = this.parseHead(buf.toString('latin1', 0, end));
+      buf = buf.subarray(end + 4);
+      if (informational) this.head = undefined; // 1xx: the real response follows
+    }
+    this.readBody(buf);
+    return this.result;
+  }
+
+  /** The connection closed: a response framed by the close ends here; a cut one keeps what arrived. */
+  end(): ReadResponse | undefined {
+    if (this.result || !this.head) return this.result;
+    this.keepAlive = false;
+    this.complete();
+    return this.result;
+  }
+
+  /** What arrived so far, for a deadline that passes after the head (undefined before it). */
+  partial(): ReadResponse | undefined {
+    return this.end();
+  }
+
+  private parseHead(text: string): boolean {
+    const lines = text.split('\r\n');
+    const m = /^(HTTP\/\d(?:\.\d)?) (\d{3})(?: (.*))?$/.exec(lines[0]);
+    if (!m) throw new Error(`malformed HTTP response status line: ${JSON.stringify(lines[0].slice(0, 80))}`);
+    const status = Number(m[2]);
+    const headers: [string, string][] = [];
+    let length: string | undefined;
+    let chunked = false;
+    let connection = '';
+    for (let i = 1; i < lines.length; i++) {
+      const line = lines[i];
+      const c = line.indexOf(':');
+      if (c <= 0) continue;
+      const name = line.slice(0, c).trim();
+      const value = line.slice(c + 1).trim();
+      headers.push([name, value]);
+      const lower = name.length === 14 || name.length === 17 || name.length === 10 ? name.toLowerCase() : '';
+      if (lower === 'content-length') length = value;
+      else if (lower === 'transfer-encoding') chunked = value.toLowerCase().includes('chunked');
+      else if (lower === 'connection') connection = value.toLowerCase();
+    }
+    if (status >= 100 && status < 200 && status !== 101) return true;
+    this.head = { version: m[1], status, statusText: m[3] ?? '', headers };
+    this.keepAlive = m[1] === 'HTTP/1.1' ? !connection.includes('close') : connection.includes('keep-alive');
+    if (this.method === 'HEAD' || status === 204 || status === 304 || status === 101) this.framing = 'none';
+    else if (chunked) this.framing = 'chunked';
+    else if (length !== undefined && /^\d+$/.test(length)) {
+      this.framing = 'length';
+      this.remaining = Number(length);
+    } else this.framing = 'close';
+    if (this.framing === 'close') this.keepAlive = false;
+    return false;
+  }
+
+  private readBody(buf: Buffer): void {
+    switch (this.framing) {
+      case 'none':
+        if (buf.length) this.keepAlive = false; // bytes nobody asked for: do not reuse
+        return this.complete();
+      case 'length': {
+        const take = Math.min(this.remaining, buf.length);
+        this.take(buf.subarray(0, take));
+        this.remaining -= take;
+        if (buf.length > take) this.keepAlive = false;
+        if (this.remaining === 0 || this.truncated) this.complete();
+        return;
+      }
+      case 'close':
+        this.take(buf);
+        if (this.truncated) this.complete();
+        return;
+      case 'chunked':
+        return this.readChunked(buf);
+    }
+  }
+
+  private readChunked(buf: Buffer): void {
+    let pos = 0;
+    while (pos < buf.length && !this.result) {
+      if (this.chunkState === 'size' || this.chunkState === 'trailers') {
+        const nl = buf.indexOf('\r\n', pos);
+        if (nl < 0) {
+          this.pending = buf.subarray(pos);
+          if (this.pending.length > MAX_HEAD_BYTES) throw new Error('malformed HTTP response: chunk size line too long');
+          return;
+        }
+        const line = buf.toString('latin1', pos, nl);
+        pos = nl + 2;
+        if (this.chunkState === 'trailers') {
+          if (line === '') return this.complete(pos < buf.length);
+          continue;
+        }
+        const size = parseInt(line.split(';', 1)[0].trim(), 16);
+        if (Number.isNaN(size)) {
+          // Not chunked after all: keep what was decoded, and do not trust the connection further.
+          this.keepAlive = false;
+          return this.complete();
+        }
+        if (size === 0) this.chunkState = 'trailers';
+        else {
+          this.remaining = size;
+          this.chunkState = 'data';
+        }
+      } else if (this.chunkState === 'data') {
+        const take = Math.min(this.remaining, buf.length - pos);
+        this.take(buf.subarray(pos, pos + take));
+        if (this.truncated) return this.complete();
+        pos += take;
+        this.remaining -= take;
+        if (this.remaining === 0) this.chunkState = 'data-crlf';
+      } else {
+        // The CRLF after a chunk's data (tolerate it split across reads).
+        if (buf[pos] === 0x0d) pos++;
+        else if (buf[pos] === 0x0a) {
+          pos++;
+          this.chunkState = 'size';
+        } else this.chunkState = 'size';
+      }
+    }
+  }
+
+  private take(part: Buffer): void {
+    if (part.length === 0) return;
+    if (this.size + part.length > this.maxSize) {
+      part = part.subarray(0, this.maxSize - this.size);
+      this.truncated = true;
+      this.keepAlive = false;
+    }
+    this.parts.push(part);
+    this.size += part.length;
+  }
+
+  private complete(extraBytes = false): void {
+    if (this.result || !this.head) return;
+    const body = this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts);
+    this.result = { ...this.head, body, reusable: this.keepAlive && !extraBytes, truncated: this.truncated };
+  }
+}
