@@ -63,11 +63,25 @@ export const vulnsRoute = createRoute({
   getParentRoute: () => app, path: '/vulnerabilities', component: lazyRouteComponent(() => import('./pages/Vulnerabilities')),
   validateSearch: (s: Search): { q?: string; page?: number } => ({ q: str(s.q), page: num(s.page) }),
 });
+// Settings > Configurations and Schedules, and one finding by its id (pages/Configs*.tsx, Schedules.tsx, Finding.tsx).
+export const configsRoute = createRoute({
+  getParentRoute: () => app, path: '/settings/configs', component: lazyRouteComponent(() => import('./pages/Configs')),
+  validateSearch: (s: Search): { type?: string; q?: string } => ({ type: str(s.type), q: str(s.q) }),
+});
+export const configRoute = createRoute({
+  getParentRoute: () => app, path: '/settings/configs/$configId', component: lazyRouteComponent(() => import('./pages/ConfigEditor')),
+  validateSearch: (s: Search): { type?: string } => ({ type: str(s.type) }),
+});
+const schedules = createRoute({ getParentRoute: () => app, path: '/settings/schedules', component: lazyRouteComponent(() => import('./pages/Schedules')) });
+export const findingRoute = createRoute({
+  getParentRoute: () => app, path: '/findings/$findingId', component: lazyRouteComponent(() => import('./pages/Finding')),
+});
 const settings = createRoute({ getParentRoute: () => app, path: '/settings', component: lazyRouteComponent(() => import('./pages/Settings')) });
 
 const routeTree = root.addChildren([
   signIn, invite,
-  app.addChildren([overview, scansRoute, newScan, scanRoute, findingsRoute, templatesRoute, templateEditRoute, vulnsRoute, settings]),
+  app.addChildren([overview, scansRoute, newScan, scanRoute, findingsRoute, templatesRoute, templateEditRoute, vulnsRoute, settings,
+    configsRoute, configRoute, schedules, findingRoute]),
 ]);
 
 export const router = createRouter({ routeTree, context: { queryClient: undefined! }, defaultPreload: 'intent' });
