@@ -8,6 +8,8 @@ import { sessionQuery } from './session';
 
 type Search = Record<string, unknown>;
 const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
+// Ids typed into an address (?finding=123) arrive parsed as numbers.
+const id = (v: unknown) => (typeof v === 'number' ? String(v) : str(v));
 const num = (v: unknown) => (Number.isInteger(Number(v)) && Number(v) > 0 ? Number(v) : undefined);
 
 const root = createRootRouteWithContext<{ queryClient: QueryClient }>()({ component: () => <Outlet /> });
@@ -49,7 +51,7 @@ export const findingsRoute = createRoute({
     severity?: string; host?: string; template?: string; tags?: string; time?: string; q?: string; scan?: string; page?: number; finding?: string;
   } => ({
     severity: str(s.severity), host: str(s.host), template: str(s.template), tags: str(s.tags), time: str(s.time),
-    q: str(s.q), scan: str(s.scan), page: num(s.page), finding: str(s.finding),
+    q: str(s.q), scan: str(s.scan), page: num(s.page), finding: id(s.finding),
   }),
 });
 export const templatesRoute = createRoute({

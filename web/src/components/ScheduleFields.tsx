@@ -46,7 +46,7 @@ export function ScheduleFields({ value, onChange, allowNone = true }: { value: S
     <Stack gap="xs" data-testid="schedule-fields">
       <Group align="flex-end">
         <Select
-          label="Repeat" w={170} allowDeselect={false}
+          label="Repeat" w={170} allowDeselect={false} data-testid="schedule-frequency"
           data={[...(allowNone ? [{ value: 'none', label: 'Not scheduled' }] : []), ...FREQUENCIES.map((f) => ({ value: f, label: f }))]}
           value={value.frequency || 'none'} onChange={(f) => set({ frequency: !f || f === 'none' ? '' : f })}
         />
@@ -57,7 +57,7 @@ export function ScheduleFields({ value, onChange, allowNone = true }: { value: S
           />
         )}
         {value.frequency === 'hourly' && (
-          <NumberInput label="Every N hours" w={130} min={1} max={24} value={value.hourly} onChange={(h) => set({ hourly: h })} />
+          <NumberInput label="Every N hours" w={130} min={1} max={24} clampBehavior="none" value={value.hourly} onChange={(h) => set({ hourly: h })} />
         )}
       </Group>
       {value.frequency === 'custom' && (

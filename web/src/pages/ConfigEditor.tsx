@@ -115,7 +115,7 @@ export default function ConfigEditor() {
           {locked && <Alert color="gray">This configuration was made read-only: it cannot be changed or deleted.</Alert>}
           <Group align="flex-end">
             <TextInput label="Name" value={name} onChange={(e) => setName(e.currentTarget.value)} w={320} disabled={!editable} name="config-name" />
-            <Select label="Type" data={CONFIG_TYPES} value={type} onChange={pickType} w={180} disabled={!isNew} allowDeselect={false} aria-label="config type" />
+            <Select label="Type" data={CONFIG_TYPES} value={type} onChange={pickType} w={180} disabled={!isNew} allowDeselect={false} data-testid="config-type" />
             <Checkbox label="Global (every scan of the team)" checked={global} onChange={(e) => setGlobal(e.currentTarget.checked)} disabled={!editable} />
             {isNew && <Checkbox label="Read-only after saving" checked={readOnly} onChange={(e) => setReadOnly(e.currentTarget.checked)} />}
           </Group>

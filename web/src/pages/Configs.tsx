@@ -45,10 +45,10 @@ export default function Configs() {
       </Text>
       <Group align="flex-end">
         <Select
-          label="Type" placeholder="all types" clearable w={200} data={CONFIG_TYPES} value={search.type ?? null}
+          label="Type" placeholder="all types" clearable w={200} data-testid="config-type-filter" data={CONFIG_TYPES} value={search.type ?? null}
           onChange={(v) => navigate({ search: (s) => ({ ...s, type: v ?? undefined }) })}
         />
-        <TextInput label="Name" placeholder="search names" value={q} onChange={(e) => setQ(e.currentTarget.value)} w={260} />
+        <TextInput label="Search names" placeholder="part of a name" value={q} onChange={(e) => setQ(e.currentTarget.value)} w={260} />
       </Group>
       {list.isPending ? <LoadingState /> : list.error ? <ErrorState error={list.error} /> : list.data.length === 0 ? (
         <EmptyState>{search.type || search.q ? 'No configuration matches' : 'The team has no configurations yet'}</EmptyState>
