@@ -219,6 +219,7 @@ describe.each(dbKinds())('console configurations, schedules and finding links on
     const refused = owner.getByTestId('schedule-error');
     await refused.waitFor();
     expect(await refused.textContent()).toMatch(/start_time must be a UTC time of day/);
+    await refused.scrollIntoViewIfNeeded();
     await shot(owner, 'new-scan');
 
     await owner.getByLabel('Start time (UTC)').fill('06:30');

@@ -80,7 +80,7 @@ export function AppLayout() {
           {NAV.map((n) => (
             <NavLink
               key={n.to} label={n.label} component={Link} to={n.to} pl={'sub' in n ? 'xl' : undefined}
-              active={n.to === activeTo}
+              active={n.to === activeTo} activeOptions={{ exact: true }}
             />
           ))}
           <NavLink label="API reference" href="/docs" component="a" target="_blank" rel="noopener" mt="auto" />
