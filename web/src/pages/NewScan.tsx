@@ -132,7 +132,8 @@ export default function NewScan() {
       <Checkbox label="Only store it (run it later with Rescan or a schedule)" checked={storeOnly} onChange={(e) => setStoreOnly(e.currentTarget.checked)} />
       {createdId && (
         <Alert color="orange" title="The scan was created; its schedule was refused" data-testid="schedule-error">
-          {scheduleError} Change the schedule and set it again, or open the scan without one.
+          <Text size="sm">{scheduleError}</Text>
+          <Text size="sm" mt={4}>Change the schedule and set it again, or open the scan without one.</Text>
         </Alert>
       )}
       <Group>
