@@ -8,6 +8,8 @@ import { sessionQuery } from './session';
 
 type Search = Record<string, unknown>;
 const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
+// Ids typed into an address (?finding=123) arrive parsed as numbers.
+const id = (v: unknown) => (typeof v === 'number' ? String(v) : str(v));
 const num = (v: unknown) => (Number.isInteger(Number(v)) && Number(v) > 0 ? Number(v) : undefined);
 
 const root = createRootRouteWithContext<{ queryClient: QueryClient }>()({ component: () => <Outlet /> });
@@ -49,7 +51,7 @@ export const findingsRoute = createRoute({
     severity?: string; host?: string; template?: string; tags?: string; time?: string; q?: string; scan?: string; page?: number; finding?: string;
   } => ({
     severity: str(s.severity), host: str(s.host), template: str(s.template), tags: str(s.tags), time: str(s.time),
-    q: str(s.q), scan: str(s.scan), page: num(s.page), finding: str(s.finding),
+    q: str(s.q), scan: str(s.scan), page: num(s.page), finding: id(s.finding),
   }),
 });
 export const templatesRoute = createRoute({
@@ -63,11 +65,25 @@ export const vulnsRoute = createRoute({
   getParentRoute: () => app, path: '/vulnerabilities', component: lazyRouteComponent(() => import('./pages/Vulnerabilities')),
   validateSearch: (s: Search): { q?: string; page?: number } => ({ q: str(s.q), page: num(s.page) }),
 });
+// Settings > Configurations and Schedules, and one finding by its id (pages/Configs*.tsx, Schedules.tsx, Finding.tsx).
+export const configsRoute = createRoute({
+  getParentRoute: () => app, path: '/settings/configs', component: lazyRouteComponent(() => import('./pages/Configs')),
+  validateSearch: (s: Search): { type?: string; q?: string } => ({ type: str(s.type), q: str(s.q) }),
+});
+export const configRoute = createRoute({
+  getParentRoute: () => app, path: '/settings/configs/$configId', component: lazyRouteComponent(() => import('./pages/ConfigEditor')),
+  validateSearch: (s: Search): { type?: string } => ({ type: str(s.type) }),
+});
+const schedules = createRoute({ getParentRoute: () => app, path: '/settings/schedules', component: lazyRouteComponent(() => import('./pages/Schedules')) });
+export const findingRoute = createRoute({
+  getParentRoute: () => app, path: '/findings/$findingId', component: lazyRouteComponent(() => import('./pages/Finding')),
+});
 const settings = createRoute({ getParentRoute: () => app, path: '/settings', component: lazyRouteComponent(() => import('./pages/Settings')) });
 
 const routeTree = root.addChildren([
   signIn, invite,
-  app.addChildren([overview, scansRoute, newScan, scanRoute, findingsRoute, templatesRoute, templateEditRoute, vulnsRoute, settings]),
+  app.addChildren([overview, scansRoute, newScan, scanRoute, findingsRoute, templatesRoute, templateEditRoute, vulnsRoute, settings,
+    configsRoute, configRoute, schedules, findingRoute]),
 ]);
 
 export const router = createRouter({ routeTree, context: { queryClient: undefined! }, defaultPreload: 'intent' });

@@ -1,7 +1,8 @@
 // Findings across a team's scans (GET /v1/scans/results), finding history across runs
 // (GET /v1/scans/vulns/history) and importing a nuclei JSON-lines file as an uploaded scan.
 import type { AppContext } from '../context.ts';
-import { badRequest } from '../errors.ts';
+import { badRequest, notFound } from '../errors.ts';
+import { getResult as getResultRow } from './store.ts';
 import { pageEnvelope, parseSort } from './service.ts';
 import type { ResultEvent } from './findings.ts';
 
@@ -108,6 +109,14 @@ export async function listResults(ctx: AppContext, teamId: string, q: ResultsQue
   );
   const data = rows.map(resultItem);
   return { ...pageEnvelope(data, total.rows[0]!.n, offset, limit), stats: { total: total.rows[0]!.n } };
+}
+
+/** One finding by its vuln_id (GET /v1/scans/results/{vuln_id}): a deep link to a finding on no list page. */
+export async function getResult(ctx: AppContext, teamId: string, vulnId: string) {
+  // vuln_id is the row's bigint id: anything else cannot name a finding (and must not reach the cast).
+  const row = /^[1-9]\d{0,17}$/.test(vulnId) ? await getResultRow<ResultRow>(ctx.db, teamId, vulnId) : undefined;
+  if (!row) throw notFound(`finding ${vulnId} not found`, 'vuln_id');
+  return resultItem(row);
 }
 
 function resultItem(r: ResultRow) {

@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import { errorResponses } from '../errors.ts';
 import * as scans from './service.ts';
 import { can } from '../auth/permissions.ts';
-import { listResults, vulnHistory } from './results.ts';
+import { getResult, listResults, vulnHistory } from './results.ts';
 import { appendResults, importResults } from './import.ts';
 import { parseLogQuery, CONTENT_TYPES } from './logs.ts';
 import { asyncExport, exportStatus, openDownload, syncExport } from './exports.ts';
@@ -55,6 +55,15 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
   }, async (req) => listResults(ctx, req.caller.teamId, req.query));
+
+  app.get('/v1/scans/results/:vuln_id', {
+    config: { action: 'results:view' },
+    schema: {
+      tags: ['results'], summary: 'One finding of the team\'s scans by its vuln_id',
+      params: Type.Object({ vuln_id: Type.String({ minLength: 1, maxLength: 100 }) }),
+      response: { 200: S.ResultItem, ...errorResponses(400, 401, 403, 404) },
+    },
+  }, async (req) => getResult(ctx, req.caller.teamId, req.params.vuln_id));
 
   app.get('/v1/scans/vulns/history', {
     config: { action: 'results:view' },

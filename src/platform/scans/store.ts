@@ -443,3 +443,9 @@ export async function setRunnableTotals(db: Db, scanId: string, run: number, not
     [scanId, run, notRunnable],
   );
 }
+
+/** One finding of a team by its row id (the API's vuln_id); undefined when the team has no such row. */
+export async function getResult<T>(db: Db, teamId: string, id: string): Promise<T | undefined> {
+  const { rows } = await db.query<T & object>('SELECT * FROM scan_results WHERE team_id = $1 AND id = $2::bigint', [teamId, id]);
+  return rows[0];
+}

@@ -3111,6 +3111,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/scans/results/{vuln_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One finding of the team's scans by its vuln_id */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    vuln_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            vuln_id: string;
+                            vuln_hash: string;
+                            scan_id: string;
+                            target: string;
+                            matched_at: string;
+                            template_id: string;
+                            template_url?: string;
+                            template_path?: string;
+                            template_name?: string;
+                            severity: string;
+                            tags: string[];
+                            port?: number;
+                            result_type: string;
+                            matcher_status: boolean;
+                            vuln_status: string;
+                            description?: string;
+                            impact?: string;
+                            remediation?: string;
+                            reference?: string[];
+                            created_at: string;
+                            updated_at: string;
+                            /** @description the engine's result in nuclei's JSON field names */
+                            event: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/scans/vulns/history": {
         parameters: {
             query?: never;

@@ -14,6 +14,8 @@ const NAV = [
   { to: '/templates', label: 'Templates' },
   { to: '/vulnerabilities', label: 'Vulnerabilities' },
   { to: '/settings', label: 'Settings' },
+  { to: '/settings/configs', label: 'Configurations', sub: true },
+  { to: '/settings/schedules', label: 'Schedules', sub: true },
 ] as const;
 
 export function AppLayout() {
@@ -48,6 +50,9 @@ export function AppLayout() {
     window.location.assign('/');
   };
   const teams = user.data?.teams ?? [];
+  // The most specific entry whose path starts the address is the active one (Settings vs Configurations).
+  const activeTo = NAV.filter((n) => n.to === '/' ? location.pathname === '/' : location.pathname === n.to || location.pathname.startsWith(n.to + '/'))
+    .sort((a, b) => b.to.length - a.to.length)[0]?.to;
 
   return (
     <MeContext.Provider value={me}>
@@ -74,8 +79,8 @@ export function AppLayout() {
         <AppShell.Navbar p="xs">
           {NAV.map((n) => (
             <NavLink
-              key={n.to} label={n.label} component={Link} to={n.to}
-              active={n.to === '/' ? location.pathname === '/' : location.pathname.startsWith(n.to)}
+              key={n.to} label={n.label} component={Link} to={n.to} pl={'sub' in n ? 'xl' : undefined}
+              active={n.to === activeTo} activeOptions={{ exact: true }}
             />
           ))}
           <NavLink label="API reference" href="/docs" component="a" target="_blank" rel="noopener" mt="auto" />

@@ -26,6 +26,13 @@ export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** The server's message with the field it names (`param` of the error body), e.g. "... (start_time)". */
+export function fieldError(error: unknown): string {
+  const msg = errorMessage(error);
+  const param = error instanceof ApiFailure ? error.body?.param : undefined;
+  return param && !msg.includes(param) ? `${msg} (${param})` : msg;
+}
+
 export function ErrorState({ error, title = 'Something went wrong' }: { error: unknown; title?: string }) {
   const forbidden = error instanceof ApiFailure && error.status === 403;
   return (

@@ -5,6 +5,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { api, ok } from '../api/client';
+import { AnchorLink } from '../components/Links';
 import { FindingDetail } from '../components/FindingDetail';
 import { SEVERITIES, SeverityBadge, when } from '../components/Severity';
 import { EmptyState, ErrorState, LoadingState } from '../components/States';
@@ -37,7 +38,13 @@ export default function Findings() {
     })),
     placeholderData: keepPreviousData,
   });
-  const open = list.data?.data.find((r) => r.vuln_id === search.finding);
+  const onPage = list.data?.data.find((r) => r.vuln_id === search.finding);
+  // A finding named in the link but not on this page of the list: fetched by its id.
+  const byId = useQuery({
+    queryKey: ['finding', search.finding], enabled: !!search.finding && !!list.data && !onPage, retry: false,
+    queryFn: () => ok(api.GET('/v1/scans/results/{vuln_id}', { params: { path: { vuln_id: search.finding! } } })),
+  });
+  const open = onPage ?? byId.data;
   const apply = () => navigate({ search: (s) => ({ ...s, host: host || undefined, template: template || undefined, tags: tags || undefined, q: q || undefined, page: undefined }) });
 
   return (
@@ -83,7 +90,12 @@ export default function Findings() {
         </>
       )}
       <Drawer opened={!!search.finding} onClose={() => navigate({ search: (s) => ({ ...s, finding: undefined }) })} position="right" size="xl" title="Finding">
-        {open ? <FindingDetail finding={open} /> : list.isPending ? <LoadingState /> : <EmptyState>This finding is not on this page</EmptyState>}
+        {open ? (
+          <Stack>
+            <AnchorLink to="/findings/$findingId" params={{ findingId: open.vuln_id }} size="sm">Link to this finding</AnchorLink>
+            <FindingDetail finding={open} />
+          </Stack>
+        ) : byId.error ? <ErrorState error={byId.error} /> : <LoadingState />}
       </Drawer>
     </Stack>
   );

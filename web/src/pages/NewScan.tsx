@@ -1,13 +1,17 @@
-// Create a scan: targets, catalogue templates picked from a search, the team's private templates, and
-// whether it runs now or is only stored (to run later with Rescan).
+// Create a scan: targets, catalogue templates picked from a search, the team's private templates, named
+// configurations, a schedule (set with POST /v1/scans/schedule once the scan exists), and whether it runs
+// now or is only stored (to run later with Rescan or its schedule).
 import { Alert, Badge, Button, Checkbox, CloseButton, Group, Paper, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { api, ok } from '../api/client';
+import { ButtonLink } from '../components/Links';
+import { ConfigPicker, configFields, NO_CONFIGS } from '../components/ConfigPicker';
+import { NO_SCHEDULE, ScheduleFields, scheduleBody } from '../components/ScheduleFields';
 import { SeverityBadge } from '../components/Severity';
-import { ErrorState, errorMessage } from '../components/States';
+import { ErrorState, fieldError } from '../components/States';
 import { useMe } from '../session';
 
 export default function NewScan() {
@@ -20,6 +24,11 @@ export default function NewScan() {
   const [q, setQ] = useState('');
   const [storeOnly, setStoreOnly] = useState(false);
   const [error, setError] = useState<string>();
+  const [configs, setConfigs] = useState(NO_CONFIGS);
+  const [schedule, setSchedule] = useState(NO_SCHEDULE);
+  /** Set once the scan exists but its schedule was refused: then only the schedule is sent again. */
+  const [createdId, setCreatedId] = useState<string>();
+  const [scheduleError, setScheduleError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const [debounced] = useDebouncedValue(q, 300);
 
@@ -35,18 +44,33 @@ export default function NewScan() {
   const submit = async () => {
     setBusy(true);
     setError(undefined);
+    setScheduleError(undefined);
     try {
-      const out = await ok(api.POST('/v1/scans', {
-        body: {
-          name: name || undefined,
-          targets: targets.split(/\s+/).map((t) => t.trim()).filter(Boolean),
-          templates: [...picked, ...privatePicked],
-          schedule_only: storeOnly || undefined,
-        },
-      }));
-      await navigate({ to: '/scans/$scanId', params: { scanId: out.id }, search: { tab: undefined } });
+      let id = createdId;
+      if (!id) {
+        const out = await ok(api.POST('/v1/scans', {
+          body: {
+            name: name || undefined,
+            targets: targets.split(/\s+/).map((t) => t.trim()).filter(Boolean),
+            templates: [...picked, ...privatePicked],
+            schedule_only: storeOnly || undefined,
+            ...configFields(configs),
+          },
+        }));
+        id = out.id;
+      }
+      if (schedule.frequency) {
+        try {
+          await ok(api.POST('/v1/scans/schedule', { body: scheduleBody(id, schedule) }));
+        } catch (err) {
+          setCreatedId(id);
+          setScheduleError(fieldError(err));
+          return;
+        }
+      }
+      await navigate({ to: '/scans/$scanId', params: { scanId: id }, search: { tab: undefined } });
     } catch (err) {
-      setError(errorMessage(err));
+      setError(fieldError(err));
     } finally {
       setBusy(false);
     }
@@ -93,8 +117,29 @@ export default function NewScan() {
           )) : <Text size="sm" c="dimmed">The team has no private templates.</Text>}
         </Stack>
       </Paper>
+      <Paper withBorder p="sm">
+        <Stack gap="xs">
+          <Text fw={600}>Configurations</Text>
+          <ConfigPicker value={configs} onChange={setConfigs} />
+        </Stack>
+      </Paper>
+      <Paper withBorder p="sm">
+        <Stack gap="xs">
+          <Text fw={600}>Schedule</Text>
+          <ScheduleFields value={schedule} onChange={setSchedule} />
+        </Stack>
+      </Paper>
       <Checkbox label="Only store it (run it later with Rescan or a schedule)" checked={storeOnly} onChange={(e) => setStoreOnly(e.currentTarget.checked)} />
-      <Group><Button onClick={submit} loading={busy} data-testid="create-scan">Create scan</Button></Group>
+      {createdId && (
+        <Alert color="orange" title="The scan was created; its schedule was refused" data-testid="schedule-error">
+          <Text size="sm">{scheduleError}</Text>
+          <Text size="sm" mt={4}>Change the schedule and set it again, or open the scan without one.</Text>
+        </Alert>
+      )}
+      <Group>
+        <Button onClick={submit} loading={busy} data-testid="create-scan">{createdId ? 'Set the schedule' : 'Create scan'}</Button>
+        {createdId && <ButtonLink variant="default" to="/scans/$scanId" params={{ scanId: createdId }} search={{ tab: undefined }}>Open the scan</ButtonLink>}
+      </Group>
     </Stack>
   );
 }

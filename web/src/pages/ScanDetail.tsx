@@ -8,6 +8,7 @@ import { AnchorLink } from '../components/Links';
 import { api, ok } from '../api/client';
 import { SeverityBadge, StatusBadge, when } from '../components/Severity';
 import { EmptyState, ErrorState, LoadingState, errorMessage } from '../components/States';
+import { ScanSchedule } from '../components/ScanSchedule';
 import { scanRoute } from '../router';
 import { useMe } from '../session';
 
@@ -106,6 +107,7 @@ export default function ScanDetail() {
         </SimpleGrid>
         <Text size="xs" c="dimmed" mt="xs">Created {when(s.created_at)} · finished {when(s.completed_at)}</Text>
       </Card>
+      <ScanSchedule scanId={scanId} schedule={s.schedule} uploaded={s.status === 'uploaded'} />
       <Tabs value={tab ?? 'results'} onChange={(v) => navigate({ to: '/scans/$scanId', params: { scanId }, search: { tab: v === 'results' ? undefined : v ?? undefined } })}>
         <Tabs.List>
           <Tabs.Tab value="results">Results</Tabs.Tab>

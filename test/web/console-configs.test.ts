@@ -1,0 +1,348 @@
+// The console's configurations, schedules and finding links end to end: a real `vigil serve` (PGlite, and
+// PostgreSQL when TEST_DATABASE_URL is set), a local HTTP target that also receives the alert webhook, and
+// Debian's Chromium. An Admin writes a config with a YAML error (the server's 400 shown, naming the key),
+// fixes it, adds an alerting config and sees its deliveries; creates a scan with configs and a schedule
+// (a bad start time refused with the field named, then fixed), changes and removes the schedule on the
+// scan's page; opens a finding straight from its URL; and a Member sees config names and types but no
+// text and no create, edit or delete controls. Screenshots go to docs/console/ (from the PGlite run).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/browser.ts';
+import { dbKinds, dropSchema } from '../helpers/db.ts';
+import { repoRoot, spawnVigil, type VigilProcess } from '../helpers/process.ts';
+import { startHttpServer, type TestServer } from '../helpers/targets.ts';
+
+const SHOTS = path.join(repoRoot, 'docs/console');
+const MEMBER_PASSWORD = 'member password 8910';
+const SLOW = { timeout: 30_000 };
+const STEP = 180_000;
+
+const TEMPLATE = `id: e2e-hello
+info:
+  name: E2E hello page
+  author: vigil-e2e
+  severity: medium
+  tags: e2e
+http:
+  - method: GET
+    path:
+      - "{{BaseURL}}/hello"
+    matchers:
+      - type: word
+        words:
+          - "hello vigil"
+`;
+
+describe.each(dbKinds())('console configurations, schedules and finding links on %s', (kind) => {
+  let dir: string;
+  let target: TestServer;
+  let serve: VigilProcess;
+  let base: string;
+  let browser: Browser;
+  let owner: Page;
+  let member: Page;
+  let scanId = '';
+  let alertingId = '';
+  const browserProblems: string[] = [];
+  const bootstrapKey = 'vgl_' + randomBytes(24).toString('base64url');
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const shots = kind === 'pglite';
+  const shot = async (page: Page, name: string) => {
+    if (!shots) return;
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+  };
+  /** The API with the owner's key, from the test (for setting up and for checking what the server kept). */
+  const apiCall = async (method: string, url: string, body?: unknown, key = bootstrapKey) => {
+    const res = await fetch(base + url, {
+      method, headers: { ...(key ? { 'x-api-key': key } : {}), ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined,
+    });
+    return { status: res.status, json: await res.json() as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  };
+  /** Replaces the text of the CodeMirror editor on the page. */
+  const typeYaml = async (page: Page, text: string) => {
+    const editor = page.locator('.cm-content');
+    await editor.click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.insertText(text);
+  };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'vigil-console-cfg-'));
+    const catalogue = path.join(dir, 'catalogue');
+    mkdirSync(path.join(catalogue, 'http/e2e'), { recursive: true });
+    writeFileSync(path.join(catalogue, 'http/e2e/hello.yaml'), TEMPLATE);
+    target = await startHttpServer((req, res) => {
+      res.setHeader('content-type', 'text/html');
+      if (req.url === '/hello') return res.end('<html><body>hello vigil</body></html>');
+      if (req.url === '/hook' && req.method === 'POST') return res.end('ok');
+      res.statusCode = 404;
+      res.end('not found');
+    });
+    serve = spawnVigil(['serve', '--port', '0'], {
+      VIGIL_DATA_DIR: dir, VIGIL_BOOTSTRAP_API_KEY: bootstrapKey, VIGIL_TEMPLATES_DIR: catalogue, VIGIL_SHUTDOWN_TIMEOUT: '5',
+      VIGIL_MONITOR_INTERVAL: '1',
+      ...(kind === 'postgres' ? { DATABASE_URL: process.env.TEST_DATABASE_URL!, VIGIL_DB_SCHEMA: schema } : {}),
+    });
+    base = await serve.listening(150_000);
+    await serve.waitFor(/template catalogue imported/, 120_000);
+
+    // A member with a password, made through the API (the invite flow itself is console.test.ts's).
+    const invite = await apiCall('POST', '/v1/user/team/member', { email: 'member@example.com', role: 'MEMBER' });
+    expect(invite.status, JSON.stringify(invite.json)).toBe(200);
+    const accepted = await apiCall('POST', '/v1/user/invite/accept', { token: invite.json.invite_token, password: MEMBER_PASSWORD }, '');
+    expect(accepted.status, JSON.stringify(accepted.json)).toBe(200);
+
+    browser = await launchChromium();
+    const ownerCtx = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+    const memberCtx = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+    for (const c of [ownerCtx, memberCtx]) c.setDefaultTimeout(60_000);
+    owner = await ownerCtx.newPage();
+    member = await memberCtx.newPage();
+    for (const p of [owner, member]) {
+      p.on('console', (m) => { if (/Content Security Policy|Refused to/i.test(m.text())) browserProblems.push(m.text()); });
+      p.on('pageerror', (e) => browserProblems.push(`${e.name}: ${e.message}`));
+    }
+    await owner.goto(base + '/sign-in');
+    await owner.getByRole('tab', { name: 'API key' }).click();
+    await owner.locator('input[name=api_key]').fill(bootstrapKey);
+    await owner.getByRole('button', { name: 'Sign in with key' }).click();
+    await owner.getByTestId('me-role').filter({ hasText: 'OWNER' }).waitFor();
+    await member.goto(base + '/sign-in');
+    await member.locator('input[name=email]').fill('member@example.com');
+    await member.locator('input[name=password]').fill(MEMBER_PASSWORD);
+    await member.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await member.getByTestId('me-role').filter({ hasText: 'MEMBER' }).waitFor();
+  }, 300_000);
+
+  afterAll(async () => {
+    await browser?.close().catch(() => {});
+    await serve?.kill();
+    await target?.close();
+    if (kind === 'postgres') await dropSchema(process.env.TEST_DATABASE_URL!, schema).catch(() => {});
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  }, STEP);
+
+  it('a scan config with a YAML error: the 400 names the key and its line; fixed, it saves; filter and search the list', async () => {
+    await owner.goto(base + '/settings/configs');
+    await owner.getByText('The team has no configurations yet').waitFor();
+    await owner.getByTestId('new-config').click();
+    await owner.locator('.cm-content').waitFor();
+    await owner.getByLabel('Name').fill('Gentle engine');
+    await typeYaml(owner, 'concurrency: 5\nrate-limit: fast\nretries: 1\n');
+    await owner.getByTestId('save-config').click();
+    const error = owner.getByTestId('config-error');
+    await error.waitFor();
+    expect(await error.textContent()).toMatch(/config\.rate-limit.*\(line 2\)/);
+    await shot(owner, 'config-editor');
+    expect(owner.url()).toContain('/settings/configs/new');
+
+    await typeYaml(owner, 'concurrency: 5\nrate-limit: 20\nretries: 1\n');
+    await owner.getByTestId('save-config').click();
+    await owner.waitForURL((u) => /\/settings\/configs\/[0-9a-f-]{36}$/.test(u.pathname));
+    await owner.getByTestId('config-title').getByText('Gentle engine').waitFor();
+    const id = owner.url().split('/').pop()!;
+    expect((await apiCall('GET', `/v1/scans/config/${id}`)).json).toMatchObject({ name: 'Gentle engine', config_type: 'scan', config: 'concurrency: 5\nrate-limit: 20\nretries: 1\n' });
+
+    // An edit that breaks it is refused too, and the stored text stays.
+    await typeYaml(owner, 'concurrency: 5\nrate-limit: 20\nretries: lots\n');
+    await owner.getByTestId('save-config').click();
+    await expect.poll(() => owner.getByTestId('config-error').textContent(), SLOW).toMatch(/config\.retries.*\(line 3\)/);
+    expect((await apiCall('GET', `/v1/scans/config/${id}`)).json.config).toContain('retries: 1');
+    await typeYaml(owner, 'concurrency: 4\nrate-limit: 20\nretries: 1\n');
+    await owner.getByTestId('save-config').click();
+    await owner.getByTestId('config-saved').waitFor();
+    expect((await apiCall('GET', `/v1/scans/config/${id}`)).json.config).toContain('concurrency: 4');
+
+    // An alerting config that posts to the local receiver when a scan finishes.
+    await owner.goto(base + '/settings/configs/new');
+    await owner.locator('.cm-content').waitFor();
+    await owner.getByLabel('Name').fill('Hook on finish');
+    await owner.getByTestId('config-type').click();
+    await owner.getByRole('option', { name: 'alerting', exact: true }).click();
+    await typeYaml(owner, `provider: webhook\nevents: [scan_finished]\nwebhook:\n  url: ${target.url}/hook\n`);
+    await owner.getByTestId('save-config').click();
+    await owner.waitForURL((u) => /\/settings\/configs\/[0-9a-f-]{36}$/.test(u.pathname));
+    alertingId = owner.url().split('/').pop()!;
+    await owner.getByText('Nothing sent yet').waitFor();
+
+    // A read-only config (made through the API): shown, but no save or delete, and the editor is locked.
+    const locked = await apiCall('POST', '/v1/scans/config', { name: 'Locked tracker', config_type: 'reporting', config: 'github: {owner: acme, project-name: web, token: ghp_locked}\n', read_only: true });
+    expect(locked.status).toBe(200);
+    await owner.goto(base + `/settings/configs/${locked.json.id}`);
+    await owner.getByTestId('read-only').waitFor();
+    const before = await owner.locator('.cm-content').textContent();
+    expect(before).toContain('ghp_locked');
+    await owner.locator('.cm-content').click();
+    await owner.keyboard.insertText('typed ');
+    expect(await owner.locator('.cm-content').textContent()).toBe(before);
+    expect(await owner.getByTestId('save-config').count()).toBe(0);
+    expect(await owner.getByTestId('delete-config').count()).toBe(0);
+
+    // The list: a type filter and a name search, both in the address.
+    await owner.goto(base + '/settings/configs');
+    const rows = owner.getByTestId('configs-table').locator('tbody tr');
+    await expect.poll(() => rows.count(), SLOW).toBe(3);
+    await owner.getByTestId('config-type-filter').click();
+    await owner.getByRole('option', { name: 'alerting', exact: true }).click();
+    await expect.poll(() => rows.count(), SLOW).toBe(1);
+    expect(await rows.first().textContent()).toContain('Hook on finish');
+    expect(owner.url()).toContain('type=alerting');
+    await owner.goto(base + '/settings/configs?q=gentle');
+    await expect.poll(() => rows.count(), SLOW).toBe(1);
+    expect(await rows.first().textContent()).toContain('Gentle engine');
+    await owner.goto(base + '/settings/configs');
+    await expect.poll(() => rows.count(), SLOW).toBe(3);
+    await shot(owner, 'configs');
+  }, STEP);
+
+  it('a scan with configs and a schedule: a bad start time is refused naming it, then set; changed and removed on the scan', async () => {
+    await owner.goto(base + '/scans/new');
+    await owner.getByLabel('Name').fill('Scheduled scan');
+    await owner.getByLabel(/^Targets/).fill(target.url);
+    await owner.getByLabel('search templates to add').fill('e2e');
+    await owner.getByTestId('template-pick').getByRole('button', { name: 'Add' }).first().click();
+    await owner.getByRole('combobox', { name: 'Scan, template, remediation and scoring configs' }).click();
+    await owner.getByRole('option', { name: /Gentle engine/ }).click();
+    await owner.keyboard.press('Escape');
+    await owner.getByRole('combobox', { name: 'Alerting configs' }).click();
+    await owner.getByRole('option', { name: /Hook on finish/ }).click();
+    await owner.keyboard.press('Escape');
+    await owner.getByTestId('schedule-frequency').click();
+    await owner.getByRole('option', { name: 'daily', exact: true }).click();
+    await owner.getByLabel('Start time (UTC)').fill('25:61');
+    await owner.getByTestId('create-scan').click();
+    const refused = owner.getByTestId('schedule-error');
+    await refused.waitFor();
+    expect(await refused.textContent()).toMatch(/start_time must be a UTC time of day/);
+    await refused.scrollIntoViewIfNeeded();
+    await shot(owner, 'new-scan');
+
+    await owner.getByLabel('Start time (UTC)').fill('06:30');
+    await owner.getByRole('button', { name: 'Set the schedule' }).click();
+    await owner.waitForURL((u) => /^\/scans\/[^/]+$/.test(u.pathname) && u.pathname !== '/scans/new');
+    scanId = owner.url().split('/').pop()!.split('?')[0]!;
+    await expect.poll(() => owner.getByTestId('schedule-summary').textContent(), SLOW).toBe('daily from 06:30:00 UTC');
+    expect(await owner.getByTestId('schedule-next').textContent()).not.toBe('—');
+    // One scan only: the schedule went to the scan made on the first click.
+    const listed = await apiCall('GET', '/v1/scans?search=Scheduled');
+    expect(listed.json.data).toHaveLength(1);
+    const stored = await apiCall('GET', `/v1/scans/${scanId}`);
+    expect(stored.json.schedule).toMatchObject({ scan_frequency: 'daily', start_time: '06:30:00' });
+    expect(stored.json.scan_config_ids).toHaveLength(1);
+    await owner.getByTestId('scan-status').filter({ hasText: 'finished' }).waitFor({ timeout: 120_000 });
+    await shot(owner, 'scan-schedule');
+    await owner.getByRole('tab', { name: 'Configuration' }).click();
+    await owner.getByText(/Gentle engine/).first().waitFor();
+    expect(await owner.getByText(/Hook on finish/).count()).toBeGreaterThan(0);
+
+    // Change it: custom weekdays; then a refused hourly frequency (named), then a good one.
+    await owner.getByTestId('edit-schedule').click();
+    const dialog = owner.getByRole('dialog');
+    await dialog.getByTestId('schedule-frequency').click();
+    await owner.getByRole('option', { name: 'custom', exact: true }).click();
+    await dialog.getByText('Mon', { exact: true }).click();
+    await dialog.getByText('Wed', { exact: true }).click();
+    await dialog.getByTestId('save-schedule').click();
+    await expect.poll(() => owner.getByTestId('schedule-summary').textContent(), SLOW).toBe('on Mon, Wed from 06:30:00 UTC');
+    await owner.getByTestId('edit-schedule').click();
+    await dialog.getByTestId('schedule-frequency').click();
+    await owner.getByRole('option', { name: 'hourly', exact: true }).click();
+    await dialog.getByLabel('Every N hours').fill('30');
+    await dialog.getByTestId('save-schedule').click();
+    await expect.poll(() => dialog.getByTestId('schedule-save-error').textContent(), SLOW).toMatch(/hourly_frequency must be an integer from 1 to 24/);
+    await dialog.getByLabel('Every N hours').fill('6');
+    await dialog.getByTestId('save-schedule').click();
+    await expect.poll(() => owner.getByTestId('schedule-summary').textContent(), SLOW).toBe('every 6 hour(s) from 06:30:00 UTC');
+    expect((await apiCall('GET', `/v1/scans/${scanId}`)).json.schedule).toMatchObject({ scan_frequency: 'hourly', hourly_frequency: 6 });
+
+    // Settings › Schedules lists it.
+    await owner.goto(base + '/settings/schedules');
+    await owner.getByTestId('schedules-table').getByText('Scheduled scan').waitFor();
+    expect(await owner.getByTestId('schedules-table').textContent()).toContain('every 6 hour(s)');
+    await shot(owner, 'schedules');
+
+    // The alerting config sent scan_finished to the receiver, and its page lists the delivery.
+    await owner.goto(base + `/settings/configs/${alertingId}`);
+    await expect.poll(async () => {
+      await owner.getByRole('button', { name: 'Refresh' }).click();
+      return owner.getByTestId('deliveries-table').textContent({ timeout: 1000 }).catch(() => '');
+    }, { timeout: 60_000, interval: 1000 }).toMatch(/scan_finished.*delivered/);
+    expect(target.requests.filter((r) => r.url === '/hook' && r.method === 'POST').length).toBeGreaterThan(0);
+    await shot(owner, 'config-deliveries');
+
+    // Remove the schedule.
+    await owner.goto(base + `/scans/${scanId}`);
+    await owner.getByTestId('remove-schedule').click();
+    await expect.poll(() => owner.getByTestId('schedule-summary').textContent(), SLOW).toBe('Not scheduled');
+    expect((await apiCall('GET', `/v1/scans/${scanId}`)).json.schedule).toBeUndefined();
+    expect((await apiCall('GET', '/v1/scans/schedule')).json.schedules).toEqual([]);
+  }, STEP);
+
+  it('a finding opens straight from its URL, on its own page and in the list\'s drawer off the current page', async () => {
+    const results = await apiCall('GET', `/v1/scans/results?scan_id=${scanId}`);
+    expect(results.json.data).toHaveLength(1);
+    const vulnId = results.json.data[0].vuln_id as string;
+    // A fresh tab, nothing loaded before: the address alone.
+    const page = await owner.context().newPage();
+    page.on('pageerror', (e) => browserProblems.push(`${e.name}: ${e.message}`));
+    await page.goto(base + `/findings/${vulnId}`);
+    await page.getByTestId('finding-detail').waitFor();
+    expect(await page.getByTestId('finding-request').textContent()).toContain('GET /hello');
+    await page.getByRole('tab', { name: 'Response' }).click();
+    expect(await page.getByTestId('finding-response').textContent()).toContain('hello vigil');
+    await shot(page, 'finding-page');
+    // The list's drawer link, on a page of the list that does not hold it.
+    await page.goto(base + `/findings?page=7&finding=${vulnId}`);
+    await page.getByRole('dialog').getByTestId('finding-detail').waitFor();
+    expect(await page.getByRole('dialog').getByTestId('finding-request').textContent()).toContain('GET /hello');
+    // An id that names nothing: the server's 404 message.
+    await page.goto(base + '/findings/987654321');
+    await expect.poll(() => page.getByTestId('error-state').textContent(), SLOW).toContain('finding 987654321 not found');
+    await page.close();
+  }, STEP);
+
+  it('a Member sees config names and types, never the text, and no create, edit, delete or schedule controls', async () => {
+    await member.goto(base + '/settings/configs');
+    const table = member.getByTestId('configs-table');
+    await table.getByText('Gentle engine').waitFor();
+    expect(await table.textContent()).toMatch(/Hook on finish.*alerting.*webhook/);
+    expect(await member.getByTestId('new-config').count()).toBe(0);
+    await table.getByText('Gentle engine').click();
+    await member.getByTestId('config-hidden').waitFor();
+    expect(await member.locator('.cm-content').count()).toBe(0);
+    expect(await member.getByTestId('save-config').count()).toBe(0);
+    expect(await member.getByTestId('delete-config').count()).toBe(0);
+    expect(await member.content()).not.toContain('rate-limit');
+    await shot(member, 'config-member');
+    await member.goto(base + '/settings/configs/new');
+    await member.getByText(/role MEMBER may not add configurations/).waitFor();
+    await member.goto(base + `/scans/${scanId}`);
+    await member.getByTestId('scan-schedule').waitFor();
+    expect(await member.getByTestId('edit-schedule').count()).toBe(0);
+
+    // The API itself: no text for a Member (list and one), and changes refused by role.
+    const answers = await member.evaluate(async () => {
+      const s = await (await fetch('/v1/auth/session')).json();
+      const list = await (await fetch('/v1/scans/config')).json();
+      const one = await (await fetch(`/v1/scans/config/${list[0].id}`)).json();
+      const write = (method: string, url: string, body?: unknown) => fetch(url, {
+        method, headers: { 'content-type': 'application/json', 'x-csrf-token': s.csrf_token }, body: body ? JSON.stringify(body) : undefined,
+      }).then((r) => r.status);
+      return {
+        texts: [...list.map((c: { config: string }) => c.config), one.config],
+        create: await write('POST', '/v1/scans/config', { name: 'x', config_type: 'scan', config: 'retries: 1' }),
+        patch: await write('PATCH', `/v1/scans/config/${list[0].id}`, { name: 'y' }),
+        remove: await write('DELETE', `/v1/scans/config/${list[0].id}`),
+      };
+    });
+    expect(answers.texts).toHaveLength(4);
+    expect(answers.texts.every((t) => t === '')).toBe(true);
+    expect(answers).toMatchObject({ create: 403, patch: 403, remove: 403 });
+    expect(browserProblems).toEqual([]);
+  }, STEP);
+});
