@@ -5,6 +5,7 @@ import { AppLayout } from './components/AppLayout';
 import { SignIn } from './pages/SignIn';
 import { ApiFailure } from './api/client';
 import { sessionQuery } from './session';
+import { assetRoutes } from './pages/assets/routes';
 
 type Search = Record<string, unknown>;
 const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
@@ -19,7 +20,7 @@ const signIn = createRoute({
 const invite = createRoute({ getParentRoute: () => root, path: '/invite', component: lazyRouteComponent(() => import('./pages/Invite')) });
 
 // Every page below needs a session: without one, the sign-in page (and back here afterwards).
-const app = createRoute({
+export const app = createRoute({
   getParentRoute: () => root, id: 'app', component: AppLayout,
   beforeLoad: async ({ context, location }) => {
     try {
@@ -67,7 +68,7 @@ const settings = createRoute({ getParentRoute: () => app, path: '/settings', com
 
 const routeTree = root.addChildren([
   signIn, invite,
-  app.addChildren([overview, scansRoute, newScan, scanRoute, findingsRoute, templatesRoute, templateEditRoute, vulnsRoute, settings]),
+  app.addChildren([overview, scansRoute, newScan, scanRoute, findingsRoute, templatesRoute, templateEditRoute, vulnsRoute, settings, ...assetRoutes]),
 ]);
 
 export const router = createRouter({ routeTree, context: { queryClient: undefined! }, defaultPreload: 'intent' });
