@@ -39,7 +39,7 @@ export function AssetList({ enumerationId, search, setSearch, refreshKey }: {
       : api.GET('/v1/asset/enumerate/contents', { params: { query: filters } })),
     placeholderData: keepPreviousData,
   });
-  const open = list.data?.data.find((a) => String(a.id) === search.asset);
+  const open = list.data?.data.find((a) => a.id === search.asset);
 
   return (
     <Stack>
@@ -65,7 +65,7 @@ export function AssetList({ enumerationId, search, setSearch, refreshKey }: {
                 <Table.Tr key={a.id} data-asset={a.name}>
                   <Table.Td>
                     <Group gap={6} wrap="nowrap">
-                      <Anchor component="button" size="sm" onClick={() => setSearch({ asset: String(a.id) })}>{a.name}</Anchor>
+                      <Anchor component="button" size="sm" onClick={() => setSearch({ asset: a.id })}>{a.name}</Anchor>
                       {a.is_new && <Badge size="xs" color="green">new</Badge>}
                       {a.labels.map((l) => <Badge key={l} size="xs" variant="outline">{l}</Badge>)}
                     </Group>

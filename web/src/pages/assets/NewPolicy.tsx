@@ -17,7 +17,7 @@ const TYPES = [
 const TEXT_FIELDS = [
   ['host', 'Host names', 'app.example.com'], ['port', 'Ports', '8080,8443'], ['status_code', 'Status codes', '503'],
   ['title', 'Title contains', 'index of'], ['technologies', 'Technologies', 'nginx'], ['ip', 'IP addresses', '10.0.0.5'],
-  ['cname', 'CNAME', 'cdn.example.net'], ['labels', 'Labels', 'prod'], ['search', 'Search (host, title, server, URL)', ''],
+  ['cname', 'CNAME', 'cdn.example.net'], ['labels', 'Has labels', 'prod'], ['search', 'Search (host, title, server, URL)', ''],
 ] as const;
 const FLAGS = [['is_new', 'New assets'], ['is_tech', 'With technologies'], ['only_dns', 'DNS names only'], ['is_screenshot', 'With a screenshot']] as const;
 
@@ -91,7 +91,7 @@ export default function NewPolicy() {
         />
       )}
       {(type === 'set_label' || type === 'remove_label') && (
-        <TagsInput label="Labels (Enter after each)" value={labels} onChange={setLabels} error={fieldError('labels')} />
+        <TagsInput label="Labels to add or remove (Enter after each)" value={labels} onChange={setLabels} error={fieldError('labels')} />
       )}
       <Fieldset legend="Conditions (all must hold)">
         {fieldError('policies') && <Text size="sm" c="red" mb="xs" data-testid="conditions-error">{fieldError('policies')}</Text>}

@@ -15,9 +15,9 @@ export const newEnumerationRoute = createRoute({
   getParentRoute: () => appRoute, path: '/assets/new', component: lazyRouteComponent(() => import('./NewEnumeration')),
 });
 /** Filters of an asset list (an enumeration's assets, the inventory) as they live in the URL. */
-export interface AssetListSearch { q?: string; tech?: string; only_new?: boolean; only_dns?: boolean; page?: number; asset?: string }
+export interface AssetListSearch { q?: string; tech?: string; only_new?: boolean; only_dns?: boolean; page?: number; asset?: number }
 const assetListSearch = (s: Search): AssetListSearch => ({
-  q: str(s.q), tech: str(s.tech), only_new: flag(s.only_new), only_dns: flag(s.only_dns), page: num(s.page), asset: str(s.asset),
+  q: str(s.q), tech: str(s.tech), only_new: flag(s.only_new), only_dns: flag(s.only_dns), page: num(s.page), asset: num(s.asset),
 });
 export const inventoryRoute = createRoute({
   getParentRoute: () => appRoute, path: '/assets/inventory', component: lazyRouteComponent(() => import('./Inventory')),
