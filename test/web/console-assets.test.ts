@@ -152,6 +152,7 @@ describe.each(dbKinds())('web console assets pages on %s', (kind) => {
     await owner.getByTestId('create-enumeration').click();
     await expect.poll(() => owner.getByTestId('enumeration-error').textContent(), SLOW).toMatch(/\(root_domains\[0\]\)$/);
     expect(owner.url()).toMatch(/\/assets\/new$/);
+    await shot(owner, 'assets-new-enumeration');
 
     await owner.getByLabel(/^Roots/).fill('shop.e2e.test');
     await owner.getByLabel(/^Ports/).fill(`${shop.port},${admin.port}`);
@@ -213,11 +214,15 @@ describe.each(dbKinds())('web console assets pages on %s', (kind) => {
     expect(await owner.getByTestId('conditions-error').textContent()).toContain('at least one condition');
 
     await owner.getByLabel('Status codes').fill('503');
+    // Scoped to the enumeration, picked by name.
+    await owner.getByRole('combobox', { name: /^Enumerations/ }).click();
+    await owner.getByRole('option', { name: 'E2E shop' }).click();
     await owner.getByTestId('create-policy').click();
     await owner.waitForURL((u) => /^\/assets\/policies\/[^/]+$/.test(u.pathname) && !u.pathname.endsWith('/new'));
     policyUrl = owner.url();
     await owner.getByTestId('policy-name').getByText('Label maintenance pages').waitFor();
     await owner.getByText(/No events yet/).waitFor();
+    await owner.getByRole('link', { name: 'E2E shop' }).waitFor();
   }, STEP);
 
   it('after the estate changes, a rescan shows what appeared, changed and disappeared, and the policy acts', async () => {

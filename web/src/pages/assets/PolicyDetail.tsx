@@ -4,6 +4,7 @@ import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { api, ok } from '../../api/client';
+import { AnchorLink } from '../../components/Links';
 import { when } from '../../components/Severity';
 import { EmptyState, ErrorState, LoadingState, errorMessage } from '../../components/States';
 import { useMe } from '../../session';
@@ -29,6 +30,11 @@ export default function PolicyDetail() {
     queryFn: () => ok(api.GET('/v1/asset/policy/{policy_id}/events', { params: { path, query: { limit: PAGE, offset: (page - 1) * PAGE } } })),
     placeholderData: keepPreviousData,
   });
+  // Names of the enumerations a scoped policy names.
+  const names = useQuery({
+    queryKey: ['enumerations', 'names'], enabled: !!policy.data?.enumeration_ids.length,
+    queryFn: async () => new Map((await ok(api.GET('/v1/asset/enumerate', { params: { query: { limit: 1000 } } }))).data.map((e) => [e.id, e.name])),
+  });
   const remove = useMutation({
     mutationFn: () => ok(api.DELETE('/v1/asset/policy/{policy_id}', { params: { path } })),
     onSuccess: () => navigate({ to: '/assets/policies', search: {} }),
@@ -50,7 +56,9 @@ export default function PolicyDetail() {
         <Stack gap="xs">
           <Group gap="xs"><Text size="sm" c="dimmed" w={140}>Action</Text><Badge variant="light">{p.policy_type}</Badge>{p.labels.map((l) => <Badge key={l} variant="outline">{l}</Badge>)}</Group>
           <Group gap="xs"><Text size="sm" c="dimmed" w={140}>Conditions</Text><Code>{conditions(p)}</Code></Group>
-          <Group gap="xs"><Text size="sm" c="dimmed" w={140}>Scope</Text><Text size="sm">{p.enumeration_ids.length ? p.enumeration_ids.join(', ') : 'every enumeration'}</Text></Group>
+          <Group gap="xs"><Text size="sm" c="dimmed" w={140}>Scope</Text>{p.enumeration_ids.length ? p.enumeration_ids.map((id) => (
+            <AnchorLink key={id} size="sm" to="/assets/$enumerationId" params={{ enumerationId: id }}>{names.data?.get(id) ?? id}</AnchorLink>
+          )) : <Text size="sm">every enumeration</Text>}</Group>
           {p.alerting_config_ids.length > 0 && <Group gap="xs"><Text size="sm" c="dimmed" w={140}>Alerting configs</Text><Text size="sm">{p.alerting_config_ids.join(', ')}</Text></Group>}
           <Group gap="xs"><Text size="sm" c="dimmed" w={140}>Last ran</Text><Text size="sm">{when(p.last_executed_at)}</Text></Group>
         </Stack>

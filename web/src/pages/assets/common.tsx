@@ -62,7 +62,7 @@ export function AssetsTabs() {
   const value = pathname.startsWith('/assets/policies') ? '/assets/policies' : pathname.startsWith('/assets/inventory') ? '/assets/inventory' : '/assets';
   return (
     <SegmentedControl
-      data-testid="assets-tabs" value={value} onChange={(to) => void navigate({ to })}
+      data-testid="assets-tabs" style={{ alignSelf: 'flex-start' }} value={value} onChange={(to) => void navigate({ to })}
       data={[{ value: '/assets', label: 'Enumerations' }, { value: '/assets/inventory', label: 'Inventory' }, { value: '/assets/policies', label: 'Policies' }]}
     />
   );
