@@ -152,6 +152,7 @@ describe.each(dbKinds())('web console assets pages on %s', (kind) => {
     await owner.getByTestId('create-enumeration').click();
     await expect.poll(() => owner.getByTestId('enumeration-error').textContent(), SLOW).toMatch(/\(root_domains\[0\]\)$/);
     expect(owner.url()).toMatch(/\/assets\/new$/);
+    await owner.evaluate(() => window.scrollTo(0, 0));
     await shot(owner, 'assets-new-enumeration');
 
     await owner.getByLabel(/^Roots/).fill('shop.e2e.test');
