@@ -48,6 +48,8 @@ describe.each(dbKinds())('web console assets pages on %s', (kind) => {
   let shop: TestServer; // stays up; goes into maintenance (503) before the rescan
   let admin: TestServer; // closed before the rescan
   let maintenance = false;
+  /** The shop answers slowly during the first run, so the page shows the run while it goes. */
+  let delayMs = 1200;
   let serve: VigilProcess;
   let base: string;
   let browser: Browser;
@@ -78,7 +80,8 @@ describe.each(dbKinds())('web console assets pages on %s', (kind) => {
     const catalogue = path.join(dir, 'catalogue');
     mkdirSync(path.join(catalogue, 'http/technologies'), { recursive: true });
     writeFileSync(path.join(catalogue, 'http/technologies/tech-detect.yaml'), TECH_DETECT);
-    shop = await startHttpServer((req, res) => {
+    shop = await startHttpServer(async (req, res) => {
+      if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
       res.setHeader('Server', 'nginx/1.25.3');
       res.setHeader('content-type', 'text/html');
       if (req.url === '/favicon.ico') {
@@ -162,7 +165,10 @@ describe.each(dbKinds())('web console assets pages on %s', (kind) => {
     await owner.getByTestId('create-enumeration').click();
     await owner.waitForURL((u) => /^\/assets\/[0-9a-f]{20}$/.test(u.pathname));
     enumUrl = owner.url();
+    // Live: the page shows the run going, then (polling) its end.
+    await owner.getByTestId('enum-status').filter({ hasText: /queued|running/ }).waitFor();
     await owner.getByTestId('enum-status').filter({ hasText: 'finished' }).waitFor({ timeout: 120_000 });
+    delayMs = 0;
     expect(await owner.getByTestId('enumeration-progress').textContent()).toBe('100%');
     expect(await owner.getByTestId('total-assets').textContent()).toBe('3');
 
