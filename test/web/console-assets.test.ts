@@ -161,7 +161,7 @@ describe.each(dbKinds())('web console assets pages on %s', (kind) => {
     await owner.getByLabel(/^Roots/).fill('shop.e2e.test');
     await owner.getByLabel(/^Ports/).fill(`${shop.port},${admin.port}`);
     await owner.getByLabel(/^DNS resolvers/).fill(dns.address);
-    await owner.getByLabel(/^Timeout/).fill('2');
+    await owner.getByLabel(/^Timeout/).fill('5');
     await owner.getByTestId('create-enumeration').click();
     await owner.waitForURL((u) => /^\/assets\/[0-9a-f]{20}$/.test(u.pathname));
     enumUrl = owner.url();
@@ -203,6 +203,11 @@ describe.each(dbKinds())('web console assets pages on %s', (kind) => {
     await owner.goto(base + '/assets');
     await owner.getByTestId('enumerations-table').getByRole('link', { name: 'E2E shop' }).waitFor();
     await shot(owner, 'assets');
+    // The status filter, deep-linked: none failed; the finished one is listed.
+    await owner.goto(base + '/assets?status=failed');
+    await owner.getByText('No enumeration matches').waitFor();
+    await owner.goto(base + '/assets?status=finished&q=shop');
+    await owner.getByTestId('enumerations-table').getByRole('link', { name: 'E2E shop' }).waitFor();
     await owner.goto(base + '/assets/inventory?q=shop');
     await expect.poll(() => owner.getByTestId('assets-total').textContent(), SLOW).toBe('3 assets');
   }, STEP);
