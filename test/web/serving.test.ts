@@ -42,6 +42,12 @@ describe('console files', () => {
     expect(asset.headers['cache-control']).toMatch(/immutable/);
     expect(asset.body).toBe(readFileSync(path.join(CONSOLE_DIST, 'assets', js), 'utf8'));
     expect((await t.request({ method: 'GET', url: '/assets/nope.js', key: null })).statusCode).toBe(404);
+    // The console's Assets pages live under the same prefix: without a file extension, the page.
+    for (const url of ['/assets', '/assets/0123456789abcdef0123', '/assets/policies/abc?page=2']) {
+      const res = await t.request({ method: 'GET', url, key: null });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type'], url).toMatch(/text\/html/);
+    }
     // No way out of the build folder: at most the page comes back, never a file of the repository.
     for (const url of ['/assets/../../package.json', '/assets/%2e%2e/%2e%2e/package.json', '/..%2fpackage.json']) {
       const res = await t.request({ method: 'GET', url, key: null });

@@ -5,6 +5,7 @@ import { AppLayout } from './components/AppLayout';
 import { SignIn } from './pages/SignIn';
 import { ApiFailure } from './api/client';
 import { sessionQuery } from './session';
+import { assetRoutes } from './pages/assets/routes';
 
 type Search = Record<string, unknown>;
 const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
@@ -21,7 +22,7 @@ const signIn = createRoute({
 const invite = createRoute({ getParentRoute: () => root, path: '/invite', component: lazyRouteComponent(() => import('./pages/Invite')) });
 
 // Every page below needs a session: without one, the sign-in page (and back here afterwards).
-const app = createRoute({
+export const app = createRoute({
   getParentRoute: () => root, id: 'app', component: AppLayout,
   beforeLoad: async ({ context, location }) => {
     try {
@@ -83,7 +84,7 @@ const settings = createRoute({ getParentRoute: () => app, path: '/settings', com
 const routeTree = root.addChildren([
   signIn, invite,
   app.addChildren([overview, scansRoute, newScan, scanRoute, findingsRoute, templatesRoute, templateEditRoute, vulnsRoute, settings,
-    configsRoute, configRoute, schedules, findingRoute]),
+    configsRoute, configRoute, schedules, findingRoute, ...assetRoutes]),
 ]);
 
 export const router = createRouter({ routeTree, context: { queryClient: undefined! }, defaultPreload: 'intent' });

@@ -59,6 +59,11 @@ export const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: { tags, summary: 'Run an enumeration again (changes are written to the assets\' history)', params: S.EnumerateIdParams, response: { 200: S.CreateEnumerationResponse, ...errorResponses(400, 401, 403, 404, 409) } },
   }, async (req) => ({ ...(await assets.rescanEnumeration(ctx, req.caller.teamId, req.params.enumerate_id)), 'truncated-scan-targets': 0 }));
 
+  app.get('/v1/asset/enumerate/:enumerate_id/changelogs', {
+    config: { action: 'assets:view' },
+    schema: { tags, summary: 'What each run of an enumeration changed: the change history of all its assets (newest run first)', params: S.EnumerateIdParams, querystring: S.EnumerationChangelogQuery, response: { 200: S.Page(S.EnumerationChangelogRecord), ...errorResponses(400, 401, 403, 404) } },
+  }, async (req) => assets.listEnumerationChangelogs(ctx, req.caller.teamId, req.params.enumerate_id, req.query));
+
   app.get('/v1/asset/:asset_id/changelogs', {
     config: { action: 'assets:view' },
     schema: { tags, summary: 'Change history of an asset', params: S.AssetIdParams, querystring: S.ChangelogQuery, response: { 200: S.Page(S.ChangelogRecord), ...errorResponses(400, 401, 403, 404) } },

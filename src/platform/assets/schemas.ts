@@ -107,6 +107,15 @@ export const ChangelogRecord = Type.Object({
   created_at: Str, updated_at: Str,
 });
 
+export const EnumerationChangelogQuery = Type.Object({
+  run: Opt(Type.Integer({ minimum: 1, description: 'only this run (1 = the first); default: every run' })),
+  event_type: Opt(Str), sort_asc: Opt(Str), sort_desc: Opt(Str),
+  limit: Opt(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })), offset: Opt(Type.Integer({ minimum: 0, default: 0 })),
+}, { additionalProperties: false });
+
+/** A changelog record with the asset it belongs to (the enumeration-wide history spans many assets). */
+export const EnumerationChangelogRecord = Type.Composite([ChangelogRecord, Type.Object({ asset_id: Str })]);
+
 export const PolicyBody = Type.Object({
   name: Opt(Type.String({ maxLength: 500 })),
   policy_type: Opt(Type.String({ maxLength: 50, description: 'alert, delete, set_label, remove_label' })),

@@ -207,3 +207,19 @@ export async function listChangelogs(ctx: AppContext, teamId: string, assetId: s
   return pageEnvelope(rows.map(changelogView), total, offset, limit);
 }
 
+
+const ENUM_CHANGELOG_SORT: Record<string, string> = { ...CHANGELOG_SORT, run: 'run' };
+
+/** What each run of an enumeration changed, over all its assets (the disappeared ones included). */
+export async function listEnumerationChangelogs(ctx: AppContext, teamId: string, id: string, q: { run?: number; event_type?: string; sort_asc?: string; sort_desc?: string; limit?: number; offset?: number }) {
+  await mustGet(ctx, teamId, id);
+  const order = parseSort(q.sort_asc, q.sort_desc, ENUM_CHANGELOG_SORT);
+  const offset = q.offset ?? 0;
+  const limit = q.limit ?? 100;
+  const { rows, total } = await store.listChangelogs(ctx.db, {
+    teamId, enumerationId: id, run: q.run,
+    eventTypes: q.event_type?.split(',').map((s) => s.trim()).filter(Boolean),
+    order: [...(order.length ? order : [{ column: 'run', desc: true }]).map((o) => `${o.column} ${o.desc ? 'DESC' : 'ASC'}`), 'asset_changelogs.id ASC'].join(', '), limit, offset,
+  });
+  return pageEnvelope(rows.map(changelogView), total, offset, limit);
+}

@@ -376,6 +376,7 @@ export async function setLabels(db: Db, ids: string[], labels: string[], add: bo
 
 export interface ChangelogRow {
   id: string;
+  asset_id: string;
   enumeration_id: string;
   run: number;
   event_type: string;
@@ -384,9 +385,15 @@ export interface ChangelogRow {
   created_at: Date;
 }
 
-export async function listChangelogs(db: Db, q: { teamId: string; assetId: string; since?: string; eventTypes?: string[]; order: string; limit: number; offset: number }): Promise<{ rows: ChangelogRow[]; total: number }> {
-  const params: unknown[] = [q.teamId, q.assetId];
-  const where = ['team_id = $1', 'asset_id = $2'];
+/** The history of one asset, or of every asset of one enumeration (optionally one run of it). */
+export async function listChangelogs(db: Db, q: { teamId: string; assetId?: string; enumerationId?: string; run?: number; since?: string; eventTypes?: string[]; order: string; limit: number; offset: number }): Promise<{ rows: ChangelogRow[]; total: number }> {
+  const params: unknown[] = [q.teamId];
+  const where = ['team_id = $1'];
+  for (const [column, value] of [['asset_id', q.assetId], ['enumeration_id', q.enumerationId], ['run', q.run]] as const) {
+    if (value === undefined) continue;
+    params.push(value);
+    where.push(`${column} = $${params.length}`);
+  }
   if (q.since) {
     params.push(q.since);
     where.push(`created_at >= now() - $${params.length}::interval`);
@@ -400,7 +407,7 @@ export async function listChangelogs(db: Db, q: { teamId: string; assetId: strin
   const total = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM asset_changelogs WHERE ${w}`, params);
   params.push(q.limit, q.offset);
   const { rows } = await db.query<ChangelogRow>(
-    `SELECT id::text AS id, enumeration_id, run, event_type, change_event, snapshot, created_at FROM asset_changelogs
+    `SELECT id::text AS id, asset_id::text AS asset_id, enumeration_id, run, event_type, change_event, snapshot, created_at FROM asset_changelogs
      WHERE ${w} ORDER BY ${q.order} LIMIT $${params.length - 1} OFFSET $${params.length}`, params);
   return { rows, total: total.rows[0]!.n };
 }

@@ -98,6 +98,7 @@ export function changelogView(c: ChangelogRow) {
   const s = c.snapshot as Record<string, any>;
   return {
     id: Number(c.id),
+    asset_id: c.asset_id,
     enumeration_id: c.enumeration_id,
     name: String(s.name ?? s.host ?? ''),
     event_type: c.event_type,

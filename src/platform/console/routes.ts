@@ -51,7 +51,8 @@ export const consoleRoutes: FastifyPluginAsync = async (app) => {
     const urlPath = decodeURIComponent(req.url.split('?')[0]!);
     if (API_PATH.test(urlPath)) return reply.callNotFound();
     const rel = urlPath.replace(/^\/+/, '');
-    if (rel.startsWith('assets/')) {
+    // Build files (assets/<name>.<ext>) share the prefix with the console's Assets pages (/assets/<id>).
+    if (/^assets\/[^/]+\.[a-z0-9]+$/i.test(rel)) {
       // Hashed file names: cached for good. A missing asset is a 404, not the page.
       if (!isFile(path.join(dist, rel))) return reply.callNotFound();
       return secureHeaders(reply).sendFile(rel, { maxAge: 365 * 86_400_000, immutable: true });

@@ -171,6 +171,19 @@ describe.each(dbKinds())('assets story on %s', (kind) => {
       [`new.example.test:${shop.port}`]: [came],
     });
 
+    // The enumeration's own history of run 2 holds the same records, each naming its asset.
+    const run2 = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${enumId}/changelogs?run=2` })).json();
+    expect(run2.total_results).toBe(7);
+    const byAsset: typeof events = {};
+    for (const c of run2.data) (byAsset[ids.get(Number(c.asset_id))!] ??= []).push({ event_type: c.event_type, change_event: c.change_event });
+    expect(byAsset).toEqual(events);
+    const everyRun = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${enumId}/changelogs?limit=1000` })).json();
+    expect(everyRun.total_results).toBe(8 + 7);
+    expect(everyRun.data[0].run).toBe(2);
+    const gone2 = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${enumId}/changelogs?run=2&event_type=disappeared` })).json();
+    expect(gone2.data.map((c: any) => ids.get(Number(c.asset_id))).sort()).toEqual([`app.example.test:${adminPort}`, `www.example.test:${adminPort}`]);
+    expect((await t.request({ method: 'GET', url: `/v1/asset/enumerate/nope/changelogs` })).statusCode).toBe(404);
+
     // not_seen_for_days: a disappeared asset last seen long ago (its enumeration has run since).
     const adminApp = idOf(`app.example.test:${adminPort}`);
     expect((await contents(enumId, '&not_seen_for_days=5')).total_results).toBe(0);

@@ -5169,6 +5169,120 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/asset/enumerate/{enumerate_id}/changelogs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What each run of an enumeration changed: the change history of all its assets (newest run first) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description only this run (1 = the first); default: every run */
+                    run?: number;
+                    event_type?: string;
+                    sort_asc?: string;
+                    sort_desc?: string;
+                    limit?: number;
+                    offset?: number;
+                };
+                header?: never;
+                path: {
+                    enumerate_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            current_page: number;
+                            result_count: number;
+                            total_results: number;
+                            total_pages: number;
+                            message: string;
+                            data: {
+                                id: number;
+                                enumeration_id: string;
+                                name: string;
+                                event_type: string;
+                                run: number;
+                                host?: string;
+                                port?: number;
+                                ip?: string;
+                                status_code?: number;
+                                content_length?: number;
+                                title?: string;
+                                webserver?: string;
+                                technologies: string[];
+                                cname: string[];
+                                labels: string[];
+                                is_new: boolean;
+                                change_event: {
+                                    name: string;
+                                    from: unknown;
+                                    to: unknown;
+                                }[];
+                                created_at: string;
+                                updated_at: string;
+                                asset_id: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/asset/{asset_id}/changelogs": {
         parameters: {
             query?: never;

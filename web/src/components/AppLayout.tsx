@@ -11,6 +11,7 @@ const NAV = [
   { to: '/', label: 'Overview' },
   { to: '/scans', label: 'Scans' },
   { to: '/findings', label: 'Findings' },
+  { to: '/assets', label: 'Assets' },
   { to: '/templates', label: 'Templates' },
   { to: '/vulnerabilities', label: 'Vulnerabilities' },
   { to: '/settings', label: 'Settings' },
