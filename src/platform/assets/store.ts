@@ -158,6 +158,12 @@ export async function finishRun(db: Db, id: string, run: number, totals: { total
      WHERE id = $1`, [id, run, totals.total, totals.fresh, JSON.stringify(totals.notices)]);
 }
 
+/** The providers the run listed (its cloudlist configs may have been edited since the enumeration was saved). */
+export async function setCloudProviderName(db: Db, id: string, name: string): Promise<void> {
+  await db.query(`UPDATE asset_enumerations SET enumeration_config = jsonb_set(enumeration_config, '{cloudlist_provider_name}', to_jsonb($2::text))
+    WHERE id = $1 AND enumeration_config ? 'cloudlist_config_ids'`, [id, name]);
+}
+
 export async function markAutoScan(db: Db, id: string, run: number): Promise<boolean> {
   const res = await db.query(`UPDATE asset_enumerations SET auto_scan_run = $2 WHERE id = $1 AND auto_scan_run < $2 RETURNING id`, [id, run]);
   return res.rowCount > 0;

@@ -4296,6 +4296,8 @@ export interface paths {
                                 new_assets: number;
                                 notices: string[];
                                 is_internal: boolean;
+                                cloudlist_config_ids?: string[];
+                                cloudlist_provider_name?: string;
                             }[];
                         };
                     };
@@ -4342,8 +4344,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         name?: string;
-                        /** @description domains, IP addresses or CIDR ranges (largest /16, IPv6 /112) */
-                        root_domains: string[];
+                        /** @description domains, IP addresses or CIDR ranges (largest /16, IPv6 /112); may be left out when cloudlist_config_ids is given */
+                        root_domains?: string[];
                         steps?: string[];
                         /** @description e.g. "80,443,8000-8100" or "top-100" (default) */
                         enumeration_ports?: string;
@@ -4372,6 +4374,8 @@ export interface paths {
                         automatic_vuln_scans?: boolean;
                         /** @description subfinder configs (configs of type subfinder) whose keys dns_passive uses */
                         subfinder_config_ids?: string[];
+                        /** @description cloudlist configs (configs of type cloudlist) whose accounts' hosts and public addresses are added to the run */
+                        cloudlist_config_ids?: string[];
                         /** @description not supported */
                         enrichment_inputs?: string[];
                     };
@@ -4622,6 +4626,8 @@ export interface paths {
                                 new_assets: number;
                                 notices: string[];
                                 is_internal: boolean;
+                                cloudlist_config_ids?: string[];
+                                cloudlist_provider_name?: string;
                             };
                         };
                     };
@@ -4743,7 +4749,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         name?: string;
-                        /** @description domains, IP addresses or CIDR ranges (largest /16, IPv6 /112) */
+                        /** @description domains, IP addresses or CIDR ranges (largest /16, IPv6 /112); may be left out when cloudlist_config_ids is given */
                         root_domains?: string[];
                         steps?: string[];
                         /** @description e.g. "80,443,8000-8100" or "top-100" (default) */
@@ -4773,6 +4779,8 @@ export interface paths {
                         automatic_vuln_scans?: boolean;
                         /** @description subfinder configs (configs of type subfinder) whose keys dns_passive uses */
                         subfinder_config_ids?: string[];
+                        /** @description cloudlist configs (configs of type cloudlist) whose accounts' hosts and public addresses are added to the run */
+                        cloudlist_config_ids?: string[];
                         /** @description not supported */
                         enrichment_inputs?: string[];
                     };
