@@ -119,7 +119,8 @@ export async function runDiscovery(c: DiscoveryConfig, sink: EventSink = () => {
       const source = `cloudlist:${a.provider}`;
       const host = a.host ?? a.ip!;
       if (!a.ip) {
-        if (!names.has(host)) names.set(host, source);
+        // Out-of-scope names are not even resolved.
+        if (!names.has(host) && inScope(host)) names.set(host, source);
         continue;
       }
       const r = byHost.get(host) ?? { host, ip: [], cname: [], source };

@@ -151,4 +151,15 @@ describe('discovery with cloud accounts', () => {
     expect(services.map((a) => `${a.host}:${a.port}`)).toEqual([`127.0.0.11:${web.port}`]);
     expect(services[0]!.http).toMatchObject({ status_code: 200, title: 'Droplet app' });
   });
+
+  it('does not even resolve a cloud name that the exclusions leave out', async () => {
+    const before = dns.queries.length;
+    const found = await runDiscovery({
+      roots: [], steps: ['dns_resolve'], resolvers: [dns.address], exclusions: ['alias.cf.example.test'],
+      cloud: { providers: [{ provider: 'cloudflare', api_token: TOKENS.cloudflare }], baseUrls: apis.baseUrls },
+      limits: { timeoutMs: 1500 },
+    });
+    expect(found.map((a) => a.host).sort()).toEqual(['app.cf.example.test', 'www.cf2.example.test']);
+    expect(dns.queries.slice(before).map((q) => q.name)).toEqual([]);
+  });
 });

@@ -25,6 +25,21 @@ export function parseCloudConfig(text: string): ProviderEntry[] {
   });
 }
 
+/**
+ * API base URLs from "provider=URL" pairs separated by commas (VIGIL_CLOUD_ENDPOINTS): known providers
+ * and http(s) URLs only, without trailing slashes.
+ */
+export function parseCloudEndpoints(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of text.split(',')) {
+    const at = pair.indexOf('=');
+    const name = pair.slice(0, at).trim();
+    const url = pair.slice(at + 1).trim().replace(/\/+$/, '');
+    if (at > 0 && CLOUD_CLIENTS[name] && /^https?:\/\/\S+$/.test(url)) out[name] = url;
+  }
+  return out;
+}
+
 /** Replaces every credential value of the entries (anything but provider and id) in a text. */
 export function redact(text: string, entries: ProviderEntry[]): string {
   let out = text;

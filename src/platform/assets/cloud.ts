@@ -2,7 +2,7 @@
 // the enumeration is saved and read when it runs, and VIGIL_CLOUD_ENDPOINTS (provider=URL pairs that
 // replace the providers' API addresses: mirrors, proxies, tests).
 import type { Db } from '../../db/connection.ts';
-import { parseCloudConfig, CLOUD_CLIENTS, type ProviderEntry } from '../../discovery/index.ts';
+import { parseCloudConfig, parseCloudEndpoints, type ProviderEntry } from '../../discovery/index.ts';
 import { badRequest } from '../errors.ts';
 import { loadConfigs } from '../scans/configs.ts';
 
@@ -28,16 +28,7 @@ function safeEntries(text: string): ProviderEntry[] {
 }
 
 /** VIGIL_CLOUD_ENDPOINTS: "do=https://mirror.example/do,cloudflare=http://127.0.0.1:8080" (known providers only). */
-export function cloudEndpoints(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const pair of (env.VIGIL_CLOUD_ENDPOINTS ?? '').split(',')) {
-    const at = pair.indexOf('=');
-    const name = pair.slice(0, at).trim();
-    const url = pair.slice(at + 1).trim().replace(/\/+$/, '');
-    if (at > 0 && CLOUD_CLIENTS[name] && /^https?:\/\/\S+$/.test(url)) out[name] = url;
-  }
-  return out;
-}
+export const cloudEndpoints = (env: NodeJS.ProcessEnv = process.env) => parseCloudEndpoints(env.VIGIL_CLOUD_ENDPOINTS ?? '');
 
 /** The accounts of the enumeration's cloudlist configs still there; a missing or unreadable one is a notice. */
 export async function cloudSettings(db: Db, teamId: string, ids: string[], notices: string[]): Promise<{ providers: ProviderEntry[]; baseUrls: Record<string, string> } | undefined> {
