@@ -130,11 +130,13 @@ export async function listEnumerations(ctx: AppContext, teamId: string, q: Enume
   const status = q.status?.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
   for (const s of status ?? []) if (!ENUM_STATUSES.includes(s)) throw badRequest(`unknown status "${s}"; use ${ENUM_STATUSES.join(', ')}`, 'status');
   if (q.time !== undefined && !(TIME_RANGES as readonly string[]).includes(q.time)) throw badRequest(`time "${q.time}" is not one of ${TIME_RANGES.join(', ')}`, 'time');
+  const types = q.enum_type?.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  for (const ty of types ?? []) if (ty !== 'cloudlist' && ty !== 'domain') throw badRequest(`unknown enum_type "${ty}"; use cloudlist, domain`, 'enum_type');
   if (q.custom_filter?.trim()) throw badRequest('custom_filter is not supported; use the other filters', 'custom_filter');
   // Every enumeration here runs on this platform's workers: none is "internal" (agent-run).
   if (q.is_internal === true) return pageEnvelope([], 0, offset, limit);
   const { rows, total } = await store.listEnumerations(ctx.db, {
-    teamId, offset, limit, search: q.search?.trim() || undefined, status, since: store.intervalOf(q.time),
+    teamId, offset, limit, search: q.search?.trim() || undefined, status, types: types as ('cloudlist' | 'domain')[] | undefined, since: store.intervalOf(q.time),
     startDate: q.start_date, endDate: q.end_date, order: parseSort(q.sort_asc, q.sort_desc, SORTABLE),
   });
   return pageEnvelope(rows.map(enumerationView), total, offset, limit);

@@ -68,6 +68,8 @@ export interface EnumerationListQuery {
   limit: number;
   search?: string;
   status?: string[];
+  /** Only enumerations of these types: cloudlist (with cloud accounts), domain (without). */
+  types?: ('cloudlist' | 'domain')[];
   since?: string;
   startDate?: string;
   endDate?: string;
@@ -88,6 +90,9 @@ export async function listEnumerations(db: Db, q: EnumerationListQuery): Promise
   if (q.since) {
     params.push(q.since);
     where.push(`created_at >= now() - $${params.length}::interval`);
+  }
+  if (q.types?.length === 1) {
+    where.push(`${q.types[0] === 'domain' ? 'NOT ' : ''}(enumeration_config ? 'cloudlist_config_ids')`);
   }
   if (q.startDate) {
     params.push(q.startDate);

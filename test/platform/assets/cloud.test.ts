@@ -171,4 +171,25 @@ describe.each(dbKinds())('cloud enumerations on %s', (kind) => {
     }
     expect((await t.request({ method: 'GET', url: '/v1/asset/enumerate' })).json().total_results).toBe(before);
   });
+
+  it('filters the list by enum_type', async () => {
+    const dom = await t.request({ method: 'POST', url: '/v1/asset/enumerate', payload: { name: 'plain', root_domains: ['example.test'] } });
+    expect(dom.statusCode, dom.body).toBe(200);
+    const names = async (q: string) => {
+      const res = await t.request({ method: 'GET', url: `/v1/asset/enumerate?limit=100${q}` });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data.map((e: any) => `${e.name}:${e.enumeration_type}`).sort();
+    };
+    const all = await names('');
+    const cloud = await names('&enum_type=cloudlist');
+    const domain = await names('&enum_type=domain');
+    expect(cloud.length).toBeGreaterThan(0);
+    expect(cloud.every((n: string) => n.endsWith(':cloudlist'))).toBe(true);
+    expect(domain).toEqual(['plain:domain']);
+    expect([...cloud, ...domain].sort()).toEqual(all);
+    expect(await names('&enum_type=domain,cloudlist')).toEqual(all);
+    const bad = await t.request({ method: 'GET', url: '/v1/asset/enumerate?enum_type=moon' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ param: 'enum_type' });
+  });
 });
