@@ -38,7 +38,7 @@ export function registerDiscover(program: Command): void {
     .option('-w, --wordlist <file>', 'words for dns_bruteforce, one a line')
     .option('-e, --exclude <list>', 'exclusions (names, *.wildcards, IPs, CIDRs; +pattern to include only)', list)
     .option('--provider-config <file>', 'subfinder provider-config.yaml with dns_passive keys')
-    .option('--cloudlist-config <file>', 'cloudlist provider-config.yaml: its accounts\' hosts and public addresses are added (do, hetzner, linode, cloudflare; API addresses from VIGIL_CLOUD_ENDPOINTS)')
+    .option('--cloudlist-config <file>', 'cloudlist provider-config.yaml: its accounts\' hosts and public addresses are added (do, hetzner, linode, cloudflare, heroku; API addresses from VIGIL_CLOUD_ENDPOINTS)')
     .option('-c, --concurrency <n>', 'operations in parallel', int('concurrency'), 50)
     .option('--rate-limit <n>', 'operations per second, 0 = no limit', int('rate-limit'), 0)
     .option('--timeout <ms>', 'milliseconds per connection or query', int('timeout'), 3000)

@@ -62,7 +62,7 @@ describe('vigil discover', () => {
     try {
       const file = path.join(dir, 'provider-config.yaml');
       writeFileSync(file, sampleProviderConfig());
-      const p = spawnVigil(['discover', '--cloudlist-config', file, '--steps', 'dns_resolve', '-e', '*.cf.example.test,*.cf2.example.test'],
+      const p = spawnVigil(['discover', '--cloudlist-config', file, '--steps', 'dns_resolve', '-e', '*.cf.example.test,*.cf2.example.test,*.ondigitalocean.example.test'],
         { VIGIL_CLOUD_ENDPOINTS: apis.endpointsEnv });
       expect(await p.exited).toBe(0);
       const hosts = p.stdout.trim().split('\n').map((l) => JSON.parse(l)).filter((l) => l.type === 'asset').map((a) => `${a.host} ${a.sources}`);

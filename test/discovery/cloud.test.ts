@@ -34,6 +34,7 @@ describe('cloud asset listing', () => {
       'cloudflare dns app.cf.example.test 127.0.0.51',
       'cloudflare dns www.cf2.example.test 127.0.0.52',
       'cloudflare dns www.cf2.example.test ::1',
+      'do/main-do app shop-app.ondigitalocean.example.test -',
       'do/main-do dns api.do.example.test 127.0.0.15',
       'do/main-do dns do.example.test -',
       'do/main-do dns do.example.test 127.0.0.14',
@@ -53,7 +54,22 @@ describe('cloud asset listing', () => {
     expect(urls).toContain('/linode/v4/linode/instances?page=1&page_size=500');
     expect(urls).toContain('/cloudflare/client/v4/zones?page=2&per_page=50');
     expect(urls).toContain('/do/v2/domains/do.example.test/records?page=3&per_page=200');
+    expect(urls).toContain('/do/v2/apps?page=1&per_page=200');
     for (const r of apis.server.requests) expect(r.headers.authorization ?? r.headers['x-auth-key']).toBeTruthy();
+  });
+
+  it('lists Heroku apps\' hosts through Range / Next-Range pages, leaving out internal ones', async () => {
+    const notices: string[] = [];
+    const before = apis.server.requests.length;
+    const found = await listCloudAssets([{ provider: 'heroku', id: 'h', heroku_api_token: TOKENS.heroku }], { baseUrls: apis.baseUrls, notice: (m) => notices.push(m) });
+    expect(notices).toEqual([]);
+    expect(found.map(key)).toEqual([
+      'heroku/h app web-one.herokuapp.example.test -', 'heroku/h app web-two.herokuapp.example.test -', 'heroku/h app web-four.herokuapp.example.test -',
+    ]);
+    expect(apis.server.requests.slice(before).map((r) => r.headers.range)).toEqual(['id ..; max=1000', 'id ]02..; max=1000', 'id ]04..; max=1000']);
+    const refused: string[] = [];
+    await listCloudAssets([{ provider: 'heroku', heroku_api_token: 'heroku-wrong-SECRET' }], { baseUrls: apis.baseUrls, notice: (m) => refused.push(m) });
+    expect(refused).toEqual(['cloudlist: provider heroku skipped: the API answered HTTP 401: Invalid credentials provided.']);
   });
 
   it('uses Cloudflare legacy keys (X-Auth-Email, X-Auth-Key)', async () => {
@@ -80,7 +96,7 @@ describe('cloud asset listing', () => {
       'cloudlist: provider do skipped: the API answered HTTP 401: Unable to authenticate you',
       'cloudlist: provider cloudflare skipped: the API answered HTTP 403: Invalid access token',
       'cloudlist: provider linode skipped: the API answered HTTP 401: Invalid Token',
-      'cloudlist: provider aws skipped: not supported (supported: do, hetzner, linode, cloudflare)',
+      'cloudlist: provider aws skipped: not supported (supported: do, hetzner, linode, cloudflare, heroku)',
       'cloudlist: provider hetzner skipped: auth_token is not set',
     ]);
   });

@@ -1,5 +1,5 @@
 // Local HTTP servers that answer as the cloud providers' public APIs do (paths, auth headers, paging and
-// error shapes of DigitalOcean v2, Hetzner Cloud v1, Linode v4 and Cloudflare v4), serving a fixed
+// error shapes of DigitalOcean v2, Hetzner Cloud v1, Linode v4, Cloudflare v4 and Heroku), serving a fixed
 // inventory. Pages are deliberately small (each API's page size capped at `pageCap`) so that every
 // listing spans several pages.
 import { startHttpServer, type TestServer } from './targets.ts';
@@ -11,9 +11,12 @@ export const TOKENS = {
   cloudflare: 'cf-SECRET-0123456789abcdef',
   cloudflareKey: 'cf-global-SECRET-0123456789',
   cloudflareEmail: 'owner@example.test',
+  heroku: 'heroku-SECRET-0123456789abcdef',
 };
 
 export interface CloudInventory {
+  apps: { id: string; live_domain?: string }[];
+  herokuApps: { id: string; name: string; web_url: string | null; internal_routing: boolean | null }[];
   droplets: { id: number; networks: { v4: { ip_address: string; type: 'public' | 'private' }[]; v6: { ip_address: string; type: 'public' | 'private' }[] } }[];
   domains: { name: string; records: { id: number; type: string; name: string; data: string }[] }[];
   servers: { id: number; name: string; public_net: { ipv4: { ip: string } | null; ipv6: { ip: string } | null }; private_net: { ip: string }[] }[];
@@ -23,7 +26,7 @@ export interface CloudInventory {
 
 export interface CloudApis {
   /** Base URL of each provider's API (all on one server), as VIGIL_CLOUD_ENDPOINTS takes them. */
-  baseUrls: Record<'do' | 'hetzner' | 'linode' | 'cloudflare', string>;
+  baseUrls: Record<'do' | 'hetzner' | 'linode' | 'cloudflare' | 'heroku', string>;
   /** VIGIL_CLOUD_ENDPOINTS text for them. */
   endpointsEnv: string;
   server: TestServer;
@@ -59,6 +62,7 @@ export async function startCloudApis(inv: CloudInventory, pageCap = 2): Promise<
         json(200, { [key]: slice(items, page, per), links: { pages }, meta: { total: items.length } });
       };
       if (path === '/v2/droplets') return list('droplets', inv.droplets);
+      if (path === '/v2/apps') return list('apps', inv.apps);
       if (path === '/v2/domains') return list('domains', inv.domains.map((d) => ({ name: d.name, ttl: 1800, zone_file: '' })));
       const m = path.match(/^\/v2\/domains\/([^/]+)\/records$/);
       const d = m && inv.domains.find((x) => x.name === decodeURIComponent(m[1]!));
@@ -98,11 +102,30 @@ export async function startCloudApis(inv: CloudInventory, pageCap = 2): Promise<
       if (z) return list(z.records.map((r) => ({ ...r, zone_id: z.id, zone_name: z.name })), 5000);
       return json(404, { success: false, errors: [{ code: 7003, message: 'Could not route to /zones' }], messages: [], result: null });
     }
+    if (provider === 'heroku') {
+      if (req.headers.accept !== 'application/vnd.heroku+json; version=3') return json(400, { id: 'bad_request', message: 'Accept header must be application/vnd.heroku+json; version=3' });
+      if (auth !== `Bearer ${TOKENS.heroku}`) return json(401, { id: 'unauthorized', message: 'Invalid credentials provided.' });
+      if (path !== '/apps') return json(404, { id: 'not_found', message: 'Couldn\'t find that.' });
+      // Range: "id ..; max=N" first, then "]<last id>..; max=N" as Next-Range said.
+      const m = String(req.headers.range ?? 'id ..; max=200').match(/^id (\])?([^.]*)\.\.(?:; *max=(\d+))?/);
+      if (!m) return json(400, { id: 'bad_request', message: 'Invalid Range header' });
+      const sorted = [...inv.herokuApps].sort((a, b) => a.id.localeCompare(b.id));
+      const after = m[1] ? m[2]! : '';
+      const rest = after ? sorted.filter((a) => a.id > after) : sorted;
+      const per = Math.min(Number(m[3] ?? 200), 1000, pageCap);
+      const part = rest.slice(0, per);
+      if (rest.length > per) {
+        res.setHeader('Next-Range', `id ]${part[part.length - 1]!.id}..; max=${Number(m[3] ?? 200)}`);
+        return json(206, part);
+      }
+      return json(200, part);
+    }
     res.statusCode = 404;
     res.end();
   });
   const baseUrls = {
     do: `${server.url}/do`, hetzner: `${server.url}/hetzner`, linode: `${server.url}/linode`, cloudflare: `${server.url}/cloudflare`,
+    heroku: `${server.url}/heroku`,
   };
   return {
     baseUrls,
@@ -113,11 +136,19 @@ export async function startCloudApis(inv: CloudInventory, pageCap = 2): Promise<
 }
 
 /**
- * A small estate across the four providers. Droplet, server and instance addresses are loopback ones
+ * A small estate across the five providers. Droplet, server and instance addresses are loopback ones
  * (127.0.0.x) so that port scans and probes stay on this machine; private addresses must be left out.
  */
 export function sampleInventory(): CloudInventory {
   return {
+    apps: [{ id: 'a1', live_domain: 'shop-app.ondigitalocean.example.test' }, { id: 'a2' }],
+    herokuApps: [
+      { id: '01', name: 'web-one', web_url: 'https://web-one.herokuapp.example.test/', internal_routing: null },
+      { id: '02', name: 'web-two', web_url: 'https://web-two.herokuapp.example.test/', internal_routing: false },
+      { id: '03', name: 'private', web_url: 'https://private.herokuapp.example.test/', internal_routing: true },
+      { id: '04', name: 'web-four', web_url: 'https://web-four.herokuapp.example.test/', internal_routing: null },
+      { id: '05', name: 'no-url', web_url: null, internal_routing: null },
+    ],
     droplets: [
       { id: 1, networks: { v4: [{ ip_address: '127.0.0.11', type: 'public' }, { ip_address: '10.10.0.5', type: 'private' }], v6: [] } },
       { id: 2, networks: { v4: [{ ip_address: '127.0.0.12', type: 'public' }], v6: [] } },
@@ -157,7 +188,7 @@ export function sampleInventory(): CloudInventory {
   };
 }
 
-/** A cloudlist provider-config.yaml naming the four accounts with the right tokens. */
+/** A cloudlist provider-config.yaml naming four of the accounts (not Heroku) with the right tokens. */
 export function sampleProviderConfig(): string {
   return [
     `- provider: do\n  id: main-do\n  digitalocean_token: ${TOKENS.do}`,

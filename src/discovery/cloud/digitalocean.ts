@@ -1,5 +1,6 @@
 // DigitalOcean (API v2, https://api.digitalocean.com, `Authorization: Bearer <digitalocean_token>`):
-// droplets' public addresses, and the A, AAAA and CNAME records of the account's domains. Lists are paged
+// droplets' public addresses, App Platform apps' live domains, and the A, AAAA and CNAME records of the
+// account's domains. Lists are paged
 // with `page` / `per_page` (at most 200); `links.pages.next` is present while a next page exists.
 import { eachPage } from './http.ts';
 import type { CloudAsset, CloudProviderClient, ProviderApi, ProviderEntry } from './types.ts';
@@ -28,6 +29,9 @@ export const digitalocean: CloudProviderClient = {
       for (const n of [...(d?.networks?.v4 ?? []), ...(d?.networks?.v6 ?? [])]) {
         if (n?.type === 'public' && typeof n.ip_address === 'string') out.push({ ...base, service: 'droplet', ip: n.ip_address });
       }
+    }
+    for (const app of await all<any>(api, '/v2/apps', 'apps')) {
+      if (typeof app?.live_domain === 'string' && app.live_domain) out.push({ ...base, service: 'app', host: app.live_domain });
     }
     for (const domain of await all<any>(api, '/v2/domains', 'domains')) {
       const name = String(domain?.name ?? '');

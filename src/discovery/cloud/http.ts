@@ -20,12 +20,17 @@ function apiMessage(body: string): string {
 }
 
 export function apiGetter(base: string, headers: Record<string, string>, timeoutMs: number, signal?: AbortSignal): ApiGetter {
-  return async (pathAndQuery) => {
+  const request = apiRequester(base, headers, timeoutMs, signal);
+  return async (pathAndQuery, extra) => (await request(pathAndQuery, extra)).doc;
+}
+
+export function apiRequester(base: string, headers: Record<string, string>, timeoutMs: number, signal?: AbortSignal) {
+  return async (pathAndQuery: string, extra: Record<string, string> = {}): Promise<{ doc: any; headers: Headers }> => {
     const signals = [AbortSignal.timeout(timeoutMs), ...(signal ? [signal] : [])];
     let res: Response;
     try {
       res = await fetch(base + pathAndQuery, {
-        headers: { Accept: 'application/json', 'User-Agent': 'vigil-discovery', ...headers },
+        headers: { Accept: 'application/json', 'User-Agent': 'vigil-discovery', ...headers, ...extra },
         signal: AbortSignal.any(signals),
         redirect: 'error',
       });
@@ -39,7 +44,7 @@ export function apiGetter(base: string, headers: Record<string, string>, timeout
       throw new CloudApiError(`the API answered HTTP ${res.status}${m ? `: ${m}` : ''}`, res.status);
     }
     try {
-      return JSON.parse(text);
+      return { doc: JSON.parse(text), headers: res.headers };
     } catch {
       throw new CloudApiError('the API answered something that is not JSON');
     }

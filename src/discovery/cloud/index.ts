@@ -4,16 +4,17 @@
 import net from 'node:net';
 import yaml from 'js-yaml';
 import { isDomain } from '../scope.ts';
-import { apiGetter } from './http.ts';
+import { apiGetter, apiRequester } from './http.ts';
 import { digitalocean } from './digitalocean.ts';
 import { hetzner } from './hetzner.ts';
 import { linode } from './linode.ts';
 import { cloudflare } from './cloudflare.ts';
+import { heroku } from './heroku.ts';
 import type { CloudAsset, CloudListOptions, CloudProviderClient, ProviderEntry } from './types.ts';
 
 export type { CloudAsset, CloudListOptions, ProviderEntry } from './types.ts';
 
-export const CLOUD_CLIENTS: Record<string, CloudProviderClient> = Object.fromEntries([digitalocean, hetzner, linode, cloudflare].map((c) => [c.name, c]));
+export const CLOUD_CLIENTS: Record<string, CloudProviderClient> = Object.fromEntries([digitalocean, hetzner, linode, cloudflare, heroku].map((c) => [c.name, c]));
 
 /** The entries of a provider-config.yaml text (a YAML list of mappings); throws when it is not one. */
 export function parseCloudConfig(text: string): ProviderEntry[] {
@@ -82,7 +83,10 @@ export async function listCloudAssets(entries: ProviderEntry[], opts: CloudListO
     }
     const base = (opts.baseUrls?.[client.name] ?? client.base).replace(/\/+$/, '');
     try {
-      const found = await client.list(entry, { get: apiGetter(base, headers, opts.timeoutMs ?? 30_000, opts.signal), maxPages: opts.maxPages ?? 1000 });
+      const timeoutMs = opts.timeoutMs ?? 30_000;
+      const found = await client.list(entry, {
+        get: apiGetter(base, headers, timeoutMs, opts.signal), request: apiRequester(base, headers, timeoutMs, opts.signal), maxPages: opts.maxPages ?? 1000,
+      });
       let n = 0;
       for (const raw of found) {
         const a = clean(raw);

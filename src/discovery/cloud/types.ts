@@ -38,9 +38,11 @@ export interface CloudProviderClient {
 
 export interface ProviderApi {
   get: ApiGetter;
+  /** The same GET, with the answer's headers (for APIs that page through them). */
+  request(pathAndQuery: string, extraHeaders?: Record<string, string>): Promise<{ doc: any; headers: Headers }>;
   /** The most pages one listing may take. */
   maxPages: number;
 }
 
 /** GET a JSON document from the provider's API (path relative to its base, with query), with its auth headers. */
-export type ApiGetter = (pathAndQuery: string) => Promise<any>;
+export type ApiGetter = (pathAndQuery: string, extraHeaders?: Record<string, string>) => Promise<any>;

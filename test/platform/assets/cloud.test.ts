@@ -75,7 +75,7 @@ describe.each(dbKinds())('cloud enumerations on %s', (kind) => {
       total_assets: 13, new_assets: 13,
     });
     expect(data.enumeration_config).not.toHaveProperty('cloudlist_provider_name');
-    expect(data.notices).toEqual(['cloudlist: provider aws skipped: not supported (supported: do, hetzner, linode, cloudflare)']);
+    expect(data.notices).toEqual(['cloudlist: provider aws skipped: not supported (supported: do, hetzner, linode, cloudflare, heroku)']);
 
     const list = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}/contents?limit=100` })).json();
     const key = (a: any) => `${a.host}${a.port ? ':' + a.port : ''} ${a.ip.join(',')} ${a.source.map((s: any) => s.source).join(',')}`;
