@@ -11,7 +11,7 @@ const positive = (v: string) => {
 export function registerWorker(program: Command): void {
   program
     .command('worker')
-    .description('run background jobs (scans) against the PostgreSQL database of DATABASE_URL')
+    .description('run background jobs (scans, enumerations) and the monitor loop against the PostgreSQL database of DATABASE_URL')
     .option('--concurrency <n>', 'jobs of each kind run at once (env VIGIL_WORKER_CONCURRENCY; default per job)', positive)
     .option('--secret-file <path...>', 'secret file(s) applied to the scans this worker runs; never sent to the server')
     .option('--secret-team <team_id...>', 'the team(s) whose scans get the secret files (required with --secret-file)')

@@ -1,4 +1,4 @@
-// Cloud asset listing against local servers that answer as DigitalOcean, Hetzner Cloud, Linode and
+// Cloud asset listing against local servers that answer as DigitalOcean, Hetzner Cloud, Linode, Heroku and
 // Cloudflare's APIs do (auth headers checked, small pages): every public host and address is listed,
 // private ones are not, failures and unsupported providers become notices without credentials.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -70,6 +70,16 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('schedules run by vigil worker p
     expect(await serve.kill('SIGTERM')).toBe(0);
 
     db = await connect({ databaseUrl: url, schema, poolSize: 1 });
+    // A worker without the loop (as every worker was before) leaves a due schedule alone.
+    const w0 = spawnVigil(['worker', '--concurrency', '1', '--no-monitor'], env);
+    procs.push(w0);
+    await w0.waitFor(/worker started/, 120_000);
+    await db.query(`UPDATE scan_schedules SET schedule_next_run = now() - interval '1 minute' WHERE scan_id = $1`, [id]);
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(await scanRow(id)).toMatchObject({ status: 'scheduled', rescan_count: 0 });
+    expect(await w0.kill('SIGTERM')).toBe(0);
+    await db.query(`UPDATE scan_schedules SET schedule_next_run = now() + interval '1 day' WHERE scan_id = $1`, [id]);
+
     const w1 = spawnVigil(['worker', '--concurrency', '1'], env);
     procs.push(w1);
     await w1.waitFor(/worker started/, 120_000);
