@@ -11,11 +11,12 @@ const positive = (v: string) => {
 export function registerWorker(program: Command): void {
   program
     .command('worker')
-    .description('run background jobs (scans) against the PostgreSQL database of DATABASE_URL')
+    .description('run background jobs (scans, enumerations) and the monitor loop against the PostgreSQL database of DATABASE_URL')
     .option('--concurrency <n>', 'jobs of each kind run at once (env VIGIL_WORKER_CONCURRENCY; default per job)', positive)
     .option('--secret-file <path...>', 'secret file(s) applied to the scans this worker runs; never sent to the server')
     .option('--secret-team <team_id...>', 'the team(s) whose scans get the secret files (required with --secret-file)')
-    .action(async (opts: { concurrency?: number; secretFile?: string[]; secretTeam?: string[] }) => {
+    .option('--no-monitor', 'do not run the monitor loop (schedules, alert deliveries, tickets, remediation retests)')
+    .action(async (opts: { concurrency?: number; secretFile?: string[]; secretTeam?: string[]; monitor: boolean }) => {
       const config = configFromEnv();
       if (!config.databaseUrl) {
         console.error(
@@ -47,7 +48,16 @@ export function registerWorker(program: Command): void {
           process.exit(1);
         }
       }
-      const worker = await startWorker({ db, config, log, queue }, { concurrency: opts.concurrency ?? envConcurrency });
+      const ctx = { db, config, log, queue };
+      const worker = await startWorker(ctx, { concurrency: opts.concurrency ?? envConcurrency });
+      // The monitor loop runs here too, so schedules, alerts and retests go on with no serve process up.
+      // Every step claims its rows in the database: any mix of serve and worker processes runs each once.
+      let monitor: { stop(): Promise<void> } | undefined;
+      if (opts.monitor) {
+        await import('../platform/monitor/steps.ts');
+        const { startMonitor } = await import('../platform/monitor/loop.ts');
+        monitor = startMonitor(ctx);
+      }
       const { startMetricsServer } = await import('../platform/metrics.ts');
       const metrics = await startMetricsServer(process.env, log).catch((err: Error) => {
         console.error(`vigil: ${err.message}`);
@@ -56,6 +66,7 @@ export function registerWorker(program: Command): void {
       const grace = Number(process.env.VIGIL_SHUTDOWN_TIMEOUT ?? 30) * 1000;
       exitOnSignals(log, async () => {
         log.info('shutting down: finishing running jobs');
+        await monitor?.stop().catch((err) => log.error({ err }, 'stopping the monitor loop failed'));
         await worker.stop(grace).catch((err) => log.error({ err }, 'stopping the worker failed'));
         await metrics?.close();
         await queue.stop({ graceful: false, close: true }).catch((err) => log.error({ err }, 'stopping the queue failed'));

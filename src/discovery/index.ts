@@ -8,4 +8,5 @@ export { scanTls } from './tls-scan.ts';
 export { bruteforce, detectWildcard } from './bruteforce.ts';
 export { passiveSubdomains, parseProviderConfig, SOURCES } from './passive.ts';
 export { faviconHash } from './favicon.ts';
+export { listCloudAssets, parseCloudConfig, parseCloudEndpoints, redact, CLOUD_CLIENTS, type CloudAsset, type ProviderEntry } from './cloud/index.ts';
 export { parseRoot, scopeOf, addressesOf, checkPattern } from './scope.ts';

@@ -10,6 +10,7 @@ import { scanTls } from './tls-scan.ts';
 import { bruteforce, DEFAULT_WORDS } from './bruteforce.ts';
 import { passiveSubdomains } from './passive.ts';
 import { openScreenshotter } from './screenshot.ts';
+import { listCloudAssets, type ProviderEntry } from './cloud/index.ts';
 import { DEFAULT_LIMITS, STEPS, type DiscoveredAsset, type EventSink, type HostRecord, type Limits, type Step } from './types.ts';
 
 export interface DiscoveryConfig {
@@ -25,6 +26,11 @@ export interface DiscoveryConfig {
   exclusions?: string[];
   followRedirects?: boolean;
   passive?: { keys?: Record<string, string[]>; baseUrls?: Record<string, string>; sources?: string[] };
+  /**
+   * Cloud accounts (cloudlist provider-config entries) whose hosts and public addresses join the roots'
+   * (then resolved, scanned and probed like them); baseUrls replaces a provider's API address.
+   */
+  cloud?: { providers: ProviderEntry[]; baseUrls?: Record<string, string> };
   limits?: Partial<Limits>;
   /**
    * Extra technology detection for the web services http_probe found (e.g. fingerprint templates run by
@@ -40,7 +46,7 @@ export const DEFAULT_STEPS: Step[] = ['dns_resolve', 'port_scan', 'http_probe'];
 /** Checks a configuration without running it; throws an Error naming the first problem (with `field`). */
 export function checkConfig(c: DiscoveryConfig): { roots: Root[]; ports: number[]; steps: Step[] } {
   const fail = (field: string, message: string) => Object.assign(new Error(message), { field });
-  if (!c.roots.length) throw fail('roots', 'no roots given');
+  if (!c.roots.length && !c.cloud) throw fail('roots', 'no roots given');
   const roots = c.roots.map((r, i) => {
     try {
       return parseRoot(r);
@@ -84,7 +90,7 @@ export async function runDiscovery(c: DiscoveryConfig, sink: EventSink = () => {
   const scoped = scopeOf(c.exclusions ?? []);
   const deny = c.deny ?? (() => false);
   const inScope = (v: string) => scoped(v) && !deny(v);
-  const notice = (step: Step | 'input', message: string) => sink({ type: 'notice', step, message });
+  const notice = (step: Step | 'input' | 'cloudlist', message: string) => sink({ type: 'notice', step, message });
   const progress = (step: Step) => (done: number, total: number) => sink({ type: 'progress', step, done, total });
 
   const domains = roots.filter((r) => r.kind === 'domain').map((r) => r.value);
@@ -99,6 +105,29 @@ export async function runDiscovery(c: DiscoveryConfig, sink: EventSink = () => {
       });
       for (const [n, src] of found) if (!names.has(n)) names.set(n, `dns_passive:${src}`);
     }
+  }
+
+  // Cloud assets: names with the address their record gives are taken as they are; bare names (CNAME
+  // records, app domains) are resolved like the roots'; addresses are hosts of their own.
+  const cloudHosts: HostRecord[] = [];
+  if (c.cloud?.providers.length) {
+    const found = await listCloudAssets(c.cloud.providers, {
+      baseUrls: c.cloud.baseUrls, timeoutMs: Math.max(limits.timeoutMs, 10_000), signal: limits.signal, notice: (m) => notice('cloudlist', m),
+    });
+    const byHost = new Map<string, HostRecord>();
+    for (const a of found) {
+      const source = `cloudlist:${a.provider}`;
+      const host = a.host ?? a.ip!;
+      if (!a.ip) {
+        // Out-of-scope names are not even resolved.
+        if (!names.has(host) && inScope(host)) names.set(host, source);
+        continue;
+      }
+      const r = byHost.get(host) ?? { host, ip: [], cname: [], source };
+      if (!r.ip.includes(a.ip)) r.ip.push(a.ip);
+      byHost.set(host, r);
+    }
+    cloudHosts.push(...byHost.values());
   }
 
   const hosts = new Map<string, HostRecord>();
@@ -117,6 +146,7 @@ export async function runDiscovery(c: DiscoveryConfig, sink: EventSink = () => {
     }
   }
 
+  for (const r of cloudHosts) addHost(r);
   // Names are always resolved (that is how their services are reached); dns_resolve reports them.
   const pending = [...names].filter(([n]) => !hosts.has(n));
   await throttle.each(pending, async ([name, source]) => {

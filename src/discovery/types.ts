@@ -71,7 +71,7 @@ export type DiscoveryEvent =
   | { type: 'http'; host: string; port: number; info: HttpInfo }
   | { type: 'tls'; info: TlsInfo }
   | { type: 'screenshot'; host: string; port: number; url: string; bytes: number }
-  | { type: 'notice'; step: Step | 'input'; message: string }
+  | { type: 'notice'; step: Step | 'input' | 'cloudlist'; message: string }
   | { type: 'progress'; step: Step; done: number; total: number };
 
 export type EventSink = (e: DiscoveryEvent) => void;

@@ -4,6 +4,9 @@ import path from 'node:path';
 import { spawnVigil } from '../helpers/process.ts';
 import { hasShared, sharedDir } from '../helpers/shared.ts';
 import { startHttpServer, type TestServer } from '../helpers/targets.ts';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { sampleInventory, sampleProviderConfig, startCloudApis, TOKENS } from '../helpers/cloud-apis.ts';
 
 describe('vigil discover', () => {
   let web: TestServer;
@@ -43,11 +46,35 @@ describe('vigil discover', () => {
       [['example.test', '--steps', 'dns_magic'], /unknown step "dns_magic"/],
       [['example.test', '-p', '65536'], /out of range/],
       [['999.1.1.1/24'], /not a valid CIDR/],
+      [[], /no roots given/],
+      [['--cloudlist-config', '/nonexistent/provider-config.yaml'], /--cloudlist-config .*ENOENT/],
     ] as const) {
       const p = spawnVigil(['discover', ...args]);
       expect(await p.exited).toBe(2);
       expect(p.stderr).toMatch(re);
       expect(p.stdout).toBe('');
+    }
+  }, 60_000);
+
+  it('--cloudlist-config lists cloud accounts (API addresses from VIGIL_CLOUD_ENDPOINTS), with no roots', async () => {
+    const apis = await startCloudApis(sampleInventory());
+    const dir = mkdtempSync(path.join(tmpdir(), 'vigil-cloud-cli-'));
+    try {
+      const file = path.join(dir, 'provider-config.yaml');
+      writeFileSync(file, sampleProviderConfig());
+      const p = spawnVigil(['discover', '--cloudlist-config', file, '--steps', 'dns_resolve', '-e', '*.cf.example.test,*.cf2.example.test,*.ondigitalocean.example.test'],
+        { VIGIL_CLOUD_ENDPOINTS: apis.endpointsEnv });
+      expect(await p.exited).toBe(0);
+      const hosts = p.stdout.trim().split('\n').map((l) => JSON.parse(l)).filter((l) => l.type === 'asset').map((a) => `${a.host} ${a.sources}`);
+      expect(hosts.sort()).toEqual([
+        '127.0.0.11 cloudlist:do', '127.0.0.12 cloudlist:do', '127.0.0.13 cloudlist:do', '127.0.0.31 cloudlist:hetzner',
+        '127.0.0.32 cloudlist:hetzner', '127.0.0.41 cloudlist:linode', '127.0.0.42 cloudlist:linode',
+        'api.do.example.test cloudlist:do', 'do.example.test cloudlist:do',
+      ]);
+      for (const t of Object.values(TOKENS)) expect(p.stdout + p.stderr).not.toContain(t);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await apis.close();
     }
   }, 60_000);
 });

@@ -11,6 +11,7 @@ import * as store from './store.ts';
 import { denyList } from '../scans/deny.ts';
 import { technologyHook, DEFAULT_TECH_TEMPLATES, type TechHook } from './technologies.ts';
 import type { EnumerationConfigInput } from './service.ts';
+import { cloudSettings } from './cloud.ts';
 
 export interface EnumerateJob {
   enumerationId: string;
@@ -167,6 +168,7 @@ export async function runEnumeration(ctx: JobContext, job: EnumerateJob, onStore
       if (typeof hook === 'string') notices.push(hook);
       else technologies = hook;
     }
+    const cloud = await cloudSettings(ctx.db, row.team_id, cfg.cloudlist_config_ids ?? [], notices);
     const found = await runDiscovery({
       technologies,
       deny: (host, port) => deny.reason(port ? `${host.includes(':') ? `[${host}]` : host}:${port}` : host) !== undefined,
@@ -178,6 +180,7 @@ export async function runEnumeration(ctx: JobContext, job: EnumerateJob, onStore
       exclusions: row.exclusions,
       followRedirects: cfg['follow-redirect'] ?? true,
       passive: steps.includes('dns_passive') ? await passiveSettings(ctx.db, row.team_id, cfg, notices) : undefined,
+      cloud,
       limits: {
         concurrency: cfg.concurrency ?? 50, rateLimit: cfg.rate_limit ?? 0, timeoutMs: cfg.timeout ? cfg.timeout * 1000 : 3000,
         signal: ctx.signal,
@@ -189,9 +192,12 @@ export async function runEnumeration(ctx: JobContext, job: EnumerateJob, onStore
       const out = await storeRun(tx, row, job.run, found);
       const queued = await applyPoliciesToRun(tx, row.team_id, row.id, job.run, out.touched);
       await store.finishRun(tx, row.id, job.run, { total: out.total, fresh: out.fresh.length, notices });
+      const providers = cloud && [...new Set(cloud.providers.map((p) => p.provider).filter(Boolean))].join(',');
+      if (providers && providers !== cfg.cloudlist_provider_name) await store.setCloudProviderName(tx, row.id, providers);
       return queued;
     });
     if (alerts === undefined) return { outcome: 'superseded' };
+    ctx.log.info({ enumeration_id: row.id, run: job.run, total_assets: found.length, notices }, 'enumeration run stored');
   }
   // Alerts and the automatic scan after the commit; both are safe to repeat.
   await sendAlerts(ctx, await pendingAlertsOfRun(ctx.db, row.team_id, row.id, job.run));

@@ -24,7 +24,7 @@ export const EnumerationConfig = Type.Object({
 
 export const CreateEnumerationBody = Type.Object({
   name: Opt(Type.String({ maxLength: 500 })),
-  root_domains: Type.Array(Type.String({ maxLength: 300 }), { minItems: 1, maxItems: 1000, description: 'domains, IP addresses or CIDR ranges (largest /16, IPv6 /112)' }),
+  root_domains: Opt(Type.Array(Type.String({ maxLength: 300 }), { maxItems: 1000, description: 'domains, IP addresses or CIDR ranges (largest /16, IPv6 /112); may be left out when cloudlist_config_ids is given' })),
   steps: Opt(Type.Array(Type.String({ maxLength: 100, description: STEPS.join(', ') }), { maxItems: 20 })),
   enumeration_ports: Opt(Type.String({ maxLength: 4096, description: 'e.g. "80,443,8000-8100" or "top-100" (default)' })),
   enumeration_config: Opt(EnumerationConfig),
@@ -34,6 +34,7 @@ export const CreateEnumerationBody = Type.Object({
   disable_global_alert_config: Opt(Type.Boolean()),
   automatic_vuln_scans: Opt(Type.Boolean()),
   subfinder_config_ids: Opt(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100, description: 'subfinder configs (configs of type subfinder) whose keys dns_passive uses' })),
+  cloudlist_config_ids: Opt(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100, description: 'cloudlist configs (configs of type cloudlist) whose accounts\' hosts and public addresses are added to the run' })),
   enrichment_inputs: Opt(Type.Array(Str, { maxItems: 0, description: 'not supported' })),
 }, { additionalProperties: false });
 
@@ -49,6 +50,7 @@ export const EnumerateData = Type.Object({
   enumeration_config: Type.Record(Type.String(), Type.Unknown()), alerting_config_ids: StrList,
   automatic_vuln_scans: Type.Boolean(), is_rescan: Type.Boolean(), rescan_count: Type.Integer(),
   total_assets: Type.Integer(), new_assets: Type.Integer(), notices: StrList, is_internal: Type.Boolean(),
+  cloudlist_config_ids: Opt(StrList), cloudlist_provider_name: Opt(Str),
 });
 
 export const EnumerationContent = Type.Object({

@@ -12,6 +12,7 @@ import { normalizeFilters, TIME_RANGES, type AssetFiltersInput } from './filters
 import { ENUMERATE_JOB } from './jobs-names.ts';
 import * as store from './store.ts';
 import { assetView, changelogView, enumerationView } from './views.ts';
+import { cloudProviderName } from './cloud.ts';
 
 export interface EnumerationConfigInput {
   'follow-redirect'?: boolean;
@@ -25,6 +26,10 @@ export interface EnumerationConfigInput {
   technology_templates?: string[];
   /** Set from the request's top-level subfinder_config_ids. */
   subfinder_config_ids?: string[];
+  /** Set from the request's top-level cloudlist_config_ids. */
+  cloudlist_config_ids?: string[];
+  /** The providers of those configs (e.g. "do,cloudflare"), kept for the EnumerateData and EnumerationRef. */
+  cloudlist_provider_name?: string;
 }
 
 export interface CreateEnumerationBody {
@@ -38,6 +43,7 @@ export interface CreateEnumerationBody {
   alerting_config_ids?: string[];
   automatic_vuln_scans?: boolean;
   subfinder_config_ids?: string[];
+  cloudlist_config_ids?: string[];
 }
 
 export const DEFAULT_ENUM_STEPS = ['dns_resolve', 'port_scan', 'http_probe'];
@@ -47,9 +53,13 @@ export const newId = () => randomBytes(10).toString('hex');
 /** Checks roots, steps, ports, resolvers and exclusions with discovery's checks: a 400 names the field. */
 function check(body: { root_domains: string[]; steps: string[]; enumeration_ports?: string | null; enumeration_config: EnumerationConfigInput; exclusions: string[] }): void {
   const paramOf: Record<string, string> = { roots: 'root_domains', steps: 'steps', ports: 'enumeration_ports', resolvers: 'enumeration_config.resolvers', exclusions: 'exclusions' };
-  if (!body.root_domains.length) throw badRequest('root_domains must name at least one domain, IP address or CIDR range', 'root_domains');
+  const cloud = (body.enumeration_config.cloudlist_config_ids ?? []).length > 0;
+  if (!body.root_domains.length && !cloud) {
+    throw badRequest('root_domains must name at least one domain, IP address or CIDR range (or give cloudlist_config_ids)', 'root_domains');
+  }
   try {
     checkConfig({
+      cloud: cloud ? { providers: [] } : undefined,
       roots: body.root_domains,
       steps: body.steps as never,
       ports: body.enumeration_ports ?? body.enumeration_config.ports,
@@ -71,12 +81,18 @@ export async function createEnumeration(ctx: AppContext, caller: Caller, body: C
   const exclusions = [...(body.exclusions ?? []), ...(body.exclude_targets ?? [])];
   const config: EnumerationConfigInput = { ...(body.enumeration_config ?? {}) };
   if (body.subfinder_config_ids?.length) config.subfinder_config_ids = body.subfinder_config_ids;
+  delete config.cloudlist_provider_name;
+  if (body.cloudlist_config_ids?.length) {
+    config.cloudlist_config_ids = [...new Set(body.cloudlist_config_ids)];
+    config.cloudlist_provider_name = await cloudProviderName(ctx.db, caller.teamId, config.cloudlist_config_ids);
+  }
   check({ root_domains: roots, steps, enumeration_ports: body.enumeration_ports, enumeration_config: config, exclusions });
   checkDenied(denyList(ctx.config), roots, 'root_domains');
   checkDenied(denyList(ctx.config), config.resolvers ?? [], 'enumeration_config.resolvers');
   const id = newId();
   await store.insertEnumeration(ctx.db, {
-    id, teamId: caller.teamId, name: body.name?.trim() || roots.slice(0, 3).join(', ') + (roots.length > 3 ? ` and ${roots.length - 3} more` : ''),
+    id, teamId: caller.teamId,
+    name: body.name?.trim() || (roots.length ? roots.slice(0, 3).join(', ') + (roots.length > 3 ? ` and ${roots.length - 3} more` : '') : `cloud: ${config.cloudlist_provider_name}`),
     createdBy: caller.userId, rootDomains: roots, steps, ports: body.enumeration_ports?.trim() || null, config: { ...config }, exclusions,
     alertingConfigIds: body.alerting_config_ids ?? [], automaticVulnScans: body.automatic_vuln_scans ?? false,
   });
@@ -114,11 +130,13 @@ export async function listEnumerations(ctx: AppContext, teamId: string, q: Enume
   const status = q.status?.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
   for (const s of status ?? []) if (!ENUM_STATUSES.includes(s)) throw badRequest(`unknown status "${s}"; use ${ENUM_STATUSES.join(', ')}`, 'status');
   if (q.time !== undefined && !(TIME_RANGES as readonly string[]).includes(q.time)) throw badRequest(`time "${q.time}" is not one of ${TIME_RANGES.join(', ')}`, 'time');
+  const types = q.enum_type?.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  for (const ty of types ?? []) if (ty !== 'cloudlist' && ty !== 'domain') throw badRequest(`unknown enum_type "${ty}"; use cloudlist, domain`, 'enum_type');
   if (q.custom_filter?.trim()) throw badRequest('custom_filter is not supported; use the other filters', 'custom_filter');
   // Every enumeration here runs on this platform's workers: none is "internal" (agent-run).
   if (q.is_internal === true) return pageEnvelope([], 0, offset, limit);
   const { rows, total } = await store.listEnumerations(ctx.db, {
-    teamId, offset, limit, search: q.search?.trim() || undefined, status, since: store.intervalOf(q.time),
+    teamId, offset, limit, search: q.search?.trim() || undefined, status, types: types as ('cloudlist' | 'domain')[] | undefined, since: store.intervalOf(q.time),
     startDate: q.start_date, endDate: q.end_date, order: parseSort(q.sort_asc, q.sort_desc, SORTABLE),
   });
   return pageEnvelope(rows.map(enumerationView), total, offset, limit);
@@ -126,13 +144,26 @@ export async function listEnumerations(ctx: AppContext, teamId: string, q: Enume
 
 export async function updateEnumeration(ctx: AppContext, teamId: string, id: string, body: CreateEnumerationBody): Promise<void> {
   const row = await mustGet(ctx, teamId, id);
+  const stored = row.enumeration_config as EnumerationConfigInput;
+  const configChanged = !!(body.enumeration_config || body.subfinder_config_ids || body.cloudlist_config_ids);
+  const config: EnumerationConfigInput = configChanged
+    ? {
+      ...(body.enumeration_config ?? stored),
+      ...(body.subfinder_config_ids ? { subfinder_config_ids: body.subfinder_config_ids } : {}),
+      // The cloud accounts stay unless the request names others ([] removes them).
+      cloudlist_config_ids: body.cloudlist_config_ids ? [...new Set(body.cloudlist_config_ids)] : stored.cloudlist_config_ids,
+    }
+    : stored;
+  if (configChanged) {
+    delete config.cloudlist_provider_name;
+    if (config.cloudlist_config_ids?.length) config.cloudlist_provider_name = await cloudProviderName(ctx.db, teamId, config.cloudlist_config_ids);
+    else delete config.cloudlist_config_ids;
+  }
   const next = {
     root_domains: body.root_domains?.map((r) => r.trim()) ?? row.root_domains,
     steps: body.steps?.length ? [...new Set(body.steps)] : row.steps,
     enumeration_ports: body.enumeration_ports !== undefined ? body.enumeration_ports.trim() || null : row.enumeration_ports,
-    enumeration_config: body.enumeration_config || body.subfinder_config_ids
-      ? { ...(body.enumeration_config ?? (row.enumeration_config as EnumerationConfigInput)), ...(body.subfinder_config_ids ? { subfinder_config_ids: body.subfinder_config_ids } : {}) }
-      : (row.enumeration_config as EnumerationConfigInput),
+    enumeration_config: config,
     exclusions: body.exclusions ?? row.exclusions,
   };
   check(next);
@@ -144,7 +175,7 @@ export async function updateEnumeration(ctx: AppContext, teamId: string, id: str
     root_domains: body.root_domains ? next.root_domains : undefined,
     steps: body.steps?.length ? next.steps : undefined,
     enumeration_ports: body.enumeration_ports !== undefined ? next.enumeration_ports : undefined,
-    enumeration_config: body.enumeration_config || body.subfinder_config_ids ? next.enumeration_config : undefined,
+    enumeration_config: configChanged ? next.enumeration_config : undefined,
     exclusions: body.exclusions,
     alerting_config_ids: body.alerting_config_ids,
     automatic_vuln_scans: body.automatic_vuln_scans,

@@ -68,6 +68,8 @@ export interface EnumerationListQuery {
   limit: number;
   search?: string;
   status?: string[];
+  /** Only enumerations of these types: cloudlist (with cloud accounts), domain (without). */
+  types?: ('cloudlist' | 'domain')[];
   since?: string;
   startDate?: string;
   endDate?: string;
@@ -88,6 +90,9 @@ export async function listEnumerations(db: Db, q: EnumerationListQuery): Promise
   if (q.since) {
     params.push(q.since);
     where.push(`created_at >= now() - $${params.length}::interval`);
+  }
+  if (q.types?.length === 1) {
+    where.push(`${q.types[0] === 'domain' ? 'NOT ' : ''}(enumeration_config ? 'cloudlist_config_ids')`);
   }
   if (q.startDate) {
     params.push(q.startDate);
@@ -156,6 +161,12 @@ export async function finishRun(db: Db, id: string, run: number, totals: { total
     `UPDATE asset_enumerations SET status = 'finished', progress = 100, done_run = $2, total_assets = $3, new_assets = $4,
        notices = $5::jsonb, completed_at = now(), updated_at = now()
      WHERE id = $1`, [id, run, totals.total, totals.fresh, JSON.stringify(totals.notices)]);
+}
+
+/** The providers the run listed (its cloudlist configs may have been edited since the enumeration was saved). */
+export async function setCloudProviderName(db: Db, id: string, name: string): Promise<void> {
+  await db.query(`UPDATE asset_enumerations SET enumeration_config = jsonb_set(enumeration_config, '{cloudlist_provider_name}', to_jsonb($2::text))
+    WHERE id = $1 AND enumeration_config ? 'cloudlist_config_ids'`, [id, name]);
 }
 
 export async function markAutoScan(db: Db, id: string, run: number): Promise<boolean> {

@@ -5,6 +5,7 @@ import type { Db } from '../../db/connection.ts';
 import { badRequest } from '../errors.ts';
 import { normalizeFilters, type AssetFiltersInput } from './filters.ts';
 import * as store from './store.ts';
+import { enumerationType } from './views.ts';
 
 export interface AssetSelection {
   assets: string[];
@@ -51,11 +52,11 @@ export async function assetTargets(db: Db, teamId: string, sel: AssetSelection):
 }
 
 /** The spec's EnumerationRef of each id the team still has (a scan's configuration shows them). */
-export async function enumerationRefs(db: Db, teamId: string, ids: string[]): Promise<{ id: string; name: string; enumeration_type: string; types: string[]; total_assets: number }[]> {
+export async function enumerationRefs(db: Db, teamId: string, ids: string[]): Promise<{ id: string; name: string; enumeration_type: string; cloudlist_provider_name?: string; types: string[]; total_assets: number }[]> {
   const out = [];
   for (const id of ids) {
     const e = await store.getEnumeration(db, teamId, id);
-    if (e) out.push({ id, name: e.name, enumeration_type: 'domain', types: ['hosts', 'ports', 'http'], total_assets: e.total_assets });
+    if (e) out.push({ id, name: e.name, ...enumerationType(e), types: ['hosts', 'ports', 'http'], total_assets: e.total_assets });
   }
   return out;
 }

@@ -15,7 +15,16 @@ function elapsed(row: EnumerationRow): string {
 function shownConfig(c: Record<string, unknown>): Record<string, unknown> {
   const out = { ...c };
   if (out.provider_config) out.provider_config = '****';
+  delete out.cloudlist_provider_name;
   return out;
+}
+
+/** `cloudlist` for an enumeration that lists cloud accounts, `domain` for one of roots only. */
+export function enumerationType(row: Pick<EnumerationRow, 'enumeration_config'>): { enumeration_type: string; cloudlist_provider_name?: string } {
+  const c = row.enumeration_config as { cloudlist_config_ids?: string[]; cloudlist_provider_name?: string };
+  return c.cloudlist_config_ids?.length
+    ? { enumeration_type: 'cloudlist', cloudlist_provider_name: c.cloudlist_provider_name ?? '' }
+    : { enumeration_type: 'domain' };
 }
 
 export function enumerationView(row: EnumerationRow) {
@@ -30,7 +39,9 @@ export function enumerationView(row: EnumerationRow) {
     completed_at: iso(row.completed_at),
     enumeration_time: elapsed(row),
     enumeration_time_elapsed: elapsed(row),
-    enumeration_type: 'domain',
+    ...enumerationType(row),
+    ...((row.enumeration_config as { cloudlist_config_ids?: string[] }).cloudlist_config_ids?.length
+      ? { cloudlist_config_ids: (row.enumeration_config as { cloudlist_config_ids: string[] }).cloudlist_config_ids } : {}),
     root_domains: row.root_domains,
     domain_names: row.root_domains,
     exclusions: row.exclusions,

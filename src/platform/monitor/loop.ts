@@ -1,6 +1,7 @@
-// The monitor loop of a serve process: every few seconds it runs due schedules, turns new scan events into
-// alert deliveries and tickets, and sends the deliveries that are due. Every step claims its rows in the
-// database, so any number of processes can run the loop on one PostgreSQL without doing anything twice.
+// The monitor loop of serve and worker processes: every few seconds it runs due schedules, turns new scan
+// events into alert deliveries and tickets, and sends the deliveries that are due. Every step claims its
+// rows in the database, so any number of processes can run the loop on one PostgreSQL without doing
+// anything twice.
 import type { AppContext } from '../context.ts';
 import { runDueSchedules } from './schedules.ts';
 

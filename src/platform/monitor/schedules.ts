@@ -1,5 +1,6 @@
 // Scan schedules: setting, listing and removing them (POST/GET/DELETE /v1/scans/schedule), and running the
-// due ones (called by the monitor loop of every serve process; the database decides who runs a slot).
+// due ones (called by the monitor loop of every serve and worker process; the database decides who runs
+// a slot).
 import type { AppContext } from '../context.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { getScan } from '../scans/store.ts';

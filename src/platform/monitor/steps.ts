@@ -1,5 +1,5 @@
 // The monitor loop's steps beyond schedules: scan events become deliveries, due deliveries are sent.
-// Imported by the serve process (and tests) so the loop runs them.
+// Imported by serve and worker processes (and tests) so the loop runs them.
 import { addMonitorStep } from './loop.ts';
 import { processEvents } from './events.ts';
 import { processDeliveries } from './deliveries.ts';

@@ -4396,6 +4396,8 @@ export interface paths {
                                 new_assets: number;
                                 notices: string[];
                                 is_internal: boolean;
+                                cloudlist_config_ids?: string[];
+                                cloudlist_provider_name?: string;
                             }[];
                         };
                     };
@@ -4442,8 +4444,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         name?: string;
-                        /** @description domains, IP addresses or CIDR ranges (largest /16, IPv6 /112) */
-                        root_domains: string[];
+                        /** @description domains, IP addresses or CIDR ranges (largest /16, IPv6 /112); may be left out when cloudlist_config_ids is given */
+                        root_domains?: string[];
                         steps?: string[];
                         /** @description e.g. "80,443,8000-8100" or "top-100" (default) */
                         enumeration_ports?: string;
@@ -4472,6 +4474,8 @@ export interface paths {
                         automatic_vuln_scans?: boolean;
                         /** @description subfinder configs (configs of type subfinder) whose keys dns_passive uses */
                         subfinder_config_ids?: string[];
+                        /** @description cloudlist configs (configs of type cloudlist) whose accounts' hosts and public addresses are added to the run */
+                        cloudlist_config_ids?: string[];
                         /** @description not supported */
                         enrichment_inputs?: string[];
                     };
@@ -4722,6 +4726,8 @@ export interface paths {
                                 new_assets: number;
                                 notices: string[];
                                 is_internal: boolean;
+                                cloudlist_config_ids?: string[];
+                                cloudlist_provider_name?: string;
                             };
                         };
                     };
@@ -4843,7 +4849,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         name?: string;
-                        /** @description domains, IP addresses or CIDR ranges (largest /16, IPv6 /112) */
+                        /** @description domains, IP addresses or CIDR ranges (largest /16, IPv6 /112); may be left out when cloudlist_config_ids is given */
                         root_domains?: string[];
                         steps?: string[];
                         /** @description e.g. "80,443,8000-8100" or "top-100" (default) */
@@ -4873,6 +4879,8 @@ export interface paths {
                         automatic_vuln_scans?: boolean;
                         /** @description subfinder configs (configs of type subfinder) whose keys dns_passive uses */
                         subfinder_config_ids?: string[];
+                        /** @description cloudlist configs (configs of type cloudlist) whose accounts' hosts and public addresses are added to the run */
+                        cloudlist_config_ids?: string[];
                         /** @description not supported */
                         enrichment_inputs?: string[];
                     };

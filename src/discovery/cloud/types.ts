@@ -1,0 +1,48 @@
+// What the cloud providers' listings produce. Standalone: nothing here knows about the platform.
+
+/** One entry of a cloudlist provider-config.yaml: `provider`, an optional `id`, and the credential keys. */
+export type ProviderEntry = Record<string, string>;
+
+/** A public host or address a provider knows: a DNS name (with the address its record gives, if any) or an address. */
+export interface CloudAsset {
+  /** The provider as named in the config (do, hetzner, linode, cloudflare). */
+  provider: string;
+  /** The entry's `id` (a label the user gave the account), if any. */
+  id?: string;
+  /** What kind of resource it came from: instance, dns. */
+  service: string;
+  /** A DNS name (records, app domains). */
+  host?: string;
+  /** A public IPv4 or IPv6 address (instances, A/AAAA records). */
+  ip?: string;
+}
+
+export interface CloudListOptions {
+  /** Replaces a provider's API base URL (provider name -> URL without trailing slash): mirrors, tests. */
+  baseUrls?: Record<string, string>;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Pages fetched per listing at most (a guard against an API that never ends; default 1000). */
+  maxPages?: number;
+}
+
+export interface CloudProviderClient {
+  /** The provider's own name (cloudlist calls DigitalOcean `do`). */
+  name: string;
+  /** The public API's base URL. */
+  base: string;
+  /** Request headers that authenticate as the entry; a string: what is missing from the entry. */
+  auth(entry: ProviderEntry): Record<string, string> | string;
+  list(entry: ProviderEntry, api: ProviderApi): Promise<CloudAsset[]>;
+}
+
+export interface ProviderApi {
+  get: ApiGetter;
+  /** The same GET, with the answer's headers (for APIs that page through them). */
+  request(pathAndQuery: string, extraHeaders?: Record<string, string>): Promise<{ doc: any; headers: Headers }>;
+  /** The most pages one listing may take. */
+  maxPages: number;
+}
+
+/** GET a JSON document from the provider's API (path relative to its base, with query), with its auth headers. */
+export type ApiGetter = (pathAndQuery: string, extraHeaders?: Record<string, string>) => Promise<any>;

@@ -1,0 +1,199 @@
+// Local HTTP servers that answer as the cloud providers' public APIs do (paths, auth headers, paging and
+// error shapes of DigitalOcean v2, Hetzner Cloud v1, Linode v4, Cloudflare v4 and Heroku), serving a fixed
+// inventory. Pages are deliberately small (each API's page size capped at `pageCap`) so that every
+// listing spans several pages.
+import { startHttpServer, type TestServer } from './targets.ts';
+
+export const TOKENS = {
+  do: 'dop_v1_0123456789abcdefSECRETDO',
+  hetzner: 'hcloud-SECRET-0123456789abcdef',
+  linode: 'linode-SECRET-0123456789abcdef',
+  cloudflare: 'cf-SECRET-0123456789abcdef',
+  cloudflareKey: 'cf-global-SECRET-0123456789',
+  cloudflareEmail: 'owner@example.test',
+  heroku: 'heroku-SECRET-0123456789abcdef',
+};
+
+export interface CloudInventory {
+  apps: { id: string; live_domain?: string }[];
+  herokuApps: { id: string; name: string; web_url: string | null; internal_routing: boolean | null }[];
+  droplets: { id: number; networks: { v4: { ip_address: string; type: 'public' | 'private' }[]; v6: { ip_address: string; type: 'public' | 'private' }[] } }[];
+  domains: { name: string; records: { id: number; type: string; name: string; data: string }[] }[];
+  servers: { id: number; name: string; public_net: { ipv4: { ip: string } | null; ipv6: { ip: string } | null }; private_net: { ip: string }[] }[];
+  linodes: { id: number; label: string; ipv4: string[]; ipv6: string | null }[];
+  zones: { id: string; name: string; records: { id: string; type: string; name: string; content: string; proxied: boolean }[] }[];
+}
+
+export interface CloudApis {
+  /** Base URL of each provider's API (all on one server), as VIGIL_CLOUD_ENDPOINTS takes them. */
+  baseUrls: Record<'do' | 'hetzner' | 'linode' | 'cloudflare' | 'heroku', string>;
+  /** VIGIL_CLOUD_ENDPOINTS text for them. */
+  endpointsEnv: string;
+  server: TestServer;
+  close(): Promise<void>;
+}
+
+function slice<T>(items: T[], page: number, size: number): T[] {
+  return items.slice((page - 1) * size, page * size);
+}
+
+export async function startCloudApis(inv: CloudInventory, pageCap = 2): Promise<CloudApis> {
+  const server = await startHttpServer((req, res) => {
+    const u = new URL(req.url!, 'http://x');
+    const [, provider, ...rest] = u.pathname.split('/');
+    const path = '/' + rest.join('/');
+    const page = Math.max(1, Number(u.searchParams.get('page') ?? 1));
+    const json = (status: number, body: unknown) => {
+      res.statusCode = status;
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(body));
+    };
+    const auth = req.headers.authorization ?? '';
+
+    if (provider === 'do') {
+      if (auth !== `Bearer ${TOKENS.do}`) return json(401, { id: 'Unauthorized', message: 'Unable to authenticate you' });
+      const per = Math.min(Number(u.searchParams.get('per_page') ?? 20), 200, pageCap);
+      const list = (key: string, items: unknown[]) => {
+        const last = Math.max(1, Math.ceil(items.length / per));
+        const link = (p: number) => `https://api.digitalocean.com${path}?page=${p}&per_page=${per}`;
+        const pages: Record<string, string> = {};
+        if (page < last) Object.assign(pages, { next: link(page + 1), last: link(last) });
+        if (page > 1) Object.assign(pages, { first: link(1), prev: link(page - 1) });
+        json(200, { [key]: slice(items, page, per), links: { pages }, meta: { total: items.length } });
+      };
+      if (path === '/v2/droplets') return list('droplets', inv.droplets);
+      if (path === '/v2/apps') return list('apps', inv.apps);
+      if (path === '/v2/domains') return list('domains', inv.domains.map((d) => ({ name: d.name, ttl: 1800, zone_file: '' })));
+      const m = path.match(/^\/v2\/domains\/([^/]+)\/records$/);
+      const d = m && inv.domains.find((x) => x.name === decodeURIComponent(m[1]!));
+      if (d) return list('domain_records', d.records);
+      return json(404, { id: 'not_found', message: 'The resource you were accessing could not be found.' });
+    }
+    if (provider === 'hetzner') {
+      if (auth !== `Bearer ${TOKENS.hetzner}`) return json(401, { error: { code: 'unauthorized', message: 'unable to authenticate' } });
+      if (path !== '/v1/servers') return json(404, { error: { code: 'not_found', message: 'not found' } });
+      const per = Math.min(Number(u.searchParams.get('per_page') ?? 25), 50, pageCap);
+      const last = Math.max(1, Math.ceil(inv.servers.length / per));
+      return json(200, {
+        servers: slice(inv.servers, page, per),
+        meta: { pagination: { page, per_page: per, previous_page: page > 1 ? page - 1 : null, next_page: page < last ? page + 1 : null, last_page: last, total_entries: inv.servers.length } },
+      });
+    }
+    if (provider === 'linode') {
+      if (auth !== `Bearer ${TOKENS.linode}`) return json(401, { errors: [{ reason: 'Invalid Token' }] });
+      if (path !== '/v4/linode/instances') return json(404, { errors: [{ reason: 'Not found' }] });
+      const size = Number(u.searchParams.get('page_size') ?? 100);
+      if (size < 25 || size > 500) return json(400, { errors: [{ reason: 'Must be 25-500', field: 'page_size' }] });
+      const per = Math.min(size, pageCap);
+      return json(200, { data: slice(inv.linodes, page, per), page, pages: Math.max(1, Math.ceil(inv.linodes.length / per)), results: inv.linodes.length });
+    }
+    if (provider === 'cloudflare') {
+      const ok = auth === `Bearer ${TOKENS.cloudflare}`
+        || (req.headers['x-auth-email'] === TOKENS.cloudflareEmail && req.headers['x-auth-key'] === TOKENS.cloudflareKey);
+      if (!ok) return json(403, { success: false, errors: [{ code: 9109, message: 'Invalid access token' }], messages: [], result: null });
+      const list = (items: unknown[], max: number) => {
+        const per = Math.min(Number(u.searchParams.get('per_page') ?? 20), max, pageCap);
+        const total = Math.max(1, Math.ceil(items.length / per));
+        json(200, { success: true, errors: [], messages: [], result: slice(items, page, per), result_info: { page, per_page: per, count: slice(items, page, per).length, total_count: items.length, total_pages: total } });
+      };
+      if (path === '/client/v4/zones') return list(inv.zones.map((z) => ({ id: z.id, name: z.name, status: 'active' })), 50);
+      const m = path.match(/^\/client\/v4\/zones\/([^/]+)\/dns_records$/);
+      const z = m && inv.zones.find((x) => x.id === decodeURIComponent(m[1]!));
+      if (z) return list(z.records.map((r) => ({ ...r, zone_id: z.id, zone_name: z.name })), 5000);
+      return json(404, { success: false, errors: [{ code: 7003, message: 'Could not route to /zones' }], messages: [], result: null });
+    }
+    if (provider === 'heroku') {
+      if (req.headers.accept !== 'application/vnd.heroku+json; version=3') return json(400, { id: 'bad_request', message: 'Accept header must be application/vnd.heroku+json; version=3' });
+      if (auth !== `Bearer ${TOKENS.heroku}`) return json(401, { id: 'unauthorized', message: 'Invalid credentials provided.' });
+      if (path !== '/apps') return json(404, { id: 'not_found', message: 'Couldn\'t find that.' });
+      // Range: "id ..; max=N" first, then "]<last id>..; max=N" as Next-Range said.
+      const m = String(req.headers.range ?? 'id ..; max=200').match(/^id (\])?([^.]*)\.\.(?:; *max=(\d+))?/);
+      if (!m) return json(400, { id: 'bad_request', message: 'Invalid Range header' });
+      const sorted = [...inv.herokuApps].sort((a, b) => a.id.localeCompare(b.id));
+      const after = m[1] ? m[2]! : '';
+      const rest = after ? sorted.filter((a) => a.id > after) : sorted;
+      const per = Math.min(Number(m[3] ?? 200), 1000, pageCap);
+      const part = rest.slice(0, per);
+      if (rest.length > per) {
+        res.setHeader('Next-Range', `id ]${part[part.length - 1]!.id}..; max=${Number(m[3] ?? 200)}`);
+        return json(206, part);
+      }
+      return json(200, part);
+    }
+    res.statusCode = 404;
+    res.end();
+  });
+  const baseUrls = {
+    do: `${server.url}/do`, hetzner: `${server.url}/hetzner`, linode: `${server.url}/linode`, cloudflare: `${server.url}/cloudflare`,
+    heroku: `${server.url}/heroku`,
+  };
+  return {
+    baseUrls,
+    endpointsEnv: Object.entries(baseUrls).map(([k, v]) => `${k}=${v}`).join(','),
+    server,
+    close: () => server.close(),
+  };
+}
+
+/**
+ * A small estate across the five providers. Droplet, server and instance addresses are loopback ones
+ * (127.0.0.x) so that port scans and probes stay on this machine; private addresses must be left out.
+ */
+export function sampleInventory(): CloudInventory {
+  return {
+    apps: [{ id: 'a1', live_domain: 'shop-app.ondigitalocean.example.test' }, { id: 'a2' }],
+    herokuApps: [
+      { id: '01', name: 'web-one', web_url: 'https://web-one.herokuapp.example.test/', internal_routing: null },
+      { id: '02', name: 'web-two', web_url: 'https://web-two.herokuapp.example.test/', internal_routing: false },
+      { id: '03', name: 'private', web_url: 'https://private.herokuapp.example.test/', internal_routing: true },
+      { id: '04', name: 'web-four', web_url: 'https://web-four.herokuapp.example.test/', internal_routing: null },
+      { id: '05', name: 'no-url', web_url: null, internal_routing: null },
+    ],
+    droplets: [
+      { id: 1, networks: { v4: [{ ip_address: '127.0.0.11', type: 'public' }, { ip_address: '10.10.0.5', type: 'private' }], v6: [] } },
+      { id: 2, networks: { v4: [{ ip_address: '127.0.0.12', type: 'public' }], v6: [] } },
+      { id: 3, networks: { v4: [{ ip_address: '127.0.0.13', type: 'public' }], v6: [] } },
+    ],
+    domains: [{
+      name: 'do.example.test',
+      records: [
+        { id: 1, type: 'A', name: '@', data: '127.0.0.14' },
+        { id: 2, type: 'A', name: 'api', data: '127.0.0.15' },
+        { id: 3, type: 'MX', name: '@', data: 'mail.do.example.test' },
+        { id: 4, type: 'A', name: '*', data: '127.0.0.16' },
+        { id: 5, type: 'TXT', name: '@', data: 'v=spf1 -all' },
+      ],
+    }],
+    servers: [
+      { id: 11, name: 'h1', public_net: { ipv4: { ip: '127.0.0.31' }, ipv6: { ip: '2001:db8:1::/64' } }, private_net: [{ ip: '10.0.1.2' }] },
+      { id: 12, name: 'h2', public_net: { ipv4: { ip: '127.0.0.32' }, ipv6: null }, private_net: [] },
+      { id: 13, name: 'h3-v6-only', public_net: { ipv4: null, ipv6: { ip: '2001:db8:3::/64' } }, private_net: [] },
+    ],
+    linodes: [
+      { id: 21, label: 'l1', ipv4: ['127.0.0.41', '192.168.130.5'], ipv6: null },
+      { id: 22, label: 'l2', ipv4: ['127.0.0.42'], ipv6: null },
+    ],
+    zones: [
+      { id: 'z1', name: 'cf.example.test', records: [
+        { id: 'r1', type: 'A', name: 'app.cf.example.test', content: '127.0.0.51', proxied: false },
+        { id: 'r2', type: 'CNAME', name: 'alias.cf.example.test', content: 'app.cf.example.test', proxied: false },
+        { id: 'r3', type: 'TXT', name: 'cf.example.test', content: 'hello', proxied: false },
+      ] },
+      { id: 'z2', name: 'cf2.example.test', records: [
+        { id: 'r4', type: 'A', name: 'www.cf2.example.test', content: '127.0.0.52', proxied: true },
+        { id: 'r5', type: 'AAAA', name: 'www.cf2.example.test', content: '::1', proxied: true },
+      ] },
+      { id: 'z3', name: 'empty.example.test', records: [] },
+    ],
+  };
+}
+
+/** A cloudlist provider-config.yaml naming four of the accounts (not Heroku) with the right tokens. */
+export function sampleProviderConfig(): string {
+  return [
+    `- provider: do\n  id: main-do\n  digitalocean_token: ${TOKENS.do}`,
+    `- provider: hetzner\n  auth_token: ${TOKENS.hetzner}`,
+    `- provider: linode\n  linode_personal_access_token: ${TOKENS.linode}`,
+    `- provider: cloudflare\n  api_token: ${TOKENS.cloudflare}`,
+  ].join('\n') + '\n';
+}

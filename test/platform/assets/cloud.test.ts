@@ -1,0 +1,195 @@
+// Enumerations of cloud accounts: a cloudlist config's DigitalOcean, Hetzner, Linode and Cloudflare accounts
+// (local servers answering as their APIs, reached through VIGIL_CLOUD_ENDPOINTS) fill the inventory, and
+// the usual port and HTTP steps run on what they list. Credentials appear in no answer, notice or log line.
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dbKinds } from '../../helpers/db.ts';
+import { startHttpServer, type TestServer } from '../../helpers/targets.ts';
+import { startDnsServer, type TestDnsServer } from '../../helpers/dns.ts';
+import { sampleInventory, sampleProviderConfig, startCloudApis, TOKENS, type CloudApis } from '../../helpers/cloud-apis.ts';
+import { getJobHandler, type JobContext } from '../../../src/platform/worker/registry.ts';
+import { ENUMERATE_JOB, createAssetApp, otherTeamUser, type AssetTestApp } from './fixtures.ts';
+
+const SECRETS = [TOKENS.do, TOKENS.hetzner, TOKENS.linode, TOKENS.cloudflare, 'AKIAVIGILTESTSECRET', 'aws-vigil-test-SECRET-key'];
+const noSecret = (text: string) => {
+  for (const s of SECRETS) expect(text).not.toContain(s);
+};
+
+describe.each(dbKinds())('cloud enumerations on %s', (kind) => {
+  let t: AssetTestApp;
+  let apis: CloudApis;
+  let dns: TestDnsServer;
+  let web: TestServer;
+  let member: { key: string };
+  let other: { key: string; teamId: string };
+  let logs = '';
+  let configId = '';
+
+  const runJob = async (enumerationId: string, run: number) => {
+    const h = getJobHandler(ENUMERATE_JOB)!;
+    const ctx: JobContext = { ...t.ctx, queue: t.boss, signal: new AbortController().signal };
+    return h.handler({ id: 'test', name: ENUMERATE_JOB, data: { enumerationId, run }, retryCount: 0, retryLimit: 2 }, ctx);
+  };
+  const saveConfig = async (name: string, config_type: string, config: string, key?: string) => {
+    const res = await t.request({ method: 'POST', url: '/v1/scans/config', payload: { name, config_type, config }, key });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().id as string;
+  };
+
+  beforeAll(async () => {
+    t = await createAssetApp(kind, { worker: false });
+    // Every log line of the runs, at the most detailed level, to look for credentials in.
+    t.ctx.log = pino({ level: 'trace' }, new Writable({ write(chunk, _enc, cb) { logs += chunk.toString(); cb(); } }));
+    member = await t.addUser('member@localhost', 'member');
+    other = await otherTeamUser(t, 'other@localhost');
+    web = await startHttpServer((_req, res) => res.end('<html><head><title>Droplet app</title></head></html>'), { host: '127.0.0.11' });
+    apis = await startCloudApis(sampleInventory());
+    dns = await startDnsServer({ 'alias.cf.example.test': { CNAME: 'app.cf.example.test' }, 'app.cf.example.test': { A: ['127.0.0.51'] } });
+    process.env.VIGIL_CLOUD_ENDPOINTS = apis.endpointsEnv;
+    configId = await saveConfig('estate', 'cloudlist',
+      sampleProviderConfig() + '- provider: aws\n  aws_access_key: AKIAVIGILTESTSECRET\n  aws_secret_key: aws-vigil-test-SECRET-key\n');
+  });
+  afterAll(async () => {
+    delete process.env.VIGIL_CLOUD_ENDPOINTS;
+    await t?.close();
+    await Promise.all([apis?.close(), dns?.close(), web?.close()]);
+  });
+
+  it('lists the accounts\' hosts and addresses, then scans and probes them', async () => {
+    const made = await t.request({
+      method: 'POST', url: '/v1/asset/enumerate',
+      payload: {
+        cloudlist_config_ids: [configId], steps: ['dns_resolve', 'port_scan', 'http_probe'], enumeration_ports: String(web.port),
+        enumeration_config: { resolvers: [dns.address], timeout: 2, technology_templates: [] },
+      },
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    const id = made.json().id as string;
+    expect(await runJob(id, 1)).toEqual({ outcome: 'stored' });
+
+    const data = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}` })).json().data;
+    expect(data).toMatchObject({
+      status: 'finished', name: 'cloud: do,hetzner,linode,cloudflare,aws', enumeration_type: 'cloudlist',
+      cloudlist_provider_name: 'do,hetzner,linode,cloudflare,aws', cloudlist_config_ids: [configId], root_domains: [],
+      total_assets: 13, new_assets: 13,
+    });
+    expect(data.enumeration_config).not.toHaveProperty('cloudlist_provider_name');
+    expect(data.notices).toEqual(['cloudlist: provider aws skipped: not supported (supported: do, hetzner, linode, cloudflare, heroku)']);
+
+    const list = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}/contents?limit=100` })).json();
+    const key = (a: any) => `${a.host}${a.port ? ':' + a.port : ''} ${a.ip.join(',')} ${a.source.map((s: any) => s.source).join(',')}`;
+    expect(list.data.map(key).sort()).toEqual([
+      '127.0.0.11 127.0.0.11 cloudlist:do', `127.0.0.11:${web.port} 127.0.0.11 cloudlist:do`,
+      '127.0.0.12 127.0.0.12 cloudlist:do', '127.0.0.13 127.0.0.13 cloudlist:do',
+      '127.0.0.31 127.0.0.31 cloudlist:hetzner', '127.0.0.32 127.0.0.32 cloudlist:hetzner',
+      '127.0.0.41 127.0.0.41 cloudlist:linode', '127.0.0.42 127.0.0.42 cloudlist:linode',
+      'alias.cf.example.test 127.0.0.51 cloudlist:cloudflare', 'api.do.example.test 127.0.0.15 cloudlist:do',
+      'app.cf.example.test 127.0.0.51 cloudlist:cloudflare', 'do.example.test 127.0.0.14 cloudlist:do',
+      'www.cf2.example.test 127.0.0.52,::1 cloudlist:cloudflare',
+    ].sort());
+    const app = list.data.find((a: any) => a.port === web.port);
+    expect(app).toMatchObject({ type: 'http', status_code: 200, title: 'Droplet app', host: '127.0.0.11' });
+
+    // A scan over the enumeration shows it as a cloudlist enumeration with its providers.
+    const scan = await t.request({ method: 'POST', url: '/v1/scans', payload: {
+      enumeration_ids: [{ id }], private_templates: [{ name: 'x.yaml', contents: 'id: x\ninfo:\n  name: x\n  author: v\n  severity: info\nhttp:\n  - method: GET\n    path: ["{{BaseURL}}"]\n' }],
+    } });
+    expect(scan.statusCode, scan.body).toBe(200);
+    const cfg = (await t.request({ method: 'GET', url: `/v1/scans/${scan.json().id}/config` })).json();
+    expect(cfg.enumeration_ids).toEqual([{
+      id, name: 'cloud: do,hetzner,linode,cloudflare,aws', enumeration_type: 'cloudlist', cloudlist_provider_name: 'do,hetzner,linode,cloudflare,aws',
+      types: ['hosts', 'ports', 'http'], total_assets: 13,
+    }]);
+    expect(cfg.targets).toEqual([`http://127.0.0.11:${web.port}`]);
+
+    // No credential in any answer about the enumeration (owner or member), notice or log line; members do
+    // not see the config's text either (its owner does: that is where it is edited).
+    for (const url of [`/v1/asset/enumerate/${id}`, '/v1/asset/enumerate', `/v1/asset/enumerate/${id}/contents`, `/v1/scans/${scan.json().id}/config`]) {
+      noSecret((await t.request({ method: 'GET', url })).body);
+      noSecret((await t.request({ method: 'GET', url, key: member.key })).body);
+    }
+    noSecret((await t.request({ method: 'GET', url: '/v1/scans/config', key: member.key })).body);
+    expect(logs.length).toBeGreaterThan(0);
+    noSecret(logs);
+  });
+
+  it('the accounts are read again at each run: an edited config changes what is listed and the providers shown', async () => {
+    const made = await t.request({ method: 'POST', url: '/v1/asset/enumerate', payload: { name: 'hetzner only', cloudlist_config_ids: [configId], steps: ['dns_resolve'] } });
+    const id = made.json().id as string;
+    const hz = await saveConfig('hz', 'cloudlist', `- provider: hetzner\n  auth_token: ${TOKENS.hetzner}\n`);
+    const patched = await t.request({ method: 'PATCH', url: `/v1/asset/enumerate/${id}`, payload: { cloudlist_config_ids: [hz] } });
+    expect(patched.statusCode, patched.body).toBe(200);
+    await runJob(id, 1);
+    let data = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}` })).json().data;
+    expect(data).toMatchObject({ total_assets: 2, cloudlist_provider_name: 'hetzner', cloudlist_config_ids: [hz], notices: [] });
+
+    // The config now names Linode: the next run lists it, and the enumeration shows the new provider.
+    const edit = await t.request({ method: 'PATCH', url: `/v1/scans/config/${hz}`, payload: { config: `- provider: linode\n  linode_personal_access_token: ${TOKENS.linode}\n` } });
+    expect(edit.statusCode, edit.body).toBe(200);
+    expect((await t.request({ method: 'POST', url: `/v1/asset/enumerate/${id}/rescan` })).statusCode).toBe(200);
+    await runJob(id, 2);
+    data = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}` })).json().data;
+    expect(data).toMatchObject({ total_assets: 2, cloudlist_provider_name: 'linode', rescan_count: 1 });
+    const list = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}/contents` })).json();
+    expect(list.data.map((a: any) => a.host).sort()).toEqual(['127.0.0.41', '127.0.0.42']);
+  });
+
+  it('a refused token and a deleted config are notices; the run still finishes', async () => {
+    const bad = await saveConfig('bad', 'cloudlist', '- provider: do\n  digitalocean_token: dop_v1_REVOKED_SECRET_TOKEN\n');
+    const made = await t.request({ method: 'POST', url: '/v1/asset/enumerate', payload: { cloudlist_config_ids: [bad, configId], steps: ['dns_resolve'] } });
+    expect(made.statusCode, made.body).toBe(200);
+    const id = made.json().id as string;
+    expect((await t.request({ method: 'DELETE', url: `/v1/scans/config/${configId}` })).statusCode).toBe(200);
+    await runJob(id, 1);
+    const data = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}` })).json().data;
+    expect(data.status).toBe('finished');
+    expect(data.total_assets).toBe(0);
+    expect(data.notices).toEqual([
+      `cloudlist: config ${configId} not found; its accounts are not listed`,
+      'cloudlist: provider do skipped: the API answered HTTP 401: Unable to authenticate you',
+    ]);
+    expect(JSON.stringify(data)).not.toContain('REVOKED_SECRET');
+    expect(logs).not.toContain('REVOKED_SECRET');
+  });
+
+  it('refuses unknown, foreign and wrongly typed config ids, and an enumeration with neither roots nor accounts', async () => {
+    const sub = await saveConfig('sf', 'subfinder', 'virustotal: [k]\n');
+    const foreign = await saveConfig('theirs', 'cloudlist', `- provider: hetzner\n  auth_token: ${TOKENS.hetzner}\n`, other.key);
+    const before = (await t.request({ method: 'GET', url: '/v1/asset/enumerate' })).json().total_results;
+    for (const [payload, param, message] of [
+      [{ cloudlist_config_ids: ['nope'] }, 'cloudlist_config_ids[0]', /cloudlist config nope not found/],
+      [{ root_domains: ['example.test'], cloudlist_config_ids: [foreign] }, 'cloudlist_config_ids[0]', /not found/],
+      [{ cloudlist_config_ids: [sub] }, 'cloudlist_config_ids[0]', /is a subfinder config, not a cloudlist one/],
+      [{ steps: ['dns_resolve'] }, 'root_domains', /at least one .*cloudlist_config_ids/],
+      [{ root_domains: [], cloudlist_config_ids: [] }, 'root_domains', /at least one/],
+    ] as const) {
+      const res = await t.request({ method: 'POST', url: '/v1/asset/enumerate', payload });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toMatchObject({ param, status: 400 });
+      expect(res.json().message).toMatch(message);
+    }
+    expect((await t.request({ method: 'GET', url: '/v1/asset/enumerate' })).json().total_results).toBe(before);
+  });
+
+  it('filters the list by enum_type', async () => {
+    const dom = await t.request({ method: 'POST', url: '/v1/asset/enumerate', payload: { name: 'plain', root_domains: ['example.test'] } });
+    expect(dom.statusCode, dom.body).toBe(200);
+    const names = async (q: string) => {
+      const res = await t.request({ method: 'GET', url: `/v1/asset/enumerate?limit=100${q}` });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data.map((e: any) => `${e.name}:${e.enumeration_type}`).sort();
+    };
+    const all = await names('');
+    const cloud = await names('&enum_type=cloudlist');
+    const domain = await names('&enum_type=domain');
+    expect(cloud.length).toBeGreaterThan(0);
+    expect(cloud.every((n: string) => n.endsWith(':cloudlist'))).toBe(true);
+    expect(domain).toEqual(['plain:domain']);
+    expect([...cloud, ...domain].sort()).toEqual(all);
+    expect(await names('&enum_type=domain,cloudlist')).toEqual(all);
+    const bad = await t.request({ method: 'GET', url: '/v1/asset/enumerate?enum_type=moon' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ param: 'enum_type' });
+  });
+});
