@@ -19,7 +19,16 @@ export interface DnsBlock extends CommonBlock {
   recursion: boolean;
   retries: number;
   resolvers: string[];
+  /** Iterative resolution from the root servers, its steps exposed as `trace`. */
+  trace: boolean;
+  traceMaxRecursion: number;
 }
+
+/**
+ * nuclei leaves trace-max-recursion at 0 when a template omits it, and its loop then asks nobody; a
+ * delegation chain rarely has more than a handful of steps, so Vigil walks up to this many.
+ */
+const TRACE_DEFAULT_STEPS = 16;
 
 const CLASSES: Record<string, string> = { inet: 'IN', csnet: 'CS', chaos: 'CH', hesiod: 'HS', none: 'ANY', any: 'ANY' };
 
@@ -36,6 +45,8 @@ function compile(t: Template): DnsBlock[] {
       recursion: f.recursion !== false,
       retries: typeof f.retries === 'number' && f.retries > 0 ? f.retries : 3,
       resolvers: Array.isArray(f.resolvers) ? f.resolvers.map(String) : [],
+      trace: f.trace === true,
+      traceMaxRecursion: typeof f['trace-max-recursion'] === 'number' && f['trace-max-recursion'] > 0 ? f['trace-max-recursion'] : TRACE_DEFAULT_STEPS,
     };
   });
 }
@@ -141,6 +152,9 @@ export const dnsProtocol: Protocol<DnsBlock> = {
     if (!hit) compiled.set(t, (hit = compile(t)));
     return hit;
   },
-  unsupported: (b) => (b.fields.trace ? 'uses dns trace (it needs the public root servers)' : undefined),
   execute,
+  // nuclei: no resolvers of its own, no trace, no id; Vigil adds no payloads (each template's would differ).
+  clusterKey: (b) => (b.resolvers.length > 0 || b.trace || b.id || b.payloads
+    ? undefined
+    : JSON.stringify([b.name, b.type, b.class, b.retries, b.recursion])),
 };
