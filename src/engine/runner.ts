@@ -81,6 +81,8 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
     attackType: opts.attackType,
     matcherStatus: opts.matcherStatus,
     resolvers: opts.resolvers,
+    traceRoots: opts.traceRoots,
+    tracePort: opts.tracePort,
     // No limiter call at all when unlimited: every await costs on the hot path.
     takeToken: (opts.rateLimit ?? 150) > 0 ? () => bucket.take() : undefined,
     onRequest: () => { stats.requests++; },

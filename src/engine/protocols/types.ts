@@ -18,6 +18,10 @@ export interface ProtocolOptions extends HttpRunOptions {
   hostErrors?: HostErrorTracker;
   /** DNS resolvers (`ip` or `ip:port`, scan option): used instead of the system's, unless a template names its own. */
   resolvers?: string[];
+  /** Root hints for dns `trace` (`ip` or `ip:port`); IANA's root servers when unset. */
+  traceRoots?: string[];
+  /** The port name servers met during a dns `trace` are asked on (53 when unset). */
+  tracePort?: number;
 }
 
 /** One template's run on one input, shared by its blocks (nuclei's template context). */

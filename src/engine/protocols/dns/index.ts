@@ -11,6 +11,7 @@ import type { BlockContext, BlockResult, Protocol } from '../types.ts';
 import { blockVars, combos, commonBlock, inputVariables, operate, render, unresolved, type CommonBlock } from '../common/block.ts';
 import { exchange, packet, parseResolver } from './client.ts';
 import { fqdn, messageString, questionString, recordValues, rrsString } from './format.ts';
+import { resolverAddresses, systemAddresses, trace, traceText } from './trace.ts';
 
 export interface DnsBlock extends CommonBlock {
   name: string;
@@ -126,6 +127,24 @@ async function execute(b: DnsBlock, ctx: BlockContext): Promise<BlockResult> {
       error = `bad dns answer: ${(err as Error).message}`;
       continue;
     }
+    let traced = '';
+    if (b.trace) {
+      // As nuclei: after the query, the input's domain is traced from the root servers.
+      try {
+        const steps = await trace(domain || name, b.type, {
+          roots: ctx.o.traceRoots, port: ctx.o.tracePort, maxRecursion: b.traceMaxRecursion, timeout: ctx.o.timeout, signal: ctx.o.signal,
+          resolveName: (n) => (ctx.o.resolvers?.length ? resolverAddresses(n, ctx.o.resolvers, ctx.o.timeout, ctx.o.signal) : systemAddresses(n)),
+          beforeQuery: async () => {
+            if (ctx.o.takeToken) await ctx.o.takeToken();
+            requests++;
+            ctx.o.onRequest?.();
+          },
+        });
+        traced = traceText(steps);
+      } catch (err) {
+        error = `dns trace: ${(err as Error).message}`;
+      }
+    }
     const rcode = (res.flags ?? 0) & 0xf;
     const raw = messageString(res, rcode);
     const question = name.replace(/\.$/, '');
@@ -133,7 +152,7 @@ async function execute(b: DnsBlock, ctx: BlockContext): Promise<BlockResult> {
       host: domain, matched: question, request: requestText, rcode,
       question: (res.questions ?? []).map(questionString).join(''),
       extra: rrsString(res.additionals), answer: rrsString(res.answers), ns: rrsString(res.authorities),
-      raw, body: raw, type: 'dns', trace: '', duration: (performance.now() - started) / 1000,
+      raw, body: raw, type: 'dns', trace: traced, duration: (performance.now() - started) / 1000,
       ...recordValues(res.answers),
     };
     const r = await operate(ctx, 'dns', b, response, vars, { host: domain, matchedAt: question, request: requestText, response: raw });
