@@ -42,6 +42,8 @@ beforeAll(async () => {
     if (req.url === '/origin/shop.vigil-cdn.test.') return res.end('DEPLOYMENT_NOT_FOUND');
     if (req.url === '/v/4.0.2') return res.end('known vulnerable build 4.0.2');
     if (req.url === '/ws-ok') return res.end('websocket said ok');
+    if (req.url === '/big') return res.end(`${'x'.repeat(1_500_000)} token=abc`);
+    if (req.url === '/use/abc') return res.end('accepted');
     res.statusCode = 404;
     res.end('no');
   });
@@ -301,6 +303,33 @@ websocket:
     const before2 = wsSeen.length;
     expect(await scan(none, [`ws://127.0.0.1:${wsPort}`])).toEqual([]);
     expect(wsSeen.slice(before2)).toEqual(['BYE']);
+  });
+
+  it('a JS flow still sees extracted values when the exported response values are too big to hand over', async () => {
+    const t = tpl(`${head('big-body-flow')}flow: |
+  http(1);
+  if (template["token"] === "abc" && template["http_status_code"] === 200) {
+    http(2);
+  }
+http:
+  - method: GET
+    path: ["{{BaseURL}}/big"]
+    extractors:
+      - type: regex
+        name: token
+        internal: true
+        group: 1
+        regex: ["token=([a-z]+)"]
+  - method: GET
+    path: ["{{BaseURL}}/use/{{token}}"]
+    matchers:
+      - type: word
+        words: ["accepted"]
+`);
+    const before = web.requests.length;
+    const events = await scan(t, [web.url]);
+    expect(web.requests.slice(before).map((r) => r.url)).toEqual(['/big', '/use/abc']);
+    expect(events.map((e) => e['matched-at'])).toEqual([`${web.url}/use/abc`]);
   });
 
   it('a flow over a protocol this engine does not run is refused with the reason', () => {
