@@ -21,6 +21,7 @@ async function scan(t: Template, targets: string[], extra: Partial<ScanOptions> 
 
 let dns: DnsTestServer;
 let web: TestServer;
+let rdap: TestServer;
 let vhosts: TestServer;
 let tcp: { host: string; port: number; close(): Promise<void> };
 const tcpSeen: string[] = [];
@@ -47,6 +48,17 @@ beforeAll(async () => {
     res.statusCode = 404;
     res.end('no');
   });
+  rdap = await startHttpServer((req, res) => {
+    res.setHeader('content-type', 'application/rdap+json');
+    if (req.url !== '/domain/vigil.test') {
+      res.statusCode = 404;
+      return res.end('{}');
+    }
+    res.end(JSON.stringify({
+      objectClassName: 'domain', ldhName: 'vigil.test', handle: 'D1-VIGIL',
+      nameservers: [{ ldhName: 'ns1.vigil.test' }, { ldhName: 'ns2.vigil.test' }],
+    }));
+  });
   // One HTTPS server for two virtual hosts, its certificate naming both (and itself).
   vhosts = await startHttpsServer((req, res) => {
     res.end(req.headers.host === 'admin.vigil.test' ? 'admin console secret-panel' : `site ${req.headers.host}`);
@@ -71,7 +83,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await closeClients();
-  await Promise.all([dns.close(), web.close(), vhosts.close(), tcp.close()]);
+  await Promise.all([dns.close(), web.close(), rdap.close(), vhosts.close(), tcp.close()]);
   wss.close();
 });
 
@@ -330,6 +342,29 @@ http:
     const events = await scan(t, [web.url]);
     expect(web.requests.slice(before).map((r) => r.url)).toEqual(['/big', '/use/abc']);
     expect(events.map((e) => e['matched-at'])).toEqual([`${web.url}/use/abc`]);
+  });
+
+  it('whois() then dns() per name server the registry lists (JS flow over whois_<key> values)', async () => {
+    const t = tpl(`${head('whois-ns-flow')}flow: |
+  whois();
+  for (let ns of iterate(template["whois_name server"].split(","))) {
+    set("ns", ns);
+    dns();
+  }
+whois:
+  - query: "{{Input}}"
+    server: ${rdap.url}
+dns:
+  - name: "{{ns}}"
+    type: A
+    extractors:
+      - type: dsl
+        dsl: ["a"]
+`);
+    const before = dns.queries.length;
+    const events = await scan(t, ['vigil.test'], { resolvers: [dns.resolver] });
+    expect(dns.queries.slice(before).map((q) => q.questions![0].name)).toEqual(['ns1.vigil.test', 'ns2.vigil.test']);
+    expect(events.filter((e) => e.type === 'dns').map((e) => e['extracted-results'])).toEqual([['192.0.2.53'], ['192.0.2.54']]);
   });
 
   it('a flow over a protocol this engine does not run is refused with the reason', () => {
