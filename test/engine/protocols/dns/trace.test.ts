@@ -3,6 +3,10 @@
 // addresses, not ports, so the servers below the root share one port, given as tracePort). The trace
 // walks root -> TLD -> authoritative, follows a CNAME as nuclei's client does, and matchers and
 // extractors on the `trace` part see every step.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runScan, type ScanOptions } from '../../../../src/engine/runner.ts';
 import type { ResultEvent } from '../../../../src/engine/output/types.ts';
@@ -147,4 +151,29 @@ dns:
     expect((await scan(t, ['www.vigil.test'])).map((e) => e['template-id'])).toEqual(['no-trace']);
     expect(root.queries.length).toBe(at);
   });
+
+  it('vigil scan --trace-roots / --trace-port point the trace at other root servers', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'vigil-trace-'));
+    const file = path.join(dir, 'trace.yaml');
+    writeFileSync(file, `id: cli-trace
+info: { name: cli-trace, author: vigil, severity: info }
+dns:
+  - name: "{{FQDN}}"
+    type: A
+    trace: true
+    matchers:
+      - type: word
+        part: trace
+        words: ["vigil.test.\\t172800\\tIN\\tNS\\tns1.vigil.test."]
+`);
+    const root_ = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../../..');
+    const at = root.queries.length;
+    const out = await new Promise<string>((resolve, reject) => {
+      execFile(process.execPath, [path.join(root_, 'bin/vigil.mjs'), 'scan', '-t', file, '-u', 'www.vigil.test', '-r', resolver.resolver,
+        '--trace-roots', root.resolver, '--trace-port', String(tld.port), '-j', '--timeout', '2'], { cwd: root_, timeout: 60_000 },
+      (err, stdout, stderr) => (err ? reject(new Error(stderr)) : resolve(stdout)));
+    }).finally(() => rmSync(dir, { recursive: true, force: true }));
+    expect(out.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { 'template-id': string })['template-id'])).toEqual(['cli-trace']);
+    expect(root.queries.length - at).toBe(1);
+  }, 90_000);
 });
