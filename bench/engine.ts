@@ -3,6 +3,9 @@
 // 2. Scan throughput: 200 simple templates x many paths against a keep-alive server in a child
 //    process, no rate limit, beside a plain undici loop sending the same requests with the same
 //    concurrency in the same run (goal: scan / baseline >= 0.8); and the scan's peak RSS.
+// 3. and 4. Clustering: requests (http/), queries (dns/) and handshakes (ssl/) of the corpus's folders
+//    against local servers, with and without clustering in the same run (BENCH_SKIP_CLUSTER=1 skips them,
+//    BENCH_ONLY_CLUSTER=1 runs only them).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -177,5 +180,62 @@ async function benchClustering(): Promise<void> {
   }
 }
 
-await main();
-if (!process.env.BENCH_SKIP_CLUSTER) await benchClustering();
+/**
+ * 4. dns and ssl clustering: the corpus's dns/ and ssl/ folders against a local DNS server (one name) and a
+ * local TLS server, once with clustering and once without, counting the queries and handshakes received.
+ */
+async function benchDnsSslClustering(): Promise<void> {
+  const { startDnsServer } = await import('../test/helpers/dns-server.ts');
+  const { makeCert } = await import('../test/helpers/certs.ts');
+  const tls = await import('node:tls');
+  const dnsTemplates = (await loadTemplates([path.join(corpus, 'dns')])).templates;
+  const sslTemplates = (await loadTemplates([path.join(corpus, 'ssl')])).templates;
+  const dns = await startDnsServer({
+    records: {
+      'vigil.test': [
+        { type: 'A', data: '192.0.2.10' }, { type: 'TXT', data: ['v=spf1 -all'] }, { type: 'NS', data: 'ns1.vigil.test' },
+        { type: 'MX', data: { preference: 10, exchange: 'mx1.vigil.test' } },
+      ],
+    },
+  });
+  const pem = makeCert({ subject: '/CN=localhost', dns: ['localhost'] });
+  let handshakes = 0;
+  const srv = tls.createServer({ key: pem.key, cert: pem.cert }, (sock) => sock.end());
+  srv.on('connection', () => { handshakes++; });
+  srv.on('tlsClientError', () => {});
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const tlsTarget = `localhost:${(srv.address() as { port: number }).port}`;
+  try {
+    for (const [label, templates, target, received] of [
+      ['dns/', dnsTemplates, 'vigil.test', () => dns.queries.length],
+      ['ssl/', sslTemplates, tlsTarget, () => handshakes],
+    ] as const) {
+      const counts: Record<string, { sent: number; ms: number; results: number }> = {};
+      for (const cluster of [true, false]) {
+        const before = received();
+        const started = performance.now();
+        let results = 0;
+        await runScan({
+          targets: [target], templates: [...templates], rateLimit: 0, concurrency: 25, timeout: 3, retries: 0, cluster, resolvers: [dns.resolver],
+          onResult: (e) => { if (e['matcher-status']) results++; },
+        });
+        counts[cluster ? 'on' : 'off'] = { sent: received() - before, ms: performance.now() - started, results };
+      }
+      const on = counts.on!;
+      const off = counts.off!;
+      const unit = label === 'dns/' ? 'queries' : 'handshakes';
+      console.log(`clustering ${label}: ${templates.length} templates against one local ${label === 'dns/' ? 'DNS server (one name)' : 'TLS server'}: ` +
+        `${off.sent} ${unit} without, ${on.sent} with (${off.sent - on.sent} saved); wall ${(off.ms / 1000).toFixed(2)} s without, ` +
+        `${(on.ms / 1000).toFixed(2)} s with; results ${off.results} without, ${on.results} with`);
+    }
+  } finally {
+    await dns.close();
+    srv.close();
+  }
+}
+
+if (!process.env.BENCH_ONLY_CLUSTER) await main();
+if (!process.env.BENCH_SKIP_CLUSTER) {
+  await benchDnsSslClustering();
+  await benchClustering();
+}

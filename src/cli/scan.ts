@@ -72,6 +72,8 @@ interface ScanFlags {
   attackType?: 'batteringram' | 'pitchfork' | 'clusterbomb';
   meta?: boolean;
   resolvers?: string[];
+  traceRoots?: string[];
+  tracePort?: number;
 }
 
 class UsageError extends Error {}
@@ -207,6 +209,8 @@ async function scanAction(flags: ScanFlags): Promise<void> {
       matcherStatus: flags.matcherStatus, socks5Proxy: flags.proxy, sni: flags.sni,
       disableRedirects: flags.disableRedirects, attackType: flags.attackType, signal: controller.signal,
       resolvers: flags.resolvers?.length ? readResolvers(flags.resolvers) : undefined,
+      traceRoots: flags.traceRoots?.length ? flags.traceRoots : undefined,
+      tracePort: flags.tracePort,
       onResult: write,
       onNotice: (m) => {
         if (m.startsWith('skipped template')) return; // summed up by reason after the scan
@@ -262,6 +266,8 @@ export function registerScan(program: Command): void {
     .option('--sni <name>', 'TLS server name to send')
     .option('--no-cluster', 'send every template\'s own requests even where templates share one request (clustering is on by default, as in nuclei)')
     .option('-r, --resolvers <list>', 'DNS resolvers (ip or ip:port, comma-separated, or a file with one per line) for dns templates', list)
+    .option('--trace-roots <list>', 'root servers a dns `trace` starts from (ip or ip:port, comma-separated; default IANA\'s root servers)', list)
+    .option('--trace-port <port>', 'port the name servers met during a dns `trace` are asked on (default 53)', intOption('--trace-port'))
     .option('--disable-redirects', 'never follow redirects (-dr)')
     .option('--strict', 'stop when any template cannot be loaded (default: skip it, say why, scan the rest)')
     .addOption(new Option('--attack-type <type>', 'payload attack type for every template (-at)').choices(['batteringram', 'pitchfork', 'clusterbomb']))

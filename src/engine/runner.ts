@@ -3,7 +3,9 @@
 // through callbacks as they come.
 import type { Template } from './template/types.ts';
 import type { ResultEvent } from './output/types.ts';
-import { executeHttp, failureEvent, flowOf } from './protocols/http/execute.ts';
+import { executeHttp, failureEvent } from './protocols/http/execute.ts';
+import { protocolFor } from './protocols/registry.ts';
+import { executeFlow, flowOf } from './flow/run.ts';
 import { executeBlocks, templateSteps } from './protocols/execute.ts';
 import './protocols/index.ts';
 import { runWorkflow } from './workflow/run.ts';
@@ -24,13 +26,11 @@ export { closeClients };
 export function unsupportedReason(t: Template, can: { workflows?: boolean } = {}): string | undefined {
   if (t.workflows && t.workflows.length > 0) return can.workflows ? undefined : 'is a workflow';
   if (t.flow) {
-    // Flows run the template's http blocks (src/engine/flow/): calls of other protocols wait for that.
+    // A flow may call any protocol this engine runs (flow/run.ts); the calls are read off its text.
     const flow = flowOf(t);
-    // Statements run as JavaScript (flow/js.ts); the protocols it calls are read off its text.
     const called = 'error' in flow ? calledProtocols(t.flow) : flow.calls.map((c) => c.protocol);
-    const other = [...new Set(called.filter((p) => p !== 'http'))];
-    if (other.length) return `uses a flow over the ${other.join(', ')} protocol`;
-    if (t.other.length > 0) return `uses a flow in a template with ${[...new Set(t.other.map((o) => o.protocol))].join(', ')} blocks`;
+    const missing = [...new Set(called.filter((p) => !protocolFor(p)))];
+    if (missing.length) return `uses a flow over the ${missing.join(', ')} protocol`;
   }
   const steps = templateSteps(t);
   return typeof steps === 'string' ? steps : undefined;
@@ -81,6 +81,8 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
     attackType: opts.attackType,
     matcherStatus: opts.matcherStatus,
     resolvers: opts.resolvers,
+    traceRoots: opts.traceRoots,
+    tracePort: opts.tracePort,
     // No limiter call at all when unlimited: every await costs on the hot path.
     takeToken: (opts.rateLimit ?? 150) > 0 ? () => bucket.take() : undefined,
     onRequest: () => { stats.requests++; },
@@ -99,12 +101,13 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
           if (ev['matcher-status']) stats.results++;
           opts.onResult(redactEvent(ev, opts.secrets));
         };
-        // One template on one input, by the protocol of its blocks.
-        // One template on one input: flows and clusters through the http executor, the rest block by
-        // block through the protocol interface.
-        const runOne = (x: Template, input: string | undefined, emit: (ev: ResultEvent) => void) => (x.flow || (x === t && members.length)
-          ? executeHttp(x, input, x === t ? httpOptions : http, emit)
-          : executeBlocks(x, input, http, emit));
+        // One template on one input: flows through the flow executor, http clusters through the http
+        // executor, the rest (dns and ssl clusters too) block by block through the protocol interface.
+        const runOne = (x: Template, input: string | undefined, emit: (ev: ResultEvent) => void) => {
+          if (x.flow) return executeFlow(x, input, http, emit);
+          if (x === t && members.length && t.http.length) return executeHttp(x, input, httpOptions, emit);
+          return executeBlocks(x, input, http, emit, x === t ? members : []);
+        };
         let membersMatched: Set<string> | undefined;
         try {
           if (t.workflows?.length && opts.workflowSource) {
@@ -128,7 +131,7 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
             const r = await runOne(t, target, onEvent);
             matched = r.matched;
             error = r.matched ? undefined : r.error;
-            membersMatched = (r as { membersMatched?: Set<string> }).membersMatched;
+            membersMatched = r.membersMatched;
           }
         } catch (err) {
           error = (err as Error).message;
@@ -138,9 +141,10 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
         stats.done++;
         opts.onAttempt?.({ target: target ?? '', templateId: t.id, matched, error: error && redactEvent(error, opts.secrets), severity: t.info.severity });
         // Each clustered template is an attempt of its own, on the same exchange.
+        const clusterType = t.http.length ? 'http' : (t.other[0]?.protocol ?? 'http');
         for (const m of members) {
           const hit = Boolean(membersMatched?.has(m.id));
-          if (!hit && opts.matcherStatus) onEvent(await failureEvent(m, target, error, 'http'));
+          if (!hit && opts.matcherStatus) onEvent(await failureEvent(m, target, error, clusterType));
           if (hit) stats.matched++;
           else if (error) stats.errors++;
           stats.done++;
@@ -168,11 +172,9 @@ export async function executeTemplate(
   const why = unsupportedReason(t);
   if (why) throw new Error(`template ${t.id} cannot run: it ${why}`);
   const events: ResultEvent[] = [];
-  const r = await executeBlocks(t, t.selfContained ? undefined : target || undefined, {
-    ...requestOptions(opts),
-    matcherStatus: opts.matcherStatus,
-    resolvers: opts.resolvers,
-  }, (ev) => events.push(ev));
+  const input = t.selfContained ? undefined : target || undefined;
+  const o = { ...requestOptions(opts), matcherStatus: opts.matcherStatus, resolvers: opts.resolvers };
+  const r = await (t.flow ? executeFlow : executeBlocks)(t, input, o, (ev) => events.push(ev));
   return { events, dynamic: r.dynamic };
 }
 

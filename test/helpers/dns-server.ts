@@ -21,6 +21,17 @@ export interface Zone {
   truncate?: boolean;
   /** Extra authority / additional records for every answer. */
   authorities?: Answer[];
+  /**
+   * Zones this server hands on (a root or TLD server): a query for a name inside one is answered with a
+   * referral, no answer, the zone's NS records in the authority section and their glue addresses.
+   */
+  delegations?: Record<string, { ns: string; ip: string }[]>;
+}
+
+/** Where the server listens: a loopback address and port (default 127.0.0.1, a free port). */
+export interface DnsBind {
+  host?: string;
+  port?: number;
 }
 
 export interface DnsTestServer {
@@ -31,8 +42,25 @@ export interface DnsTestServer {
   close(): Promise<void>;
 }
 
+function referral(zone: Zone, name: string, query: DecodedPacket): Buffer | undefined {
+  const cut = Object.keys(zone.delegations ?? {}).filter((z) => z === '' || name === z || name.endsWith(`.${z}`))
+    .sort((a, b) => b.length - a.length)[0];
+  if (cut === undefined || zone.records[name]) return undefined;
+  const servers = zone.delegations![cut]!;
+  return packet.encode({
+    type: 'response',
+    id: query.id,
+    flags: query.flag_rd ? packet.RECURSION_DESIRED : 0,
+    questions: query.questions,
+    authorities: servers.map((s) => ({ name: cut || '.', type: 'NS', class: 'IN', ttl: 172800, data: s.ns }) as Answer),
+    additionals: servers.map((s) => ({ name: s.ns, type: 'A', class: 'IN', ttl: 172800, data: s.ip }) as Answer),
+  });
+}
+
 function answerFor(zone: Zone, q: Question, query: DecodedPacket): Buffer {
   const name = q.name.replace(/\.$/, '').toLowerCase();
+  const handedOn = referral(zone, name, query);
+  if (handedOn) return handedOn;
   const all = zone.records[name] ?? [];
   const answers: Answer[] = all
     .filter((r) => (q.type as string) === 'ANY' || r.type === q.type || (r.type === 'CNAME' && q.type !== 'CNAME'))
@@ -53,7 +81,8 @@ function rcodeNumber(name: string): number {
   return ['NOERROR', 'FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMP', 'REFUSED'].indexOf(name);
 }
 
-export async function startDnsServer(zone: Zone): Promise<DnsTestServer> {
+export async function startDnsServer(zone: Zone, bind: DnsBind = {}): Promise<DnsTestServer> {
+  const host = bind.host ?? '127.0.0.1';
   const queries: DnsTestServer['queries'] = [];
   const tcp = net.createServer((sock) => {
     let buf = Buffer.alloc(0);
@@ -72,7 +101,10 @@ export async function startDnsServer(zone: Zone): Promise<DnsTestServer> {
     });
     sock.on('error', () => {});
   });
-  await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    tcp.once('error', reject);
+    tcp.listen(bind.port ?? 0, host, resolve);
+  });
   const port = (tcp.address() as net.AddressInfo).port;
   const udp = dgram.createSocket('udp4');
   udp.on('message', (msg, from) => {
@@ -91,11 +123,15 @@ export async function startDnsServer(zone: Zone): Promise<DnsTestServer> {
   });
   await new Promise<void>((resolve, reject) => {
     udp.once('error', reject);
-    udp.bind(port, '127.0.0.1', () => resolve());
+    udp.bind(port, host, () => resolve());
+  }).catch(async (err) => {
+    udp.close();
+    await new Promise<void>((r) => tcp.close(() => r()));
+    throw err;
   });
   return {
     port,
-    resolver: `127.0.0.1:${port}`,
+    resolver: `${host}:${port}`,
     queries,
     close: () => new Promise<void>((resolve) => {
       udp.close();

@@ -118,8 +118,7 @@ export function runJsFlow(source: string, call: FlowCall, o: JsFlowOptions): Pro
       else if (Date.now() - started > timeoutMs) finish(new Error('the flow took longer than its deadline'));
     }, 250);
     const answer = (passed: boolean) => {
-      let text = JSON.stringify({ passed, values: plain(o.values()) });
-      if (Buffer.byteLength(text) > ANSWER_BYTES) text = JSON.stringify({ passed, values: {} });
+      const text = JSON.stringify({ passed, values: plain(o.values()) });
       const n = new TextEncoder().encodeInto(text, bytes).written;
       Atomics.store(flag, 1, n);
       Atomics.store(flag, 0, 1);
@@ -148,12 +147,29 @@ export function runJsFlow(source: string, call: FlowCall, o: JsFlowOptions): Pro
   });
 }
 
-/** Values the script can see: JSON-safe copies (Buffers and functions left out). */
+/**
+ * Values the script can see: JSON-safe copies (Buffers and functions left out). Flows export every
+ * response value (`http_body` ...): when they do not all fit the answer buffer, the largest are left
+ * out first, so the small ones (extracted values, `set()` values) always reach the script.
+ */
 function plain(values: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
+  const sizes: [string, number][] = [];
+  let total = 0;
   for (const [k, v] of Object.entries(values)) {
     if (v === null || ['string', 'number', 'boolean'].includes(typeof v)) out[k] = v;
     else if (Array.isArray(v) && v.every((x) => typeof x === 'string' || typeof x === 'number')) out[k] = v;
+    else continue;
+    const n = Buffer.byteLength(JSON.stringify(k)) + Buffer.byteLength(JSON.stringify(v)) + 2; // bytes as JSON text
+    sizes.push([k, n]);
+    total += n;
+  }
+  if (total > ANSWER_BYTES - 64) {
+    for (const [k, n] of sizes.sort((a, b) => b[1] - a[1])) {
+      if (total <= ANSWER_BYTES - 64) break;
+      delete out[k];
+      total -= n;
+    }
   }
   return out;
 }

@@ -14,6 +14,8 @@ export interface TemplateResult {
   dynamic: Record<string, unknown>;
   error?: string;
   requests: number;
+  /** Ids of the cluster members that produced a result. */
+  membersMatched?: Set<string>;
 }
 
 interface Step {
@@ -90,17 +92,28 @@ export function protocolBlocks(t: Template, name: string): unknown[] {
   return protocolFor(name)?.blocks(t) ?? [];
 }
 
+/**
+ * Runs the template's blocks in order. `members` are the other templates of its cluster (one block of
+ * the same protocol each, see runner/cluster.ts): their operators run on this template's responses.
+ */
 export async function executeBlocks(
-  t: Template, target: string | undefined, o: ProtocolOptions, emit: (ev: ResultEvent) => void,
+  t: Template, target: string | undefined, o: ProtocolOptions, emit: (ev: ResultEvent) => void, members: Template[] = [],
 ): Promise<TemplateResult> {
   const p = plan(t);
   if (typeof p === 'string') throw new Error(`template ${t.id} cannot run: it ${p}`);
   const { steps, multi } = p;
   let emitted = 0;
   const ctx = blockContext(t, target, o, multi, (events) => {
-    emitted += events.length;
-    for (const ev of events) emit(ev);
+    for (const ev of events) {
+      if (ev['template-id'] === t.id) emitted++; // cluster members' events are theirs
+      emit(ev);
+    }
   });
+  if (members.length > 0) {
+    const p0 = steps[0].protocol;
+    ctx.members = members.map((m) => ({ t: m, block: p0.blocks(m)[0] }));
+    ctx.membersMatched = new Set();
+  }
   let matched = false;
   let error: string | undefined;
   let requests = 0;
@@ -118,5 +131,5 @@ export async function executeBlocks(
     }
   }
   if (emitted === 0 && o.matcherStatus) emit(await failureEvent(t, target, error, steps[steps.length - 1].protocol.name));
-  return { matched, dynamic: ctx.shared, error: matched ? undefined : error, requests };
+  return { matched, dynamic: ctx.shared, error: matched ? undefined : error, requests, membersMatched: ctx.membersMatched };
 }

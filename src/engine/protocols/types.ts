@@ -18,6 +18,10 @@ export interface ProtocolOptions extends HttpRunOptions {
   hostErrors?: HostErrorTracker;
   /** DNS resolvers (`ip` or `ip:port`, scan option): used instead of the system's, unless a template names its own. */
   resolvers?: string[];
+  /** Root hints for dns `trace` (`ip` or `ip:port`); IANA's root servers when unset. */
+  traceRoots?: string[];
+  /** The port name servers met during a dns `trace` are asked on (53 when unset). */
+  tracePort?: number;
 }
 
 /** One template's run on one input, shared by its blocks (nuclei's template context). */
@@ -35,6 +39,25 @@ export interface BlockContext {
   multi: boolean;
   /** Called for every response a block handled, with the events its operators produced (often none). */
   report(events: ResultEvent[]): void;
+  /**
+   * Request clustering (runner/cluster.ts): other templates whose one block sends the same request. Their
+   * operators run on every response of this block and report under their own ids.
+   */
+  members?: ClusterMember[];
+  /** Ids of the cluster members whose operators produced a result. */
+  membersMatched?: Set<string>;
+  /**
+   * Set when a block passed as a flow call sees it (nuclei): a matcher matched (internal ones too), or,
+   * without matchers, an extractor found something, or, without operators, a response came back.
+   * The flow executor clears it before each call.
+   */
+  passed?: boolean;
+}
+
+export interface ClusterMember {
+  t: Template;
+  /** The member's own block (the same request as the leader's, its own operators). */
+  block: unknown;
 }
 
 export interface BlockResult {
@@ -53,4 +76,9 @@ export interface Protocol<B = unknown> {
   unsupported?(block: B): string | undefined;
   /** Runs one block against the context's input. */
   execute(block: B, ctx: BlockContext): Promise<BlockResult>;
+  /**
+   * Request clustering (nuclei's TmplClusterKey / IsClusterable): a text equal for blocks that send the
+   * same request, or undefined when this block may not share its request. Protocols without it never cluster.
+   */
+  clusterKey?(block: B): string | undefined;
 }

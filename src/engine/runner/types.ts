@@ -46,6 +46,10 @@ export interface ScanOptions {
   attackType?: AttackType;
   /** DNS resolvers (`ip` or `ip:port`) for dns blocks that name none, instead of the system's. */
   resolvers?: string[];
+  /** Root hints for dns `trace` (`ip` or `ip:port`); IANA's root servers when unset. */
+  traceRoots?: string[];
+  /** The port name servers met during a dns `trace` are asked on (53 when unset). */
+  tracePort?: number;
   signal?: AbortSignal;
   /** Templates sending the same single request share it (default on, as in nuclei). */
   cluster?: boolean;

@@ -48,7 +48,8 @@ describe.skipIf(!existsSync(path.join(corpus, 'dns')))('vigil scan over the corp
     const results = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { 'template-id': string; type: string; 'matcher-status': boolean })
       .filter((x) => x['matcher-status']);
     expect(results, JSON.stringify(results.map((x) => [x['template-id'], x.type]))).toContainEqual(expect.objectContaining({ 'template-id': 'spf-record-detect', type: 'dns' }));
-    expect(dns.queries.length).toBeGreaterThan(20);
+    // 22 dns templates, clustered as nuclei does (four clusters share 14 templates' queries): 13 or 14 queries.
+    expect(dns.queries.length).toBeGreaterThanOrEqual(13);
     const strays = existsSync(log) ? readFileSync(log, 'utf8').trim() : '';
     expect(strays).toBe('');
   }, 150_000);

@@ -79,25 +79,50 @@ export async function operate(
   }
   // As nuclei: the request's values (and the shared ones) go over the response's.
   const data: Record<string, unknown> = { ...response, ...vars, ...ctx.shared };
-  let result: OperatorOutcome | undefined;
-  for (let i = 0; !result; i++) {
+  const result = await operatorsWithIO(b, data);
+  takePendingWait();
+  for (const k in result.dynamic) ctx.shared[k] = result.dynamic[k];
+  if (passes(b, result)) ctx.passed = true;
+  const events = eventsOf(ctx.t, protocol, b, result, fields);
+  ctx.report(events);
+  // Clustered templates: their operators on the same response, their events under their own ids.
+  for (const m of ctx.members ?? []) {
+    const mb = m.block as CommonBlock;
+    const mr = await operatorsWithIO(mb, data);
+    const mEvents = eventsOf(m.t, protocol, mb, mr, fields);
+    if (mEvents.length > 0) {
+      ctx.report(mEvents);
+      (ctx.membersMatched ??= new Set()).add(m.t.id);
+    }
+  }
+  return { matched: events.length > 0 && (result.matched || b.matchers.length === 0), events };
+}
+
+async function operatorsWithIO(b: CommonBlock, data: Record<string, unknown>): Promise<OperatorOutcome> {
+  for (let i = 0; ; i++) {
     try {
-      result = runOperators(b, data) as OperatorOutcome;
+      return runOperators(b, data) as OperatorOutcome;
     } catch (err) {
       // A network helper in an expression needs its answer fetched first; operators have no side effects.
       if (!isPendingIO(err) || i >= 8) throw err;
       await fulfillPendingIO(err);
     }
   }
-  takePendingWait();
-  for (const k in result.dynamic) ctx.shared[k] = result.dynamic[k];
+}
+
+/** nuclei's flow rule for "this block passed" (see BlockContext.passed). */
+function passes(b: CommonBlock, r: OperatorOutcome): boolean {
+  if (b.matchers.length > 0) return r.matched;
+  if (b.extractors.length > 0) return Object.keys(r.extracts ?? {}).length > 0 || Object.keys(r.dynamic ?? {}).length > 0;
+  return true;
+}
+
+function eventsOf(t: Template, protocol: string, b: CommonBlock, result: OperatorOutcome, fields: EventFields): ResultEvent[] {
   const hasMatchers = b.matchers.length > 0;
-  const internalOnly = hasMatchers && b.matchers.every((m) => m.internal);
-  const events = internalOnly ? [] : eventsFor(ctx.t, hasMatchers, result, {
+  if (hasMatchers && b.matchers.every((m) => m.internal)) return [];
+  return eventsFor(t, hasMatchers, result, {
     host: fields.host, matchedAt: fields.matchedAt, ip: fields.ip ?? '', request: fields.request, response: fields.response, curl: '',
   }).map((ev) => withType(ev, protocol, fields.ip));
-  ctx.report(events);
-  return { matched: events.length > 0 && (result.matched || !hasMatchers), events };
 }
 
 function withType(ev: ResultEvent, type: string, ip: string | undefined): ResultEvent {

@@ -11,6 +11,7 @@ import type { BlockContext, BlockResult, Protocol } from '../types.ts';
 import { blockVars, combos, commonBlock, inputVariables, operate, render, unresolved, type CommonBlock } from '../common/block.ts';
 import { exchange, packet, parseResolver } from './client.ts';
 import { fqdn, messageString, questionString, recordValues, rrsString } from './format.ts';
+import { resolverAddresses, systemAddresses, trace, traceText } from './trace.ts';
 
 export interface DnsBlock extends CommonBlock {
   name: string;
@@ -19,7 +20,16 @@ export interface DnsBlock extends CommonBlock {
   recursion: boolean;
   retries: number;
   resolvers: string[];
+  /** Iterative resolution from the root servers, its steps exposed as `trace`. */
+  trace: boolean;
+  traceMaxRecursion: number;
 }
+
+/**
+ * nuclei leaves trace-max-recursion at 0 when a template omits it, and its loop then asks nobody; a
+ * delegation chain rarely has more than a handful of steps, so Vigil walks up to this many.
+ */
+const TRACE_DEFAULT_STEPS = 16;
 
 const CLASSES: Record<string, string> = { inet: 'IN', csnet: 'CS', chaos: 'CH', hesiod: 'HS', none: 'ANY', any: 'ANY' };
 
@@ -36,6 +46,8 @@ function compile(t: Template): DnsBlock[] {
       recursion: f.recursion !== false,
       retries: typeof f.retries === 'number' && f.retries > 0 ? f.retries : 3,
       resolvers: Array.isArray(f.resolvers) ? f.resolvers.map(String) : [],
+      trace: f.trace === true,
+      traceMaxRecursion: typeof f['trace-max-recursion'] === 'number' && f['trace-max-recursion'] > 0 ? f['trace-max-recursion'] : TRACE_DEFAULT_STEPS,
     };
   });
 }
@@ -115,6 +127,24 @@ async function execute(b: DnsBlock, ctx: BlockContext): Promise<BlockResult> {
       error = `bad dns answer: ${(err as Error).message}`;
       continue;
     }
+    let traced = '';
+    if (b.trace) {
+      // As nuclei: after the query, the input's domain is traced from the root servers.
+      try {
+        const steps = await trace(domain || name, b.type, {
+          roots: ctx.o.traceRoots, port: ctx.o.tracePort, maxRecursion: b.traceMaxRecursion, timeout: ctx.o.timeout, signal: ctx.o.signal,
+          resolveName: (n) => (ctx.o.resolvers?.length ? resolverAddresses(n, ctx.o.resolvers, ctx.o.timeout, ctx.o.signal) : systemAddresses(n)),
+          beforeQuery: async () => {
+            if (ctx.o.takeToken) await ctx.o.takeToken();
+            requests++;
+            ctx.o.onRequest?.();
+          },
+        });
+        traced = traceText(steps);
+      } catch (err) {
+        error = `dns trace: ${(err as Error).message}`;
+      }
+    }
     const rcode = (res.flags ?? 0) & 0xf;
     const raw = messageString(res, rcode);
     const question = name.replace(/\.$/, '');
@@ -122,7 +152,7 @@ async function execute(b: DnsBlock, ctx: BlockContext): Promise<BlockResult> {
       host: domain, matched: question, request: requestText, rcode,
       question: (res.questions ?? []).map(questionString).join(''),
       extra: rrsString(res.additionals), answer: rrsString(res.answers), ns: rrsString(res.authorities),
-      raw, body: raw, type: 'dns', trace: '', duration: (performance.now() - started) / 1000,
+      raw, body: raw, type: 'dns', trace: traced, duration: (performance.now() - started) / 1000,
       ...recordValues(res.answers),
     };
     const r = await operate(ctx, 'dns', b, response, vars, { host: domain, matchedAt: question, request: requestText, response: raw });
@@ -141,6 +171,9 @@ export const dnsProtocol: Protocol<DnsBlock> = {
     if (!hit) compiled.set(t, (hit = compile(t)));
     return hit;
   },
-  unsupported: (b) => (b.fields.trace ? 'uses dns trace (it needs the public root servers)' : undefined),
   execute,
+  // nuclei: no resolvers of its own, no trace, no id; Vigil adds no payloads (each template's would differ).
+  clusterKey: (b) => (b.resolvers.length > 0 || b.trace || b.id || b.payloads
+    ? undefined
+    : JSON.stringify([b.name, b.type, b.class, b.retries, b.recursion])),
 };

@@ -151,7 +151,8 @@ export function buildFromRaw(
     path = parsed.target.startsWith('/') ? parsed.target : `/${parsed.target}`;
   }
   const host = hostOf(origin);
-  const keepHost = selfContained || (absolute && !input);
+  // As nuclei: a Host header the raw request writes is the Host sent (virtual hosts), whatever it connects to.
+  const keepHost = selfContained || (absolute && !input) || hostHeader !== undefined;
   const headers = parsed.headers.map(([k, v]) => [k, v] as [string, string]);
   let sni = parsed.annotations.tlsSni;
   if (sni === 'request.host') sni = (getHeader(headers, 'host') ?? host).replace(/:\d+$/, '');

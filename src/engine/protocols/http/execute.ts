@@ -21,17 +21,6 @@ import { getHeader, setHeader, deleteHeader } from './raw.ts';
 import type { HttpResponse, HttpRunOptions, PreparedRequest } from './types.ts';
 import { merge, requestVars } from './vars.ts';
 import { sleep } from '../common/block.ts';
-import { compileSimpleFlow, runSimpleFlow, type CompiledFlow } from '../../flow/simple.ts';
-import { runJsFlow } from '../../flow/js.ts';
-
-const flows = new WeakMap<Template, CompiledFlow | { error: string }>();
-/** A template's flow, compiled once. */
-export function flowOf(t: Template): CompiledFlow | { error: string } {
-  let f = flows.get(t);
-  if (!f) flows.set(t, (f = compileSimpleFlow(t.flow ?? '')));
-  return f;
-}
-
 import type { BlockContext, BlockResult, HostErrorTracker, Protocol } from '../types.ts';
 
 export type { HostErrorTracker };
@@ -187,46 +176,10 @@ class TemplateRun {
   }
 
   async run(): Promise<void> {
-    const flow = this.t.flow ? flowOf(this.t) : undefined;
-    if (flow && !('error' in flow)) {
-      await runSimpleFlow(flow, (protocol, ids) => this.flowCall(protocol, ids));
-      return;
-    }
-    if (this.t.flow) {
-      // Statements: the script runs in its own thread (flow/js.ts) and calls the blocks through us.
-      try {
-        await runJsFlow(this.t.flow, (protocol, ids) => this.flowCall(protocol, ids), {
-          values: () => requestVars(this.t, this.builtins, this.dynamic, {}, this.cliVars, render),
-          set: (k, v) => { this.dynamic[k] = v; },
-          signal: this.o.signal,
-        });
-      } catch (err) {
-        this.lastError = (err as Error).message;
-      }
-      return;
-    }
     for (const r of this.t.http) {
       if (this.stopAll || this.o.signal?.aborted) break;
       await this.runBlock(r);
     }
-  }
-
-  /**
-   * `http(1)`, `http("login")`, `http()` in a flow: runs those blocks in order and answers whether any
-   * passed. As in nuclei, a block passes when a matcher matched (internal ones too), or, having no
-   * matchers, when its extractors found something, or, having no operators, when it got a response.
-   */
-  private async flowCall(protocol: string, ids: string[]): Promise<boolean> {
-    if (protocol !== 'http') return false; // refused before running: unsupportedReason() checks the calls
-    const blocks = ids.length === 0 ? this.t.http : ids.map((id) => (/^\d+$/.test(id) ? this.t.http[Number(id) - 1] : this.t.http.find((r) => r.id === id)));
-    let passed = false;
-    for (const r of blocks) {
-      if (!r || this.stopAll || this.o.signal?.aborted) continue;
-      this.blockPassed = false;
-      await this.runBlock(r);
-      passed ||= this.blockPassed;
-    }
-    return passed;
   }
 
   async runBlock(r: HttpRequest): Promise<void> {
@@ -604,9 +557,9 @@ async function pool<T>(items: Iterable<T>, limit: number, fn: (item: T) => Promi
 }
 
 /**
- * Runs a whole http template on `target` (undefined for self-contained templates): its flow when it has
- * one, else every block in order; cluster members' operators run on its responses. The runner uses it for
- * flows and clusters; everything else goes block by block through `httpProtocol` below.
+ * Runs a whole http template on `target` (undefined for self-contained templates), every block in order,
+ * cluster members' operators on its responses. The runner uses it for http clusters; everything else
+ * goes block by block through `httpProtocol` below (flows too, see flow/run.ts).
  */
 export async function executeHttp(
   t: Template, target: string | undefined, o: ExecuteOptions, emit: (ev: ResultEvent) => void,
@@ -661,7 +614,9 @@ export const httpProtocol: Protocol<HttpRequest> = {
     const matchedBefore = run.matched;
     run.matched = false;
     run.lastError = undefined;
+    run.blockPassed = false;
     await run.runBlock(block);
+    if (run.blockPassed) ctx.passed = true;
     const matched = run.matched;
     run.matched ||= matchedBefore;
     return { matched, error: run.lastError, requests: run.requests - before, stop: run.stopAll };
