@@ -124,9 +124,19 @@ function requestHead(r: PreparedRequest, bodyLength: number): string {
   return `${head}\r\n`;
 }
 
+const origins = new Map<string, URL>();
+function originUrl(origin: string): URL {
+  let u = origins.get(origin);
+  if (!u) {
+    u = new URL(origin);
+    if (origins.size < 10_000) origins.set(origin, u);
+  }
+  return u;
+}
+
 /** One exchange; a reused connection that fails before any byte of the answer is retried on a new one. */
 export async function sendKeepAlive(r: PreparedRequest, o: KeepAliveOptions): Promise<ReadResponse & { duration: number }> {
-  const origin = new URL(r.origin);
+  const origin = originUrl(r.origin);
   const key = `${r.origin}|${o.sni ?? ''}`;
   const body = r.body !== undefined && r.body !== '' ? Buffer.from(r.body, 'utf8') : undefined;
   const head = requestHead(r, body?.length ?? 0);
@@ -137,7 +147,10 @@ export async function sendKeepAlive(r: PreparedRequest, o: KeepAliveOptions): Pr
     const reused = conn.used;
     const outcome = await exchange(conn, r.method, head, body, o);
     release(key, pool, conn, outcome.ok ? outcome.res.reusable : false);
-    if (outcome.ok) return { ...outcome.res, duration: performance.now() - started };
+    if (outcome.ok) {
+      outcome.res.duration = performance.now() - started;
+      return outcome.res as ReadResponse & { duration: number };
+    }
     if (reused && !outcome.started && !outcome.aborted) continue; // the server closed an idle connection
     throw outcome.err;
   }
@@ -159,7 +172,10 @@ function exchange(conn: Conn, method: string, head: string, body: Buffer | undef
     const fail = (err: Error, aborted = false) => {
       // A deadline or a cut connection after the head keeps what arrived, as the undici path did.
       const partial = reader.gotHead ? reader.partial() : undefined;
-      if (partial) settle({ ok: true, res: { ...partial, reusable: false } });
+      if (partial) {
+        partial.reusable = false;
+        settle({ ok: true, res: partial });
+      }
       else settle({ ok: false, err, started: reader.started, aborted });
     };
     const onAbort = () => fail(new Error('aborted'), true);
@@ -175,7 +191,10 @@ function exchange(conn: Conn, method: string, head: string, body: Buffer | undef
     };
     conn.onClose = (err) => {
       const res = reader.end();
-      if (res) settle({ ok: true, res: { ...res, reusable: false } });
+      if (res) {
+        res.reusable = false;
+        settle({ ok: true, res });
+      }
       else fail(err ?? new Error('connection closed before a response arrived'));
     };
     if (body) {

@@ -15,13 +15,15 @@ export interface ReadResponse {
   reusable: boolean;
   /** The body stopped at maxSize; the rest was not read. */
   truncated: boolean;
+  /** Set by the client: milliseconds from send to the end of the body. */
+  duration?: number;
 }
 
 type Framing = 'none' | 'length' | 'chunked' | 'close';
 
 export class ResponseReader {
   private pending: Buffer | undefined; // bytes not yet consumed
-  private head: Omit<ReadResponse, 'body' | 'reusable' | 'truncated'> | undefined;
+  private head: { version: string; status: number; statusText: string; headers: [string, string][] } | undefined;
   private framing: Framing = 'none';
   private remaining = 0; // bytes left in the body (length) or the current chunk (chunked)
   private chunkState: 'size' | 'data' | 'data-crlf' | 'trailers' = 'size';
@@ -189,6 +191,10 @@ export class ResponseReader {
   private complete(extraBytes = false): void {
     if (this.result || !this.head) return;
     const body = this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts);
-    this.result = { ...this.head, body, reusable: this.keepAlive && !extraBytes, truncated: this.truncated };
+    const h = this.head;
+    this.result = {
+      version: h.version, status: h.status, statusText: h.statusText, headers: h.headers, body,
+      reusable: this.keepAlive && !extraBytes, truncated: this.truncated, duration: 0,
+    };
   }
 }
