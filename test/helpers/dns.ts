@@ -53,15 +53,27 @@ export async function startDnsServer(records: Record<string, ZoneRecord>): Promi
     if (q.type === Packet.TYPE.AAAA) for (const address of rec?.AAAA ?? []) response.answers.push({ name, type: Packet.TYPE.AAAA, class: Packet.CLASS.IN, ttl: 60, address } as never);
     send(response);
   };
-  // UDP (answers over 512 bytes are truncated by dns2, TC set) and TCP on the same port number.
-  const server = dns2.createUDPServer(handle);
-  await server.listen(0, '127.0.0.1');
-  const port = (server.address() as AddressInfo).port;
-  const tcp = dns2.createTCPServer(handle);
-  await new Promise<void>((resolve, reject) => {
-    tcp.once('error', reject);
-    tcp.listen(port, '127.0.0.1', () => resolve());
-  });
+  // UDP (answers over 512 bytes are truncated by dns2, TC set) and TCP on the same port number. The
+  // UDP port is free by construction, the same TCP port may not be (another test's connection): retry.
+  let server!: ReturnType<typeof dns2.createUDPServer>;
+  let tcp!: ReturnType<typeof dns2.createTCPServer>;
+  let port = 0;
+  for (let attempt = 0; ; attempt++) {
+    server = dns2.createUDPServer(handle);
+    await server.listen(0, '127.0.0.1');
+    port = (server.address() as AddressInfo).port;
+    tcp = dns2.createTCPServer(handle);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        tcp.once('error', reject);
+        tcp.listen(port, '127.0.0.1', () => resolve());
+      });
+      break;
+    } catch (err) {
+      await new Promise<void>((r) => server.close(() => r()));
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= 10) throw err;
+    }
+  }
   return {
     address: `127.0.0.1:${port}`,
     zone,
