@@ -3,9 +3,9 @@
 // Debian's Chromium. The owner creates an enumeration (a bad root first: the server's 400 is shown), watches
 // it finish and sees its assets with their technologies (fingerprinted by a catalogue template); creates a
 // policy (refused without conditions, then made); edits both (the server's 400 at the field, then saved);
-// the estate changes, a rescan shows what appeared, changed
-// and disappeared, and the policy's event; a Member sees the pages with no create/rescan/delete controls and
-// is refused by the API. Screenshots of the main assets pages go to docs/console/ (from the PGlite run).
+// the estate changes, a rescan shows what appeared, changed and disappeared, and the policy's event; a
+// Member sees the pages with no create/rescan/delete/edit controls and is refused by the API. Screenshots
+// of the main assets pages go to docs/console/ (from the PGlite run).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

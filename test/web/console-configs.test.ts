@@ -1,9 +1,10 @@
 // The console's configurations, schedules and finding links end to end: a real `vigil serve` (PGlite, and
 // PostgreSQL when TEST_DATABASE_URL is set), a local HTTP target that also receives the alert webhook, and
-// Debian's Chromium. An Admin writes a config with a YAML error (the server's 400 shown, naming the key),
-// fixes it, adds an alerting config and sees its deliveries; creates a scan with configs and a schedule
-// (a bad start time refused with the field named, then fixed), changes and removes the schedule on the
-// scan's page; opens a finding straight from its URL; and a Member sees config names and types but no
+// Debian's Chromium. An Admin writes a config with a YAML error (the server's 400 shown, naming the key,
+// and its line marked in the editor), fixes it, adds an alerting config and sees its deliveries; creates a
+// scan with configs and a schedule (a bad start time refused with the field named, then fixed), reads its
+// configuration as a list, sees the schedule in the scans list, changes and removes it on the scan's
+// page; opens a finding straight from its URL; and a Member sees config names and types but no
 // text and no create, edit or delete controls. Screenshots go to docs/console/ (from the PGlite run).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
