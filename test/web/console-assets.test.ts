@@ -2,9 +2,10 @@
 // TEST_DATABASE_URL is set), a DNS server and two HTTP servers on 127.0.0.1 as the discovered estate, and
 // Debian's Chromium. The owner creates an enumeration (a bad root first: the server's 400 is shown), watches
 // it finish and sees its assets with their technologies (fingerprinted by a catalogue template); creates a
-// policy (refused without conditions, then made); the estate changes, a rescan shows what appeared, changed
-// and disappeared, and the policy's event; a Member sees the pages with no create/rescan/delete controls and
-// is refused by the API. Screenshots of the main assets pages go to docs/console/ (from the PGlite run).
+// policy (refused without conditions, then made); edits both (the server's 400 at the field, then saved);
+// the estate changes, a rescan shows what appeared, changed and disappeared, and the policy's event; a
+// Member sees the pages with no create/rescan/delete/edit controls and is refused by the API. Screenshots
+// of the main assets pages go to docs/console/ (from the PGlite run).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -237,6 +238,66 @@ describe.each(dbKinds())('web console assets pages on %s', (kind) => {
     await owner.getByRole('link', { name: 'E2E shop' }).waitFor();
   }, STEP);
 
+  /** The message Mantine shows under a field (the element its aria-describedby names). */
+  const fieldMessage = async (field: ReturnType<Page['getByLabel']>) => {
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    const ids = (await field.getAttribute('aria-describedby'))?.split(/\s+/) ?? [];
+    return (await Promise.all(ids.map((id) => owner.locator(`[id="${id}"]`).textContent()))).join(' ');
+  };
+
+  it('the owner edits the enumeration and the policy: the server\'s 400 at the field, then saved', async () => {
+    const enumId = enumUrl.split('/').pop()!;
+    await owner.goto(enumUrl + '?tab=settings');
+    await owner.getByTestId('edit-enumeration').click();
+    const roots = owner.getByLabel(/^Roots/);
+    expect(await roots.inputValue()).toBe('shop.e2e.test');
+    expect(await owner.getByLabel(/^DNS resolvers/).inputValue()).toBe(dns.address);
+    expect(await owner.getByLabel(/^Ports/).inputValue()).toBe(`${shop.port},${admin.port}`);
+    await roots.fill('shop.e2e.test\nnot a domain');
+    await owner.getByLabel(/^Name/).fill('E2E shop estate');
+    await owner.getByTestId('save-enumeration').click();
+    await expect.poll(() => owner.getByTestId('enumeration-error').textContent(), SLOW).toMatch(/not a domain name.*\(root_domains\[1\]\)$/);
+    expect(await fieldMessage(roots)).toMatch(/not a domain name/);
+    expect((await (await api('GET', `/v1/asset/enumerate/${enumId}`)).json()).data).toMatchObject({ name: 'E2E shop', root_domains: ['shop.e2e.test'] });
+    await owner.evaluate(() => window.scrollTo(0, 0));
+    await shot(owner, 'assets-edit-enumeration');
+
+    await roots.fill('shop.e2e.test');
+    await owner.getByLabel(/^Timeout/).fill('6');
+    await owner.getByTestId('save-enumeration').click();
+    await owner.getByTestId('enumeration-saved').waitFor();
+    await owner.getByTestId('enumeration-name').getByText('E2E shop estate').waitFor();
+    expect(await owner.getByTestId('enumeration-settings').textContent()).toContain('Timeout6 s');
+    const stored = (await (await api('GET', `/v1/asset/enumerate/${enumId}`)).json()).data;
+    expect(stored).toMatchObject({
+      name: 'E2E shop estate', root_domains: ['shop.e2e.test'], enumeration_ports: `${shop.port},${admin.port}`,
+      steps: ['dns_resolve', 'port_scan', 'http_probe'], automatic_vuln_scans: false,
+      enumeration_config: { timeout: 6, resolvers: [dns.address], 'follow-redirect': true },
+    });
+
+    // The policy: emptied of conditions it is refused (shown at the conditions); then a second label.
+    await owner.goto(policyUrl);
+    await owner.getByTestId('edit-policy').click();
+    const status = owner.getByLabel('Status codes');
+    expect(await status.inputValue()).toBe('503');
+    await status.fill('');
+    const labels = owner.getByRole('combobox', { name: /^Labels to add/ });
+    await labels.fill('down');
+    await labels.press('Enter');
+    await owner.getByTestId('save-policy').click();
+    await expect.poll(() => owner.getByTestId('conditions-error').textContent(), SLOW).toContain('policies must set at least one condition');
+    await shot(owner, 'asset-policy-edit');
+    const policyId = policyUrl.split('/').pop()!;
+    expect((await (await api('GET', `/v1/asset/policy/${policyId}`)).json()).data).toMatchObject({ labels: ['maintenance'], policies: { status_code: '503' } });
+    await status.fill('503');
+    await owner.getByTestId('save-policy').click();
+    await owner.getByTestId('policy-saved').waitFor();
+    expect((await (await api('GET', `/v1/asset/policy/${policyId}`)).json()).data).toMatchObject({
+      name: 'Label maintenance pages', policy_type: 'set_label', labels: ['maintenance', 'down'], policies: { status_code: '503' }, enumeration_ids: [enumId],
+    });
+    await owner.getByText('down', { exact: true }).waitFor();
+  }, STEP);
+
   it('after the estate changes, a rescan shows what appeared, changed and disappeared, and the policy acts', async () => {
     maintenance = true;
     await admin.close();
@@ -250,6 +311,7 @@ describe.each(dbKinds())('web console assets pages on %s', (kind) => {
     const shopRow = owner.locator(`tr[data-asset="${shopUrl()}"]`);
     await expect.poll(() => shopRow.textContent(), SLOW).toContain('Maintenance');
     await shopRow.getByText('maintenance', { exact: true }).waitFor();
+    await shopRow.getByText('down', { exact: true }).waitFor(); // the label the edit added
 
     await owner.getByRole('tab', { name: 'Changes' }).click();
     const changes = owner.getByTestId('changes-table');
@@ -286,6 +348,9 @@ describe.each(dbKinds())('web console assets pages on %s', (kind) => {
     await expect.poll(() => member.getByTestId('assets-table').locator('tbody tr').count(), SLOW).toBe(2);
     expect(await member.getByTestId('enumeration-actions').count()).toBe(0);
     expect(await member.getByRole('button', { name: 'Rescan' }).count()).toBe(0);
+    await member.goto(enumUrl + '?tab=settings');
+    await member.getByTestId('enumeration-settings').waitFor();
+    expect(await member.getByTestId('edit-enumeration').count()).toBe(0);
     await member.goto(base + '/assets/policies');
     await member.getByTestId('policies-table').getByText('Label maintenance pages').waitFor();
     expect(await member.getByTestId('new-policy').count()).toBe(0);
@@ -293,11 +358,13 @@ describe.each(dbKinds())('web console assets pages on %s', (kind) => {
     await member.goto(policyUrl);
     await member.getByTestId('policy-events').waitFor();
     expect(await member.getByTestId('delete-policy').count()).toBe(0);
+    expect(await member.getByTestId('edit-policy').count()).toBe(0);
     await member.goto(base + '/assets/new');
     await member.getByText(/role MEMBER may not create enumerations/).waitFor();
 
     const enumId = enumUrl.split('/').pop()!;
-    const answers = await member.evaluate(async (id) => {
+    const policyId = policyUrl.split('/').pop()!;
+    const answers = await member.evaluate(async ([id, pid]) => {
       const s = await (await fetch('/v1/auth/session')).json();
       const call = async (method: string, url: string, body?: unknown) => {
         const r = await fetch(url, { method, headers: { 'content-type': 'application/json', 'x-csrf-token': s.csrf_token }, body: body ? JSON.stringify(body) : undefined });
@@ -308,8 +375,10 @@ describe.each(dbKinds())('web console assets pages on %s', (kind) => {
         rescan: await call('POST', `/v1/asset/enumerate/${id}/rescan`),
         remove: await call('DELETE', `/v1/asset/enumerate/${id}`),
         policy: await call('POST', '/v1/asset/policy', { policy_type: 'delete', policies: { host: 'x' } }),
+        edit: await call('PATCH', `/v1/asset/enumerate/${id}`, { name: 'taken over' }),
+        editPolicy: await call('PATCH', `/v1/asset/policy/${pid}?update_type=replace`, { policy_type: 'delete', policies: { host: 'x' } }),
       };
-    }, enumId);
+    }, [enumId, policyId] as const);
     for (const a of Object.values(answers)) expect(a).toEqual({ status: 403, code: 'forbidden' });
   }, STEP);
 

@@ -1,9 +1,10 @@
 // The console's configurations, schedules and finding links end to end: a real `vigil serve` (PGlite, and
 // PostgreSQL when TEST_DATABASE_URL is set), a local HTTP target that also receives the alert webhook, and
-// Debian's Chromium. An Admin writes a config with a YAML error (the server's 400 shown, naming the key),
-// fixes it, adds an alerting config and sees its deliveries; creates a scan with configs and a schedule
-// (a bad start time refused with the field named, then fixed), changes and removes the schedule on the
-// scan's page; opens a finding straight from its URL; and a Member sees config names and types but no
+// Debian's Chromium. An Admin writes a config with a YAML error (the server's 400 shown, naming the key,
+// and its line marked in the editor), fixes it, adds an alerting config and sees its deliveries; creates a
+// scan with configs and a schedule (a bad start time refused with the field named, then fixed), reads its
+// configuration as a list, sees the schedule in the scans list, changes and removes it on the scan's
+// page; opens a finding straight from its URL; and a Member sees config names and types but no
 // text and no create, edit or delete controls. Screenshots go to docs/console/ (from the PGlite run).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -138,6 +139,13 @@ describe.each(dbKinds())('console configurations, schedules and finding links on
     const error = owner.getByTestId('config-error');
     await error.waitFor();
     expect(await error.textContent()).toMatch(/config\.rate-limit.*\(line 2\)/);
+    // The line is marked inside the editor too (underline and gutter marker), as the template editor
+    // marks the validator's problems.
+    const marked = owner.locator('.cm-line:has(.cm-lintRange-error)');
+    await marked.first().waitFor();
+    expect(await marked.count()).toBe(1);
+    expect(await marked.textContent()).toBe('rate-limit: fast');
+    expect(await owner.locator('.cm-gutter-lint .cm-lint-marker-error').count()).toBe(1);
     await shot(owner, 'config-editor');
     expect(owner.url()).toContain('/settings/configs/new');
 
@@ -152,10 +160,13 @@ describe.each(dbKinds())('console configurations, schedules and finding links on
     await typeYaml(owner, 'concurrency: 5\nrate-limit: 20\nretries: lots\n');
     await owner.getByTestId('save-config').click();
     await expect.poll(() => owner.getByTestId('config-error').textContent(), SLOW).toMatch(/config\.retries.*\(line 3\)/);
+    await expect.poll(() => marked.textContent(), SLOW).toBe('retries: lots');
+    expect(await marked.count()).toBe(1);
     expect((await apiCall('GET', `/v1/scans/config/${id}`)).json.config).toContain('retries: 1');
     await typeYaml(owner, 'concurrency: 4\nrate-limit: 20\nretries: 1\n');
     await owner.getByTestId('save-config').click();
     await owner.getByTestId('config-saved').waitFor();
+    expect(await marked.count()).toBe(0);
     expect((await apiCall('GET', `/v1/scans/config/${id}`)).json.config).toContain('concurrency: 4');
 
     // An alerting config that posts to the local receiver when a scan finishes.
@@ -236,9 +247,29 @@ describe.each(dbKinds())('console configurations, schedules and finding links on
     expect(stored.json.scan_config_ids).toHaveLength(1);
     await owner.getByTestId('scan-status').filter({ hasText: 'finished' }).waitFor({ timeout: 120_000 });
     await shot(owner, 'scan-schedule');
+    // The Configuration tab reads as a list: targets, templates, the configs with their types (links to
+    // their pages), options; no raw JSON.
     await owner.getByRole('tab', { name: 'Configuration' }).click();
-    await owner.getByText(/Gentle engine/).first().waitFor();
-    expect(await owner.getByText(/Hook on finish/).count()).toBeGreaterThan(0);
+    const cfg = owner.getByTestId('scan-config');
+    await cfg.waitFor();
+    expect(await cfg.getByTestId('config-targets').textContent()).toContain(target.url);
+    const templateLink = cfg.getByTestId('config-templates').getByRole('link', { name: 'http/e2e/hello.yaml' });
+    expect(await templateLink.getAttribute('href')).toMatch(/^\/templates\?view=http%2Fe2e%2Fhello\.yaml$/);
+    expect(await cfg.getByTestId('config-templates').textContent()).toContain('e2e-hello');
+    const scanRefs = cfg.getByTestId('config-refs-scan');
+    expect(await scanRefs.textContent()).toBe('Scan configsGentle enginescan');
+    const engineId = stored.json.scan_config_ids[0];
+    expect(await scanRefs.getByRole('link', { name: 'Gentle engine' }).getAttribute('href')).toBe(`/settings/configs/${engineId}`);
+    expect(await cfg.getByTestId('config-refs-alerting').textContent()).toBe('Alerting configsHook on finishalertingwebhook');
+    expect(await cfg.getByTestId('config-refs-reporting').textContent()).toBe('Reporting configsnone');
+    expect(await cfg.getByTestId('config-options').textContent()).toBe('Optionsdefaults');
+    expect(await cfg.textContent()).not.toMatch(/[{}"]/);
+    await shot(owner, 'scan-config');
+    await scanRefs.getByRole('link', { name: 'Gentle engine' }).click();
+    await owner.waitForURL((u) => u.pathname === `/settings/configs/${engineId}`);
+    await owner.getByTestId('config-title').getByText('Gentle engine').waitFor();
+    await owner.goBack();
+    await owner.getByTestId('scan-schedule').waitFor();
 
     // Change it: custom weekdays; then a refused hourly frequency (named), then a good one.
     await owner.getByTestId('edit-schedule').click();
@@ -259,6 +290,22 @@ describe.each(dbKinds())('console configurations, schedules and finding links on
     await dialog.getByTestId('save-schedule').click();
     await expect.poll(() => owner.getByTestId('schedule-summary').textContent(), SLOW).toBe('every 6 hour(s) from 06:30:00 UTC');
     expect((await apiCall('GET', `/v1/scans/${scanId}`)).json.schedule).toMatchObject({ scan_frequency: 'hourly', hourly_frequency: 6 });
+
+    // The scans list marks it with its frequency and next run; a scan stored to run later (status
+    // scheduled, no schedule) has no badge. The list links to Settings › Schedules for the scheduled ones.
+    const storedOnly = await apiCall('POST', '/v1/scans', { name: 'Stored only', targets: [target.url], templates: ['http/e2e/hello.yaml'], schedule_only: true });
+    expect(storedOnly.status, JSON.stringify(storedOnly.json)).toBe(200);
+    const next = (await apiCall('GET', `/v1/scans/${scanId}`)).json.schedule.schedule_next_run as string;
+    await owner.goto(base + '/scans');
+    const scanRows = owner.getByTestId('scans-table').locator('tbody tr');
+    await expect.poll(() => scanRows.count(), SLOW).toBe(2);
+    const scheduledRow = scanRows.filter({ hasText: 'Scheduled scan' });
+    const badge = scheduledRow.getByTestId('scan-scheduled');
+    expect(await badge.textContent()).toBe(`↻every 6 hour(s) from 06:30:00 UTCnext ${await owner.evaluate((iso) => new Date(iso).toLocaleString(), next)}`);
+    expect(await scanRows.filter({ hasText: 'Stored only' }).getByTestId('scan-scheduled').count()).toBe(0);
+    await shot(owner, 'scans-schedule');
+    await owner.getByTestId('scheduled-scans-link').click();
+    await owner.waitForURL((u) => u.pathname === '/settings/schedules');
 
     // Settings › Schedules lists it.
     await owner.goto(base + '/settings/schedules');

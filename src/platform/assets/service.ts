@@ -142,19 +142,32 @@ export async function listEnumerations(ctx: AppContext, teamId: string, q: Enume
   return pageEnvelope(rows.map(enumerationView), total, offset, limit);
 }
 
+/**
+ * The API shows a stored provider_config as "****" (views.ts): a settings edit that sends it back as shown
+ * (the console's does) keeps the stored keys instead of saving the mask.
+ */
+function keptSecrets(given: EnumerationConfigInput | undefined, stored: EnumerationConfigInput): EnumerationConfigInput | undefined {
+  if (given?.provider_config !== '****') return given;
+  const out = { ...given };
+  if (stored.provider_config) out.provider_config = stored.provider_config;
+  else delete out.provider_config;
+  return out;
+}
+
 export async function updateEnumeration(ctx: AppContext, teamId: string, id: string, body: CreateEnumerationBody): Promise<void> {
   const row = await mustGet(ctx, teamId, id);
   const stored = row.enumeration_config as EnumerationConfigInput;
   const configChanged = !!(body.enumeration_config || body.subfinder_config_ids || body.cloudlist_config_ids);
   const config: EnumerationConfigInput = configChanged
     ? {
-      ...(body.enumeration_config ?? stored),
-      ...(body.subfinder_config_ids ? { subfinder_config_ids: body.subfinder_config_ids } : {}),
-      // The cloud accounts stay unless the request names others ([] removes them).
+      ...keptSecrets(body.enumeration_config, stored) ?? stored,
+      // The subfinder configs and cloud accounts stay unless the request names others ([] removes them).
+      subfinder_config_ids: body.subfinder_config_ids ?? stored.subfinder_config_ids,
       cloudlist_config_ids: body.cloudlist_config_ids ? [...new Set(body.cloudlist_config_ids)] : stored.cloudlist_config_ids,
     }
     : stored;
   if (configChanged) {
+    if (!config.subfinder_config_ids?.length) delete config.subfinder_config_ids;
     delete config.cloudlist_provider_name;
     if (config.cloudlist_config_ids?.length) config.cloudlist_provider_name = await cloudProviderName(ctx.db, teamId, config.cloudlist_config_ids);
     else delete config.cloudlist_config_ids;

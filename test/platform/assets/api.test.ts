@@ -321,6 +321,19 @@ describe.each(dbKinds())('assets API rules on %s', (kind) => {
         'dns_passive: subfinder config sf-1 not found; its keys are not used',
       ]);
       expect(JSON.stringify((await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}`, key: member.key })).json())).not.toContain('vt-key');
+
+      // An edit of other settings that sends the shown config back (the mask included, as the console
+      // does) keeps the stored keys and the subfinder configs; [] removes the subfinder configs.
+      const stored = async () => (await t.ctx.db.query<{ c: Record<string, unknown> }>('SELECT enumeration_config AS c FROM asset_enumerations WHERE id = $1', [id])).rows[0]!.c;
+      const { subfinder_config_ids: _sf, ...shown } = data.enumeration_config;
+      const edited = await t.request({ method: 'PATCH', url: `/v1/asset/enumerate/${id}`, payload: { enumeration_config: { ...shown, timeout: 4 } } });
+      expect(edited.statusCode, edited.body).toBe(200);
+      expect(await stored()).toMatchObject({ provider_config: 'virustotal:\n  - vt-key\n', subfinder_config_ids: ['sf-1'], timeout: 4 });
+      expect((await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}` })).json().data.enumeration_config).toMatchObject({ provider_config: '****', timeout: 4 });
+      await t.request({ method: 'PATCH', url: `/v1/asset/enumerate/${id}`, payload: { enumeration_config: { ...shown, provider_config: 'virustotal:\n  - vt-key-2\n' }, subfinder_config_ids: [] } });
+      const after = await stored();
+      expect(after.provider_config).toBe('virustotal:\n  - vt-key-2\n');
+      expect(after).not.toHaveProperty('subfinder_config_ids');
       await t.request({ method: 'DELETE', url: `/v1/asset/enumerate/${id}` });
     } finally {
       for (const k of Object.keys(env)) delete process.env[`VIGIL_PASSIVE_${k}_URL`];

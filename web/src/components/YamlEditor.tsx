@@ -1,10 +1,11 @@
 // CodeMirror 6 with YAML mode. `check` returns problems by line; they are shown in the gutter and under
-// the text where they are, as the validator reports them.
+// the text where they are, as the validator reports them. `marks` are problems found elsewhere (a save
+// the server refused) shown the same way until the next ones replace them.
 import { useEffect, useRef } from 'react';
 import { basicSetup, EditorView } from 'codemirror';
-import { EditorState } from '@codemirror/state';
+import { EditorState, type Text } from '@codemirror/state';
 import { yaml } from '@codemirror/lang-yaml';
-import { linter, lintGutter, type Diagnostic } from '@codemirror/lint';
+import { linter, lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
 
 export interface LineProblem {
   message: string;
@@ -17,9 +18,17 @@ interface Props {
   onChange(value: string): void;
   readOnly?: boolean;
   check?: (text: string) => Promise<LineProblem[]>;
+  marks?: LineProblem[];
 }
 
-export function YamlEditor({ value, onChange, readOnly, check }: Props) {
+/** A problem at its line (and column when given) as a CodeMirror diagnostic: to the end of that line. */
+function diagnostic(doc: Text, p: LineProblem): Diagnostic {
+  const line = doc.line(Math.min(Math.max(p.line ?? 1, 1), doc.lines));
+  const from = Math.min(line.from + Math.max((p.column ?? 1) - 1, 0), line.to);
+  return { from, to: line.to > from ? line.to : from, severity: 'error', message: p.message };
+}
+
+export function YamlEditor({ value, onChange, readOnly, check, marks }: Props) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const onChangeRef = useRef(onChange);
@@ -38,14 +47,9 @@ export function YamlEditor({ value, onChange, readOnly, check }: Props) {
     if (check) {
       extensions.push(lintGutter(), linter(async (v) => {
         const problems = (await checkRef.current?.(v.state.doc.toString())) ?? [];
-        const doc = v.state.doc;
-        return problems.map((p): Diagnostic => {
-          const line = doc.line(Math.min(Math.max(p.line ?? 1, 1), doc.lines));
-          const from = Math.min(line.from + Math.max((p.column ?? 1) - 1, 0), line.to);
-          return { from, to: line.to > from ? line.to : from, severity: 'error', message: p.message };
-        });
+        return problems.map((p) => diagnostic(v.state.doc, p));
       }, { delay: 400 }));
-    }
+    } else if (marks) extensions.push(lintGutter());
     view.current = new EditorView({ parent: host.current!, state: EditorState.create({ doc: value, extensions }) });
     return () => view.current?.destroy();
   }, [readOnly]); // eslint-disable-line react-hooks/exhaustive-deps
@@ -55,6 +59,12 @@ export function YamlEditor({ value, onChange, readOnly, check }: Props) {
     const v = view.current;
     if (v && v.state.doc.toString() !== value) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: value } });
   }, [value]);
+
+  // Marks from outside: set on the current text (they then move with edits like the linter's own).
+  useEffect(() => {
+    const v = view.current;
+    if (v && marks) v.dispatch(setDiagnostics(v.state, marks.filter((p) => p.line).map((p) => diagnostic(v.state.doc, p))));
+  }, [marks, readOnly]);
 
   return <div ref={host} data-testid="yaml-editor" />;
 }

@@ -1,6 +1,7 @@
 // One named configuration: create (configId "new") or change it in the YAML editor, delete it, and for
 // alerting and reporting configs see what was sent. The server checks the text against its type; a 400
-// names the bad key (config.webhook.url), shown here with the line it is on. Read-only configs cannot be
+// names the bad key (config.webhook.url), shown here with the line it is on, and that line is marked in
+// the editor as the template editor marks the validator's problems. Read-only configs cannot be
 // changed; roles that may not manage configs see the name and type only (the server sends no text).
 import { Alert, Badge, Button, Card, Checkbox, Group, Modal, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -12,7 +13,7 @@ import { CONFIG_TYPES, lineOfProblem, STARTERS } from '../components/configTypes
 import { AnchorLink } from '../components/Links';
 import { when } from '../components/Severity';
 import { ErrorState, LoadingState, errorMessage, fieldError } from '../components/States';
-import { YamlEditor } from '../components/YamlEditor';
+import { YamlEditor, type LineProblem } from '../components/YamlEditor';
 import { configRoute } from '../router';
 import { useMe } from '../session';
 
@@ -30,6 +31,7 @@ export default function ConfigEditor() {
   const [global, setGlobal] = useState(false);
   const [readOnly, setReadOnly] = useState(false);
   const [saveError, setSaveError] = useState<string>();
+  const [marks, setMarks] = useState<LineProblem[]>([]);
   const [saved, setSaved] = useState(false);
   const [busy, setBusy] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
@@ -63,6 +65,7 @@ export default function ConfigEditor() {
   const save = async () => {
     setBusy(true);
     setSaveError(undefined);
+    setMarks([]);
     setSaved(false);
     try {
       if (isNew) {
@@ -77,6 +80,7 @@ export default function ConfigEditor() {
     } catch (err) {
       const line = err instanceof ApiFailure ? lineOfProblem(text, err.body?.param, errorMessage(err)) : undefined;
       setSaveError(fieldError(err) + (line && !/line \d+/.test(errorMessage(err)) ? ` (line ${line})` : ''));
+      if (line) setMarks([{ message: fieldError(err), line }]);
     } finally {
       setBusy(false);
     }
@@ -119,7 +123,7 @@ export default function ConfigEditor() {
             <Checkbox label="Global (every scan of the team)" checked={global} onChange={(e) => setGlobal(e.currentTarget.checked)} disabled={!editable} />
             {isNew && <Checkbox label="Read-only after saving" checked={readOnly} onChange={(e) => setReadOnly(e.currentTarget.checked)} />}
           </Group>
-          <YamlEditor value={text} onChange={setText} readOnly={!editable} />
+          <YamlEditor value={text} onChange={setText} readOnly={!editable} marks={marks} />
           {saveError && <Alert color="red" title="Not saved" data-testid="config-error">{saveError}</Alert>}
           {saved && <Alert color="green" data-testid="config-saved">Configuration saved</Alert>}
           {editable && (

@@ -1,6 +1,6 @@
 // A scan: live progress (polled while it runs), its findings, its log (with export) and its
 // configuration; Rescan, Stop and Delete for those who may.
-import { Alert, Button, Card, Code, Group, Modal, Progress, SimpleGrid, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, Modal, Progress, SimpleGrid, Stack, Table, Tabs, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -8,6 +8,7 @@ import { AnchorLink } from '../components/Links';
 import { api, ok } from '../api/client';
 import { SeverityBadge, StatusBadge, when } from '../components/Severity';
 import { EmptyState, ErrorState, LoadingState, errorMessage } from '../components/States';
+import { ScanConfigView } from '../components/ScanConfigView';
 import { ScanSchedule } from '../components/ScanSchedule';
 import { scanRoute } from '../router';
 import { useMe } from '../session';
@@ -165,7 +166,7 @@ export default function ScanDetail() {
         </Tabs.Panel>
         <Tabs.Panel value="config" pt="md">
           {config.isPending ? <LoadingState /> : config.error ? <ErrorState error={config.error} /> : (
-            <Code block>{JSON.stringify(config.data, null, 2)}</Code>
+            <ScanConfigView config={config.data} />
           )}
         </Tabs.Panel>
       </Tabs>

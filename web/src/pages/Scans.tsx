@@ -1,11 +1,15 @@
 // Scans: search, status filter, sort and pagination, all done by the server; deep-linkable through the URL.
-import { Group, Pagination, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+// A scheduled scan carries a badge with its frequency and next run. The API's list has no "has a
+// schedule" filter (its `scheduled` status is a scan stored to run later, not yet run), so the page links
+// to Settings › Schedules for the scheduled ones instead of filtering them here.
+import { Badge, Group, Pagination, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { AnchorLink, ButtonLink } from '../components/Links';
 import { api, ok } from '../api/client';
+import { describeSchedule } from '../components/ScheduleFields';
 import { StatusBadge, when } from '../components/Severity';
 import { EmptyState, ErrorState, LoadingState } from '../components/States';
 import { scansRoute } from '../router';
@@ -48,7 +52,7 @@ export default function Scans() {
         <TextInput placeholder="Search by name" value={q} onChange={(e) => setQ(e.currentTarget.value)} aria-label="search scans" w={260} />
         <Select
           placeholder="Any status" clearable aria-label="status" w={180}
-          data={['queued', 'starting', 'running', 'finished', 'failed', 'scheduled', 'uploaded']}
+          data={[...['queued', 'starting', 'running', 'finished', 'failed'], { value: 'scheduled', label: 'scheduled (not run yet)' }, 'uploaded']}
           value={search.status ?? null}
           onChange={(v) => navigate({ search: (s) => ({ ...s, status: v ?? undefined, page: undefined }) })}
         />
@@ -56,6 +60,7 @@ export default function Scans() {
           aria-label="sort" w={160} data={[{ value: 'newest', label: 'Newest first' }, { value: 'oldest', label: 'Oldest first' }, { value: 'name', label: 'By name' }]}
           value={sort} onChange={(v) => navigate({ search: (s) => ({ ...s, sort: v === 'newest' ? undefined : v ?? undefined }) })}
         />
+        <AnchorLink to="/settings/schedules" size="sm" data-testid="scheduled-scans-link">Scheduled scans</AnchorLink>
       </Group>
       {list.isPending ? <LoadingState /> : list.error ? <ErrorState error={list.error} /> : list.data.data.length === 0 ? (
         <EmptyState>{search.q || search.status ? 'No scan matches' : 'No scans yet'}</EmptyState>
@@ -63,13 +68,21 @@ export default function Scans() {
         <>
           <Table striped highlightOnHover data-testid="scans-table">
             <Table.Thead>
-              <Table.Tr><Table.Th>Name</Table.Th><Table.Th>Status</Table.Th><Table.Th>Progress</Table.Th><Table.Th>Targets</Table.Th><Table.Th>Findings</Table.Th><Table.Th>Created</Table.Th></Table.Tr>
+              <Table.Tr><Table.Th>Name</Table.Th><Table.Th>Status</Table.Th><Table.Th>Schedule</Table.Th><Table.Th>Progress</Table.Th><Table.Th>Targets</Table.Th><Table.Th>Findings</Table.Th><Table.Th>Created</Table.Th></Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {list.data.data.map((s) => (
                 <Table.Tr key={s.scan_id}>
                   <Table.Td><AnchorLink to="/scans/$scanId" params={{ scanId: s.scan_id }}>{s.name || s.scan_id}</AnchorLink></Table.Td>
                   <Table.Td><StatusBadge status={s.status} /></Table.Td>
+                  <Table.Td>
+                    {s.schedule ? (
+                      <Stack gap={0} data-testid="scan-scheduled" align="flex-start">
+                        <Badge variant="light" color="violet" leftSection="↻" tt="none">{describeSchedule(s.schedule)}</Badge>
+                        <Text size="xs" c="dimmed">next {when(s.schedule.schedule_next_run)}</Text>
+                      </Stack>
+                    ) : <Text size="sm" c="dimmed">—</Text>}
+                  </Table.Td>
                   <Table.Td>{s.progress}%</Table.Td>
                   <Table.Td>{s.total_target}</Table.Td>
                   <Table.Td>{s.total_result}</Table.Td>

@@ -1,6 +1,6 @@
 // An enumeration: live status and progress (polled while it runs), its assets, what each run changed,
-// and its settings; Rescan and Delete for those who may.
-import { Alert, Button, Card, Code, Group, List, Modal, Progress, SegmentedControl, Select, SimpleGrid, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+// and its settings; Rescan, Delete and editing the settings for those who may.
+import { Alert, Button, Card, Group, List, Modal, Progress, SegmentedControl, Select, SimpleGrid, Stack, Table, Tabs, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -9,6 +9,7 @@ import { when } from '../../components/Severity';
 import { EmptyState, ErrorState, LoadingState, errorMessage } from '../../components/States';
 import { useMe } from '../../session';
 import { AssetList } from './AssetList';
+import { EnumerationForm } from './EnumerationForm';
 import { ACTIVE, AssetsTabs, ChangeFields, ChangeKind, type Enumeration, EnumStatusBadge } from './common';
 import { enumerationRoute, type AssetListSearch } from './routes';
 
@@ -172,21 +173,48 @@ function Changes({ enumeration: e, run: wanted, kind, setSearch }: {
   );
 }
 
+/** The enumeration's settings; Admins and the Owner change them here (PATCH, used from the next run). */
 function Settings({ enumeration: e }: { enumeration: Enumeration }) {
+  const me = useMe();
+  const qc = useQueryClient();
+  const [editing, setEditing] = useState(false);
+  const [saved, setSaved] = useState(false);
+  if (editing) {
+    return (
+      <EnumerationForm
+        initial={e} submitLabel="Save settings" submitTestId="save-enumeration" onCancel={() => setEditing(false)}
+        onSubmit={async (body) => {
+          await ok(api.PATCH('/v1/asset/enumerate/{enumerate_id}', { params: { path: { enumerate_id: e.id } }, body }));
+          await Promise.all([qc.invalidateQueries({ queryKey: ['enumeration', e.id] }), qc.invalidateQueries({ queryKey: ['enumerations'] })]);
+          setEditing(false);
+          setSaved(true);
+        }}
+      />
+    );
+  }
+  const c = e.enumeration_config as Record<string, unknown>;
+  const list = (v: unknown) => (Array.isArray(v) ? (v.length > 20 ? `${v.slice(0, 20).join(', ')} and ${v.length - 20} more` : v.join(', ') || 'none') : undefined);
   const rows: [string, string][] = [
-    ['Roots', e.root_domains.join(', ')], ['Steps', e.steps.join(', ')], ['Ports', e.enumeration_ports || 'top-100'],
+    ['Roots', e.root_domains.join(', ') || '—'], ['Steps', e.steps.join(', ')], ['Ports', e.enumeration_ports || String(c.ports ?? '') || 'top-100'],
     ['Exclusions', e.exclusions.join(', ') || '—'], ['Automatic vulnerability scans', e.automatic_vuln_scans ? 'yes' : 'no'],
-    ['Created', when(e.created_at)],
+    ['DNS resolvers', list(c.resolvers) ?? 'the system resolver'], ['Wordlist', list(c.wordlist) ?? 'built-in'],
+    ['Concurrency', String(c.concurrency ?? 'default (50)')], ['Rate limit', c.rate_limit ? `${String(c.rate_limit)} per second` : 'none'],
+    ['Timeout', c.timeout ? `${String(c.timeout)} s` : 'default (3 s)'], ['Follow redirects', c['follow-redirect'] === false ? 'no' : 'yes'],
+    ['Fingerprint templates', list(c.technology_templates) ?? 'http/technologies/tech-detect.yaml'],
+    ...(c.provider_config ? [['Passive source keys', 'set (hidden)'] as [string, string]] : []),
+    ...(Array.isArray(c.subfinder_config_ids) ? [['Subfinder configs', c.subfinder_config_ids.join(', ')] as [string, string]] : []),
+    ...(e.cloudlist_config_ids?.length ? [['Cloud accounts', `${e.cloudlist_config_ids.join(', ')} (${e.cloudlist_provider_name ?? ''})`] as [string, string]] : []),
+    ['Created', when(e.created_at)], ['Changed', when(e.updated_at)],
   ];
   return (
     <Stack>
-      <Table withRowBorders={false} maw={800}>
+      {saved && <Alert color="green" data-testid="enumeration-saved" withCloseButton onClose={() => setSaved(false)}>Settings saved: the next run uses them.</Alert>}
+      {me.canManage && <Button variant="light" style={{ alignSelf: 'flex-start' }} onClick={() => { setSaved(false); setEditing(true); }} data-testid="edit-enumeration">Edit settings</Button>}
+      <Table withRowBorders={false} maw={900} data-testid="enumeration-settings">
         <Table.Tbody>
           {rows.map(([k, v]) => <Table.Tr key={k}><Table.Td w={240}><Text size="sm" c="dimmed">{k}</Text></Table.Td><Table.Td><Text size="sm">{v}</Text></Table.Td></Table.Tr>)}
         </Table.Tbody>
       </Table>
-      <Text size="sm" fw={600}>Discovery settings</Text>
-      <Code block>{JSON.stringify(e.enumeration_config, null, 2)}</Code>
     </Stack>
   );
 }

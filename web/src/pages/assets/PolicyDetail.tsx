@@ -1,6 +1,7 @@
-// One asset policy: its conditions and action, and the events it wrote (labels applied, alerts sent).
-import { Badge, Button, Card, Code, Group, Modal, Pagination, Stack, Table, Text, Title } from '@mantine/core';
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+// One asset policy: its conditions and action, and the events it wrote (labels applied, alerts sent);
+// Admins and the Owner change it (the whole policy, PATCH with update_type=replace) or delete it.
+import { Alert, Badge, Button, Card, Code, Group, Modal, Pagination, Stack, Table, Text, Title } from '@mantine/core';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { api, ok } from '../../api/client';
@@ -10,6 +11,7 @@ import { EmptyState, ErrorState, LoadingState, errorMessage } from '../../compon
 import { useMe } from '../../session';
 import { AssetsTabs, type PolicyEvent } from './common';
 import { conditions } from './Policies';
+import { PolicyForm } from './PolicyForm';
 import { policyRoute } from './routes';
 
 const PAGE = 50;
@@ -20,6 +22,9 @@ export default function PolicyDetail() {
   const { page = 1 } = policyRoute.useSearch();
   const navigate = useNavigate({ from: '/assets/policies/$policyId' });
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [editing, setEditing] = useState(false);
+  const [saved, setSaved] = useState(false);
+  const qc = useQueryClient();
   const path = { policy_id: policyId };
   const policy = useQuery({
     queryKey: ['asset-policy', policyId],
@@ -49,10 +54,26 @@ export default function PolicyDetail() {
       <AssetsTabs />
       <Group justify="space-between">
         <Title order={2} data-testid="policy-name">{p.name || p.id}</Title>
-        {me.canManage && <Button variant="light" color="red" onClick={() => setConfirmDelete(true)} data-testid="delete-policy">Delete</Button>}
+        {me.canManage && !editing && (
+          <Group>
+            <Button variant="light" onClick={() => { setSaved(false); setEditing(true); }} data-testid="edit-policy">Edit</Button>
+            <Button variant="light" color="red" onClick={() => setConfirmDelete(true)} data-testid="delete-policy">Delete</Button>
+          </Group>
+        )}
       </Group>
       {remove.error && <ErrorState error={remove.error} title={errorMessage(remove.error)} />}
-      <Card withBorder>
+      {saved && <Alert color="green" data-testid="policy-saved" withCloseButton onClose={() => setSaved(false)}>Policy saved: it applies to the assets the next runs find.</Alert>}
+      {editing ? (
+        <PolicyForm
+          initial={p} submitLabel="Save policy" submitTestId="save-policy" onCancel={() => setEditing(false)}
+          onSubmit={async (body) => {
+            await ok(api.PATCH('/v1/asset/policy/{policy_id}', { params: { path, query: { update_type: 'replace' } }, body }));
+            await Promise.all([qc.invalidateQueries({ queryKey: ['asset-policy', policyId] }), qc.invalidateQueries({ queryKey: ['asset-policies'] })]);
+            setEditing(false);
+            setSaved(true);
+          }}
+        />
+      ) : <Card withBorder>
         <Stack gap="xs">
           <Group gap="xs"><Text size="sm" c="dimmed" w={140}>Action</Text><Badge variant="light">{p.policy_type}</Badge>{p.labels.map((l) => <Badge key={l} variant="outline">{l}</Badge>)}</Group>
           <Group gap="xs"><Text size="sm" c="dimmed" w={140}>Conditions</Text><Code>{conditions(p)}</Code></Group>
@@ -62,7 +83,7 @@ export default function PolicyDetail() {
           {p.alerting_config_ids.length > 0 && <Group gap="xs"><Text size="sm" c="dimmed" w={140}>Alerting configs</Text><Text size="sm">{p.alerting_config_ids.join(', ')}</Text></Group>}
           <Group gap="xs"><Text size="sm" c="dimmed" w={140}>Last ran</Text><Text size="sm">{when(p.last_executed_at)}</Text></Group>
         </Stack>
-      </Card>
+      </Card>}
       <Title order={4}>Events</Title>
       {events.isPending ? <LoadingState /> : events.error ? <ErrorState error={events.error} /> : events.data.data.events.length === 0 ? (
         <EmptyState>No events yet: the policy acts when a run finds matching new or changed assets</EmptyState>
