@@ -17,6 +17,7 @@ import { dbKinds, dropSchema } from '../helpers/db.ts';
 import { startDnsServer, type TestDnsServer } from '../helpers/dns.ts';
 import { repoRoot, spawnVigil, type VigilProcess } from '../helpers/process.ts';
 import { startHttpServer, type TestServer } from '../helpers/targets.ts';
+import { sampleInventory, startCloudApis, TOKENS, type CloudApis } from '../helpers/cloud-apis.ts';
 
 const SHOTS = path.join(repoRoot, 'docs/console');
 const MEMBER_PASSWORD = 'member password 4567';
@@ -46,6 +47,7 @@ const page = (title: string) => `<html><head><title>${title}</title></head><body
 describe.each(dbKinds())('web console assets pages on %s', (kind) => {
   let dir: string;
   let dns: TestDnsServer;
+  let cloud: CloudApis; // answers as DigitalOcean's API does (and the other providers')
   let shop: TestServer; // stays up; goes into maintenance (503) before the rescan
   let admin: TestServer; // closed before the rescan
   let maintenance = false;
@@ -100,10 +102,12 @@ describe.each(dbKinds())('web console assets pages on %s', (kind) => {
       res.end(page('Admin'));
     });
     dns = await startDnsServer({ 'shop.e2e.test': { A: ['127.0.0.1'] } });
+    cloud = await startCloudApis(sampleInventory());
     serve = spawnVigil(['serve', '--port', '0'], {
       VIGIL_DATA_DIR: dir,
       ...(kind === 'postgres' ? { DATABASE_URL: process.env.TEST_DATABASE_URL!, VIGIL_DB_SCHEMA: schema } : {}),
       VIGIL_BOOTSTRAP_API_KEY: ownerKey, VIGIL_TEMPLATES_DIR: catalogue, VIGIL_SHUTDOWN_TIMEOUT: '5',
+      VIGIL_CLOUD_ENDPOINTS: cloud.endpointsEnv,
     });
     base = await serve.listening(150_000);
     await serve.waitFor(/template catalogue imported/, 120_000);
@@ -141,7 +145,7 @@ describe.each(dbKinds())('web console assets pages on %s', (kind) => {
   afterAll(async () => {
     await browser?.close().catch(() => {});
     await serve?.kill();
-    await Promise.all([shop?.close(), admin?.close().catch(() => {}), dns?.close()]);
+    await Promise.all([shop?.close(), admin?.close().catch(() => {}), dns?.close(), cloud?.close()]);
     if (kind === 'postgres') await dropSchema(process.env.TEST_DATABASE_URL!, schema).catch(() => {});
     if (dir) rmSync(dir, { recursive: true, force: true });
   }, STEP);
@@ -394,6 +398,33 @@ describe.each(dbKinds())('web console assets pages on %s', (kind) => {
     await owner.getByText(/No enumerations yet/).waitFor();
     expect((await api('GET', '/v1/asset/enumerate/contents')).status).toBe(200);
     expect((await (await api('GET', '/v1/asset/enumerate/contents')).json()).total_results).toBe(0);
+    expect(browserProblems).toEqual([]);
+  }, STEP);
+
+  it('the owner enumerates a cloud account picked by name, with no roots; its token never reaches the page', async () => {
+    const made = await api('POST', '/v1/scans/config', { name: 'DO estate', config_type: 'cloudlist', config: `- provider: do\n  digitalocean_token: ${TOKENS.do}\n` });
+    expect(made.status).toBe(200);
+    await owner.goto(base + '/assets/new');
+    await owner.getByLabel(/^Name/).fill('E2E cloud');
+    await owner.getByTestId('cloud-accounts').click();
+    await owner.getByRole('option', { name: /^DO estate/ }).click();
+    await owner.keyboard.press('Escape');
+    await owner.getByLabel(/^Ports/).fill(String(shop.port));
+    await owner.getByLabel(/^DNS resolvers/).fill(dns.address);
+    await owner.getByTestId('create-enumeration').click();
+    await owner.waitForURL((u) => /^\/assets\/[0-9a-f]{20}$/.test(u.pathname));
+    await owner.getByTestId('enum-status').filter({ hasText: 'finished' }).waitFor({ timeout: 120_000 });
+    // The droplets' public addresses are assets; the private one (10.10.0.5) is not.
+    await owner.getByText('127.0.0.11', { exact: true }).first().waitFor();
+    await owner.getByText('127.0.0.13', { exact: true }).first().waitFor();
+    expect(await owner.getByText('10.10.0.5').count()).toBe(0);
+    await owner.getByRole('tab', { name: 'Settings' }).click();
+    await owner.getByText(/Cloud accounts/).waitFor();
+    expect(await owner.content()).not.toContain(TOKENS.do);
+    const id = new URL(owner.url()).pathname.split('/').pop()!;
+    const stored = (await (await api('GET', `/v1/asset/enumerate/${id}`)).json()).data;
+    expect([stored.enumeration_type, stored.cloudlist_provider_name]).toEqual(['cloudlist', 'do']);
+    expect(JSON.stringify(stored)).not.toContain(TOKENS.do);
     expect(browserProblems).toEqual([]);
   }, STEP);
 });

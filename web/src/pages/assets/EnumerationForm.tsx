@@ -1,9 +1,10 @@
 // An enumeration's settings as a form: roots, discovery steps, ports, exclusions and the discovery settings
 // the API takes. Used to create one (POST) and to change one (PATCH, from its Settings tab). The server
 // checks everything; its 400 is shown as it is, and at the field it names.
-import { Alert, Button, Checkbox, Fieldset, Group, NumberInput, SimpleGrid, Stack, Switch, TextInput, Textarea } from '@mantine/core';
+import { Alert, Button, Checkbox, Fieldset, Group, MultiSelect, NumberInput, SimpleGrid, Stack, Switch, TextInput, Textarea } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ApiFailure } from '../../api/client';
+import { api, ApiFailure, ok } from '../../api/client';
 import type { paths } from '../../api/schema';
 import { errorMessage } from '../../components/States';
 import { lines, STEPS, type Enumeration } from './common';
@@ -41,6 +42,12 @@ export function EnumerationForm({ initial, submitLabel, submitTestId, onSubmit, 
   const [followRedirects, setFollowRedirects] = useState(c['follow-redirect'] ?? true);
   const [fingerprint, setFingerprint] = useState(!(Array.isArray(c.technology_templates) && c.technology_templates.length === 0));
   const [autoScan, setAutoScan] = useState(initial?.automatic_vuln_scans ?? false);
+  const [cloudIds, setCloudIds] = useState<string[]>(initial?.cloudlist_config_ids ?? []);
+  const [subfinderIds, setSubfinderIds] = useState<string[]>((c as { subfinder_config_ids?: string[] }).subfinder_config_ids ?? []);
+  // The team's cloud accounts and passive-source keys: named configs of those types (names only).
+  const configs = useQuery({ queryKey: ['configs', 'all'], queryFn: () => ok(api.GET('/v1/scans/config', { params: { query: { limit: 1000 } } })) });
+  const ofType = (type: string) => (configs.data ?? []).filter((x) => x.config_type === type)
+    .map((x) => ({ value: x.id, label: `${x.name}${x.provider_name ? ` (${x.provider_name})` : ''}` }));
   const [error, setError] = useState<{ message: string; param?: string }>();
   const [busy, setBusy] = useState(false);
   const editing = !!initial;
@@ -61,6 +68,9 @@ export function EnumerationForm({ initial, submitLabel, submitTestId, onSubmit, 
         enumeration_ports: editing ? ports.trim() : ports.trim() || undefined,
         exclusions: lines(exclusions),
         automatic_vuln_scans: editing ? autoScan : autoScan || undefined,
+        // An edit sends the lists as they are ([] removes them); a new one leaves empty lists out.
+        cloudlist_config_ids: editing || cloudIds.length ? cloudIds : undefined,
+        subfinder_config_ids: editing || subfinderIds.length ? subfinderIds : undefined,
         enumeration_config: {
           ...kept,
           'follow-redirect': followRedirects,
@@ -84,9 +94,20 @@ export function EnumerationForm({ initial, submitLabel, submitTestId, onSubmit, 
       {error && <Alert color="red" data-testid="enumeration-error">{error.message}{error.param ? ` (${error.param})` : ''}</Alert>}
       <TextInput label="Name" value={name} onChange={(e) => setName(e.currentTarget.value)} placeholder="defaults to the roots" error={fieldError('name')} name="enumeration-name" />
       <Textarea
-        label="Roots (one per line: domains, IP addresses, CIDR ranges up to /16)" autosize minRows={3} required={!initial?.cloudlist_config_ids?.length}
+        label="Roots (one per line: domains, IP addresses, CIDR ranges up to /16)" autosize minRows={3} required={cloudIds.length === 0}
+        description={cloudIds.length ? 'optional with cloud accounts: their hosts and addresses are the roots' : undefined}
         value={roots} onChange={(e) => setRoots(e.currentTarget.value)} error={fieldError('root_domains')} name="roots"
       />
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <MultiSelect
+          label="Cloud accounts (cloudlist configs)" placeholder={ofType('cloudlist').length ? 'none' : 'no cloudlist configs'} searchable clearable
+          data={ofType('cloudlist')} value={cloudIds} onChange={setCloudIds} error={fieldError('cloudlist_config_ids')} data-testid="cloud-accounts"
+        />
+        <MultiSelect
+          label="Passive source keys (subfinder configs)" placeholder={ofType('subfinder').length ? 'none' : 'no subfinder configs'} searchable clearable
+          data={ofType('subfinder')} value={subfinderIds} onChange={setSubfinderIds} error={fieldError('subfinder_config_ids')}
+        />
+      </SimpleGrid>
       <Checkbox.Group label="Discovery steps" value={steps} onChange={setSteps} error={fieldError('steps')}>
         <SimpleGrid cols={{ base: 1, sm: 2 }} mt="xs">
           {STEPS.map((s) => <Checkbox key={s.value} value={s.value} label={`${s.value}: ${s.label}`} />)}
