@@ -1,48 +1,15 @@
 // Two real `vigil serve` processes on one PostgreSQL database, both running the monitor loop: a due
 // schedule starts its scan exactly once, and after "downtime" (many missed slots) it catches up once; each
 // run's alert is delivered once.
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { spawnVigil, type VigilProcess } from '../../helpers/process.ts';
-import { dropSchema } from '../../helpers/db.ts';
 import { waitFor } from '../../helpers/queue.ts';
-import { startHttpServer, type TestServer } from '../../helpers/targets.ts';
-import { connect, type Db } from '../../../src/db/connection.ts';
+import { useProcessLab } from './process-lab.ts';
 import { MARKER_TEMPLATE } from '../scans/fixtures.ts';
 
 describe.runIf(!!process.env.TEST_DATABASE_URL)('schedules with two vigil serve processes on one PostgreSQL', () => {
-  const url = process.env.TEST_DATABASE_URL!;
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  const key = `vigil_${randomBytes(24).toString('hex')}`;
-  const dir = mkdtempSync(path.join(tmpdir(), 'vigil-sched-'));
-  const env = {
-    DATABASE_URL: url, VIGIL_DB_SCHEMA: schema, VIGIL_DATA_DIR: dir, VIGIL_BOOTSTRAP_API_KEY: key,
-    VIGIL_MONITOR_INTERVAL: '0.2', VIGIL_SHUTDOWN_TIMEOUT: '5', VIGIL_ENGINE_THREADS: '1',
-  };
-  const procs: VigilProcess[] = [];
-  let target: TestServer;
-  let receiver: TestServer;
-  let hits = 0;
-  let db: Db;
-
-  beforeAll(async () => {
-    target = await startHttpServer((req, res) => {
-      if (req.url === '/vuln') hits++;
-      res.end(req.url === '/vuln' ? 'VULNERABLE-MARKER' : 'hi');
-    });
-    receiver = await startHttpServer((_req, res) => res.end('ok'));
-  });
-  afterAll(async () => {
-    for (const p of procs) await p.kill('SIGKILL');
-    await db?.close();
-    await target?.close();
-    await receiver?.close();
-    await dropSchema(url, schema);
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const lab = useProcessLab('vigil-sched-');
+  const { key, env, procs } = lab;
 
   it('runs a due schedule once across both processes, and catches up once', async () => {
     const a = spawnVigil(['serve', '--port', '0'], env);
@@ -51,16 +18,16 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('schedules with two vigil serve 
     const [urlA, urlB] = await Promise.all([a.listening(150_000), b.listening(150_000)]);
     const api = (base: string, p: string, init: RequestInit = {}) =>
       fetch(`${base}${p}`, { ...init, headers: { 'X-API-Key': key, 'content-type': 'application/json', ...(init.headers ?? {}) } });
-    db = await connect({ databaseUrl: url, schema, poolSize: 1 });
+    const db = await lab.db();
 
     // An alert on every finished run: each run's alert is sent once, though both processes run the loop.
     const alert = await api(urlA, '/v1/scans/config', { method: 'POST', body: JSON.stringify({
-      name: 'done', config_type: 'alerting', config: `provider: webhook\nevents: [scan_finished]\nwebhook: {url: "${receiver.url}/done"}\n`,
+      name: 'done', config_type: 'alerting', config: `provider: webhook\nevents: [scan_finished]\nwebhook: {url: "${lab.receiver.url}/done"}\n`,
     }) });
     expect(alert.status).toBe(200);
     const alertId = (await alert.json()).id as string;
     const created = await api(urlA, '/v1/scans', { method: 'POST', body: JSON.stringify({
-      targets: [target.url], private_templates: [{ name: 'm.yaml', contents: MARKER_TEMPLATE }], schedule_only: true,
+      targets: [lab.target.url], private_templates: [{ name: 'm.yaml', contents: MARKER_TEMPLATE }], schedule_only: true,
       alerting_config_ids: [alertId],
     }) });
     expect(created.status).toBe(200);
@@ -79,7 +46,7 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('schedules with two vigil serve 
     const after = await (await api(urlB, `/v1/scans/${id}`)).json();
     expect(after).toMatchObject({ status: 'finished', rescan_count: 0, total_result: 1 });
     expect(scan.rescan_count).toBe(0);
-    expect(hits).toBe(1);
+    expect(lab.hits).toBe(1);
     const chunks = await db.query<{ n: number }>('SELECT count(DISTINCT run)::int AS n FROM scan_chunks WHERE scan_id = $1', [id]);
     expect(chunks.rows[0]!.n).toBe(1);
     const next = new Date(after.schedule.schedule_next_run).getTime();
@@ -95,9 +62,9 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('schedules with two vigil serve 
     await new Promise((r) => setTimeout(r, 2000));
     const last = await (await api(urlA, `/v1/scans/${id}`)).json();
     expect(last.rescan_count).toBe(1);
-    expect(hits).toBe(2);
-    await waitFor(async () => receiver.requests.length >= 2, 20_000);
+    expect(lab.hits).toBe(2);
+    await waitFor(async () => lab.receiver.requests.length >= 2, 20_000);
     await new Promise((r) => setTimeout(r, 1500));
-    expect(receiver.requests.map((r) => JSON.parse(r.body).run).sort()).toEqual([0, 1]);
+    expect(lab.receiver.requests.map((r) => JSON.parse(r.body).run).sort()).toEqual([0, 1]);
   }, 300_000);
 });

@@ -1,51 +1,18 @@
 // A deployment whose API server is down and only `vigil worker` processes run (on one PostgreSQL): the
 // workers' monitor loop still starts due schedules and delivers alerts; with two workers polling, a due
 // slot still runs exactly once.
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { spawnVigil, type VigilProcess } from '../../helpers/process.ts';
-import { dropSchema } from '../../helpers/db.ts';
 import { waitFor } from '../../helpers/queue.ts';
-import { startHttpServer, type TestServer } from '../../helpers/targets.ts';
-import { connect, type Db } from '../../../src/db/connection.ts';
+import { useProcessLab } from './process-lab.ts';
 import { MARKER_TEMPLATE } from '../scans/fixtures.ts';
 
 describe.runIf(!!process.env.TEST_DATABASE_URL)('schedules run by vigil worker processes alone', () => {
-  const url = process.env.TEST_DATABASE_URL!;
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  const key = `vigil_${randomBytes(24).toString('hex')}`;
-  const dir = mkdtempSync(path.join(tmpdir(), 'vigil-sched-w-'));
-  const env = {
-    DATABASE_URL: url, VIGIL_DB_SCHEMA: schema, VIGIL_DATA_DIR: dir, VIGIL_BOOTSTRAP_API_KEY: key,
-    VIGIL_MONITOR_INTERVAL: '0.2', VIGIL_SHUTDOWN_TIMEOUT: '5', VIGIL_ENGINE_THREADS: '1',
-  };
-  const procs: VigilProcess[] = [];
-  let target: TestServer;
-  let receiver: TestServer;
-  let hits = 0;
-  let db: Db;
-
-  beforeAll(async () => {
-    target = await startHttpServer((req, res) => {
-      if (req.url === '/vuln') hits++;
-      res.end(req.url === '/vuln' ? 'VULNERABLE-MARKER' : 'hi');
-    });
-    receiver = await startHttpServer((_req, res) => res.end('ok'));
-  });
-  afterAll(async () => {
-    for (const p of procs) await p.kill('SIGKILL');
-    await db?.close();
-    await target?.close();
-    await receiver?.close();
-    await dropSchema(url, schema);
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const lab = useProcessLab('vigil-sched-w-');
+  const { key, env, procs } = lab;
 
   const scanRow = async (id: string) =>
-    (await db.query<{ status: string; rescan_count: number }>('SELECT status, rescan_count FROM scans WHERE id = $1', [id])).rows[0]!;
+    (await (await lab.db()).query<{ status: string; rescan_count: number }>('SELECT status, rescan_count FROM scans WHERE id = $1', [id])).rows[0]!;
 
   it('starts a due schedule with only workers up, once with two workers', async () => {
     // The API server sets things up, then goes away.
@@ -55,12 +22,12 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('schedules run by vigil worker p
     const api = (p: string, init: RequestInit = {}) =>
       fetch(`${base}${p}`, { ...init, headers: { 'X-API-Key': key, 'content-type': 'application/json', ...(init.headers ?? {}) } });
     const alert = await api('/v1/scans/config', { method: 'POST', body: JSON.stringify({
-      name: 'done', config_type: 'alerting', config: `provider: webhook\nevents: [scan_finished]\nwebhook: {url: "${receiver.url}/done"}\n`,
+      name: 'done', config_type: 'alerting', config: `provider: webhook\nevents: [scan_finished]\nwebhook: {url: "${lab.receiver.url}/done"}\n`,
     }) });
     expect(alert.status).toBe(200);
     const alertId = (await alert.json()).id as string;
     const created = await api('/v1/scans', { method: 'POST', body: JSON.stringify({
-      targets: [target.url], private_templates: [{ name: 'm.yaml', contents: MARKER_TEMPLATE }], schedule_only: true,
+      targets: [lab.target.url], private_templates: [{ name: 'm.yaml', contents: MARKER_TEMPLATE }], schedule_only: true,
       alerting_config_ids: [alertId],
     }) });
     expect(created.status).toBe(200);
@@ -69,7 +36,7 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('schedules run by vigil worker p
     expect(set.status, await set.clone().text()).toBe(200);
     expect(await serve.kill('SIGTERM')).toBe(0);
 
-    db = await connect({ databaseUrl: url, schema, poolSize: 1 });
+    const db = await lab.db();
     // A worker without the loop (as every worker was before) leaves a due schedule alone.
     const w0 = spawnVigil(['worker', '--concurrency', '1', '--no-monitor'], env);
     procs.push(w0);
@@ -86,13 +53,13 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('schedules run by vigil worker p
     // Not due yet (next slot tomorrow): nothing runs.
     await new Promise((r) => setTimeout(r, 1500));
     expect(await scanRow(id)).toMatchObject({ status: 'scheduled', rescan_count: 0 });
-    expect(hits).toBe(0);
+    expect(lab.hits).toBe(0);
 
     // Due (missed for days): the one worker runs it, once, and its alert is delivered.
     await db.query(`UPDATE scan_schedules SET schedule_next_run = now() - interval '3 days' WHERE scan_id = $1`, [id]);
     await waitFor(async () => (await scanRow(id)).status === 'finished', 60_000, 200);
-    await waitFor(async () => receiver.requests.length >= 1, 20_000);
-    expect(hits).toBe(1);
+    await waitFor(async () => lab.receiver.requests.length >= 1, 20_000);
+    expect(lab.hits).toBe(1);
     const sched = (await db.query<{ next: Date }>('SELECT schedule_next_run AS next FROM scan_schedules WHERE scan_id = $1', [id])).rows[0]!;
     expect(new Date(sched.next).getTime()).toBeGreaterThan(Date.now());
 
@@ -108,12 +75,12 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('schedules run by vigil worker p
     // Several more passes of both loops to (wrongly) start it again.
     await new Promise((r) => setTimeout(r, 2500));
     expect(await scanRow(id)).toMatchObject({ status: 'finished', rescan_count: 1 });
-    expect(hits).toBe(2);
+    expect(lab.hits).toBe(2);
     const runs = await db.query<{ n: number }>('SELECT count(DISTINCT run)::int AS n FROM scan_chunks WHERE scan_id = $1', [id]);
     expect(runs.rows[0]!.n).toBe(2);
-    await waitFor(async () => receiver.requests.length >= 2, 20_000);
+    await waitFor(async () => lab.receiver.requests.length >= 2, 20_000);
     await new Promise((r) => setTimeout(r, 1500));
-    expect(receiver.requests.map((r) => JSON.parse(r.body).run).sort()).toEqual([0, 1]);
+    expect(lab.receiver.requests.map((r) => JSON.parse(r.body).run).sort()).toEqual([0, 1]);
     // Both workers ran the loop (each logs its scheduled starts); the two slots were started once in all.
     const starts = (w1.stdout + w1.stderr + w2.stdout + w2.stderr).match(/scheduled scan started/g) ?? [];
     expect(starts.length).toBe(2);
