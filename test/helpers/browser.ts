@@ -1,7 +1,9 @@
 // Debian's Chromium driven by playwright-core (never a downloaded browser). Tests that need it call
 // launchChromium(); without /usr/bin/chromium they fail with the install command to run.
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.VIGIL_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -11,4 +13,62 @@ export async function launchChromium(): Promise<Browser> {
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
+}
+
+// What the console's end-to-end tests share: screenshots into docs/console, pages watched for CSP
+// refusals and uncaught errors, and signing in with a key or a password.
+const SHOTS = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../docs/console');
+
+/** Takes docs/console/<name>.png when `enabled` (one database's run takes them). */
+export function screenshotter(enabled: boolean): (page: Page, name: string) => Promise<void> {
+  return async (page, name) => {
+    if (!enabled) return;
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+  };
+}
+
+/** Under the server's Content-Security-Policy nothing may be refused, and no page may throw. */
+export function watchPages(pages: Page[], problems: string[]): void {
+  for (const p of pages) {
+    p.on('console', (m) => { if (/Content Security Policy|Refused to/i.test(m.text())) problems.push(m.text()); });
+    p.on('pageerror', (e) => problems.push(`${e.name}: ${e.message}`));
+  }
+}
+
+/** A page in a context of its own (its own cookies), with the tests' wait. */
+export async function newPage(browser: Browser, viewport = { width: 1360, height: 860 }): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport });
+  context.setDefaultTimeout(Number(process.env.E2E_WAIT ?? 60_000));
+  return { context, page: await context.newPage() };
+}
+
+/** Signs in on the sign-in page (opened unless the page is on it already, e.g. sent there with ?next=). */
+export async function signInWithKey(page: Page, base: string, key: string, role: string): Promise<void> {
+  if (!new URL(page.url(), base).pathname.startsWith('/sign-in')) await page.goto(base + '/sign-in');
+  await page.getByRole('tab', { name: 'API key' }).click();
+  await page.locator('input[name=api_key]').fill(key);
+  await page.getByRole('button', { name: 'Sign in with key' }).click();
+  await page.getByTestId('me-role').filter({ hasText: role }).waitFor();
+}
+
+export async function signInWithPassword(page: Page, base: string, email: string, password: string, role: string): Promise<void> {
+  await page.goto(base + '/sign-in');
+  await page.locator('input[name=email]').fill(email);
+  await page.locator('input[name=password]').fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByTestId('me-role').filter({ hasText: role }).waitFor();
+}
+
+/** A member with a password, made through the API (invite, then accept); the console's own invite flow is console.test.ts's. */
+export async function addMember(base: string, ownerKey: string, email: string, password: string): Promise<void> {
+  const invited = await fetch(base + '/v1/user/team/member', {
+    method: 'POST', headers: { 'x-api-key': ownerKey, 'content-type': 'application/json' }, body: JSON.stringify({ email, role: 'MEMBER' }),
+  });
+  if (invited.status !== 200) throw new Error(`invite failed: ${invited.status} ${await invited.text()}`);
+  const accepted = await fetch(base + '/v1/user/invite/accept', {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token: ((await invited.json()) as { invite_token: string }).invite_token, password }),
+  });
+  if (accepted.status !== 200) throw new Error(`accept failed: ${accepted.status} ${await accepted.text()}`);
 }

@@ -11,15 +11,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from '../helpers/browser.ts';
+import type { Browser, Page } from 'playwright-core';
+import { addMember, launchChromium, newPage, screenshotter, signInWithKey, signInWithPassword, watchPages } from '../helpers/browser.ts';
 import { dbKinds, dropSchema } from '../helpers/db.ts';
 import { startDnsServer, type TestDnsServer } from '../helpers/dns.ts';
-import { repoRoot, spawnVigil, type VigilProcess } from '../helpers/process.ts';
+import { spawnVigil, type VigilProcess } from '../helpers/process.ts';
 import { startHttpServer, type TestServer } from '../helpers/targets.ts';
 import { sampleInventory, startCloudApis, TOKENS, type CloudApis } from '../helpers/cloud-apis.ts';
 
-const SHOTS = path.join(repoRoot, 'docs/console');
 const MEMBER_PASSWORD = 'member password 4567';
 const SLOW = { timeout: 30_000 };
 const STEP = 180_000;
@@ -56,21 +55,14 @@ describe.each(dbKinds())('web console assets pages on %s', (kind) => {
   let serve: VigilProcess;
   let base: string;
   let browser: Browser;
-  let ownerCtx: BrowserContext;
   let owner: Page;
-  let memberCtx: BrowserContext;
   let member: Page;
   let enumUrl = '';
   let policyUrl = '';
   const browserProblems: string[] = [];
   const ownerKey = 'vgl_' + randomBytes(24).toString('base64url');
   const schema = `t_${randomBytes(6).toString('hex')}`;
-  const shots = kind === 'pglite';
-  const shot = async (p: Page, name: string) => {
-    if (!shots) return;
-    mkdirSync(SHOTS, { recursive: true });
-    await p.screenshot({ path: path.join(SHOTS, `${name}.png`) });
-  };
+  const shot = screenshotter(kind === 'pglite');
   const api = (method: string, url: string, body?: unknown) => fetch(base + url, {
     method, headers: { 'x-api-key': ownerKey, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined,
   });
@@ -112,34 +104,16 @@ describe.each(dbKinds())('web console assets pages on %s', (kind) => {
     base = await serve.listening(150_000);
     await serve.waitFor(/template catalogue imported/, 120_000);
     browser = await launchChromium();
-    ownerCtx = await browser.newContext({ viewport: { width: 1360, height: 860 } });
-    memberCtx = await browser.newContext({ viewport: { width: 1360, height: 860 } });
-    for (const c of [ownerCtx, memberCtx]) c.setDefaultTimeout(Number(process.env.E2E_WAIT ?? 60_000));
-    owner = await ownerCtx.newPage();
-    member = await memberCtx.newPage();
-    for (const p of [owner, member]) {
-      p.on('console', (m) => { if (/Content Security Policy|Refused to/i.test(m.text())) browserProblems.push(m.text()); });
-      p.on('pageerror', (e) => browserProblems.push(`${e.name}: ${e.message}`));
-    }
-    // The owner signs in with the key; the member is invited through the API and signs in with a password.
+    owner = (await newPage(browser)).page;
+    member = (await newPage(browser)).page;
+    watchPages([owner, member], browserProblems);
+    // The owner signs in with the key (the first page asks for it); the member is invited through the API.
     await owner.goto(base + '/assets');
     await owner.waitForURL(/\/sign-in\?next=%2Fassets/);
-    await owner.getByRole('tab', { name: 'API key' }).click();
-    await owner.locator('input[name=api_key]').fill(ownerKey);
-    await owner.getByRole('button', { name: 'Sign in with key' }).click();
+    await signInWithKey(owner, base, ownerKey, 'OWNER');
     await owner.waitForURL(/\/assets$/);
-    const invited = await api('POST', '/v1/user/team/member', { email: 'member@example.com' });
-    expect(invited.status).toBe(200);
-    const accepted = await fetch(base + '/v1/user/invite/accept', {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ token: (await invited.json()).invite_token, password: MEMBER_PASSWORD }),
-    });
-    expect(accepted.status).toBe(200);
-    await member.goto(base + '/sign-in');
-    await member.locator('input[name=email]').fill('member@example.com');
-    await member.locator('input[name=password]').fill(MEMBER_PASSWORD);
-    await member.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await member.getByTestId('me-role').filter({ hasText: 'MEMBER' }).waitFor();
+    await addMember(base, ownerKey, 'member@example.com', MEMBER_PASSWORD);
+    await signInWithPassword(member, base, 'member@example.com', MEMBER_PASSWORD, 'MEMBER');
   }, 300_000);
 
   afterAll(async () => {

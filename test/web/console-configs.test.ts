@@ -12,12 +12,11 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../helpers/browser.ts';
+import { addMember, launchChromium, newPage, screenshotter, signInWithKey, signInWithPassword, watchPages } from '../helpers/browser.ts';
 import { dbKinds, dropSchema } from '../helpers/db.ts';
-import { repoRoot, spawnVigil, type VigilProcess } from '../helpers/process.ts';
+import { spawnVigil, type VigilProcess } from '../helpers/process.ts';
 import { startHttpServer, type TestServer } from '../helpers/targets.ts';
 
-const SHOTS = path.join(repoRoot, 'docs/console');
 const MEMBER_PASSWORD = 'member password 8910';
 const SLOW = { timeout: 30_000 };
 const STEP = 180_000;
@@ -51,12 +50,7 @@ describe.each(dbKinds())('console configurations, schedules and finding links on
   const browserProblems: string[] = [];
   const bootstrapKey = 'vgl_' + randomBytes(24).toString('base64url');
   const schema = `t_${randomBytes(6).toString('hex')}`;
-  const shots = kind === 'pglite';
-  const shot = async (page: Page, name: string) => {
-    if (!shots) return;
-    mkdirSync(SHOTS, { recursive: true });
-    await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
-  };
+  const shot = screenshotter(kind === 'pglite');
   /** The API with the owner's key, from the test (for setting up and for checking what the server kept). */
   const apiCall = async (method: string, url: string, body?: unknown, key = bootstrapKey) => {
     const res = await fetch(base + url, {
@@ -92,32 +86,14 @@ describe.each(dbKinds())('console configurations, schedules and finding links on
     base = await serve.listening(150_000);
     await serve.waitFor(/template catalogue imported/, 120_000);
 
-    // A member with a password, made through the API (the invite flow itself is console.test.ts's).
-    const invite = await apiCall('POST', '/v1/user/team/member', { email: 'member@example.com', role: 'MEMBER' });
-    expect(invite.status, JSON.stringify(invite.json)).toBe(200);
-    const accepted = await apiCall('POST', '/v1/user/invite/accept', { token: invite.json.invite_token, password: MEMBER_PASSWORD }, '');
-    expect(accepted.status, JSON.stringify(accepted.json)).toBe(200);
-
+    await addMember(base, bootstrapKey, 'member@example.com', MEMBER_PASSWORD);
     browser = await launchChromium();
-    const ownerCtx = await browser.newContext({ viewport: { width: 1360, height: 900 } });
-    const memberCtx = await browser.newContext({ viewport: { width: 1360, height: 900 } });
-    for (const c of [ownerCtx, memberCtx]) c.setDefaultTimeout(60_000);
-    owner = await ownerCtx.newPage();
-    member = await memberCtx.newPage();
-    for (const p of [owner, member]) {
-      p.on('console', (m) => { if (/Content Security Policy|Refused to/i.test(m.text())) browserProblems.push(m.text()); });
-      p.on('pageerror', (e) => browserProblems.push(`${e.name}: ${e.message}`));
-    }
-    await owner.goto(base + '/sign-in');
-    await owner.getByRole('tab', { name: 'API key' }).click();
-    await owner.locator('input[name=api_key]').fill(bootstrapKey);
-    await owner.getByRole('button', { name: 'Sign in with key' }).click();
-    await owner.getByTestId('me-role').filter({ hasText: 'OWNER' }).waitFor();
-    await member.goto(base + '/sign-in');
-    await member.locator('input[name=email]').fill('member@example.com');
-    await member.locator('input[name=password]').fill(MEMBER_PASSWORD);
-    await member.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await member.getByTestId('me-role').filter({ hasText: 'MEMBER' }).waitFor();
+    const viewport = { width: 1360, height: 900 };
+    owner = (await newPage(browser, viewport)).page;
+    member = (await newPage(browser, viewport)).page;
+    watchPages([owner, member], browserProblems);
+    await signInWithKey(owner, base, bootstrapKey, 'OWNER');
+    await signInWithPassword(member, base, 'member@example.com', MEMBER_PASSWORD, 'MEMBER');
   }, 300_000);
 
   afterAll(async () => {

@@ -11,13 +11,12 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from '../helpers/browser.ts';
+import { launchChromium, newPage, screenshotter, watchPages } from '../helpers/browser.ts';
 import { dbKinds, dropSchema } from '../helpers/db.ts';
-import { repoRoot, runVigil, spawnVigil, type VigilProcess } from '../helpers/process.ts';
+import { runVigil, spawnVigil, type VigilProcess } from '../helpers/process.ts';
 import { hasShared, sharedDir } from '../helpers/shared.ts';
 import { startHttpServer, type TestServer } from '../helpers/targets.ts';
 
-const SHOTS = path.join(repoRoot, 'docs/console');
 const CVE = 'CVE-2021-26086';
 const OWNER_PASSWORD = 'owner password 0123';
 const MEMBER_PASSWORD = 'member password 4567';
@@ -114,16 +113,11 @@ describe.each(dbKinds())('web console end to end on %s', (kind) => {
   const bootstrapKey = 'vgl_' + randomBytes(24).toString('base64url');
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const withCve = hasShared('data/vuln');
-  const shots = kind === 'pglite';
+  const shot = screenshotter(kind === 'pglite');
   const env = () => ({
     VIGIL_DATA_DIR: dir,
     ...(kind === 'postgres' ? { DATABASE_URL: process.env.TEST_DATABASE_URL!, VIGIL_DB_SCHEMA: schema } : {}),
   });
-  const shot = async (page: Page, name: string) => {
-    if (!shots) return;
-    mkdirSync(SHOTS, { recursive: true });
-    await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
-  };
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'vigil-console-'));
@@ -153,16 +147,9 @@ describe.each(dbKinds())('web console end to end on %s', (kind) => {
     base = await serve.listening(150_000);
     await serve.waitFor(/template catalogue imported/, 120_000);
     browser = await launchChromium();
-    ownerCtx = await browser.newContext({ viewport: { width: 1360, height: 860 } });
-    memberCtx = await browser.newContext({ viewport: { width: 1360, height: 860 } });
-    for (const c of [ownerCtx, memberCtx]) c.setDefaultTimeout(60_000);
-    owner = await ownerCtx.newPage();
-    member = await memberCtx.newPage();
-    // Under the server's Content-Security-Policy nothing may be refused, and no page may throw.
-    for (const p of [owner, member]) {
-      p.on('console', (m) => { if (/Content Security Policy|Refused to/i.test(m.text())) browserProblems.push(m.text()); });
-      p.on('pageerror', (e) => browserProblems.push(`${e.name}: ${e.message}`));
-    }
+    ({ context: ownerCtx, page: owner } = await newPage(browser));
+    ({ context: memberCtx, page: member } = await newPage(browser));
+    watchPages([owner, member], browserProblems);
   }, 300_000);
 
   afterAll(async () => {
@@ -204,7 +191,6 @@ describe.each(dbKinds())('web console end to end on %s', (kind) => {
     const p = await keyCtx.newPage();
     await p.goto(base + '/scans');
     await p.waitForURL(/\/sign-in\?next=%2Fscans/);
-    console.log('sign-in url', p.url());
     await p.getByRole('tab', { name: 'API key' }).click();
     await p.locator('input[name=api_key]').fill(bootstrapKey);
     await p.getByRole('button', { name: 'Sign in with key' }).click();
