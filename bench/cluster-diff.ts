@@ -85,8 +85,8 @@ console.log('\nwe cluster, nuclei does not:');
 for (const t of oSet) if (!nSet.has(t)) console.log(`  ${rel(t)}`);
 
 // For templates nuclei groups but our key splits: which of our key's fields differ within the nuclei group.
-const FIELDS = ['proto', 'method', 'path', 'headers', 'redirects', 'host-redirects', 'max-redirects', 'cookie-reuse', 'disable-cookie',
-  'stop-at-first-match', 'max-size', 'read-all', 'disable-path-automerge', 'skip-secret-file'];
+const FIELDS = ['proto', 'method', 'path', 'headers', 'protocol-redirects', 'cookie-reuse', 'disable-cookie', 'max-size', 'read-all',
+  'disable-path-automerge', 'skip-secret-file', 'redirects', 'host-redirects', 'max-redirects'];
 const split = new Map<string, number>();
 for (const ts of ng.values()) {
   if (ts.length < 2) continue;

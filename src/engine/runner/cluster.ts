@@ -56,8 +56,13 @@ function httpVerdict(t: Template): ClusterVerdict {
   if (!operatorsShareable([...r.matchers, ...r.extractors])) return no('_N name or interactsh in operators');
   if (r.path.some((p) => /interactsh|\{\{(?!BaseURL|RootURL|Hostname|Host|Port|Path|File|Scheme)/.test(p))) return no('helper in path');
   const headers = Object.entries(r.headers).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return { key: JSON.stringify(['http', r.method, r.path, headers, r.redirects, r.hostRedirects, r.maxRedirects, r.cookieReuse, r.disableCookie,
-    r.stopAtFirstMatch || t.stopAtFirstMatch, r.maxSize ?? 0, r.readAll, r.disablePathAutomerge, r.skipSecretFile]) };
+  // Stop-at-first-match is not in the key, nor the redirect settings of a one-path request: the shared
+  // request follows redirects as far as the most permissive template asks, each template sees only its
+  // own part of the chain and stops at its own first match (protocols/http/execute.ts). With several
+  // paths the redirect settings stay in: cookies set along a longer chain would go out with the next path.
+  const redirects = r.path.length > 1 ? [r.redirects, r.hostRedirects, r.maxRedirects] : [];
+  return { key: JSON.stringify(['http', r.method, r.path, headers, Boolean(r.extra['protocol-redirects']), r.cookieReuse, r.disableCookie,
+    r.maxSize ?? 0, r.readAll, r.disablePathAutomerge, r.skipSecretFile, ...redirects]) };
 }
 
 /** dns and ssl: one block whose protocol gives a key. */
