@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '../helpers/browser.ts';
 import { dbKinds, dropSchema } from '../helpers/db.ts';
-import { startDnsServer, type TestDnsServer } from '../helpers/dns.ts';
+import { startDnsServer, type DnsTestServer } from '../helpers/dns-server.ts';
 import { repoRoot, spawnVigil, type VigilProcess } from '../helpers/process.ts';
 import { startHttpServer, type TestServer } from '../helpers/targets.ts';
 
@@ -44,7 +44,7 @@ const page = (title: string) => `<html><head><title>${title}</title></head><body
 
 describe.each(dbKinds())('web console assets pages on %s', (kind) => {
   let dir: string;
-  let dns: TestDnsServer;
+  let dns: DnsTestServer;
   let shop: TestServer; // stays up; goes into maintenance (503) before the rescan
   let admin: TestServer; // closed before the rescan
   let maintenance = false;
@@ -98,7 +98,7 @@ describe.each(dbKinds())('web console assets pages on %s', (kind) => {
       res.setHeader('content-type', 'text/html');
       res.end(page('Admin'));
     });
-    dns = await startDnsServer({ 'shop.e2e.test': { A: ['127.0.0.1'] } });
+    dns = await startDnsServer({ records: { 'shop.e2e.test': [{ type: 'A', data: '127.0.0.1' }] } });
     serve = spawnVigil(['serve', '--port', '0'], {
       VIGIL_DATA_DIR: dir,
       ...(kind === 'postgres' ? { DATABASE_URL: process.env.TEST_DATABASE_URL!, VIGIL_DB_SCHEMA: schema } : {}),
@@ -160,7 +160,7 @@ describe.each(dbKinds())('web console assets pages on %s', (kind) => {
 
     await owner.getByLabel(/^Roots/).fill('shop.e2e.test');
     await owner.getByLabel(/^Ports/).fill(`${shop.port},${admin.port}`);
-    await owner.getByLabel(/^DNS resolvers/).fill(dns.address);
+    await owner.getByLabel(/^DNS resolvers/).fill(dns.resolver);
     await owner.getByLabel(/^Timeout/).fill('5');
     await owner.getByTestId('create-enumeration').click();
     await owner.waitForURL((u) => /^\/assets\/[0-9a-f]{20}$/.test(u.pathname));
