@@ -497,6 +497,8 @@ class TemplateRun {
     const final = hops[hops.length - 1];
     const members = this.o.clusterMembers;
     const leaderSees = members ? hopsSeen(r, hops, this.o.disableRedirects) : hops.length;
+    // Worked out once per chain: a cluster can have hundreds of members.
+    const memberSees = members?.map((m) => hopsSeen(m.http[0]!, hops, this.o.disableRedirects));
     for (let i = hops.length - 1; i >= 0; i--) {
       const hop = hops[i];
       const requestText = secrets.length > 0 ? redact(serializeRequest(hop.req), secrets) : serializeRequest(hop.req);
@@ -542,9 +544,10 @@ class TemplateRun {
         }
       }
       if (members) {
-        for (const m of members) {
+        for (let j = 0; j < members.length; j++) {
+          const m = members[j]!;
           const mr = m.http[0]!;
-          if (this.done.has(m) || i >= hopsSeen(mr, hops, this.o.disableRedirects)) continue;
+          if (i >= memberSees![j]! || this.done.has(m)) continue;
           const hit = await this.processMember(m, full, { host, matchedAt: hop.url, ip: String(data.ip ?? ''), request: requestText, data, req: hop.req, secrets });
           if (hit && (mr.stopAtFirstMatch || m.stopAtFirstMatch)) this.done.add(m);
         }
