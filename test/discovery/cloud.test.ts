@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listCloudAssets, parseCloudConfig, runDiscovery, type CloudAsset } from '../../src/discovery/index.ts';
 import { sampleInventory, sampleProviderConfig, startCloudApis, TOKENS, type CloudApis } from '../helpers/cloud-apis.ts';
-import { startDnsServer, type TestDnsServer } from '../helpers/dns.ts';
+import { startDnsServer, type DnsTestServer } from '../helpers/dns-server.ts';
 import { startHttpServer, type TestServer } from '../helpers/targets.ts';
 
 const key = (a: CloudAsset) => `${a.provider}${a.id ? `/${a.id}` : ''} ${a.service} ${a.host ?? '-'} ${a.ip ?? '-'}`;
@@ -131,13 +131,15 @@ describe('cloud asset listing', () => {
 
 describe('discovery with cloud accounts', () => {
   let apis: CloudApis;
-  let dns: TestDnsServer;
+  let dns: DnsTestServer;
   let web: TestServer;
   beforeAll(async () => {
     web = await startHttpServer((_req, res) => res.end('<html><head><title>Droplet app</title></head></html>'), { host: '127.0.0.11' });
     const inv = sampleInventory();
     apis = await startCloudApis(inv);
-    dns = await startDnsServer({ 'alias.cf.example.test': { CNAME: 'app.cf.example.test' }, 'app.cf.example.test': { A: ['127.0.0.51'] } });
+    dns = await startDnsServer({
+      records: { 'alias.cf.example.test': [{ type: 'CNAME', data: 'app.cf.example.test' }], 'app.cf.example.test': [{ type: 'A', data: '127.0.0.51' }] },
+    });
   });
   afterAll(async () => {
     await Promise.all([apis?.close(), dns?.close(), web?.close()]);
@@ -146,7 +148,7 @@ describe('discovery with cloud accounts', () => {
   it('runs with no roots: cloud hosts and addresses are resolved, scanned and probed', async () => {
     const notices: string[] = [];
     const found = await runDiscovery({
-      roots: [], steps: ['dns_resolve', 'port_scan', 'http_probe'], ports: String(web.port), resolvers: [dns.address],
+      roots: [], steps: ['dns_resolve', 'port_scan', 'http_probe'], ports: String(web.port), resolvers: [dns.resolver],
       exclusions: ['127.0.0.42'],
       cloud: { providers: parseCloudConfig(sampleProviderConfig()), baseUrls: apis.baseUrls },
       limits: { timeoutMs: 1500 },
@@ -171,11 +173,11 @@ describe('discovery with cloud accounts', () => {
   it('does not even resolve a cloud name that the exclusions leave out', async () => {
     const before = dns.queries.length;
     const found = await runDiscovery({
-      roots: [], steps: ['dns_resolve'], resolvers: [dns.address], exclusions: ['alias.cf.example.test'],
+      roots: [], steps: ['dns_resolve'], resolvers: [dns.resolver], exclusions: ['alias.cf.example.test'],
       cloud: { providers: [{ provider: 'cloudflare', api_token: TOKENS.cloudflare }], baseUrls: apis.baseUrls },
       limits: { timeoutMs: 1500 },
     });
     expect(found.map((a) => a.host).sort()).toEqual(['app.cf.example.test', 'www.cf2.example.test']);
-    expect(dns.queries.slice(before).map((q) => q.name)).toEqual([]);
+    expect(dns.queries.slice(before).map((q) => q.questions?.[0]?.name)).toEqual([]);
   });
 });

@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeHttp, runDiscovery, checkConfig, Resolver, parseResolver, parsePorts, scanPorts, faviconHash, TOP_100, passiveSubdomains, parseProviderConfig } from '../../src/discovery/index.ts';
 import { Throttle } from '../../src/discovery/pool.ts';
 import { DEFAULT_LIMITS, type DiscoveryEvent } from '../../src/discovery/types.ts';
-import { startDnsServer, type TestDnsServer } from '../helpers/dns.ts';
-import { certFor, startHttpServer, startHttpsServer, type TestServer } from '../helpers/targets.ts';
+import { startDnsServer, type DnsTestServer } from '../helpers/dns-server.ts';
+import { startHttpServer, startHttpsServer, type TestServer } from '../helpers/targets.ts';
+import { makeCert } from '../helpers/certs.ts';
 
 // 1,280 bytes 0..255 repeated: its Shodan favicon hash, computed with Python's mmh3 5.3.0 as
 // mmh3.hash(base64.encodebytes(data)) (a known answer of the reference implementation).
@@ -22,7 +23,7 @@ async function freePort(): Promise<number> {
 }
 
 describe('discovery', () => {
-  let dns: TestDnsServer;
+  let dns: DnsTestServer;
   let web: TestServer;
   let tlsWeb: TestServer;
   let closed: number;
@@ -48,16 +49,18 @@ describe('discovery', () => {
         return res.end('<title>API login</title>');
       }
       res.end();
-    }, { host: '127.0.0.13', cert: certFor(['api.example.test', 'www.api.example.test']) });
+    }, { host: '127.0.0.13', cert: makeCert({ subject: '/CN=api.example.test/O=Vigil Test', dns: ['api.example.test', 'www.api.example.test'] }) });
     closed = await freePort();
     dns = await startDnsServer({
-      'app.example.test': { A: ['127.0.0.12'] },
-      'www.example.test': { CNAME: 'app.example.test' },
-      'api.example.test': { A: ['127.0.0.13'] },
-      '*.example.test': { A: ['127.0.0.19'] },
-      'v6.example.test': { AAAA: ['::1'], A: ['127.0.0.20'] },
-      // 60 addresses: more than a 512-byte UDP answer holds, so the client must ask again over TCP.
-      'many.example.test': { A: Array.from({ length: 60 }, (_, i) => `127.0.1.${i + 1}`) },
+      records: {
+        'app.example.test': [{ type: 'A', data: '127.0.0.12' }],
+        'www.example.test': [{ type: 'CNAME', data: 'app.example.test' }],
+        'api.example.test': [{ type: 'A', data: '127.0.0.13' }],
+        '*.example.test': [{ type: 'A', data: '127.0.0.19' }],
+        'v6.example.test': [{ type: 'AAAA', data: '::1' }, { type: 'A', data: '127.0.0.20' }],
+        // 60 addresses: more than a 512-byte UDP answer holds, so the client must ask again over TCP.
+        'many.example.test': Array.from({ length: 60 }, (_, i) => ({ type: 'A', data: `127.0.1.${i + 1}` })),
+      },
     });
   });
   afterAll(async () => {
@@ -65,12 +68,14 @@ describe('discovery', () => {
   });
 
   it('resolves A, AAAA and CNAME chains through a configured resolver', async () => {
-    const r = new Resolver([parseResolver(dns.address)], 1000);
+    const r = new Resolver([parseResolver(dns.resolver)], 1000);
     expect(await r.resolve('www.example.test')).toEqual({ status: 'ok', a: ['127.0.0.12'], aaaa: [], cname: ['app.example.test'] });
     expect((await r.resolve('example.test')).status).toBe('nxdomain');
     expect((await r.resolve('anything.example.test')).a).toEqual(['127.0.0.19']);
     expect(await r.resolve('v6.example.test')).toEqual({ status: 'ok', a: ['127.0.0.20'], aaaa: ['::1'], cname: [] });
     expect((await r.resolve('many.example.test')).a).toHaveLength(60);
+    // The UDP answer came back truncated: the same question was asked again over TCP.
+    expect(dns.queries.filter((q) => q.questions?.[0]?.name === 'many.example.test' && q.questions[0].type === 'A').map((q) => q.transport)).toEqual(['udp', 'tcp']);
     const dead = new Resolver([{ host: '127.0.0.1', port: closed }], 200, 0);
     expect((await dead.resolve('app.example.test')).status).toBe('error');
   });
@@ -80,7 +85,7 @@ describe('discovery', () => {
     const assets = await runDiscovery({
       roots: ['example.test'],
       steps: ['dns_resolve', 'dns_bruteforce', 'port_scan', 'http_probe', 'tls_scan'],
-      resolvers: [dns.address],
+      resolvers: [dns.resolver],
       wordlist: ['app', 'www', 'api', 'mail', 'nothere'],
       ports: `${web.port},${tlsWeb.port},${closed}`,
       limits: { timeoutMs: 2000 },
@@ -120,7 +125,7 @@ describe('discovery', () => {
     const assets = await runDiscovery({
       roots: ['127.0.0.12/31', 'example.test'],
       steps: ['dns_bruteforce', 'port_scan'],
-      resolvers: [dns.address],
+      resolvers: [dns.resolver],
       wordlist: ['app', 'api'],
       exclusions: ['api.example.test', '127.0.0.13'],
       ports: `${web.port},${tlsWeb.port}`,
@@ -132,7 +137,7 @@ describe('discovery', () => {
   it('without port_scan, only ports that answer the probes become assets; dns_resolve alone lists names', async () => {
     const probed = await runDiscovery({ roots: ['127.0.0.12', '127.0.0.13'], steps: ['http_probe'], ports: `${web.port},${closed}` });
     expect(probed.map((a) => `${a.host}:${a.port}`)).toEqual([`127.0.0.12:${web.port}`]);
-    const names = await runDiscovery({ roots: ['example.test'], steps: ['dns_resolve', 'dns_bruteforce'], resolvers: [dns.address], wordlist: ['app', 'www'], ports: String(web.port) });
+    const names = await runDiscovery({ roots: ['example.test'], steps: ['dns_resolve', 'dns_bruteforce'], resolvers: [dns.resolver], wordlist: ['app', 'www'], ports: String(web.port) });
     expect(names.map((a) => `${a.host}${a.port ? ':' + a.port : ''}`).sort()).toEqual(['app.example.test', 'www.example.test']);
   });
 

@@ -1,5 +1,6 @@
-// Certificates made at test time with the openssl CLI: a CA, leaves it signs (names, validity), and
-// self-signed ones; each returned as PEM key + certificate.
+// The certificates of the tests, made at test time with the openssl CLI: a CA, leaves it signs (names,
+// validity), and self-signed ones; each returned as PEM key + certificate. localhostCert() is the one
+// self-signed localhost certificate test servers use when the test does not care which.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -47,4 +48,12 @@ export function makeCert(o: CertOptions): Pem {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+let localhost: Pem | undefined;
+
+/** A self-signed certificate for CN=localhost, made on first use and kept for the process. */
+export function localhostCert(): Pem {
+  localhost ??= makeCert({ subject: '/CN=localhost' });
+  return localhost;
 }

@@ -1,7 +1,10 @@
-// A small authoritative DNS server on 127.0.0.1 (UDP and TCP on the same port) serving a test zone, built
-// on dns-packet. Records are kept by lower-case name; a name can be given an rcode (SERVFAIL, REFUSED,
-// NXDOMAIN) and still carry records (a dangling CNAME answers NXDOMAIN with its CNAME). Every query is
-// recorded so tests can check what the engine asked.
+// The one DNS server of the tests: a small authoritative server on 127.0.0.1 (UDP and TCP on the same
+// port) serving a test zone, built on dns-packet. Records are kept by lower-case name; `*.<parent>` names
+// are wildcards; a CNAME is followed inside the zone as an authoritative server does (the CNAME, then the
+// target's records); a name can be given an rcode (SERVFAIL, REFUSED, NXDOMAIN) and still carry records
+// (a dangling CNAME answers NXDOMAIN with its CNAME). A UDP answer larger than the client's limit (512
+// bytes, or its EDNS size) comes back truncated (TC) so the client asks again over TCP. The zone can be
+// changed while the server runs (`server.zone`). Every query is recorded so tests can check what was asked.
 import dgram from 'node:dgram';
 import net from 'node:net';
 import packet, { type Answer, type DecodedPacket, type Question } from 'dns-packet';
@@ -36,6 +39,8 @@ export interface DnsBind {
 
 export interface DnsTestServer {
   port: number;
+  /** The zone served, live: records added or removed here are answered from the next query on. */
+  zone: Zone;
   /** `127.0.0.1:<port>`, the resolver string templates and scans take. */
   resolver: string;
   queries: (DecodedPacket & { transport: 'udp' | 'tcp' })[];
@@ -57,15 +62,38 @@ function referral(zone: Zone, name: string, query: DecodedPacket): Buffer | unde
   });
 }
 
+/** A name's records: its own, else those of the closest wildcard (`*.<parent>`, walking up). */
+function recordsOf(zone: Zone, name: string): ZoneRecord[] | undefined {
+  if (zone.records[name]) return zone.records[name];
+  const labels = name.split('.');
+  for (let i = 1; i < labels.length; i++) {
+    const w = zone.records[`*.${labels.slice(i).join('.')}`];
+    if (w) return w;
+  }
+  return undefined;
+}
+
 function answerFor(zone: Zone, q: Question, query: DecodedPacket): Buffer {
   const name = q.name.replace(/\.$/, '').toLowerCase();
   const handedOn = referral(zone, name, query);
   if (handedOn) return handedOn;
-  const all = zone.records[name] ?? [];
-  const answers: Answer[] = all
-    .filter((r) => (q.type as string) === 'ANY' || r.type === q.type || (r.type === 'CNAME' && q.type !== 'CNAME'))
-    .map((r) => ({ name: q.name.replace(/\.$/, ''), type: r.type, class: (r.class ?? 'IN'), ttl: r.ttl ?? 300, data: r.data }) as Answer);
-  const rcode = zone.rcodes?.[name] ?? (all.length === 0 && !zone.records[name] ? 'NXDOMAIN' : 'NOERROR');
+  const found = recordsOf(zone, name);
+  const answers: Answer[] = [];
+  let owner = q.name.replace(/\.$/, '');
+  let records = found ?? [];
+  // The CNAME chain inside the zone, at most 8 links (a loop ends there).
+  for (let links = 0; links < 8; links++) {
+    answers.push(...records
+      .filter((r) => (q.type as string) === 'ANY' || r.type === q.type || (r.type === 'CNAME' && q.type !== 'CNAME'))
+      .map((r) => ({ name: owner, type: r.type, class: (r.class ?? 'IN'), ttl: r.ttl ?? 300, data: r.data }) as Answer));
+    const cname = records.find((r) => r.type === 'CNAME');
+    if (!cname || q.type === 'CNAME' || (q.type as string) === 'ANY') break;
+    owner = String(cname.data).replace(/\.$/, '');
+    const next = recordsOf(zone, owner.toLowerCase());
+    if (!next) break;
+    records = next;
+  }
+  const rcode = zone.rcodes?.[name] ?? (found ? 'NOERROR' : 'NXDOMAIN');
   const flags = packet.AUTHORITATIVE_ANSWER | (query.flag_rd ? packet.RECURSION_DESIRED : 0) | packet.RECURSION_AVAILABLE;
   return packet.encode({
     type: 'response',
@@ -116,7 +144,8 @@ export async function startDnsServer(zone: Zone, bind: DnsBind = {}): Promise<Dn
     }
     queries.push({ ...query, transport: 'udp' });
     let out = answerFor(zone, query.questions![0], query);
-    if (zone.truncate) {
+    const opt = query.additionals?.find((r) => r.type === 'OPT') as { udpPayloadSize?: number } | undefined;
+    if (zone.truncate || out.length > Math.max(512, opt?.udpPayloadSize ?? 512)) {
       out = packet.encode({ type: 'response', id: query.id, flags: packet.TRUNCATED_RESPONSE | packet.AUTHORITATIVE_ANSWER, questions: query.questions });
     }
     udp.send(out, from.port, from.address);
@@ -131,6 +160,7 @@ export async function startDnsServer(zone: Zone, bind: DnsBind = {}): Promise<Dn
   });
   return {
     port,
+    zone,
     resolver: `${host}:${port}`,
     queries,
     close: () => new Promise<void>((resolve) => {

@@ -1,12 +1,9 @@
 // Real scan targets for tests: HTTP / HTTPS / raw TCP servers bound to 127.0.0.1 on a free port.
-// The TLS certificate is generated once per process with the openssl CLI (node has no generator).
+// HTTPS servers show certs.ts's localhost certificate unless the test gives one.
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { localhostCert, type Pem } from './certs.ts';
 
 export interface TestServer {
   url: string;
@@ -28,24 +25,6 @@ export interface SeenRequest {
 }
 
 export type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: string) => unknown;
-
-let cert: { key: string; cert: string } | undefined;
-
-/** A self-signed certificate for CN=localhost, generated on first use and kept in memory. */
-export function selfSignedCert(): { key: string; cert: string } {
-  if (cert) return cert;
-  const dir = mkdtempSync(path.join(tmpdir(), 'vigil-cert-'));
-  try {
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2',
-      '-subj', '/CN=localhost', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'),
-    ], { stdio: 'ignore' });
-    cert = { key: readFileSync(path.join(dir, 'key.pem'), 'utf8'), cert: readFileSync(path.join(dir, 'cert.pem'), 'utf8') };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-  return cert;
-}
 
 function wrap(handler: Handler, requests: SeenRequest[]) {
   return (req: http.IncomingMessage, res: http.ServerResponse) => {
@@ -97,25 +76,10 @@ export function startHttpServer(handler: Handler, bind: Bind = {}): Promise<Test
 }
 
 /** HTTPS server with a self-signed certificate (or the given one); `requests[].servername` holds the SNI the client sent. */
-export function startHttpsServer(handler: Handler, bind: Bind & { cert?: { key: string; cert: string } } = {}): Promise<TestServer> {
+export function startHttpsServer(handler: Handler, bind: Bind & { cert?: Pem } = {}): Promise<TestServer> {
   const requests: SeenRequest[] = [];
-  const server = https.createServer({ ...(bind.cert ?? selfSignedCert()) }, wrap(handler, requests));
+  const server = https.createServer({ ...(bind.cert ?? localhostCert()) }, wrap(handler, requests));
   return listen(server, 'https', requests, bind.host, bind.port);
-}
-
-/** A self-signed certificate for the given names (first one the CN), made with the openssl CLI. */
-export function certFor(names: string[], days = 30): { key: string; cert: string } {
-  const dir = mkdtempSync(path.join(tmpdir(), 'vigil-cert-'));
-  try {
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', String(days),
-      '-subj', `/CN=${names[0]}/O=Vigil Test`, '-addext', `subjectAltName=${names.map((n) => `DNS:${n}`).join(',')}`,
-      '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'),
-    ], { stdio: 'ignore' });
-    return { key: readFileSync(path.join(dir, 'key.pem'), 'utf8'), cert: readFileSync(path.join(dir, 'cert.pem'), 'utf8') };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 /** A raw TCP server: `onData` sees every byte a client sends and writes whatever it wants back. */

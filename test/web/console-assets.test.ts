@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { addMember, launchChromium, newPage, screenshotter, signInWithKey, signInWithPassword, watchPages } from '../helpers/browser.ts';
 import { dbKinds, dropSchema } from '../helpers/db.ts';
-import { startDnsServer, type TestDnsServer } from '../helpers/dns.ts';
+import { startDnsServer, type DnsTestServer } from '../helpers/dns-server.ts';
 import { spawnVigil, type VigilProcess } from '../helpers/process.ts';
 import { startHttpServer, type TestServer } from '../helpers/targets.ts';
 import { sampleInventory, startCloudApis, TOKENS, type CloudApis } from '../helpers/cloud-apis.ts';
@@ -45,7 +45,7 @@ const page = (title: string) => `<html><head><title>${title}</title></head><body
 
 describe.each(dbKinds())('web console assets pages on %s', (kind) => {
   let dir: string;
-  let dns: TestDnsServer;
+  let dns: DnsTestServer;
   let cloud: CloudApis; // answers as DigitalOcean's API does (and the other providers')
   let shop: TestServer; // stays up; goes into maintenance (503) before the rescan
   let admin: TestServer; // closed before the rescan
@@ -93,7 +93,7 @@ describe.each(dbKinds())('web console assets pages on %s', (kind) => {
       res.setHeader('content-type', 'text/html');
       res.end(page('Admin'));
     });
-    dns = await startDnsServer({ 'shop.e2e.test': { A: ['127.0.0.1'] } });
+    dns = await startDnsServer({ records: { 'shop.e2e.test': [{ type: 'A', data: '127.0.0.1' }] } });
     cloud = await startCloudApis(sampleInventory());
     serve = spawnVigil(['serve', '--port', '0'], {
       VIGIL_DATA_DIR: dir,
@@ -139,7 +139,7 @@ describe.each(dbKinds())('web console assets pages on %s', (kind) => {
 
     await owner.getByLabel(/^Roots/).fill('shop.e2e.test');
     await owner.getByLabel(/^Ports/).fill(`${shop.port},${admin.port}`);
-    await owner.getByLabel(/^DNS resolvers/).fill(dns.address);
+    await owner.getByLabel(/^DNS resolvers/).fill(dns.resolver);
     await owner.getByLabel(/^Timeout/).fill('5');
     await owner.getByTestId('create-enumeration').click();
     await owner.waitForURL((u) => /^\/assets\/[0-9a-f]{20}$/.test(u.pathname));
@@ -229,7 +229,7 @@ describe.each(dbKinds())('web console assets pages on %s', (kind) => {
     await owner.getByTestId('edit-enumeration').click();
     const roots = owner.getByLabel(/^Roots/);
     expect(await roots.inputValue()).toBe('shop.e2e.test');
-    expect(await owner.getByLabel(/^DNS resolvers/).inputValue()).toBe(dns.address);
+    expect(await owner.getByLabel(/^DNS resolvers/).inputValue()).toBe(dns.resolver);
     expect(await owner.getByLabel(/^Ports/).inputValue()).toBe(`${shop.port},${admin.port}`);
     await roots.fill('shop.e2e.test\nnot a domain');
     await owner.getByLabel(/^Name/).fill('E2E shop estate');
@@ -250,7 +250,7 @@ describe.each(dbKinds())('web console assets pages on %s', (kind) => {
     expect(stored).toMatchObject({
       name: 'E2E shop estate', root_domains: ['shop.e2e.test'], enumeration_ports: `${shop.port},${admin.port}`,
       steps: ['dns_resolve', 'port_scan', 'http_probe'], automatic_vuln_scans: false,
-      enumeration_config: { timeout: 6, resolvers: [dns.address], 'follow-redirect': true },
+      enumeration_config: { timeout: 6, resolvers: [dns.resolver], 'follow-redirect': true },
     });
 
     // The policy: emptied of conditions it is refused (shown at the conditions); then a second label.
@@ -384,7 +384,7 @@ describe.each(dbKinds())('web console assets pages on %s', (kind) => {
     await owner.getByRole('option', { name: /^DO estate/ }).click();
     await owner.keyboard.press('Escape');
     await owner.getByLabel(/^Ports/).fill(String(shop.port));
-    await owner.getByLabel(/^DNS resolvers/).fill(dns.address);
+    await owner.getByLabel(/^DNS resolvers/).fill(dns.resolver);
     await owner.getByTestId('create-enumeration').click();
     await owner.waitForURL((u) => /^\/assets\/[0-9a-f]{20}$/.test(u.pathname));
     await owner.getByTestId('enum-status').filter({ hasText: 'finished' }).waitFor({ timeout: 120_000 });

@@ -9,7 +9,8 @@ import { runScan, unsupportedReason, closeClients, type ScanOptions } from '../.
 import type { ResultEvent } from '../../../src/engine/output/types.ts';
 import type { Template } from '../../../src/engine/template/types.ts';
 import { startDnsServer, type DnsTestServer } from '../../helpers/dns-server.ts';
-import { certFor, startHttpServer, startHttpsServer, startTcpServer, type TestServer } from '../../helpers/targets.ts';
+import { startHttpServer, startHttpsServer, startTcpServer, type TestServer } from '../../helpers/targets.ts';
+import { makeCert } from '../../helpers/certs.ts';
 import { tpl } from '../../helpers/templates.ts';
 
 async function scan(t: Template, targets: string[], extra: Partial<ScanOptions> = {}): Promise<ResultEvent[]> {
@@ -62,7 +63,7 @@ beforeAll(async () => {
   // One HTTPS server for two virtual hosts, its certificate naming both (and itself).
   vhosts = await startHttpsServer((req, res) => {
     res.end(req.headers.host === 'admin.vigil.test' ? 'admin console secret-panel' : `site ${req.headers.host}`);
-  }, { cert: certFor(['localhost', 'admin.vigil.test', 'www.vigil.test']) });
+  }, { cert: makeCert({ subject: '/CN=localhost/O=Vigil Test', dns: ['localhost', 'admin.vigil.test', 'www.vigil.test'] }) });
   tcp = await startTcpServer((sock) => {
     sock.write('+OK vigil-cache 4.0.2 ready\r\n');
     sock.on('data', (d) => {

@@ -8,7 +8,7 @@ import { hasShared, sharedDir } from '../../helpers/shared.ts';
 import { importCatalogue } from '../../../src/platform/templates/catalogue.ts';
 import { dbKinds } from '../../helpers/db.ts';
 import { startHttpServer, type TestServer } from '../../helpers/targets.ts';
-import { startDnsServer } from '../../helpers/dns.ts';
+import { startDnsServer } from '../../helpers/dns-server.ts';
 import { getJobHandler, type JobContext } from '../../../src/platform/worker/registry.ts';
 import { ALERT_JOB, ENUMERATE_JOB, createAssetApp, jobsOf, otherTeamUser, type AssetTestApp } from './fixtures.ts';
 
@@ -281,9 +281,8 @@ describe.each(dbKinds())('assets API rules on %s', (kind) => {
   });
 
   it('dns_passive in an enumeration: keys from provider_config and subfinder configs, sources from VIGIL_PASSIVE_<SOURCE>_URL', async () => {
-    const dns = await startDnsServer({
-      'a.passive.test': { A: ['127.0.0.4'] }, 'b.passive.test': { A: ['127.0.0.4'] }, 'vt.passive.test': { A: ['127.0.0.4'] },
-    });
+    const a = [{ type: 'A', data: '127.0.0.4' }];
+    const dns = await startDnsServer({ records: { 'a.passive.test': a, 'b.passive.test': a, 'vt.passive.test': a } });
     const seenKeys: string[] = [];
     const src = await startHttpServer((req, res) => {
       if (req.url!.startsWith('/crt')) return res.end(JSON.stringify([{ name_value: 'a.passive.test\n*.b.passive.test' }, { name_value: 'gone.passive.test' }]));
@@ -303,7 +302,7 @@ describe.each(dbKinds())('assets API rules on %s', (kind) => {
         method: 'POST', url: '/v1/asset/enumerate',
         payload: {
           root_domains: ['passive.test'], steps: ['dns_passive', 'dns_resolve'], subfinder_config_ids: ['sf-1'],
-          enumeration_config: { resolvers: [dns.address], provider_config: 'virustotal:\n  - vt-key\n' },
+          enumeration_config: { resolvers: [dns.resolver], provider_config: 'virustotal:\n  - vt-key\n' },
         },
       });
       expect(made.statusCode, made.body).toBe(200);

@@ -6,7 +6,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbKinds } from '../../helpers/db.ts';
 import { startHttpServer, type TestServer } from '../../helpers/targets.ts';
-import { startDnsServer, type TestDnsServer } from '../../helpers/dns.ts';
+import { startDnsServer, type DnsTestServer } from '../../helpers/dns-server.ts';
 import { sampleInventory, sampleProviderConfig, startCloudApis, TOKENS, type CloudApis } from '../../helpers/cloud-apis.ts';
 import { getJobHandler, type JobContext } from '../../../src/platform/worker/registry.ts';
 import { ENUMERATE_JOB, createAssetApp, otherTeamUser, type AssetTestApp } from './fixtures.ts';
@@ -19,7 +19,7 @@ const noSecret = (text: string) => {
 describe.each(dbKinds())('cloud enumerations on %s', (kind) => {
   let t: AssetTestApp;
   let apis: CloudApis;
-  let dns: TestDnsServer;
+  let dns: DnsTestServer;
   let web: TestServer;
   let member: { key: string };
   let other: { key: string; teamId: string };
@@ -45,7 +45,9 @@ describe.each(dbKinds())('cloud enumerations on %s', (kind) => {
     other = await otherTeamUser(t, 'other@localhost');
     web = await startHttpServer((_req, res) => res.end('<html><head><title>Droplet app</title></head></html>'), { host: '127.0.0.11' });
     apis = await startCloudApis(sampleInventory());
-    dns = await startDnsServer({ 'alias.cf.example.test': { CNAME: 'app.cf.example.test' }, 'app.cf.example.test': { A: ['127.0.0.51'] } });
+    dns = await startDnsServer({
+      records: { 'alias.cf.example.test': [{ type: 'CNAME', data: 'app.cf.example.test' }], 'app.cf.example.test': [{ type: 'A', data: '127.0.0.51' }] },
+    });
     process.env.VIGIL_CLOUD_ENDPOINTS = apis.endpointsEnv;
     configId = await saveConfig('estate', 'cloudlist',
       sampleProviderConfig() + '- provider: aws\n  aws_access_key: AKIAVIGILTESTSECRET\n  aws_secret_key: aws-vigil-test-SECRET-key\n');
@@ -61,7 +63,7 @@ describe.each(dbKinds())('cloud enumerations on %s', (kind) => {
       method: 'POST', url: '/v1/asset/enumerate',
       payload: {
         cloudlist_config_ids: [configId], steps: ['dns_resolve', 'port_scan', 'http_probe'], enumeration_ports: String(web.port),
-        enumeration_config: { resolvers: [dns.address], timeout: 2, technology_templates: [] },
+        enumeration_config: { resolvers: [dns.resolver], timeout: 2, technology_templates: [] },
       },
     });
     expect(made.statusCode, made.body).toBe(200);

@@ -3,15 +3,16 @@
 // exactly the expected change events; a policy on one of the new conditions fires once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbKinds } from '../../helpers/db.ts';
-import { startDnsServer, type TestDnsServer } from '../../helpers/dns.ts';
-import { certFor, startHttpServer, startHttpsServer, type TestServer } from '../../helpers/targets.ts';
+import { startDnsServer, type DnsTestServer } from '../../helpers/dns-server.ts';
+import { startHttpServer, startHttpsServer, type TestServer } from '../../helpers/targets.ts';
+import { makeCert } from '../../helpers/certs.ts';
 import { ALERT_JOB, createAssetApp, jobsOf, type AssetTestApp } from './fixtures.ts';
 
 const page = (title: string) => `<html><head><title>${title}</title></head><body>${title} page</body></html>`;
 
 describe.each(dbKinds())('assets story on %s', (kind) => {
   let t: AssetTestApp;
-  let dns: TestDnsServer;
+  let dns: DnsTestServer;
   let shop: TestServer; // app.example.test (and www, a CNAME of it) on 127.0.0.2
   let admin: TestServer; // a second web port on 127.0.0.2, closed before the rescan
   let api: TestServer; // https on 127.0.0.3
@@ -41,12 +42,14 @@ describe.each(dbKinds())('assets story on %s', (kind) => {
     }, { host: '127.0.0.2' });
     admin = await startHttpServer((_req, res) => res.end(page('Admin')), { host: '127.0.0.2' });
     adminPort = admin.port;
-    api = await startHttpsServer((_req, res) => res.end(page('API')), { host: '127.0.0.3', cert: certFor(['api.example.test']) });
+    api = await startHttpsServer((_req, res) => res.end(page('API')), { host: '127.0.0.3', cert: makeCert({ subject: '/CN=api.example.test/O=Vigil Test', dns: ['api.example.test'] }) });
     dns = await startDnsServer({
-      'app.example.test': { A: ['127.0.0.2'] },
-      'www.example.test': { CNAME: 'app.example.test' },
-      'api.example.test': { A: ['127.0.0.3'] },
-      '*.example.test': { A: ['127.0.0.9'] },
+      records: {
+        'app.example.test': [{ type: 'A', data: '127.0.0.2' }],
+        'www.example.test': [{ type: 'CNAME', data: 'app.example.test' }],
+        'api.example.test': [{ type: 'A', data: '127.0.0.3' }],
+        '*.example.test': [{ type: 'A', data: '127.0.0.9' }],
+      },
     });
   });
   afterAll(async () => {
@@ -61,7 +64,7 @@ describe.each(dbKinds())('assets story on %s', (kind) => {
         name: 'example', root_domains: ['example.test'],
         steps: ['dns_resolve', 'dns_bruteforce', 'port_scan', 'http_probe', 'tls_scan'],
         enumeration_ports: `${shop.port},${adminPort},${api.port}`,
-        enumeration_config: { resolvers: [dns.address], wordlist: ['app', 'www', 'api', 'new', 'mail'], timeout: 2 },
+        enumeration_config: { resolvers: [dns.resolver], wordlist: ['app', 'www', 'api', 'new', 'mail'], timeout: 2 },
       },
     });
     expect(res.statusCode, res.body).toBe(200);
@@ -114,9 +117,9 @@ describe.each(dbKinds())('assets story on %s', (kind) => {
     // The changes: a title and status code, a port closed, a new host.
     maintenance = true;
     await admin.close();
-    dns.zone.set('new.example.test', { A: ['127.0.0.2'] });
+    dns.zone.records['new.example.test'] = [{ type: 'A', data: '127.0.0.2' }];
     // A new certificate on the API: another name, another expiry.
-    (api.server as import('node:tls').Server).setSecureContext(certFor(['api.example.test', 'v2.example.test'], 90));
+    (api.server as import('node:tls').Server).setSecureContext(makeCert({ subject: '/CN=api.example.test/O=Vigil Test', dns: ['api.example.test', 'v2.example.test'], days: 90 }));
 
     const rescan = await t.request({ method: 'POST', url: `/v1/asset/enumerate/${enumId}/rescan` });
     expect(rescan.statusCode, rescan.body).toBe(200);

@@ -82,6 +82,31 @@ function ipOfOrigin(origin: string): string | Promise<string> {
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
+/** How a request follows redirects: at most `max` hops, to any host or only to the same one. */
+interface RedirectPolicy { redirects: boolean; hostRedirects: boolean; maxRedirects: number }
+const maxHops = (p: RedirectPolicy) => Math.min(p.maxRedirects > 0 ? p.maxRedirects : 10, 10);
+
+/**
+ * A cluster follows redirects as far as its most permissive template would (any host beats same host,
+ * the highest limit wins), so every template's own chain is a prefix of the shared one.
+ */
+function widestPolicy(rs: HttpRequest[]): RedirectPolicy {
+  return {
+    redirects: rs.some((r) => r.redirects),
+    hostRedirects: rs.some((r) => r.hostRedirects),
+    maxRedirects: Math.max(...rs.map((r) => (r.redirects || r.hostRedirects ? maxHops(r) : 0))),
+  };
+}
+
+/** How many hops of a chain a request with policy `p` would have received itself (its prefix). */
+function hopsSeen(p: RedirectPolicy, hops: Hop[], disabled: boolean | undefined): number {
+  if (!(p.redirects || p.hostRedirects) || disabled) return 1;
+  const max = maxHops(p);
+  let n = 1;
+  while (n < hops.length && n <= max && (p.redirects || new URL(hops[n]!.req.origin).host === new URL(hops[n - 1]!.req.origin).host)) n++;
+  return n;
+}
+
 const indexedCache = new WeakMap<HttpRequest, boolean>();
 /** Names like body_1, status_code_2 in dsl expressions or parts turn req-condition on. */
 function usesIndexedNames(r: HttpRequest): boolean {
@@ -149,6 +174,10 @@ class TemplateRun {
   /** Whether the block running now passed, as a flow call sees it (see process()). */
   blockPassed = false;
   stopAll = false;
+  /** Cluster runs: the template (leader) or members done after a match under stop-at-first-match. */
+  private readonly done = new Set<Template>();
+  /** Cluster runs: the redirect policy the shared request follows (see widestPolicy). */
+  private readonly fetchPolicy: RedirectPolicy | undefined;
   lastError: string | undefined;
   requests = 0;
   emitted = 0;
@@ -165,6 +194,12 @@ class TemplateRun {
     this.builtins = parsed?.builtins ?? {};
     this.extraPayloads = t.selfContained && o.varFiles ? filePayloads(o.vars) : {};
     this.cliVars = Object.fromEntries(Object.entries(o.vars).filter(([k]) => !(k in this.extraPayloads)));
+    if (o.clusterMembers?.length) this.fetchPolicy = widestPolicy([t, ...o.clusterMembers].map((x) => x.http[0]!));
+  }
+
+  /** Whether a stop-at-first-match stop is due: always alone; in a cluster once every template is done. */
+  private clusterDone(): boolean {
+    return !this.o.clusterMembers || (this.done.has(this.t) && this.o.clusterMembers.every((m) => this.done.has(m)));
   }
 
   private secrets(): string[] {
@@ -207,7 +242,7 @@ class TemplateRun {
         const known = ipOfOrigin(hops[hops.length - 1].req.origin);
         const ip = typeof known === 'string' ? known : await known;
         const matched = await this.process(r, hops, vars, reqCondition ? state.history : undefined, n, ip);
-        if (matched && stopOn) {
+        if (this.o.clusterMembers ? this.clusterDone() : matched && stopOn) {
           state.stop = true;
           if (this.t.stopAtFirstMatch) this.stopAll = true;
         }
@@ -302,8 +337,9 @@ class TemplateRun {
   /** Sends one request and follows redirects when asked; undefined after a network error. */
   private async fetchChain(r: HttpRequest, first: PreparedRequest): Promise<Hop[] | undefined> {
     const hops: Hop[] = [];
-    const follow = (r.redirects || r.hostRedirects) && !this.o.disableRedirects;
-    const max = Math.min(r.maxRedirects > 0 ? r.maxRedirects : 10, 10);
+    const policy = this.fetchPolicy ?? r;
+    const follow = (policy.redirects || policy.hostRedirects) && !this.o.disableRedirects;
+    const max = maxHops(policy);
     let req = first;
     if (this.o.headers?.length && !req.unsafe) for (const [k, v] of this.o.headers) setHeader(req.headers, k, v);
     this.applySecrets(r, req);
@@ -324,7 +360,7 @@ class TemplateRun {
       } catch {
         return hops;
       }
-      if (r.hostRedirects && !r.redirects && next.host !== new URL(req.origin).host) return hops;
+      if (policy.hostRedirects && !policy.redirects && next.host !== new URL(req.origin).host) return hops;
       const keepBody = res.status === 307 || res.status === 308;
       // Every header the secret file set is dropped, on any hop; the secrets are then applied again for
       // the new URL, so they reach only the hosts their scope names (a redirect to another host never
@@ -429,7 +465,7 @@ class TemplateRun {
   readonly membersMatched = new Set<string>();
 
   /** A cluster member's operators on a response of the shared request: its own events under its own id. */
-  private async processMember(m: Template, full: Record<string, unknown>, b: { host: string; matchedAt: string; ip: string; request: string; data: Record<string, unknown>; req: PreparedRequest; secrets: string[] }): Promise<void> {
+  private async processMember(m: Template, full: Record<string, unknown>, b: { host: string; matchedAt: string; ip: string; request: string; data: Record<string, unknown>; req: PreparedRequest; secrets: string[] }): Promise<boolean> {
     const mr = m.http[0]!;
     let res: OperatorOutcome;
     try {
@@ -437,7 +473,7 @@ class TemplateRun {
     } catch (err) {
       res = await this.operatorsWithIO(mr, full, err);
     }
-    if (mr.matchers.length > 0 && !res.matched) return;
+    if (mr.matchers.length > 0 && !res.matched) return false;
     const events = mr.matchers.length > 0 && mr.matchers.every((x) => x.internal) ? [] : eventsFor(m, mr.matchers.length > 0, {
       matched: res.matched, matcherNames: res.matcherNames ?? [], extracts: res.extracts ?? {}, outputExtracts: res.outputExtracts ?? [], dynamic: res.dynamic ?? {},
     }, {
@@ -447,13 +483,22 @@ class TemplateRun {
     });
     if (events.length) this.report(events);
     if (events.length > 0) this.membersMatched.add(m.id);
+    return events.length > 0 && res.matched && mr.matchers.length > 0;
   }
 
-  /** Runs operators on every response of the chain, the final one first (as nuclei does). */
+  /**
+   * Runs operators on every response of the chain, the final one first (as nuclei does). In a cluster each
+   * template sees the part of the chain its own redirect settings would have fetched, and stops at its own
+   * first match when it asks to.
+   */
   private async process(r: HttpRequest, hops: Hop[], vars: Record<string, unknown>, history: Record<string, unknown> | undefined, n: number, ip: string): Promise<boolean> {
     const secrets = this.secrets();
     let matchedAny = false;
     const final = hops[hops.length - 1];
+    const members = this.o.clusterMembers;
+    const leaderSees = members ? hopsSeen(r, hops, this.o.disableRedirects) : hops.length;
+    // Worked out once per chain: a cluster can have hundreds of members.
+    const memberSees = members?.map((m) => hopsSeen(m.http[0]!, hops, this.o.disableRedirects));
     for (let i = hops.length - 1; i >= 0; i--) {
       const hop = hops[i];
       const requestText = secrets.length > 0 ? redact(serializeRequest(hop.req), secrets) : serializeRequest(hop.req);
@@ -483,23 +528,33 @@ class TemplateRun {
         if (history) for (const k in history) full[k] = history[k];
         data = full; // its response keys are the response's: history keys all end in _<n>
       }
-      let result: OperatorOutcome;
-      try {
-        result = runOperators(r, full) as OperatorOutcome;
-      } catch (err) {
-        // A network helper (jarm, resolve) needs its answer fetched first: fetch it without blocking,
-        // then evaluate again (operators have no side effects to repeat).
-        result = await this.operatorsWithIO(r, full, err);
-      }
-      await this.pendingWait();
-      if (result.dynamic) for (const k in result.dynamic) this.dynamic[k] = result.dynamic[k];
-      if (r.matchers.length > 0 ? result.matched : r.extractors.length === 0 || hasKeys(result.extracts ?? {}) || hasKeys(result.dynamic ?? {})) {
-        this.blockPassed = true;
-      }
-      if (this.o.clusterMembers) {
-        for (const m of this.o.clusterMembers) {
-          await this.processMember(m, full, { host, matchedAt: hop.url, ip: String(data.ip ?? ''), request: requestText, data, req: hop.req, secrets });
+      let result: OperatorOutcome | undefined;
+      if (i < leaderSees && !(members && this.done.has(this.t))) {
+        try {
+          result = runOperators(r, full) as OperatorOutcome;
+        } catch (err) {
+          // A network helper (jarm, resolve) needs its answer fetched first: fetch it without blocking,
+          // then evaluate again (operators have no side effects to repeat).
+          result = await this.operatorsWithIO(r, full, err);
         }
+        await this.pendingWait();
+        if (result.dynamic) for (const k in result.dynamic) this.dynamic[k] = result.dynamic[k];
+        if (r.matchers.length > 0 ? result.matched : r.extractors.length === 0 || hasKeys(result.extracts ?? {}) || hasKeys(result.dynamic ?? {})) {
+          this.blockPassed = true;
+        }
+      }
+      if (members) {
+        for (let j = 0; j < members.length; j++) {
+          const m = members[j]!;
+          const mr = m.http[0]!;
+          if (i >= memberSees![j]! || this.done.has(m)) continue;
+          const hit = await this.processMember(m, full, { host, matchedAt: hop.url, ip: String(data.ip ?? ''), request: requestText, data, req: hop.req, secrets });
+          if (hit && (mr.stopAtFirstMatch || m.stopAtFirstMatch)) this.done.add(m);
+        }
+      }
+      if (!result) {
+        if (this.clusterDone()) break;
+        continue;
       }
       // Most responses match nothing: skip building event inputs then (eventsFor would return none).
       if (r.matchers.length > 0 && !result.matched) continue;
@@ -520,7 +575,10 @@ class TemplateRun {
       if (events.length > 0 && result.matched && r.matchers.length > 0) {
         matchedAny = true;
         this.matched = true;
-        if (r.stopAtFirstMatch || this.t.stopAtFirstMatch) break;
+        if (r.stopAtFirstMatch || this.t.stopAtFirstMatch) {
+          if (members) this.done.add(this.t);
+          if (this.clusterDone()) break;
+        }
       } else if (events.length > 0) this.matched = true;
     }
     return matchedAny;

@@ -9,7 +9,8 @@ import { parseTemplate } from '../../../../src/engine/template/index.ts';
 import { closeClients, runScan, type AttemptInfo, type ScanOptions } from '../../../../src/engine/runner.ts';
 import type { ResultEvent } from '../../../../src/engine/output/types.ts';
 import type { Template } from '../../../../src/engine/template/types.ts';
-import { selfSignedCert, startHttpServer, startHttpsServer, startTcpServer, type Handler, type TestServer } from '../../../helpers/targets.ts';
+import { startHttpServer, startHttpsServer, startTcpServer, type Handler, type TestServer } from '../../../helpers/targets.ts';
+import { localhostCert } from '../../../helpers/certs.ts';
 
 const dir = path.join(path.dirname(new URL(import.meta.url).pathname), 'testdata');
 
@@ -379,7 +380,7 @@ describe('http integration catalogue', () => {
     let tlsServer: ChildProcess | undefined;
     let jarmTarget = '';
     beforeAll(async () => {
-      const { key, cert } = selfSignedCert();
+      const { key, cert } = localhostCert();
       const script = "const s=require('node:tls').createServer({key:process.env.KEY,cert:process.env.CERT},(c)=>c.end());"
         + "s.listen(0,'127.0.0.1',()=>console.log(s.address().port));";
       tlsServer = spawn(process.execPath, ['-e', script], { env: { ...process.env, KEY: key, CERT: cert }, stdio: ['ignore', 'pipe', 'inherit'] });

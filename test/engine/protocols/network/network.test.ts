@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runScan, type ScanOptions } from '../../../../src/engine/runner.ts';
 import type { ResultEvent } from '../../../../src/engine/output/types.ts';
 import type { Template } from '../../../../src/engine/template/types.ts';
-import { selfSignedCert } from '../../../helpers/targets.ts';
+import { localhostCert } from '../../../helpers/certs.ts';
 import { hasShared } from '../../../helpers/shared.ts';
 import { corpusTemplate, tpl } from '../../../helpers/templates.ts';
 
@@ -34,7 +34,7 @@ async function server(speak: Speak, useTls = false): Promise<{ addr: string; por
     s.on('error', () => {});
     speak(s, mine);
   };
-  const srv = useTls ? tls.createServer({ ...selfSignedCert() }, onConn) : net.createServer(onConn);
+  const srv = useTls ? tls.createServer({ ...localhostCert() }, onConn) : net.createServer(onConn);
   await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
   const port = (srv.address() as net.AddressInfo).port;
   closers.push(() => srv.close());

@@ -9,7 +9,7 @@ import { parseTemplate } from '../../../../src/engine/template/index.ts';
 import { runScan, type ScanOptions } from '../../../../src/engine/runner.ts';
 import type { ResultEvent } from '../../../../src/engine/output/types.ts';
 import type { Template } from '../../../../src/engine/template/types.ts';
-import { selfSignedCert } from '../../../helpers/targets.ts';
+import { localhostCert } from '../../../helpers/certs.ts';
 
 function tpl(text: string): Template {
   const r = parseTemplate(text, 'inline.yaml');
@@ -131,7 +131,7 @@ websocket:
   });
 
   it('wss:// over TLS with a self-signed certificate', async () => {
-    const server = https.createServer({ ...selfSignedCert() });
+    const server = https.createServer({ ...localhostCert() });
     const secure = new WebSocketServer({ server });
     secure.on('connection', (ws) => ws.on('message', (m) => ws.send(`secure:${m.toString()}`)));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
