@@ -1,5 +1,6 @@
-// Enumerations of cloud accounts: a cloudlist config's DigitalOcean, Hetzner, Linode and Cloudflare accounts
-// (local servers answering as their APIs, reached through VIGIL_CLOUD_ENDPOINTS) fill the inventory, and
+// Enumerations of cloud accounts: a cloudlist config's DigitalOcean, Hetzner, Linode, Cloudflare, AWS, Google
+// Cloud, Azure and Scaleway accounts (local servers answering as their APIs, reached through
+// VIGIL_CLOUD_ENDPOINTS) fill the inventory, and
 // the usual port and HTTP steps run on what they list. Credentials appear in no answer, notice or log line.
 import { Writable } from 'node:stream';
 import pino from 'pino';
@@ -7,13 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbKinds } from '../../helpers/db.ts';
 import { startHttpServer, type TestServer } from '../../helpers/targets.ts';
 import { startDnsServer, type TestDnsServer } from '../../helpers/dns.ts';
-import { sampleInventory, sampleProviderConfig, startCloudApis, TOKENS, type CloudApis } from '../../helpers/cloud-apis.ts';
+import { sampleInventory, sampleProviderConfig, signedProviderConfig, startCloudApis, TOKENS, type CloudApis } from '../../helpers/cloud-apis.ts';
 import { getJobHandler, type JobContext } from '../../../src/platform/worker/registry.ts';
 import { ENUMERATE_JOB, createAssetApp, otherTeamUser, type AssetTestApp } from './fixtures.ts';
 
-const SECRETS = [TOKENS.do, TOKENS.hetzner, TOKENS.linode, TOKENS.cloudflare, 'AKIAVIGILTESTSECRET', 'aws-vigil-test-SECRET-key'];
+const SECRETS = [TOKENS.do, TOKENS.hetzner, TOKENS.linode, TOKENS.cloudflare, TOKENS.awsAccessKey, TOKENS.awsSecretKey, TOKENS.azureClient,
+  TOKENS.azureSecret, TOKENS.azureTenant, TOKENS.azureSubscription, TOKENS.scwAccessKey, TOKENS.scwSecretKey, 'a1b2c3d4e5f6SECRETKID', 'PRIVATE KEY',
+  'fastly-vigil-test-SECRET-key'];
 const noSecret = (text: string) => {
-  for (const s of SECRETS) expect(text).not.toContain(s);
+  for (const s of SECRETS) for (const form of [s, encodeURIComponent(s), JSON.stringify(s).slice(1, -1)]) expect(text).not.toContain(form);
 };
 
 describe.each(dbKinds())('cloud enumerations on %s', (kind) => {
@@ -48,7 +51,7 @@ describe.each(dbKinds())('cloud enumerations on %s', (kind) => {
     dns = await startDnsServer({ 'alias.cf.example.test': { CNAME: 'app.cf.example.test' }, 'app.cf.example.test': { A: ['127.0.0.51'] } });
     process.env.VIGIL_CLOUD_ENDPOINTS = apis.endpointsEnv;
     configId = await saveConfig('estate', 'cloudlist',
-      sampleProviderConfig() + '- provider: aws\n  aws_access_key: AKIAVIGILTESTSECRET\n  aws_secret_key: aws-vigil-test-SECRET-key\n');
+      sampleProviderConfig() + signedProviderConfig() + '- provider: fastly\n  fastly_api_key: fastly-vigil-test-SECRET-key\n');
   });
   afterAll(async () => {
     delete process.env.VIGIL_CLOUD_ENDPOINTS;
@@ -70,12 +73,15 @@ describe.each(dbKinds())('cloud enumerations on %s', (kind) => {
 
     const data = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}` })).json().data;
     expect(data).toMatchObject({
-      status: 'finished', name: 'cloud: do,hetzner,linode,cloudflare,aws', enumeration_type: 'cloudlist',
-      cloudlist_provider_name: 'do,hetzner,linode,cloudflare,aws', cloudlist_config_ids: [configId], root_domains: [],
-      total_assets: 13, new_assets: 13,
+      status: 'finished', name: 'cloud: do,hetzner,linode,cloudflare,aws,gcp,azure,scw,fastly', enumeration_type: 'cloudlist',
+      cloudlist_provider_name: 'do,hetzner,linode,cloudflare,aws,gcp,azure,scw,fastly', cloudlist_config_ids: [configId], root_domains: [],
+      total_assets: 37, new_assets: 37,
     });
     expect(data.enumeration_config).not.toHaveProperty('cloudlist_provider_name');
-    expect(data.notices).toEqual(['cloudlist: provider aws skipped: not supported (supported: do, hetzner, linode, cloudflare, heroku)']);
+    expect(data.notices).toEqual([
+      'cloudlist: provider gcp: compute: 1 of 2 projects not listed (vigil-proj-2: the API answered HTTP 403: Compute Engine API has not been used in project vigil-proj-2 before or it is disabled.)',
+      'cloudlist: provider fastly skipped: not supported (supported: do, hetzner, linode, cloudflare, heroku, aws, gcp, azure, scw)',
+    ]);
 
     const list = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}/contents?limit=100` })).json();
     const key = (a: any) => `${a.host}${a.port ? ':' + a.port : ''} ${a.ip.join(',')} ${a.source.map((s: any) => s.source).join(',')}`;
@@ -87,6 +93,18 @@ describe.each(dbKinds())('cloud enumerations on %s', (kind) => {
       'alias.cf.example.test 127.0.0.51 cloudlist:cloudflare', 'api.do.example.test 127.0.0.15 cloudlist:do',
       'app.cf.example.test 127.0.0.51 cloudlist:cloudflare', 'do.example.test 127.0.0.14 cloudlist:do',
       'www.cf2.example.test 127.0.0.52,::1 cloudlist:cloudflare',
+      // AWS, Google Cloud, Azure and Scaleway (names without an address, such as load balancers' and CNAMEs,
+      // are not in the test's DNS server: they do not resolve and are left out). The same address listed
+      // by several providers is one asset.
+      '127.0.0.61 127.0.0.61 cloudlist:aws', '127.0.0.62 127.0.0.62 cloudlist:aws', '127.0.0.63 127.0.0.63 cloudlist:aws',
+      '127.0.0.64 127.0.0.64 cloudlist:aws', '::1 ::1 cloudlist:aws', 'aws.example.test 127.0.0.65 cloudlist:aws',
+      'ec2-127-0-0-61.compute-1.example.test 127.0.0.61 cloudlist:aws', 'multi.aws.example.test 127.0.0.67,127.0.0.68 cloudlist:aws',
+      'v6.aws2.example.test ::1 cloudlist:aws', 'w.aws.example.test 127.0.0.60,127.0.0.69 cloudlist:aws',
+      '127.0.0.71 127.0.0.71 cloudlist:gcp', '127.0.0.72 127.0.0.72 cloudlist:gcp', '127.0.0.73 127.0.0.73 cloudlist:gcp',
+      'api.gcp.example.test 127.0.0.75,127.0.0.76 cloudlist:gcp', 'gcp.example.test 127.0.0.74 cloudlist:gcp', 'v6.gcp2.example.test ::1 cloudlist:gcp',
+      '127.0.0.81 127.0.0.81 cloudlist:azure', '127.0.0.82 127.0.0.82 cloudlist:azure', 'api.az.example.test 127.0.0.84,127.0.0.85 cloudlist:azure',
+      'az.example.test 127.0.0.83 cloudlist:azure', 'web-vigil.westeurope.cloudapp.example.test 127.0.0.81 cloudlist:azure',
+      '127.0.0.91 127.0.0.91 cloudlist:scw', '127.0.0.92 127.0.0.92 cloudlist:scw', '127.0.0.93 127.0.0.93 cloudlist:scw',
     ].sort());
     const app = list.data.find((a: any) => a.port === web.port);
     expect(app).toMatchObject({ type: 'http', status_code: 200, title: 'Droplet app', host: '127.0.0.11' });
@@ -98,8 +116,8 @@ describe.each(dbKinds())('cloud enumerations on %s', (kind) => {
     expect(scan.statusCode, scan.body).toBe(200);
     const cfg = (await t.request({ method: 'GET', url: `/v1/scans/${scan.json().id}/config` })).json();
     expect(cfg.enumeration_ids).toEqual([{
-      id, name: 'cloud: do,hetzner,linode,cloudflare,aws', enumeration_type: 'cloudlist', cloudlist_provider_name: 'do,hetzner,linode,cloudflare,aws',
-      types: ['hosts', 'ports', 'http'], total_assets: 13,
+      id, name: 'cloud: do,hetzner,linode,cloudflare,aws,gcp,azure,scw,fastly', enumeration_type: 'cloudlist', cloudlist_provider_name: 'do,hetzner,linode,cloudflare,aws,gcp,azure,scw,fastly',
+      types: ['hosts', 'ports', 'http'], total_assets: 37,
     }]);
     expect(cfg.targets).toEqual([`http://127.0.0.11:${web.port}`]);
 
