@@ -7,6 +7,7 @@ import yaml from 'js-yaml';
 import { answerAws, type AwsInventory } from './aws-api.ts';
 import { answerAzure, type AzureInventory } from './azure-api.ts';
 import { answerGcp, gcpAccount, type GcpInventory } from './gcp-api.ts';
+import { answerMore, type MoreInventory } from './more-cloud-apis.ts';
 import { startHttpServer, type TestServer } from './targets.ts';
 
 export const TOKENS = {
@@ -26,12 +27,18 @@ export const TOKENS = {
   azureSubscription: 'aaaabbbb-0000-4000-8000-000000000sub',
   scwAccessKey: 'SCWSECRETACCESSKEY01',
   scwSecretKey: 'scw-SECRET-4f2d0c8e-0000-4000-8000-000000000000',
+  fastly: 'fastly-SECRET-0123456789abcdef',
+  namecheapUser: 'vigiluser',
+  namecheapKey: 'namecheapSECRETapikey0123456789',
+  namecheapIp: '203.0.113.7',
+  alibabaKey: 'LTAI5tSECRETaccesskeyid',
+  alibabaSecret: 'alibaba-SECRET-access-key-secret',
 };
 
 /** The Google Cloud service account (a key pair made for this test run). */
 export const GCP = gcpAccount();
 
-export interface CloudInventory {
+export interface CloudInventory extends MoreInventory {
   apps: { id: string; live_domain?: string }[];
   herokuApps: { id: string; name: string; web_url: string | null; internal_routing: boolean | null }[];
   droplets: { id: number; networks: { v4: { ip_address: string; type: 'public' | 'private' }[]; v6: { ip_address: string; type: 'public' | 'private' }[] } }[];
@@ -60,6 +67,8 @@ function slice<T>(items: T[], page: number, size: number): T[] {
 
 export async function startCloudApis(inv: CloudInventory, pageCap = 2): Promise<CloudApis> {
   const azureTokens = new Set<string>();
+  const nonces = new Set<string>();
+  const more = { fastlyKey: TOKENS.fastly, namecheap: { user: TOKENS.namecheapUser, apiKey: TOKENS.namecheapKey, clientIp: TOKENS.namecheapIp }, alibaba: { accessKey: TOKENS.alibabaKey, secret: TOKENS.alibabaSecret } };
   const aws = { accessKey: TOKENS.awsAccessKey, secretKey: TOKENS.awsSecretKey };
   const azure = { tenantId: TOKENS.azureTenant, clientId: TOKENS.azureClient, clientSecret: TOKENS.azureSecret, subscriptionId: TOKENS.azureSubscription };
   const server = await startHttpServer((req, res, body) => {
@@ -68,6 +77,7 @@ export async function startCloudApis(inv: CloudInventory, pageCap = 2): Promise<
     if (answerAws(inv.aws, tmp ? { ...aws, accessKey: `${aws.accessKey}TMP`, sessionToken: TOKENS.awsSessionToken } : aws, pageCap, req, res, body)) return;
     if (answerGcp(inv.gcp, GCP, pageCap, req, res, body)) return;
     if (answerAzure(inv.azure, azure, azureTokens, pageCap, req, res, body)) return;
+    if (answerMore(inv, more, nonces, pageCap, req, res)) return;
     const u = new URL(req.url!, 'http://x');
     const [, provider, ...rest] = u.pathname.split('/');
     const path = '/' + rest.join('/');
@@ -168,6 +178,7 @@ export async function startCloudApis(inv: CloudInventory, pageCap = 2): Promise<
     'aws.ec2': `${server.url}/aws-ec2/{region}`, 'aws.elb': `${server.url}/aws-elb/{region}`, 'aws.route53': `${server.url}/aws-route53`,
     'gcp.oauth': `${server.url}/gcp-oauth/token`, 'gcp.resourcemanager': `${server.url}/gcp-crm`, 'gcp.compute': `${server.url}/gcp-compute`, 'gcp.dns': `${server.url}/gcp-dns`,
     'azure.login': `${server.url}/azure-login`, 'azure.management': `${server.url}/azure-arm`,
+    fastly: `${server.url}/fastly`, 'namecheap.xml': `${server.url}/namecheap`, 'alibaba.ecs': `${server.url}/alibaba/{region}`,
   };
   return {
     baseUrls,
@@ -312,16 +323,39 @@ export function sampleInventory(): CloudInventory {
       ],
       'nl-ams-1': [{ id: 's4', name: 'legacy', public_ip: { address: '127.0.0.93' }, ipv6: { address: '::1' }, private_ip: null }],
     },
+    fastlyServices: [
+      { id: 'svc1', name: 'www', version: 3, domains: [{ name: 'www.fastly.example.test', version: 3 }, { name: 'old.fastly.example.test', version: 2 }, { name: 'www.fastly.example.test', version: 2 }] },
+      { id: 'svc2', name: 'api', version: 1, domains: [{ name: 'api.fastly.example.test', version: 1 }] },
+      { id: 'svc3', name: 'images', version: 5, domains: [{ name: 'img.fastly.example.test', version: 5 }] },
+    ],
+    namecheapDomains: [
+      { name: 'nc.example.test', hosts: [
+        { Name: '@', Type: 'A', Address: '127.0.0.101' }, { Name: 'www', Type: 'CNAME', Address: 'nc.example.test.' },
+        { Name: '@', Type: 'MX', Address: 'mx.nc.example.test.' }, { Name: 'v6', Type: 'AAAA', Address: '::1' },
+      ] },
+      { name: 'elsewhere.example.test', externalDns: true, hosts: [] },
+      { name: 'expired.example.test', expired: true, hosts: [] },
+    ],
+    alibabaInstances: {
+      'cn-hangzhou': [
+        { InstanceId: 'i-1', PublicIpAddress: { IpAddress: ['127.0.0.111'] }, EipAddress: { IpAddress: '' }, NetworkInterfaces: { NetworkInterface: [{ Ipv6Sets: { Ipv6Set: [{ Ipv6Address: '::1' }] } }] } },
+        { InstanceId: 'i-2', PublicIpAddress: { IpAddress: [] }, EipAddress: { IpAddress: '127.0.0.112' }, NetworkInterfaces: { NetworkInterface: [] } },
+        { InstanceId: 'i-3', PublicIpAddress: { IpAddress: [] }, EipAddress: { IpAddress: '' }, NetworkInterfaces: { NetworkInterface: [{}] } },
+      ],
+    },
   };
 }
 
-/** A provider-config.yaml naming the AWS, Google Cloud, Azure and Scaleway accounts with the right credentials. */
+/** A provider-config.yaml naming the AWS, Google Cloud, Azure, Scaleway, Fastly, Namecheap and Alibaba accounts with the right credentials. */
 export function signedProviderConfig(): string {
   return yaml.dump([
     { provider: 'aws', id: 'prod', aws_access_key: TOKENS.awsAccessKey, aws_secret_key: TOKENS.awsSecretKey },
     { provider: 'gcp', gcp_service_account_key: GCP.keyJson },
     { provider: 'azure', client_id: TOKENS.azureClient, client_secret: TOKENS.azureSecret, tenant_id: TOKENS.azureTenant, subscription_id: TOKENS.azureSubscription },
     { provider: 'scw', scaleway_access_key: TOKENS.scwAccessKey, scaleway_access_token: TOKENS.scwSecretKey },
+    { provider: 'fastly', fastly_api_key: TOKENS.fastly },
+    { provider: 'namecheap', namecheap_api_key: TOKENS.namecheapKey, namecheap_user_name: TOKENS.namecheapUser, namecheap_client_ip: TOKENS.namecheapIp },
+    { provider: 'alibaba', alibaba_region_id: 'cn-hangzhou', alibaba_access_key: TOKENS.alibabaKey, alibaba_access_key_secret: TOKENS.alibabaSecret },
   ], { lineWidth: -1 });
 }
 

@@ -12,12 +12,14 @@ const xmlText = (body: string, tag: string) => body.match(new RegExp(`<${tag}>([
 
 /**
  * The message an API put in its error body: JSON shapes of DigitalOcean, Linode, Hetzner, Cloudflare,
- * Google, Azure and Scaleway, OAuth token endpoints (`error_description`), AWS XML (`<Code>`, `<Message>`).
+ * Google, Azure, Scaleway, Fastly (`msg`) and Alibaba (`Code`, `Message`), OAuth token endpoints
+ * (`error_description`), AWS XML (`<Code>`, `<Message>`).
  */
 function apiMessage(body: string): string {
   try {
     const j = JSON.parse(body);
-    const m = j?.message ?? j?.error?.message ?? j?.error_description ?? j?.errors?.[0]?.reason ?? j?.errors?.[0]?.message ?? j?.error;
+    const m = j?.message ?? j?.error?.message ?? j?.error_description ?? j?.errors?.[0]?.reason ?? j?.errors?.[0]?.message ?? j?.error ?? j?.msg
+      ?? (typeof j?.Message === 'string' ? [j.Code, j.Message].filter((x) => typeof x === 'string').join(': ') : undefined);
     return typeof m === 'string' ? m.replace(/\s+/g, " ").slice(0, 300) : '';
   } catch {
     const code = xmlText(body, 'Code');

@@ -14,11 +14,14 @@ import { aws } from './aws.ts';
 import { gcp } from './gcp.ts';
 import { azure } from './azure.ts';
 import { scaleway } from './scaleway.ts';
+import { fastly } from './fastly.ts';
+import { namecheap } from './namecheap.ts';
+import { alibaba } from './alibaba.ts';
 import type { CloudAsset, CloudListOptions, CloudProviderClient, ProviderEntry } from './types.ts';
 
 export type { CloudAsset, CloudListOptions, ProviderEntry } from './types.ts';
 
-export const CLOUD_CLIENTS: Record<string, CloudProviderClient> = Object.fromEntries([digitalocean, hetzner, linode, cloudflare, heroku, aws, gcp, azure, scaleway].map((c) => [c.name, c]));
+export const CLOUD_CLIENTS: Record<string, CloudProviderClient> = Object.fromEntries([digitalocean, hetzner, linode, cloudflare, heroku, aws, gcp, azure, scaleway, fastly, namecheap, alibaba].map((c) => [c.name, c]));
 
 /** The entries of a provider-config.yaml text (a YAML list of mappings); throws when it is not one. */
 export function parseCloudConfig(text: string): ProviderEntry[] {
@@ -52,9 +55,12 @@ export function parseCloudEndpoints(text: string): Record<string, string> {
   return out;
 }
 
-/** Replaces every credential value of the entries (anything but provider and id), and the extra values, in a text. */
+/** Keys of an entry that hold no credential: they may appear in notices. */
+const PLAIN_KEYS = new Set(['provider', 'id', 'alibaba_region_id', 'namecheap_client_ip']);
+
+/** Replaces every credential value of the entries (anything but the plain keys), and the extra values, in a text. */
 export function redact(text: string, entries: ProviderEntry[], extra: string[] = []): string {
-  const values = entries.flatMap((e) => Object.entries(e).filter(([k]) => k !== 'provider' && k !== 'id').map(([, v]) => v));
+  const values = entries.flatMap((e) => Object.entries(e).filter(([k]) => !PLAIN_KEYS.has(k)).map(([, v]) => v));
   // Each value also as it is written in a URL or a form body (an API may repeat what it was sent).
   const forms = [...values, ...extra].filter((x) => x.length >= 4)
     .flatMap((v) => [v, encodeURIComponent(v), new URLSearchParams({ v }).toString().slice(2), JSON.stringify(v).slice(1, -1)]);

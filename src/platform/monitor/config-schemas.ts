@@ -119,7 +119,7 @@ export const CLOUD_PROVIDERS: Record<string, string[]> = {
   namecheap: ['namecheap_api_key', 'namecheap_user_name'],
   alibaba: ['alibaba_region_id', 'alibaba_access_key', 'alibaba_access_key_secret'],
 };
-const CLOUD_OPTIONAL = ['id', 'aws_session_token', 'email', 'api_key', 'assume_role_name', 'account_ids'];
+const CLOUD_OPTIONAL = ['id', 'aws_session_token', 'email', 'api_key', 'assume_role_name', 'account_ids', 'namecheap_client_ip'];
 
 // subfinder's provider-config.yaml: source name -> list of keys.
 export const SUBFINDER_SOURCES = [

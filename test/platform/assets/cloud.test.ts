@@ -1,6 +1,5 @@
-// Enumerations of cloud accounts: a cloudlist config's DigitalOcean, Hetzner, Linode, Cloudflare, AWS, Google
-// Cloud, Azure and Scaleway accounts (local servers answering as their APIs, reached through
-// VIGIL_CLOUD_ENDPOINTS) fill the inventory, and
+// Enumerations of cloud accounts: a cloudlist config's accounts of all twelve providers but Heroku (local
+// servers answering as their APIs, reached through VIGIL_CLOUD_ENDPOINTS) fill the inventory, and
 // the usual port and HTTP steps run on what they list. Credentials appear in no answer, notice or log line.
 import { Writable } from 'node:stream';
 import pino from 'pino';
@@ -14,7 +13,7 @@ import { ENUMERATE_JOB, createAssetApp, otherTeamUser, type AssetTestApp } from 
 
 const SECRETS = [TOKENS.do, TOKENS.hetzner, TOKENS.linode, TOKENS.cloudflare, TOKENS.awsAccessKey, TOKENS.awsSecretKey, TOKENS.azureClient,
   TOKENS.azureSecret, TOKENS.azureTenant, TOKENS.azureSubscription, TOKENS.scwAccessKey, TOKENS.scwSecretKey, 'a1b2c3d4e5f6SECRETKID', 'PRIVATE KEY',
-  'fastly-vigil-test-SECRET-key'];
+  TOKENS.fastly, TOKENS.namecheapKey, TOKENS.alibabaKey, TOKENS.alibabaSecret];
 const noSecret = (text: string) => {
   for (const s of SECRETS) for (const form of [s, encodeURIComponent(s), JSON.stringify(s).slice(1, -1)]) expect(text).not.toContain(form);
 };
@@ -51,7 +50,7 @@ describe.each(dbKinds())('cloud enumerations on %s', (kind) => {
     dns = await startDnsServer({ 'alias.cf.example.test': { CNAME: 'app.cf.example.test' }, 'app.cf.example.test': { A: ['127.0.0.51'] } });
     process.env.VIGIL_CLOUD_ENDPOINTS = apis.endpointsEnv;
     configId = await saveConfig('estate', 'cloudlist',
-      sampleProviderConfig() + signedProviderConfig() + '- provider: fastly\n  fastly_api_key: fastly-vigil-test-SECRET-key\n');
+      sampleProviderConfig() + signedProviderConfig());
   });
   afterAll(async () => {
     delete process.env.VIGIL_CLOUD_ENDPOINTS;
@@ -73,14 +72,14 @@ describe.each(dbKinds())('cloud enumerations on %s', (kind) => {
 
     const data = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}` })).json().data;
     expect(data).toMatchObject({
-      status: 'finished', name: 'cloud: do,hetzner,linode,cloudflare,aws,gcp,azure,scw,fastly', enumeration_type: 'cloudlist',
-      cloudlist_provider_name: 'do,hetzner,linode,cloudflare,aws,gcp,azure,scw,fastly', cloudlist_config_ids: [configId], root_domains: [],
-      total_assets: 37, new_assets: 37,
+      status: 'finished', name: 'cloud: do,hetzner,linode,cloudflare,aws,gcp,azure,scw,fastly,namecheap,alibaba', enumeration_type: 'cloudlist',
+      cloudlist_provider_name: 'do,hetzner,linode,cloudflare,aws,gcp,azure,scw,fastly,namecheap,alibaba', cloudlist_config_ids: [configId], root_domains: [],
+      total_assets: 41, new_assets: 41,
     });
     expect(data.enumeration_config).not.toHaveProperty('cloudlist_provider_name');
     expect(data.notices).toEqual([
       'cloudlist: provider gcp: compute: 1 of 2 projects not listed (vigil-proj-2: the API answered HTTP 403: Compute Engine API has not been used in project vigil-proj-2 before or it is disabled.)',
-      'cloudlist: provider fastly skipped: not supported (supported: do, hetzner, linode, cloudflare, heroku, aws, gcp, azure, scw)',
+      'cloudlist: provider namecheap: dns hosts: 1 of 2 domains not listed (elsewhere.example.test: the API refused the request: Cannot complete this command as this domain is not using proper DNS servers (2030288))',
     ]);
 
     const list = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}/contents?limit=100` })).json();
@@ -105,6 +104,8 @@ describe.each(dbKinds())('cloud enumerations on %s', (kind) => {
       '127.0.0.81 127.0.0.81 cloudlist:azure', '127.0.0.82 127.0.0.82 cloudlist:azure', 'api.az.example.test 127.0.0.84,127.0.0.85 cloudlist:azure',
       'az.example.test 127.0.0.83 cloudlist:azure', 'web-vigil.westeurope.cloudapp.example.test 127.0.0.81 cloudlist:azure',
       '127.0.0.91 127.0.0.91 cloudlist:scw', '127.0.0.92 127.0.0.92 cloudlist:scw', '127.0.0.93 127.0.0.93 cloudlist:scw',
+      'nc.example.test 127.0.0.101 cloudlist:namecheap', 'v6.nc.example.test ::1 cloudlist:namecheap',
+      '127.0.0.111 127.0.0.111 cloudlist:alibaba', '127.0.0.112 127.0.0.112 cloudlist:alibaba',
     ].sort());
     const app = list.data.find((a: any) => a.port === web.port);
     expect(app).toMatchObject({ type: 'http', status_code: 200, title: 'Droplet app', host: '127.0.0.11' });
@@ -116,8 +117,8 @@ describe.each(dbKinds())('cloud enumerations on %s', (kind) => {
     expect(scan.statusCode, scan.body).toBe(200);
     const cfg = (await t.request({ method: 'GET', url: `/v1/scans/${scan.json().id}/config` })).json();
     expect(cfg.enumeration_ids).toEqual([{
-      id, name: 'cloud: do,hetzner,linode,cloudflare,aws,gcp,azure,scw,fastly', enumeration_type: 'cloudlist', cloudlist_provider_name: 'do,hetzner,linode,cloudflare,aws,gcp,azure,scw,fastly',
-      types: ['hosts', 'ports', 'http'], total_assets: 37,
+      id, name: 'cloud: do,hetzner,linode,cloudflare,aws,gcp,azure,scw,fastly,namecheap,alibaba', enumeration_type: 'cloudlist', cloudlist_provider_name: 'do,hetzner,linode,cloudflare,aws,gcp,azure,scw,fastly,namecheap,alibaba',
+      types: ['hosts', 'ports', 'http'], total_assets: 41,
     }]);
     expect(cfg.targets).toEqual([`http://127.0.0.11:${web.port}`]);
 

@@ -1,6 +1,7 @@
 // Cloud listing of AWS (SigV4-signed Query and REST APIs, XML), Google Cloud (service account JWT traded for
-// an OAuth token), Azure (client credentials token, Resource Manager nextLinks) and Scaleway, against a local
-// server that checks each request's signature, assertion or token as the real APIs do and pages in twos.
+// an OAuth token), Azure (client credentials token, Resource Manager nextLinks), Scaleway, Fastly, Namecheap
+// (XML, credentials in the query) and Alibaba Cloud (signature 1.0), against a local server that checks each
+// request's signature, assertion or token as the real APIs do and pages in twos.
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listCloudAssets, parseCloudConfig, parseCloudEndpoints, type CloudAsset } from '../../src/discovery/index.ts';
@@ -9,12 +10,13 @@ import { startHttpServer, type TestServer } from '../helpers/targets.ts';
 
 const key = (a: CloudAsset) => `${a.provider}${a.id ? `/${a.id}` : ''} ${a.service} ${a.host ?? '-'} ${a.ip ?? '-'}`;
 const SECRETS = [TOKENS.awsAccessKey, TOKENS.awsSecretKey, TOKENS.awsSessionToken, TOKENS.azureClient, TOKENS.azureSecret, TOKENS.azureTenant,
-  TOKENS.azureSubscription, TOKENS.scwAccessKey, TOKENS.scwSecretKey, 'a1b2c3d4e5f6SECRETKID', 'PRIVATE KEY'];
+  TOKENS.azureSubscription, TOKENS.scwAccessKey, TOKENS.scwSecretKey, 'a1b2c3d4e5f6SECRETKID', 'PRIVATE KEY', TOKENS.fastly, TOKENS.namecheapKey,
+  TOKENS.alibabaKey, TOKENS.alibabaSecret];
 const noSecret = (text: string) => {
   for (const s of SECRETS) for (const form of [s, encodeURIComponent(s)]) expect(text).not.toContain(form);
 };
 
-describe('signed and OAuth cloud providers', () => {
+describe('cloud providers with signed requests, OAuth tokens or XML', () => {
   let apis: CloudApis;
   const entries = () => parseCloudConfig(signedProviderConfig());
   const entry = (provider: string) => entries().find((e) => e.provider === provider)!;
@@ -187,6 +189,54 @@ describe('signed and OAuth cloud providers', () => {
     expect(bad.notices).toEqual(['cloudlist: provider scw skipped: the API answered HTTP 401: authentication is denied']);
   });
 
+  it('Fastly: the active version\'s domains of every service, services paged by Link headers', async () => {
+    const { found, notices, requests } = await list([entry('fastly')]);
+    expect(notices).toEqual([]);
+    expect(found.map(key).sort()).toEqual(['fastly cdn api.fastly.example.test -', 'fastly cdn img.fastly.example.test -', 'fastly cdn www.fastly.example.test -']);
+    expect(requests.map((r) => r.url)).toEqual([
+      '/fastly/service?page=1&per_page=100', '/fastly/service?page=2&per_page=100',
+      '/fastly/service/svc1/domain', '/fastly/service/svc2/domain', '/fastly/service/svc3/domain',
+    ]);
+    expect(requests.every((r) => r.headers['fastly-key'] === TOKENS.fastly)).toBe(true);
+    const bad = await list([{ provider: 'fastly', fastly_api_key: 'fastly-wrong-SECRET' }]);
+    expect(bad.notices).toEqual(['cloudlist: provider fastly skipped: the API answered HTTP 401: Provided credentials are missing or invalid']);
+  });
+
+  it('Namecheap: domains across pages and the host records of those whose DNS it serves; Status="ERROR" answers are refusals', async () => {
+    const { found, notices, requests } = await list([entry('namecheap')]);
+    expect(notices).toEqual([
+      'cloudlist: provider namecheap: dns hosts: 1 of 2 domains not listed (elsewhere.example.test: the API refused the request: Cannot complete this command as this domain is not using proper DNS servers (2030288))',
+    ]);
+    expect(found.map(key).sort()).toEqual([
+      'namecheap dns nc.example.test 127.0.0.101', 'namecheap dns v6.nc.example.test ::1', 'namecheap dns www.nc.example.test -',
+      'namecheap domain elsewhere.example.test -', 'namecheap domain nc.example.test -',
+    ]);
+    const commands = requests.map((r) => new URL(r.url, 'http://x').searchParams).map((q) => `${q.get('Command')} ${q.get('Page') ?? q.get('SLD')}`);
+    expect(commands).toEqual([
+      'namecheap.domains.getList 1', 'namecheap.domains.getList 2', 'namecheap.domains.dns.getHosts nc', 'namecheap.domains.dns.getHosts elsewhere',
+    ]);
+    const bad = await list([{ ...entry('namecheap'), namecheap_client_ip: '198.51.100.9' }, { ...entry('namecheap'), id: 'k', namecheap_api_key: 'nc-wrong-SECRET' }, { provider: 'namecheap', namecheap_api_key: 'k1234', namecheap_user_name: 'u' }]);
+    expect(bad.notices).toEqual([
+      'cloudlist: provider namecheap skipped: the API refused the request: Invalid request IP: 198.51.100.9 (1011150)',
+      'cloudlist: provider namecheap (id k) skipped: the API refused the request: Parameter APIKey is invalid (1011102)',
+      'cloudlist: provider namecheap skipped: namecheap_client_ip is not set',
+    ]);
+  });
+
+  it('Alibaba Cloud: instances\' public, elastic and IPv6 addresses in the entry\'s region, with signature 1.0 requests', async () => {
+    const { found, notices, requests } = await list([entry('alibaba')]);
+    expect(notices).toEqual([]);
+    expect(found.map(key).sort()).toEqual(['alibaba instance - 127.0.0.111', 'alibaba instance - 127.0.0.112', 'alibaba instance - ::1']);
+    const qs = requests.map((r) => new URL(r.url, 'http://x'));
+    expect(qs.map((u) => `${u.pathname} ${u.searchParams.get('Action')} ${u.searchParams.get('PageNumber')}`)).toEqual(['/alibaba/cn-hangzhou/ DescribeInstances 1', '/alibaba/cn-hangzhou/ DescribeInstances 2']);
+    expect(new Set(qs.map((u) => u.searchParams.get('SignatureNonce'))).size).toBe(2);
+    const bad = await list([{ ...entry('alibaba'), alibaba_access_key_secret: 'alibaba-wrong-SECRET' }, { ...entry('alibaba'), id: 'x', alibaba_region_id: 'cn hangzhou' }]);
+    expect(bad.notices).toEqual([
+      'cloudlist: provider alibaba skipped: the API answered HTTP 400: SignatureDoesNotMatch: Specified signature is not matched with our calculation.',
+      'cloudlist: provider alibaba (id x) skipped: alibaba_region_id is not a region id (such as cn-hangzhou)',
+    ]);
+  });
+
   it('a missing key is named; VIGIL_CLOUD_ENDPOINTS takes provider.api keys', () => {
     expect(parseCloudEndpoints('aws.ec2=http://127.0.0.1:9/ec2/{region},aws.s3=http://x,gcp.dns=https://dns.mirror,scw=http://127.0.0.1:8/,moon.x=http://y,aws.ec2.x=http://z')).toEqual({
       'aws.ec2': 'http://127.0.0.1:9/ec2/{region}', 'gcp.dns': 'https://dns.mirror', scw: 'http://127.0.0.1:8',
@@ -197,7 +247,7 @@ describe('signed and OAuth cloud providers', () => {
     const echo: TestServer = await startHttpServer((req, res, body) => {
       res.statusCode = req.url!.includes('/token') && req.url!.startsWith('/ok') ? 200 : 401;
       if (res.statusCode === 200) return res.end(JSON.stringify({ access_token: 'ya29.HANDED-OUT-ACCESS-TOKEN' }));
-      const said = `${req.headers.authorization ?? ''} ${req.headers['x-auth-token'] ?? ''} ${req.headers['x-amz-security-token'] ?? ''} ${body}`;
+      const said = `${req.headers.authorization ?? ''} ${req.headers['x-auth-token'] ?? ''} ${req.headers['x-amz-security-token'] ?? ''} ${req.headers['fastly-key'] ?? ''} ${body} ${req.url}`;
       if (req.url!.startsWith('/aws')) return res.end(`<Response><Errors><Error><Code>AuthFailure</Code><Message>${said}</Message></Error></Errors></Response>`);
       res.end(JSON.stringify({ error: { code: 401, message: `you sent ${said}` } }));
     });
@@ -205,9 +255,11 @@ describe('signed and OAuth cloud providers', () => {
       const urls = {
         'aws.ec2': `${echo.url}/aws`, 'aws.elb': `${echo.url}/aws`, 'aws.route53': `${echo.url}/aws`, scw: echo.url,
         'azure.login': echo.url, 'gcp.oauth': `${echo.url}/ok/token`, 'gcp.resourcemanager': echo.url, 'gcp.compute': echo.url, 'gcp.dns': echo.url,
+        fastly: echo.url, 'namecheap.xml': echo.url, 'alibaba.ecs': echo.url,
       };
-      const { notices } = await list([{ ...entry('aws'), aws_session_token: TOKENS.awsSessionToken }, entry('azure'), entry('scw'), entry('gcp')], urls);
-      expect(notices.length).toBe(5);
+      const { notices } = await list([{ ...entry('aws'), aws_session_token: TOKENS.awsSessionToken }, entry('azure'), entry('scw'), entry('gcp'),
+        entry('fastly'), entry('namecheap'), entry('alibaba')], urls);
+      expect(notices.length).toBe(8);
       noSecret(notices.join('\n'));
       expect(notices.join('\n')).not.toContain('HANDED-OUT');
       expect(notices.every((n) => n.includes('****'))).toBe(true);
