@@ -93,6 +93,22 @@ describe('cloud providers with signed requests, OAuth tokens or XML', () => {
     ]);
   });
 
+  it('AWS: with assume_role_name and account_ids, each account is listed with the role\'s temporary credentials', async () => {
+    const { found, notices, requests } = await list([{ ...entry('aws'), id: 'org', assume_role_name: 'VigilLister', account_ids: '210987654321,123123123123' }]);
+    expect(notices).toEqual([
+      'cloudlist: provider aws (id org): 1 of 3 accounts not listed (123123123123: the API answered HTTP 403: AccessDenied: User: arn:aws:iam::123456789012:user/lister is not authorized to perform: sts:AssumeRole on resource: arn:aws:iam::123123123123:role/VigilLister)',
+    ]);
+    const other = found.filter((a) => /127\.0\.0\.12\d/.test(a.ip ?? '')).map(key).sort();
+    expect(other).toEqual(['aws/org dns other.example.test 127.0.0.123', 'aws/org instance - 127.0.0.121', 'aws/org instance - 127.0.0.122']);
+    expect(found.length).toBe(17 + 3);
+    const sts = requests.filter((r) => r.url.startsWith('/aws-sts/')).map((r) => new URLSearchParams(r.body).get('RoleArn'));
+    expect(sts).toEqual(['arn:aws:iam::210987654321:role/VigilLister', 'arn:aws:iam::123123123123:role/VigilLister']);
+    // The other account's requests are signed with the temporary key and carry its session token.
+    const assumed = requests.filter((r) => String(r.headers.authorization).includes('Credential=ASIA'));
+    expect(assumed.length).toBeGreaterThan(3);
+    expect(assumed.every((r) => String(r.headers['x-amz-security-token']).startsWith('FwoGZXIvYXdzE'))).toBe(true);
+  });
+
   it('Google Cloud: a signed JWT traded for a token, then instances\' external addresses and public DNS records of each active project', async () => {
     const { found, notices, requests } = await list([{ ...entry('gcp'), id: 'g' }]);
     expect(notices).toEqual([

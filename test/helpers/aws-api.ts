@@ -2,7 +2,7 @@
 // them (XML bodies, error shapes, paging tokens), behind a Signature Version 4 check written here from the
 // specification with node:crypto (not with the client's signing library): a request whose signature,
 // scope, date or session token is wrong is refused as AWS refuses it.
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type http from 'node:http';
 
 export interface AwsCredentials { accessKey: string; secretKey: string; sessionToken?: string }
@@ -14,7 +14,12 @@ export interface AwsInventory {
     classicLoadBalancers?: { name: string; dnsName: string; scheme: 'internet-facing' | 'internal' }[];
   }>;
   zones: { id: string; name: string; private: boolean; records: { name: string; type: string; values?: string[]; alias?: string; setIdentifier?: string }[] }[];
+  /** Other accounts, by id: their role `role` may be assumed by this account's keys. */
+  otherAccounts?: Record<string, { role: string; inventory: AwsInventory }>;
 }
+
+/** The access keys the server knows (the accounts' own, and the temporary ones STS handed out). */
+export type AwsKeys = Map<string, { creds: AwsCredentials; inv: AwsInventory }>;
 
 const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
 const hmac = (key: Buffer | string, v: string) => createHmac('sha256', key).update(v).digest();
@@ -66,8 +71,13 @@ const untoken = (t: string | null) => (t ? Number(Buffer.from(t, 'base64').toStr
  * Answers a request under /aws-ec2/<region>, /aws-elb/<region> or /aws-route53 (the prefixes the
  * baseUrls give); returns false when the path is none of them.
  */
-export function answerAws(inv: AwsInventory, creds: AwsCredentials, pageCap: number, req: http.IncomingMessage, res: http.ServerResponse, body: string): boolean {
+export function answerAws(keys: AwsKeys, pageCap: number, req: http.IncomingMessage, res: http.ServerResponse, body: string): boolean {
   const url = new URL(req.url!, 'http://x');
+  const keyId = String(req.headers.authorization ?? '').match(/Credential=([^/]+)\//)?.[1] ?? '';
+  const known = keys.get(keyId);
+  // An unknown key is checked against a secret nobody has: refused as AWS refuses it.
+  const creds = known?.creds ?? { accessKey: keyId, secretKey: '\0unknown' };
+  const inv = known?.inv ?? { regions: {}, zones: [] };
   const [, prefix, region = '', ...rest] = url.pathname.split('/');
   const send = (status: number, xml: string) => {
     res.statusCode = status;
@@ -82,7 +92,7 @@ export function answerAws(inv: AwsInventory, creds: AwsCredentials, pageCap: num
     const service = prefix === 'aws-ec2' ? 'ec2' : 'elasticloadbalancing';
     const ns = prefix === 'aws-ec2' ? 'http://ec2.amazonaws.com/doc/2016-11-15/' : 'http://elasticloadbalancing.amazonaws.com/doc/2015-12-01/';
     if (rest.join('/') !== '' || req.method !== 'POST') return (queryError(400, 'InvalidAction', 'The action or operation requested is invalid.'), true);
-    const problem = sigv4Problem(req, body, creds, service, region);
+    const problem = known ? sigv4Problem(req, body, creds, service, region) : { status: 401, code: 'AuthFailure', message: 'AWS was not able to validate the provided access credentials' };
     if (problem) return (prefix === 'aws-ec2' ? queryError(problem.status, problem.code, problem.message) : restError(problem.status, problem.code, problem.message, ns), true);
     const form = new URLSearchParams(body);
     const r = inv.regions[region];
@@ -123,9 +133,26 @@ export function answerAws(inv: AwsInventory, creds: AwsCredentials, pageCap: num
     return (send(200, `<DescribeLoadBalancersResponse xmlns="${ns}"><DescribeLoadBalancersResult>${list}${next}</DescribeLoadBalancersResult><ResponseMetadata><RequestId>${requestId}</RequestId></ResponseMetadata></DescribeLoadBalancersResponse>`), true);
   }
 
+  if (prefix === 'aws-sts') {
+    const ns = 'https://sts.amazonaws.com/doc/2011-06-15/';
+    const problem = known ? sigv4Problem(req, body, creds, 'sts', 'us-east-1') : { status: 403, code: 'InvalidClientTokenId', message: 'The security token included in the request is invalid.' };
+    if (problem) return (restError(problem.status === 401 ? 403 : problem.status, problem.code, problem.message, ns), true);
+    const form = new URLSearchParams(body);
+    if (form.get('Action') !== 'AssumeRole' || form.get('Version') !== '2011-06-15') return (restError(400, 'InvalidAction', 'Could not find operation', ns), true);
+    if (!form.get('RoleSessionName')) return (restError(400, 'ValidationError', 'RoleSessionName is required', ns), true);
+    const arn = form.get('RoleArn') ?? '';
+    const target = Object.entries(inv.otherAccounts ?? {}).find(([id, a]) => arn === `arn:aws:iam::${id}:role/${a.role}`);
+    if (!target) return (restError(403, 'AccessDenied', `User: arn:aws:iam::123456789012:user/lister is not authorized to perform: sts:AssumeRole on resource: ${arn}`, ns), true);
+    const tmp = { accessKey: `ASIA${randomBytes(8).toString('hex').toUpperCase()}`, secretKey: randomBytes(20).toString('base64'), sessionToken: `FwoGZXIvYXdzE${randomBytes(24).toString('base64url')}` };
+    keys.set(tmp.accessKey, { creds: tmp, inv: target[1].inventory });
+    return (send(200, `<AssumeRoleResponse xmlns="${ns}"><AssumeRoleResult><AssumedRoleUser><AssumedRoleId>AROA3XFRBF535PLBIFPI4:${form.get('RoleSessionName')}</AssumedRoleId><Arn>arn:aws:sts::${target[0]}:assumed-role/${target[1].role}/${form.get('RoleSessionName')}</Arn></AssumedRoleUser>`
+      + `<Credentials><AccessKeyId>${tmp.accessKey}</AccessKeyId><SecretAccessKey>${tmp.secretKey}</SecretAccessKey><SessionToken>${tmp.sessionToken}</SessionToken><Expiration>${new Date(Date.now() + 3600_000).toISOString()}</Expiration></Credentials>`
+      + `</AssumeRoleResult><ResponseMetadata><RequestId>${requestId}</RequestId></ResponseMetadata></AssumeRoleResponse>`), true);
+  }
+
   if (prefix === 'aws-route53') {
     const ns = 'https://route53.amazonaws.com/doc/2013-04-01/';
-    const problem = sigv4Problem(req, body, creds, 'route53', 'us-east-1');
+    const problem = known ? sigv4Problem(req, body, creds, 'route53', 'us-east-1') : { status: 403, code: 'InvalidClientTokenId', message: 'The security token included in the request is invalid.' };
     if (problem) return (restError(problem.status === 401 ? 403 : problem.status, problem.code === 'AuthFailure' ? 'InvalidClientTokenId' : problem.code, problem.message, ns), true);
     const p = [region, ...rest].join('/');
     const max = Number(url.searchParams.get('maxitems') ?? 100);

@@ -4,7 +4,7 @@
 // helpers), serving a fixed inventory. Pages are deliberately small (each API's page size capped at
 // `pageCap`) so that every listing spans several pages.
 import yaml from 'js-yaml';
-import { answerAws, type AwsInventory } from './aws-api.ts';
+import { answerAws, type AwsInventory, type AwsKeys } from './aws-api.ts';
 import { answerAzure, type AzureInventory } from './azure-api.ts';
 import { answerGcp, gcpAccount, type GcpInventory } from './gcp-api.ts';
 import { answerMore, type MoreInventory } from './more-cloud-apis.ts';
@@ -69,12 +69,14 @@ export async function startCloudApis(inv: CloudInventory, pageCap = 2): Promise<
   const azureTokens = new Set<string>();
   const nonces = new Set<string>();
   const more = { fastlyKey: TOKENS.fastly, namecheap: { user: TOKENS.namecheapUser, apiKey: TOKENS.namecheapKey, clientIp: TOKENS.namecheapIp }, alibaba: { accessKey: TOKENS.alibabaKey, secret: TOKENS.alibabaSecret } };
-  const aws = { accessKey: TOKENS.awsAccessKey, secretKey: TOKENS.awsSecretKey };
+  // The account's own key, and temporary credentials (with a session token) of the same account.
+  const awsKeys: AwsKeys = new Map([
+    [TOKENS.awsAccessKey, { creds: { accessKey: TOKENS.awsAccessKey, secretKey: TOKENS.awsSecretKey }, inv: inv.aws }],
+    [`${TOKENS.awsAccessKey}TMP`, { creds: { accessKey: `${TOKENS.awsAccessKey}TMP`, secretKey: TOKENS.awsSecretKey, sessionToken: TOKENS.awsSessionToken }, inv: inv.aws }],
+  ]);
   const azure = { tenantId: TOKENS.azureTenant, clientId: TOKENS.azureClient, clientSecret: TOKENS.azureSecret, subscriptionId: TOKENS.azureSubscription };
   const server = await startHttpServer((req, res, body) => {
-    // Temporary AWS credentials (with a session token) are those of the access key ending in "TMP".
-    const tmp = String(req.headers.authorization ?? '').includes(`${TOKENS.awsAccessKey}TMP/`);
-    if (answerAws(inv.aws, tmp ? { ...aws, accessKey: `${aws.accessKey}TMP`, sessionToken: TOKENS.awsSessionToken } : aws, pageCap, req, res, body)) return;
+    if (answerAws(awsKeys, pageCap, req, res, body)) return;
     if (answerGcp(inv.gcp, GCP, pageCap, req, res, body)) return;
     if (answerAzure(inv.azure, azure, azureTokens, pageCap, req, res, body)) return;
     if (answerMore(inv, more, nonces, pageCap, req, res)) return;
@@ -175,7 +177,7 @@ export async function startCloudApis(inv: CloudInventory, pageCap = 2): Promise<
   const baseUrls: Record<string, string> = {
     do: `${server.url}/do`, hetzner: `${server.url}/hetzner`, linode: `${server.url}/linode`, cloudflare: `${server.url}/cloudflare`,
     heroku: `${server.url}/heroku`, scw: `${server.url}/scw`,
-    'aws.ec2': `${server.url}/aws-ec2/{region}`, 'aws.elb': `${server.url}/aws-elb/{region}`, 'aws.route53': `${server.url}/aws-route53`,
+    'aws.ec2': `${server.url}/aws-ec2/{region}`, 'aws.elb': `${server.url}/aws-elb/{region}`, 'aws.route53': `${server.url}/aws-route53`, 'aws.sts': `${server.url}/aws-sts`,
     'gcp.oauth': `${server.url}/gcp-oauth/token`, 'gcp.resourcemanager': `${server.url}/gcp-crm`, 'gcp.compute': `${server.url}/gcp-compute`, 'gcp.dns': `${server.url}/gcp-dns`,
     'azure.login': `${server.url}/azure-login`, 'azure.management': `${server.url}/azure-arm`,
     fastly: `${server.url}/fastly`, 'namecheap.xml': `${server.url}/namecheap`, 'alibaba.ecs': `${server.url}/alibaba/{region}`,
@@ -273,6 +275,12 @@ export function sampleInventory(): CloudInventory {
         { id: 'Z2PRIVATE', name: 'internal.aws.example.test.', private: true, records: [{ name: 'db.internal.aws.example.test.', type: 'A', values: ['10.1.1.1'] }] },
         { id: 'Z3PUBLIC', name: 'aws2.example.test.', private: false, records: [{ name: 'v6.aws2.example.test.', type: 'AAAA', values: ['::1'] }] },
       ],
+      otherAccounts: {
+        210987654321: { role: 'VigilLister', inventory: {
+          regions: { 'us-east-1': { instances: [{ id: 'o1', ipAddress: '127.0.0.121', privateIpAddress: '10.9.0.1' }] }, 'eu-central-1': { instances: [{ id: 'o2', ipAddress: '127.0.0.122', privateIpAddress: '10.9.0.2' }] } },
+          zones: [{ id: 'ZOTHER', name: 'other.example.test.', private: false, records: [{ name: 'other.example.test.', type: 'A', values: ['127.0.0.123'] }] }],
+        } },
+      },
     },
     gcp: {
       projects: [

@@ -1,6 +1,7 @@
 // Amazon Web Services: every request is signed with Signature Version 4 (`aws4`) with `aws_access_key`,
 // `aws_secret_key` and, for temporary credentials, `aws_session_token` (sent as X-Amz-Security-Token).
-// Answers are XML. Listed, as cloudlist does:
+// Answers are XML. With `assume_role_name` and `account_ids` (comma separated), each of those accounts is
+// listed too, with temporary credentials of that role (STS AssumeRole). Listed, as cloudlist does:
 // - EC2 (Query API, POST form to `https://ec2.<region>.amazonaws.com/`, Version 2016-11-15): the regions the
 //   account has enabled (DescribeRegions, asked in us-east-1), then in each DescribeInstances pages
 //   (MaxResults=1000, `nextToken`): instances' public IPv4 and public DNS name, IPv6 addresses, and the
@@ -13,7 +14,7 @@
 import aws4 from 'aws4';
 import { XMLParser } from 'fast-xml-parser';
 import { CloudApiError, eachPart } from './http.ts';
-import type { CloudAsset, CloudProviderClient, ProviderApi, ProviderEntry } from './types.ts';
+import type { CloudAsset, CloudProviderClient, ProviderApi } from './types.ts';
 
 // Elements that are lists even when one is present.
 const LISTS = new Set(['item', 'member', 'HostedZone', 'ResourceRecordSet', 'ResourceRecord']);
@@ -27,8 +28,9 @@ interface Signer {
   call(url: string, service: string, region: string, body?: Record<string, string>): Promise<any>;
 }
 
-function signer(entry: ProviderEntry, api: ProviderApi): Signer {
-  const credentials = { accessKeyId: entry.aws_access_key!, secretAccessKey: entry.aws_secret_key!, ...(entry.aws_session_token ? { sessionToken: entry.aws_session_token } : {}) };
+interface Credentials { accessKeyId: string; secretAccessKey: string; sessionToken?: string }
+
+function signer(credentials: Credentials, api: ProviderApi): Signer {
   return {
     async call(url, service, region, body) {
       const u = new URL(url);
@@ -145,24 +147,56 @@ async function route53(s: Signer, api: ProviderApi, push: (a: Omit<CloudAsset, '
   }
 }
 
+/**
+ * Temporary credentials of the role `assume_role_name` in another account (STS AssumeRole, signed by the
+ * entry's own credentials at `https://sts.amazonaws.com`), as cloudlist does for `account_ids`.
+ */
+async function assumeRole(s: Signer, api: ProviderApi, account: string, role: string): Promise<Credentials> {
+  const doc = await s.call(api.url('sts') + '/', 'sts', 'us-east-1', {
+    Action: 'AssumeRole', Version: '2011-06-15', RoleArn: `arn:aws:iam::${account}:role/${role}`, RoleSessionName: 'vigil-cloudlist', DurationSeconds: '3600',
+  });
+  const c = doc?.AssumeRoleResponse?.AssumeRoleResult?.Credentials;
+  const out = { accessKeyId: text(c?.AccessKeyId), secretAccessKey: text(c?.SecretAccessKey), sessionToken: text(c?.SessionToken) };
+  if (!out.accessKeyId || !out.secretAccessKey || !out.sessionToken) throw new CloudApiError('AssumeRole gave no credentials');
+  for (const v of Object.values(out)) api.secret(v);
+  return out;
+}
+
+/** Everything one set of credentials sees: EC2 and ELB in each region, Route 53. */
+async function listAccount(s: Signer, api: ProviderApi, push: (a: Omit<CloudAsset, 'provider'>) => void, notice: (m: string) => void): Promise<void> {
+  let regionNames: string[] | undefined;
+  const inRegions = async (what: string, fn: (region: string) => Promise<void>) => {
+    regionNames ??= await regions(s, api);
+    await eachPart((m) => notice(`${what}: ${m}`), 'regions', regionNames, (r) => r, fn);
+  };
+  await eachPart(notice, 'services', ['ec2', 'elb', 'route53'], (x) => x, async (service) => {
+    if (service === 'ec2') await inRegions('ec2', (r) => instances(s, api, r, push));
+    if (service === 'elb') await inRegions('elb', (r) => loadBalancers(s, api, r, push));
+    if (service === 'route53') await route53(s, api, push);
+  });
+}
+
 export const aws: CloudProviderClient = {
   name: 'aws',
   base: 'https://ec2.us-east-1.amazonaws.com',
-  apis: { ec2: 'https://ec2.{region}.amazonaws.com', elb: 'https://elasticloadbalancing.{region}.amazonaws.com', route53: 'https://route53.amazonaws.com' },
+  apis: {
+    ec2: 'https://ec2.{region}.amazonaws.com', elb: 'https://elasticloadbalancing.{region}.amazonaws.com', route53: 'https://route53.amazonaws.com', sts: 'https://sts.amazonaws.com',
+  },
   auth: (e) => (!e.aws_access_key ? 'aws_access_key' : !e.aws_secret_key ? 'aws_secret_key' : {}),
   async list(entry, api) {
-    const s = signer(entry, api);
+    const own = signer({ accessKeyId: entry.aws_access_key!, secretAccessKey: entry.aws_secret_key!, ...(entry.aws_session_token ? { sessionToken: entry.aws_session_token } : {}) }, api);
     const out: CloudAsset[] = [];
     const push = (a: Omit<CloudAsset, 'provider'>) => out.push({ provider: 'aws', ...(entry.id ? { id: entry.id } : {}), ...a });
-    let regionNames: string[] | undefined;
-    const inRegions = async (what: string, fn: (region: string) => Promise<void>) => {
-      regionNames ??= await regions(s, api);
-      await eachPart((m) => api.notice(`${what}: ${m}`), 'regions', regionNames, (r) => r, fn);
-    };
-    await eachPart(api.notice, 'services', ['ec2', 'elb', 'route53'], (x) => x, async (service) => {
-      if (service === 'ec2') await inRegions('ec2', (r) => instances(s, api, r, push));
-      if (service === 'elb') await inRegions('elb', (r) => loadBalancers(s, api, r, push));
-      if (service === 'route53') await route53(s, api, push);
+    const others = entry.assume_role_name ? [...new Set((entry.account_ids ?? '').split(',').map((a) => a.trim()).filter((a) => /^\d{12}$/.test(a)))] : [];
+    if (!others.length) {
+      await listAccount(own, api, push, api.notice);
+      return out;
+    }
+    // The entry's own account, then each of account_ids through the role: one that fails is a notice.
+    await eachPart(api.notice, 'accounts', ['', ...others], (a) => a || 'own account', async (account) => {
+      const say = (m: string) => api.notice(account ? `account ${account}: ${m}` : m);
+      const s = account ? signer(await assumeRole(own, api, account, entry.assume_role_name!), api) : own;
+      await listAccount(s, api, push, say);
     });
     return out;
   },

@@ -56,7 +56,7 @@ export function parseCloudEndpoints(text: string): Record<string, string> {
 }
 
 /** Keys of an entry that hold no credential: they may appear in notices. */
-const PLAIN_KEYS = new Set(['provider', 'id', 'alibaba_region_id', 'namecheap_client_ip']);
+const PLAIN_KEYS = new Set(['provider', 'id', 'alibaba_region_id', 'namecheap_client_ip', 'assume_role_name', 'account_ids']);
 
 /** Replaces every credential value of the entries (anything but the plain keys), and the extra values, in a text. */
 export function redact(text: string, entries: ProviderEntry[], extra: string[] = []): string {
