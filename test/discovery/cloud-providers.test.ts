@@ -173,6 +173,14 @@ describe('cloud providers with signed requests, OAuth tokens or XML', () => {
     ]);
     expect(new URLSearchParams(requests[0]!.body).get('scope')).toBe('https://management.azure.com/.default');
 
+    // Without subscription_id: the enabled subscriptions the application sees.
+    const { subscription_id: _, ...noSub } = entry('azure');
+    const all = await list([noSub]);
+    expect(all.notices).toEqual([]);
+    expect(all.found.map(key).sort()).toEqual(found.map(key).sort());
+    expect(decodeURIComponent(all.requests[1]!.url)).toBe('/azure-arm/subscriptions?api-version=2022-12-01');
+    expect(all.requests.filter((r) => r.url.includes('0000000000off'))).toEqual([]);
+
     const bad = await list([{ ...entry('azure'), client_secret: 'azure-wrong-SECRET-value' }]);
     expect(bad.notices).toEqual([expect.stringMatching(/^cloudlist: provider azure skipped: the API answered HTTP 401: AADSTS7000215: Invalid client secret provided\./)]);
   });

@@ -43,6 +43,10 @@ export function answerAzure(inv: AzureInventory, creds: AzureCredentials, issued
   const apiVersion = url.searchParams.get('api-version');
   if (!apiVersion) return (json(400, { error: { code: 'MissingApiVersionParameter', message: 'The api-version query parameter (?api-version=) is required for all requests.' } }), true);
   const sub = `/subscriptions/${creds.subscriptionId}`;
+  if (path === '/subscriptions') {
+    const subs = [{ subscriptionId: creds.subscriptionId, state: 'Enabled' }, { subscriptionId: 'dddddddd-0000-4000-8000-0000000000off', state: 'Disabled' }];
+    return (json(200, { value: subs.map((x) => ({ id: `/subscriptions/${x.subscriptionId}`, ...x, displayName: 'Vigil', tenantId: creds.tenantId })), count: { type: 'Total', value: subs.length } }), true);
+  }
   if (!path.startsWith(`${sub}/`)) return (json(404, { error: { code: 'SubscriptionNotFound', message: `The subscription '${path.split('/')[2]}' could not be found.` } }), true);
   const skip = Number(url.searchParams.get('$skiptoken') ?? 0);
   const list = (items: unknown[]) => {

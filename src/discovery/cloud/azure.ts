@@ -1,7 +1,8 @@
 // Microsoft Azure: an access token for Azure Resource Manager from Microsoft Entra ID (OAuth 2.0 client
 // credentials: `client_id`, `client_secret` posted to `https://login.microsoftonline.com/<tenant_id>/oauth2/v2.0/token`
 // with scope `https://management.azure.com/.default`), sent as `Authorization: Bearer` to
-// `https://management.azure.com`. Listed in `subscription_id`:
+// `https://management.azure.com`. Listed in `subscription_id` (without it, in every enabled subscription
+// the application may read, `/subscriptions`):
 // - public IP addresses (`Microsoft.Network/publicIPAddresses`): `properties.ipAddress` and the DNS name
 //   `properties.dnsSettings.fqdn`;
 // - public DNS zones (`Microsoft.Network/dnszones`) and their A, AAAA (name with each address) and CNAME
@@ -44,16 +45,17 @@ export const azure: CloudProviderClient = {
   name: 'azure',
   base: ARM,
   apis: { login: 'https://login.microsoftonline.com', management: ARM },
-  auth: (e) => {
-    const missing = ['client_id', 'client_secret', 'tenant_id', 'subscription_id'].find((k) => !e[k]);
-    return missing ?? {};
-  },
+  auth: (e) => ['client_id', 'client_secret', 'tenant_id'].find((k) => !e[k]) ?? {},
   async list(entry, api) {
     const token = await accessToken(entry, api);
     const out: CloudAsset[] = [];
     const push = (a: Omit<CloudAsset, 'provider'>) => out.push({ provider: 'azure', ...(entry.id ? { id: entry.id } : {}), ...a });
-    const sub = `/subscriptions/${encodeURIComponent(entry.subscription_id!)}/providers/Microsoft.Network`;
-    await eachPart(api.notice, 'services', ['publicip', 'dns'], (x) => x, async (service) => {
+    // Without subscription_id, every enabled subscription the application may read (as cloudlist does).
+    const subscriptions = entry.subscription_id ? [entry.subscription_id]
+      : (await all(api, token, '/subscriptions?api-version=2022-12-01')).filter((x) => typeof x?.subscriptionId === 'string' && x.state === 'Enabled').map((x) => x.subscriptionId as string);
+    if (!subscriptions.length) throw new CloudApiError('the application sees no enabled subscription');
+    await eachPart(api.notice, 'subscriptions', subscriptions, (x) => x, (subscription) => eachPart((m) => api.notice(subscriptions.length > 1 ? `subscription ${subscription}: ${m}` : m), 'services', ['publicip', 'dns'], (x) => x, async (service) => {
+      const sub = `/subscriptions/${encodeURIComponent(subscription)}/providers/Microsoft.Network`;
       if (service === 'publicip') {
         for (const ip of await all(api, token, `${sub}/publicIPAddresses?api-version=2024-05-01`)) {
           const address = ip?.properties?.ipAddress;
@@ -76,7 +78,7 @@ export const azure: CloudProviderClient = {
           else for (const ip of good) push({ service: 'dns', host, ip });
         }
       }
-    });
+    }));
     return out;
   },
 };
