@@ -6,6 +6,9 @@ import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listCloudAssets, parseCloudConfig, parseCloudEndpoints, type CloudAsset } from '../../src/discovery/index.ts';
 import { GCP, sampleInventory, signedProviderConfig, startCloudApis, TOKENS, type CloudApis } from '../helpers/cloud-apis.ts';
+import aws4 from 'aws4';
+import type http from 'node:http';
+import { sigv4Problem } from '../helpers/aws-api.ts';
 import { startHttpServer, type TestServer } from '../helpers/targets.ts';
 
 const key = (a: CloudAsset) => `${a.provider}${a.id ? `/${a.id}` : ''} ${a.service} ${a.host ?? '-'} ${a.ip ?? '-'}`;
@@ -290,5 +293,42 @@ describe('cloud providers with signed requests, OAuth tokens or XML', () => {
     } finally {
       await echo.close();
     }
+  });
+
+  it('temporary keys from AssumeRole stay out of notices when an API repeats them', async () => {
+    const echo = await startHttpServer((req, res) => {
+      if (req.url!.startsWith('/sts')) {
+        return res.end('<AssumeRoleResponse><AssumeRoleResult><Credentials><AccessKeyId>ASIAECHOEDTEMPKEY1</AccessKeyId><SecretAccessKey>echoed-temp-SECRET-key</SecretAccessKey>'
+          + '<SessionToken>FwoECHOEDsessionTOKEN</SessionToken></Credentials></AssumeRoleResult></AssumeRoleResponse>');
+      }
+      res.statusCode = 403;
+      res.end(`<Response><Errors><Error><Code>AuthFailure</Code><Message>${req.headers.authorization} ${req.headers['x-amz-security-token'] ?? ''}</Message></Error></Errors></Response>`);
+    });
+    try {
+      const { notices } = await list([{ ...entry('aws'), assume_role_name: 'R', account_ids: '210987654321' }], {
+        'aws.sts': `${echo.url}/sts`, 'aws.ec2': `${echo.url}/x`, 'aws.elb': `${echo.url}/x`, 'aws.route53': `${echo.url}/x`,
+      });
+      expect(echo.requests.some((r) => String(r.headers.authorization).includes('Credential=ASIAECHOEDTEMPKEY1/'))).toBe(true);
+      expect(notices.length).toBe(1);
+      for (const s of ['ASIAECHOEDTEMPKEY1', 'FwoECHOEDsessionTOKEN', TOKENS.awsAccessKey]) expect(notices[0]).not.toContain(s);
+    } finally {
+      await echo.close();
+    }
+  });
+
+  it('the test server\'s SigV4 check refuses a changed body, another region and an old date', () => {
+    const creds = { accessKey: TOKENS.awsAccessKey, secretKey: TOKENS.awsSecretKey };
+    const signed = (body: string, region = 'eu-west-1', date?: string) => {
+      const o = aws4.sign({ host: '127.0.0.1:9', path: '/aws-ec2/eu-west-1/', method: 'POST', service: 'ec2', region, body, headers: { 'Content-Type': 'application/x-www-form-urlencoded; charset=utf-8', ...(date ? { 'X-Amz-Date': date } : {}) } },
+        { accessKeyId: creds.accessKey, secretAccessKey: creds.secretKey });
+      const headers = Object.fromEntries(Object.entries(o.headers!).map(([k, v]) => [k.toLowerCase(), String(v)]));
+      return { method: 'POST', url: '/aws-ec2/eu-west-1/', headers } as unknown as http.IncomingMessage;
+    };
+    const body = 'Action=DescribeInstances&Version=2016-11-15';
+    expect(sigv4Problem(signed(body), body, creds, 'ec2', 'eu-west-1')).toBeUndefined();
+    expect(sigv4Problem(signed(body), body + '&MaxResults=5', creds, 'ec2', 'eu-west-1')?.code).toBe('SignatureDoesNotMatch');
+    expect(sigv4Problem(signed(body, 'us-east-1'), body, creds, 'ec2', 'eu-west-1')?.code).toBe('SignatureDoesNotMatch');
+    expect(sigv4Problem(signed(body, 'eu-west-1', '20200101T000000Z'), body, creds, 'ec2', 'eu-west-1')?.message).toMatch(/expired/);
+    expect(sigv4Problem(signed(body), body, { ...creds, secretKey: 'other' }, 'ec2', 'eu-west-1')?.code).toBe('SignatureDoesNotMatch');
   });
 });
