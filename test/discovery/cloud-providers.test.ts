@@ -150,7 +150,7 @@ describe('cloud providers with signed requests, OAuth tokens or XML', () => {
     ]);
   });
 
-  it('Azure: a client credentials token, then public IPs and public DNS zones\' records, following nextLinks', async () => {
+  it('Azure: a client credentials token, then public IPs, Traffic Manager profiles and public DNS zones\' records, following nextLinks', async () => {
     const { found, notices, requests } = await list([entry('azure')]);
     expect(notices).toEqual([]);
     expect(found.map(key).sort()).toEqual([
@@ -162,6 +162,7 @@ describe('cloud providers with signed requests, OAuth tokens or XML', () => {
       'azure publicip - 127.0.0.82',
       'azure publicip - ::1',
       'azure publicip web-vigil.westeurope.cloudapp.example.test 127.0.0.81',
+      'azure trafficmanager vigil-web.trafficmanager.example.test -',
     ]);
     const urls = requests.map((r) => decodeURIComponent(r.url));
     const sub = `/azure-arm/subscriptions/${TOKENS.azureSubscription}`;
@@ -169,6 +170,7 @@ describe('cloud providers with signed requests, OAuth tokens or XML', () => {
       `/azure-login/${TOKENS.azureTenant}/oauth2/v2.0/token`,
       `${sub}/providers/Microsoft.Network/publicIPAddresses?api-version=2024-05-01`,
       `${sub}/providers/Microsoft.Network/publicIPAddresses?api-version=2024-05-01&$skiptoken=2`,
+      `${sub}/providers/Microsoft.Network/trafficmanagerprofiles?api-version=2022-04-01`,
       `${sub}/providers/Microsoft.Network/dnszones?api-version=2018-05-01`,
       `${sub}/resourceGroups/rg-web/providers/Microsoft.Network/dnszones/az.example.test/recordsets?api-version=2018-05-01`,
       `${sub}/resourceGroups/rg-web/providers/Microsoft.Network/dnszones/az.example.test/recordsets?api-version=2018-05-01&$skiptoken=2`,
@@ -197,7 +199,7 @@ describe('cloud providers with signed requests, OAuth tokens or XML', () => {
       const { found, notices } = await list([entry('azure')], { 'azure.login': evil.url, 'azure.management': evil.url });
       expect(found).toEqual([]);
       expect(notices).toEqual(['cloudlist: provider azure skipped: a nextLink pointed outside the Resource Manager API']);
-      expect(evil.requests.length).toBe(3);
+      expect(evil.requests.length).toBe(4); // the token, then one page of each of the three lists
     } finally {
       await evil.close();
     }

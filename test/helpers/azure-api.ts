@@ -8,6 +8,7 @@ export interface AzureCredentials { tenantId: string; clientId: string; clientSe
 
 export interface AzureInventory {
   publicIps: { name: string; ipAddress?: string; version: 'IPv4' | 'IPv6'; fqdn?: string }[];
+  trafficManagerProfiles: { name: string; relativeName: string }[];
   dnsZones: { name: string; zoneType: 'Public' | 'Private'; records: { name: string; type: 'A' | 'AAAA' | 'CNAME' | 'MX' | 'TXT'; values: string[] }[] }[];
 }
 
@@ -60,6 +61,12 @@ export function answerAzure(inv: AzureInventory, creds: AzureCredentials, issued
       name: ip.name, id: `${rg}/publicIPAddresses/${ip.name}`, location: 'westeurope', type: 'Microsoft.Network/publicIPAddresses',
       properties: { provisioningState: 'Succeeded', publicIPAddressVersion: ip.version, publicIPAllocationMethod: 'Static', idleTimeoutInMinutes: 4,
         ...(ip.ipAddress ? { ipAddress: ip.ipAddress } : {}), ...(ip.fqdn ? { dnsSettings: { domainNameLabel: ip.fqdn.split('.')[0], fqdn: ip.fqdn } } : {}) },
+    }))), true);
+  }
+  if (path === `${sub}/providers/Microsoft.Network/trafficmanagerprofiles`) {
+    return (list(inv.trafficManagerProfiles.map((p) => ({
+      id: `${rg}/trafficmanagerprofiles/${p.name}`, name: p.name, type: 'Microsoft.Network/trafficManagerProfiles', location: 'global',
+      properties: { profileStatus: 'Enabled', trafficRoutingMethod: 'Performance', dnsConfig: { relativeName: p.relativeName, fqdn: `${p.relativeName}.trafficmanager.example.test`, ttl: 30 }, endpoints: [] },
     }))), true);
   }
   if (path === `${sub}/providers/Microsoft.Network/dnszones`) {

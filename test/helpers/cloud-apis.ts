@@ -312,6 +312,7 @@ export function sampleInventory(): CloudInventory {
         { name: 'pip-unassigned', version: 'IPv4' },
         { name: 'pip-2', ipAddress: '127.0.0.82', version: 'IPv4' },
       ],
+      trafficManagerProfiles: [{ name: 'tm-web', relativeName: 'vigil-web' }],
       dnsZones: [
         { name: 'az.example.test', zoneType: 'Public', records: [
           { name: '@', type: 'A', values: ['127.0.0.83'] },

@@ -5,6 +5,7 @@
 // the application may read, `/subscriptions`):
 // - public IP addresses (`Microsoft.Network/publicIPAddresses`): `properties.ipAddress` and the DNS name
 //   `properties.dnsSettings.fqdn`;
+// - Traffic Manager profiles (`Microsoft.Network/trafficmanagerprofiles`): `properties.dnsConfig.fqdn`;
 // - public DNS zones (`Microsoft.Network/dnszones`) and their A, AAAA (name with each address) and CNAME
 //   (name) record sets.
 // Lists are paged by `nextLink` (an absolute URL, followed only on the Resource Manager host).
@@ -54,7 +55,7 @@ export const azure: CloudProviderClient = {
     const subscriptions = entry.subscription_id ? [entry.subscription_id]
       : (await all(api, token, '/subscriptions?api-version=2022-12-01')).filter((x) => typeof x?.subscriptionId === 'string' && x.state === 'Enabled').map((x) => x.subscriptionId as string);
     if (!subscriptions.length) throw new CloudApiError('the application sees no enabled subscription');
-    await eachPart(api.notice, 'subscriptions', subscriptions, (x) => x, (subscription) => eachPart((m) => api.notice(subscriptions.length > 1 ? `subscription ${subscription}: ${m}` : m), 'services', ['publicip', 'dns'], (x) => x, async (service) => {
+    await eachPart(api.notice, 'subscriptions', subscriptions, (x) => x, (subscription) => eachPart((m) => api.notice(subscriptions.length > 1 ? `subscription ${subscription}: ${m}` : m), 'services', ['publicip', 'trafficmanager', 'dns'], (x) => x, async (service) => {
       const sub = `/subscriptions/${encodeURIComponent(subscription)}/providers/Microsoft.Network`;
       if (service === 'publicip') {
         for (const ip of await all(api, token, `${sub}/publicIPAddresses?api-version=2024-05-01`)) {
@@ -62,6 +63,13 @@ export const azure: CloudProviderClient = {
           const fqdn = ip?.properties?.dnsSettings?.fqdn;
           if (typeof address === 'string') push({ service: 'publicip', ip: address });
           if (typeof fqdn === 'string') push({ service: 'publicip', host: fqdn, ...(typeof address === 'string' ? { ip: address } : {}) });
+        }
+        return;
+      }
+      if (service === 'trafficmanager') {
+        for (const p of await all(api, token, `${sub}/trafficmanagerprofiles?api-version=2022-04-01`)) {
+          const fqdn = p?.properties?.dnsConfig?.fqdn;
+          if (typeof fqdn === 'string') push({ service: 'trafficmanager', host: fqdn });
         }
         return;
       }
