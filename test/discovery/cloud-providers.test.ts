@@ -37,10 +37,14 @@ describe('cloud providers with signed requests, OAuth tokens or XML', () => {
     await apis?.close();
   });
 
-  it('AWS: instances of every region, internet-facing load balancers and public Route 53 records, across pages', async () => {
+  it('AWS: instances of every region, internet-facing load balancers, public Route 53 records and CloudFront distributions, across pages', async () => {
     const { found, notices, requests } = await list([entry('aws')]);
     expect(notices).toEqual([]);
     expect(found.map(key).sort()).toEqual([
+      'aws/prod cloudfront cdn.aws.example.test -',
+      'aws/prod cloudfront d111abcdef8.cloudfront.example.test -',
+      'aws/prod cloudfront d333api.cloudfront.example.test -',
+      'aws/prod cloudfront static.aws.example.test -',
       'aws/prod dns api.aws.example.test -',
       'aws/prod dns aws.example.test 127.0.0.65',
       'aws/prod dns multi.aws.example.test 127.0.0.67',
@@ -78,14 +82,17 @@ describe('cloud providers with signed requests, OAuth tokens or XML', () => {
       'hostedzone/Z1PUBLIC/rrset?maxitems=300&name=\\052.aws.example.test.&type=A',
       'hostedzone/Z3PUBLIC/rrset?maxitems=300',
     ]);
-    for (const r of requests) expect(r.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIAVIGILSECRETKEYID\/\d{8}\/[a-z0-9-]+\/(ec2|elasticloadbalancing|route53)\/aws4_request, SignedHeaders=[^,]*host;x-amz-date, Signature=[0-9a-f]{64}$/);
+    expect(requests.filter((r) => r.url.startsWith('/aws-cloudfront/')).map((r) => r.url)).toEqual([
+      '/aws-cloudfront/2020-05-31/distribution?MaxItems=100', '/aws-cloudfront/2020-05-31/distribution?MaxItems=100&Marker=E3API',
+    ]);
+    for (const r of requests) expect(r.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIAVIGILSECRETKEYID\/\d{8}\/[a-z0-9-]+\/(ec2|elasticloadbalancing|route53|cloudfront)\/aws4_request, SignedHeaders=[^,]*host;x-amz-date, Signature=[0-9a-f]{64}$/);
   });
 
   it('AWS: temporary credentials send their session token; a wrong secret or a missing token is refused and named', async () => {
     const tmp = { provider: 'aws', aws_access_key: `${TOKENS.awsAccessKey}TMP`, aws_secret_key: TOKENS.awsSecretKey };
     const ok = await list([{ ...tmp, aws_session_token: TOKENS.awsSessionToken }]);
     expect(ok.notices).toEqual([]);
-    expect(ok.found.length).toBe(17);
+    expect(ok.found.length).toBe(21);
     expect(ok.requests.every((r) => r.headers['x-amz-security-token'] === TOKENS.awsSessionToken)).toBe(true);
 
     const refused = await list([tmp, { provider: 'aws', id: 'bad', aws_access_key: TOKENS.awsAccessKey, aws_secret_key: 'aws-SECRET-wrong-secret-key' }]);
@@ -103,7 +110,7 @@ describe('cloud providers with signed requests, OAuth tokens or XML', () => {
     ]);
     const other = found.filter((a) => /127\.0\.0\.12\d/.test(a.ip ?? '')).map(key).sort();
     expect(other).toEqual(['aws/org dns other.example.test 127.0.0.123', 'aws/org instance - 127.0.0.121', 'aws/org instance - 127.0.0.122']);
-    expect(found.length).toBe(17 + 3);
+    expect(found.length).toBe(21 + 3);
     const sts = requests.filter((r) => r.url.startsWith('/aws-sts/')).map((r) => new URLSearchParams(r.body).get('RoleArn'));
     expect(sts).toEqual(['arn:aws:iam::210987654321:role/VigilLister', 'arn:aws:iam::123123123123:role/VigilLister']);
     // The other account's requests are signed with the temporary key and carry its session token.
@@ -282,7 +289,7 @@ describe('cloud providers with signed requests, OAuth tokens or XML', () => {
     });
     try {
       const urls = {
-        'aws.ec2': `${echo.url}/aws`, 'aws.elb': `${echo.url}/aws`, 'aws.route53': `${echo.url}/aws`, scw: echo.url,
+        'aws.ec2': `${echo.url}/aws`, 'aws.elb': `${echo.url}/aws`, 'aws.route53': `${echo.url}/aws`, 'aws.cloudfront': `${echo.url}/aws`, scw: echo.url,
         'azure.login': echo.url, 'gcp.oauth': `${echo.url}/ok/token`, 'gcp.resourcemanager': echo.url, 'gcp.compute': echo.url, 'gcp.dns': echo.url,
         fastly: echo.url, 'namecheap.xml': echo.url, 'alibaba.ecs': echo.url,
       };
@@ -308,7 +315,7 @@ describe('cloud providers with signed requests, OAuth tokens or XML', () => {
     });
     try {
       const { notices } = await list([{ ...entry('aws'), assume_role_name: 'R', account_ids: '210987654321' }], {
-        'aws.sts': `${echo.url}/sts`, 'aws.ec2': `${echo.url}/x`, 'aws.elb': `${echo.url}/x`, 'aws.route53': `${echo.url}/x`,
+        'aws.sts': `${echo.url}/sts`, 'aws.ec2': `${echo.url}/x`, 'aws.elb': `${echo.url}/x`, 'aws.route53': `${echo.url}/x`, 'aws.cloudfront': `${echo.url}/x`,
       });
       expect(echo.requests.some((r) => String(r.headers.authorization).includes('Credential=ASIAECHOEDTEMPKEY1/'))).toBe(true);
       expect(notices.length).toBe(1);

@@ -14,6 +14,7 @@ export interface AwsInventory {
     classicLoadBalancers?: { name: string; dnsName: string; scheme: 'internet-facing' | 'internal' }[];
   }>;
   zones: { id: string; name: string; private: boolean; records: { name: string; type: string; values?: string[]; alias?: string; setIdentifier?: string }[] }[];
+  distributions?: { id: string; domainName: string; aliases: string[]; enabled: boolean }[];
   /** Other accounts, by id: their role `role` may be assumed by this account's keys. */
   otherAccounts?: Record<string, { role: string; inventory: AwsInventory }>;
 }
@@ -148,6 +149,22 @@ export function answerAws(keys: AwsKeys, pageCap: number, req: http.IncomingMess
     return (send(200, `<AssumeRoleResponse xmlns="${ns}"><AssumeRoleResult><AssumedRoleUser><AssumedRoleId>AROA3XFRBF535PLBIFPI4:${form.get('RoleSessionName')}</AssumedRoleId><Arn>arn:aws:sts::${target[0]}:assumed-role/${target[1].role}/${form.get('RoleSessionName')}</Arn></AssumedRoleUser>`
       + `<Credentials><AccessKeyId>${tmp.accessKey}</AccessKeyId><SecretAccessKey>${tmp.secretKey}</SecretAccessKey><SessionToken>${tmp.sessionToken}</SessionToken><Expiration>${new Date(Date.now() + 3600_000).toISOString()}</Expiration></Credentials>`
       + `</AssumeRoleResult><ResponseMetadata><RequestId>${requestId}</RequestId></ResponseMetadata></AssumeRoleResponse>`), true);
+  }
+
+  if (prefix === 'aws-cloudfront') {
+    const ns = 'http://cloudfront.amazonaws.com/doc/2020-05-31/';
+    const problem = known ? sigv4Problem(req, body, creds, 'cloudfront', 'us-east-1') : { status: 403, code: 'InvalidClientTokenId', message: 'The security token included in the request is invalid.' };
+    if (problem) return (restError(problem.status === 401 ? 403 : problem.status, problem.code, problem.message, ns), true);
+    if ([region, ...rest].join('/') !== '2020-05-31/distribution') return (restError(404, 'NoSuchResource', 'The specified resource does not exist.', ns), true);
+    const all = inv.distributions ?? [];
+    const max = Number(url.searchParams.get('MaxItems') ?? 100);
+    const from = url.searchParams.get('Marker') ? all.findIndex((d) => d.id === url.searchParams.get('Marker')) : 0;
+    if (from < 0) return (restError(400, 'InvalidArgument', 'Invalid marker', ns), true);
+    const page = all.slice(from, from + Math.min(max, pageCap));
+    const next = all[from + page.length];
+    const items = page.map((d) => `<DistributionSummary><Id>${d.id}</Id><ARN>arn:aws:cloudfront::123456789012:distribution/${d.id}</ARN><Status>Deployed</Status><DomainName>${d.domainName}</DomainName>`
+      + `<Aliases><Quantity>${d.aliases.length}</Quantity>${d.aliases.length ? `<Items>${d.aliases.map((a) => `<CNAME>${a}</CNAME>`).join('')}</Items>` : ''}</Aliases><Enabled>${d.enabled}</Enabled></DistributionSummary>`).join('');
+    return (send(200, `<DistributionList xmlns="${ns}"><Marker>${url.searchParams.get('Marker') ?? ''}</Marker>${next ? `<NextMarker>${next.id}</NextMarker>` : ''}<MaxItems>${max}</MaxItems><IsTruncated>${!!next}</IsTruncated><Quantity>${page.length}</Quantity>${page.length ? `<Items>${items}</Items>` : ''}</DistributionList>`), true);
   }
 
   if (prefix === 'aws-route53') {

@@ -178,6 +178,7 @@ export async function startCloudApis(inv: CloudInventory, pageCap = 2): Promise<
     do: `${server.url}/do`, hetzner: `${server.url}/hetzner`, linode: `${server.url}/linode`, cloudflare: `${server.url}/cloudflare`,
     heroku: `${server.url}/heroku`, scw: `${server.url}/scw`,
     'aws.ec2': `${server.url}/aws-ec2/{region}`, 'aws.elb': `${server.url}/aws-elb/{region}`, 'aws.route53': `${server.url}/aws-route53`, 'aws.sts': `${server.url}/aws-sts`,
+    'aws.cloudfront': `${server.url}/aws-cloudfront`,
     'gcp.oauth': `${server.url}/gcp-oauth/token`, 'gcp.resourcemanager': `${server.url}/gcp-crm`, 'gcp.compute': `${server.url}/gcp-compute`, 'gcp.dns': `${server.url}/gcp-dns`,
     'azure.login': `${server.url}/azure-login`, 'azure.management': `${server.url}/azure-arm`,
     fastly: `${server.url}/fastly`, 'namecheap.xml': `${server.url}/namecheap`, 'alibaba.ecs': `${server.url}/alibaba/{region}`,
@@ -274,6 +275,11 @@ export function sampleInventory(): CloudInventory {
         ] },
         { id: 'Z2PRIVATE', name: 'internal.aws.example.test.', private: true, records: [{ name: 'db.internal.aws.example.test.', type: 'A', values: ['10.1.1.1'] }] },
         { id: 'Z3PUBLIC', name: 'aws2.example.test.', private: false, records: [{ name: 'v6.aws2.example.test.', type: 'AAAA', values: ['::1'] }] },
+      ],
+      distributions: [
+        { id: 'E1SITE', domainName: 'd111abcdef8.cloudfront.example.test', aliases: ['cdn.aws.example.test', 'static.aws.example.test'], enabled: true },
+        { id: 'E2OFF', domainName: 'd222off.cloudfront.example.test', aliases: [], enabled: false },
+        { id: 'E3API', domainName: 'd333api.cloudfront.example.test', aliases: [], enabled: true },
       ],
       otherAccounts: {
         210987654321: { role: 'VigilLister', inventory: {

@@ -10,14 +10,16 @@
 //   `Marker` / `NextMarker`): the DNS names of internet-facing load balancers;
 // - Route 53 (REST, `https://route53.amazonaws.com/2013-04-01`, signed for us-east-1): public hosted zones
 //   (`marker` / `NextMarker` while `IsTruncated`) and their A, AAAA and CNAME record sets (`name`, `type`,
-//   `identifier` from NextRecordName / NextRecordType / NextRecordIdentifier while `IsTruncated`).
+//   `identifier` from NextRecordName / NextRecordType / NextRecordIdentifier while `IsTruncated`);
+// - CloudFront (REST, `https://cloudfront.amazonaws.com/2020-05-31`, signed for us-east-1): enabled
+//   distributions' domain names and aliases (`Marker` / `NextMarker` while `IsTruncated`).
 import aws4 from 'aws4';
 import { XMLParser } from 'fast-xml-parser';
 import { CloudApiError, eachPart } from './http.ts';
 import type { CloudAsset, CloudProviderClient, ProviderApi } from './types.ts';
 
 // Elements that are lists even when one is present.
-const LISTS = new Set(['item', 'member', 'HostedZone', 'ResourceRecordSet', 'ResourceRecord']);
+const LISTS = new Set(['item', 'member', 'HostedZone', 'ResourceRecordSet', 'ResourceRecord', 'DistributionSummary', 'CNAME']);
 const xml = new XMLParser({ ignoreAttributes: true, parseTagValue: false, isArray: (name) => LISTS.has(name) });
 
 const list = (v: unknown): any[] => (Array.isArray(v) ? v : []);
@@ -147,6 +149,22 @@ async function route53(s: Signer, api: ProviderApi, push: (a: Omit<CloudAsset, '
   }
 }
 
+async function cloudfront(s: Signer, api: ProviderApi, push: (a: Omit<CloudAsset, 'provider'>) => void): Promise<void> {
+  let marker = '';
+  for (let page = 0; ; page++) {
+    if (page >= api.maxPages) throw new CloudApiError(`the listing did not end after ${api.maxPages} pages`);
+    const doc = await s.call(`${api.url('cloudfront')}/2020-05-31/distribution?${new URLSearchParams({ MaxItems: '100', ...(marker ? { Marker: marker } : {}) })}`, 'cloudfront', 'us-east-1');
+    const answer = doc?.DistributionList;
+    for (const d of list(answer?.Items?.DistributionSummary)) {
+      if (text(d?.Enabled) !== 'true') continue;
+      if (text(d?.DomainName)) push({ service: 'cloudfront', host: text(d.DomainName) });
+      for (const alias of list(d?.Aliases?.Items?.CNAME)) if (text(alias)) push({ service: 'cloudfront', host: text(alias) });
+    }
+    marker = text(answer?.NextMarker);
+    if (text(answer?.IsTruncated) !== 'true' || !marker) return;
+  }
+}
+
 /**
  * Temporary credentials of the role `assume_role_name` in another account (STS AssumeRole, signed by the
  * entry's own credentials at `https://sts.amazonaws.com`), as cloudlist does for `account_ids`.
@@ -162,17 +180,18 @@ async function assumeRole(s: Signer, api: ProviderApi, account: string, role: st
   return out;
 }
 
-/** Everything one set of credentials sees: EC2 and ELB in each region, Route 53. */
+/** Everything one set of credentials sees: EC2 and ELB in each region, Route 53, CloudFront. */
 async function listAccount(s: Signer, api: ProviderApi, push: (a: Omit<CloudAsset, 'provider'>) => void, notice: (m: string) => void): Promise<void> {
   let regionNames: string[] | undefined;
   const inRegions = async (what: string, fn: (region: string) => Promise<void>) => {
     regionNames ??= await regions(s, api);
     await eachPart((m) => notice(`${what}: ${m}`), 'regions', regionNames, (r) => r, fn);
   };
-  await eachPart(notice, 'services', ['ec2', 'elb', 'route53'], (x) => x, async (service) => {
+  await eachPart(notice, 'services', ['ec2', 'elb', 'route53', 'cloudfront'], (x) => x, async (service) => {
     if (service === 'ec2') await inRegions('ec2', (r) => instances(s, api, r, push));
     if (service === 'elb') await inRegions('elb', (r) => loadBalancers(s, api, r, push));
     if (service === 'route53') await route53(s, api, push);
+    if (service === 'cloudfront') await cloudfront(s, api, push);
   });
 }
 
@@ -180,7 +199,8 @@ export const aws: CloudProviderClient = {
   name: 'aws',
   base: 'https://ec2.us-east-1.amazonaws.com',
   apis: {
-    ec2: 'https://ec2.{region}.amazonaws.com', elb: 'https://elasticloadbalancing.{region}.amazonaws.com', route53: 'https://route53.amazonaws.com', sts: 'https://sts.amazonaws.com',
+    ec2: 'https://ec2.{region}.amazonaws.com', elb: 'https://elasticloadbalancing.{region}.amazonaws.com', route53: 'https://route53.amazonaws.com',
+    cloudfront: 'https://cloudfront.amazonaws.com', sts: 'https://sts.amazonaws.com',
   },
   auth: (e) => (!e.aws_access_key ? 'aws_access_key' : !e.aws_secret_key ? 'aws_secret_key' : {}),
   async list(entry, api) {
