@@ -149,8 +149,13 @@ describe('cloud providers with signed requests, OAuth tokens or XML', () => {
   it('Google Cloud: a key signed by another key pair, or not JSON, is refused and named', async () => {
     const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
     const forged = JSON.stringify({ ...JSON.parse(GCP.keyJson), private_key: other });
+    // A key naming another token_uri: the JWT still goes to Google's (here: the gcp.oauth address), with Google's as its aud.
+    const elsewhere = JSON.stringify({ ...JSON.parse(GCP.keyJson), token_uri: 'http://169.254.169.254/token' });
     const { found, notices } = await list([{ provider: 'gcp', gcp_service_account_key: forged }, { provider: 'gcp', id: 'x', gcp_service_account_key: 'not json SECRET' }]);
     expect(found).toEqual([]);
+    const redirected = await list([{ provider: 'gcp', gcp_service_account_key: elsewhere }]);
+    expect(redirected.found.length).toBe(9);
+    expect(redirected.requests[0]!.url).toBe('/gcp-oauth/token');
     expect(notices).toEqual([
       'cloudlist: provider gcp skipped: the API answered HTTP 400: Invalid JWT Signature.',
       'cloudlist: provider gcp (id x) skipped: gcp_service_account_key is not JSON (a service account key file)',

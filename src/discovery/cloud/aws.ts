@@ -182,10 +182,11 @@ async function assumeRole(s: Signer, api: ProviderApi, account: string, role: st
 
 /** Everything one set of credentials sees: EC2 and ELB in each region, Route 53, CloudFront. */
 async function listAccount(s: Signer, api: ProviderApi, push: (a: Omit<CloudAsset, 'provider'>) => void, notice: (m: string) => void): Promise<void> {
-  let regionNames: string[] | undefined;
+  // Asked once for EC2 and ELB (a refusal too).
+  let regionNames: Promise<string[]> | undefined;
   const inRegions = async (what: string, fn: (region: string) => Promise<void>) => {
-    regionNames ??= await regions(s, api);
-    await eachPart((m) => notice(`${what}: ${m}`), 'regions', regionNames, (r) => r, fn);
+    regionNames ??= regions(s, api);
+    await eachPart((m) => notice(`${what}: ${m}`), 'regions', await regionNames, (r) => r, fn);
   };
   await eachPart(notice, 'services', ['ec2', 'elb', 'route53', 'cloudfront'], (x) => x, async (service) => {
     if (service === 'ec2') await inRegions('ec2', (r) => instances(s, api, r, push));

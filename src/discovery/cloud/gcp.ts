@@ -29,8 +29,21 @@ function parseKey(text: string): ServiceAccountKey {
     throw new CloudApiError('gcp_service_account_key is not JSON (a service account key file)');
   }
   if (typeof k?.client_email !== 'string' || typeof k?.private_key !== 'string') throw new CloudApiError('gcp_service_account_key has no client_email or private_key');
-  const tokenUri = typeof k.token_uri === 'string' && /^https?:\/\//.test(k.token_uri) ? k.token_uri : 'https://oauth2.googleapis.com/token';
-  return { ...k, token_uri: tokenUri };
+  return { ...k, token_uri: googleTokenUri(k.token_uri) };
+}
+
+/**
+ * The key's token_uri when it is one of Google's (https, *.googleapis.com or accounts.google.com), else
+ * Google's usual one: the key file is user input, and the server must not post to addresses it names.
+ */
+function googleTokenUri(v: unknown): string {
+  try {
+    const u = new URL(String(v));
+    if (u.protocol === 'https:' && (u.hostname.endsWith('.googleapis.com') || u.hostname === 'accounts.google.com')) return u.href;
+  } catch {
+    // Not a URL: the default.
+  }
+  return 'https://oauth2.googleapis.com/token';
 }
 
 const b64url = (v: string | Buffer) => Buffer.from(v).toString('base64url');
