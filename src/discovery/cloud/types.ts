@@ -5,11 +5,11 @@ export type ProviderEntry = Record<string, string>;
 
 /** A public host or address a provider knows: a DNS name (with the address its record gives, if any) or an address. */
 export interface CloudAsset {
-  /** The provider as named in the config (do, hetzner, linode, cloudflare). */
+  /** The provider as named in the config (aws, gcp, azure, do, scw, ...). */
   provider: string;
   /** The entry's `id` (a label the user gave the account), if any. */
   id?: string;
-  /** What kind of resource it came from: instance, dns. */
+  /** What kind of resource it came from: instance, dns, elb, cloudfront, publicip, ... */
   service: string;
   /** A DNS name (records, app domains). */
   host?: string;
