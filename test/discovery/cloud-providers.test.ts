@@ -223,7 +223,7 @@ describe('cloud providers with signed requests, OAuth tokens or XML', () => {
     expect(found.map(key).sort()).toEqual(['scw instance - 127.0.0.91', 'scw instance - 127.0.0.92', 'scw instance - 127.0.0.93', 'scw instance - ::1']);
     expect(requests.map((r) => r.url)).toEqual([
       '/scw/instance/v1/zones/fr-par-1/servers?page=1&per_page=100', '/scw/instance/v1/zones/fr-par-1/servers?page=2&per_page=100',
-      ...['fr-par-2', 'fr-par-3', 'nl-ams-1', 'nl-ams-2', 'nl-ams-3', 'pl-waw-1', 'pl-waw-2', 'pl-waw-3'].map((z) => `/scw/instance/v1/zones/${z}/servers?page=1&per_page=100`),
+      ...['fr-par-2', 'fr-par-3', 'nl-ams-1', 'nl-ams-2', 'nl-ams-3', 'pl-waw-1', 'pl-waw-2', 'pl-waw-3', 'it-mil-1'].map((z) => `/scw/instance/v1/zones/${z}/servers?page=1&per_page=100`),
     ]);
     expect(requests.every((r) => r.headers['x-auth-token'] === TOKENS.scwSecretKey)).toBe(true);
     const bad = await list([{ ...entry('scw'), scaleway_access_token: 'scw-wrong-SECRET' }]);

@@ -5,7 +5,7 @@
 import { CloudApiError, eachPart } from './http.ts';
 import type { CloudAsset, CloudProviderClient } from './types.ts';
 
-export const ZONES = ['fr-par-1', 'fr-par-2', 'fr-par-3', 'nl-ams-1', 'nl-ams-2', 'nl-ams-3', 'pl-waw-1', 'pl-waw-2', 'pl-waw-3'];
+export const ZONES = ['fr-par-1', 'fr-par-2', 'fr-par-3', 'nl-ams-1', 'nl-ams-2', 'nl-ams-3', 'pl-waw-1', 'pl-waw-2', 'pl-waw-3', 'it-mil-1'];
 const PER_PAGE = 100;
 
 export const scaleway: CloudProviderClient = {
