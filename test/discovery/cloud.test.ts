@@ -87,7 +87,7 @@ describe('cloud asset listing', () => {
       { provider: 'do', digitalocean_token: 'dop_v1_wrong_SECRET_value' },
       { provider: 'cloudflare', api_token: 'cf-wrong-SECRET-token' },
       { provider: 'linode', linode_personal_access_token: 'linode-wrong-SECRET' },
-      { provider: 'aws', aws_access_key: 'AKIAEXAMPLESECRET', aws_secret_key: 'aws-SECRET-key-value' },
+      { provider: 'kubernetes', kubeconfig_file: '/SECRET/kubeconfig' },
       { provider: 'hetzner' },
       { provider: 'hetzner', id: 'ok', auth_token: TOKENS.hetzner },
     ], { baseUrls: apis.baseUrls, notice: (m) => notices.push(m) });
@@ -96,7 +96,7 @@ describe('cloud asset listing', () => {
       'cloudlist: provider do skipped: the API answered HTTP 401: Unable to authenticate you',
       'cloudlist: provider cloudflare skipped: the API answered HTTP 403: Invalid access token',
       'cloudlist: provider linode skipped: the API answered HTTP 401: Invalid Token',
-      'cloudlist: provider aws skipped: not supported (supported: do, hetzner, linode, cloudflare, heroku)',
+      'cloudlist: provider kubernetes skipped: not supported (supported: do, hetzner, linode, cloudflare, heroku, aws, gcp, azure, scw, fastly, namecheap, alibaba)',
       'cloudlist: provider hetzner skipped: auth_token is not set',
     ]);
   });

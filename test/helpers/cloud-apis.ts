@@ -1,7 +1,13 @@
 // Local HTTP servers that answer as the cloud providers' public APIs do (paths, auth headers, paging and
-// error shapes of DigitalOcean v2, Hetzner Cloud v1, Linode v4, Cloudflare v4 and Heroku), serving a fixed
-// inventory. Pages are deliberately small (each API's page size capped at `pageCap`) so that every
-// listing spans several pages.
+// error shapes of DigitalOcean v2, Hetzner Cloud v1, Linode v4, Cloudflare v4, Heroku and Scaleway
+// Instances here; AWS, Google Cloud and Azure, whose requests are signed or carry OAuth tokens, in their own
+// helpers), serving a fixed inventory. Pages are deliberately small (each API's page size capped at
+// `pageCap`) so that every listing spans several pages.
+import yaml from 'js-yaml';
+import { answerAws, type AwsInventory, type AwsKeys } from './aws-api.ts';
+import { answerAzure, type AzureInventory } from './azure-api.ts';
+import { answerGcp, gcpAccount, type GcpInventory } from './gcp-api.ts';
+import { answerMore, type MoreInventory } from './more-cloud-apis.ts';
 import { startHttpServer, type TestServer } from './targets.ts';
 
 export const TOKENS = {
@@ -12,9 +18,27 @@ export const TOKENS = {
   cloudflareKey: 'cf-global-SECRET-0123456789',
   cloudflareEmail: 'owner@example.test',
   heroku: 'heroku-SECRET-0123456789abcdef',
+  awsAccessKey: 'AKIAVIGILSECRETKEYID',
+  awsSecretKey: 'aws-SECRET/0123456789+abcdefghijklmnopq',
+  awsSessionToken: 'IQoJb3JpZ2luX2VjSECRETsessiontoken0123456789',
+  azureTenant: '72f988bf-0000-4000-8000-00000000tnt1',
+  azureClient: '1b2c3d4e-0000-4000-8000-0000000clnt1',
+  azureSecret: 'azure~SECRET.client-secret_0123456789',
+  azureSubscription: 'aaaabbbb-0000-4000-8000-000000000sub',
+  scwAccessKey: 'SCWSECRETACCESSKEY01',
+  scwSecretKey: 'scw-SECRET-4f2d0c8e-0000-4000-8000-000000000000',
+  fastly: 'fastly-SECRET-0123456789abcdef',
+  namecheapUser: 'vigiluser',
+  namecheapKey: 'namecheapSECRETapikey0123456789',
+  namecheapIp: '203.0.113.7',
+  alibabaKey: 'LTAI5tSECRETaccesskeyid',
+  alibabaSecret: 'alibaba-SECRET-access-key-secret',
 };
 
-export interface CloudInventory {
+/** The Google Cloud service account (a key pair made for this test run). */
+export const GCP = gcpAccount();
+
+export interface CloudInventory extends MoreInventory {
   apps: { id: string; live_domain?: string }[];
   herokuApps: { id: string; name: string; web_url: string | null; internal_routing: boolean | null }[];
   droplets: { id: number; networks: { v4: { ip_address: string; type: 'public' | 'private' }[]; v6: { ip_address: string; type: 'public' | 'private' }[] } }[];
@@ -22,11 +46,15 @@ export interface CloudInventory {
   servers: { id: number; name: string; public_net: { ipv4: { ip: string } | null; ipv6: { ip: string } | null }; private_net: { ip: string }[] }[];
   linodes: { id: number; label: string; ipv4: string[]; ipv6: string | null }[];
   zones: { id: string; name: string; records: { id: string; type: string; name: string; content: string; proxied: boolean }[] }[];
+  aws: AwsInventory;
+  gcp: GcpInventory;
+  azure: AzureInventory;
+  scwServers: Record<string, { id: string; name: string; public_ip: { address: string } | null; public_ips?: { address: string; family: 'inet' | 'inet6' }[]; ipv6: { address: string } | null; private_ip: string | null }[]>;
 }
 
 export interface CloudApis {
   /** Base URL of each provider's API (all on one server), as VIGIL_CLOUD_ENDPOINTS takes them. */
-  baseUrls: Record<'do' | 'hetzner' | 'linode' | 'cloudflare' | 'heroku', string>;
+  baseUrls: Record<string, string>;
   /** VIGIL_CLOUD_ENDPOINTS text for them. */
   endpointsEnv: string;
   server: TestServer;
@@ -38,7 +66,20 @@ function slice<T>(items: T[], page: number, size: number): T[] {
 }
 
 export async function startCloudApis(inv: CloudInventory, pageCap = 2): Promise<CloudApis> {
-  const server = await startHttpServer((req, res) => {
+  const azureTokens = new Set<string>();
+  const nonces = new Set<string>();
+  const more = { fastlyKey: TOKENS.fastly, namecheap: { user: TOKENS.namecheapUser, apiKey: TOKENS.namecheapKey, clientIp: TOKENS.namecheapIp }, alibaba: { accessKey: TOKENS.alibabaKey, secret: TOKENS.alibabaSecret } };
+  // The account's own key, and temporary credentials (with a session token) of the same account.
+  const awsKeys: AwsKeys = new Map([
+    [TOKENS.awsAccessKey, { creds: { accessKey: TOKENS.awsAccessKey, secretKey: TOKENS.awsSecretKey }, inv: inv.aws }],
+    [`${TOKENS.awsAccessKey}TMP`, { creds: { accessKey: `${TOKENS.awsAccessKey}TMP`, secretKey: TOKENS.awsSecretKey, sessionToken: TOKENS.awsSessionToken }, inv: inv.aws }],
+  ]);
+  const azure = { tenantId: TOKENS.azureTenant, clientId: TOKENS.azureClient, clientSecret: TOKENS.azureSecret, subscriptionId: TOKENS.azureSubscription };
+  const server = await startHttpServer((req, res, body) => {
+    if (answerAws(awsKeys, pageCap, req, res, body)) return;
+    if (answerGcp(inv.gcp, GCP, pageCap, req, res, body)) return;
+    if (answerAzure(inv.azure, azure, azureTokens, pageCap, req, res, body)) return;
+    if (answerMore(inv, more, nonces, pageCap, req, res)) return;
     const u = new URL(req.url!, 'http://x');
     const [, provider, ...rest] = u.pathname.split('/');
     const path = '/' + rest.join('/');
@@ -120,12 +161,27 @@ export async function startCloudApis(inv: CloudInventory, pageCap = 2): Promise<
       }
       return json(200, part);
     }
+    if (provider === 'scw') {
+      if (req.headers['x-auth-token'] !== TOKENS.scwSecretKey) return json(401, { message: 'authentication is denied', method: 'api_key', reason: 'invalid_argument', type: 'denied_authentication' });
+      const m = path.match(/^\/instance\/v1\/zones\/([a-z]{2}-[a-z]{3}-\d)\/servers$/);
+      if (!m) return json(404, { message: 'resource is not found', resource: 'instance_server', type: 'not_found' });
+      const size = Number(u.searchParams.get('per_page') ?? 50);
+      if (!(size >= 1 && size <= 100)) return json(400, { message: 'Validation Error', type: 'invalid_arguments', fields: { per_page: ['must be between 1 and 100'] } });
+      const all = inv.scwServers[m[1]!] ?? [];
+      res.setHeader('X-Total-Count', String(all.length));
+      return json(200, { servers: slice(all, page, Math.min(size, pageCap)).map((s) => ({ ...s, state: 'running', commercial_type: 'DEV1-S', zone: m[1] })) });
+    }
     res.statusCode = 404;
     res.end();
   });
-  const baseUrls = {
+  const baseUrls: Record<string, string> = {
     do: `${server.url}/do`, hetzner: `${server.url}/hetzner`, linode: `${server.url}/linode`, cloudflare: `${server.url}/cloudflare`,
-    heroku: `${server.url}/heroku`,
+    heroku: `${server.url}/heroku`, scw: `${server.url}/scw`,
+    'aws.ec2': `${server.url}/aws-ec2/{region}`, 'aws.elb': `${server.url}/aws-elb/{region}`, 'aws.route53': `${server.url}/aws-route53`, 'aws.sts': `${server.url}/aws-sts`,
+    'aws.cloudfront': `${server.url}/aws-cloudfront`,
+    'gcp.oauth': `${server.url}/gcp-oauth/token`, 'gcp.resourcemanager': `${server.url}/gcp-crm`, 'gcp.compute': `${server.url}/gcp-compute`, 'gcp.dns': `${server.url}/gcp-dns`,
+    'azure.login': `${server.url}/azure-login`, 'azure.management': `${server.url}/azure-arm`,
+    fastly: `${server.url}/fastly`, 'namecheap.xml': `${server.url}/namecheap`, 'alibaba.ecs': `${server.url}/alibaba/{region}`,
   };
   return {
     baseUrls,
@@ -185,7 +241,137 @@ export function sampleInventory(): CloudInventory {
       ] },
       { id: 'z3', name: 'empty.example.test', records: [] },
     ],
+    aws: {
+      regions: {
+        'us-east-1': {
+          instances: [
+            { id: 'a1', ipAddress: '127.0.0.61', dnsName: 'ec2-127-0-0-61.compute-1.example.test', privateIpAddress: '10.0.0.5', nics: [{ publicIp: '127.0.0.61', ipv6: ['::1'] }] },
+            { id: 'a2', privateIpAddress: '10.0.0.6', nics: [{}] },
+            { id: 'a3', ipAddress: '127.0.0.62', privateIpAddress: '10.0.0.7' },
+          ],
+          loadBalancers: [
+            { name: 'web-alb', dnsName: 'web-alb-123.us-east-1.elb.example.test', scheme: 'internet-facing' },
+            { name: 'int-alb', dnsName: 'internal-int-alb-9.us-east-1.elb.example.test', scheme: 'internal' },
+            { name: 'nlb', dnsName: 'nlb-7.elb.us-east-1.example.test', scheme: 'internet-facing' },
+          ],
+        },
+        'eu-west-1': {
+          instances: [{ id: 'b1', ipAddress: '127.0.0.63', privateIpAddress: '10.1.0.5', nics: [{ publicIp: '127.0.0.63' }, { publicIp: '127.0.0.64' }] }],
+          classicLoadBalancers: [{ name: 'old-elb', dnsName: 'old-elb-1.eu-west-1.elb.example.test', scheme: 'internet-facing' }],
+        },
+        'ap-south-1': { instances: [] },
+      },
+      zones: [
+        { id: 'Z1PUBLIC', name: 'aws.example.test.', private: false, records: [
+          { name: 'aws.example.test.', type: 'A', values: ['127.0.0.65'] },
+          { name: 'aws.example.test.', type: 'MX', values: ['10 mail.aws.example.test'] },
+          { name: 'aws.example.test.', type: 'TXT', values: ['"v=spf1 -all"'] },
+          { name: 'api.aws.example.test.', type: 'A', alias: 'dualstack.web-alb-123.us-east-1.elb.example.test.' },
+          { name: 'multi.aws.example.test.', type: 'A', values: ['127.0.0.67', '127.0.0.68'] },
+          { name: 'w.aws.example.test.', type: 'A', values: ['127.0.0.69'], setIdentifier: 'one' },
+          { name: 'w.aws.example.test.', type: 'A', values: ['127.0.0.60'], setIdentifier: 'two' },
+          { name: 'www.aws.example.test.', type: 'CNAME', values: ['aws.example.test'] },
+          { name: '\\052.aws.example.test.', type: 'A', values: ['127.0.0.66'] },
+        ] },
+        { id: 'Z2PRIVATE', name: 'internal.aws.example.test.', private: true, records: [{ name: 'db.internal.aws.example.test.', type: 'A', values: ['10.1.1.1'] }] },
+        { id: 'Z3PUBLIC', name: 'aws2.example.test.', private: false, records: [{ name: 'v6.aws2.example.test.', type: 'AAAA', values: ['::1'] }] },
+      ],
+      distributions: [
+        { id: 'E1SITE', domainName: 'd111abcdef8.cloudfront.example.test', aliases: ['cdn.aws.example.test', 'static.aws.example.test'], enabled: true },
+        { id: 'E2OFF', domainName: 'd222off.cloudfront.example.test', aliases: [], enabled: false },
+        { id: 'E3API', domainName: 'd333api.cloudfront.example.test', aliases: [], enabled: true },
+      ],
+      otherAccounts: {
+        210987654321: { role: 'VigilLister', inventory: {
+          regions: { 'us-east-1': { instances: [{ id: 'o1', ipAddress: '127.0.0.121', privateIpAddress: '10.9.0.1' }] }, 'eu-central-1': { instances: [{ id: 'o2', ipAddress: '127.0.0.122', privateIpAddress: '10.9.0.2' }] } },
+          zones: [{ id: 'ZOTHER', name: 'other.example.test.', private: false, records: [{ name: 'other.example.test.', type: 'A', values: ['127.0.0.123'] }] }],
+        } },
+      },
+    },
+    gcp: {
+      projects: [
+        { projectId: 'vigil-proj-1', lifecycleState: 'ACTIVE',
+          instances: [
+            { name: 'vm1', zone: 'us-central1-a', natIPs: ['127.0.0.71'] },
+            { name: 'vm2', zone: 'europe-west1-b', natIPs: ['127.0.0.72'], externalIpv6: '::1' },
+            { name: 'vm3-internal', zone: 'us-central1-a', natIPs: [] },
+            { name: 'vm4', zone: 'us-central1-a', natIPs: ['127.0.0.73'] },
+          ],
+          zones: [
+            { name: 'gz1', dnsName: 'gcp.example.test.', visibility: 'public', rrsets: [
+              { name: 'gcp.example.test.', type: 'A', rrdatas: ['127.0.0.74'] },
+              { name: 'gcp.example.test.', type: 'MX', rrdatas: ['10 mail.gcp.example.test.'] },
+              { name: 'www.gcp.example.test.', type: 'CNAME', rrdatas: ['gcp.example.test.'] },
+              { name: 'api.gcp.example.test.', type: 'A', rrdatas: ['127.0.0.75', '127.0.0.76'] },
+            ] },
+            { name: 'corp', dnsName: 'corp.internal.', visibility: 'private', rrsets: [{ name: 'db.corp.internal.', type: 'A', rrdatas: ['10.2.0.3'] }] },
+            { name: 'gz3', dnsName: 'gcp2.example.test.', visibility: 'public', rrsets: [{ name: 'v6.gcp2.example.test.', type: 'AAAA', rrdatas: ['::1'] }] },
+          ] },
+        { projectId: 'vigil-proj-2', lifecycleState: 'ACTIVE', computeDisabled: true, instances: [], zones: [] },
+        { projectId: 'vigil-old', lifecycleState: 'DELETE_REQUESTED', instances: [{ name: 'gone', zone: 'us-east1-b', natIPs: ['127.0.0.79'] }], zones: [] },
+      ],
+    },
+    azure: {
+      publicIps: [
+        { name: 'pip-web', ipAddress: '127.0.0.81', version: 'IPv4', fqdn: 'web-vigil.westeurope.cloudapp.example.test' },
+        { name: 'pip-v6', ipAddress: '::1', version: 'IPv6' },
+        { name: 'pip-unassigned', version: 'IPv4' },
+        { name: 'pip-2', ipAddress: '127.0.0.82', version: 'IPv4' },
+      ],
+      trafficManagerProfiles: [{ name: 'tm-web', relativeName: 'vigil-web' }],
+      dnsZones: [
+        { name: 'az.example.test', zoneType: 'Public', records: [
+          { name: '@', type: 'A', values: ['127.0.0.83'] },
+          { name: '@', type: 'TXT', values: ['hello'] },
+          { name: 'www', type: 'CNAME', values: ['az.example.test'] },
+          { name: 'api', type: 'A', values: ['127.0.0.84', '127.0.0.85'] },
+          { name: 'mail', type: 'MX', values: ['mx.az.example.test'] },
+        ] },
+        { name: 'private.az.example.test', zoneType: 'Private', records: [{ name: 'db', type: 'A', values: ['10.3.0.4'] }] },
+      ],
+    },
+    scwServers: {
+      'fr-par-1': [
+        { id: 's1', name: 'web', public_ip: { address: '127.0.0.91' }, public_ips: [{ address: '127.0.0.91', family: 'inet' }], ipv6: null, private_ip: '10.4.0.1' },
+        { id: 's2', name: 'private-only', public_ip: null, public_ips: [], ipv6: null, private_ip: '10.4.0.2' },
+        { id: 's3', name: 'dual', public_ip: { address: '127.0.0.92' }, public_ips: [{ address: '127.0.0.92', family: 'inet' }, { address: '::1', family: 'inet6' }], ipv6: null, private_ip: null },
+      ],
+      'nl-ams-1': [{ id: 's4', name: 'legacy', public_ip: { address: '127.0.0.93' }, ipv6: { address: '::1' }, private_ip: null }],
+    },
+    fastlyServices: [
+      { id: 'svc1', name: 'www', version: 3, domains: [{ name: 'www.fastly.example.test', version: 3 }, { name: 'old.fastly.example.test', version: 2 }, { name: 'www.fastly.example.test', version: 2 }] },
+      { id: 'svc2', name: 'api', version: 1, domains: [{ name: 'api.fastly.example.test', version: 1 }] },
+      { id: 'svc3', name: 'images', version: 5, domains: [{ name: 'img.fastly.example.test', version: 5 }] },
+    ],
+    namecheapDomains: [
+      { name: 'nc.example.test', hosts: [
+        { Name: '@', Type: 'A', Address: '127.0.0.101' }, { Name: 'www', Type: 'CNAME', Address: 'nc.example.test.' },
+        { Name: '@', Type: 'MX', Address: 'mx.nc.example.test.' }, { Name: 'v6', Type: 'AAAA', Address: '::1' },
+      ] },
+      { name: 'elsewhere.example.test', externalDns: true, hosts: [] },
+      { name: 'expired.example.test', expired: true, hosts: [] },
+    ],
+    alibabaInstances: {
+      'cn-hangzhou': [
+        { InstanceId: 'i-1', PublicIpAddress: { IpAddress: ['127.0.0.111'] }, EipAddress: { IpAddress: '' }, NetworkInterfaces: { NetworkInterface: [{ Ipv6Sets: { Ipv6Set: [{ Ipv6Address: '::1' }] } }] } },
+        { InstanceId: 'i-2', PublicIpAddress: { IpAddress: [] }, EipAddress: { IpAddress: '127.0.0.112' }, NetworkInterfaces: { NetworkInterface: [] } },
+        { InstanceId: 'i-3', PublicIpAddress: { IpAddress: [] }, EipAddress: { IpAddress: '' }, NetworkInterfaces: { NetworkInterface: [{}] } },
+      ],
+    },
   };
+}
+
+/** A provider-config.yaml naming the AWS, Google Cloud, Azure, Scaleway, Fastly, Namecheap and Alibaba accounts with the right credentials. */
+export function signedProviderConfig(): string {
+  return yaml.dump([
+    { provider: 'aws', id: 'prod', aws_access_key: TOKENS.awsAccessKey, aws_secret_key: TOKENS.awsSecretKey },
+    { provider: 'gcp', gcp_service_account_key: GCP.keyJson },
+    { provider: 'azure', client_id: TOKENS.azureClient, client_secret: TOKENS.azureSecret, tenant_id: TOKENS.azureTenant, subscription_id: TOKENS.azureSubscription },
+    { provider: 'scw', scaleway_access_key: TOKENS.scwAccessKey, scaleway_access_token: TOKENS.scwSecretKey },
+    { provider: 'fastly', fastly_api_key: TOKENS.fastly },
+    { provider: 'namecheap', namecheap_api_key: TOKENS.namecheapKey, namecheap_user_name: TOKENS.namecheapUser, namecheap_client_ip: TOKENS.namecheapIp },
+    { provider: 'alibaba', alibaba_region_id: 'cn-hangzhou', alibaba_access_key: TOKENS.alibabaKey, alibaba_access_key_secret: TOKENS.alibabaSecret },
+  ], { lineWidth: -1 });
 }
 
 /** A cloudlist provider-config.yaml naming four of the accounts (not Heroku) with the right tokens. */

@@ -4,17 +4,24 @@
 import net from 'node:net';
 import yaml from 'js-yaml';
 import { isDomain } from '../scope.ts';
-import { apiGetter, apiRequester } from './http.ts';
+import { apiGetter, apiRequester, apiSender } from './http.ts';
 import { digitalocean } from './digitalocean.ts';
 import { hetzner } from './hetzner.ts';
 import { linode } from './linode.ts';
 import { cloudflare } from './cloudflare.ts';
 import { heroku } from './heroku.ts';
+import { aws } from './aws.ts';
+import { gcp } from './gcp.ts';
+import { azure } from './azure.ts';
+import { scaleway } from './scaleway.ts';
+import { fastly } from './fastly.ts';
+import { namecheap } from './namecheap.ts';
+import { alibaba } from './alibaba.ts';
 import type { CloudAsset, CloudListOptions, CloudProviderClient, ProviderEntry } from './types.ts';
 
 export type { CloudAsset, CloudListOptions, ProviderEntry } from './types.ts';
 
-export const CLOUD_CLIENTS: Record<string, CloudProviderClient> = Object.fromEntries([digitalocean, hetzner, linode, cloudflare, heroku].map((c) => [c.name, c]));
+export const CLOUD_CLIENTS: Record<string, CloudProviderClient> = Object.fromEntries([digitalocean, hetzner, linode, cloudflare, heroku, aws, gcp, azure, scaleway, fastly, namecheap, alibaba].map((c) => [c.name, c]));
 
 /** The entries of a provider-config.yaml text (a YAML list of mappings); throws when it is not one. */
 export function parseCloudConfig(text: string): ProviderEntry[] {
@@ -26,9 +33,16 @@ export function parseCloudConfig(text: string): ProviderEntry[] {
   });
 }
 
+/** Whether a VIGIL_CLOUD_ENDPOINTS key names a provider (`do`) or one of a provider's APIs (`aws.ec2`). */
+function knownEndpoint(key: string): boolean {
+  const [provider, api, ...rest] = key.split('.');
+  const client = CLOUD_CLIENTS[provider!];
+  return !!client && !rest.length && (api === undefined || Object.hasOwn(client.apis ?? {}, api));
+}
+
 /**
- * API base URLs from "provider=URL" pairs separated by commas (VIGIL_CLOUD_ENDPOINTS): known providers
- * and http(s) URLs only, without trailing slashes.
+ * API base URLs from "provider=URL" or "provider.api=URL" pairs separated by commas
+ * (VIGIL_CLOUD_ENDPOINTS): known providers and APIs and http(s) URLs only, without trailing slashes.
  */
 export function parseCloudEndpoints(text: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -36,20 +50,23 @@ export function parseCloudEndpoints(text: string): Record<string, string> {
     const at = pair.indexOf('=');
     const name = pair.slice(0, at).trim();
     const url = pair.slice(at + 1).trim().replace(/\/+$/, '');
-    if (at > 0 && CLOUD_CLIENTS[name] && /^https?:\/\/\S+$/.test(url)) out[name] = url;
+    if (at > 0 && knownEndpoint(name) && /^https?:\/\/\S+$/.test(url)) out[name] = url;
   }
   return out;
 }
 
-/** Replaces every credential value of the entries (anything but provider and id) in a text. */
-export function redact(text: string, entries: ProviderEntry[]): string {
+/** Keys of an entry that hold no credential: they may appear in notices. */
+const PLAIN_KEYS = new Set(['provider', 'id', 'alibaba_region_id', 'namecheap_client_ip', 'assume_role_name', 'account_ids']);
+
+/** Replaces every credential value of the entries (anything but the plain keys), and the extra values, in a text. */
+export function redact(text: string, entries: ProviderEntry[], extra: string[] = []): string {
+  const values = entries.flatMap((e) => Object.entries(e).filter(([k]) => !PLAIN_KEYS.has(k)).map(([, v]) => v));
+  // Each value also as it is written in a URL or a form body (an API may repeat what it was sent).
+  const forms = [...values, ...extra].filter((x) => x.length >= 4)
+    .flatMap((v) => [v, encodeURIComponent(v), new URLSearchParams({ v }).toString().slice(2), JSON.stringify(v).slice(1, -1)]);
   let out = text;
-  for (const e of entries) {
-    for (const [k, v] of Object.entries(e)) {
-      if (k === 'provider' || k === 'id' || v.length < 4) continue;
-      out = out.split(v).join('****');
-    }
-  }
+  // Longest first, so that a value inside another (a key inside a JSON key file) leaves no part behind.
+  for (const v of [...new Set(forms)].sort((a, b) => b.length - a.length)) out = out.split(v).join('****');
   return out;
 }
 
@@ -82,10 +99,18 @@ export async function listCloudAssets(entries: ProviderEntry[], opts: CloudListO
       continue;
     }
     const base = (opts.baseUrls?.[client.name] ?? client.base).replace(/\/+$/, '');
+    const handedOut: string[] = [];
     try {
       const timeoutMs = opts.timeoutMs ?? 30_000;
       const found = await client.list(entry, {
         get: apiGetter(base, headers, timeoutMs, opts.signal), request: apiRequester(base, headers, timeoutMs, opts.signal), maxPages: opts.maxPages ?? 1000,
+        send: apiSender(timeoutMs, opts.signal),
+        url: (api, vars = {}) => {
+          const template = (opts.baseUrls?.[`${client.name}.${api}`] ?? client.apis?.[api] ?? base).replace(/\/+$/, '');
+          return template.replace(/\{(\w+)\}/g, (m, k: string) => vars[k] ?? m);
+        },
+        secret: (v) => handedOut.push(v),
+        notice: (m) => opts.notice(redact(`cloudlist: provider ${label(entry)}: ${m}`, secrets, handedOut)),
       });
       let n = 0;
       for (const raw of found) {
@@ -98,7 +123,7 @@ export async function listCloudAssets(entries: ProviderEntry[], opts: CloudListO
       }
       if (n === 0) opts.notice(`cloudlist: provider ${label(entry)} listed no hosts or public addresses`);
     } catch (e) {
-      opts.notice(redact(`cloudlist: provider ${label(entry)} skipped: ${(e as Error).message}`, secrets));
+      opts.notice(redact(`cloudlist: provider ${label(entry)} skipped: ${(e as Error).message}`, secrets, handedOut));
     }
   }
   return out;

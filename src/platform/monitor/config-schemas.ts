@@ -108,7 +108,7 @@ export const ReportingDocs: Record<(typeof TRACKERS)[number], TSchema> = {
 export const CLOUD_PROVIDERS: Record<string, string[]> = {
   aws: ['aws_access_key', 'aws_secret_key'],
   gcp: ['gcp_service_account_key'],
-  azure: ['client_id', 'client_secret', 'tenant_id', 'subscription_id'],
+  azure: ['client_id', 'client_secret', 'tenant_id'],
   do: ['digitalocean_token'],
   scw: ['scaleway_access_key', 'scaleway_access_token'],
   cloudflare: ['api_token'],
@@ -119,7 +119,7 @@ export const CLOUD_PROVIDERS: Record<string, string[]> = {
   namecheap: ['namecheap_api_key', 'namecheap_user_name'],
   alibaba: ['alibaba_region_id', 'alibaba_access_key', 'alibaba_access_key_secret'],
 };
-const CLOUD_OPTIONAL = ['id', 'aws_session_token', 'email', 'api_key', 'assume_role_name', 'account_ids'];
+const CLOUD_OPTIONAL = ['id', 'aws_session_token', 'email', 'api_key', 'assume_role_name', 'account_ids', 'namecheap_client_ip', 'subscription_id'];
 
 // subfinder's provider-config.yaml: source name -> list of keys.
 export const SUBFINDER_SOURCES = [

@@ -1,5 +1,5 @@
-// Enumerations of cloud accounts: a cloudlist config's DigitalOcean, Hetzner, Linode and Cloudflare accounts
-// (local servers answering as their APIs, reached through VIGIL_CLOUD_ENDPOINTS) fill the inventory, and
+// Enumerations of cloud accounts: a cloudlist config's accounts of all twelve providers but Heroku (local
+// servers answering as their APIs, reached through VIGIL_CLOUD_ENDPOINTS) fill the inventory, and
 // the usual port and HTTP steps run on what they list. Credentials appear in no answer, notice or log line.
 import { Writable } from 'node:stream';
 import pino from 'pino';
@@ -7,13 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbKinds } from '../../helpers/db.ts';
 import { startHttpServer, type TestServer } from '../../helpers/targets.ts';
 import { startDnsServer, type DnsTestServer } from '../../helpers/dns-server.ts';
-import { sampleInventory, sampleProviderConfig, startCloudApis, TOKENS, type CloudApis } from '../../helpers/cloud-apis.ts';
+import { sampleInventory, sampleProviderConfig, signedProviderConfig, startCloudApis, TOKENS, type CloudApis } from '../../helpers/cloud-apis.ts';
 import { getJobHandler, type JobContext } from '../../../src/platform/worker/registry.ts';
 import { ENUMERATE_JOB, createAssetApp, otherTeamUser, type AssetTestApp } from './fixtures.ts';
 
-const SECRETS = [TOKENS.do, TOKENS.hetzner, TOKENS.linode, TOKENS.cloudflare, 'AKIAVIGILTESTSECRET', 'aws-vigil-test-SECRET-key'];
+const SECRETS = [TOKENS.do, TOKENS.hetzner, TOKENS.linode, TOKENS.cloudflare, TOKENS.awsAccessKey, TOKENS.awsSecretKey, TOKENS.azureClient,
+  TOKENS.azureSecret, TOKENS.azureTenant, TOKENS.azureSubscription, TOKENS.scwAccessKey, TOKENS.scwSecretKey, 'a1b2c3d4e5f6SECRETKID', 'PRIVATE KEY',
+  TOKENS.fastly, TOKENS.namecheapKey, TOKENS.alibabaKey, TOKENS.alibabaSecret];
 const noSecret = (text: string) => {
-  for (const s of SECRETS) expect(text).not.toContain(s);
+  for (const s of SECRETS) for (const form of [s, encodeURIComponent(s), JSON.stringify(s).slice(1, -1)]) expect(text).not.toContain(form);
 };
 
 describe.each(dbKinds())('cloud enumerations on %s', (kind) => {
@@ -50,7 +52,7 @@ describe.each(dbKinds())('cloud enumerations on %s', (kind) => {
     });
     process.env.VIGIL_CLOUD_ENDPOINTS = apis.endpointsEnv;
     configId = await saveConfig('estate', 'cloudlist',
-      sampleProviderConfig() + '- provider: aws\n  aws_access_key: AKIAVIGILTESTSECRET\n  aws_secret_key: aws-vigil-test-SECRET-key\n');
+      sampleProviderConfig() + signedProviderConfig());
   });
   afterAll(async () => {
     delete process.env.VIGIL_CLOUD_ENDPOINTS;
@@ -72,12 +74,15 @@ describe.each(dbKinds())('cloud enumerations on %s', (kind) => {
 
     const data = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}` })).json().data;
     expect(data).toMatchObject({
-      status: 'finished', name: 'cloud: do,hetzner,linode,cloudflare,aws', enumeration_type: 'cloudlist',
-      cloudlist_provider_name: 'do,hetzner,linode,cloudflare,aws', cloudlist_config_ids: [configId], root_domains: [],
-      total_assets: 13, new_assets: 13,
+      status: 'finished', name: 'cloud: do,hetzner,linode,cloudflare,aws,gcp,azure,scw,fastly,namecheap,alibaba', enumeration_type: 'cloudlist',
+      cloudlist_provider_name: 'do,hetzner,linode,cloudflare,aws,gcp,azure,scw,fastly,namecheap,alibaba', cloudlist_config_ids: [configId], root_domains: [],
+      total_assets: 41, new_assets: 41,
     });
     expect(data.enumeration_config).not.toHaveProperty('cloudlist_provider_name');
-    expect(data.notices).toEqual(['cloudlist: provider aws skipped: not supported (supported: do, hetzner, linode, cloudflare, heroku)']);
+    expect(data.notices).toEqual([
+      'cloudlist: provider gcp: compute: 1 of 2 projects not listed (vigil-proj-2: the API answered HTTP 403: Compute Engine API has not been used in project vigil-proj-2 before or it is disabled.)',
+      'cloudlist: provider namecheap: dns hosts: 1 of 2 domains not listed (elsewhere.example.test: the API refused the request: Cannot complete this command as this domain is not using proper DNS servers (2030288))',
+    ]);
 
     const list = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}/contents?limit=100` })).json();
     const key = (a: any) => `${a.host}${a.port ? ':' + a.port : ''} ${a.ip.join(',')} ${a.source.map((s: any) => s.source).join(',')}`;
@@ -89,6 +94,20 @@ describe.each(dbKinds())('cloud enumerations on %s', (kind) => {
       'alias.cf.example.test 127.0.0.51 cloudlist:cloudflare', 'api.do.example.test 127.0.0.15 cloudlist:do',
       'app.cf.example.test 127.0.0.51 cloudlist:cloudflare', 'do.example.test 127.0.0.14 cloudlist:do',
       'www.cf2.example.test 127.0.0.52,::1 cloudlist:cloudflare',
+      // AWS, Google Cloud, Azure and Scaleway (names without an address, such as load balancers' and CNAMEs,
+      // are not in the test's DNS server: they do not resolve and are left out). The same address listed
+      // by several providers is one asset.
+      '127.0.0.61 127.0.0.61 cloudlist:aws', '127.0.0.62 127.0.0.62 cloudlist:aws', '127.0.0.63 127.0.0.63 cloudlist:aws',
+      '127.0.0.64 127.0.0.64 cloudlist:aws', '::1 ::1 cloudlist:aws', 'aws.example.test 127.0.0.65 cloudlist:aws',
+      'ec2-127-0-0-61.compute-1.example.test 127.0.0.61 cloudlist:aws', 'multi.aws.example.test 127.0.0.67,127.0.0.68 cloudlist:aws',
+      'v6.aws2.example.test ::1 cloudlist:aws', 'w.aws.example.test 127.0.0.60,127.0.0.69 cloudlist:aws',
+      '127.0.0.71 127.0.0.71 cloudlist:gcp', '127.0.0.72 127.0.0.72 cloudlist:gcp', '127.0.0.73 127.0.0.73 cloudlist:gcp',
+      'api.gcp.example.test 127.0.0.75,127.0.0.76 cloudlist:gcp', 'gcp.example.test 127.0.0.74 cloudlist:gcp', 'v6.gcp2.example.test ::1 cloudlist:gcp',
+      '127.0.0.81 127.0.0.81 cloudlist:azure', '127.0.0.82 127.0.0.82 cloudlist:azure', 'api.az.example.test 127.0.0.84,127.0.0.85 cloudlist:azure',
+      'az.example.test 127.0.0.83 cloudlist:azure', 'web-vigil.westeurope.cloudapp.example.test 127.0.0.81 cloudlist:azure',
+      '127.0.0.91 127.0.0.91 cloudlist:scw', '127.0.0.92 127.0.0.92 cloudlist:scw', '127.0.0.93 127.0.0.93 cloudlist:scw',
+      'nc.example.test 127.0.0.101 cloudlist:namecheap', 'v6.nc.example.test ::1 cloudlist:namecheap',
+      '127.0.0.111 127.0.0.111 cloudlist:alibaba', '127.0.0.112 127.0.0.112 cloudlist:alibaba',
     ].sort());
     const app = list.data.find((a: any) => a.port === web.port);
     expect(app).toMatchObject({ type: 'http', status_code: 200, title: 'Droplet app', host: '127.0.0.11' });
@@ -100,8 +119,8 @@ describe.each(dbKinds())('cloud enumerations on %s', (kind) => {
     expect(scan.statusCode, scan.body).toBe(200);
     const cfg = (await t.request({ method: 'GET', url: `/v1/scans/${scan.json().id}/config` })).json();
     expect(cfg.enumeration_ids).toEqual([{
-      id, name: 'cloud: do,hetzner,linode,cloudflare,aws', enumeration_type: 'cloudlist', cloudlist_provider_name: 'do,hetzner,linode,cloudflare,aws',
-      types: ['hosts', 'ports', 'http'], total_assets: 13,
+      id, name: 'cloud: do,hetzner,linode,cloudflare,aws,gcp,azure,scw,fastly,namecheap,alibaba', enumeration_type: 'cloudlist', cloudlist_provider_name: 'do,hetzner,linode,cloudflare,aws,gcp,azure,scw,fastly,namecheap,alibaba',
+      types: ['hosts', 'ports', 'http'], total_assets: 41,
     }]);
     expect(cfg.targets).toEqual([`http://127.0.0.11:${web.port}`]);
 
