@@ -181,6 +181,8 @@ describe.each(dbKinds())('web console assets pages on %s', (kind) => {
     // The list of enumerations, and the team's inventory.
     await owner.goto(base + '/assets');
     await owner.getByTestId('enumerations-table').getByRole('link', { name: 'E2E shop' }).waitFor();
+    expect(await owner.getByTestId('enumeration-type').textContent()).toBe('domain');
+    expect(await owner.getByTestId('enumeration-roots').textContent()).toBe('shop.e2e.test');
     await shot(owner, 'assets');
     // The status filter, deep-linked: none failed; the finished one is listed.
     await owner.goto(base + '/assets?status=failed');
@@ -227,6 +229,19 @@ describe.each(dbKinds())('web console assets pages on %s', (kind) => {
     const enumId = enumUrl.split('/').pop()!;
     await owner.goto(enumUrl + '?tab=settings');
     await owner.getByTestId('edit-enumeration').click();
+    // Every discovery step unticked: refused at the steps before anything is sent (the server would keep the
+    // stored steps); ticking one again clears the message.
+    const sent: string[] = [];
+    const onRequest = (r: { method(): string; url(): string }) => { if (r.method() === 'PATCH') sent.push(r.url()); };
+    owner.on('request', onRequest);
+    for (const step of ['dns_resolve', 'port_scan', 'http_probe']) await owner.getByLabel(new RegExp(`^${step}:`)).uncheck();
+    await owner.getByTestId('save-enumeration').click();
+    await expect.poll(() => owner.getByTestId('steps').textContent(), SLOW).toContain('Pick at least one discovery step');
+    expect(await owner.getByTestId('enumeration-error').textContent()).toBe('Pick at least one discovery step (steps)');
+    owner.off('request', onRequest);
+    expect(sent).toEqual([]);
+    for (const step of ['dns_resolve', 'port_scan', 'http_probe']) await owner.getByLabel(new RegExp(`^${step}:`)).check();
+    expect(await owner.getByTestId('enumeration-error').count()).toBe(0);
     const roots = owner.getByLabel(/^Roots/);
     expect(await roots.inputValue()).toBe('shop.e2e.test');
     expect(await owner.getByLabel(/^DNS resolvers/).inputValue()).toBe(dns.resolver);
@@ -375,7 +390,7 @@ describe.each(dbKinds())('web console assets pages on %s', (kind) => {
     expect(browserProblems).toEqual([]);
   }, STEP);
 
-  it('the owner enumerates a cloud account picked by name, with no roots; its token never reaches the page', async () => {
+  it('the owner enumerates a cloud account picked by name, with no roots (shown by name, its token never on the page), and alerts on it through a config picked by name', async () => {
     const made = await api('POST', '/v1/scans/config', { name: 'DO estate', config_type: 'cloudlist', config: `- provider: do\n  digitalocean_token: ${TOKENS.do}\n` });
     expect(made.status).toBe(200);
     await owner.goto(base + '/assets/new');
@@ -393,12 +408,43 @@ describe.each(dbKinds())('web console assets pages on %s', (kind) => {
     await owner.getByText('127.0.0.13', { exact: true }).first().waitFor();
     expect(await owner.getByText('10.10.0.5').count()).toBe(0);
     await owner.getByRole('tab', { name: 'Settings' }).click();
-    await owner.getByText(/Cloud accounts/).waitFor();
+    // The cloud account by its config's name, linked to the config's page.
+    const cloudId = (await made.json()).id as string;
+    const account = owner.getByTestId('cloud-configs').getByRole('link', { name: 'DO estate (do)' });
+    await account.waitFor();
+    expect(await account.getAttribute('href')).toBe(`/settings/configs/${cloudId}`);
     expect(await owner.content()).not.toContain(TOKENS.do);
     const id = new URL(owner.url()).pathname.split('/').pop()!;
     const stored = (await (await api('GET', `/v1/asset/enumerate/${id}`)).json()).data;
     expect([stored.enumeration_type, stored.cloudlist_provider_name]).toEqual(['cloudlist', 'do']);
     expect(JSON.stringify(stored)).not.toContain(TOKENS.do);
+    // The list shows its type, providers and account name.
+    await owner.goto(base + '/assets');
+    await owner.getByTestId('enumerations-table').getByRole('link', { name: 'E2E cloud' }).waitFor();
+    expect(await owner.getByTestId('enumeration-type').textContent()).toBe('cloudlistdo');
+    await expect.poll(() => owner.getByTestId('enumeration-roots').textContent(), SLOW).toBe('DO estate');
+
+    // An alert policy with an alerting config picked by name; its page names the config and links to it.
+    const hook = await api('POST', '/v1/scans/config', {
+      name: 'Droplet hook', config_type: 'alerting', config: `provider: webhook\nevents: [asset_policy_match]\nwebhook:\n  url: http://127.0.0.1:${shop.port}/hook\n`,
+    });
+    expect(hook.status).toBe(200);
+    const hookId = (await hook.json()).id as string;
+    await owner.goto(base + '/assets/policies/new');
+    await owner.getByLabel(/^Name/).fill('Alert on droplets');
+    await owner.getByRole('combobox', { name: /^Alerting configurations/ }).click();
+    expect(await owner.getByRole('option', { name: /^DO estate/ }).count()).toBe(0); // only alerting configs
+    await owner.getByRole('option', { name: 'Droplet hook (webhook)' }).click();
+    await owner.keyboard.press('Escape');
+    await owner.getByLabel('IP addresses').fill('127.0.0.11');
+    await owner.getByTestId('create-policy').click();
+    await owner.waitForURL((u) => /^\/assets\/policies\/[^/]+$/.test(u.pathname) && !u.pathname.endsWith('/new'));
+    const policyId = owner.url().split('/').pop()!;
+    expect((await (await api('GET', `/v1/asset/policy/${policyId}`)).json()).data).toMatchObject({
+      name: 'Alert on droplets', policy_type: 'alert', alerting_config_ids: [hookId], policies: { ip: '127.0.0.11' },
+    });
+    await owner.getByTestId('policy-alerting').getByRole('link', { name: 'Droplet hook (webhook)' }).click();
+    await owner.waitForURL((u) => u.pathname === `/settings/configs/${hookId}`);
     expect(browserProblems).toEqual([]);
   }, STEP);
 });

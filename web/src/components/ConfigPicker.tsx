@@ -1,9 +1,8 @@
 // Named configurations for a new scan (the create body's scan_config_ids, alerting_config_ids,
 // reporting_config_ids and disable_global_* flags), picked from the team's configs by kind.
 import { Checkbox, Group, MultiSelect, Stack, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { api, ok } from '../api/client';
 import { ErrorState } from './States';
+import { useTeamConfigs } from './TeamConfigs';
 
 export interface ConfigChoice {
   scan: string[];
@@ -36,7 +35,7 @@ const KINDS = [
 ] as const;
 
 export function ConfigPicker({ value, onChange }: { value: ConfigChoice; onChange(v: ConfigChoice): void }) {
-  const configs = useQuery({ queryKey: ['configs', 'all'], queryFn: () => ok(api.GET('/v1/scans/config', { params: { query: { limit: 1000 } } })) });
+  const configs = useTeamConfigs();
   if (configs.error) return <ErrorState error={configs.error} />;
   const all = configs.data ?? [];
   return (

@@ -3,9 +3,10 @@
 import { Alert, Button, Card, Group, List, Modal, Progress, SegmentedControl, Select, SimpleGrid, Stack, Table, Tabs, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { api, ok } from '../../api/client';
 import { when } from '../../components/Severity';
+import { ConfigLinks } from '../../components/TeamConfigs';
 import { EmptyState, ErrorState, LoadingState, errorMessage } from '../../components/States';
 import { useMe } from '../../session';
 import { AssetList } from './AssetList';
@@ -194,7 +195,7 @@ function Settings({ enumeration: e }: { enumeration: Enumeration }) {
   }
   const c = e.enumeration_config as Record<string, unknown>;
   const list = (v: unknown) => (Array.isArray(v) ? (v.length > 20 ? `${v.slice(0, 20).join(', ')} and ${v.length - 20} more` : v.join(', ') || 'none') : undefined);
-  const rows: [string, string][] = [
+  const rows: [string, ReactNode][] = [
     ['Roots', e.root_domains.join(', ') || '—'], ['Steps', e.steps.join(', ')], ['Ports', e.enumeration_ports || String(c.ports ?? '') || 'top-100'],
     ['Exclusions', e.exclusions.join(', ') || '—'], ['Automatic vulnerability scans', e.automatic_vuln_scans ? 'yes' : 'no'],
     ['DNS resolvers', list(c.resolvers) ?? 'the system resolver'], ['Wordlist', list(c.wordlist) ?? 'built-in'],
@@ -202,8 +203,9 @@ function Settings({ enumeration: e }: { enumeration: Enumeration }) {
     ['Timeout', c.timeout ? `${String(c.timeout)} s` : 'default (3 s)'], ['Follow redirects', c['follow-redirect'] === false ? 'no' : 'yes'],
     ['Fingerprint templates', list(c.technology_templates) ?? 'http/technologies/tech-detect.yaml'],
     ...(c.provider_config ? [['Passive source keys', 'set (hidden)'] as [string, string]] : []),
-    ...(Array.isArray(c.subfinder_config_ids) ? [['Subfinder configs', c.subfinder_config_ids.join(', ')] as [string, string]] : []),
-    ...(e.cloudlist_config_ids?.length ? [['Cloud accounts', `${e.cloudlist_config_ids.join(', ')} (${e.cloudlist_provider_name ?? ''})`] as [string, string]] : []),
+    ...(Array.isArray(c.subfinder_config_ids) && c.subfinder_config_ids.length
+      ? [['Passive source configs', <ConfigLinks ids={c.subfinder_config_ids as string[]} testId="subfinder-configs" />] as [string, ReactNode]] : []),
+    ...(e.cloudlist_config_ids?.length ? [['Cloud accounts', <ConfigLinks ids={e.cloudlist_config_ids} testId="cloud-configs" />] as [string, ReactNode]] : []),
     ['Created', when(e.created_at)], ['Changed', when(e.updated_at)],
   ];
   return (
@@ -212,7 +214,7 @@ function Settings({ enumeration: e }: { enumeration: Enumeration }) {
       {me.canManage && <Button variant="light" style={{ alignSelf: 'flex-start' }} onClick={() => { setSaved(false); setEditing(true); }} data-testid="edit-enumeration">Edit settings</Button>}
       <Table withRowBorders={false} maw={900} data-testid="enumeration-settings">
         <Table.Tbody>
-          {rows.map(([k, v]) => <Table.Tr key={k}><Table.Td w={240}><Text size="sm" c="dimmed">{k}</Text></Table.Td><Table.Td><Text size="sm">{v}</Text></Table.Td></Table.Tr>)}
+          {rows.map(([k, v]) => <Table.Tr key={k}><Table.Td w={240}><Text size="sm" c="dimmed">{k}</Text></Table.Td><Table.Td>{typeof v === 'string' ? <Text size="sm">{v}</Text> : v}</Table.Td></Table.Tr>)}
         </Table.Tbody>
       </Table>
     </Stack>

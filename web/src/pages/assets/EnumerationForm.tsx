@@ -2,11 +2,11 @@
 // the API takes. Used to create one (POST) and to change one (PATCH, from its Settings tab). The server
 // checks everything; its 400 is shown as it is, and at the field it names.
 import { Alert, Button, Checkbox, Fieldset, Group, MultiSelect, NumberInput, SimpleGrid, Stack, Switch, TextInput, Textarea } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, ApiFailure, ok } from '../../api/client';
+import { ApiFailure } from '../../api/client';
 import type { paths } from '../../api/schema';
 import { errorMessage } from '../../components/States';
+import { useTeamConfigs } from '../../components/TeamConfigs';
 import { lines, STEPS, type Enumeration } from './common';
 
 export type EnumerationBody = NonNullable<paths['/v1/asset/enumerate']['post']['requestBody']>['content']['application/json'];
@@ -45,7 +45,7 @@ export function EnumerationForm({ initial, submitLabel, submitTestId, onSubmit, 
   const [cloudIds, setCloudIds] = useState<string[]>(initial?.cloudlist_config_ids ?? []);
   const [subfinderIds, setSubfinderIds] = useState<string[]>((c as { subfinder_config_ids?: string[] }).subfinder_config_ids ?? []);
   // The team's cloud accounts and passive-source keys: named configs of those types (names only).
-  const configs = useQuery({ queryKey: ['configs', 'all'], queryFn: () => ok(api.GET('/v1/scans/config', { params: { query: { limit: 1000 } } })) });
+  const configs = useTeamConfigs();
   const ofType = (type: string) => (configs.data ?? []).filter((x) => x.config_type === type)
     .map((x) => ({ value: x.id, label: `${x.name}${x.provider_name ? ` (${x.provider_name})` : ''}` }));
   const [error, setError] = useState<{ message: string; param?: string }>();
@@ -53,6 +53,12 @@ export function EnumerationForm({ initial, submitLabel, submitTestId, onSubmit, 
   const editing = !!initial;
 
   const submit = async () => {
+    // The server reads an empty list as "unchanged" (an edit) or "the default steps" (a new one): refused
+    // here so that unticking every step never silently keeps other steps.
+    if (steps.length === 0) {
+      setError({ message: 'Pick at least one discovery step', param: 'steps' });
+      return;
+    }
     setBusy(true);
     setError(undefined);
     const n = (v: number | string) => (typeof v === 'number' ? v : undefined);
@@ -108,7 +114,10 @@ export function EnumerationForm({ initial, submitLabel, submitTestId, onSubmit, 
           data={ofType('subfinder')} value={subfinderIds} onChange={setSubfinderIds} error={fieldError('subfinder_config_ids')}
         />
       </SimpleGrid>
-      <Checkbox.Group label="Discovery steps" value={steps} onChange={setSteps} error={fieldError('steps')}>
+      <Checkbox.Group
+        label="Discovery steps" value={steps} error={fieldError('steps')} data-testid="steps"
+        onChange={(v) => { setSteps(v); if (error?.param === 'steps') setError(undefined); }}
+      >
         <SimpleGrid cols={{ base: 1, sm: 2 }} mt="xs">
           {STEPS.map((s) => <Checkbox key={s.value} value={s.value} label={`${s.value}: ${s.label}`} />)}
         </SimpleGrid>

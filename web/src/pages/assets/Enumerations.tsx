@@ -1,5 +1,5 @@
 // Enumerations: search, status filter and pagination done by the server; the list refreshes while one runs.
-import { Group, Pagination, Progress, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Group, Pagination, Progress, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
@@ -8,6 +8,7 @@ import { api, ok } from '../../api/client';
 import { AnchorLink, ButtonLink } from '../../components/Links';
 import { when } from '../../components/Severity';
 import { EmptyState, ErrorState, LoadingState } from '../../components/States';
+import { useTeamConfigs } from '../../components/TeamConfigs';
 import { useMe } from '../../session';
 import { ACTIVE, AssetsTabs, ENUM_STATUSES, EnumStatusBadge } from './common';
 import { enumerationsRoute } from './routes';
@@ -32,6 +33,9 @@ export default function Enumerations() {
     placeholderData: keepPreviousData,
     refetchInterval: (query) => (query.state.data?.data.some((e) => ACTIVE.includes(e.status)) ? 2000 : false),
   });
+  // Cloud accounts are shown by their config's name (loaded only when a listed enumeration has some).
+  const configs = useTeamConfigs(!!list.data?.data.some((e) => e.cloudlist_config_ids?.length));
+  const configName = (id: string) => configs.data?.find((c) => c.id === id)?.name ?? id;
 
   return (
     <Stack>
@@ -52,13 +56,23 @@ export default function Enumerations() {
         <>
           <Table striped highlightOnHover data-testid="enumerations-table">
             <Table.Thead>
-              <Table.Tr><Table.Th>Name</Table.Th><Table.Th>Roots</Table.Th><Table.Th>Status</Table.Th><Table.Th>Assets</Table.Th><Table.Th>New</Table.Th><Table.Th>Runs</Table.Th><Table.Th>Last run</Table.Th></Table.Tr>
+              <Table.Tr><Table.Th>Name</Table.Th><Table.Th>Type</Table.Th><Table.Th>Roots and cloud accounts</Table.Th><Table.Th>Status</Table.Th><Table.Th>Assets</Table.Th><Table.Th>New</Table.Th><Table.Th>Runs</Table.Th><Table.Th>Last run</Table.Th></Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {list.data.data.map((e) => (
                 <Table.Tr key={e.id}>
                   <Table.Td><AnchorLink to="/assets/$enumerationId" params={{ enumerationId: e.id }}>{e.name || e.id}</AnchorLink></Table.Td>
-                  <Table.Td><Text size="sm" lineClamp={1} maw={260}>{e.root_domains.join(', ')}</Text></Table.Td>
+                  <Table.Td data-testid="enumeration-type">
+                    <Group gap={4} wrap="nowrap">
+                      <Badge size="sm" variant="light" color={e.enumeration_type === 'cloudlist' ? 'grape' : 'blue'}>{e.enumeration_type}</Badge>
+                      {e.cloudlist_provider_name && <Text size="xs" c="dimmed">{e.cloudlist_provider_name.split(',').join(', ')}</Text>}
+                    </Group>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm" lineClamp={1} maw={260} data-testid="enumeration-roots">
+                      {[...e.root_domains, ...(e.cloudlist_config_ids ?? []).map((id) => configName(id))].join(', ') || '—'}
+                    </Text>
+                  </Table.Td>
                   <Table.Td>
                     <Group gap="xs" wrap="nowrap">
                       <EnumStatusBadge status={e.status} />

@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { api, ok } from '../../api/client';
 import { AnchorLink } from '../../components/Links';
 import { when } from '../../components/Severity';
+import { ConfigLinks } from '../../components/TeamConfigs';
 import { EmptyState, ErrorState, LoadingState, errorMessage } from '../../components/States';
 import { useMe } from '../../session';
 import { AssetsTabs, type PolicyEvent } from './common';
@@ -80,7 +81,7 @@ export default function PolicyDetail() {
           <Group gap="xs"><Text size="sm" c="dimmed" w={140}>Scope</Text>{p.enumeration_ids.length ? p.enumeration_ids.map((id) => (
             <AnchorLink key={id} size="sm" to="/assets/$enumerationId" params={{ enumerationId: id }}>{names.data?.get(id) ?? id}</AnchorLink>
           )) : <Text size="sm">every enumeration</Text>}</Group>
-          {p.alerting_config_ids.length > 0 && <Group gap="xs"><Text size="sm" c="dimmed" w={140}>Alerting configs</Text><Text size="sm">{p.alerting_config_ids.join(', ')}</Text></Group>}
+          {p.alerting_config_ids.length > 0 && <Group gap="xs"><Text size="sm" c="dimmed" w={140}>Alerting configs</Text><ConfigLinks ids={p.alerting_config_ids} testId="policy-alerting" /></Group>}
           <Group gap="xs"><Text size="sm" c="dimmed" w={140}>Last ran</Text><Text size="sm">{when(p.last_executed_at)}</Text></Group>
         </Stack>
       </Card>}

@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { api, ApiFailure, ok } from '../../api/client';
 import type { paths } from '../../api/schema';
 import { errorMessage } from '../../components/States';
+import { useTeamConfigs } from '../../components/TeamConfigs';
 import { lines, type Policy } from './common';
 
 export type PolicyBody = NonNullable<paths['/v1/asset/policy']['post']['requestBody']>['content']['application/json'];
@@ -49,10 +50,7 @@ export function PolicyForm({ initial, submitLabel, submitTestId, onSubmit, onCan
   const [error, setError] = useState<{ message: string; param?: string }>();
   const [busy, setBusy] = useState(false);
 
-  const configs = useQuery({
-    queryKey: ['configs', 'alerting'], enabled: type === 'alert',
-    queryFn: () => ok(api.GET('/v1/scans/config', { params: { query: { type: 'alerting', limit: 200 } } })),
-  });
+  const alertingConfigs = (useTeamConfigs().data ?? []).filter((c) => c.config_type === 'alerting');
   const enumerations = useQuery({
     queryKey: ['enumerations', 'pick'],
     queryFn: () => ok(api.GET('/v1/asset/enumerate', { params: { query: { limit: 1000, sort_asc: 'name' } } })),
@@ -93,8 +91,8 @@ export function PolicyForm({ initial, submitLabel, submitTestId, onSubmit, onCan
       </Stack>
       {type === 'alert' && (
         <MultiSelect
-          label="Alerting configurations" placeholder={configs.data?.length === 0 ? 'none yet: add one under Settings' : 'pick one or more'}
-          data={(configs.data ?? []).map((c) => ({ value: c.id, label: c.name || c.id }))} value={alerting} onChange={setAlerting}
+          label="Alerting configurations" placeholder={alertingConfigs.length === 0 ? 'none yet: add one under Settings' : 'pick one or more'}
+          data={alertingConfigs.map((c) => ({ value: c.id, label: `${c.name || c.id}${c.provider_name ? ` (${c.provider_name})` : ''}` }))} value={alerting} onChange={setAlerting}
           error={fieldError('alerting_config_ids')} searchable
         />
       )}
