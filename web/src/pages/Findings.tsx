@@ -1,6 +1,6 @@
 // Every finding across scans, filtered and paginated by the server (severity, host, template, tags, time,
 // free text); a finding opens in a drawer, deep-linked with ?finding=<id>.
-import { Anchor, Button, Drawer, Group, MultiSelect, Pagination, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Drawer, Group, MultiSelect, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -10,6 +10,7 @@ import { FindingDetail } from '../components/FindingDetail';
 import { SEVERITIES, SeverityBadge, when } from '../components/Severity';
 import { EmptyState, ErrorState, LoadingState } from '../components/States';
 import { findingsRoute } from '../router';
+import { ListFooter } from '../components/ListFooter';
 
 const PAGE = 50;
 const TIMES = [
@@ -83,10 +84,7 @@ export default function Findings() {
               ))}
             </Table.Tbody>
           </Table>
-          <Group justify="space-between">
-            <Text size="sm" c="dimmed">{list.data.total_results} findings</Text>
-            <Pagination total={list.data.total_pages} value={page} onChange={(p) => navigate({ search: (s) => ({ ...s, page: p === 1 ? undefined : p }) })} />
-          </Group>
+          <ListFooter total={list.data.total_results} noun="findings" pages={list.data.total_pages} page={page} onPage={(p) => navigate({ search: (s) => ({ ...s, page: p }) })} />
         </>
       )}
       <Drawer opened={!!search.finding} onClose={() => navigate({ search: (s) => ({ ...s, finding: undefined }) })} position="right" size="xl" title="Finding">

@@ -2,7 +2,7 @@
 // A scheduled scan carries a badge with its frequency and next run. The API's list has no "has a
 // schedule" filter (its `scheduled` status is a scan stored to run later, not yet run), so the page links
 // to Settings › Schedules for the scheduled ones instead of filtering them here.
-import { Badge, Group, Pagination, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
@@ -14,6 +14,7 @@ import { StatusBadge, when } from '../components/Severity';
 import { EmptyState, ErrorState, LoadingState } from '../components/States';
 import { scansRoute } from '../router';
 import { useMe } from '../session';
+import { ListFooter } from '../components/ListFooter';
 
 const PAGE = 20;
 const SORTS: Record<string, { sort_asc?: string; sort_desc?: string }> = {
@@ -91,10 +92,7 @@ export default function Scans() {
               ))}
             </Table.Tbody>
           </Table>
-          <Group justify="space-between">
-            <Text size="sm" c="dimmed">{list.data.total_results} scans</Text>
-            <Pagination total={list.data.total_pages} value={page} onChange={(p) => navigate({ search: (s) => ({ ...s, page: p === 1 ? undefined : p }) })} />
-          </Group>
+          <ListFooter total={list.data.total_results} noun="scans" pages={list.data.total_pages} page={page} onPage={(p) => navigate({ search: (s) => ({ ...s, page: p }) })} />
         </>
       )}
     </Stack>

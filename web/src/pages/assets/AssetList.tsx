@@ -1,6 +1,6 @@
 // A filtered, paginated list of assets (one enumeration's, or the whole inventory) and a drawer with one
 // asset's facts, screenshot and history. Filters live in the URL of the page that shows it.
-import { Anchor, Badge, Code, Drawer, Group, Image, Pagination, Stack, Switch, Table, Text, TextInput, Timeline } from '@mantine/core';
+import { Anchor, Badge, Code, Drawer, Group, Image, Stack, Switch, Table, Text, TextInput, Timeline } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -10,6 +10,7 @@ import { when } from '../../components/Severity';
 import { EmptyState, ErrorState, LoadingState } from '../../components/States';
 import { type Asset, ChangeFields, ChangeKind } from './common';
 import type { AssetListSearch } from './routes';
+import { ListFooter } from '../../components/ListFooter';
 
 const PAGE = 50;
 
@@ -84,10 +85,7 @@ export function AssetList({ enumerationId, search, setSearch, refreshKey }: {
               ))}
             </Table.Tbody>
           </Table>
-          <Group justify="space-between">
-            <Text size="sm" c="dimmed" data-testid="assets-total">{list.data.total_results} assets</Text>
-            <Pagination total={list.data.total_pages} value={page} onChange={(p) => setSearch({ page: p === 1 ? undefined : p })} />
-          </Group>
+          <ListFooter total={list.data.total_results} noun="assets" testId="assets-total" pages={list.data.total_pages} page={page} onPage={(p) => setSearch({ page: p })} />
         </>
       )}
       <Drawer opened={!!search.asset} onClose={() => setSearch({ asset: undefined })} position="right" size="xl" title={open?.name ?? 'Asset'}>

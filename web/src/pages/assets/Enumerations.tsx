@@ -1,5 +1,5 @@
 // Enumerations: search, status filter and pagination done by the server; the list refreshes while one runs.
-import { Badge, Group, Pagination, Progress, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Group, Progress, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
@@ -12,6 +12,7 @@ import { useTeamConfigs } from '../../components/TeamConfigs';
 import { useMe } from '../../session';
 import { ACTIVE, AssetsTabs, ENUM_STATUSES, EnumStatusBadge } from './common';
 import { enumerationsRoute } from './routes';
+import { ListFooter } from '../../components/ListFooter';
 
 const PAGE = 20;
 
@@ -87,10 +88,7 @@ export default function Enumerations() {
               ))}
             </Table.Tbody>
           </Table>
-          <Group justify="space-between">
-            <Text size="sm" c="dimmed">{list.data.total_results} enumerations</Text>
-            <Pagination total={list.data.total_pages} value={page} onChange={(p) => navigate({ search: (s) => ({ ...s, page: p === 1 ? undefined : p }) })} />
-          </Group>
+          <ListFooter total={list.data.total_results} noun="enumerations" pages={list.data.total_pages} page={page} onPage={(p) => navigate({ search: (s) => ({ ...s, page: p }) })} />
         </>
       )}
     </Stack>

@@ -1,5 +1,5 @@
 // Asset policies: what each does when a run finds matching assets, when it last ran; create and delete.
-import { Badge, Button, Code, Group, Modal, Pagination, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, Code, Group, Modal, Stack, Table, Text, Title } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -10,6 +10,7 @@ import { EmptyState, ErrorState, LoadingState, errorMessage } from '../../compon
 import { useMe } from '../../session';
 import { AssetsTabs, type Policy } from './common';
 import { policiesRoute } from './routes';
+import { ListFooter } from '../../components/ListFooter';
 
 const PAGE = 20;
 
@@ -71,10 +72,7 @@ export default function Policies() {
               ))}
             </Table.Tbody>
           </Table>
-          <Group justify="space-between">
-            <Text size="sm" c="dimmed">{list.data.total} policies</Text>
-            <Pagination total={Math.max(1, Math.ceil(list.data.total / PAGE))} value={page} onChange={(p) => navigate({ search: { page: p === 1 ? undefined : p } })} />
-          </Group>
+          <ListFooter total={list.data.total} noun="policies" pages={Math.ceil(list.data.total / PAGE)} page={page} onPage={(p) => navigate({ search: { page: p } })} />
         </>
       )}
       <Modal opened={!!deleting} onClose={() => setDeleting(undefined)} title="Delete this policy?">

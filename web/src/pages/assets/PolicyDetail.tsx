@@ -1,6 +1,6 @@
 // One asset policy: its conditions and action, and the events it wrote (labels applied, alerts sent);
 // Admins and the Owner change it (the whole policy, PATCH with update_type=replace) or delete it.
-import { Alert, Badge, Button, Card, Code, Group, Modal, Pagination, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Code, Group, Modal, Stack, Table, Text, Title } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -14,6 +14,7 @@ import { AssetsTabs, type PolicyEvent } from './common';
 import { conditions } from './Policies';
 import { PolicyForm } from './PolicyForm';
 import { policyRoute } from './routes';
+import { ListFooter } from '../../components/ListFooter';
 
 const PAGE = 50;
 
@@ -103,10 +104,7 @@ export default function PolicyDetail() {
               ))}
             </Table.Tbody>
           </Table>
-          <Group justify="space-between">
-            <Text size="sm" c="dimmed">{events.data.total} events</Text>
-            <Pagination total={Math.max(1, Math.ceil(events.data.total / PAGE))} value={page} onChange={(n) => navigate({ search: { page: n === 1 ? undefined : n } })} />
-          </Group>
+          <ListFooter total={events.data.total} noun="events" pages={Math.ceil(events.data.total / PAGE)} page={page} onPage={(n) => navigate({ search: { page: n } })} />
         </>
       )}
       <Modal opened={confirmDelete} onClose={() => setConfirmDelete(false)} title="Delete this policy?">
