@@ -6,7 +6,7 @@ import type { ResultEvent } from './output/types.ts';
 import { executeHttp, failureEvent } from './protocols/http/execute.ts';
 import { protocolFor } from './protocols/registry.ts';
 import { executeFlow, flowOf } from './flow/run.ts';
-import { executeBlocks, templateSteps } from './protocols/execute.ts';
+import { executeBlocks, templateProtocol, templateSteps } from './protocols/execute.ts';
 import './protocols/index.ts';
 import { runWorkflow } from './workflow/run.ts';
 import { calledProtocols } from './flow/simple.ts';
@@ -141,10 +141,9 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
         stats.done++;
         opts.onAttempt?.({ target: target ?? '', templateId: t.id, matched, error: error && redactEvent(error, opts.secrets), severity: t.info.severity });
         // Each clustered template is an attempt of its own, on the same exchange.
-        const clusterType = t.http.length ? 'http' : (t.other[0]?.protocol ?? 'http');
         for (const m of members) {
           const hit = Boolean(membersMatched?.has(m.id));
-          if (!hit && opts.matcherStatus) onEvent(await failureEvent(m, target, error, clusterType));
+          if (!hit && opts.matcherStatus) onEvent(await failureEvent(m, target, error, templateProtocol(t)));
           if (hit) stats.matched++;
           else if (error) stats.errors++;
           stats.done++;

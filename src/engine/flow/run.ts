@@ -7,7 +7,7 @@
 import type { Template } from '../template/types.ts';
 import type { ResultEvent } from '../output/types.ts';
 import type { ProtocolOptions } from '../protocols/types.ts';
-import { blockContext, type TemplateResult } from '../protocols/execute.ts';
+import { blockContext, templateProtocol, type TemplateResult } from '../protocols/execute.ts';
 import { protocolFor } from '../protocols/registry.ts';
 import { blockVars, inputVariables } from '../protocols/common/block.ts';
 import { failureEvent } from '../protocols/http/execute.ts';
@@ -81,6 +81,6 @@ export async function executeFlow(
       error = (err as Error).message;
     }
   }
-  if (emitted === 0 && o.matcherStatus) emit(await failureEvent(t, target, error, t.http.length ? 'http' : (t.other[0]?.protocol ?? 'http')));
+  if (emitted === 0 && o.matcherStatus) emit(await failureEvent(t, target, error, templateProtocol(t)));
   return { matched, dynamic: ctx.shared, error: matched ? undefined : error, requests };
 }

@@ -92,6 +92,11 @@ export function protocolBlocks(t: Template, name: string): unknown[] {
   return protocolFor(name)?.blocks(t) ?? [];
 }
 
+/** The protocol a template's results are typed with when it has no response to show (http first). */
+export function templateProtocol(t: Template): string {
+  return t.http.length ? 'http' : (t.other[0]?.protocol ?? 'http');
+}
+
 /**
  * Runs the template's blocks in order. `members` are the other templates of its cluster (one block of
  * the same protocol each, see runner/cluster.ts): their operators run on this template's responses.

@@ -6,17 +6,31 @@ import { parseCloudConfig, parseCloudEndpoints, type ProviderEntry } from '../..
 import { badRequest } from '../errors.ts';
 import { loadConfigs } from '../scans/configs.ts';
 
-/** Every id must be a cloudlist config of the team (a 400 naming the index); returns their providers, e.g. "do,cloudflare". */
-export async function cloudProviderName(db: Db, teamId: string, ids: string[]): Promise<string> {
-  const found = new Map((await loadConfigs(db, teamId, ids)).map((c) => [c.id, c]));
-  const names: string[] = [];
-  ids.forEach((id, i) => {
+/** The providers of some accounts, once each in order: "do,cloudflare" (an enumeration's cloudlist_provider_name). */
+export function providerNames(entries: ProviderEntry[]): string {
+  return [...new Set(entries.map((e) => e.provider).filter(Boolean))].join(',');
+}
+
+/**
+ * Sets an enumeration's cloud accounts on its config: the ids (each a cloudlist config of the team, else a
+ * 400 naming its index), once each, and their providers; no ids removes both.
+ */
+export async function setCloudAccounts(db: Db, teamId: string, config: { cloudlist_config_ids?: string[]; cloudlist_provider_name?: string }, ids: string[] | undefined): Promise<void> {
+  delete config.cloudlist_provider_name;
+  if (!ids?.length) {
+    delete config.cloudlist_config_ids;
+    return;
+  }
+  config.cloudlist_config_ids = [...new Set(ids)];
+  const found = new Map((await loadConfigs(db, teamId, config.cloudlist_config_ids)).map((c) => [c.id, c]));
+  const entries: ProviderEntry[] = [];
+  config.cloudlist_config_ids.forEach((id, i) => {
     const c = found.get(id);
     if (!c) throw badRequest(`cloudlist config ${id} not found`, `cloudlist_config_ids[${i}]`);
     if (c.config_type !== 'cloudlist') throw badRequest(`config ${id} is a ${c.config_type} config, not a cloudlist one`, `cloudlist_config_ids[${i}]`);
-    for (const e of safeEntries(c.config)) if (e.provider && !names.includes(e.provider)) names.push(e.provider);
+    entries.push(...safeEntries(c.config));
   });
-  return names.join(',');
+  config.cloudlist_provider_name = providerNames(entries);
 }
 
 function safeEntries(text: string): ProviderEntry[] {

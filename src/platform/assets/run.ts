@@ -11,7 +11,7 @@ import * as store from './store.ts';
 import { denyList } from '../scans/deny.ts';
 import { technologyHook, DEFAULT_TECH_TEMPLATES, type TechHook } from './technologies.ts';
 import type { EnumerationConfigInput } from './service.ts';
-import { cloudSettings } from './cloud.ts';
+import { cloudSettings, providerNames } from './cloud.ts';
 
 export interface EnumerateJob {
   enumerationId: string;
@@ -192,7 +192,7 @@ export async function runEnumeration(ctx: JobContext, job: EnumerateJob, onStore
       const out = await storeRun(tx, row, job.run, found);
       const queued = await applyPoliciesToRun(tx, row.team_id, row.id, job.run, out.touched);
       await store.finishRun(tx, row.id, job.run, { total: out.total, fresh: out.fresh.length, notices });
-      const providers = cloud && [...new Set(cloud.providers.map((p) => p.provider).filter(Boolean))].join(',');
+      const providers = cloud && providerNames(cloud.providers);
       if (providers && providers !== cfg.cloudlist_provider_name) await store.setCloudProviderName(tx, row.id, providers);
       return queued;
     });

@@ -12,7 +12,7 @@ import { normalizeFilters, TIME_RANGES, type AssetFiltersInput } from './filters
 import { ENUMERATE_JOB } from './jobs-names.ts';
 import * as store from './store.ts';
 import { assetView, changelogView, enumerationView } from './views.ts';
-import { cloudProviderName } from './cloud.ts';
+import { setCloudAccounts } from './cloud.ts';
 
 export interface EnumerationConfigInput {
   'follow-redirect'?: boolean;
@@ -81,11 +81,7 @@ export async function createEnumeration(ctx: AppContext, caller: Caller, body: C
   const exclusions = [...(body.exclusions ?? []), ...(body.exclude_targets ?? [])];
   const config: EnumerationConfigInput = { ...(body.enumeration_config ?? {}) };
   if (body.subfinder_config_ids?.length) config.subfinder_config_ids = body.subfinder_config_ids;
-  delete config.cloudlist_provider_name;
-  if (body.cloudlist_config_ids?.length) {
-    config.cloudlist_config_ids = [...new Set(body.cloudlist_config_ids)];
-    config.cloudlist_provider_name = await cloudProviderName(ctx.db, caller.teamId, config.cloudlist_config_ids);
-  }
+  await setCloudAccounts(ctx.db, caller.teamId, config, body.cloudlist_config_ids);
   check({ root_domains: roots, steps, enumeration_ports: body.enumeration_ports, enumeration_config: config, exclusions });
   checkDenied(denyList(ctx.config), roots, 'root_domains');
   checkDenied(denyList(ctx.config), config.resolvers ?? [], 'enumeration_config.resolvers');
@@ -163,14 +159,11 @@ export async function updateEnumeration(ctx: AppContext, teamId: string, id: str
       ...keptSecrets(body.enumeration_config, stored) ?? stored,
       // The subfinder configs and cloud accounts stay unless the request names others ([] removes them).
       subfinder_config_ids: body.subfinder_config_ids ?? stored.subfinder_config_ids,
-      cloudlist_config_ids: body.cloudlist_config_ids ? [...new Set(body.cloudlist_config_ids)] : stored.cloudlist_config_ids,
     }
     : stored;
   if (configChanged) {
     if (!config.subfinder_config_ids?.length) delete config.subfinder_config_ids;
-    delete config.cloudlist_provider_name;
-    if (config.cloudlist_config_ids?.length) config.cloudlist_provider_name = await cloudProviderName(ctx.db, teamId, config.cloudlist_config_ids);
-    else delete config.cloudlist_config_ids;
+    await setCloudAccounts(ctx.db, teamId, config, body.cloudlist_config_ids ?? stored.cloudlist_config_ids);
   }
   const next = {
     root_domains: body.root_domains?.map((r) => r.trim()) ?? row.root_domains,

@@ -27,11 +27,11 @@ export function parseConfig(c: ConfigRow): Record<string, unknown> {
   }
 }
 
-const asksFor = (c: ConfigRow, event: string) => ((parseConfig(c).events as string[]) ?? []).includes(event);
+const asksFor = (doc: Record<string, unknown>, event: string) => ((doc.events as string[]) ?? []).includes(event);
 
 /** The alerting configs (the given ones and the team's global ones) whose `events` include `event`. */
 async function alertingConfigsFor(ctx: Pick<AppContext, 'db'>, teamId: string, ids: string[], event: string): Promise<ConfigRow[]> {
-  return (await configsFor(ctx.db, teamId, ids, ['alerting'], true)).filter((c) => asksFor(c, event));
+  return (await configsFor(ctx.db, teamId, ids, ['alerting'], true)).filter((c) => asksFor(parseConfig(c), event));
 }
 
 interface ScanRequestRefs {
@@ -82,22 +82,22 @@ async function handleEvent(ctx: AppContext, ev: store.EventRow): Promise<void> {
   const deliveries: store.NewDelivery[] = [];
   const common = { teamId: ev.team_id, scanId: scan.id, run: ev.run };
 
-  const alerting = await configsFor(ctx.db, ev.team_id, req.alerting_config_ids ?? [], ['alerting'], !req.disable_global_alert_config);
-  for (const c of alerting) {
-    const doc = parseConfig(c);
-    const events = (doc.events as string[]) ?? [];
-    if (events.includes(ev.event)) {
+  // Each config's YAML parsed once for this event.
+  const alerting = (await configsFor(ctx.db, ev.team_id, req.alerting_config_ids ?? [], ['alerting'], !req.disable_global_alert_config))
+    .map((c) => ({ c, doc: parseConfig(c) }));
+  for (const { c, doc } of alerting) {
+    if (asksFor(doc, ev.event)) {
       deliveries.push({ ...common, configId: c.id, kind: 'alert', event: ev.event, payload: { ...base, message: eventMessage(base) } });
     }
   }
 
   if (ev.event === 'scan_finished') {
     // New findings of a rescan, for the configs that ask for them (with their severity floor).
-    const wantNew = alerting.filter((c) => asksFor(c, 'new_finding'));
+    const wantNew = alerting.filter(({ doc }) => asksFor(doc, 'new_finding'));
     if (ev.run > 0 && wantNew.length) {
       const fresh = await store.runFindings(ctx.db, scan.id, ev.run, true);
-      for (const c of wantNew) {
-        const floor = severityRank(String(parseConfig(c)['min-severity'] ?? 'info'));
+      for (const { c, doc } of wantNew) {
+        const floor = severityRank(String(doc['min-severity'] ?? 'info'));
         const hits = fresh.filter((f) => severityRank(f.severity) >= floor);
         if (!hits.length) continue;
         const payload = {

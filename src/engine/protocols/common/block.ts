@@ -110,11 +110,16 @@ async function operatorsWithIO(b: CommonBlock, data: Record<string, unknown>): P
   }
 }
 
-/** nuclei's flow rule for "this block passed" (see BlockContext.passed). */
-function passes(b: CommonBlock, r: OperatorOutcome): boolean {
+/** nuclei's flow rule for "this block passed" (see BlockContext.passed); http's executor uses it too. */
+export function passes(b: { matchers: unknown[]; extractors: unknown[] }, r: OperatorOutcome): boolean {
   if (b.matchers.length > 0) return r.matched;
-  if (b.extractors.length > 0) return Object.keys(r.extracts ?? {}).length > 0 || Object.keys(r.dynamic ?? {}).length > 0;
+  if (b.extractors.length > 0) return someKey(r.extracts) || someKey(r.dynamic);
   return true;
+}
+
+function someKey(o: Record<string, unknown> | undefined): boolean {
+  for (const _ in o) return true;
+  return false;
 }
 
 function eventsOf(t: Template, protocol: string, b: CommonBlock, result: OperatorOutcome, fields: EventFields): ResultEvent[] {

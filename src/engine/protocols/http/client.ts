@@ -97,6 +97,12 @@ function decode(body: Buffer, encoding: string | undefined, limit: number): Buff
   return body;
 }
 
+/** The body as the client hands it on: decoded when the response names a Content-Encoding. */
+function decodedBody(headers: [string, string][], body: Buffer, limit: number): Buffer {
+  const enc = headers.find(([k]) => k.length === 16 && k.toLowerCase() === 'content-encoding')?.[1]?.toLowerCase();
+  return enc ? decode(body, enc, limit) : body;
+}
+
 function sendOnce(r: PreparedRequest, o: HttpClientOptions, maxSize: number): Promise<HttpResponse> {
   const timeout = r.timeout ?? o.timeout;
   const sni = r.sni ?? o.sni;
@@ -110,10 +116,9 @@ function sendOnce(r: PreparedRequest, o: HttpClientOptions, maxSize: number): Pr
 
 async function viaKeepAlive(r: PreparedRequest, sni: string | undefined, timeout: number, maxSize: number, signal?: AbortSignal): Promise<HttpResponse> {
   const res = await sendKeepAlive(r, { sni, maxSize, signal, deadline: timeout });
-  const enc = res.headers.find(([k]) => k.length === 16 && k.toLowerCase() === 'content-encoding')?.[1]?.toLowerCase();
   return {
     status: res.status, statusText: res.statusText, headers: res.headers,
-    body: enc ? decode(res.body, enc, maxSize) : res.body, duration: res.duration, version: res.version,
+    body: decodedBody(res.headers, res.body, maxSize), duration: res.duration, version: res.version,
   };
 }
 
@@ -189,11 +194,10 @@ class Collector implements Dispatcher.DispatchHandler {
   private finish(): void {
     if (this.settled) return;
     this.settled = true;
-    const enc = this.headers.find(([k]) => k.length === 16 && k.toLowerCase() === 'content-encoding')?.[1]?.toLowerCase();
     const body = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
     this.resolve({
       status: this.status, statusText: this.statusText, headers: this.headers,
-      body: enc ? decode(body, enc, this.maxSize) : body, duration: performance.now() - this.started, version: 'HTTP/1.1',
+      body: decodedBody(this.headers, body, this.maxSize), duration: performance.now() - this.started, version: 'HTTP/1.1',
     });
   }
 }

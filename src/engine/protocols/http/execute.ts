@@ -20,7 +20,7 @@ import { combinations } from './payloads.ts';
 import { getHeader, setHeader, deleteHeader } from './raw.ts';
 import type { HttpResponse, HttpRunOptions, PreparedRequest } from './types.ts';
 import { merge, requestVars } from './vars.ts';
-import { sleep } from '../common/block.ts';
+import { passes, sleep } from '../common/block.ts';
 import type { BlockContext, BlockResult, HostErrorTracker, Protocol } from '../types.ts';
 
 export type { HostErrorTracker };
@@ -539,9 +539,7 @@ class TemplateRun {
         }
         await this.pendingWait();
         if (result.dynamic) for (const k in result.dynamic) this.dynamic[k] = result.dynamic[k];
-        if (r.matchers.length > 0 ? result.matched : r.extractors.length === 0 || hasKeys(result.extracts ?? {}) || hasKeys(result.dynamic ?? {})) {
-          this.blockPassed = true;
-        }
+        if (passes(r, result)) this.blockPassed = true;
       }
       if (members) {
         for (let j = 0; j < members.length; j++) {

@@ -171,7 +171,7 @@ function exchange(conn: Conn, method: string, head: string, body: Buffer | undef
     };
     const fail = (err: Error, aborted = false) => {
       // A deadline or a cut connection after the head keeps what arrived, as the undici path did.
-      const partial = reader.gotHead ? reader.partial() : undefined;
+      const partial = reader.end();
       if (partial) {
         partial.reusable = false;
         settle({ ok: true, res: partial });

@@ -3,7 +3,7 @@
 // connection closes). Incremental so that a 10 MB body in 64 KB reads costs one pass, not one re-parse
 // per read. Used by the keep-alive client (keepalive.ts); the raw-socket path keeps response-parser.ts.
 
-export const MAX_HEAD_BYTES = 64 * 1024;
+const MAX_HEAD_BYTES = 64 * 1024;
 
 export interface ReadResponse {
   version: string;
@@ -40,10 +40,6 @@ export class ResponseReader {
     return this.pending !== undefined || this.head !== undefined;
   }
 
-  get gotHead(): boolean {
-    return this.head !== undefined;
-  }
-
   /** Feeds bytes; returns the response once complete. Throws on a malformed head. */
   push(chunk: Buffer): ReadResponse | undefined {
     let buf = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
@@ -63,17 +59,15 @@ export class ResponseReader {
     return this.result;
   }
 
-  /** The connection closed: a response framed by the close ends here; a cut one keeps what arrived. */
+  /**
+   * The connection closed, or a deadline passed: a response framed by the close ends here, a cut one
+   * keeps what arrived (undefined before the head).
+   */
   end(): ReadResponse | undefined {
     if (this.result || !this.head) return this.result;
     this.keepAlive = false;
     this.complete();
     return this.result;
-  }
-
-  /** What arrived so far, for a deadline that passes after the head (undefined before it). */
-  partial(): ReadResponse | undefined {
-    return this.end();
   }
 
   private parseHead(text: string): boolean {
