@@ -4,9 +4,9 @@ import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 import { createRequire } from 'node:module';
 import tls from 'node:tls';
 import net from 'node:net';
-import { gunzipSync, inflateSync, brotliDecompressSync } from 'node:zlib';
 import { sendRaw } from './unsafe.ts';
 import { closeKeepAlive, sendKeepAlive } from './keepalive.ts';
+import { decodedBody } from './decode.ts';
 import { socks5Connect } from './socks5.ts';
 import { serializeRequest } from './dump.ts';
 import type { HttpClientOptions, HttpResponse, PreparedRequest } from './types.ts';
@@ -81,28 +81,6 @@ function undiciCanSend(r: PreparedRequest): boolean {
   return true;
 }
 
-/**
- * Decompresses a body, never past `limit` bytes: any scanned site can send a 1 MB gzip bomb that
- * inflates to 1 GB. A body that would inflate past the limit (or does not decode) is kept as received.
- */
-function decode(body: Buffer, encoding: string | undefined, limit: number): Buffer {
-  const opts = { maxOutputLength: Math.max(1, limit) };
-  try {
-    if (encoding === 'gzip' || encoding === 'x-gzip') return gunzipSync(body, opts);
-    if (encoding === 'deflate') return inflateSync(body, opts);
-    if (encoding === 'br') return brotliDecompressSync(body, opts);
-  } catch {
-    // Too large or not compressed after all: the bytes as received.
-  }
-  return body;
-}
-
-/** The body as the client hands it on: decoded when the response names a Content-Encoding. */
-function decodedBody(headers: [string, string][], body: Buffer, limit: number): Buffer {
-  const enc = headers.find(([k]) => k.length === 16 && k.toLowerCase() === 'content-encoding')?.[1]?.toLowerCase();
-  return enc ? decode(body, enc, limit) : body;
-}
-
 function sendOnce(r: PreparedRequest, o: HttpClientOptions, maxSize: number): Promise<HttpResponse> {
   const timeout = r.timeout ?? o.timeout;
   const sni = r.sni ?? o.sni;
@@ -114,12 +92,9 @@ function sendOnce(r: PreparedRequest, o: HttpClientOptions, maxSize: number): Pr
   return dispatchOnce(agentFor(sni, o.socks5Proxy), r, timeout, maxSize, o.signal);
 }
 
-async function viaKeepAlive(r: PreparedRequest, sni: string | undefined, timeout: number, maxSize: number, signal?: AbortSignal): Promise<HttpResponse> {
-  const res = await sendKeepAlive(r, { sni, maxSize, signal, deadline: timeout });
-  return {
-    status: res.status, statusText: res.statusText, headers: res.headers,
-    body: decodedBody(res.headers, res.body, maxSize), duration: res.duration, version: res.version,
-  };
+/** The keep-alive client's answer is an HttpResponse as it is (plus its framing flags): no copy. */
+function viaKeepAlive(r: PreparedRequest, sni: string | undefined, timeout: number, maxSize: number, signal?: AbortSignal): Promise<HttpResponse> {
+  return sendKeepAlive(r, { sni, maxSize, signal, deadline: timeout, decode: true });
 }
 
 /**
@@ -243,15 +218,28 @@ function dispatchOptions(r: PreparedRequest, timeout: number): Dispatcher.Dispat
 }
 
 
-export async function send(r: PreparedRequest, o: HttpClientOptions, maxSize = DEFAULT_MAX_SIZE): Promise<HttpResponse> {
-  for (let attempt = 0; ; attempt++) {
+export function send(r: PreparedRequest, o: HttpClientOptions, maxSize = DEFAULT_MAX_SIZE): Promise<HttpResponse> {
+  if (o.signal?.aborted) return Promise.reject(new Error('aborted'));
+  let first: Promise<HttpResponse>;
+  try {
+    first = sendOnce(r, o, maxSize);
+  } catch (err) {
+    return retry(r, o, maxSize, 1, err);
+  }
+  return first.catch((err: unknown) => retry(r, o, maxSize, 1, err));
+}
+
+/** Network errors are tried again up to `retries` times (never HTTP statuses). */
+async function retry(r: PreparedRequest, o: HttpClientOptions, maxSize: number, attempt: number, err: unknown): Promise<HttpResponse> {
+  for (; attempt <= o.retries; attempt++) {
     if (o.signal?.aborted) throw new Error('aborted');
     try {
       return await sendOnce(r, o, maxSize);
-    } catch (err) {
-      if (attempt >= o.retries) throw describeError(err);
+    } catch (e) {
+      err = e;
     }
   }
+  throw describeError(err);
 }
 
 function describeError(err: unknown): Error {

@@ -8,7 +8,8 @@ export function serializeRequest(r: PreparedRequest): string {
   if (r.unsafe && r.rawBytes !== undefined) return r.rawBytes;
   // Built for every response (the `request` value): plain concatenation, no intermediate arrays.
   let text = `${r.method} ${r.path} HTTP/1.1`;
-  for (const [k, v] of r.headers) text += `\r\n${k}: ${v}`;
+  const headers = r.headers;
+  for (let i = 0; i < headers.length; i++) text += `\r\n${headers[i]![0]}: ${headers[i]![1]}`;
   return `${text}\r\n\r\n${r.body ?? ''}`;
 }
 
@@ -24,10 +25,11 @@ export function canonicalHeader(name: string): string {
 }
 
 export function headerBlock(res: HttpResponse): string {
-  const statusText = res.statusText || STATUS_CODES[res.status] || '';
-  const lines = [`${res.version} ${res.status} ${statusText}`.trimEnd()];
-  for (const [k, v] of res.headers) lines.push(`${canonicalHeader(k)}: ${v}`);
-  return lines.join('\r\n') + '\r\n';
+  const statusText = (res.statusText || STATUS_CODES[res.status] || '').trimEnd();
+  let text = statusText ? `${res.version} ${res.status} ${statusText}` : `${res.version} ${res.status}`;
+  const headers = res.headers;
+  for (let i = 0; i < headers.length; i++) text += `\r\n${canonicalHeader(headers[i]![0])}: ${headers[i]![1]}`;
+  return `${text}\r\n`;
 }
 
 export function serializeResponse(res: HttpResponse, body: string): string {

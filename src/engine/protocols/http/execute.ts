@@ -160,6 +160,8 @@ interface Hop {
   req: PreparedRequest;
   res: HttpResponse;
   body: string;
+  /** The body was valid UTF-8 (else body holds its bytes as latin1). */
+  text: boolean;
   url: string;
 }
 
@@ -230,16 +232,20 @@ class TemplateRun {
       }
     })();
     const stopOn = r.stopAtFirstMatch || this.t.stopAtFirstMatch;
+    // Runs for every request: awaits only what is really pending (each await is a turn of the
+    // microtask queue, and the first thousands of requests run before V8 has optimised any of this).
     const runItem = async (item: Item, prepared?: Prepared[]) => {
       if (state.stop || this.stopAll || this.o.signal?.aborted) return;
-      const list = prepared ?? (await this.prepareWithIO(r, item));
-      await this.pendingWait();
-      for (const { req, vars } of list) {
+      const list = prepared ?? this.prepareNow(r, item) ?? (await this.prepareWithIO(r, item));
+      const wait = takePendingWait();
+      if (wait > 0) await this.waitFor(wait);
+      for (let i = 0; i < list.length; i++) {
+        const { req, vars } = list[i]!;
         if (state.stop || this.stopAll) return;
         const n = ++state.index;
         const hops = await this.fetchChain(r, req);
         if (!hops) continue;
-        const known = ipOfOrigin(hops[hops.length - 1].req.origin);
+        const known = ipOfOrigin(hops[hops.length - 1]!.req.origin);
         const ip = typeof known === 'string' ? known : await known;
         const matched = await this.process(r, hops, vars, reqCondition ? state.history : undefined, n, ip);
         if (this.o.clusterMembers ? this.clusterDone() : matched && stopOn) {
@@ -349,8 +355,9 @@ class TemplateRun {
       const url = req.displayUrl ?? req.origin + (req.path.startsWith('/') ? req.path : `/${req.path}`);
       // Go keeps a body's bytes: valid UTF-8 reads as text; anything else byte for byte (latin1), never
       // with U+FFFD in place of what arrived.
-      const body = isUtf8(res.body) ? res.body.toString('utf8') : res.body.toString('latin1');
-      hops.push({ req, res, body, url });
+      const text = isUtf8(res.body);
+      const body = res.body.toString(text ? 'utf8' : 'latin1');
+      hops.push({ req, res, body, text, url });
       if (!follow || !REDIRECTS.has(res.status) || hops.length - 1 >= max) return hops;
       const location = res.headers.find(([k]) => k.toLowerCase() === 'location')?.[1];
       if (!location) return hops;
@@ -426,7 +433,11 @@ class TemplateRun {
   private storeCookies(r: HttpRequest, url: string, res: HttpResponse): void {
     if (r.disableCookie) return;
     let set: string[] | undefined;
-    for (const [k, v] of res.headers) if (k.length === 10 && k.toLowerCase() === 'set-cookie') (set ??= []).push(v);
+    const headers = res.headers;
+    for (let i = 0; i < headers.length; i++) {
+      const k = headers[i]![0];
+      if (k.length === 10 && k.toLowerCase() === 'set-cookie') (set ??= []).push(headers[i]![1]);
+    }
     if (set) this.jar.store(url, set);
   }
 
@@ -444,9 +455,19 @@ class TemplateRun {
   }
 
   /** Waits what wait_for calls asked for while rendering or matching (never a synchronous sleep). */
-  private async pendingWait(): Promise<void> {
-    const ms = takePendingWait();
+  private async waitFor(ms: number): Promise<void> {
     if (ms > 0 && !this.o.signal?.aborted) await sleep(ms, this.o.signal);
+  }
+
+  /** prepare() when nothing in the request's markers needs the network first (the usual case); else undefined. */
+  private prepareNow(r: HttpRequest, item: Item): Prepared[] | undefined {
+    takePendingWait(); // anything left over from elsewhere is not this request's
+    try {
+      return this.prepare(r, item);
+    } catch (err) {
+      if (isPendingIO(err)) return undefined;
+      throw err;
+    }
   }
 
   /** prepare(), fetching what network helpers in the request's markers need first. */
@@ -508,7 +529,7 @@ class TemplateRun {
       let full: Record<string, unknown>;
       let data: Record<string, unknown>;
       if (hop === final && (history || r.id || this.multi)) {
-        data = responseData(hop.res, hop.body, ctx);
+        data = responseData(hop.res, hop.body, ctx, undefined, hop.text);
         // Values of this response stay visible to later requests as <key>_<n> and <block id>_<key>
         // (http_<key> in a multi-protocol template, for blocks without an id).
         for (const [k, v] of Object.entries(data)) {
@@ -524,7 +545,7 @@ class TemplateRun {
         // `{ ...spread }` clone about ten times slower.
         const into = i === 0 ? vars : merge(vars);
         if (dynamic) for (const k in dynamic) into[k] = dynamic[k];
-        full = responseData(hop.res, hop.body, ctx, into);
+        full = responseData(hop.res, hop.body, ctx, into, hop.text);
         if (history) for (const k in history) full[k] = history[k];
         data = full; // its response keys are the response's: history keys all end in _<n>
       }
@@ -537,7 +558,8 @@ class TemplateRun {
           // then evaluate again (operators have no side effects to repeat).
           result = await this.operatorsWithIO(r, full, err);
         }
-        await this.pendingWait();
+        const wait = takePendingWait();
+        if (wait > 0) await this.waitFor(wait);
         if (result.dynamic) for (const k in result.dynamic) this.dynamic[k] = result.dynamic[k];
         if (passes(r, result)) this.blockPassed = true;
       }

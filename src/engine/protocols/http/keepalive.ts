@@ -1,36 +1,47 @@
 // The HTTP/1.1 client for well-formed requests without a proxy: keep-alive connections pooled per
 // (origin, SNI), one request at a time on each, the request head written in one latin1 write. It
-// exists for speed: a scan is mostly many small exchanges with few hosts, and this path costs about
+// exists for speed: a scan is mostly many small exchanges with few hosts, and this path costs less than
 // half of undici's CPU per exchange (bench/cli). Requests with a SOCKS proxy keep undici; malformed or
 // `unsafe` ones keep the raw-socket path (unsafe.ts).
+//
+// What a request costs here was cut on purpose (bench/cli, 20,000 probes): no timer, promise chain or
+// listener of its own beyond one promise (deadlines and idle connections are watched by one sweep timer,
+// an abort signal by one listener per signal), and requests are written together once per turn of the
+// event loop, so a burst of writes wakes a sleeping target once instead of once per request.
 import net from 'node:net';
 import tls from 'node:tls';
+import { decodedBody } from './decode.ts';
 import { ResponseReader, type ReadResponse } from './response-reader.ts';
 import type { PreparedRequest } from './types.ts';
 
 const MAX_CONNECTIONS = 64; // per origin, as undici's pool was configured
 const IDLE_MS = 10_000;
 
-interface Conn {
-  socket: net.Socket;
-  idleTimer?: NodeJS.Timeout;
-  /** The exchange in progress: receives the socket's events. */
-  onData?: (chunk: Buffer) => void;
-  onClose?: (err?: Error) => void;
-  used: boolean;
-}
-
 interface Pool {
+  key: string;
   idle: Conn[];
   open: number;
   waiting: (() => void)[];
+}
+
+interface Conn {
+  socket: net.Socket;
+  pool: Pool;
+  /** The exchange in progress, which receives the socket's events; undefined while idle. */
+  ex: Exchange | undefined;
+  /** Carried an exchange before (a failure before any byte then means the server closed it idle). */
+  used: boolean;
+  /** performance.now() when it went idle (the sweep closes it IDLE_MS later). */
+  idleSince: number;
+  /** Unreferenced: an idle connection never keeps the process alive. */
+  unrefd: boolean;
 }
 
 const pools = new Map<string, Pool>();
 
 function poolFor(key: string): Pool {
   let p = pools.get(key);
-  if (!p) pools.set(key, (p = { idle: [], open: 0, waiting: [] }));
+  if (!p) pools.set(key, (p = { key, idle: [], open: 0, waiting: [] }));
   return p;
 }
 
@@ -40,7 +51,7 @@ export function closeKeepAlive(): void {
   pools.clear();
 }
 
-function connect(origin: URL, sni: string | undefined): Conn {
+function connect(pool: Pool, origin: URL, sni: string | undefined): Conn {
   const secure = origin.protocol === 'https:';
   const host = origin.hostname.startsWith('[') ? origin.hostname.slice(1, -1) : origin.hostname;
   const port = Number(origin.port || (secure ? 443 : 80));
@@ -48,22 +59,48 @@ function connect(origin: URL, sni: string | undefined): Conn {
     ? tls.connect({ host, port, servername: sni ?? (net.isIP(host) ? undefined : host), rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] })
     : net.connect({ host, port });
   socket.setNoDelay(true);
-  const conn: Conn = { socket, used: false };
-  socket.on('data', (chunk: Buffer) => conn.onData?.(chunk));
-  socket.on('error', (err) => conn.onClose?.(err));
-  socket.on('close', () => conn.onClose?.());
+  const conn: Conn = { socket, pool, ex: undefined, used: false, idleSince: 0, unrefd: false };
+  socket.on('data', (chunk: Buffer) => conn.ex?.onData(chunk));
+  socket.on('error', (err) => (conn.ex ? conn.ex.onClose(err) : drop(conn)));
+  socket.on('close', () => (conn.ex ? conn.ex.onClose() : drop(conn)));
   return conn;
 }
 
-function release(key: string, pool: Pool, conn: Conn, reusable: boolean): void {
-  conn.onData = undefined;
-  conn.onClose = undefined;
-  if (reusable && !conn.socket.destroyed && pools.get(key) === pool) {
+/** An idle connection that closed or timed out leaves its pool. */
+function drop(conn: Conn): void {
+  const pool = conn.pool;
+  const i = pool.idle.indexOf(conn);
+  if (i >= 0) {
+    pool.idle.splice(i, 1);
+    pool.open--;
+  }
+}
+
+/** An idle connection of the pool, or a new one while under the limit; undefined when the caller must wait. */
+function take(pool: Pool, origin: URL, sni: string | undefined, fresh: boolean): Conn | undefined {
+  const conn = fresh ? undefined : pool.idle.pop();
+  if (conn) {
+    if (conn.unrefd) {
+      conn.socket.ref();
+      conn.unrefd = false;
+    }
+    return conn;
+  }
+  if (pool.open < MAX_CONNECTIONS) {
+    pool.open++;
+    return connect(pool, origin, sni);
+  }
+  return undefined;
+}
+
+function release(conn: Conn, reusable: boolean): void {
+  const pool = conn.pool;
+  conn.ex = undefined;
+  if (reusable && !conn.socket.destroyed && pools.get(pool.key) === pool) {
     conn.used = true;
-    conn.socket.unref(); // an idle connection never keeps the process alive
-    conn.onClose = () => drop(pool, conn);
-    conn.idleTimer = setTimeout(() => conn.socket.destroy(), IDLE_MS).unref();
+    conn.idleSince = performance.now();
     pool.idle.push(conn);
+    parkLater(conn);
   } else {
     conn.socket.destroy();
     pool.open--;
@@ -71,31 +108,85 @@ function release(key: string, pool: Pool, conn: Conn, reusable: boolean): void {
   pool.waiting.shift()?.();
 }
 
-function drop(pool: Pool, conn: Conn): void {
-  const i = pool.idle.indexOf(conn);
-  if (i >= 0) {
-    pool.idle.splice(i, 1);
-    pool.open--;
-    clearTimeout(conn.idleTimer);
+// Connections released in this turn of the event loop: those still idle at its end are unreferenced and
+// left to the sweep. Most are taken again within the turn, so they never pay for unref() and ref().
+const released: Conn[] = [];
+function parkLater(conn: Conn): void {
+  if (released.push(conn) === 1) setImmediate(park);
+}
+function park(): void {
+  for (const conn of released) {
+    if (conn.ex || conn.unrefd || conn.socket.destroyed) continue;
+    conn.socket.unref();
+    conn.unrefd = true;
+    armSweep(conn.idleSince + IDLE_MS);
   }
+  released.length = 0;
 }
 
-async function acquire(key: string, origin: URL, sni: string | undefined, fresh: boolean): Promise<{ pool: Pool; conn: Conn }> {
-  const pool = poolFor(key);
-  for (;;) {
-    const conn = fresh ? undefined : pool.idle.pop();
-    if (conn) {
-      clearTimeout(conn.idleTimer);
-      conn.onClose = undefined;
-      conn.socket.ref();
-      return { pool, conn };
-    }
-    if (pool.open < MAX_CONNECTIONS) {
-      pool.open++;
-      return { pool, conn: connect(origin, sni) };
-    }
-    await new Promise<void>((resolve) => pool.waiting.push(resolve));
+// One timer for every deadline and idle connection: armed for the earliest, re-armed by each sweep.
+const inflight = new Set<Exchange>();
+let sweepTimer: NodeJS.Timeout | undefined;
+let sweepAt = Infinity;
+
+function armSweep(at: number): void {
+  if (at >= sweepAt) return;
+  if (sweepTimer) clearTimeout(sweepTimer);
+  sweepAt = at;
+  // Unreferenced: in-flight exchanges keep their sockets referenced, which keeps the process alive.
+  sweepTimer = setTimeout(sweep, Math.max(0, at - performance.now()) + 1).unref();
+}
+
+function sweep(): void {
+  sweepTimer = undefined;
+  sweepAt = Infinity;
+  const now = performance.now();
+  let next = Infinity;
+  for (const ex of inflight) {
+    if (ex.deadlineAt <= now) ex.fail(new Error(`timeout: no complete response within ${ex.deadlineMs} ms`), true);
+    else next = Math.min(next, ex.deadlineAt);
   }
+  for (const pool of pools.values()) {
+    for (const conn of [...pool.idle]) {
+      if (!conn.unrefd) continue; // taken or parked in this turn: park() arms the sweep for it
+      if (conn.idleSince + IDLE_MS <= now) conn.socket.destroy();
+      else next = Math.min(next, conn.idleSince + IDLE_MS);
+    }
+  }
+  if (next < Infinity) armSweep(next);
+}
+
+// One abort listener per signal, failing every exchange that signal governs.
+const bySignal = new WeakMap<AbortSignal, Set<Exchange>>();
+function watch(signal: AbortSignal, ex: Exchange): void {
+  let set = bySignal.get(signal);
+  if (!set) {
+    const s = (set = new Set());
+    bySignal.set(signal, s);
+    signal.addEventListener('abort', () => {
+      for (const e of [...s]) e.fail(new Error('aborted'), true);
+    }, { once: true });
+  }
+  set.add(ex);
+}
+
+// Requests written together at the end of each turn of the event loop (see the top of the file).
+const writes: { socket: net.Socket; head: string; body: Buffer | undefined }[] = [];
+function queueWrite(socket: net.Socket, head: string, body: Buffer | undefined): void {
+  if (writes.push({ socket, head, body }) === 1) setImmediate(flushWrites);
+}
+function flushWrites(): void {
+  for (let i = 0; i < writes.length; i++) {
+    const { socket, head, body } = writes[i]!;
+    if (socket.destroyed) continue;
+    if (body) {
+      socket.cork();
+      socket.write(head, 'latin1');
+      socket.write(body);
+      socket.uncork();
+    } else socket.write(head, 'latin1');
+  }
+  writes.length = 0;
 }
 
 export interface KeepAliveOptions {
@@ -104,7 +195,11 @@ export interface KeepAliveOptions {
   signal?: AbortSignal;
   /** Fails the exchange: with what arrived once the head is in (a deadline keeps a partial body). */
   deadline: number;
+  /** Decode the body by its Content-Encoding (gzip, deflate, br), within maxSize. */
+  decode?: boolean;
 }
+
+export type KeepAliveResponse = ReadResponse & { duration: number };
 
 /** The request head as undici wrote it: our headers, then keep-alive and the body's length if missing. */
 function requestHead(r: PreparedRequest, bodyLength: number): string {
@@ -134,74 +229,104 @@ function originUrl(origin: string): URL {
   return u;
 }
 
-/** One exchange; a reused connection that fails before any byte of the answer is retried on a new one. */
-export async function sendKeepAlive(r: PreparedRequest, o: KeepAliveOptions): Promise<ReadResponse & { duration: number }> {
-  const origin = originUrl(r.origin);
-  const key = `${r.origin}|${o.sni ?? ''}`;
-  const body = r.body !== undefined && r.body !== '' ? Buffer.from(r.body, 'utf8') : undefined;
-  const head = requestHead(r, body?.length ?? 0);
-  const started = performance.now();
-  for (let fresh = false; ; fresh = true) {
-    if (o.signal?.aborted) throw new Error('aborted');
-    const { pool, conn } = await acquire(key, origin, o.sni, fresh);
-    const reused = conn.used;
-    const outcome = await exchange(conn, r.method, head, body, o);
-    release(key, pool, conn, outcome.ok ? outcome.res.reusable : false);
-    if (outcome.ok) {
-      outcome.res.duration = performance.now() - started;
-      return outcome.res as ReadResponse & { duration: number };
-    }
-    if (reused && !outcome.started && !outcome.aborted) continue; // the server closed an idle connection
-    throw outcome.err;
-  }
+/** One request and its answer; a reused connection that fails before any byte of the answer is retried on a new one. */
+export function sendKeepAlive(r: PreparedRequest, o: KeepAliveOptions): Promise<KeepAliveResponse> {
+  return new Promise((resolve, reject) => {
+    if (o.signal?.aborted) return reject(new Error('aborted'));
+    const body = r.body !== undefined && r.body !== '' ? Buffer.from(r.body, 'utf8') : undefined;
+    const req: Request = {
+      method: r.method, head: requestHead(r, body?.length ?? 0), body, o, origin: originUrl(r.origin),
+      pool: poolFor(`${r.origin}|${o.sni ?? ''}`), started: performance.now(), resolve, reject,
+    };
+    start(req, false);
+  });
 }
 
-type Outcome = { ok: true; res: ReadResponse } | { ok: false; err: Error; started: boolean; aborted: boolean };
+interface Request {
+  method: string;
+  head: string;
+  body: Buffer | undefined;
+  o: KeepAliveOptions;
+  origin: URL;
+  pool: Pool;
+  started: number;
+  resolve: (res: KeepAliveResponse) => void;
+  reject: (err: Error) => void;
+}
 
-function exchange(conn: Conn, method: string, head: string, body: Buffer | undefined, o: KeepAliveOptions): Promise<Outcome> {
-  return new Promise<Outcome>((resolve) => {
-    const reader = new ResponseReader(method, o.maxSize);
-    let settled = false;
-    const settle = (out: Outcome) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      o.signal?.removeEventListener('abort', onAbort);
-      resolve(out);
-    };
-    const fail = (err: Error, aborted = false) => {
-      // A deadline or a cut connection after the head keeps what arrived, as the undici path did.
-      const partial = reader.end();
-      if (partial) {
-        partial.reusable = false;
-        settle({ ok: true, res: partial });
-      }
-      else settle({ ok: false, err, started: reader.started, aborted });
-    };
-    const onAbort = () => fail(new Error('aborted'), true);
-    const timer = setTimeout(() => fail(new Error(`timeout: no complete response within ${o.deadline} ms`), true), o.deadline);
-    o.signal?.addEventListener('abort', onAbort, { once: true });
-    conn.onData = (chunk) => {
-      try {
-        const res = reader.push(chunk);
-        if (res) settle({ ok: true, res });
-      } catch (err) {
-        settle({ ok: false, err: err as Error, started: true, aborted: false });
-      }
-    };
-    conn.onClose = (err) => {
-      const res = reader.end();
-      if (res) {
-        res.reusable = false;
-        settle({ ok: true, res });
-      }
-      else fail(err ?? new Error('connection closed before a response arrived'));
-    };
-    if (body) {
-      conn.socket.cork();
-      conn.socket.write(head, 'latin1');
-      conn.socket.write(body);
-      conn.socket.uncork();
-    } else conn.socket.write(Buffer.from(head, 'latin1'));
-  });
+function start(req: Request, fresh: boolean): void {
+  const conn = take(req.pool, req.origin, req.o.sni, fresh);
+  if (!conn) {
+    req.pool.waiting.push(() => start(req, fresh));
+    return;
+  }
+  conn.ex = new Exchange(conn, req, conn.used);
+  queueWrite(conn.socket, req.head, req.body);
+}
+
+class Exchange {
+  private readonly reader: ResponseReader;
+  private settled = false;
+  readonly deadlineAt: number;
+
+  constructor(private readonly conn: Conn, private readonly req: Request, private readonly reused: boolean) {
+    this.reader = new ResponseReader(req.method, req.o.maxSize);
+    this.deadlineAt = performance.now() + req.o.deadline;
+    inflight.add(this);
+    armSweep(this.deadlineAt);
+    if (req.o.signal) watch(req.o.signal, this);
+  }
+
+  get deadlineMs(): number {
+    return this.req.o.deadline;
+  }
+
+  onData(chunk: Buffer): void {
+    let res: ReadResponse | undefined;
+    try {
+      res = this.reader.push(chunk);
+    } catch (err) {
+      return this.failed(err as Error, true, false);
+    }
+    if (res) this.succeed(res, res.reusable);
+  }
+
+  onClose(err?: Error): void {
+    const res = this.reader.end();
+    if (res) this.succeed(res, false);
+    else this.fail(err ?? new Error('connection closed before a response arrived'));
+  }
+
+  /** A deadline, an abort or a cut connection: what arrived once the head is in, as the undici path did. */
+  fail(err: Error, aborted = false): void {
+    const partial = this.reader.end();
+    if (partial) this.succeed(partial, false);
+    else this.failed(err, this.reader.started, aborted);
+  }
+
+  private finish(): boolean {
+    if (this.settled) return false;
+    this.settled = true;
+    inflight.delete(this);
+    if (this.req.o.signal) bySignal.get(this.req.o.signal)?.delete(this);
+    return true;
+  }
+
+  private succeed(res: ReadResponse, reusable: boolean): void {
+    if (!this.finish()) return;
+    release(this.conn, reusable);
+    const out = res as KeepAliveResponse;
+    out.reusable = reusable;
+    out.duration = performance.now() - this.req.started;
+    if (this.req.o.decode) out.body = decodedBody(out.headers, out.body, this.req.o.maxSize);
+    this.req.resolve(out);
+  }
+
+  private failed(err: Error, started: boolean, aborted: boolean): void {
+    if (!this.finish()) return;
+    release(this.conn, false);
+    // The server closed an idle connection as we reused it: once more on a new one.
+    if (this.reused && !started && !aborted && !this.req.o.signal?.aborted) start(this.req, true);
+    else this.req.reject(err);
+  }
 }

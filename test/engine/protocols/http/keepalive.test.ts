@@ -145,4 +145,47 @@ describe('keep-alive HTTP/1.1 client', () => {
     expect(s.connections).toBe(64);
     expect(s.requests.length).toBe(200);
   });
+
+  it('times out each exchange at its own deadline, whatever the others in flight', async () => {
+    const silent = await serve(() => undefined);
+    const quick = await serve((socket) => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok'));
+    const t0 = performance.now();
+    const when = (p: Promise<unknown>) => p.then(() => 'answered', (e: Error) => `${e.message.slice(0, 7)} ${Math.round((performance.now() - t0) / 100)}`);
+    // One timer watches every deadline: a long one armed first must not delay a short one after it.
+    const long = when(sendKeepAlive(get(silent.url, '/long'), { ...opts, deadline: 900 }));
+    const short = when(sendKeepAlive(get(silent.url, '/short'), { ...opts, deadline: 200 }));
+    const answered = when(sendKeepAlive(get(quick.url), { ...opts, deadline: 200 }));
+    expect(await Promise.all([short, answered, long])).toEqual(['timeout 2', 'answered', 'timeout 9']);
+  });
+
+  it('fails every exchange of an aborted signal at once, and only those', async () => {
+    const silent = await serve(() => undefined);
+    const controller = new AbortController();
+    const signal = controller.signal;
+    const aborted = [1, 2, 3].map((i) => sendKeepAlive(get(silent.url, `/${i}`), { ...opts, deadline: 5000, signal }).catch((e: Error) => e.message));
+    const other = sendKeepAlive(get(silent.url, '/other'), { ...opts, deadline: 400 }).catch((e: Error) => e.message);
+    await new Promise((r) => setTimeout(r, 50));
+    const t0 = performance.now();
+    controller.abort();
+    expect(await Promise.all(aborted)).toEqual(['aborted', 'aborted', 'aborted']);
+    expect(performance.now() - t0).toBeLessThan(100);
+    expect(await other).toMatch(/timeout/);
+    await expect(sendKeepAlive(get(silent.url), { ...opts, signal })).rejects.toThrow('aborted');
+  });
+
+  it('never keeps a process alive with an idle connection', async () => {
+    const s = await serve((socket) => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok'));
+    // A child process sends one request and returns; it must exit at once, not after the idle timeout.
+    const client = new URL('../../../../src/engine/protocols/http/keepalive.ts', import.meta.url).pathname;
+    const code = `import { sendKeepAlive } from ${JSON.stringify(client)};
+      const r = await sendKeepAlive({ method: 'GET', origin: ${JSON.stringify(s.url)}, path: '/', headers: [], unsafe: false }, { maxSize: 1000, deadline: 5000 });
+      console.log(r.status, r.reusable);`;
+    const { execFile } = await import('node:child_process');
+    const t0 = performance.now();
+    const out = await new Promise<string>((resolve, reject) => {
+      execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { encoding: 'utf8', timeout: 8000 }, (err, stdout) => (err ? reject(err) : resolve(stdout)));
+    });
+    expect(out.trim()).toBe('200 true');
+    expect(performance.now() - t0).toBeLessThan(5000);
+  });
 });
