@@ -2,6 +2,7 @@
 // `_` header names, cookies by name, body, header, all_headers, response, request, status_code ...).
 import { isUtf8 } from 'node:buffer';
 import { headerBlock } from './dump.ts';
+import { READS_ALL, type Reads } from './reads.ts';
 import type { HttpResponse } from './types.ts';
 
 export interface ResponseContext {
@@ -42,12 +43,13 @@ function cachedHeaderKey(name: string): string {
 /**
  * The response values. With `into`, they are written over that map (the request's values), as if
  * merged after it, which saves a copy per response. `bodyIsText`: the body was valid UTF-8 (the caller
- * already checked, to decode it).
+ * already checked, to decode it). `reads`: the values the block's operators can read (reads.ts); the
+ * others are left out (a result event builds its request and response text itself).
  *
  * Runs for every response, mostly before V8 has optimised it (the first few thousand of a scan): plain
  * indexed loops, no iterators or intermediate arrays, because unoptimised code pays for each of those.
  */
-export function responseData(res: HttpResponse, bodyText: string, ctx: ResponseContext, into?: Record<string, unknown>, bodyIsText = isUtf8(res.body)): Record<string, unknown> {
+export function responseData(res: HttpResponse, bodyText: string, ctx: ResponseContext, into?: Record<string, unknown>, bodyIsText = isUtf8(res.body), reads: Reads = READS_ALL): Record<string, unknown> {
   const data: Record<string, unknown> = into ?? {};
   const headers = res.headers;
   let contentLength: string | undefined;
@@ -55,14 +57,14 @@ export function responseData(res: HttpResponse, bodyText: string, ctx: ResponseC
   for (let i = 0; i < headers.length; i++) {
     const k = headers[i]![0];
     if (k.length === 10 && k.toLowerCase() === 'set-cookie') cookies = true;
+    else if (k.length === 14 && cachedHeaderKey(k) === 'content_length') contentLength = headers[i]![1];
   }
   // Cookies first so a header of the same name wins (nuclei).
-  if (cookies) setCookieValues(headers, data);
+  if (cookies && reads.headers) setCookieValues(headers, data);
   // Repeated headers are joined with a space (nuclei); a repeat is found by looking back (a handful of headers).
-  for (let i = 0; i < headers.length; i++) {
+  for (let i = 0; reads.headers && i < headers.length; i++) {
     const h = headers[i]!;
     const key = cachedHeaderKey(h[0]);
-    if (key === 'content_length') contentLength = h[1];
     let repeat = false;
     for (let j = 0; j < i; j++) {
       if (cachedHeaderKey(headers[j]![0]) === key) {
@@ -72,17 +74,19 @@ export function responseData(res: HttpResponse, bodyText: string, ctx: ResponseC
     }
     data[key] = repeat ? `${data[key]} ${h[1]}` : h[1];
   }
-  const head = headerBlock(res);
   const clNum = contentLength !== undefined && /^\s*\d+\s*$/.test(contentLength) ? Number(contentLength) : res.body.length;
   data.status_code = res.status;
   // A body that is not UTF-8 text (images, archives, binary protocols) is handed to the DSL as its bytes,
   // as nuclei's Go string is: hex_encode(body), len(body) and byte regexes see exactly what arrived.
   // Matchers read it through the same bytes as a latin1 string (one character per byte).
   data.body = bodyIsText ? bodyText : res.body;
-  data.header = head;
-  data.all_headers = head;
-  data.response = `${head}\r\n${bodyText}`;
-  data.request = ctx.requestText;
+  if (reads.head) {
+    const head = headerBlock(res);
+    data.header = head;
+    data.all_headers = head;
+    data.response = `${head}\r\n${bodyText}`;
+  }
+  if (reads.request) data.request = ctx.requestText;
   data.content_length = clNum;
   data.duration = res.duration / 1000;
   data.host = ctx.host;

@@ -13,7 +13,8 @@ import { DEFAULT_MAX_SIZE, send } from './client.ts';
 import { CookieJar } from './cookies.ts';
 import { responseData } from './data.ts';
 import { digestAuthorization, parseChallenge } from './digest.ts';
-import { curlCommand, redact, serializeRequest } from './dump.ts';
+import { curlCommand, redact, serializeRequest, serializeResponse } from './dump.ts';
+import { READS_ALL, readsOf } from './reads.ts';
 import { eventsFor, baseEvent, type OperatorOutcome } from './events.ts';
 import { inputVariables, parseInput, type ParsedInput } from './input.ts';
 import { combinations } from './payloads.ts';
@@ -80,6 +81,7 @@ function ipOfOrigin(origin: string): string | Promise<string> {
   return known;
 }
 
+const NO_SECRETS: string[] = [];
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** How a request follows redirects: at most `max` hops, to any host or only to the same one. */
@@ -207,8 +209,9 @@ class TemplateRun {
   private secrets(): string[] {
     // Values of the custom headers are credentials as often as not (Authorization, API keys): redacted
     // from the request dumps like the secret file's (short ones would garble the output and hide nothing).
-    const custom = (this.o.headers ?? []).map(([, v]) => v).filter((v) => v.length >= 6);
-    const fromFile = this.o.secrets?.secretValues() ?? [];
+    const fromFile = this.o.secrets?.secretValues() ?? NO_SECRETS;
+    if (!this.o.headers?.length) return fromFile; // the usual case, once per response: nothing to build
+    const custom = this.o.headers.map(([, v]) => v).filter((v) => v.length >= 6);
     return custom.length ? [...fromFile, ...custom] : fromFile;
   }
 
@@ -520,15 +523,20 @@ class TemplateRun {
     const leaderSees = members ? hopsSeen(r, hops, this.o.disableRedirects) : hops.length;
     // Worked out once per chain: a cluster can have hundreds of members.
     const memberSees = members?.map((m) => hopsSeen(m.http[0]!, hops, this.o.disableRedirects));
+    // What this block's operators can read: the rest is built for result events only (reads.ts).
+    const reads = members ? READS_ALL : readsOf(r);
     for (let i = hops.length - 1; i >= 0; i--) {
-      const hop = hops[i];
-      const requestText = secrets.length > 0 ? redact(serializeRequest(hop.req), secrets) : serializeRequest(hop.req);
+      const hop = hops[i]!;
+      let requestText: string | undefined;
+      const textOf = () => (requestText ??= secrets.length > 0 ? redact(serializeRequest(hop.req), secrets) : serializeRequest(hop.req));
+      const exported = hop === final && (history || r.id || this.multi);
       const host = this.target ?? hop.req.origin;
-      const ctx = { requestText, matchedUrl: hop.url, host, ip, templateId: this.t.id, templatePath: this.t.path };
+      const ctx = { requestText: exported || reads.request ? textOf() : '', matchedUrl: hop.url, host, ip, templateId: this.t.id, templatePath: this.t.path };
       const dynamic = hasKeys(this.dynamic) ? this.dynamic : undefined;
       let full: Record<string, unknown>;
       let data: Record<string, unknown>;
-      if (hop === final && (history || r.id || this.multi)) {
+      let builtHead = true;
+      if (exported) {
         data = responseData(hop.res, hop.body, ctx, undefined, hop.text);
         // Values of this response stay visible to later requests as <key>_<n> and <block id>_<key>
         // (http_<key> in a multi-protocol template, for blocks without an id).
@@ -545,7 +553,8 @@ class TemplateRun {
         // `{ ...spread }` clone about ten times slower.
         const into = i === 0 ? vars : merge(vars);
         if (dynamic) for (const k in dynamic) into[k] = dynamic[k];
-        full = responseData(hop.res, hop.body, ctx, into, hop.text);
+        full = responseData(hop.res, hop.body, ctx, into, hop.text, reads);
+        builtHead = reads.head;
         if (history) for (const k in history) full[k] = history[k];
         data = full; // its response keys are the response's: history keys all end in _<n>
       }
@@ -568,7 +577,7 @@ class TemplateRun {
           const m = members[j]!;
           const mr = m.http[0]!;
           if (i >= memberSees![j]! || this.done.has(m)) continue;
-          const hit = await this.processMember(m, full, { host, matchedAt: hop.url, ip: String(data.ip ?? ''), request: requestText, data, req: hop.req, secrets });
+          const hit = await this.processMember(m, full, { host, matchedAt: hop.url, ip: String(data.ip ?? ''), request: textOf(), data, req: hop.req, secrets });
           if (hit && (mr.stopAtFirstMatch || m.stopAtFirstMatch)) this.done.add(m);
         }
       }
@@ -584,9 +593,9 @@ class TemplateRun {
         outputExtracts: result.outputExtracts ?? [], dynamic: result.dynamic ?? {},
       }, {
         host, matchedAt: hop.url, ip: String(data.ip ?? ''),
-        request: requestText,
         // Built only when there is an event to carry them.
-        get response() { return redact(String(data.response), secrets); },
+        get request() { return textOf(); },
+        get response() { return redact(builtHead ? String(data.response) : serializeResponse(hop.res, hop.body), secrets); },
         get curl() { return redact(curlCommand(hop.req), secrets); },
       });
       this.emitted += events.length;
