@@ -71,20 +71,24 @@ export class ResponseReader {
   }
 
   private parseHead(text: string): boolean {
-    const lines = text.split('\r\n');
-    const m = /^(HTTP\/\d(?:\.\d)?) (\d{3})(?: (.*))?$/.exec(lines[0]);
-    if (!m) throw new Error(`malformed HTTP response status line: ${JSON.stringify(lines[0].slice(0, 80))}`);
+    // Line by line with indexOf: no array of lines (this runs for every response of a scan).
+    let eol = text.indexOf('\r\n');
+    if (eol < 0) eol = text.length;
+    const statusLine = text.slice(0, eol);
+    const m = /^(HTTP\/\d(?:\.\d)?) (\d{3})(?: (.*))?$/.exec(statusLine);
+    if (!m) throw new Error(`malformed HTTP response status line: ${JSON.stringify(statusLine.slice(0, 80))}`);
     const status = Number(m[2]);
     const headers: [string, string][] = [];
     let length: string | undefined;
     let chunked = false;
     let connection = '';
-    for (let i = 1; i < lines.length; i++) {
-      const line = lines[i];
-      const c = line.indexOf(':');
-      if (c <= 0) continue;
-      const name = line.slice(0, c).trim();
-      const value = line.slice(c + 1).trim();
+    for (let pos = eol + 2; pos < text.length; pos = eol + 2) {
+      eol = text.indexOf('\r\n', pos);
+      if (eol < 0) eol = text.length;
+      const c = text.indexOf(':', pos);
+      if (c <= pos || c >= eol) continue; // no name before a colon: not a header line
+      const name = text.slice(pos, c).trim();
+      const value = text.slice(c + 1, eol).trim();
       headers.push([name, value]);
       const lower = name.length === 14 || name.length === 17 || name.length === 10 ? name.toLowerCase() : '';
       if (lower === 'content-length') length = value;
