@@ -26,16 +26,40 @@ function copy(data: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-export function runOperators(ops: Operators, data: Record<string, unknown>, opts: { matchAll?: boolean } = {}): OperatorResult {
+export function runOperators(ops: Operators, data: Record<string, unknown>, opts?: { matchAll?: boolean }): OperatorResult {
   // Named extractors add variables; copy the caller's map only then (it is large: a copy per response).
   const extractors = ops.extractors ?? [];
   let named = false;
   for (const e of extractors) if (e.name) named = true;
   const vars: Record<string, unknown> = named ? copy(data) : data;
   const result: OperatorResult = { matched: false, matcherNames: [], extracts: {}, outputExtracts: [], dynamic: {} };
+  if (extractors.length > 0) runExtractors(extractors, vars, result);
+  const matchers = ops.matchers ?? [];
+  const and = ops.matchersCondition === 'and';
+  const matchAll = !!opts?.matchAll;
+  let any = false;
+  let all = true;
+  for (let i = 0; i < matchers.length; i++) {
+    const m = matchers[i] as Matcher;
+    if (and && !all && !matchAll) break;
+    if (runMatcher(m, vars).matched) {
+      any = true;
+      if (m.name && !m.internal && !result.matcherNames.includes(m.name)) result.matcherNames.push(m.name);
+    } else {
+      all = false;
+    }
+  }
+
+  if (matchers.length === 0) result.matched = result.outputExtracts.length > 0;
+  else result.matched = and ? all : any;
+  if (and && !all && !matchAll) result.matcherNames = [];
+  return result;
+}
+
+/** Extractors in order: output values (unique, in order), named ones as variables, internal ones as dynamic values. */
+function runExtractors(extractors: Extractor[], vars: Record<string, unknown>, result: OperatorResult): void {
   const seen = new Set<string>();
   const internal: Record<string, string[]> = {};
-
   extractors.forEach((e: Extractor, index: number) => {
     const values = runExtractor(e, vars);
     if (values.length === 0) return;
@@ -59,23 +83,4 @@ export function runOperators(ops: Operators, data: Record<string, unknown>, opts
     result.dynamic[name] = asVariable(values);
     if (values.length > 1) values.forEach((v, i) => (result.dynamic[`${name}${i}`] = v));
   }
-
-  const matchers = ops.matchers ?? [];
-  const and = ops.matchersCondition === 'and';
-  let any = false;
-  let all = true;
-  for (const m of matchers as Matcher[]) {
-    if (and && !all && !opts.matchAll) break;
-    if (runMatcher(m, vars).matched) {
-      any = true;
-      if (m.name && !m.internal && !result.matcherNames.includes(m.name)) result.matcherNames.push(m.name);
-    } else {
-      all = false;
-    }
-  }
-
-  if (matchers.length === 0) result.matched = result.outputExtracts.length > 0;
-  else result.matched = and ? all : any;
-  if (and && !all && !opts.matchAll) result.matcherNames = [];
-  return result;
 }

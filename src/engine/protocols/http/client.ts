@@ -73,12 +73,27 @@ const REFUSED_HEADERS = new Set(['transfer-encoding', 'keep-alive', 'upgrade', '
 /** undici validates requests strictly; anything it would refuse goes over the raw socket instead. */
 function undiciCanSend(r: PreparedRequest): boolean {
   if (r.unsafe || !r.path.startsWith('/') || /[^\u0021-\u00ff]/.test(r.path) || !TOKEN.test(r.method)) return false;
-  for (const [k, v] of r.headers) {
-    const lk = k.toLowerCase();
-    if (!TOKEN.test(k) || /[\r\n\0]/.test(v) || REFUSED_HEADERS.has(lk)) return false;
-    if (lk === 'connection' && !['close', 'keep-alive'].includes(v.toLowerCase())) return false;
+  const headers = r.headers;
+  for (let i = 0; i < headers.length; i++) {
+    const [k, v] = headers[i]!;
+    const name = headerName(k);
+    if (name === REFUSED || /[\r\n\0]/.test(v)) return false;
+    if (name === 'connection' && !['close', 'keep-alive'].includes(v.toLowerCase())) return false;
   }
   return true;
+}
+
+/** A header name checked once (names repeat on every request): its lower case, or REFUSED. */
+const REFUSED = '';
+const names = new Map<string, string>();
+function headerName(k: string): string {
+  let n = names.get(k);
+  if (n === undefined) {
+    const lk = k.toLowerCase();
+    n = !TOKEN.test(k) || REFUSED_HEADERS.has(lk) ? REFUSED : lk;
+    if (names.size < 10_000) names.set(k, n);
+  }
+  return n;
 }
 
 function sendOnce(r: PreparedRequest, o: HttpClientOptions, maxSize: number): Promise<HttpResponse> {

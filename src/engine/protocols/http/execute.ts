@@ -717,5 +717,7 @@ function responseCap(r: HttpRequest): number {
 
 /** The URL the cookie jar sees for a request (scheme, host and path decide which cookies apply). */
 function cookieUrl(req: PreparedRequest): string {
-  return req.origin + (req.path.startsWith('/') ? req.path.split('#')[0] : '/');
+  if (!req.path.startsWith('/')) return `${req.origin}/`;
+  const hash = req.path.indexOf('#');
+  return req.origin + (hash >= 0 ? req.path.slice(0, hash) : req.path);
 }

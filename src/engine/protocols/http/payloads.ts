@@ -14,7 +14,7 @@ export function* combinations(payloads: Payloads | undefined, attack: AttackType
     const idx = names.map(() => 0);
     for (;;) {
       const combo: Record<string, string> = {};
-      names.forEach((n, i) => (combo[n] = lists[i][idx[i]]));
+      for (let i = 0; i < names.length; i++) combo[names[i]!] = lists[i]![idx[i]!]!;
       yield combo;
       // Odometer: advance the last list first so the first payload changes slowest.
       let i = names.length - 1;
@@ -31,7 +31,7 @@ export function* combinations(payloads: Payloads | undefined, attack: AttackType
   const n = Math.min(...lists.map((l) => l.length));
   for (let k = 0; k < n; k++) {
     const combo: Record<string, string> = {};
-    names.forEach((name, i) => (combo[name] = lists[i][k]));
+    for (let i = 0; i < names.length; i++) combo[names[i]!] = lists[i]![k]!;
     yield combo;
   }
 }
