@@ -38,6 +38,7 @@ interface Conn {
 }
 
 const pools = new Map<string, Pool>();
+const readBuffer = Buffer.alloc(64 * 1024);
 
 function poolFor(key: string): Pool {
   let p = pools.get(key);
@@ -55,12 +56,22 @@ function connect(pool: Pool, origin: URL, sni: string | undefined): Conn {
   const secure = origin.protocol === 'https:';
   const host = origin.hostname.startsWith('[') ? origin.hostname.slice(1, -1) : origin.hostname;
   const port = Number(origin.port || (secure ? 443 : 80));
+  let conn: Conn;
+  // Plain TCP reads land in one buffer shared by every connection (reads are handled one at a time), and
+  // go straight to the exchange without a stream 'data' event: what an exchange keeps, it copies.
+  const onread = {
+    buffer: readBuffer,
+    callback: (n: number, buf: Uint8Array) => {
+      conn.ex?.onData(Buffer.from(buf.subarray(0, n)));
+      return true;
+    },
+  };
   const socket = secure
     ? tls.connect({ host, port, servername: sni ?? (net.isIP(host) ? undefined : host), rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] })
-    : net.connect({ host, port });
+    : net.connect({ host, port, onread });
   socket.setNoDelay(true);
-  const conn: Conn = { socket, pool, ex: undefined, used: false, idleSince: 0, unrefd: false };
-  socket.on('data', (chunk: Buffer) => conn.ex?.onData(chunk));
+  conn = { socket, pool, ex: undefined, used: false, idleSince: 0, unrefd: false };
+  if (secure) socket.on('data', (chunk: Buffer) => conn.ex?.onData(chunk));
   socket.on('error', (err) => (conn.ex ? conn.ex.onClose(err) : drop(conn)));
   socket.on('close', () => (conn.ex ? conn.ex.onClose() : drop(conn)));
   return conn;
