@@ -412,7 +412,7 @@ class TemplateRun {
       this.requests++;
       this.o.onRequest?.();
       let res = await send(req, this.o, responseCap(r));
-      this.storeCookies(r, cookieUrl(req), res);
+      this.storeCookies(r, req, res);
       if (res.status === 401 && r.digestUsername !== undefined) {
         const challenge = res.headers.find(([k, v]) => k.toLowerCase() === 'www-authenticate' && /^\s*digest/i.test(v))?.[1];
         const parsed = challenge ? parseChallenge(challenge) : undefined;
@@ -422,7 +422,7 @@ class TemplateRun {
           this.requests++;
           this.o.onRequest?.();
           res = await send(req, this.o, responseCap(r));
-          this.storeCookies(r, cookieUrl(req), res);
+          this.storeCookies(r, req, res);
         }
       }
       return res;
@@ -433,7 +433,8 @@ class TemplateRun {
     }
   }
 
-  private storeCookies(r: HttpRequest, url: string, res: HttpResponse): void {
+  /** Set-Cookie headers into the jar (the cookie URL is worked out only when there are some). */
+  private storeCookies(r: HttpRequest, req: PreparedRequest, res: HttpResponse): void {
     if (r.disableCookie) return;
     let set: string[] | undefined;
     const headers = res.headers;
@@ -441,7 +442,7 @@ class TemplateRun {
       const k = headers[i]![0];
       if (k.length === 10 && k.toLowerCase() === 'set-cookie') (set ??= []).push(headers[i]![1]);
     }
-    if (set) this.jar.store(url, set);
+    if (set) this.jar.store(cookieUrl(req), set);
   }
 
   private async operatorsWithIO(r: HttpRequest, full: Record<string, unknown>, err: unknown): Promise<OperatorOutcome> {

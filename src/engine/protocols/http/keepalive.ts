@@ -18,7 +18,8 @@ const MAX_CONNECTIONS = 64; // per origin, as undici's pool was configured
 const IDLE_MS = 10_000;
 
 interface Pool {
-  key: string;
+  /** closeKeepAlive() dropped it: connections coming back are closed, not kept. */
+  closed: boolean;
   idle: Conn[];
   open: number;
   waiting: (() => void)[];
@@ -37,18 +38,28 @@ interface Conn {
   unrefd: boolean;
 }
 
-const pools = new Map<string, Pool>();
+// Pools by origin, then by SNI: two lookups of strings the request already holds, no key built per request.
+const pools = new Map<string, Map<string, Pool>>();
 const readBuffer = Buffer.alloc(64 * 1024);
 
-function poolFor(key: string): Pool {
-  let p = pools.get(key);
-  if (!p) pools.set(key, (p = { key, idle: [], open: 0, waiting: [] }));
+function poolFor(origin: string, sni: string): Pool {
+  let bySni = pools.get(origin);
+  if (!bySni) pools.set(origin, (bySni = new Map()));
+  let p = bySni.get(sni);
+  if (!p) bySni.set(sni, (p = { closed: false, idle: [], open: 0, waiting: [] }));
   return p;
+}
+
+function* allPools(): Generator<Pool> {
+  for (const bySni of pools.values()) yield* bySni.values();
 }
 
 /** Closes every pooled connection (the end of a scan, tests). */
 export function closeKeepAlive(): void {
-  for (const p of pools.values()) for (const c of p.idle) c.socket.destroy();
+  for (const p of allPools()) {
+    p.closed = true;
+    for (const c of p.idle) c.socket.destroy();
+  }
   pools.clear();
 }
 
@@ -107,7 +118,7 @@ function take(pool: Pool, origin: URL, sni: string | undefined, fresh: boolean):
 function release(conn: Conn, reusable: boolean): void {
   const pool = conn.pool;
   conn.ex = undefined;
-  if (reusable && !conn.socket.destroyed && pools.get(pool.key) === pool) {
+  if (reusable && !conn.socket.destroyed && !pool.closed) {
     conn.used = true;
     conn.idleSince = performance.now();
     pool.idle.push(conn);
@@ -157,7 +168,7 @@ function sweep(): void {
     if (ex.deadlineAt <= now) ex.fail(new Error(`timeout: no complete response within ${ex.deadlineMs} ms`), true);
     else next = Math.min(next, ex.deadlineAt);
   }
-  for (const pool of pools.values()) {
+  for (const pool of allPools()) {
     for (const conn of [...pool.idle]) {
       if (!conn.unrefd) continue; // taken or parked in this turn: park() arms the sweep for it
       if (conn.idleSince + IDLE_MS <= now) conn.socket.destroy();
@@ -247,7 +258,7 @@ export function sendKeepAlive(r: PreparedRequest, o: KeepAliveOptions): Promise<
     const body = r.body !== undefined && r.body !== '' ? Buffer.from(r.body, 'utf8') : undefined;
     const req: Request = {
       method: r.method, head: requestHead(r, body?.length ?? 0), body, o, origin: originUrl(r.origin),
-      pool: poolFor(`${r.origin}|${o.sni ?? ''}`), started: performance.now(), resolve, reject,
+      pool: poolFor(r.origin, o.sni ?? ''), started: performance.now(), resolve, reject,
     };
     start(req, false);
   });
