@@ -6,8 +6,9 @@
 //
 // What a request costs here was cut on purpose (bench/cli, 20,000 probes): no timer, promise chain or
 // listener of its own beyond one promise (deadlines and idle connections are watched by one sweep timer,
-// an abort signal by one listener per signal), and requests are written together once per turn of the
-// event loop, so a burst of writes wakes a sleeping target once instead of once per request.
+// an abort signal by one listener per signal); plain TCP reads reach the exchange without a stream
+// event; and requests are written together once per turn of the event loop, so a burst of writes wakes
+// a sleeping target once instead of once per request.
 import net from 'node:net';
 import tls from 'node:tls';
 import { decodedBody } from './decode.ts';
