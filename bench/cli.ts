@@ -4,7 +4,8 @@
 //    through tsx (VIGIL_SOURCE=1), in the same run. Goal: under 250 ms compiled.
 // 2. 20,000 path probes against a local keep-alive server: `vigil scan` with one template whose payload
 //    list holds the paths (threads: 40) beside ffuf (`apt-get install ffuf`, 40 threads by default) with
-//    the same word list, alternating, 3 runs each. Goal: vigil / ffuf speed ratio >= 1.
+//    the same word list, alternating, 5 runs each (medians: a shared 2-core machine varies by ±15 % from
+//    run to run). Goal: vigil / ffuf speed ratio >= 1.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -71,7 +72,7 @@ async function main(): Promise<void> {
     const v: number[] = [];
     const f: number[] = [];
     const floor: number[] = [];
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 5; i++) {
       v.push(time(process.execPath, [vigil, 'scan', '-t', probe, '-u', target.url, '-rl', '0', '--retries', '0']));
       f.push(time('ffuf', ['-s', '-w', words, '-u', `${target.url}/FUZZ`, '-mc', '200', '-t', '40']));
       floor.push(time(process.execPath, [path.join(root, 'bench/raw-probe.mjs'), target.url, words, '40']));
