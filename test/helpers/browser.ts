@@ -1,9 +1,11 @@
 // Debian's Chromium driven by playwright-core (never a downloaded browser). Tests that need it call
 // launchChromium(); without /usr/bin/chromium they fail with the install command to run.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { dropSchema } from './db.ts';
+import type { VigilProcess } from './process.ts';
 
 export const CHROMIUM = process.env.VIGIL_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -71,4 +73,18 @@ export async function addMember(base: string, ownerKey: string, email: string, p
     body: JSON.stringify({ token: ((await invited.json()) as { invite_token: string }).invite_token, password }),
   });
   if (accepted.status !== 200) throw new Error(`accept failed: ${accepted.status} ${await accepted.text()}`);
+}
+
+/**
+ * The end of a console end-to-end file: the browser, the `vigil serve` process, the target servers, the
+ * PostgreSQL schema it ran in (kind 'postgres') and its data folder. Anything that never started is skipped.
+ */
+export async function endConsoleRun(r: {
+  browser?: Browser; serve?: VigilProcess; targets: ({ close(): Promise<unknown> } | undefined)[]; kind: string; schema: string; dir?: string;
+}): Promise<void> {
+  await r.browser?.close().catch(() => {});
+  await r.serve?.kill();
+  await Promise.all(r.targets.map((t) => t?.close().catch(() => {})));
+  if (r.kind === 'postgres') await dropSchema(process.env.TEST_DATABASE_URL!, r.schema).catch(() => {});
+  if (r.dir) rmSync(r.dir, { recursive: true, force: true });
 }

@@ -1,6 +1,7 @@
 // Templates for engine tests: inline text, or a file of the corpus read as `vigil scan` reads it; and a
 // scan that collects its result events.
 import { readFileSync } from 'node:fs';
+import { expect } from 'vitest';
 import path from 'node:path';
 import { parseTemplate } from '../../src/engine/template/parse.ts';
 import { runScan, type ScanOptions } from '../../src/engine/runner.ts';
@@ -14,6 +15,13 @@ export function tpl(text: string): Template {
   const r = parseTemplate(text, 'inline.yaml');
   if (!r.template) throw new Error(JSON.stringify(r.issues));
   return r.template;
+}
+
+/** An http template named `id` from its `http:` blocks (and top-level keys before them), parsed without any issue. */
+export function httpTemplate(id: string, blocks: string, top = ''): Template {
+  const r = parseTemplate(`id: ${id}\ninfo: { name: ${id}, author: vigil, severity: low }\n${top}http:\n${blocks}`, `${id}.yaml`);
+  expect(r.issues).toEqual([]);
+  return r.template!;
 }
 
 export function corpusTemplate(rel: string): Template {

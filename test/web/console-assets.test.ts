@@ -6,14 +6,14 @@
 // the estate changes, a rescan shows what appeared, changed and disappeared, and the policy's event; a
 // Member sees the pages with no create/rescan/delete/edit controls and is refused by the API. Screenshots
 // of the main assets pages go to docs/console/ (from the PGlite run).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { addMember, launchChromium, newPage, screenshotter, signInWithKey, signInWithPassword, watchPages } from '../helpers/browser.ts';
-import { dbKinds, dropSchema } from '../helpers/db.ts';
+import { addMember, endConsoleRun, launchChromium, newPage, screenshotter, signInWithKey, signInWithPassword, watchPages } from '../helpers/browser.ts';
+import { dbKinds } from '../helpers/db.ts';
 import { startDnsServer, type DnsTestServer } from '../helpers/dns-server.ts';
 import { spawnVigil, type VigilProcess } from '../helpers/process.ts';
 import { startHttpServer, type TestServer } from '../helpers/targets.ts';
@@ -116,13 +116,7 @@ describe.each(dbKinds())('web console assets pages on %s', (kind) => {
     await signInWithPassword(member, base, 'member@example.com', MEMBER_PASSWORD, 'MEMBER');
   }, 300_000);
 
-  afterAll(async () => {
-    await browser?.close().catch(() => {});
-    await serve?.kill();
-    await Promise.all([shop?.close(), admin?.close().catch(() => {}), dns?.close(), cloud?.close()]);
-    if (kind === 'postgres') await dropSchema(process.env.TEST_DATABASE_URL!, schema).catch(() => {});
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  }, STEP);
+  afterAll(() => endConsoleRun({ browser, serve, targets: [shop, admin, dns, cloud], kind, schema, dir }), STEP);
 
   it('the owner creates an enumeration (the server\'s 400 shown first), watches it finish and sees its assets', async () => {
     await owner.getByText(/No enumerations yet/).waitFor();

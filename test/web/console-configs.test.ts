@@ -6,14 +6,14 @@
 // configuration as a list, sees the schedule in the scans list, changes and removes it on the scan's
 // page; opens a finding straight from its URL; and a Member sees config names and types but no
 // text and no create, edit or delete controls. Screenshots go to docs/console/ (from the PGlite run).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { addMember, launchChromium, newPage, screenshotter, signInWithKey, signInWithPassword, watchPages } from '../helpers/browser.ts';
-import { dbKinds, dropSchema } from '../helpers/db.ts';
+import { addMember, endConsoleRun, launchChromium, newPage, screenshotter, signInWithKey, signInWithPassword, watchPages } from '../helpers/browser.ts';
+import { dbKinds } from '../helpers/db.ts';
 import { spawnVigil, type VigilProcess } from '../helpers/process.ts';
 import { startHttpServer, type TestServer } from '../helpers/targets.ts';
 
@@ -96,13 +96,7 @@ describe.each(dbKinds())('console configurations, schedules and finding links on
     await signInWithPassword(member, base, 'member@example.com', MEMBER_PASSWORD, 'MEMBER');
   }, 300_000);
 
-  afterAll(async () => {
-    await browser?.close().catch(() => {});
-    await serve?.kill();
-    await target?.close();
-    if (kind === 'postgres') await dropSchema(process.env.TEST_DATABASE_URL!, schema).catch(() => {});
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  }, STEP);
+  afterAll(() => endConsoleRun({ browser, serve, targets: [target], kind, schema, dir }), STEP);
 
   it('a scan config with a YAML error: the 400 names the key and its line; fixed, it saves; filter and search the list', async () => {
     await owner.goto(base + '/settings/configs');

@@ -5,14 +5,14 @@
 // request and response, search templates with a facet, edit a private template (error shown at its line,
 // then fixed), look up a CVE, and check that a Member sees no create/delete controls and that the API
 // refuses them. Screenshots of the main pages go to docs/console/ (from the PGlite run).
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium, newPage, screenshotter, watchPages } from '../helpers/browser.ts';
-import { dbKinds, dropSchema } from '../helpers/db.ts';
+import { endConsoleRun, launchChromium, newPage, screenshotter, watchPages } from '../helpers/browser.ts';
+import { dbKinds } from '../helpers/db.ts';
 import { runVigil, spawnVigil, type VigilProcess } from '../helpers/process.ts';
 import { hasShared, sharedDir } from '../helpers/shared.ts';
 import { startHttpServer, type TestServer } from '../helpers/targets.ts';
@@ -152,13 +152,7 @@ describe.each(dbKinds())('web console end to end on %s', (kind) => {
     watchPages([owner, member], browserProblems);
   }, 300_000);
 
-  afterAll(async () => {
-    await browser?.close().catch(() => {});
-    await serve?.kill();
-    await target?.close();
-    if (kind === 'postgres') await dropSchema(process.env.TEST_DATABASE_URL!, schema).catch(() => {});
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  }, STEP);
+  afterAll(() => endConsoleRun({ browser, serve, targets: [target], kind, schema, dir }), STEP);
 
   it('the owner sets a password from the first-start link, and signs in with it and with the API key', async () => {
     const link = readFileSync(path.join(dir, 'owner-password-link'), 'utf8').trim();

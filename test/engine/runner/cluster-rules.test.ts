@@ -6,20 +6,15 @@
 //    it its own settings would have fetched (none, a few hops, only same-host hops);
 //  - stop-at-first-match is per template: the shared request stops when every template is done.
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseTemplate } from '../../../src/engine/template/parse.ts';
 import { runScan } from '../../../src/engine/runner.ts';
 import { clusterTemplates } from '../../../src/engine/runner/cluster.ts';
 import type { Template } from '../../../src/engine/template/types.ts';
+import { httpTemplate as tpl } from '../../helpers/templates.ts';
 import { serverPool, type Handler } from '../../helpers/targets.ts';
 
 const pool = serverPool();
 afterAll(() => pool.closeAll());
 
-const tpl = (id: string, block: string, top = ''): Template => {
-  const r = parseTemplate(`id: ${id}\ninfo: { name: ${id}, author: vigil, severity: low }\n${top}http:\n${block}`, `${id}.yaml`);
-  expect(r.issues).toEqual([]);
-  return r.template!;
-};
 const block = (paths: string[], matcher: string, extra = '') => `  - method: GET
     path: [${paths.map((p) => `"{{BaseURL}}${p}"`).join(', ')}]
 ${extra}    matchers:

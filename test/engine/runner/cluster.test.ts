@@ -2,21 +2,16 @@
 // each template's operators run on the shared response and report under its own id and attempts;
 // anything a template computes for itself (payloads, variables, bodies, ids) keeps it out of a cluster.
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseTemplate } from '../../../src/engine/template/parse.ts';
 import { runScan } from '../../../src/engine/runner.ts';
 import { clusterTemplates } from '../../../src/engine/runner/cluster.ts';
 import type { Template } from '../../../src/engine/template/types.ts';
 import type { ResultEvent } from '../../../src/engine/output/types.ts';
+import { httpTemplate as tpl } from '../../helpers/templates.ts';
 import { serverPool } from '../../helpers/targets.ts';
 
 const pool = serverPool();
 afterAll(() => pool.closeAll());
 
-const tpl = (id: string, block: string, top = ''): Template => {
-  const r = parseTemplate(`id: ${id}\ninfo: { name: ${id}, author: vigil, severity: low }\n${top}http:\n${block}`, `${id}.yaml`);
-  expect(r.issues).toEqual([]);
-  return r.template!;
-};
 const get = (path: string, word: string, extra = '') => `  - method: GET
     path: ["{{BaseURL}}${path}"]
 ${extra}    matchers:

@@ -2,10 +2,9 @@
 // name search, both kept in the URL. Admins and the Owner add and open them in the editor; other roles
 // see names, types and providers only (the server sends them no config text).
 import { Badge, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
+import { useUrlSearchText } from '../components/useUrlSearchText';
 import { api, ok } from '../api/client';
 import { CONFIG_TYPES } from '../components/configTypes';
 import { AnchorLink, ButtonLink } from '../components/Links';
@@ -19,11 +18,7 @@ export default function Configs() {
   const me = useMe();
   const search = configsRoute.useSearch();
   const navigate = useNavigate({ from: '/settings/configs' });
-  const [q, setQ] = useState(search.q ?? '');
-  const [debounced] = useDebouncedValue(q, 300);
-  useEffect(() => {
-    if ((debounced || undefined) !== search.q) void navigate({ search: (s) => ({ ...s, q: debounced || undefined }) });
-  }, [debounced]); // eslint-disable-line react-hooks/exhaustive-deps
+  const [q, setQ] = useUrlSearchText(search.q, (text) => void navigate({ search: (s) => ({ ...s, q: text }) }));
 
   const list = useQuery({
     queryKey: ['configs', search],

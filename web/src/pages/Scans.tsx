@@ -3,10 +3,9 @@
 // schedule" filter (its `scheduled` status is a scan stored to run later, not yet run), so the page links
 // to Settings › Schedules for the scheduled ones instead of filtering them here.
 import { Badge, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
+import { useUrlSearchText } from '../components/useUrlSearchText';
 import { AnchorLink, ButtonLink } from '../components/Links';
 import { api, ok } from '../api/client';
 import { describeSchedule } from '../components/ScheduleFields';
@@ -27,11 +26,7 @@ export default function Scans() {
   const me = useMe();
   const search = scansRoute.useSearch();
   const navigate = useNavigate({ from: '/scans' });
-  const [q, setQ] = useState(search.q ?? '');
-  const [debounced] = useDebouncedValue(q, 300);
-  useEffect(() => {
-    if ((debounced || undefined) !== search.q) void navigate({ search: (s) => ({ ...s, q: debounced || undefined, page: undefined }) });
-  }, [debounced]); // eslint-disable-line react-hooks/exhaustive-deps
+  const [q, setQ] = useUrlSearchText(search.q, (text) => void navigate({ search: (s) => ({ ...s, q: text, page: undefined }) }));
   const page = search.page ?? 1;
   const sort = search.sort ?? 'newest';
   const list = useQuery({

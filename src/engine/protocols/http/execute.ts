@@ -530,13 +530,14 @@ class TemplateRun {
       const hop = hops[i]!;
       let requestText: string | undefined;
       const textOf = () => (requestText ??= secrets.length > 0 ? redact(serializeRequest(hop.req), secrets) : serializeRequest(hop.req));
-      const exported = hop === final && (history || r.id || this.multi);
+      const exported = hop === final && !!(history || r.id || this.multi);
       const host = this.target ?? hop.req.origin;
       const ctx = { requestText: exported || reads.request ? textOf() : '', matchedUrl: hop.url, host, ip, templateId: this.t.id, templatePath: this.t.path };
       const dynamic = hasKeys(this.dynamic) ? this.dynamic : undefined;
       let full: Record<string, unknown>;
       let data: Record<string, unknown>;
-      let builtHead = true;
+      // The response text is in the values when they were built whole (exported) or the operators read it.
+      const builtHead = exported || reads.head;
       if (exported) {
         data = responseData(hop.res, hop.body, ctx, undefined, hop.text);
         // Values of this response stay visible to later requests as <key>_<n> and <block id>_<key>
@@ -555,7 +556,6 @@ class TemplateRun {
         const into = i === 0 ? vars : merge(vars);
         if (dynamic) for (const k in dynamic) into[k] = dynamic[k];
         full = responseData(hop.res, hop.body, ctx, into, hop.text, reads);
-        builtHead = reads.head;
         if (history) for (const k in history) full[k] = history[k];
         data = full; // its response keys are the response's: history keys all end in _<n>
       }

@@ -1,11 +1,10 @@
 // Response values are built for what a block's operators can read; result events still carry the
 // request and response in full, and every kind of operator still sees each value it names.
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseTemplate } from '../../../../src/engine/template/index.ts';
-import { closeClients, runScan } from '../../../../src/engine/runner.ts';
+import { closeClients } from '../../../../src/engine/runner.ts';
 import { readsOf } from '../../../../src/engine/protocols/http/reads.ts';
-import type { ResultEvent } from '../../../../src/engine/output/types.ts';
 import { startHttpServer, type TestServer } from '../../../helpers/targets.ts';
+import { scanEvents, tpl } from '../../../helpers/templates.ts';
 
 const servers: TestServer[] = [];
 afterAll(async () => {
@@ -13,12 +12,8 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
 });
 
-function template(operators: string) {
-  const yaml = `id: reads\ninfo:\n  name: reads\n  author: vigil\n  severity: info\nhttp:\n  - method: GET\n    path: ["{{BaseURL}}/x"]\n${operators}`;
-  const r = parseTemplate(yaml, 'reads.yaml');
-  if (!r.template) throw new Error(JSON.stringify(r.issues));
-  return r.template;
-}
+const template = (operators: string) =>
+  tpl(`id: reads\ninfo:\n  name: reads\n  author: vigil\n  severity: info\nhttp:\n  - method: GET\n    path: ["{{BaseURL}}/x"]\n${operators}`);
 
 const readsFor = (operators: string) => ({ ...readsOf(template(operators).http[0]!) });
 
@@ -47,11 +42,7 @@ describe('values built on demand', () => {
       res.end('the body');
     });
     servers.push(s);
-    const run = async (operators: string) => {
-      const events: ResultEvent[] = [];
-      await runScan({ targets: [s.url], templates: [template(operators)], rateLimit: 0, timeout: 5, onResult: (e) => events.push(e) });
-      return events.filter((e) => e['matcher-status']);
-    };
+    const run = async (operators: string) => (await scanEvents([template(operators)], [s.url])).filter((e) => e['matcher-status']);
     const [hit] = await run('    matchers:\n      - type: status\n        status: [200]\n');
     expect(hit?.request).toMatch(/^GET \/x HTTP\/1\.1\r\n[\s\S]*Host: 127\.0\.0\.1/);
     expect(hit?.response).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*X-Powered-By: Vigil-Test\r\n[\s\S]*\r\n\r\nthe body$/);

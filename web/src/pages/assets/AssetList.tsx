@@ -1,9 +1,8 @@
 // A filtered, paginated list of assets (one enumeration's, or the whole inventory) and a drawer with one
 // asset's facts, screenshot and history. Filters live in the URL of the page that shows it.
 import { Anchor, Badge, Code, Drawer, Group, Image, Stack, Switch, Table, Text, TextInput, Timeline } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useUrlSearchText } from '../../components/useUrlSearchText';
 import { api, currentTeam, ok } from '../../api/client';
 import { AnchorLink } from '../../components/Links';
 import { when } from '../../components/Severity';
@@ -21,13 +20,8 @@ export function AssetList({ enumerationId, search, setSearch, refreshKey }: {
   /** Changes when a run ends, so the list is read again. */
   refreshKey?: unknown;
 }) {
-  const [q, setQ] = useState(search.q ?? '');
-  const [tech, setTech] = useState(search.tech ?? '');
-  const [dq] = useDebouncedValue(q, 300);
-  const [dtech] = useDebouncedValue(tech, 300);
-  useEffect(() => {
-    if ((dq || undefined) !== search.q || (dtech || undefined) !== search.tech) setSearch({ q: dq || undefined, tech: dtech || undefined, page: undefined });
-  }, [dq, dtech]); // eslint-disable-line react-hooks/exhaustive-deps
+  const [q, setQ] = useUrlSearchText(search.q, (text) => setSearch({ q: text, page: undefined }));
+  const [tech, setTech] = useUrlSearchText(search.tech, (text) => setSearch({ tech: text, page: undefined }));
   const page = search.page ?? 1;
   const filters = {
     limit: PAGE, offset: (page - 1) * PAGE, search: search.q, technologies: search.tech,

@@ -1,9 +1,8 @@
 // Enumerations: search, status filter and pagination done by the server; the list refreshes while one runs.
 import { Badge, Group, Progress, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
+import { useUrlSearchText } from '../../components/useUrlSearchText';
 import { api, ok } from '../../api/client';
 import { AnchorLink, ButtonLink } from '../../components/Links';
 import { when } from '../../components/Severity';
@@ -20,11 +19,7 @@ export default function Enumerations() {
   const me = useMe();
   const search = enumerationsRoute.useSearch();
   const navigate = useNavigate({ from: '/assets' });
-  const [q, setQ] = useState(search.q ?? '');
-  const [debounced] = useDebouncedValue(q, 300);
-  useEffect(() => {
-    if ((debounced || undefined) !== search.q) void navigate({ search: (s) => ({ ...s, q: debounced || undefined, page: undefined }) });
-  }, [debounced]); // eslint-disable-line react-hooks/exhaustive-deps
+  const [q, setQ] = useUrlSearchText(search.q, (text) => void navigate({ search: (s) => ({ ...s, q: text, page: undefined }) }));
   const page = search.page ?? 1;
   const list = useQuery({
     queryKey: ['enumerations', search],
