@@ -1,6 +1,7 @@
 // A scan: live progress (polled while it runs), its findings, its log (with export) and its
 // configuration; Rescan, Stop and Delete for those who may.
-import { Alert, Button, Card, Group, Modal, Progress, SimpleGrid, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, Modal, SimpleGrid, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+import { RunProgress } from '../components/RunProgress';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -93,12 +94,7 @@ export default function ScanDetail() {
       </Group>
       {act.error && <Alert color="red">{errorMessage(act.error)}</Alert>}
       <Card withBorder>
-        <Group justify="space-between" mb="xs">
-          <StatusBadge status={s.status} />
-          <Text size="sm" data-testid="scan-progress">{s.progress}%</Text>
-        </Group>
-        <Progress value={s.progress} animated={active} />
-        {s.failure_reason && <Text c="red" size="sm" mt="xs">{s.failure_reason}</Text>}
+        <RunProgress badge={<StatusBadge status={s.status} />} progress={s.progress} active={active} failure={s.failure_reason} testId="scan-progress" />
         <SimpleGrid cols={{ base: 2, md: 5 }} mt="md">
           <Stat label="Targets" value={s.total_target} />
           <Stat label="Templates" value={s.total_template} />

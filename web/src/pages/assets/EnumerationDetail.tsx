@@ -1,6 +1,7 @@
 // An enumeration: live status and progress (polled while it runs), its assets, what each run changed,
 // and its settings; Rescan, Delete and editing the settings for those who may.
-import { Alert, Button, Card, Group, List, Modal, Progress, SegmentedControl, Select, SimpleGrid, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, List, Modal, SegmentedControl, Select, SimpleGrid, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+import { RunProgress } from '../../components/RunProgress';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState, type ReactNode } from 'react';
@@ -67,12 +68,7 @@ export default function EnumerationDetail() {
       </Group>
       {act.error && <Alert color="red" data-testid="enumeration-action-error">{errorMessage(act.error)}</Alert>}
       <Card withBorder>
-        <Group justify="space-between" mb="xs">
-          <EnumStatusBadge status={e.status} />
-          <Text size="sm" data-testid="enumeration-progress">{e.progress}%</Text>
-        </Group>
-        <Progress value={e.progress} animated={active} />
-        {e.failure_reason && <Text c="red" size="sm" mt="xs">{e.failure_reason}</Text>}
+        <RunProgress badge={<EnumStatusBadge status={e.status} />} progress={e.progress} active={active} failure={e.failure_reason} testId="enumeration-progress" />
         <SimpleGrid cols={{ base: 2, md: 5 }} mt="md">
           <Stat label="Assets" value={e.total_assets} testId="total-assets" />
           <Stat label="New in the latest run" value={e.new_assets} />
