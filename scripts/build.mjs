@@ -61,6 +61,24 @@ try {
     platform: 'node', target: 'node20', packages: 'external', chunkNames: 'chunk-[hash]', plugins: [keepModuleUrl],
     logLevel: 'warning',
   });
+  // `vigil scan` alone, as one CommonJS file with the libraries it needs at start-up inside: bin/vigil.mjs
+  // compiles it with a V8 code cache (Node 20 has none for ES modules), which skips parsing and
+  // compiling at every start. Libraries loaded later, on demand, stay outside.
+  const scan = await build({
+    entryPoints: [path.join(src, 'cli/scan-main.ts')], outfile: path.join(cliOut, 'scan.cjs'), bundle: true, format: 'cjs',
+    platform: 'node', target: 'node20', plugins: [keepModuleUrl], logLevel: 'warning', metafile: true,
+    external: ['undici', 'socks', 'tsx', 'esbuild', 'playwright-core'],
+    // import.meta.url left after keepModuleUrl is the bundle's own (CommonJS has no import.meta).
+    define: { 'import.meta.url': '__bundle_url' },
+    banner: { js: 'const __bundle_url = require("node:url").pathToFileURL(__filename).href;' },
+  });
+  // A function restored from a code cache cannot import() on Node 20: load such libraries with lazy()
+  // (src/engine/lazy.ts) instead. Without the bundle, `vigil scan` runs from the split bundle.
+  const dynamic = Object.values(scan.metafile.outputs).flatMap((o) => o.imports).filter((i) => i.kind === 'dynamic-import');
+  if (dynamic.length > 0) {
+    rmSync(path.join(cliOut, 'scan.cjs'), { force: true });
+    throw new Error(`dist/cli/scan.cjs would import() ${dynamic.map((i) => i.path).join(', ')} at run time`);
+  }
 } catch (err) {
   // The tsc output in dist/cli still runs, only slower to start.
   console.error(`vigil build: bundling the command line failed (${err.message}); dist/cli runs unbundled`);

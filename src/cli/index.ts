@@ -9,10 +9,11 @@ import { registerIntel } from './intel.ts';
 import { registerUsers } from './users.ts';
 import { registerUpdates } from './updates.ts';
 import { registerDiscover } from './discover.ts';
+import { VERSION } from './version.ts';
 
 const program = new Command('vigil')
   .description('Vigil: self-hosted vulnerability scanning platform')
-  .version('0.1.0')
+  .version(VERSION)
   .showHelpAfterError();
 
 registerServe(program);

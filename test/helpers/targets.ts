@@ -110,3 +110,29 @@ export function serverPool(): { serve(handler: Handler): Promise<TestServer>; cl
     },
   };
 }
+
+/** A SOCKS5 proxy (no auth) that records where clients asked to go. */
+export async function startSocks5(): Promise<{ port: number; seen: string[]; close(): Promise<void> }> {
+  const seen: string[] = [];
+  const server = net.createServer((client) => {
+    client.once('data', () => {
+      client.write(Buffer.from([5, 0]));
+      client.once('data', (req) => {
+        const atyp = req[3];
+        let host: string;
+        let off: number;
+        if (atyp === 1) { host = [...req.subarray(4, 8)].join('.'); off = 8; } else { const n = req[4]; host = req.subarray(5, 5 + n).toString(); off = 5 + n; }
+        const port = req.readUInt16BE(off);
+        seen.push(`${host}:${port}`);
+        const upstream = net.connect({ host, port }, () => {
+          client.write(Buffer.from([5, 0, 0, 1, 127, 0, 0, 1, 0, 0]));
+          client.pipe(upstream).pipe(client);
+        });
+        upstream.on('error', () => client.destroy());
+        client.on('error', () => upstream.destroy());
+      });
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { port: (server.address() as net.AddressInfo).port, seen, close: () => new Promise((r) => { server.close(() => r()); }) };
+}

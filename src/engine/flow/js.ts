@@ -4,8 +4,9 @@
 // (Atomics.wait) until this thread has run the block and written the answer into shared memory. A
 // script that computes for more than FLOW_CPU_MS without calling a block is stopped (its thread is
 // terminated), and so is one that runs longer than the flow's total deadline.
-import { Worker } from 'node:worker_threads';
 import { FLOW_PROTOCOLS, type FlowCall } from './simple.ts';
+import { lazy } from '../lazy.ts';
+const workerThreads = lazy<typeof import('node:worker_threads')>('node:worker_threads');
 
 const ANSWER_BYTES = 1024 * 1024;
 const FLOW_CPU_MS = 5_000;
@@ -92,7 +93,7 @@ export function runJsFlow(source: string, call: FlowCall, o: JsFlowOptions): Pro
   const flag = new Int32Array(sab, 0, 2);
   const bytes = new Uint8Array(sab, 8);
   const timeoutMs = o.timeoutMs ?? 300_000;
-  const worker = new Worker(WORKER, {
+  const worker = new (workerThreads().Worker)(WORKER, {
     eval: true,
     workerData: { sab, source, values: plain(o.values()), protocols: FLOW_PROTOCOLS, timeoutMs },
     resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },

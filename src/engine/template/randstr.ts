@@ -1,6 +1,7 @@
 // `{{randstr}}` and `{{randstr_N}}` are replaced in the template text before parsing: one random id per
 // name per load, so every use of the same name within a template sees the same value.
-import { randomBytes } from 'node:crypto';
+import { lazy } from '../lazy.ts';
+const crypto = lazy<typeof import('node:crypto')>('node:crypto');
 
 const RANDSTR = /\{\{(randstr(?:_[A-Za-z0-9]+)?)\}\}/g;
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -9,7 +10,7 @@ const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 export function randomId(): string {
   let id = '';
   while (id.length < 27) {
-    for (const byte of randomBytes(32)) {
+    for (const byte of crypto().randomBytes(32)) {
       // 248 = 62 * 4: dropping larger bytes keeps every character equally likely.
       if (byte < 248 && id.length < 27) id += ALPHABET[byte % 62];
     }

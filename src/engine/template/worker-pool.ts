@@ -1,7 +1,8 @@
 // Parses files on worker threads, one batch at a time per worker, so a big template folder loads on all
 // cores. Results come back in input order. A worker failure rejects; the caller falls back.
-import { Worker } from 'node:worker_threads';
 import type { ParseOptions, ParseResult } from './parse.ts';
+import { lazy } from '../lazy.ts';
+const workerThreads = lazy<typeof import('node:worker_threads')>('node:worker_threads');
 
 const BOOT = new URL('./load-worker-boot.mjs', import.meta.url);
 
@@ -18,7 +19,7 @@ export async function parseOnWorkers(
 
   const run = (): Promise<void> =>
     new Promise((resolve, reject) => {
-      const worker = new Worker(BOOT);
+      const worker = new (workerThreads().Worker)(BOOT);
       let start = 0;
       const send = () => {
         if (next >= jobs.length || failed) {

@@ -1,18 +1,18 @@
 // gzip / zlib / raw deflate and zip archives. Output bytes decompress to the same data as Go's, but the
 // compressed bytes themselves come from zlib, not Go's compress/flate. Reads are capped at 10 MiB by
 // default, like the Go library, and truncated (not failed) at the limit.
-import zlib from 'node:zlib';
 import { lazy } from '../../lazy.ts';
 
 const fflate = lazy<typeof import('fflate')>('fflate');
 import { DslError } from '../errors.ts';
 import { fromBytes, toBytes, toStr } from '../values.ts';
 import { define, invalid } from './registry.ts';
+const zlib = lazy<typeof import('node:zlib')>('node:zlib');
 
 export const MAX_DECOMPRESSION = 10 * 1024 * 1024;
 
 function gzipGo(data: Buffer): Buffer {
-  const out = zlib.gzipSync(data);
+  const out = zlib().gzipSync(data);
   out[8] = 0; // XFL
   out[9] = 0xff; // OS unknown, as Go writes
   return out;
@@ -23,10 +23,10 @@ function readLimit(a: unknown[]): number {
 }
 
 function decompress(kind: 'gunzip' | 'inflate' | 'inflateRaw', data: Buffer, limit: number): Buffer {
-  const opts = { finishFlush: zlib.constants.Z_SYNC_FLUSH, maxOutputLength: Math.max(limit, 1) + MAX_DECOMPRESSION };
+  const opts = { finishFlush: zlib().constants.Z_SYNC_FLUSH, maxOutputLength: Math.max(limit, 1) + MAX_DECOMPRESSION };
   let out: Buffer;
   try {
-    out = kind === 'gunzip' ? zlib.gunzipSync(data, opts) : kind === 'inflate' ? zlib.inflateSync(data, opts) : zlib.inflateRawSync(data, opts);
+    out = kind === 'gunzip' ? zlib().gunzipSync(data, opts) : kind === 'inflate' ? zlib().inflateSync(data, opts) : zlib().inflateRawSync(data, opts);
   } catch (e) {
     throw new DslError(`${kind}: ${(e as Error).message}`);
   }
@@ -35,8 +35,8 @@ function decompress(kind: 'gunzip' | 'inflate' | 'inflateRaw', data: Buffer, lim
 
 export function registerCompression(): void {
   define('gzip', 1, ([s]) => fromBytes(gzipGo(toBytes(s))));
-  define('zlib', 1, ([s]) => fromBytes(zlib.deflateSync(toBytes(s))));
-  define('deflate', 1, ([s]) => fromBytes(zlib.deflateRawSync(toBytes(s))));
+  define('zlib', 1, ([s]) => fromBytes(zlib().deflateSync(toBytes(s))));
+  define('deflate', 1, ([s]) => fromBytes(zlib().deflateRawSync(toBytes(s))));
   define('gzip_decode', undefined, (a) => {
     if (a.length === 0) throw invalid('gzip_decode');
     return fromBytes(decompress('gunzip', toBytes(a[0]), readLimit(a)));

@@ -1,9 +1,11 @@
 // Hashes, HMAC, murmur3 (favicon hashes), AES, RSA and JWT signing.
-import crypto from 'node:crypto';
 import { DslError } from '../errors.ts';
 import { sprint, toBytes, toStr } from '../values.ts';
 import { define, invalid } from './registry.ts';
 import { goJsonMarshal } from './gojson.ts';
+import { lazy } from '../../lazy.ts';
+import type { CipherGCM, KeyObject } from 'node:crypto';
+const crypto = lazy<typeof import('node:crypto')>('node:crypto');
 
 /** MurmurHash3 x86 32-bit, seed 0, returned as Go's int32 decimal. */
 export function mmh3(data: Uint8Array, seed = 0): number {
@@ -42,7 +44,7 @@ export function mmh3(data: Uint8Array, seed = 0): number {
 }
 
 function hash(algo: string, v: unknown): string {
-  return crypto.createHash(algo).update(toBytes(v)).digest('hex');
+  return crypto().createHash(algo).update(toBytes(v)).digest('hex');
 }
 
 function b64url(b: Buffer | string): string {
@@ -77,7 +79,7 @@ function generateJwt(a: unknown[]): string {
   const signingInput = b64url(header) + '.' + b64url(payload);
   if (none) return signingInput + '.';
   const key = a.length > 2 ? toBytes(a[2]) : Buffer.alloc(0);
-  return signingInput + '.' + crypto.createHmac(hmacs[upper], key).update(signingInput).digest('base64url');
+  return signingInput + '.' + crypto().createHmac(hmacs[upper], key).update(signingInput).digest('base64url');
 }
 
 export function registerHashing(): void {
@@ -90,32 +92,32 @@ export function registerHashing(): void {
     const map: Record<string, string> = { sha1: 'sha1', 'sha-1': 'sha1', sha256: 'sha256', 'sha-256': 'sha256', sha512: 'sha512', 'sha-512': 'sha512' };
     const a = map[toStr(algo)];
     if (!a || typeof algo !== 'string') throw new DslError(`hmac: unsupported hash algorithm: '${toStr(algo)}'`);
-    return crypto.createHmac(a, toBytes(secret)).update(toBytes(data)).digest('hex');
+    return crypto().createHmac(a, toBytes(secret)).update(toBytes(data)).digest('hex');
   });
   define('aes_cbc', 3, ([plain, key, iv]) => {
     const k = toBytes(key);
     if (![16, 24, 32].includes(k.length)) throw new DslError(`aes_cbc: invalid key size ${k.length}`);
-    const cipher = crypto.createCipheriv(`aes-${k.length * 8}-cbc`, k, toBytes(iv));
+    const cipher = crypto().createCipheriv(`aes-${k.length * 8}-cbc`, k, toBytes(iv));
     return Buffer.concat([cipher.update(toBytes(plain)), cipher.final()]); // PKCS#7 padding, as the Go code pads
   });
   define('aes_gcm', 2, ([key, plain]) => {
     const k = toBytes(key);
     if (![16, 24, 32].includes(k.length)) throw new DslError(`aes_gcm: crypto/aes: invalid key size ${k.length}`);
-    const nonce = crypto.randomBytes(12);
-    const cipher = crypto.createCipheriv(`aes-${k.length * 8}-gcm`, k, nonce) as crypto.CipherGCM;
+    const nonce = crypto().randomBytes(12);
+    const cipher = crypto().createCipheriv(`aes-${k.length * 8}-gcm`, k, nonce) as CipherGCM;
     const body = Buffer.concat([cipher.update(toBytes(plain)), cipher.final()]);
     return Buffer.concat([nonce, body, cipher.getAuthTag()]);
   });
   define('rsa_encrypt', 2, ([plain, pem]) => {
     if (typeof plain !== 'string' || typeof pem !== 'string') throw new DslError('rsa_encrypt: invalid arguments');
-    let key: crypto.KeyObject;
+    let key: KeyObject;
     try {
-      key = crypto.createPublicKey({ key: pem, format: 'pem' });
+      key = crypto().createPublicKey({ key: pem, format: 'pem' });
     } catch {
       throw new DslError('rsa_encrypt: invalid PEM format');
     }
     if (key.asymmetricKeyType !== 'rsa') throw new DslError('rsa_encrypt: not an RSA public key');
-    return crypto.publicEncrypt({ key, padding: crypto.constants.RSA_PKCS1_PADDING }, Buffer.from(plain, 'utf8')).toString('base64');
+    return crypto().publicEncrypt({ key, padding: crypto().constants.RSA_PKCS1_PADDING }, Buffer.from(plain, 'utf8')).toString('base64');
   });
   define('generate_jwt', undefined, generateJwt);
 }

@@ -1,7 +1,8 @@
 // JARM active TLS fingerprint (salesforce/jarm v1.0): ten crafted ClientHellos, the server's answers
 // reduced to cipher, version, ALPN and extension list, then the JARM fuzzy hash. Runs in net-child.ts.
-import crypto from 'node:crypto';
 import net from 'node:net';
+import { lazy } from '../../lazy.ts';
+const crypto = lazy<typeof import('node:crypto')>('node:crypto');
 
 type Probe = { version: 'TLS_1.1' | 'TLS_1.2' | 'TLS_1.3'; ciphers: 'ALL' | 'NO1.3'; order: string; grease: boolean; rareAlpn: boolean; support: '1.2_SUPPORT' | '1.3_SUPPORT' | 'NO_SUPPORT'; extOrder: string };
 
@@ -29,7 +30,7 @@ const ALPNS = [ascii('http/0.9'), ascii('http/1.0'), ascii('http/1.1'), ascii('s
 const RARE_ALPNS = [ascii('http/0.9'), ascii('http/1.0'), ascii('spdy/1'), ascii('spdy/2'), ascii('spdy/3'), ascii('h2c'), ascii('hq')];
 
 function grease(): Buffer {
-  const b = (crypto.randomInt(16) << 4) | 0x0a;
+  const b = (crypto().randomInt(16) << 4) | 0x0a;
   return Buffer.from([b, b]);
 }
 
@@ -68,7 +69,7 @@ function extensions(host: string, p: Probe): Buffer {
   const alpnBytes = Buffer.concat(alpns);
   parts.push(Buffer.from([0, 0x10]), u16(alpnBytes.length + 2), u16(alpnBytes.length), alpnBytes);
   parts.push(Buffer.from('000d00140012040308040401050308050501080606010201', 'hex'));
-  const share = Buffer.concat([p.grease ? Buffer.concat([grease(), Buffer.from([0, 1, 0])]) : Buffer.alloc(0), Buffer.from('001d0020', 'hex'), crypto.randomBytes(32)]);
+  const share = Buffer.concat([p.grease ? Buffer.concat([grease(), Buffer.from([0, 1, 0])]) : Buffer.alloc(0), Buffer.from('001d0020', 'hex'), crypto().randomBytes(32)]);
   parts.push(Buffer.from([0, 0x33]), u16(share.length + 2), u16(share.length), share);
   parts.push(Buffer.from('002d00020101', 'hex'));
   if (p.version === 'TLS_1.3' || p.support === '1.2_SUPPORT') {
@@ -88,7 +89,7 @@ export function clientHello(host: string, p: Probe): Buffer {
   if (p.order !== 'FORWARD') ciphers = mung(ciphers, p.order);
   const cipherBytes = Buffer.concat([...(p.grease ? [grease()] : []), ...ciphers.map((c) => Buffer.from(c, 'hex'))]);
   const body = Buffer.concat([
-    Buffer.from(helloVersion, 'hex'), crypto.randomBytes(32), Buffer.from([32]), crypto.randomBytes(32),
+    Buffer.from(helloVersion, 'hex'), crypto().randomBytes(32), Buffer.from([32]), crypto().randomBytes(32),
     u16(cipherBytes.length), cipherBytes, Buffer.from([1, 0]), extensions(host, p),
   ]);
   const handshake = Buffer.concat([Buffer.from([1, 0]), u16(body.length), body]);
@@ -153,7 +154,7 @@ export function jarmFuzzyHash(raw: string[]): string {
     fuzzy += version === '' ? '0' : 'abcdef'[Number(version[3])];
     rest += alpn + exts;
   }
-  return fuzzy + crypto.createHash('sha256').update(rest).digest('hex').slice(0, 32);
+  return fuzzy + crypto().createHash('sha256').update(rest).digest('hex').slice(0, 32);
 }
 
 class Timeout extends Error {}

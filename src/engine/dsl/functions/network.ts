@@ -1,13 +1,14 @@
 // Helpers that need the network: resolve, jarm, public_ip. Expressions are synchronous, so the work runs
 // in a short-lived child process (net-child.ts) and the result is cached per arguments, like the Go
 // library caches these functions.
-import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { fileURLToPath } from 'node:url';
 import { DslError } from '../errors.ts';
 import { toStr } from '../values.ts';
 import { define, invalid } from './registry.ts';
+import { lazy } from '../../lazy.ts';
+const childProcess = lazy<typeof import('node:child_process')>('node:child_process');
 
 // Compiled (dist/) the child is JavaScript; next to the sources it is TypeScript run through tsx.
 const compiled = import.meta.url.endsWith('.js');
@@ -43,7 +44,7 @@ export async function fulfillPendingIO(p: PendingIO): Promise<void> {
   if (cache.has(p.key)) return;
   const loader = compiled ? [] : ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href];
   const result = await new Promise<{ value?: string; error?: string }>((resolve) => {
-    execFile(process.execPath, [...loader, childPath, p.key], { encoding: 'utf8', timeout: p.timeoutMs }, (err, stdout, stderr) => {
+    childProcess().execFile(process.execPath, [...loader, childPath, p.key], { encoding: 'utf8', timeout: p.timeoutMs }, (err, stdout, stderr) => {
       try {
         const out = JSON.parse(stdout.trim().split('\n').pop() ?? '') as { ok: boolean; value?: string; error?: string };
         resolve(out.ok ? { value: out.value ?? '' } : { error: out.error ?? 'failed' });

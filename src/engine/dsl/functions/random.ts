@@ -1,8 +1,9 @@
 // Random values. Not cached: every call draws again.
-import crypto from 'node:crypto';
 import { DslError } from '../errors.ts';
 import { toStr } from '../values.ts';
 import { define, invalid } from './registry.ts';
+import { lazy } from '../../lazy.ts';
+const crypto = lazy<typeof import('node:crypto')>('node:crypto');
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const NUMBERS = '1234567890';
@@ -16,7 +17,7 @@ function removeChars(base: string, bad: string): string {
 function randSeq(base: string, n: number): string {
   if (n > 0 && base.length === 0) throw new DslError('empty character set');
   let out = '';
-  for (let i = 0; i < n; i++) out += base[crypto.randomInt(base.length)];
+  for (let i = 0; i < n; i++) out += base[crypto().randomInt(base.length)];
   return out;
 }
 
@@ -47,7 +48,7 @@ function randomIp(cidr: string): string {
   }
   const hostBits = BigInt(total - bits);
   const mask = ((1n << BigInt(total)) - 1n) ^ ((1n << hostBits) - 1n);
-  const rnd = BigInt('0x' + crypto.randomBytes(16).toString('hex')) & ((1n << hostBits) - 1n);
+  const rnd = BigInt('0x' + crypto().randomBytes(16).toString('hex')) & ((1n << hostBits) - 1n);
   const ip = (base & mask) | rnd;
   if (!v6) return [24n, 16n, 8n, 0n].map((s) => String((ip >> s) & 255n)).join('.');
   const groups: string[] = [];
@@ -89,6 +90,6 @@ export function registerRandom(): void {
   define('rand_ip', undefined, (a) => {
     if (a.length === 0) throw invalid('rand_ip');
     const cidrs = a.map(toStr);
-    return randomIp(cidrs[crypto.randomInt(cidrs.length)]);
+    return randomIp(cidrs[crypto().randomInt(cidrs.length)]);
   });
 }

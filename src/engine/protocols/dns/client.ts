@@ -1,8 +1,8 @@
 // Sends one DNS query to one resolver over UDP, and again over TCP when the answer comes back
 // truncated. Resolvers are `ip`, `ip:port` or `[v6]:port`; port 53 by default.
-import dgram from 'node:dgram';
 import net from 'node:net';
 import { lazy } from '../../lazy.ts';
+const dgram = lazy<typeof import('node:dgram')>('node:dgram');
 
 const packet = lazy<typeof import('dns-packet')>('dns-packet');
 
@@ -30,7 +30,7 @@ export async function exchange(query: Buffer, r: Resolver, timeout: number, sign
 
 function udp(query: Buffer, r: Resolver, timeout: number, signal?: AbortSignal): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const sock = dgram.createSocket(net.isIPv6(r.host) ? 'udp6' : 'udp4');
+    const sock = dgram().createSocket(net.isIPv6(r.host) ? 'udp6' : 'udp4');
     const id = query.readUInt16BE(0);
     const finish = (err: Error | undefined, buf?: Buffer) => {
       clearTimeout(timer);

@@ -2,9 +2,7 @@
 // resolvers, the scan's, or the system's, with retries; matchers and extractors see nuclei's parts:
 // raw (default; also body and all), answer, ns, extra, question, rcode, request, and each answer's
 // data by type (a, cname, txt ...).
-import { getServers } from 'node:dns';
 import { isIP } from 'node:net';
-import { randomInt } from 'node:crypto';
 import type { Packet } from 'dns-packet';
 import type { Template } from '../../template/types.ts';
 import type { BlockContext, BlockResult, Protocol } from '../types.ts';
@@ -12,6 +10,9 @@ import { blockVars, combos, commonBlock, inputVariables, operate, render, unreso
 import { exchange, packet, parseResolver } from './client.ts';
 import { fqdn, messageString, questionString, recordValues, rrsString } from './format.ts';
 import { resolverAddresses, systemAddresses, trace, traceText } from './trace.ts';
+import { lazy } from '../../lazy.ts';
+const dns = lazy<typeof import('node:dns')>('node:dns');
+const crypto = lazy<typeof import('node:crypto')>('node:crypto');
 
 export interface DnsBlock extends CommonBlock {
   name: string;
@@ -79,7 +80,7 @@ function resolversFor(b: DnsBlock, ctx: BlockContext, vars: Record<string, unkno
   // As nuclei: the template's own resolvers first, then the scan's, then the system's.
   if (b.resolvers.length > 0) return b.resolvers.map((r) => render(r, vars));
   if (ctx.o.resolvers && ctx.o.resolvers.length > 0) return ctx.o.resolvers;
-  return getServers();
+  return dns().getServers();
 }
 
 async function execute(b: DnsBlock, ctx: BlockContext): Promise<BlockResult> {
@@ -99,7 +100,7 @@ async function execute(b: DnsBlock, ctx: BlockContext): Promise<BlockResult> {
     }
     const query: Packet = {
       type: 'query',
-      id: randomInt(1, 65535),
+      id: crypto().randomInt(1, 65535),
       flags: (b.recursion ? packet().RECURSION_DESIRED : 0) | (b.type === 'TXT' ? packet().AUTHENTIC_DATA : 0),
       questions: [{ type: b.type as 'A', class: b.class as 'IN', name: fqdn(name) }],
       additionals: [{ type: 'OPT', name: '.', udpPayloadSize: 4096, flags: 0, extendedRcode: 0, ednsVersion: 0, flag_do: false, options: [] }],

@@ -5,12 +5,13 @@
 // `maxSteps`. A CNAME met on the way is followed (each at most 32 times). Name servers are reached at
 // their glue address when the answer carries one, else at the address the scan's resolvers (or the
 // system's) give for their name; always on `port` (53; tests point root hints and port at local servers).
-import { randomInt } from 'node:crypto';
-import { lookup } from 'node:dns/promises';
 import net from 'node:net';
 import type { Answer, DecodedPacket, Packet } from 'dns-packet';
 import { exchange, packet, parseResolver, type Resolver } from './client.ts';
 import { fqdn, messageString } from './format.ts';
+import { lazy } from '../../lazy.ts';
+const crypto = lazy<typeof import('node:crypto')>('node:crypto');
+const dnsPromises = lazy<typeof import('node:dns/promises')>('node:dns/promises');
 
 /** IANA's root server addresses (IPv4), as nuclei's client uses them. */
 export const ROOT_SERVERS = [
@@ -46,7 +47,7 @@ function key(r: Resolver): string {
 
 async function ask(name: string, type: string, r: Resolver, o: TraceOptions): Promise<DecodedPacket | undefined> {
   // Like miekg/dns SetQuestion: recursion desired, no EDNS.
-  const query: Packet = { type: 'query', id: randomInt(1, 65535), flags: packet().RECURSION_DESIRED, questions: [{ type: type as 'A', name: fqdn(name), class: 'IN' }] };
+  const query: Packet = { type: 'query', id: crypto().randomInt(1, 65535), flags: packet().RECURSION_DESIRED, questions: [{ type: type as 'A', name: fqdn(name), class: 'IN' }] };
   try {
     await o.beforeQuery?.();
     return packet().decode(await exchange(packet().encode(query), r, o.timeout, o.signal));
@@ -95,7 +96,7 @@ export async function trace(name: string, type: string, o: TraceOptions): Promis
     }
     const unique = [...new Set(next)];
     if (unique.length === 0) break;
-    const pick = unique[randomInt(unique.length)]!;
+    const pick = unique[crypto().randomInt(unique.length)]!;
     if (seen.has(pick) && !nextCname) break;
     servers = [parseResolver(pick)];
     if (nextCname) {
@@ -110,13 +111,13 @@ export async function trace(name: string, type: string, o: TraceOptions): Promis
 
 /** A name's IPv4 addresses through the system resolver (when the scan names no resolvers). */
 export async function systemAddresses(name: string): Promise<string[]> {
-  return (await lookup(name, { all: true, family: 4 })).map((a) => a.address);
+  return (await dnsPromises().lookup(name, { all: true, family: 4 })).map((a) => a.address);
 }
 
 /** A name's A records through one of the given resolvers. */
 export async function resolverAddresses(name: string, resolvers: string[], timeout: number, signal?: AbortSignal): Promise<string[]> {
   for (const r of resolvers) {
-    const query: Packet = { type: 'query', id: randomInt(1, 65535), flags: packet().RECURSION_DESIRED, questions: [{ type: 'A', name: fqdn(name), class: 'IN' }] };
+    const query: Packet = { type: 'query', id: crypto().randomInt(1, 65535), flags: packet().RECURSION_DESIRED, questions: [{ type: 'A', name: fqdn(name), class: 'IN' }] };
     try {
       const p = packet().decode(await exchange(packet().encode(query), parseResolver(r), timeout, signal));
       return (p.answers ?? []).filter((a) => a.type === 'A').map(dataOf);

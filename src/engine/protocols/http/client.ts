@@ -2,7 +2,6 @@
 // is something undici accepts, otherwise over a raw socket. Retries network errors, never HTTP statuses.
 import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 import { createRequire } from 'node:module';
-import tls from 'node:tls';
 import net from 'node:net';
 import { sendRaw } from './unsafe.ts';
 import { closeKeepAlive, sendKeepAlive } from './keepalive.ts';
@@ -10,6 +9,8 @@ import { decodedBody } from './decode.ts';
 import { socks5Connect } from './socks5.ts';
 import { serializeRequest } from './dump.ts';
 import type { HttpClientOptions, HttpResponse, PreparedRequest } from './types.ts';
+import { lazy } from '../../lazy.ts';
+const tls = lazy<typeof import('node:tls')>('node:tls');
 
 export const DEFAULT_MAX_SIZE = 10 * 1024 * 1024;
 
@@ -46,7 +47,7 @@ function agentFor(sni: string | undefined, proxy: string | undefined): Agent {
         socks5Connect(proxy, opts.hostname, port, 10_000).then((sock) => {
           if (opts.protocol !== 'https:') return cb(null, sock);
           const servername = sni ?? (net.isIP(opts.hostname) ? undefined : opts.hostname);
-          const t = tls.connect({ socket: sock, servername, rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] });
+          const t = tls().connect({ socket: sock, servername, rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] });
           t.once('secureConnect', () => cb(null, t));
           t.once('error', (e) => cb(e, null));
         }, (e: Error) => cb(e, null));

@@ -1,5 +1,7 @@
 // Content-Encoding: the body as the clients hand it on, decoded within the response size cap.
-import { gunzipSync, inflateSync, brotliDecompressSync } from 'node:zlib';
+import { lazy } from '../../lazy.ts';
+// Loaded by the first encoded body: most scans never see one.
+const zlib = lazy<typeof import('node:zlib')>('node:zlib');
 
 /**
  * Decompresses a body, never past `limit` bytes: any scanned site can send a 1 MB gzip bomb that
@@ -8,9 +10,9 @@ import { gunzipSync, inflateSync, brotliDecompressSync } from 'node:zlib';
 function decode(body: Buffer, encoding: string | undefined, limit: number): Buffer {
   const opts = { maxOutputLength: Math.max(1, limit) };
   try {
-    if (encoding === 'gzip' || encoding === 'x-gzip') return gunzipSync(body, opts);
-    if (encoding === 'deflate') return inflateSync(body, opts);
-    if (encoding === 'br') return brotliDecompressSync(body, opts);
+    if (encoding === 'gzip' || encoding === 'x-gzip') return zlib().gunzipSync(body, opts);
+    if (encoding === 'deflate') return zlib().inflateSync(body, opts);
+    if (encoding === 'br') return zlib().brotliDecompressSync(body, opts);
   } catch {
     // Too large or not compressed after all: the bytes as received.
   }

@@ -1,6 +1,7 @@
 // HTTP digest authentication (RFC 7616, MD5 / MD5-sess / SHA-256, qop=auth): computes the Authorization
 // header answering a 401 challenge.
-import { createHash, randomBytes } from 'node:crypto';
+import { lazy } from '../../lazy.ts';
+const crypto = lazy<typeof import('node:crypto')>('node:crypto');
 
 export function parseChallenge(header: string): Record<string, string> | undefined {
   const m = /^\s*Digest\s+(.*)$/i.exec(header);
@@ -14,11 +15,11 @@ export function parseChallenge(header: string): Record<string, string> | undefin
 
 export function digestAuthorization(
   challenge: Record<string, string>, method: string, uri: string, username: string, password: string,
-  cnonce = randomBytes(8).toString('hex'), nc = '00000001',
+  cnonce = crypto().randomBytes(8).toString('hex'), nc = '00000001',
 ): string {
   const algo = (challenge.algorithm ?? 'MD5').toUpperCase();
   const hashName = algo.startsWith('SHA-256') ? 'sha256' : 'md5';
-  const h = (s: string) => createHash(hashName).update(s).digest('hex');
+  const h = (s: string) => crypto().createHash(hashName).update(s).digest('hex');
   const realm = challenge.realm ?? '';
   const nonce = challenge.nonce ?? '';
   let ha1 = h(`${username}:${realm}:${password}`);

@@ -1,7 +1,9 @@
 // Text forms of requests and responses for result events: the raw request, the raw response, a curl
 // command, and redaction of secret values from all of them.
-import { STATUS_CODES } from 'node:http';
 import type { HttpResponse, PreparedRequest } from './types.ts';
+import { lazy } from '../../lazy.ts';
+// node:http only for its table of status texts: loaded by the first response dump, not by every scan.
+const http = lazy<typeof import('node:http')>('node:http');
 
 /** The request as it would appear on the wire (for undici-sent requests, as we asked undici to send it). */
 export function serializeRequest(r: PreparedRequest): string {
@@ -25,7 +27,7 @@ export function canonicalHeader(name: string): string {
 }
 
 export function headerBlock(res: HttpResponse): string {
-  const statusText = (res.statusText || STATUS_CODES[res.status] || '').trimEnd();
+  const statusText = (res.statusText || http().STATUS_CODES[res.status] || '').trimEnd();
   let text = statusText ? `${res.version} ${res.status} ${statusText}` : `${res.version} ${res.status}`;
   const headers = res.headers;
   for (let i = 0; i < headers.length; i++) text += `\r\n${canonicalHeader(headers[i]![0])}: ${headers[i]![1]}`;

@@ -2,7 +2,6 @@
 // moment, sends it (redirects, cookies, digest auth), runs the operators on every response and emits
 // result events. Values extracted along the way feed later requests and blocks.
 import { isUtf8 } from 'node:buffer';
-import { lookup } from 'node:dns/promises';
 import net from 'node:net';
 import { statSync, readFileSync } from 'node:fs';
 import type { HttpRequest, Payloads, Template } from '../../template/types.ts';
@@ -23,6 +22,8 @@ import type { HttpResponse, HttpRunOptions, PreparedRequest } from './types.ts';
 import { merge, requestVars } from './vars.ts';
 import { passes, sleep } from '../common/block.ts';
 import type { BlockContext, BlockResult, HostErrorTracker, Protocol } from '../types.ts';
+import { lazy } from '../../lazy.ts';
+const dnsPromises = lazy<typeof import('node:dns/promises')>('node:dns/promises');
 
 export type { HostErrorTracker };
 
@@ -57,7 +58,7 @@ function resolveIp(host: string): string | Promise<string> {
   if (net.isIP(bare)) return bare;
   let p = ipPending.get(bare);
   if (!p) {
-    p = lookup(bare).then((a) => a.address, () => '').then((ip) => {
+    p = dnsPromises().lookup(bare).then((a) => a.address, () => '').then((ip) => {
       // Bounded: a scan of many host names must not grow this for the life of the process.
       if (ipCache.size >= 10_000) ipCache.delete(ipCache.keys().next().value!);
       ipCache.set(host, ip);

@@ -10,10 +10,11 @@
 // event; and requests are written together once per turn of the event loop, so a burst of writes wakes
 // a sleeping target once instead of once per request.
 import net from 'node:net';
-import tls from 'node:tls';
 import { decodedBody } from './decode.ts';
 import { ResponseReader, type ReadResponse } from './response-reader.ts';
 import type { PreparedRequest } from './types.ts';
+import { lazy } from '../../lazy.ts';
+const tls = lazy<typeof import('node:tls')>('node:tls');
 
 const MAX_CONNECTIONS = 64; // per origin, as undici's pool was configured
 const IDLE_MS = 10_000;
@@ -79,7 +80,7 @@ function connect(pool: Pool, origin: URL, sni: string | undefined): Conn {
     },
   };
   const socket = secure
-    ? tls.connect({ host, port, servername: sni ?? (net.isIP(host) ? undefined : host), rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] })
+    ? tls().connect({ host, port, servername: sni ?? (net.isIP(host) ? undefined : host), rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] })
     : net.connect({ host, port, onread });
   socket.setNoDelay(true);
   conn = { socket, pool, ex: undefined, used: false, idleSince: 0, unrefd: false };

@@ -2,12 +2,15 @@
 // maintained `socks` client. Used by both the undici connector and the raw socket path. Host names are
 // sent to the proxy to resolve (socks5h behaviour), as nuclei's proxy dialer does.
 import type net from 'node:net';
+import { lazy } from '../../lazy.ts';
+
+// Loaded on first use: most scans have no proxy.
+const socks = lazy<typeof import('socks')>('socks');
 
 export async function socks5Connect(proxy: string, host: string, port: number, timeout: number): Promise<net.Socket> {
   const p = new URL(proxy.includes('://') ? proxy : `socks5://${proxy}`);
   const user = decodeURIComponent(p.username);
-  // Loaded on first use: most scans have no proxy.
-  const { SocksClient } = await import('socks');
+  const { SocksClient } = socks();
   const { socket } = await SocksClient.createConnection({
     proxy: {
       host: p.hostname.replace(/^\[|\]$/g, ''),

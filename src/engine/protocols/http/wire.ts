@@ -1,8 +1,9 @@
 // Opening a connection for the raw socket path: plain TCP or TLS (any certificate, chosen SNI),
 // directly or through a SOCKS5 proxy.
 import net from 'node:net';
-import tls from 'node:tls';
 import { socks5Connect } from './socks5.ts';
+import { lazy } from '../../lazy.ts';
+const tls = lazy<typeof import('node:tls')>('node:tls');
 
 export interface ConnectOptions {
   host: string;
@@ -21,7 +22,7 @@ export async function openSocket(o: ConnectOptions): Promise<net.Socket> {
     const timer = setTimeout(() => { sock.destroy(); reject(new Error(`connect timeout to ${host}:${o.port}`)); }, o.timeout);
     const done = (err?: Error) => { clearTimeout(timer); if (err) reject(err); else resolve(sock); };
     const sock: net.Socket = o.secure
-      ? tls.connect({ socket: base, host, port: o.port, servername, rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] }, () => done())
+      ? tls().connect({ socket: base, host, port: o.port, servername, rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] }, () => done())
       : base ?? net.connect({ host, port: o.port }, () => done());
     if (!o.secure && base) done();
     sock.once('error', (e) => done(e));

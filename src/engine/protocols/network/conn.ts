@@ -2,7 +2,8 @@
 // read brings (at most n bytes, waiting up to the timeout for the first byte), `readAll()` everything
 // until the peer closes or the timeout passes with nothing more.
 import net from 'node:net';
-import tls from 'node:tls';
+import { lazy } from '../../lazy.ts';
+const tls = lazy<typeof import('node:tls')>('node:tls');
 
 /** What one connection keeps of what the peer sends. */
 const MAX_BUFFER = 4 * 1024 * 1024;
@@ -45,7 +46,7 @@ export class Conn {
     return new Promise((resolve, reject) => {
       const bare = host.replace(/^\[|\]$/g, '');
       const socket = useTls
-        ? tls.connect({ host: bare, port, rejectUnauthorized: false, servername: sni || (net.isIP(bare) ? undefined : bare) })
+        ? tls().connect({ host: bare, port, rejectUnauthorized: false, servername: sni || (net.isIP(bare) ? undefined : bare) })
         : net.connect({ host: bare, port });
       const timer = setTimeout(() => fail(new Error(`connect to ${host}:${port} timed out`)), timeout);
       const onAbort = () => fail(new Error('aborted'));

@@ -1,7 +1,9 @@
 // Certificate facts under the names nuclei's ssl protocol gives them (its TLS library's JSON tags):
 // subject/issuer names, SANs, validity, fingerprints, self-signed, mismatched, wildcard, untrusted.
-import { createHash, X509Certificate } from 'node:crypto';
-import { rootCertificates } from 'node:tls';
+import type { X509Certificate } from 'node:crypto';
+import { lazy } from '../../lazy.ts';
+const crypto = lazy<typeof import('node:crypto')>('node:crypto');
+const tls = lazy<typeof import('node:tls')>('node:tls');
 
 export interface CertFacts {
   expired?: boolean;
@@ -111,7 +113,7 @@ function serialText(hex: string): string {
 
 let roots: Set<string> | undefined;
 function isKnownRoot(c: X509Certificate): boolean {
-  roots ??= new Set(rootCertificates.map((p) => new X509Certificate(p).fingerprint256));
+  roots ??= new Set(tls().rootCertificates.map((p) => new (crypto().X509Certificate)(p).fingerprint256));
   return roots.has(c.fingerprint256);
 }
 
@@ -124,9 +126,9 @@ export function certFacts(leaf: X509Certificate, chain: X509Certificate[], host:
     not_before: new Date(leaf.validFrom),
     not_after: new Date(leaf.validTo),
     fingerprint_hash: {
-      md5: createHash('md5').update(der).digest('hex'),
-      sha1: createHash('sha1').update(der).digest('hex'),
-      sha256: createHash('sha256').update(der).digest('hex'),
+      md5: crypto().createHash('md5').update(der).digest('hex'),
+      sha1: crypto().createHash('sha1').update(der).digest('hex'),
+      sha256: crypto().createHash('sha256').update(der).digest('hex'),
     },
   };
   if (facts.not_after.getTime() < Date.now()) facts.expired = true;

@@ -4,7 +4,8 @@
 // grade, RC4, single DES, MD5, integrity-only TLS 1.3 suites and the national GOST / SM4 suites are
 // insecure; no forward secrecy, CBC mode, SHA-1 MACs or 3DES are weak; forward-secret AEAD suites (and
 // the standard TLS 1.3 suites) are secure.
-import { getCiphers } from 'node:tls';
+import { lazy } from '../../lazy.ts';
+const tls = lazy<typeof import('node:tls')>('node:tls');
 
 export type CipherLevel = 'insecure' | 'weak' | 'secure';
 
@@ -19,7 +20,7 @@ export function cipherLevel(iana: string): CipherLevel {
 
 /** The OpenSSL names of the ciphers to try for one version (TLS 1.3 suites only for tls13). */
 export function ciphersFor(version: string): string[] {
-  const all = getCiphers().map((c) => c.toUpperCase());
+  const all = tls().getCiphers().map((c) => c.toUpperCase());
   return version === 'tls13' ? all.filter((c) => c.startsWith('TLS_')) : all.filter((c) => !c.startsWith('TLS_'));
 }
 

@@ -2,14 +2,17 @@
 // has none) within min_version..max_version; the handshake and certificate facts become the values
 // matchers and extractors see, named as nuclei names them (tls_version, cipher, subject_cn, subject_an,
 // issuer_dn, not_after, expired, self_signed, mismatched ...), and `response` holds them all as JSON.
-import { X509Certificate } from 'node:crypto';
+import type { X509Certificate } from 'node:crypto';
 import net from 'node:net';
-import tls from 'node:tls';
 import type { Template } from '../../template/types.ts';
 import type { BlockContext, BlockResult, Protocol } from '../types.ts';
 import { blockVars, commonBlock, inputVariables, operate, render, unresolved, type CommonBlock } from '../common/block.ts';
 import { certFacts, type CertFacts } from './cert.ts';
 import { ciphersFor, fileCiphers, type CipherEnum } from './ciphers.ts';
+import { lazy } from '../../lazy.ts';
+import type { DetailedPeerCertificate, SecureVersion } from 'node:tls';
+const crypto = lazy<typeof import('node:crypto')>('node:crypto');
+const tls = lazy<typeof import('node:tls')>('node:tls');
 
 export interface SslBlock extends CommonBlock {
   address: string;
@@ -21,7 +24,7 @@ export interface SslBlock extends CommonBlock {
   cipherTypes: string[];
 }
 
-const VERSIONS: Record<string, tls.SecureVersion | undefined> = {
+const VERSIONS: Record<string, SecureVersion | undefined> = {
   sslv3: undefined, ssl30: undefined, tls10: 'TLSv1', tls11: 'TLSv1.1', tls12: 'TLSv1.2', tls13: 'TLSv1.3',
 };
 const NAMES: Record<string, string> = { TLSv1: 'tls10', 'TLSv1.1': 'tls11', 'TLSv1.2': 'tls12', 'TLSv1.3': 'tls13' };
@@ -71,12 +74,12 @@ interface Handshake {
 }
 
 function handshake(
-  host: string, port: number, ctx: BlockContext, min?: tls.SecureVersion, max?: tls.SecureVersion, ciphers = 'ALL',
+  host: string, port: number, ctx: BlockContext, min?: SecureVersion, max?: SecureVersion, ciphers = 'ALL',
 ): Promise<Handshake> {
   return new Promise((resolve, reject) => {
     // The scan's -sni wins; an IP is never sent as a server name.
     const sni = ctx.o.sni || (net.isIP(host) ? undefined : host);
-    const socket = tls.connect({
+    const socket = tls().connect({
       host, port, servername: sni, rejectUnauthorized: false,
       // Every cipher and version the server may speak (a scanner asks, it does not judge).
       ciphers: `${ciphers}:@SECLEVEL=0`, minVersion: min ?? 'TLSv1', maxVersion: max ?? 'TLSv1.3',
@@ -97,11 +100,11 @@ function handshake(
       const chain: X509Certificate[] = [];
       let leaf: X509Certificate | undefined;
       try {
-        let c = socket.getPeerCertificate(true) as tls.DetailedPeerCertificate | undefined;
+        let c = socket.getPeerCertificate(true) as DetailedPeerCertificate | undefined;
         const seen = new Set<string>();
         while (c && c.raw && !seen.has(c.fingerprint256)) {
           seen.add(c.fingerprint256);
-          chain.push(new X509Certificate(c.raw));
+          chain.push(new (crypto().X509Certificate)(c.raw));
           c = c.issuerCertificate;
         }
         leaf = chain[0];
@@ -175,7 +178,7 @@ async function execute(b: SslBlock, ctx: BlockContext): Promise<BlockResult> {
   let versionEnum: string[] | undefined;
   if (b.versionEnum) {
     versionEnum = [];
-    for (const v of ['TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'] as tls.SecureVersion[]) {
+    for (const v of ['TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'] as SecureVersion[]) {
       if (ctx.o.signal?.aborted) break;
       if (ctx.o.takeToken) await ctx.o.takeToken();
       requests++;

@@ -1,40 +1,13 @@
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeClients, send } from '../../../../src/engine/protocols/http/client.ts';
 import { tryParseResponse } from '../../../../src/engine/protocols/http/response-parser.ts';
 import type { PreparedRequest } from '../../../../src/engine/protocols/http/types.ts';
-import { startHttpServer, startHttpsServer, startTcpServer, type TestServer } from '../../../helpers/targets.ts';
+import { startHttpServer, startHttpsServer, startSocks5, startTcpServer, type TestServer } from '../../../helpers/targets.ts';
 
 const opts = { timeout: 3000, retries: 0 };
 
 function req(origin: string, path: string, extra: Partial<PreparedRequest> = {}): PreparedRequest {
   return { method: 'GET', origin, path, headers: [['Host', new URL(origin).host]], unsafe: false, ...extra };
-}
-
-/** A SOCKS5 proxy (no auth) that records where clients asked to go. */
-async function startSocks5(): Promise<{ port: number; seen: string[]; close(): Promise<void> }> {
-  const seen: string[] = [];
-  const server = net.createServer((client) => {
-    client.once('data', () => {
-      client.write(Buffer.from([5, 0]));
-      client.once('data', (req) => {
-        const atyp = req[3];
-        let host: string;
-        let off: number;
-        if (atyp === 1) { host = [...req.subarray(4, 8)].join('.'); off = 8; } else { const n = req[4]; host = req.subarray(5, 5 + n).toString(); off = 5 + n; }
-        const port = req.readUInt16BE(off);
-        seen.push(`${host}:${port}`);
-        const upstream = net.connect({ host, port }, () => {
-          client.write(Buffer.from([5, 0, 0, 1, 127, 0, 0, 1, 0, 0]));
-          client.pipe(upstream).pipe(client);
-        });
-        upstream.on('error', () => client.destroy());
-        client.on('error', () => upstream.destroy());
-      });
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { port: (server.address() as net.AddressInfo).port, seen, close: () => new Promise((r) => { server.close(() => r()); }) };
 }
 
 describe('HTTP client', () => {
