@@ -4,10 +4,11 @@ import { lazy } from '../../lazy.ts';
 const zlib = lazy<typeof import('node:zlib')>('node:zlib');
 
 /**
- * Decompresses a body, never past `limit` bytes: any scanned site can send a 1 MB gzip bomb that
- * inflates to 1 GB. A body that would inflate past the limit (or does not decode) is kept as received.
+ * Decompresses a body (`encoding` in lower case), never past `limit` bytes: any scanned site can send a
+ * 1 MB gzip bomb that inflates to 1 GB. A body that would inflate past the limit (or does not decode) is
+ * kept as received.
  */
-function decode(body: Buffer, encoding: string | undefined, limit: number): Buffer {
+export function decode(body: Buffer, encoding: string, limit: number): Buffer {
   const opts = { maxOutputLength: Math.max(1, limit) };
   try {
     if (encoding === 'gzip' || encoding === 'x-gzip') return zlib().gunzipSync(body, opts);
@@ -21,7 +22,9 @@ function decode(body: Buffer, encoding: string | undefined, limit: number): Buff
 
 /** The body decoded when the response names a Content-Encoding, else as received. */
 export function decodedBody(headers: [string, string][], body: Buffer, limit: number): Buffer {
-  let enc: string | undefined;
-  for (const [k, v] of headers) if (k.length === 16 && k.toLowerCase() === 'content-encoding') { enc = v; break; }
-  return enc ? decode(body, enc.toLowerCase(), limit) : body;
+  for (let i = 0; i < headers.length; i++) {
+    const k = headers[i]![0];
+    if (k.length === 16 && k.toLowerCase() === 'content-encoding') return decode(body, headers[i]![1].toLowerCase(), limit);
+  }
+  return body;
 }

@@ -4,13 +4,13 @@
 // less CPU per exchange than undici (docs/engine.md). Requests with a SOCKS proxy keep undici; malformed or
 // `unsafe` ones keep the raw-socket path (unsafe.ts).
 //
-// What a request costs here was cut on purpose (bench/cli, 20,000 probes): no timer, promise chain or
-// listener of its own beyond one promise (deadlines and idle connections are watched by one sweep timer,
-// an abort signal by one listener per signal); plain TCP reads reach the exchange without a stream
-// event; and requests are written together once per turn of the event loop, so a burst of writes wakes
-// a sleeping target once instead of once per request.
+// What a request costs here was cut on purpose (bench/cli, 20,000 probes): no timer, promise chain,
+// listener or set entry of its own beyond one promise (deadlines and idle connections are watched by one
+// sweep timer over the open connections, an abort signal by one listener per signal); plain TCP reads
+// reach the exchange without a stream event; and requests are written together once per turn of the
+// event loop, so a burst of writes wakes a sleeping target once instead of once per request.
 import net from 'node:net';
-import { decodedBody } from './decode.ts';
+import { decode } from './decode.ts';
 import { ResponseReader, type ReadResponse } from './response-reader.ts';
 import type { PreparedRequest } from './types.ts';
 import { lazy } from '../../lazy.ts';
@@ -42,6 +42,8 @@ interface Conn {
 
 // Pools by origin, then by SNI: two lookups of strings the request already holds, no key built per request.
 const pools = new Map<string, Map<string, Pool>>();
+/** Every open connection, busy or idle: what the sweep and an abort look through. */
+const conns = new Set<Conn>();
 const readBuffer = Buffer.alloc(64 * 1024);
 
 function poolFor(origin: string, sni: string): Pool {
@@ -86,7 +88,12 @@ function connect(pool: Pool, origin: URL, sni: string | undefined): Conn {
   conn = { socket, pool, ex: undefined, used: false, idleSince: 0, unrefd: false };
   if (secure) socket.on('data', (chunk: Buffer) => conn.ex?.onData(chunk));
   socket.on('error', (err) => (conn.ex ? conn.ex.onClose(err) : drop(conn)));
-  socket.on('close', () => (conn.ex ? conn.ex.onClose() : drop(conn)));
+  socket.on('close', () => {
+    conns.delete(conn);
+    if (conn.ex) conn.ex.onClose();
+    else drop(conn);
+  });
+  conns.add(conn);
   return conn;
 }
 
@@ -117,12 +124,13 @@ function take(pool: Pool, origin: URL, sni: string | undefined, fresh: boolean):
   return undefined;
 }
 
-function release(conn: Conn, reusable: boolean): void {
+/** `now`: performance.now() of the caller, when the connection goes idle. */
+function release(conn: Conn, reusable: boolean, now = 0): void {
   const pool = conn.pool;
   conn.ex = undefined;
   if (reusable && !conn.socket.destroyed && !pool.closed) {
     conn.used = true;
-    conn.idleSince = performance.now();
+    conn.idleSince = now;
     pool.idle.push(conn);
     parkLater(conn);
   } else {
@@ -149,7 +157,6 @@ function park(): void {
 }
 
 // One timer for every deadline and idle connection: armed for the earliest, re-armed by each sweep.
-const inflight = new Set<Exchange>();
 let sweepTimer: NodeJS.Timeout | undefined;
 let sweepAt = Infinity;
 
@@ -166,13 +173,13 @@ function sweep(): void {
   sweepAt = Infinity;
   const now = performance.now();
   let next = Infinity;
-  for (const ex of inflight) {
-    if (ex.deadlineAt <= now) ex.fail(new Error(`timeout: no complete response within ${ex.deadlineMs} ms`), true);
-    else next = Math.min(next, ex.deadlineAt);
-  }
-  for (const pool of allPools()) {
-    for (const conn of [...pool.idle]) {
-      if (!conn.unrefd) continue; // taken or parked in this turn: park() arms the sweep for it
+  for (const conn of [...conns]) {
+    const ex = conn.ex;
+    if (ex) {
+      if (ex.deadlineAt <= now) ex.fail(new Error(`timeout: no complete response within ${ex.deadlineMs} ms`), true);
+      else next = Math.min(next, ex.deadlineAt);
+    } else if (conn.unrefd) {
+      // (an idle connection taken or parked in this turn is not unreferenced yet: park() arms the sweep for it)
       if (conn.idleSince + IDLE_MS <= now) conn.socket.destroy();
       else next = Math.min(next, conn.idleSince + IDLE_MS);
     }
@@ -180,18 +187,15 @@ function sweep(): void {
   if (next < Infinity) armSweep(next);
 }
 
-// One abort listener per signal, failing every exchange that signal governs.
-const bySignal = new WeakMap<AbortSignal, Set<Exchange>>();
-function watch(signal: AbortSignal, ex: Exchange): void {
-  let set = bySignal.get(signal);
-  if (!set) {
-    const s = (set = new Set());
-    bySignal.set(signal, s);
-    signal.addEventListener('abort', () => {
-      for (const e of [...s]) e.fail(new Error('aborted'), true);
-    }, { once: true });
-  }
-  set.add(ex);
+// One abort listener per signal, failing every exchange in flight that the signal governs (a request
+// still queued for a connection fails when its turn comes, see start()).
+const watched = new WeakSet<AbortSignal>();
+function watch(signal: AbortSignal): void {
+  if (watched.has(signal)) return;
+  watched.add(signal);
+  signal.addEventListener('abort', () => {
+    for (const conn of [...conns]) if (conn.ex?.signal === signal) conn.ex.fail(new Error('aborted'), true);
+  }, { once: true });
 }
 
 // Requests written together at the end of each turn of the event loop (see the top of the file).
@@ -279,6 +283,7 @@ interface Request {
 }
 
 function start(req: Request, fresh: boolean): void {
+  if (req.o.signal?.aborted) return req.reject(new Error('aborted'));
   const conn = take(req.pool, req.origin, req.o.sni, fresh);
   if (!conn) {
     req.pool.waiting.push(() => start(req, fresh));
@@ -296,9 +301,12 @@ class Exchange {
   constructor(private readonly conn: Conn, private readonly req: Request, private readonly reused: boolean) {
     this.reader = new ResponseReader(req.method, req.o.maxSize);
     this.deadlineAt = performance.now() + req.o.deadline;
-    inflight.add(this);
     armSweep(this.deadlineAt);
-    if (req.o.signal) watch(req.o.signal, this);
+    if (req.o.signal) watch(req.o.signal);
+  }
+
+  get signal(): AbortSignal | undefined {
+    return this.req.o.signal;
   }
 
   get deadlineMs(): number {
@@ -328,26 +336,21 @@ class Exchange {
     else this.failed(err, this.reader.started, aborted);
   }
 
-  private finish(): boolean {
-    if (this.settled) return false;
-    this.settled = true;
-    inflight.delete(this);
-    if (this.req.o.signal) bySignal.get(this.req.o.signal)?.delete(this);
-    return true;
-  }
-
   private succeed(res: ReadResponse, reusable: boolean): void {
-    if (!this.finish()) return;
-    release(this.conn, reusable);
+    if (this.settled) return;
+    this.settled = true;
+    const now = performance.now();
+    release(this.conn, reusable, now);
     const out = res as KeepAliveResponse;
     out.reusable = reusable;
-    out.duration = performance.now() - this.req.started;
-    if (this.req.o.decode) out.body = decodedBody(out.headers, out.body, this.req.o.maxSize);
+    out.duration = now - this.req.started;
+    if (this.req.o.decode && out.encoding) out.body = decode(out.body, out.encoding, this.req.o.maxSize);
     this.req.resolve(out);
   }
 
   private failed(err: Error, started: boolean, aborted: boolean): void {
-    if (!this.finish()) return;
+    if (this.settled) return;
+    this.settled = true;
     release(this.conn, false);
     // The server closed an idle connection as we reused it: once more on a new one.
     if (this.reused && !started && !aborted && !this.req.o.signal?.aborted) start(this.req, true);

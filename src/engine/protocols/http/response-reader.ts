@@ -17,13 +17,15 @@ export interface ReadResponse {
   truncated: boolean;
   /** Set by the client: milliseconds from send to the end of the body. */
   duration?: number;
+  /** The first Content-Encoding named, lower case (the body is as received). */
+  encoding?: string;
 }
 
 type Framing = 'none' | 'length' | 'chunked' | 'close';
 
 export class ResponseReader {
   private pending: Buffer | undefined; // bytes not yet consumed
-  private head: { version: string; status: number; statusText: string; headers: [string, string][] } | undefined;
+  private head: { version: string; status: number; statusText: string; headers: [string, string][]; encoding: string | undefined } | undefined;
   private framing: Framing = 'none';
   private remaining = 0; // bytes left in the body (length) or the current chunk (chunked)
   private chunkState: 'size' | 'data' | 'data-crlf' | 'trailers' = 'size';
@@ -45,13 +47,16 @@ export class ResponseReader {
     let buf = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
     this.pending = undefined;
     while (!this.head) {
-      const end = buf.indexOf('\r\n\r\n');
+      // The head is looked for in a latin1 string of what arrived: a string search is one builtin call,
+      // where Buffer.indexOf(string) goes through several helpers (this runs for every response).
+      const text = buf.toString('latin1', 0, Math.min(buf.length, MAX_HEAD_BYTES + 4));
+      const end = text.indexOf('\r\n\r\n');
       if (end < 0) {
         if (buf.length > MAX_HEAD_BYTES) throw new Error(`malformed HTTP response: head larger than ${MAX_HEAD_BYTES} bytes`);
         this.pending = buf;
         return undefined;
       }
-      const informational = this.parseHead(buf.toString('latin1', 0, end));
+      const informational = this.parseHead(text, end);
       buf = buf.subarray(end + 4);
       if (informational) this.head = undefined; // 1xx: the real response follows
     }
@@ -70,10 +75,11 @@ export class ResponseReader {
     return this.result;
   }
 
-  private parseHead(text: string): boolean {
+  /** Parses the head, text[0, end); true for a 1xx answer (another response follows). */
+  private parseHead(text: string, end: number): boolean {
     // Line by line with indexOf: no array of lines (this runs for every response of a scan).
     let eol = text.indexOf('\r\n');
-    if (eol < 0) eol = text.length;
+    if (eol < 0 || eol > end) eol = end;
     const statusLine = text.slice(0, eol);
     const m = /^(HTTP\/\d(?:\.\d)?) (\d{3})(?: (.*))?$/.exec(statusLine);
     if (!m) throw new Error(`malformed HTTP response status line: ${JSON.stringify(statusLine.slice(0, 80))}`);
@@ -82,21 +88,26 @@ export class ResponseReader {
     let length: string | undefined;
     let chunked = false;
     let connection = '';
-    for (let pos = eol + 2; pos < text.length; pos = eol + 2) {
+    let encoding: string | undefined;
+    for (let pos = eol + 2; pos < end; pos = eol + 2) {
       eol = text.indexOf('\r\n', pos);
-      if (eol < 0) eol = text.length;
+      if (eol < 0 || eol > end) eol = end;
       const c = text.indexOf(':', pos);
       if (c <= pos || c >= eol) continue; // no name before a colon: not a header line
       const name = text.slice(pos, c).trim();
       const value = text.slice(c + 1, eol).trim();
       headers.push([name, value]);
-      const lower = name.length === 14 || name.length === 17 || name.length === 10 ? name.toLowerCase() : '';
+      // Only the names the framing needs are lower-cased, picked out by their length first.
+      const n = name.length;
+      if (n !== 14 && n !== 17 && n !== 10 && n !== 16) continue;
+      const lower = name.toLowerCase();
       if (lower === 'content-length') length = value;
       else if (lower === 'transfer-encoding') chunked = value.toLowerCase().includes('chunked');
       else if (lower === 'connection') connection = value.toLowerCase();
+      else if (lower === 'content-encoding' && encoding === undefined) encoding = value.toLowerCase();
     }
     if (status >= 100 && status < 200 && status !== 101) return true;
-    this.head = { version: m[1], status, statusText: m[3] ?? '', headers };
+    this.head = { version: m[1], status, statusText: m[3] ?? '', headers, encoding };
     this.keepAlive = m[1] === 'HTTP/1.1' ? !connection.includes('close') : connection.includes('keep-alive');
     if (this.method === 'HEAD' || status === 204 || status === 304 || status === 101) this.framing = 'none';
     else if (chunked) this.framing = 'chunked';
@@ -134,7 +145,7 @@ export class ResponseReader {
     let pos = 0;
     while (pos < buf.length && !this.result) {
       if (this.chunkState === 'size' || this.chunkState === 'trailers') {
-        const nl = buf.indexOf('\r\n', pos);
+        const nl = crlf(buf, pos);
         if (nl < 0) {
           this.pending = buf.subarray(pos);
           if (this.pending.length > MAX_HEAD_BYTES) throw new Error('malformed HTTP response: chunk size line too long');
@@ -192,7 +203,13 @@ export class ResponseReader {
     const h = this.head;
     this.result = {
       version: h.version, status: h.status, statusText: h.statusText, headers: h.headers, body,
-      reusable: this.keepAlive && !extraBytes, truncated: this.truncated, duration: 0,
+      reusable: this.keepAlive && !extraBytes, truncated: this.truncated, duration: 0, encoding: h.encoding,
     };
   }
+}
+
+/** Where the first CRLF at or after `from` starts, or -1: chunk-size lines are a few bytes long. */
+function crlf(buf: Buffer, from: number): number {
+  for (let i = from; i + 1 < buf.length; i++) if (buf[i] === 13 && buf[i + 1] === 10) return i;
+  return -1;
 }
