@@ -72,6 +72,15 @@ describe('engine limits', () => {
     expect(r.ticks).toBeGreaterThan(50);
   });
 
+  it('wait_for in a matcher waits for its time too, without blocking the event loop', async () => {
+    const s = await serve((_q, res) => res.end('ok'));
+    const t = tpl('waits-matching', 'http:\n  - method: GET\n    path: ["{{BaseURL}}/"]\n    matchers:\n      - type: dsl\n        dsl: ["wait_for(1) && status_code == 200"]\n');
+    const r = await scanTicking(s.url, [t]);
+    expect(r.events).toHaveLength(1);
+    expect(r.ms).toBeGreaterThanOrEqual(900);
+    expect(r.maxGap).toBeLessThan(500);
+  });
+
   it('a gzip bomb is not inflated past the response cap, and max-size cannot lift the cap', async () => {
     const bomb = zlib.gzipSync(Buffer.alloc(64 * 1024 * 1024)); // 64 MiB of zeros in about 64 KB
     expect(bomb.length).toBeLessThan(200_000);

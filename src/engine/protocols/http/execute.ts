@@ -13,7 +13,7 @@ import { CookieJar } from './cookies.ts';
 import { responseData } from './data.ts';
 import { digestAuthorization, parseChallenge } from './digest.ts';
 import { curlCommand, redact, serializeRequest, serializeResponse } from './dump.ts';
-import { READS_ALL, readsOf } from './reads.ts';
+import { READS_ALL, readsOf, type Reads } from './reads.ts';
 import { eventsFor, baseEvent, type OperatorOutcome } from './events.ts';
 import { inputVariables, parseInput, type ParsedInput } from './input.ts';
 import { combinations } from './payloads.ts';
@@ -168,6 +168,35 @@ interface Hop {
   url: string;
 }
 
+function hopOf(req: PreparedRequest, res: HttpResponse): Hop {
+  const url = req.displayUrl ?? req.origin + (req.path.startsWith('/') ? req.path : `/${req.path}`);
+  // Go keeps a body's bytes: valid UTF-8 reads as text; anything else byte for byte (latin1), never
+  // with U+FFFD in place of what arrived.
+  const text = isUtf8(res.body);
+  return { req, res, body: res.body.toString(text ? 'utf8' : 'latin1'), text, url };
+}
+
+/** What every request of a block shares, worked out once per block. */
+interface BlockPlan {
+  /** One exchange per request: no redirect to follow, no rate-limit token or digest challenge to wait for. */
+  direct: boolean;
+  /** Responses are matched without waiting: no cluster members, no DSL call that defers (reads.ts). */
+  syncMatch: boolean;
+  cap: number;
+  reads: Reads;
+}
+
+/** The values a response is matched with, and how its result events are built. */
+interface ResponseValues {
+  full: Record<string, unknown>;
+  data: Record<string, unknown>;
+  host: string;
+  /** The request as sent, redacted (built on first use). */
+  requestText: () => string;
+  /** The response text is in `data` (values built whole, or the operators read it). */
+  builtHead: boolean;
+}
+
 class TemplateRun {
   readonly input: ParsedInput | undefined;
   readonly builtins: Record<string, string>;
@@ -236,8 +265,10 @@ class TemplateRun {
       }
     })();
     const stopOn = r.stopAtFirstMatch || this.t.stopAtFirstMatch;
+    const plan = this.planFor(r);
     // Runs for every request: awaits only what is really pending (each await is a turn of the
-    // microtask queue, and the first thousands of requests run before V8 has optimised any of this).
+    // microtask queue, and the first thousands of requests run before V8 has optimised any of this),
+    // and the usual request goes through no async function but this one.
     const runItem = async (item: Item, prepared?: Prepared[]) => {
       if (state.stop || this.stopAll || this.o.signal?.aborted) return;
       const list = prepared ?? this.prepareNow(r, item) ?? (await this.prepareWithIO(r, item));
@@ -247,11 +278,29 @@ class TemplateRun {
         const { req, vars } = list[i]!;
         if (state.stop || this.stopAll) return;
         const n = ++state.index;
-        const hops = await this.fetchChain(r, req);
+        let hops: Hop[] | undefined;
+        if (plan.direct) {
+          this.prepareFirst(r, req);
+          const hostKey = this.sendable(r, req);
+          if (hostKey !== undefined) {
+            this.countRequest();
+            try {
+              const res = await send(req, this.o, plan.cap);
+              this.storeCookies(r, req, res);
+              hops = [hopOf(req, res)];
+            } catch (err) {
+              this.sendFailed(err, hostKey);
+            }
+          }
+        } else hops = await this.fetchChain(r, req);
         if (!hops) continue;
         const known = ipOfOrigin(hops[hops.length - 1]!.req.origin);
         const ip = typeof known === 'string' ? known : await known;
-        const matched = await this.process(r, hops, vars, reqCondition ? state.history : undefined, n, ip);
+        const history = reqCondition ? state.history : undefined;
+        let matched = plan.syncMatch && hops.length === 1
+          ? this.processOne(r, hops[0]!, vars, history, n, ip, plan.reads)
+          : this.process(r, hops, vars, history, n, ip);
+        if (typeof matched !== 'boolean') matched = await matched;
         if (this.o.clusterMembers ? this.clusterDone() : matched && stopOn) {
           state.stop = true;
           if (this.t.stopAtFirstMatch) this.stopAll = true;
@@ -272,6 +321,18 @@ class TemplateRun {
         await runItem(item);
       }
     }
+  }
+
+  private planFor(r: HttpRequest): BlockPlan {
+    const policy = this.fetchPolicy ?? r;
+    const follow = (policy.redirects || policy.hostRedirects) && !this.o.disableRedirects;
+    const reads = this.o.clusterMembers ? READS_ALL : readsOf(r);
+    return {
+      direct: !follow && !this.o.takeToken && r.digestUsername === undefined,
+      syncMatch: !this.o.clusterMembers && !reads.defers,
+      cap: responseCap(r),
+      reads,
+    };
   }
 
   /** Renders one path/raw entry; iterate-all turns list values into one request per value. */
@@ -311,7 +372,8 @@ class TemplateRun {
             continue;
           }
         }
-        out.push({ req, vars: hasKeys(item.combo) ? merge(item.combo, vs) : vs });
+        // vs holds every payload value already (rendered, as requestVars sets them): no copy needed.
+        out.push({ req, vars: vs });
       } catch (err) {
         if (isPendingIO(err)) throw err;
         this.lastError = (err as Error).message;
@@ -351,17 +413,13 @@ class TemplateRun {
     const follow = (policy.redirects || policy.hostRedirects) && !this.o.disableRedirects;
     const max = maxHops(policy);
     let req = first;
-    if (this.o.headers?.length && !req.unsafe) for (const [k, v] of this.o.headers) setHeader(req.headers, k, v);
-    this.applySecrets(r, req);
+    this.prepareFirst(r, req);
     for (;;) {
       const res = await this.sendOne(r, req);
       if (!res) return hops.length > 0 ? hops : undefined;
-      const url = req.displayUrl ?? req.origin + (req.path.startsWith('/') ? req.path : `/${req.path}`);
-      // Go keeps a body's bytes: valid UTF-8 reads as text; anything else byte for byte (latin1), never
-      // with U+FFFD in place of what arrived.
-      const text = isUtf8(res.body);
-      const body = res.body.toString(text ? 'utf8' : 'latin1');
-      hops.push({ req, res, body, text, url });
+      const hop = hopOf(req, res);
+      const url = hop.url;
+      hops.push(hop);
       if (!follow || !REDIRECTS.has(res.status) || hops.length - 1 >= max) return hops;
       const location = res.headers.find(([k]) => k.toLowerCase() === 'location')?.[1];
       if (!location) return hops;
@@ -393,7 +451,14 @@ class TemplateRun {
     }
   }
 
-  private async sendOne(r: HttpRequest, req: PreparedRequest): Promise<HttpResponse | undefined> {
+  /** The first request of a chain gets the -H headers and the secret file's (later hops: see fetchChain). */
+  private prepareFirst(r: HttpRequest, req: PreparedRequest): void {
+    if (this.o.headers?.length && !req.unsafe) for (const [k, v] of this.o.headers) setHeader(req.headers, k, v);
+    this.applySecrets(r, req);
+  }
+
+  /** The host's key once the request may go (with the jar's cookies); undefined for a skipped host. */
+  private sendable(r: HttpRequest, req: PreparedRequest): string | undefined {
     const hostKey = hostOf(req.origin);
     if (this.o.hostErrors?.isSkipped(hostKey)) {
       this.lastError = `host ${hostKey} skipped after too many errors`;
@@ -408,10 +473,25 @@ class TemplateRun {
         }
       }
     }
+    return hostKey;
+  }
+
+  private countRequest(): void {
+    this.requests++;
+    this.o.onRequest?.();
+  }
+
+  private sendFailed(err: unknown, hostKey: string): void {
+    this.lastError = (err as Error).message;
+    this.o.hostErrors?.record(hostKey);
+  }
+
+  private async sendOne(r: HttpRequest, req: PreparedRequest): Promise<HttpResponse | undefined> {
+    const hostKey = this.sendable(r, req);
+    if (hostKey === undefined) return undefined;
     try {
       if (this.o.takeToken) await this.o.takeToken();
-      this.requests++;
-      this.o.onRequest?.();
+      this.countRequest();
       let res = await send(req, this.o, responseCap(r));
       this.storeCookies(r, req, res);
       if (res.status === 401 && r.digestUsername !== undefined) {
@@ -420,16 +500,14 @@ class TemplateRun {
         if (parsed) {
           setHeader(req.headers, 'Authorization', digestAuthorization(parsed, req.method, req.path, r.digestUsername, r.digestPassword ?? ''));
           await this.o.takeToken?.();
-          this.requests++;
-          this.o.onRequest?.();
+          this.countRequest();
           res = await send(req, this.o, responseCap(r));
           this.storeCookies(r, req, res);
         }
       }
       return res;
     } catch (err) {
-      this.lastError = (err as Error).message;
-      this.o.hostErrors?.record(hostKey);
+      this.sendFailed(err, hostKey);
       return undefined;
     }
   }
@@ -518,7 +596,6 @@ class TemplateRun {
    * first match when it asks to.
    */
   private async process(r: HttpRequest, hops: Hop[], vars: Record<string, unknown>, history: Record<string, unknown> | undefined, n: number, ip: string): Promise<boolean> {
-    const secrets = this.secrets();
     let matchedAny = false;
     const final = hops[hops.length - 1];
     const members = this.o.clusterMembers;
@@ -529,57 +606,27 @@ class TemplateRun {
     const reads = members ? READS_ALL : readsOf(r);
     for (let i = hops.length - 1; i >= 0; i--) {
       const hop = hops[i]!;
-      let requestText: string | undefined;
-      const textOf = () => (requestText ??= secrets.length > 0 ? redact(serializeRequest(hop.req), secrets) : serializeRequest(hop.req));
-      const exported = hop === final && !!(history || r.id || this.multi);
-      const host = this.target ?? hop.req.origin;
-      const ctx = { requestText: exported || reads.request ? textOf() : '', matchedUrl: hop.url, host, ip, templateId: this.t.id, templatePath: this.t.path };
-      const dynamic = hasKeys(this.dynamic) ? this.dynamic : undefined;
-      let full: Record<string, unknown>;
-      let data: Record<string, unknown>;
-      // The response text is in the values when they were built whole (exported) or the operators read it.
-      const builtHead = exported || reads.head;
-      if (exported) {
-        data = responseData(hop.res, hop.body, ctx, undefined, hop.text);
-        // Values of this response stay visible to later requests as <key>_<n> and <block id>_<key>
-        // (http_<key> in a multi-protocol template, for blocks without an id).
-        for (const [k, v] of Object.entries(data)) {
-          if (history) history[`${k}_${n}`] = v;
-          if (r.id) this.dynamic[`${r.id}_${k}`] = v;
-          else if (this.multi && !k.startsWith('template-')) this.dynamic[`http_${k}`] = v;
-        }
-        full = merge(vars, hasKeys(this.dynamic) ? this.dynamic : undefined, data, history);
-      } else {
-        // The usual case: response values go straight over the request's (same result, one copy less).
-        // The last response handled (i === 0) takes the request's own map, which nothing reads after it:
-        // one copy of every value less per request. Key by key on purpose: V8 adds keys to a
-        // `{ ...spread }` clone about ten times slower.
-        const into = i === 0 ? vars : merge(vars);
-        if (dynamic) for (const k in dynamic) into[k] = dynamic[k];
-        full = responseData(hop.res, hop.body, ctx, into, hop.text, reads);
-        if (history) for (const k in history) full[k] = history[k];
-        data = full; // its response keys are the response's: history keys all end in _<n>
-      }
+      // The last response handled (i === 0) takes the request's own map, which nothing reads after it.
+      const v = this.responseValues(r, hop, i === 0 ? vars : merge(vars), hop === final, history, n, ip, reads);
       let result: OperatorOutcome | undefined;
       if (i < leaderSees && !(members && this.done.has(this.t))) {
         try {
-          result = runOperators(r, full) as OperatorOutcome;
+          result = runOperators(r, v.full) as OperatorOutcome;
         } catch (err) {
           // A network helper (jarm, resolve) needs its answer fetched first: fetch it without blocking,
           // then evaluate again (operators have no side effects to repeat).
-          result = await this.operatorsWithIO(r, full, err);
+          result = await this.operatorsWithIO(r, v.full, err);
         }
         const wait = takePendingWait();
         if (wait > 0) await this.waitFor(wait);
-        if (result.dynamic) for (const k in result.dynamic) this.dynamic[k] = result.dynamic[k];
-        if (passes(r, result)) this.blockPassed = true;
+        this.keepOutcome(r, result);
       }
       if (members) {
         for (let j = 0; j < members.length; j++) {
           const m = members[j]!;
           const mr = m.http[0]!;
           if (i >= memberSees![j]! || this.done.has(m)) continue;
-          const hit = await this.processMember(m, full, { host, matchedAt: hop.url, ip: String(data.ip ?? ''), request: textOf(), data, req: hop.req, secrets });
+          const hit = await this.processMember(m, v.full, { host: v.host, matchedAt: hop.url, ip: String(v.data.ip ?? ''), request: v.requestText(), data: v.data, req: hop.req, secrets: this.secrets() });
           if (hit && (mr.stopAtFirstMatch || m.stopAtFirstMatch)) this.done.add(m);
         }
       }
@@ -587,32 +634,114 @@ class TemplateRun {
         if (this.clusterDone()) break;
         continue;
       }
-      // Most responses match nothing: skip building event inputs then (eventsFor would return none).
-      if (r.matchers.length > 0 && !result.matched) continue;
-      // A step whose matchers are all internal only gates later steps: it reports nothing itself.
-      const events = r.matchers.length > 0 && r.matchers.every((m) => m.internal) ? [] : eventsFor(this.t, r.matchers.length > 0, {
-        matched: result.matched, matcherNames: result.matcherNames ?? [], extracts: result.extracts ?? {},
-        outputExtracts: result.outputExtracts ?? [], dynamic: result.dynamic ?? {},
-      }, {
-        host, matchedAt: hop.url, ip: String(data.ip ?? ''),
-        // Built only when there is an event to carry them.
-        get request() { return textOf(); },
-        get response() { return redact(builtHead ? String(data.response) : serializeResponse(hop.res, hop.body), secrets); },
-        get curl() { return redact(curlCommand(hop.req), secrets); },
-      });
-      this.emitted += events.length;
-      this.report(events);
-      // Only matchers count as a match: extractor-only results never stop a request (nuclei).
-      if (events.length > 0 && result.matched && r.matchers.length > 0) {
+      if (this.reportResult(r, hop, result, v)) {
         matchedAny = true;
-        this.matched = true;
         if (r.stopAtFirstMatch || this.t.stopAtFirstMatch) {
           if (members) this.done.add(this.t);
           if (this.clusterDone()) break;
         }
-      } else if (events.length > 0) this.matched = true;
+      }
     }
     return matchedAny;
+  }
+
+  /**
+   * process() for the usual response: alone in its chain, no cluster members, operators that never wait
+   * (the block's plan says so). The same steps, without an async function per response.
+   */
+  private processOne(r: HttpRequest, hop: Hop, vars: Record<string, unknown>, history: Record<string, unknown> | undefined, n: number, ip: string, reads: Reads): boolean | Promise<boolean> {
+    const v = this.responseValues(r, hop, vars, true, history, n, ip, reads);
+    let result: OperatorOutcome;
+    try {
+      result = runOperators(r, v.full) as OperatorOutcome;
+    } catch (err) {
+      // The plan did not see this call coming: process() fetches what it needs (the values are rebuilt
+      // the same way; nothing was reported yet).
+      if (isPendingIO(err)) return this.process(r, [hop], vars, history, n, ip);
+      throw err;
+    }
+    const wait = takePendingWait();
+    if (wait > 0) {
+      return this.waitFor(wait).then(() => {
+        this.keepOutcome(r, result);
+        return this.reportResult(r, hop, result, v);
+      });
+    }
+    this.keepOutcome(r, result);
+    return this.reportResult(r, hop, result, v);
+  }
+
+  /**
+   * The values one response is matched with. `into`: the map they are written over (the request's values,
+   * or a copy of them). `final`: the last response of its chain, whose values later requests and blocks see.
+   */
+  private responseValues(r: HttpRequest, hop: Hop, into: Record<string, unknown>, final: boolean, history: Record<string, unknown> | undefined, n: number, ip: string, reads: Reads): ResponseValues {
+    let requestText: string | undefined;
+    const textOf = () => {
+      if (requestText === undefined) {
+        const secrets = this.secrets();
+        requestText = secrets.length > 0 ? redact(serializeRequest(hop.req), secrets) : serializeRequest(hop.req);
+      }
+      return requestText;
+    };
+    const exported = final && !!(history || r.id || this.multi);
+    const host = this.target ?? hop.req.origin;
+    const ctx = { requestText: exported || reads.request ? textOf() : '', matchedUrl: hop.url, host, ip, templateId: this.t.id, templatePath: this.t.path };
+    let full: Record<string, unknown>;
+    let data: Record<string, unknown>;
+    if (exported) {
+      data = responseData(hop.res, hop.body, ctx, undefined, hop.text);
+      // Values of this response stay visible to later requests as <key>_<n> and <block id>_<key>
+      // (http_<key> in a multi-protocol template, for blocks without an id).
+      for (const [k, v] of Object.entries(data)) {
+        if (history) history[`${k}_${n}`] = v;
+        if (r.id) this.dynamic[`${r.id}_${k}`] = v;
+        else if (this.multi && !k.startsWith('template-')) this.dynamic[`http_${k}`] = v;
+      }
+      full = merge(into, hasKeys(this.dynamic) ? this.dynamic : undefined, data, history);
+    } else {
+      // The usual case: response values go straight over the request's (same result, one copy less).
+      // Key by key on purpose: V8 adds keys to a `{ ...spread }` clone about ten times slower.
+      const dynamic = this.dynamic;
+      for (const k in dynamic) into[k] = dynamic[k];
+      full = responseData(hop.res, hop.body, ctx, into, hop.text, reads);
+      if (history) for (const k in history) full[k] = history[k];
+      data = full; // its response keys are the response's: history keys all end in _<n>
+    }
+    return { full, data, host, requestText: textOf, builtHead: exported || reads.head };
+  }
+
+  /** Values the operators extracted join the template's; a flow sees whether the block passed. */
+  private keepOutcome(r: HttpRequest, result: OperatorOutcome): void {
+    if (result.dynamic) for (const k in result.dynamic) this.dynamic[k] = result.dynamic[k];
+    if (passes(r, result)) this.blockPassed = true;
+  }
+
+  /** Reports the result events of one response; true when the block's matchers matched. */
+  private reportResult(r: HttpRequest, hop: Hop, result: OperatorOutcome, v: ResponseValues): boolean {
+    // Most responses match nothing: skip building event inputs then (eventsFor would return none).
+    if (r.matchers.length > 0 && !result.matched) return false;
+    const secretsOf = () => this.secrets();
+    // A step whose matchers are all internal only gates later steps: it reports nothing itself.
+    const events = r.matchers.length > 0 && r.matchers.every((m) => m.internal) ? [] : eventsFor(this.t, r.matchers.length > 0, {
+      matched: result.matched, matcherNames: result.matcherNames ?? [], extracts: result.extracts ?? {},
+      outputExtracts: result.outputExtracts ?? [], dynamic: result.dynamic ?? {},
+    }, {
+      host: v.host, matchedAt: hop.url, ip: String(v.data.ip ?? ''),
+      // Built only when there is an event to carry them.
+      get request() { return v.requestText(); },
+      get response() { return redact(v.builtHead ? String(v.data.response) : serializeResponse(hop.res, hop.body), secretsOf()); },
+      get curl() { return redact(curlCommand(hop.req), secretsOf()); },
+    });
+    this.emitted += events.length;
+    this.report(events);
+    // Only matchers count as a match: extractor-only results never stop a request (nuclei).
+    if (events.length > 0 && result.matched && r.matchers.length > 0) {
+      this.matched = true;
+      return true;
+    }
+    if (events.length > 0) this.matched = true;
+    return false;
   }
 }
 

@@ -12,9 +12,18 @@ export interface Reads {
   head: boolean;
   /** The request as sent. */
   request: boolean;
+  /**
+   * The operators may call a DSL function that defers: a network helper answered from a child process
+   * (resolve, jarm, public_ip: dsl/functions/network.ts) or wait_for (dsl/functions/time.ts). Only then
+   * does matching a response need to wait for anything.
+   */
+  defers: boolean;
 }
 
-export const READS_ALL: Readonly<Reads> = Object.freeze({ headers: true, head: true, request: true });
+export const READS_ALL: Readonly<Reads> = Object.freeze({ headers: true, head: true, request: true, defers: true });
+
+// Named anywhere in a block's matchers or extractors (expressions, words with markers, regexes): conservative.
+const DEFERRING = /\b(?:resolve|jarm|public_ip|wait_for)\s*\(/;
 
 /** Values responseData always sets: cheap, and most operators read only these. */
 const STANDARD = new Set(['status_code', 'body', 'content_length', 'duration', 'host', 'ip', 'matched', 'template-id', 'template-path', 'type']);
@@ -24,12 +33,16 @@ const cache = new WeakMap<HttpRequest, Reads>();
 
 export function readsOf(r: HttpRequest): Reads {
   let hit = cache.get(r);
-  if (!hit) cache.set(r, (hit = analyse(r.matchers, r.extractors)));
+  if (!hit) {
+    hit = analyse(r.matchers, r.extractors);
+    hit.defers = DEFERRING.test(JSON.stringify([r.matchers, r.extractors]));
+    cache.set(r, hit);
+  }
   return hit;
 }
 
 function analyse(matchers: Matcher[], extractors: Extractor[]): Reads {
-  const reads: Reads = { headers: false, head: false, request: false };
+  const reads: Reads = { headers: false, head: false, request: false, defers: true };
   let all = false;
   // Any other name may be a header key, a cookie, or a value that a header or cookie of the same name
   // would shadow: every header and cookie key is built then.

@@ -19,7 +19,7 @@ const readsFor = (operators: string) => ({ ...readsOf(template(operators).http[0
 
 describe('what a block reads', () => {
   it('places status, body and dsl names, and turns on what it cannot place', () => {
-    const none = { headers: false, head: false, request: false };
+    const none = { headers: false, head: false, request: false, defers: false };
     expect(readsFor('    matchers:\n      - type: status\n        status: [200]\n')).toEqual(none);
     expect(readsFor('    matchers:\n      - type: word\n        words: [admin]\n')).toEqual(none);
     expect(readsFor('    matchers:\n      - type: dsl\n        dsl: ["status_code == 200 && len(body) > 3 && duration < 5"]\n')).toEqual(none);
@@ -28,9 +28,19 @@ describe('what a block reads', () => {
     expect(readsFor('    matchers:\n      - type: dsl\n        dsl: ["contains(content_type, \'json\')"]\n')).toEqual({ ...none, headers: true });
     expect(readsFor('    extractors:\n      - type: kval\n        kval: [Set-Cookie]\n')).toEqual({ ...none, headers: true });
     // Markers are rendered against the values first, a case-insensitive kval reads them all.
-    const all = { headers: true, head: true, request: true };
+    const all = { headers: true, head: true, request: true, defers: false };
     expect(readsFor('    matchers:\n      - type: word\n        words: ["{{Hostname}}"]\n')).toEqual(all);
     expect(readsFor('    extractors:\n      - type: kval\n        case-insensitive: true\n        kval: [server]\n')).toEqual(all);
+  });
+
+  it('knows which blocks may have to wait while matching (network helpers, wait_for)', () => {
+    const defers = (operators: string) => readsFor(operators).defers;
+    expect(defers('    matchers:\n      - type: dsl\n        dsl: ["resolve(host) != \'\'"]\n')).toBe(true);
+    expect(defers('    matchers:\n      - type: word\n        words: ["{{wait_for(1)}}"]\n')).toBe(true);
+    expect(defers('    extractors:\n      - type: dsl\n        dsl: ["jarm (host)"]\n')).toBe(true);
+    expect(defers('    extractors:\n      - type: dsl\n        dsl: ["public_ip()"]\n')).toBe(true);
+    expect(defers('    matchers:\n      - type: word\n        words: [resolved, jarm]\n')).toBe(false);
+    expect(defers('    matchers:\n      - type: status\n        status: [200]\n')).toBe(false);
   });
 });
 
