@@ -70,7 +70,11 @@ try {
     external: ['undici', 'socks', 'tsx', 'esbuild', 'playwright-core'],
     // import.meta.url left after keepModuleUrl is the bundle's own (CommonJS has no import.meta).
     define: { 'import.meta.url': '__bundle_url' },
-    banner: { js: 'const __bundle_url = require("node:url").pathToFileURL(__filename).href;' },
+    // The file is the module wrapper itself, so the loader compiles it as read (no copy of 700 KB with a
+    // wrapper around it); ASCII without comments, so it is read as latin1, three times faster than UTF-8.
+    banner: { js: '(function (exports, require, module, __filename, __dirname) {"use strict";\nconst __bundle_url = require("node:url").pathToFileURL(__filename).href;' },
+    footer: { js: '})' },
+    charset: 'ascii', minifyWhitespace: true, legalComments: 'none',
   });
   // A function restored from a code cache cannot import() on Node 20: load such libraries with lazy()
   // (src/engine/lazy.ts) instead. Without the bundle, `vigil scan` runs from the split bundle.

@@ -26,7 +26,86 @@ function findClose(text: string, open: number): number {
 /** Render to a string; raw-byte values appear as one character per byte (latin1). */
 export function renderWith(text: string, vars: Vars, evalMarker: MarkerEvaluator): string {
   if (!text.includes('{{') && !text.includes('§')) return text;
+  const plan = planOf(text);
+  if (plan === null) return renderWalking(text, vars, evalMarker);
+  let out = '';
+  for (let i = 0; i < plan.length; i++) {
+    const p = plan[i]!;
+    if (typeof p === 'string') out += p;
+    else {
+      const r = evalMarker(p.expr, vars);
+      out += r.ok ? toStr(r.value) : p.raw;
+    }
+  }
+  return out;
+}
+
+/** renderWith without the pieces cache, walking the text each time: what renderWith always equals (tested). */
+export function renderWalking(text: string, vars: Vars, evalMarker: MarkerEvaluator): string {
   return renderParts(text, vars, evalMarker).map((p) => (typeof p === 'string' ? p : toStr(p))).join('');
+}
+
+// A text is split into literals and markers once (the same path and header texts are rendered for every
+// request of a scan); rendering is then a walk over the pieces. Texts with a marker inside a marker
+// ({{base64('{{Host}}')}}) are rendered by renderParts, which renders the inner ones first.
+type Piece = string | { expr: string; raw: string };
+const plans = new Map<string, Piece[] | null>();
+
+function planOf(text: string): Piece[] | null {
+  let plan = plans.get(text);
+  if (plan === undefined) {
+    plan = splitMarkers(text);
+    if (plans.size >= 10_000) plans.clear();
+    plans.set(text, plan);
+  }
+  return plan;
+}
+
+/** The pieces renderParts would walk through, or null when a {{marker}} holds another marker. */
+function splitMarkers(text: string): Piece[] | null {
+  const pieces: Piece[] = [];
+  let lit = '';
+  const marker = (expr: string, raw: string) => {
+    if (expr === '') {
+      lit += raw; // an empty marker stays as written
+      return;
+    }
+    if (lit) pieces.push(lit);
+    lit = '';
+    pieces.push({ expr, raw });
+  };
+  let i = 0;
+  while (i < text.length) {
+    const brace = text.indexOf('{{', i);
+    const para = text.indexOf('§', i);
+    if (brace < 0 && para < 0) {
+      lit += text.slice(i);
+      break;
+    }
+    if (para >= 0 && (brace < 0 || para < brace)) {
+      const end = text.indexOf('§', para + 1);
+      if (end < 0) {
+        lit += text.slice(i);
+        break;
+      }
+      lit += text.slice(i, para);
+      marker(text.slice(para + 1, end).trim(), text.slice(para, end + 1));
+      i = end + 1;
+      continue;
+    }
+    const close = findClose(text, brace);
+    if (close < 0) {
+      lit += text.slice(i);
+      break;
+    }
+    lit += text.slice(i, brace);
+    const inner = text.slice(brace + 2, close);
+    if (inner.includes('{{') || inner.includes('§')) return null;
+    marker(inner.trim(), text.slice(brace, close + 2));
+    i = close + 2;
+  }
+  if (lit) pieces.push(lit);
+  return pieces;
 }
 
 /** Render to exact bytes: text as UTF-8, raw-byte values (hex_decode, gzip ...) unchanged. */

@@ -135,6 +135,12 @@ function readPayloadFile(name: string, field: string, out: IssueList, opts: Payl
 
 /** The lines of a word list without line ends (LF or CRLF) and without empty lines, in one pass. */
 function nonEmptyLines(text: string): string[] {
+  // The usual word list (LF only, no empty line) is one split, a single builtin call.
+  if (!text.includes('\r') && !text.includes('\n\n') && text.charCodeAt(0) !== 10) {
+    const lines = text.split('\n');
+    if (lines[lines.length - 1] === '') lines.pop();
+    return lines;
+  }
   const out: string[] = [];
   for (let start = 0; start < text.length;) {
     let end = text.indexOf('\n', start);

@@ -53,7 +53,7 @@ function toChunks(input: string, size: number): string[] {
 }
 
 function titleCase(s: string): string {
-  return s.replace(/[\p{L}\p{N}'’]+/gu, (w) => w.charAt(0).toUpperCase() + w.slice(1).toLowerCase());
+  return s.replace(/[\p{L}\p{N}'\u2019]+/gu, (w) => w.charAt(0).toUpperCase() + w.slice(1).toLowerCase());
 }
 
 function stringList(v: unknown): string[] | undefined {

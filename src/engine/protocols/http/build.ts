@@ -12,7 +12,7 @@ export const DEFAULT_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/5
 /** `§name§` payload markers are plain placeholders. */
 export function payloadMarkers(text: string): string {
   if (!text.includes('§')) return text;
-  return text.replace(/§([^§\s]+)§/g, '{{$1}}');
+  return text.replace(/\u00a7([^\u00a7\s]+)\u00a7/g, '{{$1}}'); // § in escapes: the bundle stays ASCII
 }
 
 function splitQuery(p: string): [string, string] {

@@ -151,13 +151,13 @@ export class ResponseReader {
           if (this.pending.length > MAX_HEAD_BYTES) throw new Error('malformed HTTP response: chunk size line too long');
           return;
         }
-        const line = buf.toString('latin1', pos, nl);
+        const start = pos;
         pos = nl + 2;
         if (this.chunkState === 'trailers') {
-          if (line === '') return this.complete(pos < buf.length);
+          if (nl === start) return this.complete(pos < buf.length);
           continue;
         }
-        const size = parseInt(line.split(';', 1)[0].trim(), 16);
+        const size = chunkSize(buf, start, nl);
         if (Number.isNaN(size)) {
           // Not chunked after all: keep what was decoded, and do not trust the connection further.
           this.keepAlive = false;
@@ -206,6 +206,25 @@ export class ResponseReader {
       reusable: this.keepAlive && !extraBytes, truncated: this.truncated, duration: 0, encoding: h.encoding,
     };
   }
+}
+
+/**
+ * The size a chunk-size line [start, end) gives (hex, then maybe `;extensions`), NaN when it gives none.
+ * Plain hex digits, the usual line, are read from the bytes; anything else goes through parseInt.
+ */
+function chunkSize(buf: Buffer, start: number, end: number): number {
+  if (end - start <= 8) {
+    let size = 0;
+    let i = start;
+    for (; i < end; i++) {
+      const c = buf[i]!;
+      const d = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : c >= 65 && c <= 70 ? c - 55 : -1;
+      if (d < 0) break;
+      size = size * 16 + d;
+    }
+    if (i === end && end > start) return size;
+  }
+  return parseInt(buf.toString('latin1', start, end).split(';', 1)[0]!.trim(), 16);
 }
 
 /** Where the first CRLF at or after `from` starts, or -1: chunk-size lines are a few bytes long. */

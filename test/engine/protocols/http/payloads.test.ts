@@ -25,5 +25,18 @@ describe('payload combinations', () => {
   it('no payloads means one empty combination; an empty list means none', () => {
     expect([...combinations(undefined, 'batteringram')]).toEqual([{}]);
     expect([...combinations({ a: ['1'], b: [] }, 'clusterbomb')]).toEqual([]);
+    expect([...combinations({ a: ['1'], b: [] }, 'pitchfork')]).toEqual([]);
+    expect([...combinations({}, 'clusterbomb')]).toEqual([{}]);
+  });
+
+  it('is an iterator that stays done, and each combination is a map of its own', () => {
+    const it = combinations({ v: ['x'], w: ['1', '2'] }, 'clusterbomb');
+    const a = it.next();
+    const b = it.next();
+    expect(a.value).toEqual({ v: 'x', w: '1' });
+    expect(b.value).toEqual({ v: 'x', w: '2' });
+    expect(a.value).not.toBe(b.value);
+    expect(it.next().done).toBe(true);
+    expect(it.next().done).toBe(true);
   });
 });
