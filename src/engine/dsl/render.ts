@@ -26,53 +26,81 @@ function findClose(text: string, open: number): number {
 /** Render to a string; raw-byte values appear as one character per byte (latin1). */
 export function renderWith(text: string, vars: Vars, evalMarker: MarkerEvaluator): string {
   if (!text.includes('{{') && !text.includes('§')) return text;
-  const plan = planOf(text);
-  if (plan === null) return renderWalking(text, vars, evalMarker);
+  const pieces = piecesOf(text);
   let out = '';
-  for (let i = 0; i < plan.length; i++) {
-    const p = plan[i]!;
+  for (let i = 0; i < pieces.length; i++) {
+    const p = pieces[i]!;
     if (typeof p === 'string') out += p;
     else {
-      const r = evalMarker(p.expr, vars);
+      const r = markerValue(p, vars, evalMarker);
       out += r.ok ? toStr(r.value) : p.raw;
     }
   }
   return out;
 }
 
-/** renderWith without the pieces cache, walking the text each time: what renderWith always equals (tested). */
-export function renderWalking(text: string, vars: Vars, evalMarker: MarkerEvaluator): string {
-  return renderParts(text, vars, evalMarker).map((p) => (typeof p === 'string' ? p : toStr(p))).join('');
+/** Render to exact bytes: text as UTF-8, raw-byte values (hex_decode, gzip ...) unchanged. */
+export function renderBytesWith(text: string, vars: Vars, evalMarker: MarkerEvaluator): Buffer {
+  const parts: Buffer[] = [];
+  let out = '';
+  for (const p of piecesOf(text)) {
+    if (typeof p === 'string') {
+      out += p;
+      continue;
+    }
+    const r = markerValue(p, vars, evalMarker);
+    if (!r.ok) {
+      out += p.raw;
+      continue;
+    }
+    // Each value is encoded on its own, the text before it too (a lone surrogate stays one).
+    if (out) parts.push(Buffer.from(out, 'utf8'));
+    out = '';
+    parts.push(r.value instanceof Uint8Array ? Buffer.from(r.value) : Buffer.from(toStr(r.value), 'utf8'));
+  }
+  if (out) parts.push(Buffer.from(out, 'utf8'));
+  return Buffer.concat(parts);
 }
 
 // A text is split into literals and markers once (the same path and header texts are rendered for every
-// request of a scan); rendering is then a walk over the pieces. Texts with a marker inside a marker
-// ({{base64('{{Host}}')}}) are rendered by renderParts, which renders the inner ones first.
-type Piece = string | { expr: string; raw: string };
-const plans = new Map<string, Piece[] | null>();
+// request of a scan); rendering is then a walk over the pieces.
+interface Marker {
+  /** The body, trimmed; for a nested marker the body as written, rendered (then trimmed) each time. */
+  body: string;
+  /** A {{marker}} holding markers ({{base64('{{Host}}')}}): the inner ones are rendered first. */
+  nested: boolean;
+  /** The marker as written, kept when it has no value. */
+  raw: string;
+}
+type Piece = string | Marker;
+const cache = new Map<string, Piece[]>();
 
-function planOf(text: string): Piece[] | null {
-  let plan = plans.get(text);
-  if (plan === undefined) {
-    plan = splitMarkers(text);
-    if (plans.size >= 10_000) plans.clear();
-    plans.set(text, plan);
+function piecesOf(text: string): Piece[] {
+  let pieces = cache.get(text);
+  if (pieces === undefined) {
+    pieces = splitMarkers(text);
+    if (cache.size >= 10_000) cache.clear();
+    cache.set(text, pieces);
   }
-  return plan;
+  return pieces;
 }
 
-/** The pieces renderParts would walk through, or null when a {{marker}} holds another marker. */
-function splitMarkers(text: string): Piece[] | null {
+function markerValue(m: Marker, vars: Vars, evalMarker: MarkerEvaluator): { ok: true; value: unknown } | { ok: false } {
+  const expr = m.nested ? renderWith(m.body, vars, evalMarker).trim() : m.body;
+  return expr !== '' ? evalMarker(expr, vars) : { ok: false };
+}
+
+function splitMarkers(text: string): Piece[] {
   const pieces: Piece[] = [];
   let lit = '';
-  const marker = (expr: string, raw: string) => {
-    if (expr === '') {
+  const marker = (body: string, nested: boolean, raw: string) => {
+    if (body === '') {
       lit += raw; // an empty marker stays as written
       return;
     }
     if (lit) pieces.push(lit);
     lit = '';
-    pieces.push({ expr, raw });
+    pieces.push({ body, nested, raw });
   };
   let i = 0;
   while (i < text.length) {
@@ -89,7 +117,7 @@ function splitMarkers(text: string): Piece[] | null {
         break;
       }
       lit += text.slice(i, para);
-      marker(text.slice(para + 1, end).trim(), text.slice(para, end + 1));
+      marker(text.slice(para + 1, end).trim(), false, text.slice(para, end + 1));
       i = end + 1;
       continue;
     }
@@ -100,68 +128,12 @@ function splitMarkers(text: string): Piece[] | null {
     }
     lit += text.slice(i, brace);
     const inner = text.slice(brace + 2, close);
-    if (inner.includes('{{') || inner.includes('§')) return null;
-    marker(inner.trim(), text.slice(brace, close + 2));
+    const nested = inner.includes('{{') || inner.includes('§');
+    marker(nested ? inner : inner.trim(), nested, text.slice(brace, close + 2));
     i = close + 2;
   }
   if (lit) pieces.push(lit);
   return pieces;
-}
-
-/** Render to exact bytes: text as UTF-8, raw-byte values (hex_decode, gzip ...) unchanged. */
-export function renderBytesWith(text: string, vars: Vars, evalMarker: MarkerEvaluator): Buffer {
-  return Buffer.concat(renderParts(text, vars, evalMarker).map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : Buffer.from(p))));
-}
-
-function renderParts(text: string, vars: Vars, evalMarker: MarkerEvaluator): (string | Uint8Array)[] {
-  const parts: (string | Uint8Array)[] = [];
-  const emit = (v: unknown) => parts.push(v instanceof Uint8Array ? v : toStr(v));
-  let out = '';
-  const flush = () => {
-    if (out) parts.push(out);
-    out = '';
-  };
-  let i = 0;
-  while (i < text.length) {
-    const brace = text.indexOf('{{', i);
-    const para = text.indexOf('§', i);
-    if (brace < 0 && para < 0) {
-      out += text.slice(i);
-      break;
-    }
-    if (para >= 0 && (brace < 0 || para < brace)) {
-      const end = text.indexOf('§', para + 1);
-      if (end < 0) {
-        out += text.slice(i);
-        break;
-      }
-      out += text.slice(i, para);
-      const inner = text.slice(para + 1, end);
-      const r = inner.trim() !== '' ? evalMarker(inner.trim(), vars) : { ok: false as const };
-      if (r.ok) {
-        flush();
-        emit(r.value);
-      } else out += text.slice(para, end + 1);
-      i = end + 1;
-      continue;
-    }
-    const close = findClose(text, brace);
-    if (close < 0) {
-      out += text.slice(i);
-      break;
-    }
-    out += text.slice(i, brace);
-    const rawInner = text.slice(brace + 2, close);
-    const inner = renderWith(rawInner, vars, evalMarker).trim();
-    const r = inner !== '' ? evalMarker(inner, vars) : { ok: false as const };
-    if (r.ok) {
-      flush();
-      emit(r.value);
-    } else out += text.slice(brace, close + 2);
-    i = close + 2;
-  }
-  flush();
-  return parts;
 }
 
 /** The marker bodies ({{...}} and §...§) present in a text, outermost only. */

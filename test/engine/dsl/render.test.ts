@@ -1,9 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { evaluate, render, renderBytes, unresolvedVariables, unsupportedCalls, type Vars } from '../../../src/engine/dsl/index.ts';
-import { renderWalking, renderWith } from '../../../src/engine/dsl/render.ts';
-import { hasShared, sharedDir } from '../../helpers/shared.ts';
+import { render, renderBytes, unresolvedVariables, unsupportedCalls } from '../../../src/engine/dsl/index.ts';
 
 const vars = { BaseURL: 'http://127.0.0.1:8080/app', Host: '127.0.0.1', Port: '8080', 'interactsh-url': 'x1.oast.me', user: 'admin', n: 3, evil: '{{Host}}' };
 
@@ -55,39 +51,18 @@ describe('render', () => {
   });
 });
 
-describe('render through the pieces cache', () => {
-  // renderWith splits a text into literals and markers once; renderWalking walks it every time. They
-  // must agree on every text: here hand-made edge cases and every marker line of the template corpus.
-  const ev = (expr: string, v: Vars) => {
-    if (Object.prototype.hasOwnProperty.call(v, expr)) return { ok: true as const, value: v[expr] };
-    try {
-      return { ok: true as const, value: evaluate(expr, v) };
-    } catch {
-      return { ok: false as const };
-    }
-  };
-  const values: Vars = { ...vars, p: 'p1', bytes: Buffer.from([0xff, 0x41]), num: 2.5, flag: true, empty: '' };
-  const same = (text: string) => expect(renderWith(text, values, ev), text).toBe(renderWalking(text, values, ev));
-
-  it('agrees with the walk on edge cases', () => {
-    for (const t of ['', 'plain', '{{p}}', '/{{p}}', '{{ p }}x{{p}}', '{{}}', '{{  }}a', '§§', '§ §b', '§p§§num§', '§unclosed', '{{unclosed',
-      'a}}{{b', '{{p}}{{', '{{bytes}}|{{num}}|{{flag}}|{{empty}}', '{{missing}}{{p}}', "{{base64('{{Host}}')}}", '§{{p}}§', '{{p}}§p§{{n+1}}',
-      '{{{{p}}}}', '{{ {p} }}', 'x{{to_upper(user)}}y{{md5(missing)}}z']) same(t);
-  });
-
-  it.skipIf(!hasShared('corpus/nuclei-templates'))('agrees with the walk on every marker line of the corpus', () => {
-    const root = path.join(sharedDir, 'corpus/nuclei-templates');
-    const lines = new Set<string>();
-    const walk = (dir: string) => {
-      for (const e of readdirSync(dir, { withFileTypes: true })) {
-        const p = path.join(dir, e.name);
-        if (e.isDirectory()) walk(p);
-        else if (e.name.endsWith('.yaml')) for (const l of readFileSync(p, 'utf8').split('\n')) if (l.includes('{{') || l.includes('§')) lines.add(l);
-      }
-    };
-    walk(root);
-    expect(lines.size).toBeGreaterThan(5_000);
-    // Functions with a different answer at each call (random, time) or that ask the network are left out.
-    for (const l of lines) if (!/rand|time|date|uuid|ksuid|resolve|jarm|public_ip|wait_for/i.test(l)) same(l);
+describe('render from the pieces of a text', () => {
+  // A text is split into literals and markers once, then rendered from its pieces: the same output the
+  // first time and every time after, whatever the values of the moment.
+  it('renders edge cases the same way each time', () => {
+    const values = { ...vars, p: 'p1', bytes: Buffer.from([0xff, 0x41]), num: 2.5, flag: true, empty: '', sp: ' Host ' };
+    const cases: [string, string][] = [
+      ['', ''], ['plain', 'plain'], ['/{{p}}', '/p1'], ['{{ p }}x{{p}}', 'p1xp1'], ['{{}}', '{{}}'], ['{{  }}a', '{{  }}a'],
+      ['§§', '§§'], ['§ §b', '§ §b'], ['§p§§num§', 'p12.5'], ['§unclosed', '§unclosed'], ['{{unclosed', '{{unclosed'],
+      ['a}}{{b', 'a}}{{b'], ['{{p}}{{', 'p1{{'], ['{{bytes}}|{{num}}|{{flag}}|{{empty}}', '\u00ffA|2.5|true|'],
+      ['{{missing}}{{p}}', '{{missing}}p1'], ['§{{p}}§', '§{{p}}§'], ['{{{{sp}}}}', '127.0.0.1'], ['{{ {{empty}} }}', '{{ {{empty}} }}'],
+    ];
+    for (let round = 0; round < 2; round++) for (const [text, want] of cases) expect(render(text, values), text).toBe(want);
+    expect(render('{{p}}', { p: 'other' })).toBe('other');
   });
 });

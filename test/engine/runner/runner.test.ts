@@ -9,7 +9,7 @@ import { closeClients, executeTemplate, runScan } from '../../../src/engine/runn
 import type { ResultEvent } from '../../../src/engine/output/types.ts';
 import type { Template } from '../../../src/engine/template/types.ts';
 import { loadSecretFiles } from '../../../src/engine/secrets/index.ts';
-import { startHttpServer, startTcpServer, type Handler, type TestServer } from '../../helpers/targets.ts';
+import { startHttpServer, startSocks5, startTcpServer, type Handler, type TestServer } from '../../helpers/targets.ts';
 
 const servers: TestServer[] = [];
 async function serve(handler: Handler): Promise<TestServer> {
@@ -269,28 +269,12 @@ ${extra}    matchers:
 
   it('goes through a SOCKS5 proxy when asked', async () => {
     const s = await serve((_q, res) => res.end('via-proxy'));
-    const seen: string[] = [];
-    const proxy = await startTcpServer((client) => {
-      client.once('data', () => {
-        client.write(Buffer.from([5, 0]));
-        client.once('data', (req) => {
-          const host = [...req.subarray(4, 8)].join('.');
-          const port = req.readUInt16BE(8);
-          seen.push(`${host}:${port}`);
-          const up = net.connect({ host, port }, () => {
-            client.write(Buffer.from([5, 0, 0, 1, 127, 0, 0, 1, 0, 0]));
-            client.pipe(up).pipe(client);
-          });
-          up.on('error', () => client.destroy());
-          client.on('error', () => up.destroy());
-        });
-      });
-    });
+    const proxy = await startSocks5();
     try {
       const events: ResultEvent[] = [];
       await runScan({ targets: [s.url], templates: [word('socks', 'via-proxy')], socks5Proxy: `socks5://127.0.0.1:${proxy.port}`, onResult: (e) => events.push(e) });
       expect(events).toHaveLength(1);
-      expect(seen).toEqual([`127.0.0.1:${s.port}`]);
+      expect(proxy.seen).toEqual([`127.0.0.1:${s.port}`]);
     } finally {
       await closeClients();
       await proxy.close();
