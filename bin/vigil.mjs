@@ -49,13 +49,7 @@ function runCached(file) {
   const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
   const require = createRequire(file);
   const vm = require('node:vm');
-  const v8 = require('node:v8');
-  v8.setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
-  // A scan spends its first thousands of requests in unoptimised code: V8 optimises a hot function after
-  // it has run ~200 KB of bytecode (3 x 66 KB); a sixth of that gets the request path optimised sooner
-  // (bench/cli: 20,000 probes ~8 % faster). Set where these flags are known to exist (V8 11 and 12: Node.js
-  // 20 and 22); V8 writes an error for a flag it does not know, so any other keeps its defaults.
-  if (/^1[12]\./.test(process.versions.v8)) v8.setFlagsFromString('--interrupt-budget=16384 --ticks-before-optimization=2');
+  require('node:v8').setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
   const cacheFile = `${file}.cache`;
   let cachedData;
   try {
@@ -72,6 +66,8 @@ function runCached(file) {
   }
   if (!cachedData || script.cachedDataRejected) {
     process.once('exit', () => {
+      // A scan that lowered V8's tiering budget (src/cli/tiering.ts) would make a cache other starts refuse.
+      if (globalThis[Symbol.for('vigil.tieringChanged')]) return;
       try {
         // Written whole under another name, then renamed: a start running meanwhile never reads half a cache.
         const tmp = `${cacheFile}.${process.pid}`;

@@ -2,6 +2,7 @@
 import { createWriteStream, readFileSync, statSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
 import { Command, Option } from 'commander';
+import { tuneTiering } from './tiering.ts';
 // The engine is imported when a scan runs, not at start-up: `vigil --version` and other commands never
 // load it (start-up time is most of a short scan's time).
 import type { TemplateFilter } from '../engine/template/index.ts';
@@ -185,6 +186,7 @@ async function scanAction(flags: ScanFlags): Promise<void> {
   // send the login again (credentials included) and re-run a login that already happened.
   const loginFiles = new Set(secrets?.dynamicEntries.map((e) => e.dynamic!.template) ?? []);
   const templates = loaded.templates.filter((t) => !loginFiles.has(path.resolve(t.path)));
+  tuneTiering(templates);
   let out: WriteStream | undefined;
   if (flags.output) out = createWriteStream(flags.output, { flags: 'w' });
   const showStats = flags.stats ?? Boolean(process.stderr.isTTY);

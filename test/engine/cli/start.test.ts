@@ -58,6 +58,24 @@ describe.skipIf(!fromBuild)('vigil scan from the build', { timeout: 120_000 }, (
     rmSync(install, { recursive: true, force: true });
   });
 
+  it('keeps no cache from a scan that lowered V8\'s tiering budget (other starts would refuse it), and such a scan uses one made by another', async () => {
+    const heavy = path.join(tmp, 'heavy.yaml');
+    const words = Array.from({ length: 2000 }, (_, i) => `w${i}`).join(', ');
+    writeFileSync(heavy, `id: heavy\ninfo: { name: heavy, author: vigil, severity: low }\nhttp:\n  - method: GET\n    path: ['{{BaseURL}}/{{p}}']\n    payloads:\n      p: [${words}, admin]\n    matchers:\n      - type: word\n        words: ['<title>Admin</title>']\n`);
+    const first = await vigil(['-u', server.url, '-t', heavy, '-rl', '0']);
+    expect(cacheState(first.stderr)).toBe('absent');
+    expect(first.stdout.trim()).toBe(`[heavy] [http] [low] ${server.url}/admin`);
+    expect(existsSync(cacheFile())).toBe(false);
+    // A light scan makes it; the heavy one then uses it and leaves it as it is.
+    await vigil(['-u', server.url, '-t', template]);
+    const made = statSync(cacheFile()).mtimeMs;
+    const again = await vigil(['-u', server.url, '-t', heavy, '-rl', '0']);
+    expect(cacheState(again.stderr)).toBe('used');
+    expect(again.stdout).toBe(first.stdout);
+    expect(statSync(cacheFile()).mtimeMs).toBe(made);
+    rmSync(cacheFile());
+  });
+
   it('makes the cache on a first run and uses it afterwards, with the same results', async () => {
     const first = await vigil(['-u', server.url, '-t', template, '-j']);
     expect(first.code).toBe(0);
