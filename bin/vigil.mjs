@@ -57,9 +57,8 @@ function runCached(file) {
   } catch {
     // none yet
   }
-  // No import() inside: a function restored from a code cache has no dynamic-import callback on Node 20
-  // (the build refuses a bundle that would need one).
-  // The bundle is the module wrapper function itself (see scripts/build.mjs).
+  // The bundle is its own module wrapper and holds no import(): a function restored from a code cache
+  // has no dynamic-import callback on Node 20 (scripts/build.mjs refuses such a bundle).
   const script = new vm.Script(source, { filename: file, cachedData });
   if (process.env.VIGIL_DEBUG_START === '1') {
     process.stderr.write(`vigil: code cache ${!cachedData ? 'absent' : script.cachedDataRejected ? 'refused' : 'used'}\n`);

@@ -3,7 +3,7 @@
 // sixth of that budget gets it optimised sooner (bench/cli, 20,000 probes: 8-12 % faster). A scan of
 // many templates runs many paths a few times each; there a lower budget only adds compiling (409
 // http/technologies templates: ~30 % more CPU). So it is lowered only for the first kind of scan.
-import v8 from 'node:v8';
+import { v8 } from '../engine/lazy.ts';
 import { countCombinations } from '../engine/protocols/http/payloads.ts';
 import type { Template } from '../engine/template/types.ts';
 
@@ -31,7 +31,7 @@ export function wantsLowerBudget(templates: Template[]): boolean {
  */
 export function tuneTiering(templates: Template[]): boolean {
   if (!/^1[12]\./.test(process.versions.v8) || !wantsLowerBudget(templates)) return false;
-  v8.setFlagsFromString('--interrupt-budget=16384 --ticks-before-optimization=2');
+  v8().setFlagsFromString('--interrupt-budget=16384 --ticks-before-optimization=2');
   (globalThis as Record<symbol, unknown>)[TIERING_CHANGED] = true;
   return true;
 }

@@ -5,8 +5,7 @@
 // script that computes for more than FLOW_CPU_MS without calling a block is stopped (its thread is
 // terminated), and so is one that runs longer than the flow's total deadline.
 import { FLOW_PROTOCOLS, type FlowCall } from './simple.ts';
-import { lazy } from '../lazy.ts';
-const workerThreads = lazy<typeof import('node:worker_threads')>('node:worker_threads');
+import { workerThreads } from '../lazy.ts';
 
 const ANSWER_BYTES = 1024 * 1024;
 const FLOW_CPU_MS = 5_000;

@@ -119,7 +119,7 @@ function readPayloadFile(name: string, field: string, out: IssueList, opts: Payl
   const { mtimeMs } = statSync(found);
   let lines = fileCache.get(found)?.mtimeMs === mtimeMs ? fileCache.get(found)!.lines : undefined;
   if (!lines) {
-    lines = nonEmptyLines(readFileSync(found, 'utf8'));
+    lines = wordListLines(readFileSync(found, 'utf8'));
     // Bounded by the values it holds (word lists can be large): past the limit it starts over.
     cachedValues += lines.length;
     if (cachedValues > 2_000_000 || fileCache.size >= 1000) {
@@ -133,8 +133,8 @@ function readPayloadFile(name: string, field: string, out: IssueList, opts: Payl
   return lines;
 }
 
-/** The lines of a word list without line ends (LF or CRLF) and without empty lines, in one pass. */
-function nonEmptyLines(text: string): string[] {
+/** The values of a word list: its lines without line ends (LF or CRLF), empty ones left out. */
+export function wordListLines(text: string): string[] {
   // The usual word list (LF only, no empty line) is one split, a single builtin call.
   if (!text.includes('\r') && !text.includes('\n\n') && text.charCodeAt(0) !== 10) {
     const lines = text.split('\n');

@@ -1,7 +1,6 @@
 // `{{randstr}}` and `{{randstr_N}}` are replaced in the template text before parsing: one random id per
 // name per load, so every use of the same name within a template sees the same value.
-import { lazy } from '../lazy.ts';
-const crypto = lazy<typeof import('node:crypto')>('node:crypto');
+import { crypto } from '../lazy.ts';
 
 const RANDSTR = /\{\{(randstr(?:_[A-Za-z0-9]+)?)\}\}/g;
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';

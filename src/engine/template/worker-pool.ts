@@ -1,8 +1,7 @@
 // Parses files on worker threads, one batch at a time per worker, so a big template folder loads on all
 // cores. Results come back in input order. A worker failure rejects; the caller falls back.
 import type { ParseOptions, ParseResult } from './parse.ts';
-import { lazy } from '../lazy.ts';
-const workerThreads = lazy<typeof import('node:worker_threads')>('node:worker_threads');
+import { workerThreads } from '../lazy.ts';
 
 const BOOT = new URL('./load-worker-boot.mjs', import.meta.url);
 

@@ -1,13 +1,12 @@
 // gzip / zlib / raw deflate and zip archives. Output bytes decompress to the same data as Go's, but the
 // compressed bytes themselves come from zlib, not Go's compress/flate. Reads are capped at 10 MiB by
 // default, like the Go library, and truncated (not failed) at the limit.
-import { lazy } from '../../lazy.ts';
+import { lazy, zlib } from '../../lazy.ts';
 
 const fflate = lazy<typeof import('fflate')>('fflate');
 import { DslError } from '../errors.ts';
 import { fromBytes, toBytes, toStr } from '../values.ts';
 import { define, invalid } from './registry.ts';
-const zlib = lazy<typeof import('node:zlib')>('node:zlib');
 
 export const MAX_DECOMPRESSION = 10 * 1024 * 1024;
 

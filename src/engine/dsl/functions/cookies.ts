@@ -3,9 +3,7 @@
 import { DslError } from '../errors.ts';
 import { toStr } from '../values.ts';
 import { define, invalid } from './registry.ts';
-import { lazy } from '../../lazy.ts';
-const zlib = lazy<typeof import('node:zlib')>('node:zlib');
-const crypto = lazy<typeof import('node:crypto')>('node:crypto');
+import { crypto, zlib } from '../../lazy.ts';
 
 const WORDLIST = ['changeme', 'secret', 'secret_key', 'secretkey', 'SECRET_KEY', 'development', 'dev', 'key', 'password',
   'default', 'test', 'admin', 'flask', 'django', 'your-secret-key', 'super-secret', 'supersecret', 'change_me', 'CHANGEME',

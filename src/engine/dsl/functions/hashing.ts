@@ -3,9 +3,8 @@ import { DslError } from '../errors.ts';
 import { sprint, toBytes, toStr } from '../values.ts';
 import { define, invalid } from './registry.ts';
 import { goJsonMarshal } from './gojson.ts';
-import { lazy } from '../../lazy.ts';
+import { crypto } from '../../lazy.ts';
 import type { CipherGCM, KeyObject } from 'node:crypto';
-const crypto = lazy<typeof import('node:crypto')>('node:crypto');
 
 /** MurmurHash3 x86 32-bit, seed 0, returned as Go's int32 decimal. */
 export function mmh3(data: Uint8Array, seed = 0): number {

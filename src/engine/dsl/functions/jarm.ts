@@ -1,8 +1,7 @@
 // JARM active TLS fingerprint (salesforce/jarm v1.0): ten crafted ClientHellos, the server's answers
 // reduced to cipher, version, ALPN and extension list, then the JARM fuzzy hash. Runs in net-child.ts.
 import net from 'node:net';
-import { lazy } from '../../lazy.ts';
-const crypto = lazy<typeof import('node:crypto')>('node:crypto');
+import { crypto } from '../../lazy.ts';
 
 type Probe = { version: 'TLS_1.1' | 'TLS_1.2' | 'TLS_1.3'; ciphers: 'ALL' | 'NO1.3'; order: string; grease: boolean; rareAlpn: boolean; support: '1.2_SUPPORT' | '1.3_SUPPORT' | 'NO_SUPPORT'; extOrder: string };
 

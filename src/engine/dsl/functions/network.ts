@@ -7,8 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { DslError } from '../errors.ts';
 import { toStr } from '../values.ts';
 import { define, invalid } from './registry.ts';
-import { lazy } from '../../lazy.ts';
-const childProcess = lazy<typeof import('node:child_process')>('node:child_process');
+import { childProcess } from '../../lazy.ts';
 
 // Compiled (dist/) the child is JavaScript; next to the sources it is TypeScript run through tsx.
 const compiled = import.meta.url.endsWith('.js');

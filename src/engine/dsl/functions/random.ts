@@ -2,8 +2,7 @@
 import { DslError } from '../errors.ts';
 import { toStr } from '../values.ts';
 import { define, invalid } from './registry.ts';
-import { lazy } from '../../lazy.ts';
-const crypto = lazy<typeof import('node:crypto')>('node:crypto');
+import { crypto } from '../../lazy.ts';
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const NUMBERS = '1234567890';

@@ -1,8 +1,7 @@
 // Sends one DNS query to one resolver over UDP, and again over TCP when the answer comes back
 // truncated. Resolvers are `ip`, `ip:port` or `[v6]:port`; port 53 by default.
 import net from 'node:net';
-import { lazy } from '../../lazy.ts';
-const dgram = lazy<typeof import('node:dgram')>('node:dgram');
+import { dgram, lazy } from '../../lazy.ts';
 
 const packet = lazy<typeof import('dns-packet')>('dns-packet');
 

@@ -10,9 +10,7 @@ import { blockVars, combos, commonBlock, inputVariables, operate, render, unreso
 import { exchange, packet, parseResolver } from './client.ts';
 import { fqdn, messageString, questionString, recordValues, rrsString } from './format.ts';
 import { resolverAddresses, systemAddresses, trace, traceText } from './trace.ts';
-import { lazy } from '../../lazy.ts';
-const dns = lazy<typeof import('node:dns')>('node:dns');
-const crypto = lazy<typeof import('node:crypto')>('node:crypto');
+import { crypto, dns } from '../../lazy.ts';
 
 export interface DnsBlock extends CommonBlock {
   name: string;

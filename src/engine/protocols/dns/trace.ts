@@ -9,9 +9,7 @@ import net from 'node:net';
 import type { Answer, DecodedPacket, Packet } from 'dns-packet';
 import { exchange, packet, parseResolver, type Resolver } from './client.ts';
 import { fqdn, messageString } from './format.ts';
-import { lazy } from '../../lazy.ts';
-const crypto = lazy<typeof import('node:crypto')>('node:crypto');
-const dnsPromises = lazy<typeof import('node:dns/promises')>('node:dns/promises');
+import { crypto, dnsPromises } from '../../lazy.ts';
 
 /** IANA's root server addresses (IPv4), as nuclei's client uses them. */
 export const ROOT_SERVERS = [

@@ -9,8 +9,7 @@ import { decodedBody } from './decode.ts';
 import { socks5Connect } from './socks5.ts';
 import { serializeRequest } from './dump.ts';
 import type { HttpClientOptions, HttpResponse, PreparedRequest } from './types.ts';
-import { lazy } from '../../lazy.ts';
-const tls = lazy<typeof import('node:tls')>('node:tls');
+import { tls } from '../../lazy.ts';
 
 export const DEFAULT_MAX_SIZE = 10 * 1024 * 1024;
 

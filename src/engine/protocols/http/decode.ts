@@ -1,7 +1,5 @@
 // Content-Encoding: the body as the clients hand it on, decoded within the response size cap.
-import { lazy } from '../../lazy.ts';
-// Loaded by the first encoded body: most scans never see one.
-const zlib = lazy<typeof import('node:zlib')>('node:zlib');
+import { zlib } from '../../lazy.ts';
 
 /**
  * Decompresses a body (`encoding` in lower case), never past `limit` bytes: any scanned site can send a

@@ -1,7 +1,6 @@
 // HTTP digest authentication (RFC 7616, MD5 / MD5-sess / SHA-256, qop=auth): computes the Authorization
 // header answering a 401 challenge.
-import { lazy } from '../../lazy.ts';
-const crypto = lazy<typeof import('node:crypto')>('node:crypto');
+import { crypto } from '../../lazy.ts';
 
 export function parseChallenge(header: string): Record<string, string> | undefined {
   const m = /^\s*Digest\s+(.*)$/i.exec(header);

@@ -1,9 +1,7 @@
 // Text forms of requests and responses for result events: the raw request, the raw response, a curl
 // command, and redaction of secret values from all of them.
 import type { HttpResponse, PreparedRequest } from './types.ts';
-import { lazy } from '../../lazy.ts';
-// node:http only for its table of status texts: loaded by the first response dump, not by every scan.
-const http = lazy<typeof import('node:http')>('node:http');
+import { http } from '../../lazy.ts';
 
 /** The request as it would appear on the wire (for undici-sent requests, as we asked undici to send it). */
 export function serializeRequest(r: PreparedRequest): string {

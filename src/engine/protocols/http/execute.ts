@@ -5,6 +5,7 @@ import { isUtf8 } from 'node:buffer';
 import net from 'node:net';
 import { statSync, readFileSync } from 'node:fs';
 import type { HttpRequest, Payloads, Template } from '../../template/types.ts';
+import { wordListLines } from '../../template/payloads.ts';
 import type { ResultEvent } from '../../output/types.ts';
 import { render as dslRender, runOperators, unresolvedVariables, unsupportedCalls, takePendingWait, isPendingIO, fulfillPendingIO } from './deps.ts';
 import { buildFromPath, buildFromRaw, hostOf, payloadMarkers, type Render } from './build.ts';
@@ -22,8 +23,7 @@ import type { HttpResponse, HttpRunOptions, PreparedRequest } from './types.ts';
 import { merge, requestVars } from './vars.ts';
 import { passes, sleep } from '../common/block.ts';
 import type { BlockContext, BlockResult, HostErrorTracker, Protocol } from '../types.ts';
-import { lazy } from '../../lazy.ts';
-const dnsPromises = lazy<typeof import('node:dns/promises')>('node:dns/promises');
+import { dnsPromises } from '../../lazy.ts';
 
 export type { HostErrorTracker };
 
@@ -88,6 +88,7 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** How a request follows redirects: at most `max` hops, to any host or only to the same one. */
 interface RedirectPolicy { redirects: boolean; hostRedirects: boolean; maxRedirects: number }
 const maxHops = (p: RedirectPolicy) => Math.min(p.maxRedirects > 0 ? p.maxRedirects : 10, 10);
+const followsRedirects = (p: RedirectPolicy, disabled: boolean | undefined) => (p.redirects || p.hostRedirects) && !disabled;
 
 /**
  * A cluster follows redirects as far as its most permissive template would (any host beats same host,
@@ -103,7 +104,7 @@ function widestPolicy(rs: HttpRequest[]): RedirectPolicy {
 
 /** How many hops of a chain a request with policy `p` would have received itself (its prefix). */
 function hopsSeen(p: RedirectPolicy, hops: Hop[], disabled: boolean | undefined): number {
-  if (!(p.redirects || p.hostRedirects) || disabled) return 1;
+  if (!followsRedirects(p, disabled)) return 1;
   const max = maxHops(p);
   let n = 1;
   while (n < hops.length && n <= max && (p.redirects || new URL(hops[n]!.req.origin).host === new URL(hops[n - 1]!.req.origin).host)) n++;
@@ -128,7 +129,7 @@ function filePayloads(vars: Record<string, string>): Payloads {
   const out: Payloads = {};
   for (const [k, v] of Object.entries(vars)) {
     try {
-      if (v && statSync(v).isFile()) out[k] = readFileSync(v, 'utf8').split(/\r?\n/).filter((l) => l.length > 0);
+      if (v && statSync(v).isFile()) out[k] = wordListLines(readFileSync(v, 'utf8'));
     } catch {
       // Not a file: an ordinary value.
     }
@@ -318,7 +319,7 @@ class TemplateRun {
         const history = reqCondition ? state.history : undefined;
         let matched = plan.syncMatch && hops.length === 1
           ? this.processOne(r, hops[0]!, vars, history, n, ip, plan.reads)
-          : this.process(r, hops, vars, history, n, ip);
+          : this.process(r, hops, vars, history, n, ip, plan.reads);
         if (typeof matched !== 'boolean') matched = await matched;
         if (this.o.clusterMembers ? this.clusterDone() : matched && stopOn) {
           state.stop = true;
@@ -343,11 +344,9 @@ class TemplateRun {
   }
 
   private planFor(r: HttpRequest): BlockPlan {
-    const policy = this.fetchPolicy ?? r;
-    const follow = (policy.redirects || policy.hostRedirects) && !this.o.disableRedirects;
     const reads = this.o.clusterMembers ? READS_ALL : readsOf(r);
     return {
-      direct: !follow && !this.o.takeToken && r.digestUsername === undefined,
+      direct: !followsRedirects(this.fetchPolicy ?? r, this.o.disableRedirects) && !this.o.takeToken && r.digestUsername === undefined,
       syncMatch: !this.o.clusterMembers && !reads.defers,
       cap: responseCap(r),
       reads,
@@ -429,7 +428,7 @@ class TemplateRun {
   private async fetchChain(r: HttpRequest, first: PreparedRequest): Promise<Hop[] | undefined> {
     const hops: Hop[] = [];
     const policy = this.fetchPolicy ?? r;
-    const follow = (policy.redirects || policy.hostRedirects) && !this.o.disableRedirects;
+    const follow = followsRedirects(policy, this.o.disableRedirects);
     const max = maxHops(policy);
     let req = first;
     this.prepareFirst(r, req);
@@ -614,15 +613,13 @@ class TemplateRun {
    * template sees the part of the chain its own redirect settings would have fetched, and stops at its own
    * first match when it asks to.
    */
-  private async process(r: HttpRequest, hops: Hop[], vars: Record<string, unknown>, history: Record<string, unknown> | undefined, n: number, ip: string): Promise<boolean> {
+  private async process(r: HttpRequest, hops: Hop[], vars: Record<string, unknown>, history: Record<string, unknown> | undefined, n: number, ip: string, reads: Reads): Promise<boolean> {
     let matchedAny = false;
     const final = hops[hops.length - 1];
     const members = this.o.clusterMembers;
     const leaderSees = members ? hopsSeen(r, hops, this.o.disableRedirects) : hops.length;
     // Worked out once per chain: a cluster can have hundreds of members.
     const memberSees = members?.map((m) => hopsSeen(m.http[0]!, hops, this.o.disableRedirects));
-    // What this block's operators can read: the rest is built for result events only (reads.ts).
-    const reads = members ? READS_ALL : readsOf(r);
     for (let i = hops.length - 1; i >= 0; i--) {
       const hop = hops[i]!;
       // The last response handled (i === 0) takes the request's own map, which nothing reads after it.
@@ -676,16 +673,16 @@ class TemplateRun {
     } catch (err) {
       // The plan did not see this call coming: process() fetches what it needs (the values are rebuilt
       // the same way; nothing was reported yet).
-      if (isPendingIO(err)) return this.process(r, [hop], vars, history, n, ip);
+      if (isPendingIO(err)) return this.process(r, [hop], vars, history, n, ip, reads);
       throw err;
     }
     const wait = takePendingWait();
-    if (wait > 0) {
-      return this.waitFor(wait).then(() => {
-        this.keepOutcome(r, result);
-        return this.reportResult(r, hop, result, v);
-      });
-    }
+    if (wait > 0) return this.waitFor(wait).then(() => this.settle(r, hop, result, v));
+    return this.settle(r, hop, result, v);
+  }
+
+  /** The end of processOne: the outcome kept, its events reported. */
+  private settle(r: HttpRequest, hop: Hop, result: OperatorOutcome, v: ResponseValues): boolean {
     this.keepOutcome(r, result);
     return this.reportResult(r, hop, result, v);
   }
@@ -740,7 +737,7 @@ class TemplateRun {
   private reportResult(r: HttpRequest, hop: Hop, result: OperatorOutcome, v: ResponseValues): boolean {
     // Most responses match nothing: skip building event inputs then (eventsFor would return none).
     if (r.matchers.length > 0 && !result.matched) return false;
-    const secretsOf = () => this.secrets();
+    const secrets = this.secrets();
     // A step whose matchers are all internal only gates later steps: it reports nothing itself.
     const events = r.matchers.length > 0 && r.matchers.every((m) => m.internal) ? [] : eventsFor(this.t, r.matchers.length > 0, {
       matched: result.matched, matcherNames: result.matcherNames ?? [], extracts: result.extracts ?? {},
@@ -749,8 +746,8 @@ class TemplateRun {
       host: v.host, matchedAt: hop.url, ip: String(v.data.ip ?? ''),
       // Built only when there is an event to carry them.
       get request() { return v.requestText(); },
-      get response() { return redact(v.builtHead ? String(v.data.response) : serializeResponse(hop.res, hop.body), secretsOf()); },
-      get curl() { return redact(curlCommand(hop.req), secretsOf()); },
+      get response() { return redact(v.builtHead ? String(v.data.response) : serializeResponse(hop.res, hop.body), secrets); },
+      get curl() { return redact(curlCommand(hop.req), secrets); },
     });
     this.emitted += events.length;
     this.report(events);

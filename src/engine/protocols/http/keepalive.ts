@@ -13,8 +13,7 @@ import net from 'node:net';
 import { decode } from './decode.ts';
 import { ResponseReader, type ReadResponse } from './response-reader.ts';
 import type { PreparedRequest } from './types.ts';
-import { lazy } from '../../lazy.ts';
-const tls = lazy<typeof import('node:tls')>('node:tls');
+import { tls } from '../../lazy.ts';
 
 const MAX_CONNECTIONS = 64; // per origin, as undici's pool was configured
 const IDLE_MS = 10_000;

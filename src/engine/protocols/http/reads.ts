@@ -33,16 +33,13 @@ const cache = new WeakMap<HttpRequest, Reads>();
 
 export function readsOf(r: HttpRequest): Reads {
   let hit = cache.get(r);
-  if (!hit) {
-    hit = analyse(r.matchers, r.extractors);
-    hit.defers = DEFERRING.test(JSON.stringify([r.matchers, r.extractors]));
-    cache.set(r, hit);
-  }
+  if (!hit) cache.set(r, (hit = analyse(r.matchers, r.extractors)));
   return hit;
 }
 
 function analyse(matchers: Matcher[], extractors: Extractor[]): Reads {
-  const reads: Reads = { headers: false, head: false, request: false, defers: true };
+  const defers = DEFERRING.test(JSON.stringify([matchers, extractors]));
+  const reads: Reads = { headers: false, head: false, request: false, defers };
   let all = false;
   // Any other name may be a header key, a cookie, or a value that a header or cookie of the same name
   // would shadow: every header and cookie key is built then.
@@ -88,5 +85,5 @@ function analyse(matchers: Matcher[], extractors: Extractor[]): Reads {
     } else if (e.type === 'regex' || e.type === 'json' || e.type === 'xpath') part(e.part);
     else all = true;
   }
-  return all ? { ...READS_ALL } : reads;
+  return all ? { ...READS_ALL, defers } : reads;
 }

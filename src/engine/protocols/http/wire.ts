@@ -2,8 +2,7 @@
 // directly or through a SOCKS5 proxy.
 import net from 'node:net';
 import { socks5Connect } from './socks5.ts';
-import { lazy } from '../../lazy.ts';
-const tls = lazy<typeof import('node:tls')>('node:tls');
+import { tls } from '../../lazy.ts';
 
 export interface ConnectOptions {
   host: string;

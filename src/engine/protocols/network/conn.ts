@@ -2,8 +2,7 @@
 // read brings (at most n bytes, waiting up to the timeout for the first byte), `readAll()` everything
 // until the peer closes or the timeout passes with nothing more.
 import net from 'node:net';
-import { lazy } from '../../lazy.ts';
-const tls = lazy<typeof import('node:tls')>('node:tls');
+import { tls } from '../../lazy.ts';
 
 /** What one connection keeps of what the peer sends. */
 const MAX_BUFFER = 4 * 1024 * 1024;

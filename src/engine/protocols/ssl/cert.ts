@@ -1,9 +1,7 @@
 // Certificate facts under the names nuclei's ssl protocol gives them (its TLS library's JSON tags):
 // subject/issuer names, SANs, validity, fingerprints, self-signed, mismatched, wildcard, untrusted.
 import type { X509Certificate } from 'node:crypto';
-import { lazy } from '../../lazy.ts';
-const crypto = lazy<typeof import('node:crypto')>('node:crypto');
-const tls = lazy<typeof import('node:tls')>('node:tls');
+import { crypto, tls } from '../../lazy.ts';
 
 export interface CertFacts {
   expired?: boolean;

@@ -4,8 +4,7 @@
 // grade, RC4, single DES, MD5, integrity-only TLS 1.3 suites and the national GOST / SM4 suites are
 // insecure; no forward secrecy, CBC mode, SHA-1 MACs or 3DES are weak; forward-secret AEAD suites (and
 // the standard TLS 1.3 suites) are secure.
-import { lazy } from '../../lazy.ts';
-const tls = lazy<typeof import('node:tls')>('node:tls');
+import { tls } from '../../lazy.ts';
 
 export type CipherLevel = 'insecure' | 'weak' | 'secure';
 

@@ -9,10 +9,8 @@ import type { BlockContext, BlockResult, Protocol } from '../types.ts';
 import { blockVars, commonBlock, inputVariables, operate, render, unresolved, type CommonBlock } from '../common/block.ts';
 import { certFacts, type CertFacts } from './cert.ts';
 import { ciphersFor, fileCiphers, type CipherEnum } from './ciphers.ts';
-import { lazy } from '../../lazy.ts';
+import { crypto, tls } from '../../lazy.ts';
 import type { DetailedPeerCertificate, SecureVersion } from 'node:tls';
-const crypto = lazy<typeof import('node:crypto')>('node:crypto');
-const tls = lazy<typeof import('node:tls')>('node:tls');
 
 export interface SslBlock extends CommonBlock {
   address: string;
