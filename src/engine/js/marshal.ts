@@ -83,3 +83,29 @@ export const VM_CODEC = `(() => {
   }
   return { encode, decode, message };
 })()`;
+
+/**
+ * Script source of a function (codec, call, names, dataText) -> [host, data]: one script function per
+ * host function name, each encoding its arguments, calling the bridge `call(name, text)` and decoding
+ * the answer (`{"v": value}`, or `{"e": message}` thrown as a plain Error); `data`, the values handed in.
+ */
+export const VM_SETUP = `(function (codec, call, names, dataText) {
+  'use strict';
+  const Err = Error, create = Object.create, encode = codec.encode, decode = codec.decode;
+  const host = create(null);
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i];
+    host[name] = function (...args) {
+      const answer = decode(call(name, encode(args)));
+      if (answer.e !== undefined) throw new Err(answer.e);
+      return answer.v;
+    };
+  }
+  return [host, decode(dataText)];
+})`;
+
+/** Without a prelude, the host functions and the values become globals by name. */
+export const VM_INSTALL = `(function (host, data) {
+  for (const k in host) globalThis[k] = host[k];
+  for (const k in data) globalThis[k] = data[k];
+})`;

@@ -7,6 +7,10 @@ export interface ThreadData {
   /** The compiled QuickJS WebAssembly module (compiled once per process, shared by every thread). */
   wasm: WebAssembly.Module;
   memoryBytes: number;
+  /** Largest encoded value, in characters. */
+  valueChars: number;
+  /** Script sources the thread runs in each context first (js/marshal.ts). */
+  vm: { codec: string; setup: string; install: string };
   /**
    * Int32 slots: [REPLIES] counts answers posted on `replies` (the thread waits on it with
    * Atomics.wait while the host runs a call), [ABORT] is 1 when the run must stop.
@@ -16,6 +20,7 @@ export interface ThreadData {
   replies: MessagePort;
 }
 
+// worker.mjs (plain JavaScript, started without a TypeScript loader) uses the same slot numbers.
 export const REPLIES = 0;
 export const ABORT = 1;
 

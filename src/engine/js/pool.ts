@@ -6,10 +6,11 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { MessagePort, Worker } from 'node:worker_threads';
 import { workerThreads } from '../lazy.ts';
-import { SANDBOX_IDLE_MS, SANDBOX_IDLE_THREADS, SANDBOX_MAX_THREADS, SANDBOX_MEMORY_BYTES, SANDBOX_THREAD_STACK_MB } from './limits.ts';
+import { SANDBOX_IDLE_MS, SANDBOX_IDLE_THREADS, SANDBOX_MAX_THREADS, SANDBOX_MEMORY_BYTES, SANDBOX_THREAD_STACK_MB, SANDBOX_VALUE_CHARS } from './limits.ts';
+import { VM_CODEC, VM_INSTALL, VM_SETUP } from './marshal.ts';
 import type { ThreadData, ThreadMessage } from './messages.ts';
 
-const BOOT = new URL('./worker-boot.mjs', import.meta.url);
+const WORKER = new URL('./worker.mjs', import.meta.url);
 const WASM_FILE = '@jitl/quickjs-wasmfile-release-sync/wasm';
 
 export interface SandboxThread {
@@ -35,8 +36,11 @@ async function spawn(): Promise<SandboxThread> {
   const { Worker, MessageChannel } = workerThreads();
   const sab = new SharedArrayBuffer(8);
   const channel = new MessageChannel();
-  const workerData: ThreadData = { wasm, memoryBytes: SANDBOX_MEMORY_BYTES, flags: sab, replies: channel.port2 };
-  const worker = new Worker(BOOT, {
+  const workerData: ThreadData = {
+    wasm, memoryBytes: SANDBOX_MEMORY_BYTES, valueChars: SANDBOX_VALUE_CHARS, flags: sab, replies: channel.port2,
+    vm: { codec: VM_CODEC, setup: VM_SETUP, install: VM_INSTALL },
+  };
+  const worker = new Worker(WORKER, {
     workerData,
     transferList: [channel.port2],
     // The thread needs nothing of the environment (and so holds no DATABASE_URL or key).
