@@ -50,7 +50,7 @@ export const VM_CODEC = `(() => {
     return s;
   }
   function replacer(key, v) {
-    const b = byteView(this[key]);
+    const b = byteView(v); // typed arrays have no toJSON: v is the array itself (this[key] would run a getter again)
     if (b !== undefined) return { [BYTES]: bytesText(b) };
     if (typeof v === 'bigint') return Str(v);
     return v;
