@@ -12,6 +12,8 @@ import type { Template } from '../../src/engine/template/types.ts';
 import { SANDBOX_MEMORY_BYTES } from '../../src/engine/js/limits.ts';
 import { startHttpServer, type TestServer } from '../helpers/targets.ts';
 import { tpl } from '../helpers/templates.ts';
+import { closeEngineThreads, useEngineThreads } from '../../src/platform/scans/engine-pool.ts';
+import { createScanApp } from '../platform/scans/fixtures.ts';
 
 const repo = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 let server: TestServer;
@@ -60,12 +62,12 @@ async function scan(templates: Template[], signal?: AbortSignal) {
   return { paths: server.requests.slice(before).map((r) => decodeURIComponent(r.url)), errors, ms: Date.now() - started };
 }
 
-describe('flow scripts reach nothing of the host', () => {
-  it('the stack-trace escape (Error.prepareStackTrace, CallSite.getThis) finds no host global: no file written', async () => {
-    const marker = path.join(dir, 'escaped');
-    // The attack that broke node:vm: a thrown object whose message getter, run by the host's code that
-    // reads err.message, walks the structured stack for a frame whose `this` is the host's global.
-    const t = flowTemplate('escape-stack', `
+/**
+ * The attack that broke node:vm: a thrown object whose message getter, run by the host's code that reads
+ * err.message, walks the structured stack for a frame whose `this` is the host's global, and with it
+ * writes `marker` and runs a command.
+ */
+const escapeFlow = (marker: string) => `
 Error.prepareStackTrace = (e, frames) => frames;
 throw { get message() {
   const frames = new Error().stack;
@@ -78,7 +80,12 @@ throw { get message() {
     }
   }
   return 'getter ran, stack is a ' + typeof frames;
-} }`);
+} }`;
+
+describe('flow scripts reach nothing of the host', () => {
+  it('the stack-trace escape (Error.prepareStackTrace, CallSite.getThis) finds no host global: no file written', async () => {
+    const marker = path.join(dir, 'escaped');
+    const t = flowTemplate('escape-stack', escapeFlow(marker));
     const r = await scan([t]);
     expect(existsSync(marker)).toBe(false);
     // The getter ran (inside the sandbox, where a stack is only text).
@@ -271,6 +278,32 @@ http(2);`;
     // The script was refused memory (the 64 MiB arrays at once, the small ones past the cap) and went on.
     const note = server.requests.slice(before).map((q) => q.url).find((u) => u.startsWith('/two/'));
     expect(note).toMatch(/^\/two\/refused-refused-after-\d+$/);
+  }, 120_000);
+});
+
+describe('flow scripts in a platform scan (private templates, engine on a worker thread as in vigil serve)', () => {
+  it('the escape finds nothing there either, and a flow with statements still reports', async () => {
+    useEngineThreads(1);
+    const app = await createScanApp('pglite');
+    try {
+      const marker = path.join(dir, 'escaped-platform');
+      const legit = flowText('js-flow-ok', `for (const n of iterate('a', 'b')) { set('note', n); http(2); }`).replace(
+        'path: ["{{BaseURL}}/two/{{note}}"]', 'path: ["{{BaseURL}}/two/{{note}}"]\n    matchers:\n      - type: word\n        words: ["ready"]');
+      const res = await app.request({
+        method: 'POST', url: '/v1/scans',
+        payload: { targets: [server.url], private_templates: [{ name: 'escape.yaml', contents: flowText('escape-stack', escapeFlow(marker)) }, { name: 'ok.yaml', contents: legit }] },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const id = res.json().id;
+      expect(await app.waitStatus(id, ['finished', 'failed'], 60_000)).toMatchObject({ status: 'finished' });
+      const results = (await app.request({ method: 'GET', url: `/v1/scans/results?scan_id=${id}` })).json();
+      const found = results.data.map((r: { event: Record<string, unknown> }) => `${r.event['template-id']} ${String(r.event['matched-at']).replace(server.url, '')}`).sort();
+      expect(found).toEqual(['js-flow-ok /two/a', 'js-flow-ok /two/b']);
+      expect(existsSync(marker)).toBe(false);
+    } finally {
+      await app.close();
+      await closeEngineThreads();
+    }
   }, 120_000);
 });
 
