@@ -52,6 +52,10 @@ export async function runScript(source: string, o: ScriptOptions = {}): Promise<
   if (data.length > SANDBOX_VALUE_CHARS) throw new ScriptError(`the values handed to the script are larger than ${SANDBOX_VALUE_CHARS} characters`);
   if (o.signal?.aborted) throw new ScriptError('the script was stopped');
   const thread = await threads.acquire();
+  if (o.signal?.aborted) {
+    threads.release(thread); // aborted while waiting for a thread
+    throw new ScriptError('the script was stopped');
+  }
   const timeoutMs = o.timeoutMs ?? SANDBOX_TIMEOUT_MS;
   const req: RunRequest = {
     type: 'run', source, filename: o.filename ?? 'template.js', prelude: o.prelude, data,

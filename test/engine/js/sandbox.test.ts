@@ -109,6 +109,20 @@ describe('the sandbox interface', () => {
     expect(results.map((r) => r.value)).toEqual(Array.from({ length: n }, (_v, i) => i * 2));
   }, 60_000);
 
+  it('a run aborted while it waits for a thread never starts', async () => {
+    let release!: () => void;
+    const gate = new Promise<null>((r) => { release = () => r(null); });
+    const busy = Array.from({ length: SANDBOX_MAX_THREADS }, () => runScript('hold(); 1', { functions: { hold: () => gate } }));
+    const ac = new AbortController();
+    let ran = false;
+    const queued = runScript('mark(); 1', { signal: ac.signal, functions: { mark: () => { ran = true; return null; } } });
+    ac.abort();
+    release();
+    await expect(queued).rejects.toThrow('the script was stopped');
+    expect((await Promise.all(busy)).map((r) => r.value)).toEqual(Array(SANDBOX_MAX_THREADS).fill(1));
+    expect(ran).toBe(false);
+  });
+
   it('nothing of one run is left for the next (globals, prototypes, pending jobs)', async () => {
     await runScript('globalThis.leak = 1; Object.prototype.polluted = 1; Array.prototype.map = null; Promise.resolve().then(() => { globalThis.late = 1; });');
     const runs = await Promise.all(Array.from({ length: SANDBOX_MAX_THREADS }, () => runScript('[typeof leak, typeof ({}).polluted, typeof [].map, typeof late]')));
