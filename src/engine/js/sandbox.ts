@@ -19,6 +19,8 @@
 // Limits (js/limits.ts): WebAssembly memory of SANDBOX_MEMORY_BYTES, SANDBOX_CPU_MS of computing between
 // host calls (QuickJS's interrupt handler), a whole-run deadline across host calls, QuickJS's stack limit
 // and the thread's own, and a thread that does not stop by itself is terminated.
+// Why threads and QuickJS's sync build, not its asyncify build on this thread: docs/engine.md (deep
+// recursion overflowed V8's stack at 22 calls there, and a script's computing would block the scan).
 import { decodeValue, encodeValue } from './marshal.ts';
 import { threads, type SandboxThread } from './pool.ts';
 import { ABORT, REPLIES, type CallMessage, type DoneMessage, type RunRequest, type ThreadMessage } from './messages.ts';
