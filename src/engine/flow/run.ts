@@ -69,7 +69,7 @@ export async function executeFlow(
   const flow = flowOf(t);
   if (!('error' in flow)) await runSimpleFlow(flow, call);
   else {
-    // Statements: the script runs in its own thread (flow/js.ts) and calls the blocks through `call`.
+    // Statements: the script runs in the JavaScript sandbox (flow/js.ts, js/) and calls the blocks through `call`.
     const builtins = target ? inputVariables(target) : {};
     try {
       await runJsFlow(t.flow ?? '', call, {

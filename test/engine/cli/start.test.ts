@@ -104,6 +104,16 @@ describe.skipIf(!fromBuild)('vigil scan from the build', { timeout: 120_000 }, (
     expect(after.stdout).toBe(refused.stdout);
   });
 
+  it('runs a flow with JavaScript statements from the bundle and from the sources (sandbox thread and QuickJS found)', async () => {
+    const flow = path.join(tmp, 'js-flow.yaml');
+    writeFileSync(flow, `id: js-flow\ninfo: { name: js flow, author: vigil, severity: low }\nflow: |\n  for (const p of iterate("a", "admin")) { set("p", p); http(1); }\nhttp:\n  - method: GET\n    path: ['{{BaseURL}}/{{p}}']\n    matchers:\n      - type: word\n        words: ['<title>Admin</title>']\n`);
+    const bundled = await vigil(['-u', server.url, '-t', flow]);
+    expect(cacheState(bundled.stderr)).toBeDefined();
+    expect(bundled.stdout.trim()).toBe(`[js-flow] [http] [low] ${server.url}/admin`);
+    const source = await vigil(['-u', server.url, '-t', flow], { VIGIL_SOURCE: '1' }, repo);
+    expect(source.stdout).toBe(bundled.stdout);
+  });
+
   it('loads what the bundle imports on demand: a scan through a SOCKS5 proxy', async () => {
     const proxy = await startSocks5();
     try {

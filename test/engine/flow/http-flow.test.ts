@@ -88,26 +88,4 @@ describe('http flows', () => {
     expect(looped.paths).toEqual(['/probe', '/use/abc123', '/use/zzz']);
     expect(looped.events).toEqual(['/use/abc123']);
   });
-
-  it('gives a flow script nothing of the host: no process, no require, no eval', async () => {
-    for (const escape of [
-      'set.constructor.constructor("return process")()',
-      'http.constructor.constructor("return process")()',
-      'template.constructor.constructor("return process")()',
-      'globalThis.constructor.constructor("return process")()',
-      'eval("1")',
-      'require("fs")',
-      '(() => { try { http("x", { toString() { throw 1 } }) } catch (e) { return e.constructor.constructor("return process")() } })()',
-    ]) {
-      const r = await scan(`|\n  let p = null\n  try { p = ${escape} } catch (e) { p = null }\n  if (p && p.pid) { http(3) }`, 'ready');
-      expect(r.paths, escape).toEqual([]);
-    }
-  }, 60_000);
-
-  it('stops a flow script that computes without calling a block', async () => {
-    const started = Date.now();
-    const r = await scan('|\n  while (true) {}', 'ready');
-    expect(r.paths).toEqual([]);
-    expect(Date.now() - started).toBeLessThan(15_000);
-  }, 30_000);
 });
