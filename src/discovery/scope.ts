@@ -51,30 +51,117 @@ function bigToV6(n: bigint): string {
   return g.join(':').replace(/(^|:)0(:0)+(:|$)/, '::').replace(/:{3,}/, '::');
 }
 
-/** Every address of a root (a domain: nothing). */
-export function* addressesOf(root: Root): Generator<string> {
-  if (root.kind === 'ip') yield root.value;
-  if (root.kind !== 'cidr') return;
-  if (net.isIPv4(root.base)) {
-    const size = 2 ** (32 - root.bits);
-    const start = Math.floor(v4ToInt(root.base) / size) * size;
-    for (let i = 0; i < size; i++) yield intToV4(start + i);
-  } else {
-    const size = 1n << BigInt(128 - root.bits);
-    const start = (v6ToBig(root.base) / size) * size;
-    for (let i = 0n; i < size; i++) yield bigToV6(start + i);
-  }
+/** Addresses of one family as sorted, disjoint, inclusive ranges of numbers (IPv4 and IPv6 alike as bigint). */
+export interface AddressRanges {
+  v4: Span[];
+  v6: Span[];
+}
+type Span = [lo: bigint, hi: bigint];
+
+/** The range of a root, an address or a CIDR pattern (undefined for names). */
+function spanOf(value: string): { v6: boolean; span: Span } | undefined {
+  const [base, bitsText] = value.split('/') as [string, string | undefined];
+  const v = net.isIP(base);
+  if (!v) return undefined;
+  const width = v === 4 ? 32 : 128;
+  const bits = bitsText === undefined ? width : Number(bitsText);
+  const n = v === 4 ? BigInt(v4ToInt(base)) : v6ToBig(base);
+  const size = 1n << BigInt(width - bits);
+  const lo = (n / size) * size;
+  return { v6: v === 6, span: [lo, lo + size - 1n] };
 }
 
-function inCidr(ip: string, cidr: string): boolean {
-  const [base, bitsText] = cidr.split('/') as [string, string];
-  const bits = Number(bitsText);
-  if (net.isIPv4(ip) && net.isIPv4(base)) {
-    const size = 2 ** (32 - bits);
-    return Math.floor(v4ToInt(ip) / size) === Math.floor(v4ToInt(base) / size);
+/** Sorted, overlapping or touching spans merged into disjoint ones. */
+function merge(spans: Span[]): Span[] {
+  const sorted = [...spans].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const out: Span[] = [];
+  for (const [lo, hi] of sorted) {
+    const last = out[out.length - 1];
+    if (last && lo <= last[1] + 1n) {
+      if (hi > last[1]) last[1] = hi;
+    } else out.push([lo, hi]);
   }
-  if (net.isIPv6(ip) && net.isIPv6(base)) return v6ToBig(ip) >> BigInt(128 - bits) === v6ToBig(base) >> BigInt(128 - bits);
+  return out;
+}
+
+/** a minus b, both merged. */
+function subtract(a: Span[], b: Span[]): Span[] {
+  const out: Span[] = [];
+  let j = 0;
+  for (let [lo, hi] of a) {
+    while (j < b.length && b[j]![1] < lo) j++;
+    for (let k = j; k < b.length && b[k]![0] <= hi; k++) {
+      const [blo, bhi] = b[k]!;
+      if (blo > lo) out.push([lo, blo - 1n]);
+      lo = bhi + 1n;
+      if (lo > hi) break;
+    }
+    if (lo <= hi) out.push([lo, hi]);
+  }
+  return out;
+}
+
+/** a and b, both merged. */
+function intersect(a: Span[], b: Span[]): Span[] {
+  const out: Span[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const lo = a[i]![0] > b[j]![0] ? a[i]![0] : b[j]![0];
+    const hi = a[i]![1] < b[j]![1] ? a[i]![1] : b[j]![1];
+    if (lo <= hi) out.push([lo, hi]);
+    if (a[i]![1] < b[j]![1]) i++;
+    else j++;
+  }
+  return out;
+}
+
+const byFamily = (values: string[]) => {
+  const v4: Span[] = [];
+  const v6: Span[] = [];
+  for (const value of values) {
+    const s = spanOf(value);
+    if (s) (s.v6 ? v6 : v4).push(s.span);
+  }
+  return { v4: merge(v4), v6: merge(v6) };
+};
+
+/** How many addresses the ranges hold. */
+export function rangeSize(r: AddressRanges): bigint {
+  let n = 0n;
+  for (const [lo, hi] of [...r.v4, ...r.v6]) n += hi - lo + 1n;
+  return n;
+}
+
+/** Whether an address is in the ranges. */
+export function rangesHave(r: AddressRanges, ip: string): boolean {
+  const s = spanOf(ip);
+  return !!s && inSpans(s.v6 ? r.v6 : r.v4, s.span[0]);
+}
+
+/** Binary search over sorted, disjoint spans. */
+function inSpans(spans: Span[], n: bigint): boolean {
+  let lo = 0;
+  let hi = spans.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const [a, b] = spans[mid]!;
+    if (n < a) hi = mid - 1;
+    else if (n > b) lo = mid + 1;
+    else return true;
+  }
   return false;
+}
+
+/** Every address of the ranges, one at a time (nothing is listed in advance). */
+export function* addressesIn(r: AddressRanges): Generator<string> {
+  for (const [lo, hi] of r.v4) for (let n = Number(lo); n <= Number(hi); n++) yield intToV4(n);
+  for (const [lo, hi] of r.v6) for (let n = lo; n <= hi; n++) yield bigToV6(n);
+}
+
+/** Every address of a root (a domain: nothing), lazily. */
+export function addressesOf(root: Root): Generator<string> {
+  return addressesIn(byFamily(root.kind === 'domain' ? [] : [root.value]));
 }
 
 /** Checks one scope pattern (exact name, *.wildcard, prefix-*, IP, CIDR; "+" for an inclusion). */
@@ -91,21 +178,86 @@ export function checkPattern(p: string): void {
   if (!/^[a-z0-9*_.-]+$/i.test(s)) throw new Error(`"${p}" is not a domain pattern, IP address or CIDR range`);
 }
 
-/** A predicate saying whether a host name or address is in scope. */
-export function scopeOf(patterns: string[]): (hostOrIp: string) => boolean {
-  const include = patterns.filter((p) => p.startsWith('+')).map((p) => p.slice(1).trim().toLowerCase());
-  const exclude = patterns.filter((p) => !p.startsWith('+')).map((p) => p.trim().toLowerCase());
-  const match = (p: string, v: string) => {
-    if (p.includes('/')) return net.isIP(v) ? inCidr(v, p) : false;
-    if (p.includes('*')) {
-      const re = new RegExp('^' + p.split('*').map((x) => x.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
-      return re.test(v);
+/** A glob ("*" any run of characters) matched without backtracking blow-ups: O(pattern x text) at worst. */
+function globMatch(p: string, v: string): boolean {
+  let i = 0;
+  let j = 0;
+  let star = -1;
+  let mark = 0;
+  while (j < v.length) {
+    if (i < p.length && p[i] !== '*' && p[i] === v[j]) {
+      i++;
+      j++;
+    } else if (i < p.length && p[i] === '*') {
+      star = i++;
+      mark = j;
+    } else if (star >= 0) {
+      i = star + 1;
+      j = ++mark;
+    } else return false;
+  }
+  while (i < p.length && p[i] === '*') i++;
+  return i === p.length;
+}
+
+/** Scope patterns of one kind (exclusions or inclusions), compiled once. */
+class PatternSet {
+  readonly names = new Set<string>();
+  readonly globs: string[] = [];
+  /** Globs that could match an address (only digits, hex letters, dots, colons besides "*"). */
+  readonly addressGlobs: string[] = [];
+  readonly ranges: AddressRanges;
+  readonly size: number;
+  constructor(patterns: string[]) {
+    const addresses: string[] = [];
+    for (const p of patterns) {
+      if (p.includes('/') || net.isIP(p)) addresses.push(p);
+      else if (p.includes('*')) {
+        this.globs.push(p);
+        if (/^[0-9a-f.:*]+$/.test(p)) this.addressGlobs.push(p);
+      } else this.names.add(p);
     }
-    return p === v;
-  };
-  return (value) => {
-    const v = value.toLowerCase();
-    if (include.length && !include.some((p) => match(p, v))) return false;
-    return !exclude.some((p) => match(p, v));
+    this.ranges = byFamily(addresses);
+    this.size = patterns.length;
+  }
+  /** Whether a name or address matches one of the patterns. */
+  matches(v: string): boolean {
+    if (this.names.has(v)) return true;
+    if (net.isIP(v) && rangesHave(this.ranges, v)) return true;
+    return this.globs.some((g) => globMatch(g, v));
+  }
+}
+
+/** A run's scope: which names and addresses it may touch, and the addresses of its IP roots. */
+export interface Scope {
+  /** Whether a host name or address is in scope. */
+  allows(hostOrIp: string): boolean;
+  /** The roots' addresses in scope: merged, address exclusions subtracted, address inclusions applied. */
+  ranges(roots: Root[]): AddressRanges;
+  /** Whether an address drawn from ranges() is in scope (the checks ranges() could not do by arithmetic). */
+  allowsInRanges(ip: string): boolean;
+}
+
+export function scopeOf(patterns: string[]): Scope {
+  const include = new PatternSet(patterns.filter((p) => p.startsWith('+')).map((p) => p.slice(1).trim().toLowerCase()));
+  const exclude = new PatternSet(patterns.filter((p) => !p.startsWith('+')).map((p) => p.trim().toLowerCase()));
+  // With inclusions, an address must match one: arithmetic can narrow the ranges to the address
+  // inclusions unless a glob inclusion might match addresses too.
+  const narrowed = include.size > 0 && include.addressGlobs.length === 0;
+  return {
+    allows(value) {
+      const v = value.toLowerCase();
+      if (include.size && !include.matches(v)) return false;
+      return !exclude.matches(v);
+    },
+    ranges(roots) {
+      const all = byFamily(roots.filter((r) => r.kind !== 'domain').map((r) => r.value));
+      const kept = narrowed ? { v4: intersect(all.v4, include.ranges.v4), v6: intersect(all.v6, include.ranges.v6) } : all;
+      return { v4: subtract(kept.v4, exclude.ranges.v4), v6: subtract(kept.v6, exclude.ranges.v6) };
+    },
+    allowsInRanges(ip) {
+      if (include.size && !narrowed && !include.matches(ip)) return false;
+      return !exclude.addressGlobs.some((g) => globMatch(g, ip));
+    },
   };
 }

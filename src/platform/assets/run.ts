@@ -10,7 +10,8 @@ import { applyPoliciesToRun, pendingAlertsOfRun, sendAlerts } from './policies.t
 import * as store from './store.ts';
 import { denyList } from '../scans/deny.ts';
 import { technologyHook, DEFAULT_TECH_TEMPLATES, type TechHook } from './technologies.ts';
-import type { EnumerationConfigInput } from './service.ts';
+import { checkEnumeration, type EnumerationConfigInput } from './service.ts';
+import { ApiError } from '../errors.ts';
 import { cloudSettings, providerNames } from './cloud.ts';
 
 export interface EnumerateJob {
@@ -142,6 +143,14 @@ export async function runEnumeration(ctx: JobContext, job: EnumerateJob, onStore
   const row = await store.getEnumeration(ctx.db, null, job.enumerationId);
   if (!row || row.run !== job.run) return { outcome: 'superseded' };
   if (row.done_run < job.run) {
+    // Stored before a limit was lowered, or by an older version: refused for good, not retried.
+    try {
+      checkEnumeration(row, ctx.config);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      await store.failRun(ctx.db, row.id, job.run, `the run was refused: ${err.message}`);
+      return { outcome: 'refused' };
+    }
     await store.markRunning(ctx.db, row.id, job.run);
     const cfg = row.enumeration_config as EnumerationConfigInput;
     const notices: string[] = [];
@@ -183,7 +192,7 @@ export async function runEnumeration(ctx: JobContext, job: EnumerateJob, onStore
       cloud,
       limits: {
         concurrency: cfg.concurrency ?? 50, rateLimit: cfg.rate_limit ?? 0, timeoutMs: cfg.timeout ? cfg.timeout * 1000 : 3000,
-        signal: ctx.signal,
+        maxProbes: ctx.config.maxEnumerationProbes, signal: ctx.signal,
       },
     }, sink);
     const alerts = await ctx.db.transaction(async (tx) => {
