@@ -1,0 +1,63 @@
+// The discovery side of an enumeration run, on a worker thread of its own: walking the ranges, port
+// scanning, probing, parsing answers and the fingerprint templates' matching all happen here, so none of
+// it holds up the thread that answers the API. The main thread keeps the database work: it receives
+// notices, progress and the found assets in batches (each acknowledged before the next is sent).
+import { parentPort, workerData } from 'node:worker_threads';
+import { runDiscovery, type DiscoveredAsset } from '../../discovery/index.ts';
+import { techHook } from '../../discovery/technologies.ts';
+import { parseTemplate } from '../../engine/template/parse.ts';
+import { setDebugOutput } from '../../engine/dsl/index.ts';
+import type { Template } from '../../engine/template/types.ts';
+import { denyList } from '../scans/deny.ts';
+import type { DiscoveryThreadInput, DiscoveryThreadMessage, DiscoveryThreadRequest } from './discovery-runner.ts';
+
+setDebugOutput(undefined);
+
+const port = parentPort!;
+const input = workerData as DiscoveryThreadInput;
+const abort = new AbortController();
+let acked: (() => void) | undefined;
+
+port.on('message', (m: DiscoveryThreadRequest) => {
+  if (m.type === 'abort') abort.abort(new Error(m.reason));
+  if (m.type === 'ack') acked?.();
+});
+
+const post = (m: DiscoveryThreadMessage) => port.postMessage(m);
+
+async function main(): Promise<void> {
+  // The scans' deny list holds for discovery too: metadata addresses, VIGIL_DENY_TARGETS, our own port.
+  const deny = denyList(input.deny);
+  let technologies;
+  if (input.tech) {
+    const templates = input.tech.templates.map((t) => parseTemplate(t.raw, t.uri).template).filter((t): t is Template => !!t);
+    if (templates.length) technologies = techHook(templates, { ...input.tech.options, signal: abort.signal });
+    else post({ type: 'notice', step: 'http_probe', message: 'technology templates skipped: none of them loads' });
+  }
+  let lastProgress = 0;
+  const found = await runDiscovery({
+    ...input.config,
+    technologies,
+    deny: (host, p) => deny.reason(p ? `${host.includes(':') ? `[${host}]` : host}:${p}` : host) !== undefined,
+    limits: { ...input.config.limits, signal: abort.signal },
+  }, (e) => {
+    if (e.type === 'notice') post({ type: 'notice', step: e.step, message: e.message });
+    if (e.type !== 'progress') return;
+    // Progress of every probe would be a message each: a few a second are enough.
+    const now = Date.now();
+    if (now - lastProgress < 250 && e.done !== e.total) return;
+    lastProgress = now;
+    post({ type: 'progress', step: e.step, done: e.done, total: e.total });
+  });
+  // Handed over in batches, each acknowledged once stored, so the main thread never queues a whole run.
+  for (let i = 0; i < found.length; i += input.batchSize) {
+    const assets: DiscoveredAsset[] = found.slice(i, i + input.batchSize);
+    const stored = new Promise<void>((resolve) => (acked = resolve));
+    post({ type: 'assets', assets });
+    await stored;
+    found.fill(undefined as never, i, i + input.batchSize);
+  }
+  post({ type: 'done', total: found.length });
+}
+
+main().catch((err) => post({ type: 'error', message: (err as Error).message ?? String(err) }));
