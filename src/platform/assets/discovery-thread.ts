@@ -3,15 +3,10 @@
 // it holds up the thread that answers the API. The main thread keeps the database work: it receives
 // notices, progress and the found assets in batches (each acknowledged before the next is sent).
 import { parentPort, workerData } from 'node:worker_threads';
-import { runDiscovery, type DiscoveredAsset } from '../../discovery/index.ts';
-import { techHook } from '../../discovery/technologies.ts';
-import { parseTemplate } from '../../engine/template/parse.ts';
-import { setDebugOutput } from '../../engine/dsl/index.ts';
+import { runDiscovery, type DiscoveredAsset, type DiscoveryConfig } from '../../discovery/index.ts';
 import type { Template } from '../../engine/template/types.ts';
 import { denyList } from '../scans/deny.ts';
 import type { DiscoveryThreadInput, DiscoveryThreadMessage, DiscoveryThreadRequest } from './discovery-runner.ts';
-
-setDebugOutput(undefined);
 
 const port = parentPort!;
 const input = workerData as DiscoveryThreadInput;
@@ -28,8 +23,13 @@ const post = (m: DiscoveryThreadMessage) => port.postMessage(m);
 async function main(): Promise<void> {
   // The scans' deny list holds for discovery too: metadata addresses, VIGIL_DENY_TARGETS, our own port.
   const deny = denyList(input.deny);
-  let technologies;
+  let technologies: DiscoveryConfig['technologies'];
   if (input.tech) {
+    // The engine is loaded only for runs that have templates to run (a thread starts faster without it).
+    const [{ techHook }, { parseTemplate }, { setDebugOutput }] = await Promise.all([
+      import('../../discovery/technologies.ts'), import('../../engine/template/parse.ts'), import('../../engine/dsl/index.ts'),
+    ]);
+    setDebugOutput(undefined);
     const templates = input.tech.templates.map((t) => parseTemplate(t.raw, t.uri).template).filter((t): t is Template => !!t);
     if (templates.length) technologies = techHook(templates, { ...input.tech.options, signal: abort.signal });
     else post({ type: 'notice', step: 'http_probe', message: 'technology templates skipped: none of them loads' });

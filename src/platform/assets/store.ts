@@ -272,13 +272,6 @@ export async function unseenPage(db: Db, enumerationId: string, run: number, aft
   return rows;
 }
 
-/** Every asset of an enumeration, also the disappeared ones (a run compares with them). */
-export async function assetsOfEnumeration(db: Db, enumerationId: string): Promise<AssetRow[]> {
-  const { rows } = await db.query<AssetRow>(
-    `SELECT ${ASSET_COLUMNS} FROM assets a JOIN asset_enumerations e ON e.id = a.enumeration_id WHERE a.enumeration_id = $1`, [enumerationId]);
-  return rows;
-}
-
 export async function insertAsset(db: Db, teamId: string, enumerationId: string, run: number, f: AssetFacts): Promise<string> {
   const { rows } = await db.query<{ id: string }>(
     `INSERT INTO assets (team_id, enumeration_id, asset_key, host, port, url, ip, cname, status_code, title, webserver, content_length,
