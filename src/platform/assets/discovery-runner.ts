@@ -22,7 +22,7 @@ export interface DiscoveryThreadInput {
 export type DiscoveryThreadMessage =
   | Extract<DiscoveryEvent, { type: 'notice' | 'progress' }>
   | { type: 'assets'; assets: DiscoveredAsset[] }
-  | { type: 'done'; total: number }
+  | { type: 'done'; total: number; peakHeapMb: number }
   | { type: 'error'; message: string };
 
 export type DiscoveryThreadRequest = { type: 'abort'; reason: string } | { type: 'ack' };
@@ -42,21 +42,21 @@ export interface DiscoveryThreadRun {
   onAssets: (assets: DiscoveredAsset[]) => Promise<void>;
 }
 
-/** Runs discovery on a new thread; resolves with the number of assets handed over. */
-export function runDiscoveryThread(input: DiscoveryThreadInput, run: DiscoveryThreadRun): Promise<number> {
+/** Runs discovery on a new thread; resolves with the number of assets handed over and the thread's peak heap. */
+export function runDiscoveryThread(input: DiscoveryThreadInput, run: DiscoveryThreadRun): Promise<{ total: number; peakHeapMb: number }> {
   const heapMb = discoveryHeapMb();
   const w = new Worker(BOOT, { workerData: input, resourceLimits: { maxOldGenerationSizeMb: heapMb } });
-  return new Promise<number>((resolve, reject) => {
+  return new Promise((resolve, reject) => {
     let settled = false;
     let killTimer: NodeJS.Timeout | undefined;
-    const finish = (err: Error | undefined, total = 0) => {
+    const finish = (err: Error | undefined, done = { total: 0, peakHeapMb: 0 }) => {
       if (settled) return;
       settled = true;
       clearTimeout(killTimer);
       run.signal?.removeEventListener('abort', onAbort);
       void w.terminate();
       if (err) reject(err);
-      else resolve(total);
+      else resolve(done);
     };
     const onAbort = () => {
       w.postMessage({ type: 'abort', reason: String(run.signal?.reason ?? 'aborted') } satisfies DiscoveryThreadRequest);
@@ -71,7 +71,7 @@ export function runDiscoveryThread(input: DiscoveryThreadInput, run: DiscoveryTh
         case 'assets':
           run.onAssets(m.assets).then(() => w.postMessage({ type: 'ack' } satisfies DiscoveryThreadRequest), (err) => finish(err as Error));
           break;
-        case 'done': finish(undefined, m.total); break;
+        case 'done': finish(undefined, { total: m.total, peakHeapMb: m.peakHeapMb }); break;
         case 'error': finish(new Error(m.message)); break;
       }
     });

@@ -2,6 +2,7 @@
 // scanning, probing, parsing answers and the fingerprint templates' matching all happen here, so none of
 // it holds up the thread that answers the API. The main thread keeps the database work: it receives
 // notices, progress and the found assets in batches (each acknowledged before the next is sent).
+import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { runDiscovery, type DiscoveredAsset, type DiscoveryConfig } from '../../discovery/index.ts';
 import type { Template } from '../../engine/template/types.ts';
@@ -19,6 +20,11 @@ port.on('message', (m: DiscoveryThreadRequest) => {
 });
 
 const post = (m: DiscoveryThreadMessage) => port.postMessage(m);
+
+// The thread's largest heap, reported at the end (the run's log line): what a run really holds.
+let peakHeap = 0;
+const sampleHeap = () => (peakHeap = Math.max(peakHeap, getHeapStatistics().used_heap_size));
+const sampler = setInterval(sampleHeap, 1000);
 
 async function main(): Promise<void> {
   // The scans' deny list holds for discovery too: metadata addresses, VIGIL_DENY_TARGETS, our own port.
@@ -57,7 +63,9 @@ async function main(): Promise<void> {
     await stored;
     found.fill(undefined as never, i, i + input.batchSize);
   }
-  post({ type: 'done', total: found.length });
+  clearInterval(sampler);
+  sampleHeap();
+  post({ type: 'done', total: found.length, peakHeapMb: Math.round(peakHeap / 2 ** 20) });
 }
 
 main().catch((err) => post({ type: 'error', message: (err as Error).message ?? String(err) }));

@@ -195,7 +195,7 @@ export async function runEnumeration(ctx: JobContext, job: EnumerateJob, onStore
     // Each attempt stages what it finds under its own name; the final transaction stores only its own.
     const attempt = randomUUID();
     await store.dropFound(ctx.db, row.id, job.run, false);
-    const found = await runDiscoveryThread({
+    const discovered = await runDiscoveryThread({
       config: {
         roots: row.root_domains,
         steps,
@@ -230,7 +230,7 @@ export async function runEnumeration(ctx: JobContext, job: EnumerateJob, onStore
       return queued;
     });
     if (alerts === undefined) return { outcome: 'superseded' };
-    ctx.log.info({ enumeration_id: row.id, run: job.run, total_assets: found, notices }, 'enumeration run stored');
+    ctx.log.info({ enumeration_id: row.id, run: job.run, total_assets: discovered.total, discovery_heap_mb: discovered.peakHeapMb, notices }, 'enumeration run stored');
   }
   // Alerts and the automatic scan after the commit; both are safe to repeat.
   await sendAlerts(ctx, await pendingAlertsOfRun(ctx.db, row.team_id, row.id, job.run));
