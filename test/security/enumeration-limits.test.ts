@@ -6,7 +6,10 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServer, type TestServer } from '../helpers/targets.ts';
 import { waitFor } from '../helpers/queue.ts';
-import { createAssetApp, type AssetTestApp } from '../platform/assets/fixtures.ts';
+import { ENUMERATE_JOB, createAssetApp, type AssetTestApp } from '../platform/assets/fixtures.ts';
+import { getJobHandler, type JobContext } from '../../src/platform/worker/registry.ts';
+import { stageFound } from '../../src/platform/assets/store.ts';
+import { factsOf } from '../../src/platform/assets/run.ts';
 import { closeEngineThreads, useEngineThreads } from '../../src/platform/scans/engine-pool.ts';
 
 /** n distinct /16 ranges: 11.0.0.0/16, 11.1.0.0/16 ... (never run: the app that takes them has no worker). */
@@ -82,6 +85,16 @@ describe('enumeration limits', () => {
       const rescan = await t.request({ method: 'POST', url: `/v1/asset/enumerate/${id}/rescan` });
       expect(rescan.statusCode, rescan.body).toBe(400);
       expect(rescan.json().message).toMatch(/would probe 256 address-port pairs; the limit is 100 \(VIGIL_MAX_ENUMERATION_PROBES\)/);
+      // A run of it already queued is refused when it starts (not retried), and leaves nothing staged.
+      await t.ctx.db.query(`UPDATE asset_enumerations SET status = 'queued', done_run = 0 WHERE id = $1`, [id]);
+      await stageFound(t.ctx.db, id, 1, 'crashed-attempt', [factsOf({ host: '10.8.0.1', port: 80, ip: ['10.8.0.1'], cname: [], sources: ['root'] })]);
+      const ctx: JobContext = { ...t.ctx, queue: t.boss, signal: new AbortController().signal };
+      const out = await getJobHandler(ENUMERATE_JOB)!.handler({ id: 'test', name: ENUMERATE_JOB, data: { enumerationId: id, run: 1 }, retryCount: 0, retryLimit: 2 }, ctx);
+      expect(out).toEqual({ outcome: 'refused' });
+      const data = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}` })).json().data;
+      expect(data).toMatchObject({ status: 'failed', total_assets: 0 });
+      expect(data.failure_reason).toMatch(/^the run was refused: enumeration would probe 256 address-port pairs; the limit is 100/);
+      expect((await t.ctx.db.query('SELECT count(*)::int AS n FROM enumeration_found')).rows[0]).toEqual({ n: 0 });
     } finally {
       t.ctx.config.maxEnumerationProbes = saved;
     }

@@ -10,6 +10,8 @@ import { denyList } from '../scans/deny.ts';
 import type { DiscoveryThreadInput, DiscoveryThreadMessage, DiscoveryThreadRequest } from './discovery-runner.ts';
 
 const port = parentPort!;
+/** Screenshot text (base64) per batch, at most: a batch of web pages' PNGs stays a few MiB. */
+const MAX_BATCH_SCREENSHOTS = 16 * 2 ** 20;
 const input = workerData as DiscoveryThreadInput;
 const abort = new AbortController();
 let acked: (() => void) | undefined;
@@ -55,13 +57,19 @@ async function main(): Promise<void> {
     lastProgress = now;
     post({ type: 'progress', step: e.step, done: e.done, total: e.total });
   });
-  // Handed over in batches, each acknowledged once stored, so the main thread never queues a whole run.
-  for (let i = 0; i < found.length; i += input.batchSize) {
-    const assets: DiscoveredAsset[] = found.slice(i, i + input.batchSize);
+  // Handed over in batches (at most batchSize assets, and 16 MiB of screenshots), each acknowledged once
+  // stored, so the main thread never queues a whole run.
+  for (let i = 0; i < found.length;) {
+    const assets: DiscoveredAsset[] = [];
+    let bytes = 0;
+    while (i < found.length && assets.length < input.batchSize && (bytes < MAX_BATCH_SCREENSHOTS || !assets.length)) {
+      bytes += found[i]!.screenshot?.length ?? 0;
+      assets.push(found[i]!);
+      found[i++] = undefined as never;
+    }
     const stored = new Promise<void>((resolve) => (acked = resolve));
     post({ type: 'assets', assets });
     await stored;
-    found.fill(undefined as never, i, i + input.batchSize);
   }
   clearInterval(sampler);
   sampleHeap();

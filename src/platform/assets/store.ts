@@ -149,10 +149,12 @@ export async function setProgress(db: Db, id: string, run: number, progress: num
   await db.query(`UPDATE asset_enumerations SET progress = $3, updated_at = now() WHERE id = $1 AND run = $2 AND status = 'running'`, [id, run, progress]);
 }
 
+/** Marks a run failed; what its attempts staged is dropped (never stored). */
 export async function failRun(db: Db, id: string, run: number, reason: string): Promise<void> {
   await db.query(
     `UPDATE asset_enumerations SET status = 'failed', failure_reason = $3, completed_at = now(), updated_at = now()
      WHERE id = $1 AND run = $2 AND done_run < $2`, [id, run, reason]);
+  await dropFound(db, id, run, true);
 }
 
 /** Ends a run as stored: the status, counts and notices. */
