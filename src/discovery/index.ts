@@ -10,4 +10,5 @@ export { bruteforce, candidateWords, detectWildcard } from './bruteforce.ts';
 export { passiveSubdomains, parseProviderConfig, SOURCES } from './passive.ts';
 export { faviconHash } from './favicon.ts';
 export { listCloudAssets, parseCloudConfig, parseCloudEndpoints, redact, CLOUD_CLIENTS, type CloudAsset, type ProviderEntry } from './cloud/index.ts';
-export { parseRoot, scopeOf, addressesOf, addressesIn, rangeSize, checkPattern, type Scope, type AddressRanges } from './scope.ts';
+export { parseRoot, scopeOf, addressesOf, checkPattern, type Scope } from './scope.ts';
+export { addressesIn, rangeSize, type AddressRanges } from './ranges.ts';

@@ -3,7 +3,8 @@
 import net from 'node:net';
 import { Resolver, parseResolver } from './dns.ts';
 import { Throttle } from './pool.ts';
-import { addressesIn, parseRoot, rangeSize, rangesHave, scopeOf, checkPattern, type Root } from './scope.ts';
+import { parseRoot, scopeOf, checkPattern, type Root } from './scope.ts';
+import { addressesIn, rangeSize, rangesHave } from './ranges.ts';
 import { parsePorts, scanPorts } from './ports.ts';
 import { probeHttp } from './http-probe.ts';
 import { scanTls } from './tls-scan.ts';

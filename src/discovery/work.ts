@@ -2,7 +2,8 @@
 // root is 65,536 addresses without listing one): address-port pairs to probe and names to brute-force.
 // Callers compare it with their limits (the platform's VIGIL_MAX_ENUMERATION_PROBES / _NAMES).
 import { checkConfig, type DiscoveryConfig } from './run.ts';
-import { rangeSize, scopeOf } from './scope.ts';
+import { scopeOf } from './scope.ts';
+import { rangeSize } from './ranges.ts';
 import { candidateWords, DEFAULT_WORDS } from './bruteforce.ts';
 import type { Step } from './types.ts';
 
