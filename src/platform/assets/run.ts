@@ -157,6 +157,43 @@ export async function passiveSettings(db: Db, teamId: string, cfg: EnumerationCo
 
 const STEP_ORDER: Step[] = ['dns_passive', 'dns_bruteforce', 'dns_resolve', 'port_scan', 'http_probe', 'tls_scan', 'http_screenshot'];
 
+/**
+ * What a run's discovery thread gets: the enumeration's settings, its technology templates' texts, its
+ * cloud accounts and passive keys (read here, where the database is), the deny list's settings and the limits.
+ */
+async function discoveryInput(ctx: JobContext, row: store.EnumerationRow, notices: string[]) {
+  const cfg = row.enumeration_config as EnumerationConfigInput;
+  const steps = row.steps as Step[];
+  let tech: DiscoveryThreadInput['tech'];
+  if (steps.includes('http_probe') && cfg.technology_templates?.length !== 0) {
+    const templates = await technologyTemplates(ctx.db, row.team_id, cfg.technology_templates ?? DEFAULT_TECH_TEMPLATES);
+    if (typeof templates === 'string') notices.push(templates);
+    else tech = { templates, options: { timeoutSeconds: cfg.timeout ?? 5, ipUrls: (cfg.resolvers ?? []).length > 0 } };
+  }
+  const cloud = await cloudSettings(ctx.db, row.team_id, cfg.cloudlist_config_ids ?? [], notices);
+  const input: DiscoveryThreadInput = {
+    config: {
+      roots: row.root_domains,
+      steps,
+      ports: row.enumeration_ports ?? cfg.ports,
+      resolvers: cfg.resolvers,
+      wordlist: cfg.wordlist,
+      exclusions: row.exclusions,
+      followRedirects: cfg['follow-redirect'] ?? true,
+      passive: steps.includes('dns_passive') ? await passiveSettings(ctx.db, row.team_id, cfg, notices) : undefined,
+      cloud,
+      limits: {
+        concurrency: cfg.concurrency ?? 50, rateLimit: cfg.rate_limit ?? 0, timeoutMs: cfg.timeout ? cfg.timeout * 1000 : 3000,
+        maxProbes: ctx.config.maxEnumerationProbes,
+      },
+    },
+    deny: { port: ctx.config.port, host: ctx.config.host, denyTargets: ctx.config.denyTargets, allowDeniedTargets: ctx.config.allowDeniedTargets },
+    tech,
+    batchSize: STORE_PAGE,
+  };
+  return { input, cloud };
+}
+
 export async function runEnumeration(ctx: JobContext, job: EnumerateJob, onStored?: (newAssetIds: string[]) => Promise<void>): Promise<{ outcome: string }> {
   const row = await store.getEnumeration(ctx.db, null, job.enumerationId);
   if (!row || row.run !== job.run) return { outcome: 'superseded' };
@@ -185,36 +222,11 @@ export async function runEnumeration(ctx: JobContext, job: EnumerateJob, onStore
       lastWrite = now;
       void store.setProgress(ctx.db, row.id, job.run, pct).catch(() => {});
     };
-    let tech: DiscoveryThreadInput['tech'];
-    if (steps.includes('http_probe') && cfg.technology_templates?.length !== 0) {
-      const templates = await technologyTemplates(ctx.db, row.team_id, cfg.technology_templates ?? DEFAULT_TECH_TEMPLATES);
-      if (typeof templates === 'string') notices.push(templates);
-      else tech = { templates, options: { timeoutSeconds: cfg.timeout ?? 5, ipUrls: (cfg.resolvers ?? []).length > 0 } };
-    }
-    const cloud = await cloudSettings(ctx.db, row.team_id, cfg.cloudlist_config_ids ?? [], notices);
+    const { input, cloud } = await discoveryInput(ctx, row, notices);
     // Each attempt stages what it finds under its own name; the final transaction stores only its own.
     const attempt = randomUUID();
     await store.dropFound(ctx.db, row.id, job.run, false);
-    const discovered = await runDiscoveryThread({
-      config: {
-        roots: row.root_domains,
-        steps,
-        ports: row.enumeration_ports ?? cfg.ports,
-        resolvers: cfg.resolvers,
-        wordlist: cfg.wordlist,
-        exclusions: row.exclusions,
-        followRedirects: cfg['follow-redirect'] ?? true,
-        passive: steps.includes('dns_passive') ? await passiveSettings(ctx.db, row.team_id, cfg, notices) : undefined,
-        cloud,
-        limits: {
-          concurrency: cfg.concurrency ?? 50, rateLimit: cfg.rate_limit ?? 0, timeoutMs: cfg.timeout ? cfg.timeout * 1000 : 3000,
-          maxProbes: ctx.config.maxEnumerationProbes,
-        },
-      },
-      deny: { port: ctx.config.port, host: ctx.config.host, denyTargets: ctx.config.denyTargets, allowDeniedTargets: ctx.config.allowDeniedTargets },
-      tech,
-      batchSize: STORE_PAGE,
-    }, {
+    const discovered = await runDiscoveryThread(input, {
       signal: ctx.signal,
       onEvent: sink,
       onAssets: (assets) => store.stageFound(ctx.db, row.id, job.run, attempt, assets.map(factsOf)),
