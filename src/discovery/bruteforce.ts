@@ -31,6 +31,11 @@ export async function detectWildcard(resolver: Resolver, domain: string): Promis
   return { ips, cname };
 }
 
+/** The words of a list that make a name, lower-cased, once each. */
+export function candidateWords(words: string[]): string[] {
+  return [...new Set(words.map((w) => w.trim().toLowerCase()).filter((w) => /^[a-z0-9_.-]+$/.test(w) && !w.startsWith('.') && !w.endsWith('.')))];
+}
+
 const isWildcardAnswer = (w: Wildcard, ips: string[], cname: string[]) =>
   w.ips.size > 0 && ips.length > 0 && ips.every((ip) => w.ips.has(ip)) && cname.every((c) => w.cname.has(c));
 
@@ -46,7 +51,7 @@ export async function bruteforce(
   const wildcard = await detectWildcard(resolver, domain);
   if (wildcard.ips.size) onWildcard?.(wildcard);
   const found: HostRecord[] = [];
-  const list = [...new Set(words.map((w) => w.trim().toLowerCase()).filter((w) => /^[a-z0-9_.-]+$/.test(w) && !w.startsWith('.') && !w.endsWith('.')))];
+  const list = candidateWords(words);
   await throttle.each(list, async (word) => {
     const host = `${word}.${domain}`;
     const r = await resolver.resolve(host);

@@ -2,11 +2,13 @@
 export * from './types.ts';
 export { runDiscovery, checkConfig, DEFAULT_STEPS, type DiscoveryConfig } from './run.ts';
 export { Resolver, parseResolver } from './dns.ts';
-export { parsePorts, scanPorts, tcpOpen, TOP_100 } from './ports.ts';
+export { parsePorts, parsePortRanges, portCount, scanPorts, tcpOpen, TOP_100 } from './ports.ts';
+export { workOf, type DiscoveryWork } from './work.ts';
 export { probeHttp } from './http-probe.ts';
 export { scanTls } from './tls-scan.ts';
-export { bruteforce, detectWildcard } from './bruteforce.ts';
+export { bruteforce, candidateWords, detectWildcard } from './bruteforce.ts';
 export { passiveSubdomains, parseProviderConfig, SOURCES } from './passive.ts';
 export { faviconHash } from './favicon.ts';
 export { listCloudAssets, parseCloudConfig, parseCloudEndpoints, redact, CLOUD_CLIENTS, type CloudAsset, type ProviderEntry } from './cloud/index.ts';
-export { parseRoot, scopeOf, addressesOf, checkPattern } from './scope.ts';
+export { parseRoot, scopeOf, addressesOf, checkPattern, type Scope } from './scope.ts';
+export { addressesIn, rangeSize, type AddressRanges } from './ranges.ts';

@@ -11,19 +11,22 @@ export const TOP_100 = [
   8080, 8081, 8443, 8888, 9100, 9999, 10000, 32768, 49152, 49153, 49154, 49155, 49156, 49157,
 ];
 
-/** "80,443,8000-8010", "top-100", "full" -> sorted unique ports; throws naming a bad part. */
-export function parsePorts(spec: string | undefined): number[] {
-  if (!spec || !spec.trim()) return [...TOP_100];
-  const out = new Set<number>();
+/**
+ * "80,443,8000-8010", "top-100", "full" -> sorted, disjoint [first, last] ranges; throws naming a bad part.
+ * Ranges, so that a spec repeating "1-65535" costs nothing to count or check.
+ */
+export function parsePortRanges(spec: string | undefined): [number, number][] {
+  if (!spec || !spec.trim()) return TOP_100.map((p) => [p, p]);
+  const ranges: [number, number][] = [];
   for (const raw of spec.split(',')) {
     const part = raw.trim().toLowerCase();
     if (!part) continue;
     if (part === 'top-100' || part === 'top100') {
-      TOP_100.forEach((p) => out.add(p));
+      for (const p of TOP_100) ranges.push([p, p]);
       continue;
     }
     if (part === 'full' || part === '-') {
-      for (let p = 1; p <= 65535; p++) out.add(p);
+      ranges.push([1, 65535]);
       continue;
     }
     const m = /^(\d{1,5})(?:-(\d{1,5}))?$/.exec(part);
@@ -32,10 +35,27 @@ export function parsePorts(spec: string | undefined): number[] {
     const b = m[2] === undefined ? a : Number(m[2]);
     if (a < 1 || a > 65535 || b < 1 || b > 65535) throw new Error(`port "${raw.trim()}" is out of range (1-65535)`);
     if (b < a) throw new Error(`port range "${raw.trim()}" ends before it starts`);
-    for (let p = a; p <= b; p++) out.add(p);
+    ranges.push([a, b]);
   }
-  if (!out.size) throw new Error('no ports given');
-  return [...out].sort((x, y) => x - y);
+  if (!ranges.length) throw new Error('no ports given');
+  ranges.sort((x, y) => x[0] - y[0]);
+  const merged: [number, number][] = [];
+  for (const [a, b] of ranges) {
+    const last = merged[merged.length - 1];
+    if (last && a <= last[1] + 1) last[1] = Math.max(last[1], b);
+    else merged.push([a, b]);
+  }
+  return merged;
+}
+
+/** How many ports the ranges hold. */
+export const portCount = (ranges: [number, number][]) => ranges.reduce((n, [a, b]) => n + b - a + 1, 0);
+
+/** "80,443,8000-8010", "top-100", "full" -> sorted unique ports (at most 65,535); throws naming a bad part. */
+export function parsePorts(spec: string | undefined): number[] {
+  const out: number[] = [];
+  for (const [a, b] of parsePortRanges(spec)) for (let p = a; p <= b; p++) out.push(p);
+  return out;
 }
 
 /** Whether a TCP connection to ip:port completes within timeoutMs. */
@@ -56,16 +76,19 @@ export function tcpOpen(ip: string, port: number, timeoutMs: number): Promise<bo
   });
 }
 
-/** Open ports of every address; onOpen is called as each is found. */
+/**
+ * Open ports of every address; onOpen is called as each is found. Addresses are taken one at a time from
+ * `ips` (a generator over ranges is never listed in full); `total` (pairs) is for progress only.
+ */
 export async function scanPorts(
   throttle: Throttle,
-  ips: string[],
+  ips: Iterable<string>,
   ports: number[],
   onOpen: (ip: string, port: number) => void,
   onProgress?: (done: number, total: number) => void,
+  total = Array.isArray(ips) ? ips.length * ports.length : -1,
 ): Promise<Map<string, number[]>> {
   const open = new Map<string, number[]>();
-  const total = ips.length * ports.length;
   function* pairs() {
     for (const ip of ips) for (const port of ports) yield [ip, port] as const;
   }

@@ -3,7 +3,8 @@
 import net from 'node:net';
 import { Resolver, parseResolver } from './dns.ts';
 import { Throttle } from './pool.ts';
-import { addressesOf, parseRoot, scopeOf, checkPattern, type Root } from './scope.ts';
+import { parseRoot, scopeOf, checkPattern, type Root } from './scope.ts';
+import { addressesIn, rangeSize, rangesHave } from './ranges.ts';
 import { parsePorts, scanPorts } from './ports.ts';
 import { probeHttp } from './http-probe.ts';
 import { scanTls } from './tls-scan.ts';
@@ -87,9 +88,9 @@ export async function runDiscovery(c: DiscoveryConfig, sink: EventSink = () => {
   const limits: Limits = { ...DEFAULT_LIMITS, ...c.limits };
   const throttle = new Throttle(limits);
   const resolver = new Resolver((c.resolvers ?? []).map(parseResolver), limits.timeoutMs);
-  const scoped = scopeOf(c.exclusions ?? []);
+  const scope = scopeOf(c.exclusions ?? []);
   const deny = c.deny ?? (() => false);
-  const inScope = (v: string) => scoped(v) && !deny(v);
+  const inScope = (v: string) => scope.allows(v) && !deny(v);
   const notice = (step: Step | 'input' | 'cloudlist', message: string) => sink({ type: 'notice', step, message });
   const progress = (step: Step) => (done: number, total: number) => sink({ type: 'progress', step, done, total });
 
@@ -155,15 +156,37 @@ export async function runDiscovery(c: DiscoveryConfig, sink: EventSink = () => {
     if (r.status === 'ok') addHost({ host: name, ip: [...r.a, ...r.aaaa], cname: r.cname, source });
   }, progress('dns_resolve'));
 
-  // Services: (name or address, address, port).
-  const ipRoots = roots.filter((r) => r.kind !== 'domain').flatMap((r) => [...addressesOf(r)]).filter(inScope);
-  const allIps = [...new Set([...[...hosts.values()].flatMap((h) => h.ip), ...ipRoots])];
+  // Services: (name or address, address, port). The IP roots' addresses are drawn one at a time from
+  // their ranges (exclusions applied by arithmetic, then per address): never listed in full.
+  const hostIps = new Set([...hosts.values()].flatMap((h) => h.ip));
+  const ranges = scope.ranges(roots);
+  const fromRanges = (ip: string) => scope.allowsInRanges(ip) && !deny(ip);
+  function* candidates() {
+    yield* hostIps;
+    for (const ip of addressesIn(ranges)) if (!hostIps.has(ip) && fromRanges(ip)) yield ip;
+  }
+  // The run's budget of address-port pairs (limits.maxProbes): names found on the way (brute force,
+  // passive sources, cloud accounts) add addresses no one could count in advance.
+  const maxProbes = limits.maxProbes ?? Number.POSITIVE_INFINITY;
+  const maxAddresses = Math.floor(maxProbes / ports.length);
+  function* budgeted() {
+    let n = 0;
+    for (const ip of candidates()) {
+      if (n++ >= maxAddresses) {
+        notice('port_scan', `stopped at ${maxAddresses.toLocaleString('en-US')} addresses x ${ports.length.toLocaleString('en-US')} ports, the run's limit of ${maxProbes.toLocaleString('en-US')} address-port pairs; the other addresses were not probed`);
+        return;
+      }
+      yield ip;
+    }
+  }
+  const totalPairs = Math.min(maxAddresses, hostIps.size + Number(rangeSize(ranges))) * ports.length;
   let open: Map<string, number[]>;
   if (has('port_scan')) {
-    open = await scanPorts(throttle, allIps, ports, (ip, port) => sink({ type: 'port', host: ip, ip, port }), progress('port_scan'));
+    open = await scanPorts(throttle, budgeted(), ports, (ip, port) => sink({ type: 'port', host: ip, ip, port }), progress('port_scan'), totalPairs);
   } else if (has('http_probe') || has('tls_scan') || has('http_screenshot')) {
-    // Without a port scan the configured ports are probed directly; only those that answer are kept.
-    open = new Map(allIps.map((ip) => [ip, ports]));
+    // Without a port scan the configured ports are probed directly; only those that answer are kept. A
+    // connect comes first, so that only ports that accept one are held and probed.
+    open = await scanPorts(throttle, budgeted(), ports, () => {}, undefined, totalPairs);
   } else {
     open = new Map();
   }
@@ -178,7 +201,10 @@ export async function runDiscovery(c: DiscoveryConfig, sink: EventSink = () => {
       }
     }
   }
-  for (const ip of ipRoots) for (const port of open.get(ip) ?? []) if (!deny(ip, port)) services.push({ host: ip, ip, port, ips: [ip], cname: [], sources: ['root'] });
+  for (const [ip, openPorts] of open) {
+    if (!rangesHave(ranges, ip) || !fromRanges(ip)) continue;
+    for (const port of openPorts) if (!deny(ip, port)) services.push({ host: ip, ip, port, ips: [ip], cname: [], sources: ['root'] });
+  }
   services.sort((a, b) => a.host.localeCompare(b.host) || a.port - b.port);
 
   const assets = new Map<string, DiscoveredAsset>();

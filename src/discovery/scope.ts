@@ -1,6 +1,7 @@
 // Roots of a discovery run (domains, IP addresses, CIDR ranges) and its scope patterns (exclusions, and
-// inclusions written with a leading "+"), checked and expanded here.
+// inclusions written with a leading "+"): checked here, and the roots' addresses in scope as ranges (ranges.ts).
 import net from 'node:net';
+import { addressRanges, addressesIn, intersectRanges, rangesHave, subtractRanges, type AddressRanges } from './ranges.ts';
 
 export type Root = { kind: 'domain'; value: string } | { kind: 'ip'; value: string } | { kind: 'cidr'; value: string; base: string; bits: number };
 
@@ -35,46 +36,9 @@ export function parseRoot(input: string): Root {
   return { kind: 'domain', value: host };
 }
 
-const v4ToInt = (ip: string) => ip.split('.').reduce((n, o) => n * 256 + Number(o), 0);
-const intToV4 = (n: number) => [24, 16, 8, 0].map((s) => Math.floor(n / 2 ** s) % 256).join('.');
-
-function v6ToBig(ip: string): bigint {
-  const [head, tail] = ip.includes('::') ? ip.split('::') as [string, string] : [ip, undefined];
-  const h = head ? head.split(':') : [];
-  const t = tail ? tail.split(':') : [];
-  const groups = tail === undefined ? h : [...h, ...Array(8 - h.length - t.length).fill('0'), ...t];
-  return groups.reduce((n, g) => (n << 16n) + BigInt(parseInt(g || '0', 16)), 0n);
-}
-function bigToV6(n: bigint): string {
-  const g: string[] = [];
-  for (let i = 7; i >= 0; i--) g.push(((n >> BigInt(i * 16)) & 0xffffn).toString(16));
-  return g.join(':').replace(/(^|:)0(:0)+(:|$)/, '::').replace(/:{3,}/, '::');
-}
-
-/** Every address of a root (a domain: nothing). */
-export function* addressesOf(root: Root): Generator<string> {
-  if (root.kind === 'ip') yield root.value;
-  if (root.kind !== 'cidr') return;
-  if (net.isIPv4(root.base)) {
-    const size = 2 ** (32 - root.bits);
-    const start = Math.floor(v4ToInt(root.base) / size) * size;
-    for (let i = 0; i < size; i++) yield intToV4(start + i);
-  } else {
-    const size = 1n << BigInt(128 - root.bits);
-    const start = (v6ToBig(root.base) / size) * size;
-    for (let i = 0n; i < size; i++) yield bigToV6(start + i);
-  }
-}
-
-function inCidr(ip: string, cidr: string): boolean {
-  const [base, bitsText] = cidr.split('/') as [string, string];
-  const bits = Number(bitsText);
-  if (net.isIPv4(ip) && net.isIPv4(base)) {
-    const size = 2 ** (32 - bits);
-    return Math.floor(v4ToInt(ip) / size) === Math.floor(v4ToInt(base) / size);
-  }
-  if (net.isIPv6(ip) && net.isIPv6(base)) return v6ToBig(ip) >> BigInt(128 - bits) === v6ToBig(base) >> BigInt(128 - bits);
-  return false;
+/** Every address of a root (a domain: nothing), lazily. */
+export function addressesOf(root: Root): Generator<string> {
+  return addressesIn(addressRanges(root.kind === 'domain' ? [] : [root.value]));
 }
 
 /** Checks one scope pattern (exact name, *.wildcard, prefix-*, IP, CIDR; "+" for an inclusion). */
@@ -91,21 +55,85 @@ export function checkPattern(p: string): void {
   if (!/^[a-z0-9*_.-]+$/i.test(s)) throw new Error(`"${p}" is not a domain pattern, IP address or CIDR range`);
 }
 
-/** A predicate saying whether a host name or address is in scope. */
-export function scopeOf(patterns: string[]): (hostOrIp: string) => boolean {
-  const include = patterns.filter((p) => p.startsWith('+')).map((p) => p.slice(1).trim().toLowerCase());
-  const exclude = patterns.filter((p) => !p.startsWith('+')).map((p) => p.trim().toLowerCase());
-  const match = (p: string, v: string) => {
-    if (p.includes('/')) return net.isIP(v) ? inCidr(v, p) : false;
-    if (p.includes('*')) {
-      const re = new RegExp('^' + p.split('*').map((x) => x.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
-      return re.test(v);
+/** A glob ("*" any run of characters) matched without backtracking blow-ups: O(pattern x text) at worst. */
+function globMatch(p: string, v: string): boolean {
+  let i = 0;
+  let j = 0;
+  let star = -1;
+  let mark = 0;
+  while (j < v.length) {
+    if (i < p.length && p[i] !== '*' && p[i] === v[j]) {
+      i++;
+      j++;
+    } else if (i < p.length && p[i] === '*') {
+      star = i++;
+      mark = j;
+    } else if (star >= 0) {
+      i = star + 1;
+      j = ++mark;
+    } else return false;
+  }
+  while (i < p.length && p[i] === '*') i++;
+  return i === p.length;
+}
+
+/** Scope patterns of one kind (exclusions or inclusions), compiled once. */
+class PatternSet {
+  readonly names = new Set<string>();
+  readonly globs: string[] = [];
+  /** Globs that could match an address (only digits, hex letters, dots, colons besides "*"). */
+  readonly addressGlobs: string[] = [];
+  readonly ranges: AddressRanges;
+  readonly size: number;
+  constructor(patterns: string[]) {
+    const addresses: string[] = [];
+    for (const p of patterns) {
+      if (p.includes('/') || net.isIP(p)) addresses.push(p);
+      else if (p.includes('*')) {
+        this.globs.push(p);
+        if (/^[0-9a-f.:*]+$/.test(p)) this.addressGlobs.push(p);
+      } else this.names.add(p);
     }
-    return p === v;
-  };
-  return (value) => {
-    const v = value.toLowerCase();
-    if (include.length && !include.some((p) => match(p, v))) return false;
-    return !exclude.some((p) => match(p, v));
+    this.ranges = addressRanges(addresses);
+    this.size = patterns.length;
+  }
+  /** Whether a name or address matches one of the patterns. */
+  matches(v: string): boolean {
+    if (this.names.has(v)) return true;
+    if (net.isIP(v) && rangesHave(this.ranges, v)) return true;
+    return this.globs.some((g) => globMatch(g, v));
+  }
+}
+
+/** A run's scope: which names and addresses it may touch, and the addresses of its IP roots. */
+export interface Scope {
+  /** Whether a host name or address is in scope. */
+  allows(hostOrIp: string): boolean;
+  /** The roots' addresses in scope: merged, address exclusions subtracted, address inclusions applied. */
+  ranges(roots: Root[]): AddressRanges;
+  /** Whether an address drawn from ranges() is in scope (the checks ranges() could not do by arithmetic). */
+  allowsInRanges(ip: string): boolean;
+}
+
+export function scopeOf(patterns: string[]): Scope {
+  const include = new PatternSet(patterns.filter((p) => p.startsWith('+')).map((p) => p.slice(1).trim().toLowerCase()));
+  const exclude = new PatternSet(patterns.filter((p) => !p.startsWith('+')).map((p) => p.trim().toLowerCase()));
+  // With inclusions, an address must match one: arithmetic can narrow the ranges to the address
+  // inclusions unless a glob inclusion might match addresses too.
+  const narrowed = include.size > 0 && include.addressGlobs.length === 0;
+  return {
+    allows(value) {
+      const v = value.toLowerCase();
+      if (include.size && !include.matches(v)) return false;
+      return !exclude.matches(v);
+    },
+    ranges(roots) {
+      const all = addressRanges(roots.filter((r) => r.kind !== 'domain').map((r) => r.value));
+      return subtractRanges(narrowed ? intersectRanges(all, include.ranges) : all, exclude.ranges);
+    },
+    allowsInRanges(ip) {
+      if (include.size && !narrowed && !include.matches(ip)) return false;
+      return !exclude.addressGlobs.some((g) => globMatch(g, ip));
+    },
   };
 }

@@ -83,6 +83,8 @@ export interface Limits {
   rateLimit: number;
   /** Milliseconds per connection / query. */
   timeoutMs: number;
+  /** Address-port pairs a run probes at most (port_scan, or the direct probes without it); default no limit. */
+  maxProbes?: number;
   signal?: AbortSignal;
 }
 

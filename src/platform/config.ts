@@ -13,6 +13,10 @@ export interface PlatformConfig {
   rateLimitPerMinute: number;
   /** Range addresses one scan may name in all, after exclusions (VIGIL_MAX_RANGE_ADDRESSES). */
   maxRangeAddresses: number;
+  /** Address-port pairs one enumeration run may probe, counted at create (VIGIL_MAX_ENUMERATION_PROBES). */
+  maxEnumerationProbes: number;
+  /** Names one enumeration run may brute-force: root domains x words (VIGIL_MAX_ENUMERATION_NAMES). */
+  maxEnumerationNames: number;
   /** Extra targets scans may not name (VIGIL_DENY_TARGETS, comma separated patterns). */
   denyTargets: string[];
   /** Lifts the built-in denials: cloud metadata addresses and the platform's own port (VIGIL_ALLOW_DENIED_TARGETS=1). */
@@ -36,6 +40,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformCon
     maxScanTargets: Number(env.VIGIL_MAX_SCAN_TARGETS ?? 10_000),
     rateLimitPerMinute: Math.max(0, Number(env.VIGIL_RATE_LIMIT ?? 1200) || 0),
     maxRangeAddresses: Number(env.VIGIL_MAX_RANGE_ADDRESSES ?? 1 << 20),
+    maxEnumerationProbes: Number(env.VIGIL_MAX_ENUMERATION_PROBES ?? 2 ** 24),
+    maxEnumerationNames: Number(env.VIGIL_MAX_ENUMERATION_NAMES ?? 1_000_000),
     denyTargets: (env.VIGIL_DENY_TARGETS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     allowDeniedTargets: /^(1|true|yes)$/i.test(env.VIGIL_ALLOW_DENIED_TARGETS ?? ''),
     templatesDir: env.VIGIL_TEMPLATES_DIR || undefined,

@@ -149,6 +149,16 @@ describe('discovery', () => {
     expect(assets).toEqual([]);
   });
 
+  it('stops probing at the run\'s budget of address-port pairs (limits.maxProbes), with a notice', async () => {
+    const events: DiscoveryEvent[] = [];
+    const assets = await runDiscovery({ roots: ['127.0.0.12/30'], steps: ['port_scan'], ports: `${web.port},${tlsWeb.port}`, limits: { maxProbes: 5 } }, (e) => events.push(e));
+    expect(assets.map((a) => `${a.host}:${a.port}`).sort()).toEqual([`127.0.0.12:${web.port}`, `127.0.0.13:${tlsWeb.port}`].sort());
+    const notices = events.filter((e) => e.type === 'notice').map((e) => (e as { message: string }).message);
+    expect(notices).toEqual([expect.stringMatching(/^stopped at 2 addresses x 2 ports, the run's limit of 5 address-port pairs/)]);
+    const progress = events.filter((e) => e.type === 'progress');
+    expect(progress.at(-1)).toMatchObject({ step: 'port_scan', done: 4, total: 4 });
+  });
+
   it('a server that drips its answer forever does not hold a probe past its deadline', async () => {
     const drip = await startHttpServer((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'text/html' });

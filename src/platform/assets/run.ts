@@ -1,16 +1,20 @@
-// One run of an enumeration, as a worker job: discovery, then in one transaction the inventory update
-// (assets compared with their last state, change history written), the policies, and the run's end.
-// A job retried after a crash either finds its run stored (and only re-sends its alerts) or starts over:
-// nothing is written before the final transaction, so nothing is doubled.
+// One run of an enumeration, as a worker job: discovery (on a thread of its own, discovery-runner.ts),
+// then in one transaction the inventory update (assets compared with their last state, change history
+// written), the policies, and the run's end. What discovery finds is staged in enumeration_found in
+// batches under the attempt's own name (so no process holds a whole run); the inventory changes only in
+// the final transaction, which reads its attempt's rows. A job retried after a crash either finds its
+// run stored (and only re-sends its alerts) or starts over with a new attempt: nothing is doubled.
 import type { JobContext } from '../worker/registry.ts';
 import type { Db } from '../../db/connection.ts';
-import { runDiscovery, parseProviderConfig, SOURCES as PASSIVE_SOURCES, type DiscoveredAsset, type DiscoveryEvent, type Step } from '../../discovery/index.ts';
+import { randomUUID } from 'node:crypto';
+import { parseProviderConfig, SOURCES as PASSIVE_SOURCES, type DiscoveredAsset, type DiscoveryEvent, type Step } from '../../discovery/index.ts';
 import { loadConfigs } from '../scans/configs.ts';
 import { applyPoliciesToRun, pendingAlertsOfRun, sendAlerts } from './policies.ts';
 import * as store from './store.ts';
-import { denyList } from '../scans/deny.ts';
-import { technologyHook, DEFAULT_TECH_TEMPLATES, type TechHook } from './technologies.ts';
-import type { EnumerationConfigInput } from './service.ts';
+import { technologyTemplates, DEFAULT_TECH_TEMPLATES } from './technologies.ts';
+import { runDiscoveryThread, type DiscoveryThreadInput } from './discovery-runner.ts';
+import { checkEnumeration, type EnumerationConfigInput } from './service.ts';
+import { ApiError } from '../errors.ts';
 import { cloudSettings, providerNames } from './cloud.ts';
 
 export interface EnumerateJob {
@@ -69,42 +73,57 @@ function snapshot(f: Pick<store.AssetFacts, 'host' | 'port' | 'url' | 'ip' | 'cn
   };
 }
 
-/** Stores a run's assets and history; returns the ids of assets new or changed in it, and counts. */
-export async function storeRun(db: Db, row: store.EnumerationRow, run: number, found: DiscoveredAsset[]): Promise<{ touched: string[]; fresh: string[]; total: number }> {
-  const existing = new Map((await store.assetsOfEnumeration(db, row.id)).map((a) => [a.asset_key, a]));
+/** Assets read and compared at a time when a run is stored: the run is never held whole. */
+const STORE_PAGE = 500;
+
+/**
+ * Stores a run's assets (staged by its attempt in enumeration_found) and history, page by page; returns
+ * the ids of assets new or changed in it, and counts. Runs inside the run's final transaction.
+ */
+export async function storeRun(db: Db, row: store.EnumerationRow, run: number, attempt: string): Promise<{ touched: string[]; fresh: string[]; total: number }> {
   const touched: string[] = [];
   const fresh: string[] = [];
-  const seen = new Set<string>();
+  let total = 0;
   const log = (assetId: string, eventType: string, changeEvent: unknown[], snap: Record<string, unknown>) =>
     store.insertChangelog(db, { teamId: row.team_id, assetId, enumerationId: row.id, run, eventType, changeEvent, snapshot: snap });
-  for (const a of found) {
-    const f = factsOf(a);
-    if (seen.has(f.asset_key)) continue;
-    seen.add(f.asset_key);
-    const old = existing.get(f.asset_key);
-    if (!old) {
-      const id = await store.insertAsset(db, row.team_id, row.id, run, f);
-      await log(id, 'appeared', [{ name: 'asset', from: null, to: 'appeared' }], snapshot(f, []));
-      touched.push(id);
-      fresh.push(id);
-      continue;
+  for (let after = ''; ;) {
+    const page = await store.foundPage(db, row.id, attempt, after, STORE_PAGE);
+    if (!page.length) break;
+    after = page[page.length - 1]!.asset_key;
+    total += page.length;
+    const existing = new Map((await store.assetsByKeys(db, row.id, page.map((f) => f.asset_key))).map((a) => [a.asset_key, a]));
+    for (const f of page) {
+      const old = existing.get(f.asset_key);
+      if (!old) {
+        const id = await store.insertAsset(db, row.team_id, row.id, run, f);
+        await log(id, 'appeared', [{ name: 'asset', from: null, to: 'appeared' }], snapshot(f, []));
+        touched.push(id);
+        fresh.push(id);
+        continue;
+      }
+      const reappeared = old.disappeared_at !== null;
+      const changes = reappeared ? [] : changesBetween(old, f);
+      await store.updateAsset(db, old.id, run, f, changes.length > 0, reappeared);
+      if (reappeared) {
+        await log(old.id, 'appeared', [{ name: 'asset', from: 'disappeared', to: 'appeared' }], snapshot(f, old.labels));
+        fresh.push(old.id);
+      }
+      if (changes.length) await log(old.id, 'changed', changes, snapshot(f, old.labels));
+      if (reappeared || changes.length) touched.push(old.id);
     }
-    const reappeared = old.disappeared_at !== null;
-    const changes = reappeared ? [] : changesBetween(old, f);
-    await store.updateAsset(db, old.id, run, f, changes.length > 0, reappeared);
-    if (reappeared) {
-      await log(old.id, 'appeared', [{ name: 'asset', from: 'disappeared', to: 'appeared' }], snapshot(f, old.labels));
-      fresh.push(old.id);
+  }
+  // Every asset the run found now has last_seen_run = run: the others present before have disappeared.
+  for (let afterId = '0'; ;) {
+    const page = await store.unseenPage(db, row.id, run, afterId, STORE_PAGE);
+    if (!page.length) break;
+    afterId = page[page.length - 1]!.id;
+    for (const old of page) {
+      await store.markDisappeared(db, old.id, run);
+      await log(old.id, 'disappeared', [{ name: 'asset', from: 'present', to: 'disappeared' }], snapshot(old, old.labels));
     }
-    if (changes.length) await log(old.id, 'changed', changes, snapshot(f, old.labels));
-    if (reappeared || changes.length) touched.push(old.id);
   }
-  for (const old of existing.values()) {
-    if (seen.has(old.asset_key) || old.disappeared_at !== null) continue;
-    await store.markDisappeared(db, old.id, run);
-    await log(old.id, 'disappeared', [{ name: 'asset', from: 'present', to: 'disappeared' }], snapshot(old, old.labels));
-  }
-  return { touched, fresh, total: seen.size };
+  await store.dropFound(db, row.id, run, true);
+  return { touched, fresh, total };
 }
 
 /**
@@ -138,40 +157,22 @@ export async function passiveSettings(db: Db, teamId: string, cfg: EnumerationCo
 
 const STEP_ORDER: Step[] = ['dns_passive', 'dns_bruteforce', 'dns_resolve', 'port_scan', 'http_probe', 'tls_scan', 'http_screenshot'];
 
-export async function runEnumeration(ctx: JobContext, job: EnumerateJob, onStored?: (newAssetIds: string[]) => Promise<void>): Promise<{ outcome: string }> {
-  const row = await store.getEnumeration(ctx.db, null, job.enumerationId);
-  if (!row || row.run !== job.run) return { outcome: 'superseded' };
-  if (row.done_run < job.run) {
-    await store.markRunning(ctx.db, row.id, job.run);
-    const cfg = row.enumeration_config as EnumerationConfigInput;
-    const notices: string[] = [];
-    const steps = row.steps as Step[];
-    const order = STEP_ORDER.filter((s) => steps.includes(s) || s === 'dns_resolve');
-    let lastWrite = 0;
-    const sink = (e: DiscoveryEvent) => {
-      if (e.type === 'notice') notices.push(e.message);
-      if (e.type !== 'progress' || e.total <= 0) return;
-      const i = order.indexOf(e.step);
-      const pct = Math.min(99, Math.floor(((Math.max(0, i) + e.done / e.total) / order.length) * 100));
-      const now = Date.now();
-      if (now - lastWrite < 500) return;
-      lastWrite = now;
-      void store.setProgress(ctx.db, row.id, job.run, pct).catch(() => {});
-    };
-    // The scans' deny list holds for discovery too: metadata addresses, VIGIL_DENY_TARGETS, our own port.
-    const deny = denyList(ctx.config);
-    let technologies: TechHook | undefined;
-    if (steps.includes('http_probe') && cfg.technology_templates?.length !== 0) {
-      const hook = await technologyHook(ctx.db, row.team_id, cfg.technology_templates ?? DEFAULT_TECH_TEMPLATES, {
-        timeoutSeconds: cfg.timeout ?? 5, signal: ctx.signal, ipUrls: (cfg.resolvers ?? []).length > 0,
-      });
-      if (typeof hook === 'string') notices.push(hook);
-      else technologies = hook;
-    }
-    const cloud = await cloudSettings(ctx.db, row.team_id, cfg.cloudlist_config_ids ?? [], notices);
-    const found = await runDiscovery({
-      technologies,
-      deny: (host, port) => deny.reason(port ? `${host.includes(':') ? `[${host}]` : host}:${port}` : host) !== undefined,
+/**
+ * What a run's discovery thread gets: the enumeration's settings, its technology templates' texts, its
+ * cloud accounts and passive keys (read here, where the database is), the deny list's settings and the limits.
+ */
+async function discoveryInput(ctx: JobContext, row: store.EnumerationRow, notices: string[]) {
+  const cfg = row.enumeration_config as EnumerationConfigInput;
+  const steps = row.steps as Step[];
+  let tech: DiscoveryThreadInput['tech'];
+  if (steps.includes('http_probe') && cfg.technology_templates?.length !== 0) {
+    const templates = await technologyTemplates(ctx.db, row.team_id, cfg.technology_templates ?? DEFAULT_TECH_TEMPLATES);
+    if (typeof templates === 'string') notices.push(templates);
+    else tech = { templates, options: { timeoutSeconds: cfg.timeout ?? 5, ipUrls: (cfg.resolvers ?? []).length > 0 } };
+  }
+  const cloud = await cloudSettings(ctx.db, row.team_id, cfg.cloudlist_config_ids ?? [], notices);
+  const input: DiscoveryThreadInput = {
+    config: {
       roots: row.root_domains,
       steps,
       ports: row.enumeration_ports ?? cfg.ports,
@@ -183,13 +184,57 @@ export async function runEnumeration(ctx: JobContext, job: EnumerateJob, onStore
       cloud,
       limits: {
         concurrency: cfg.concurrency ?? 50, rateLimit: cfg.rate_limit ?? 0, timeoutMs: cfg.timeout ? cfg.timeout * 1000 : 3000,
-        signal: ctx.signal,
+        maxProbes: ctx.config.maxEnumerationProbes,
       },
-    }, sink);
+    },
+    deny: { port: ctx.config.port, host: ctx.config.host, denyTargets: ctx.config.denyTargets, allowDeniedTargets: ctx.config.allowDeniedTargets },
+    tech,
+    batchSize: STORE_PAGE,
+  };
+  return { input, cloud };
+}
+
+export async function runEnumeration(ctx: JobContext, job: EnumerateJob, onStored?: (newAssetIds: string[]) => Promise<void>): Promise<{ outcome: string }> {
+  const row = await store.getEnumeration(ctx.db, null, job.enumerationId);
+  if (!row || row.run !== job.run) return { outcome: 'superseded' };
+  if (row.done_run < job.run) {
+    // Stored before a limit was lowered, or by an older version: refused for good, not retried.
+    try {
+      checkEnumeration(row, ctx.config);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      await store.failRun(ctx.db, row.id, job.run, `the run was refused: ${err.message}`);
+      return { outcome: 'refused' };
+    }
+    await store.markRunning(ctx.db, row.id, job.run);
+    const cfg = row.enumeration_config as EnumerationConfigInput;
+    const notices: string[] = [];
+    const steps = row.steps as Step[];
+    const order = STEP_ORDER.filter((s) => steps.includes(s) || s === 'dns_resolve');
+    let lastWrite = 0;
+    const sink = (e: Extract<DiscoveryEvent, { type: 'notice' | 'progress' }>) => {
+      if (e.type === 'notice') notices.push(e.message);
+      if (e.type !== 'progress' || e.total <= 0) return;
+      const i = order.indexOf(e.step);
+      const pct = Math.min(99, Math.floor(((Math.max(0, i) + e.done / e.total) / order.length) * 100));
+      const now = Date.now();
+      if (now - lastWrite < 500) return;
+      lastWrite = now;
+      void store.setProgress(ctx.db, row.id, job.run, pct).catch(() => {});
+    };
+    const { input, cloud } = await discoveryInput(ctx, row, notices);
+    // Each attempt stages what it finds under its own name; the final transaction stores only its own.
+    const attempt = randomUUID();
+    await store.dropFound(ctx.db, row.id, job.run, false);
+    const discovered = await runDiscoveryThread(input, {
+      signal: ctx.signal,
+      onEvent: sink,
+      onAssets: (assets) => store.stageFound(ctx.db, row.id, job.run, attempt, assets.map(factsOf)),
+    });
     const alerts = await ctx.db.transaction(async (tx) => {
       const current = await store.getEnumeration(tx, null, row.id);
       if (!current || current.run !== job.run || current.done_run >= job.run) return undefined;
-      const out = await storeRun(tx, row, job.run, found);
+      const out = await storeRun(tx, row, job.run, attempt);
       const queued = await applyPoliciesToRun(tx, row.team_id, row.id, job.run, out.touched);
       await store.finishRun(tx, row.id, job.run, { total: out.total, fresh: out.fresh.length, notices });
       const providers = cloud && providerNames(cloud.providers);
@@ -197,7 +242,7 @@ export async function runEnumeration(ctx: JobContext, job: EnumerateJob, onStore
       return queued;
     });
     if (alerts === undefined) return { outcome: 'superseded' };
-    ctx.log.info({ enumeration_id: row.id, run: job.run, total_assets: found.length, notices }, 'enumeration run stored');
+    ctx.log.info({ enumeration_id: row.id, run: job.run, total_assets: discovered.total, discovery_heap_mb: discovered.peakHeapMb, notices }, 'enumeration run stored');
   }
   // Alerts and the automatic scan after the commit; both are safe to repeat.
   await sendAlerts(ctx, await pendingAlertsOfRun(ctx.db, row.team_id, row.id, job.run));

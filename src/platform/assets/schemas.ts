@@ -26,7 +26,7 @@ export const CreateEnumerationBody = Type.Object({
   name: Opt(Type.String({ maxLength: 500 })),
   root_domains: Opt(Type.Array(Type.String({ maxLength: 300 }), { maxItems: 1000, description: 'domains, IP addresses or CIDR ranges (largest /16, IPv6 /112); may be left out when cloudlist_config_ids is given' })),
   steps: Opt(Type.Array(Type.String({ maxLength: 100, description: STEPS.join(', ') }), { maxItems: 20 })),
-  enumeration_ports: Opt(Type.String({ maxLength: 4096, description: 'e.g. "80,443,8000-8100" or "top-100" (default)' })),
+  enumeration_ports: Opt(Type.String({ maxLength: 4096, description: 'e.g. "80,443,8000-8100" or "top-100" (default); addresses x ports at most VIGIL_MAX_ENUMERATION_PROBES (default 16,777,216)' })),
   enumeration_config: Opt(EnumerationConfig),
   exclusions: Opt(Type.Array(Type.String({ maxLength: 300 }), { maxItems: 10_000, description: 'exclusion patterns; a leading + makes an allow-list pattern' })),
   exclude_targets: Opt(Type.Array(Type.String({ maxLength: 300 }), { maxItems: 10_000 })),

@@ -4,7 +4,8 @@ import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import type { Caller } from '../auth/service.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
-import { checkConfig } from '../../discovery/index.ts';
+import { workOf } from '../../discovery/index.ts';
+import { overLimit, type WorkLimits } from './limits.ts';
 import { enqueue } from '../worker/registry.ts';
 import { checkDenied, denyList } from '../scans/deny.ts';
 import { parseSort, pageEnvelope } from '../scans/service.ts';
@@ -50,29 +51,46 @@ export const DEFAULT_ENUM_STEPS = ['dns_resolve', 'port_scan', 'http_probe'];
 
 export const newId = () => randomBytes(10).toString('hex');
 
-/** Checks roots, steps, ports, resolvers and exclusions with discovery's checks: a 400 names the field. */
-function check(body: { root_domains: string[]; steps: string[]; enumeration_ports?: string | null; enumeration_config: EnumerationConfigInput; exclusions: string[] }): void {
+/** What check() reads: a create or update request as it will be stored, or a stored enumeration. */
+export interface EnumerationSettings {
+  root_domains: string[];
+  steps: string[];
+  enumeration_ports?: string | null;
+  enumeration_config: EnumerationConfigInput;
+  exclusions: string[];
+}
+
+/**
+ * Checks roots, steps, ports, resolvers and exclusions with discovery's checks, and the work they ask
+ * for against the limits (by arithmetic): a 400 names the field.
+ */
+export function checkEnumeration(body: EnumerationSettings, limits: WorkLimits): void {
   const paramOf: Record<string, string> = { roots: 'root_domains', steps: 'steps', ports: 'enumeration_ports', resolvers: 'enumeration_config.resolvers', exclusions: 'exclusions' };
   const cloud = (body.enumeration_config.cloudlist_config_ids ?? []).length > 0;
   if (!body.root_domains.length && !cloud) {
     throw badRequest('root_domains must name at least one domain, IP address or CIDR range (or give cloudlist_config_ids)', 'root_domains');
   }
+  // Ports come from enumeration_ports, or enumeration_config.ports when that is absent.
+  const portsParam = body.enumeration_ports == null ? 'enumeration_config.ports' : 'enumeration_ports';
+  let work;
   try {
-    checkConfig({
+    work = workOf({
       cloud: cloud ? { providers: [] } : undefined,
       roots: body.root_domains,
       steps: body.steps as never,
       ports: body.enumeration_ports ?? body.enumeration_config.ports,
       resolvers: body.enumeration_config.resolvers,
+      wordlist: body.enumeration_config.wordlist,
       exclusions: body.exclusions,
     });
   } catch (e) {
     const field = String((e as { field?: string }).field ?? '');
     const [head, ...rest] = field.split('[');
     const param = (paramOf[head!] ?? head) + (rest.length ? '[' + rest.join('[') : '');
-    // Ports come from enumeration_ports, or enumeration_config.ports when that is absent.
-    throw badRequest((e as Error).message, head === 'ports' && body.enumeration_ports == null ? 'enumeration_config.ports' : param);
+    throw badRequest((e as Error).message, head === 'ports' ? portsParam : param);
   }
+  const over = overLimit(work, limits, { ports: portsParam, wordlist: body.enumeration_config.wordlist?.length ? 'enumeration_config.wordlist' : undefined });
+  if (over) throw badRequest(over.message, over.param);
 }
 
 export async function createEnumeration(ctx: AppContext, caller: Caller, body: CreateEnumerationBody): Promise<{ id: string }> {
@@ -82,7 +100,7 @@ export async function createEnumeration(ctx: AppContext, caller: Caller, body: C
   const config: EnumerationConfigInput = { ...(body.enumeration_config ?? {}) };
   if (body.subfinder_config_ids?.length) config.subfinder_config_ids = body.subfinder_config_ids;
   await setCloudAccounts(ctx.db, caller.teamId, config, body.cloudlist_config_ids);
-  check({ root_domains: roots, steps, enumeration_ports: body.enumeration_ports, enumeration_config: config, exclusions });
+  checkEnumeration({ root_domains: roots, steps, enumeration_ports: body.enumeration_ports, enumeration_config: config, exclusions }, ctx.config);
   checkDenied(denyList(ctx.config), roots, 'root_domains');
   checkDenied(denyList(ctx.config), config.resolvers ?? [], 'enumeration_config.resolvers');
   const id = newId();
@@ -172,7 +190,7 @@ export async function updateEnumeration(ctx: AppContext, teamId: string, id: str
     enumeration_config: config,
     exclusions: body.exclusions ?? row.exclusions,
   };
-  check(next);
+  checkEnumeration(next, ctx.config);
   if (body.root_domains) checkDenied(denyList(ctx.config), next.root_domains, 'root_domains');
   if (body.enumeration_config) checkDenied(denyList(ctx.config), body.enumeration_config.resolvers ?? [], 'enumeration_config.resolvers');
   if (body.name !== undefined && !body.name.trim()) throw badRequest('name must not be empty', 'name');
@@ -193,7 +211,8 @@ export async function deleteEnumeration(ctx: AppContext, teamId: string, id: str
 }
 
 export async function rescanEnumeration(ctx: AppContext, teamId: string, id: string): Promise<{ id: string }> {
-  await mustGet(ctx, teamId, id);
+  // A stored enumeration is checked again: the limits may have been lowered since it was saved.
+  checkEnumeration(await mustGet(ctx, teamId, id), ctx.config);
   const run = await store.queueNextRun(ctx.db, teamId, id);
   if (run === undefined) throw conflict(`enumeration ${id} is already queued or running`, 'enumerate_id');
   try {

@@ -149,10 +149,12 @@ export async function setProgress(db: Db, id: string, run: number, progress: num
   await db.query(`UPDATE asset_enumerations SET progress = $3, updated_at = now() WHERE id = $1 AND run = $2 AND status = 'running'`, [id, run, progress]);
 }
 
+/** Marks a run failed; what its attempts staged is dropped (never stored). */
 export async function failRun(db: Db, id: string, run: number, reason: string): Promise<void> {
   await db.query(
     `UPDATE asset_enumerations SET status = 'failed', failure_reason = $3, completed_at = now(), updated_at = now()
      WHERE id = $1 AND run = $2 AND done_run < $2`, [id, run, reason]);
+  await dropFound(db, id, run, true);
 }
 
 /** Ends a run as stored: the status, counts and notices. */
@@ -226,10 +228,49 @@ const ASSET_COLUMNS = `a.id::text AS id, a.team_id, a.enumeration_id, e.name AS 
   a.redirect_location, a.tls, (a.screenshot IS NOT NULL) AS has_screenshot, a.sources, a.labels, a.first_seen_run, a.last_seen_run,
   a.last_changed_run, a.disappeared_at, a.created_at, a.updated_at, a.last_seen_at`;
 
-/** Every asset of an enumeration, also the disappeared ones (a run compares with them). */
-export async function assetsOfEnumeration(db: Db, enumerationId: string): Promise<AssetRow[]> {
+/**
+ * Stages what an attempt of a run found (enumeration_found); the first row of an asset key is kept, as a
+ * run keeps the first record of a key.
+ */
+export async function stageFound(db: Db, enumerationId: string, run: number, attempt: string, facts: AssetFacts[]): Promise<void> {
+  if (!facts.length) return;
+  await db.query(
+    `INSERT INTO enumeration_found (enumeration_id, run, attempt, asset_key, facts, screenshot)
+     SELECT $1, $2, $3, f.key, f.facts::jsonb, CASE WHEN f.shot = '' THEN NULL ELSE decode(f.shot, 'base64') END
+       FROM unnest($4::text[], $5::text[], $6::text[]) AS f(key, facts, shot)
+     ON CONFLICT (enumeration_id, attempt, asset_key) DO NOTHING`,
+    [enumerationId, run, attempt, facts.map((f) => f.asset_key), facts.map(({ screenshot: _s, ...rest }) => JSON.stringify(rest)),
+      facts.map((f) => f.screenshot?.toString('base64') ?? '')],
+  );
+}
+
+/** A page of an attempt's staged assets, in key order after `after`. */
+export async function foundPage(db: Db, enumerationId: string, attempt: string, after: string, limit: number): Promise<AssetFacts[]> {
+  const { rows } = await db.query<{ facts: Omit<AssetFacts, 'screenshot'>; screenshot: Buffer | Uint8Array | null }>(
+    `SELECT facts, screenshot FROM enumeration_found WHERE enumeration_id = $1 AND attempt = $2 AND asset_key > $3 ORDER BY asset_key LIMIT $4`,
+    [enumerationId, attempt, after, limit]);
+  return rows.map((r) => ({ ...r.facts, screenshot: r.screenshot ? Buffer.from(r.screenshot) : null }));
+}
+
+/** Drops staged rows: of every run before `run` (attempts that never finished), or of `run` too. */
+export async function dropFound(db: Db, enumerationId: string, run: number, includingRun: boolean): Promise<void> {
+  await db.query(`DELETE FROM enumeration_found WHERE enumeration_id = $1 AND (run < $2 OR ($3 AND run = $2))`, [enumerationId, run, includingRun]);
+}
+
+/** The assets of an enumeration with these keys (the disappeared ones too). */
+export async function assetsByKeys(db: Db, enumerationId: string, keys: string[]): Promise<AssetRow[]> {
   const { rows } = await db.query<AssetRow>(
-    `SELECT ${ASSET_COLUMNS} FROM assets a JOIN asset_enumerations e ON e.id = a.enumeration_id WHERE a.enumeration_id = $1`, [enumerationId]);
+    `SELECT ${ASSET_COLUMNS} FROM assets a JOIN asset_enumerations e ON e.id = a.enumeration_id WHERE a.enumeration_id = $1 AND a.asset_key = ANY($2::text[])`,
+    [enumerationId, keys]);
+  return rows;
+}
+
+/** A page of the assets present before a run and not seen in it (id order after `afterId`). */
+export async function unseenPage(db: Db, enumerationId: string, run: number, afterId: string, limit: number): Promise<AssetRow[]> {
+  const { rows } = await db.query<AssetRow>(
+    `SELECT ${ASSET_COLUMNS} FROM assets a JOIN asset_enumerations e ON e.id = a.enumeration_id
+      WHERE a.enumeration_id = $1 AND a.disappeared_at IS NULL AND a.last_seen_run < $2 AND a.id > $3::bigint ORDER BY a.id LIMIT $4`,
+    [enumerationId, run, afterId, limit]);
   return rows;
 }
 

@@ -1,18 +1,15 @@
 // Which fingerprint templates an enumeration runs on its web assets: the catalogue's
 // http/technologies/tech-detect.yaml by default, or those enumeration_config.technology_templates names
-// (catalogue paths, folders, ids, or the team's private templates). Running them: src/discovery/technologies.ts.
+// (catalogue paths, folders, ids, or the team's private templates). They are read here and handed as
+// texts to the run's discovery thread, which parses and runs them (src/discovery/technologies.ts).
 import type { Db } from '../../db/connection.ts';
 import { ApiError } from '../errors.ts';
 import { resolveTemplates } from '../templates/resolve.ts';
-import { parseTemplate } from '../../engine/template/parse.ts';
-import type { Template } from '../../engine/template/types.ts';
-import { techHook, type TechHook, type TechOptions } from '../../discovery/technologies.ts';
 
 export const DEFAULT_TECH_TEMPLATES = ['http/technologies/tech-detect.yaml'];
-export type { TechHook };
 
-/** The hook, or a notice saying why there is none (no such templates stored). */
-export async function technologyHook(db: Db, teamId: string, selectors: string[], opts: TechOptions): Promise<TechHook | string> {
+/** The templates' texts, or a notice saying why there are none (no such templates stored). */
+export async function technologyTemplates(db: Db, teamId: string, selectors: string[]): Promise<{ raw: string; uri: string }[] | string> {
   let rows;
   try {
     rows = await resolveTemplates(db, teamId, { templates: selectors });
@@ -20,8 +17,6 @@ export async function technologyHook(db: Db, teamId: string, selectors: string[]
     if (err instanceof ApiError) return `technology templates skipped: ${err.message}`;
     throw err;
   }
-  const { rows: texts } = await db.query<{ uri: string; raw: string }>('SELECT uri, raw FROM templates WHERE pk = ANY($1::bigint[])', [rows.map((r) => r.pk)]);
-  const templates = texts.map((t) => parseTemplate(t.raw, t.uri).template).filter((t): t is Template => !!t);
-  if (!templates.length) return 'technology templates skipped: none of them loads';
-  return techHook(templates, opts);
+  const { rows: texts } = await db.query<{ uri: string; raw: string }>('SELECT uri, raw FROM templates WHERE pk = ANY($1::bigint[]) ORDER BY uri', [rows.map((r) => r.pk)]);
+  return texts;
 }

@@ -6,6 +6,7 @@ import { queueSchemaFor } from '../../../src/db/queue.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { startTestQueue, waitFor } from '../../helpers/queue.ts';
 import type { DbKind } from '../../helpers/db.ts';
+import type { PlatformConfig } from '../../../src/platform/config.ts';
 import { ensureQueues, getJobHandler } from '../../../src/platform/worker/registry.ts';
 import { startWorker, type WorkerHandle } from '../../../src/platform/worker/runtime.ts';
 import '../../../src/platform/scans/jobs.ts';
@@ -23,8 +24,8 @@ export interface AssetTestApp extends TestApp {
   waitRun(id: string, run: number, timeoutMs?: number): Promise<Record<string, any>>;
 }
 
-export async function createAssetApp(kind: DbKind, opts: { worker?: boolean } = {}): Promise<AssetTestApp> {
-  const t = await createTestApp(kind);
+export async function createAssetApp(kind: DbKind, opts: { worker?: boolean; config?: Partial<PlatformConfig> } = {}): Promise<AssetTestApp> {
+  const t = await createTestApp(kind, opts.config);
   const boss = await startTestQueue(t.testDb);
   t.ctx.queue = boss;
   await ensureQueues(boss, [getJobHandler(ENUMERATE_JOB)!, getJobHandler(ALERT_JOB)!, getJobHandler(SCAN_CHUNK_JOB)!]);

@@ -25,7 +25,9 @@ describe.skipIf(!url)('enumeration workers on PostgreSQL', () => {
         res.end(`<title>slow ${i}</title>`);
       }, { host: '127.0.0.6' }));
     }
-    const env = { DATABASE_URL: url, VIGIL_DB_SCHEMA: t.testDb.schema, VIGIL_ENUMERATION_TIMEOUT: '10', VIGIL_LOG_LEVEL: 'info' };
+    // A run takes about 10 s (six answers of 0.8 s, each asked twice, one at a time) plus its discovery
+    // thread's start (1-2 s from the TypeScript sources on a loaded machine): it must end before it expires.
+    const env = { DATABASE_URL: url, VIGIL_DB_SCHEMA: t.testDb.schema, VIGIL_ENUMERATION_TIMEOUT: '20', VIGIL_LOG_LEVEL: 'info' };
     for (let i = 0; i < 2; i++) workers.push(spawnVigil(['worker', '--concurrency', '1'], env));
     await Promise.all(workers.map((w) => w.waitFor(/worker started/)));
     // This process only sends jobs (its pg-boss also runs maintenance, which retries expired jobs).
