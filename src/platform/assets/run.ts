@@ -163,7 +163,7 @@ export async function runEnumeration(ctx: JobContext, job: EnumerateJob, onStore
     let technologies: TechHook | undefined;
     if (steps.includes('http_probe') && cfg.technology_templates?.length !== 0) {
       const hook = await technologyHook(ctx.db, row.team_id, cfg.technology_templates ?? DEFAULT_TECH_TEMPLATES, {
-        timeoutSeconds: cfg.timeout ?? 5, signal: ctx.signal, ipUrls: (cfg.resolvers ?? []).length > 0,
+        timeoutSeconds: cfg.timeout ?? 5, signal: ctx.signal, ipUrls: (cfg.resolvers ?? []).length > 0, egress: deny.policy,
       });
       if (typeof hook === 'string') notices.push(hook);
       else technologies = hook;
@@ -172,6 +172,7 @@ export async function runEnumeration(ctx: JobContext, job: EnumerateJob, onStore
     const found = await runDiscovery({
       technologies,
       deny: (host, port) => deny.reason(port ? `${host.includes(':') ? `[${host}]` : host}:${port}` : host) !== undefined,
+      egress: deny.policy,
       roots: row.root_domains,
       steps,
       ports: row.enumeration_ports ?? cfg.ports,
