@@ -8,9 +8,9 @@
 import dgram from 'node:dgram';
 import net from 'node:net';
 import os from 'node:os';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startHttpServer, startHttpsServer, type TestServer } from '../helpers/targets.ts';
+import { startHttpServer, startHttpsServer, startSocks5, type TestServer } from '../helpers/targets.ts';
 import { startDnsServer, type DnsTestServer } from '../helpers/dns-server.ts';
 import { tpl } from '../helpers/templates.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
@@ -80,11 +80,11 @@ afterAll(async () => {
 });
 
 /** Runs templates on targets under the policy; returns each attempt's error and the events. */
-async function scan(templates: Template[], targets: string[], egress: EgressPolicy | null = policy) {
+async function scan(templates: Template[], targets: string[], egress: EgressPolicy | null = policy, socks5Proxy?: string) {
   const errors: string[] = [];
   const events: Record<string, unknown>[] = [];
   await runScan({
-    targets, templates, egress: egress ?? undefined, rateLimit: 0, timeout: 3, retries: 1,
+    targets, templates, egress: egress ?? undefined, rateLimit: 0, timeout: 3, retries: 1, socks5Proxy,
     onResult: (e) => events.push(e as never), onAttempt: (a) => a.error && errors.push(a.error),
   });
   return { errors, events };
@@ -219,6 +219,27 @@ http:
     expect(site.requests.some((r) => r.url === '/named' && r.headers.host === `site.internal.test:${site.port}`)).toBe(true);
   });
 
+  it('through a SOCKS proxy (the undici path): a denied destination is never asked of it, a proxy on a denied address never dialled', async () => {
+    const socks = await startSocks5();
+    try {
+      const reach = tpl(`id: via-proxy
+info: {name: p, author: v, severity: info}
+http:
+  - path: ["http://2130706433:${receiver.port}/x", "{{BaseURL}}/via-proxy"]
+    matchers: [{type: word, words: [INTERNAL-SECRET, PUBLIC-PAGE]}]
+`);
+      const { events } = await scan([reach], [site.url], policy, `socks5://127.0.0.1:${socks.port}`);
+      expect(socks.seen).toEqual([`127.0.0.1:${site.port}`]);
+      expect(events.map((e) => e['matched-at'])).toEqual([`${site.url}/via-proxy`]);
+      const viaOwnPort = await scan([reach], [site.url], policy, `socks5://[::ffff:127.0.0.1]:${receiver.port}`);
+      expect(viaOwnPort.errors).toEqual([`socks5 proxy: connection to [::ffff:7f00:1] (127.0.0.1) port ${receiver.port} ${REFUSED}`]);
+    } finally {
+      await closeClients(); // the proxied keep-alive connection, so the proxy can close
+      await socks.close();
+    }
+    expect(receiver.connections).toEqual([]);
+  });
+
   it('tcp, ssl and websocket blocks', async () => {
     const P = receiver.port;
     const { errors } = await scan([
@@ -299,6 +320,31 @@ describe('discovery under the platform policy', () => {
       expect(found.find((a) => a.port === redirecting.port)!.http?.status_code).toBe(302);
     } finally {
       await redirecting.close();
+    }
+  });
+});
+
+describe.runIf(existsSync(process.env.VIGIL_CHROMIUM || '/usr/bin/chromium'))('the screenshot browser under the platform policy', () => {
+  it('loads the page, and no image, frame or script of it reaches a denied address', { timeout: 90_000 }, async () => {
+    const P = receiver.port;
+    const page = await startHttpServer((_req, res) => {
+      res.setHeader('content-type', 'text/html');
+      res.end(`<html><body><h1>PAGE</h1><img src="http://127.0.0.1:${P}/pixel.png"><iframe src="http://[::ffff:127.0.0.1]:${P}/frame"></iframe>` +
+        `<script>fetch('http://2130706433:${P}/xhr').catch(() => {}); new WebSocket('ws://localhost:${P}/ws');</script></body></html>`);
+    });
+    try {
+      const run = (egress: EgressPolicy | undefined) => runDiscovery({
+        roots: ['127.0.0.1'], steps: ['http_probe', 'http_screenshot'], ports: String(page.port), egress, limits: { timeoutMs: 5000 },
+      });
+      const found = await run(policy);
+      expect(found.find((a) => a.port === page.port)?.screenshot?.length).toBeGreaterThan(100);
+      expect(page.requests.some((r) => r.url === '/')).toBe(true);
+      expect(receiver.connections).toEqual([]);
+      // Control: without the policy the same page does reach the receiver.
+      await run(undefined);
+      expect(receiver.connections.length).toBeGreaterThan(0);
+    } finally {
+      await page.close();
     }
   });
 });

@@ -18,7 +18,10 @@ export async function socks5Connect(proxy: string, host: string, port: number, t
   let proxyHost = p.hostname.replace(/^\[|\]$/g, '');
   let destination = host.replace(/^\[|\]$/g, '');
   if (guard) {
-    proxyHost = await guard.address(proxyHost, proxyPort);
+    proxyHost = await guard.address(proxyHost, proxyPort).catch((err: Error) => {
+      err.message = `socks5 proxy: ${err.message}`;
+      throw err;
+    });
     destination = guard.precheck(destination, port) ?? destination;
   }
   const { socket } = await SocksClient.createConnection({
