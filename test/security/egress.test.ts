@@ -13,6 +13,7 @@ import { startHttpServer, type TestServer } from '../helpers/targets.ts';
 import { createScanApp, HEADER_TEMPLATE, type ScanTestApp } from '../platform/scans/fixtures.ts';
 import { startMonitor, type MonitorHandle } from '../../src/platform/monitor/loop.ts';
 import '../../src/platform/monitor/steps.ts';
+import { checkEgressSettings } from '../../src/platform/scans/deny.ts';
 
 const UNREACHABLE = 'delivery failed: the destination is not allowed or did not answer';
 
@@ -188,5 +189,14 @@ describe('integrations reach only what the policy allows', () => {
     const oddNumber = (await settled(reached.oddNumber))[0]!;
     expect(oddNumber).toMatchObject({ status: 'failed', last_error: 'GitHub answered without an issue number' });
     expect(JSON.stringify(oddNumber)).not.toContain('INTERNAL-SECRET');
+  });
+});
+
+describe('egress settings', () => {
+  const base = { port: 8085, host: '127.0.0.1', denyTargets: [], allowDeniedTargets: false, egressAllow: [] as string[] };
+  it('a process does not start with an allow or deny list it cannot read', () => {
+    expect(() => checkEgressSettings({ ...base, egressAllow: ['10.0.0.0/8', '192.168.1.5', '[fd00::]/8'] })).not.toThrow();
+    expect(() => checkEgressSettings({ ...base, egressAllow: ['intranet.example'] })).toThrow('VIGIL_EGRESS_ALLOW: "intranet.example" is not an address or CIDR range');
+    expect(() => checkEgressSettings({ ...base, denyTargets: ['http://[bad/'] })).toThrow(/VIGIL_DENY_TARGETS/);
   });
 });

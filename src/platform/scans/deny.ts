@@ -84,6 +84,19 @@ export function integrationEgress(config: DenyConfig & Pick<PlatformConfig, 'egr
   return { ...scanEgress(config), publicOnly: true, allow: config.egressAllow ?? [] };
 }
 
+/**
+ * Throws an Error naming the setting when VIGIL_DENY_TARGETS or VIGIL_EGRESS_ALLOW holds something that is
+ * no address, range or name: a process must not start with a list it would silently not apply.
+ */
+export function checkEgressSettings(config: DenyConfig & Pick<PlatformConfig, 'egressAllow'>): void {
+  const policy = integrationEgress(config); // throws for VIGIL_DENY_TARGETS
+  try {
+    new Egress(policy);
+  } catch (err) {
+    throw new Error(`VIGIL_EGRESS_ALLOW: ${(err as Error).message}`);
+  }
+}
+
 /** The port a target names: explicit, or the scheme's default; undefined for a bare host. */
 function portOf(target: string): number | undefined {
   const t = target.trim();
