@@ -6,6 +6,7 @@
 // 3. and 4. Clustering: requests (http/), queries (dns/) and handshakes (ssl/) of the corpus's folders
 //    against local servers, with and without clustering in the same run (BENCH_SKIP_CLUSTER=1 skips them,
 //    BENCH_ONLY_CLUSTER=1 runs only them).
+// BENCH_EGRESS=1: the scan runs under the platform's deny list (every connection through the connect guard).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +15,7 @@ import { loadTemplates, parseTemplate } from '../src/engine/template/index.ts';
 import { runScan, closeClients } from '../src/engine/runner.ts';
 import type { Template } from '../src/engine/template/types.ts';
 import { describe, loadAverage, measure } from './cpu.ts';
+import { scanEgress } from '../src/platform/scans/deny.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const corpus = path.resolve(repoRoot, '../shared/corpus/nuclei-templates');
@@ -22,6 +24,7 @@ const PATHS = Number(process.env.BENCH_PATHS ?? 10);
 const CONCURRENCY = 25;
 const cpuPerRequest = { baseline: [] as number[], scan: [] as number[] };
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
+const EGRESS = process.env.BENCH_EGRESS ? scanEgress({ port: 8085, host: '127.0.0.1', denyTargets: [], allowDeniedTargets: false }) : undefined;
 
 /**
  * Samples RSS every 20 ms; returns the highest value seen. memoryUsage.rss() reads one number; the full
@@ -97,7 +100,7 @@ async function scan(url: string, templates: Template[]): Promise<{ rps: number; 
   let results = 0;
   const started = performance.now();
   // Each template sends its paths one after another, so template concurrency is the request concurrency.
-  const stats = await runScan({ targets: [url], templates, rateLimit: 0, concurrency: CONCURRENCY, bulkSize: CONCURRENCY, onResult: () => { results++; } });
+  const stats = await runScan({ targets: [url], templates, rateLimit: 0, concurrency: CONCURRENCY, bulkSize: CONCURRENCY, egress: EGRESS, onResult: () => { results++; } });
   const secs = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
   cpuPerRequest.scan.push((used.user + used.system) / Math.max(1, stats.requests));
@@ -111,7 +114,7 @@ async function main(): Promise<void> {
   try {
     const templates = benchTemplates();
     const total = TEMPLATES * PATHS;
-    console.log(`scan: ${TEMPLATES} templates x ${PATHS} paths = ${total} requests per round, concurrency ${CONCURRENCY}, no rate limit, 1 in 50 templates matching`);
+    console.log(`scan: ${TEMPLATES} templates x ${PATHS} paths = ${total} requests per round, concurrency ${CONCURRENCY}, no rate limit, 1 in 50 templates matching${EGRESS ? ', under the platform deny list' : ''}`);
     // Warm both paths once, then alternate so neither side gets a warmer machine.
     // JIT warm-up matters a lot on a busy machine: two full rounds each before measuring.
     for (let w = 0; w < 2; w++) {

@@ -22,6 +22,7 @@ const SHORT_ALIASES: Record<string, string> = {
   '-esc': '--enable-self-contained',
   '-etags': '--exclude-tags',
   '-V': '--var',
+  '-lna': '--restrict-local-network-access',
 };
 
 export function translateShortFlags(argv: string[]): string[] {
@@ -75,6 +76,7 @@ interface ScanFlags {
   resolvers?: string[];
   traceRoots?: string[];
   tracePort?: number;
+  restrictLocalNetworkAccess?: boolean;
 }
 
 class UsageError extends Error {}
@@ -213,6 +215,8 @@ async function scanAction(flags: ScanFlags): Promise<void> {
       resolvers: flags.resolvers?.length ? readResolvers(flags.resolvers) : undefined,
       traceRoots: flags.traceRoots?.length ? flags.traceRoots : undefined,
       tracePort: flags.tracePort,
+      // Off by default, as in nuclei: `vigil scan` goes wherever its targets and templates lead.
+      egress: flags.restrictLocalNetworkAccess ? { publicOnly: true } : undefined,
       onResult: write,
       onNotice: (m) => {
         if (m.startsWith('skipped template')) return; // summed up by reason after the scan
@@ -271,6 +275,7 @@ export function registerScan(program: Command): void {
     .option('--trace-roots <list>', 'root servers a dns `trace` starts from (ip or ip:port, comma-separated; default IANA\'s root servers)', list)
     .option('--trace-port <port>', 'port the name servers met during a dns `trace` are asked on (default 53)', intOption('--trace-port'))
     .option('--disable-redirects', 'never follow redirects (-dr)')
+    .option('--restrict-local-network-access', 'refuse connections to loopback, private, link-local and other non-public addresses, decided on the address connected to after DNS and on every redirect (-lna)')
     .option('--strict', 'stop when any template cannot be loaded (default: skip it, say why, scan the rest)')
     .addOption(new Option('--attack-type <type>', 'payload attack type for every template (-at)').choices(['batteringram', 'pitchfork', 'clusterbomb']))
     .option('--no-meta', 'print only the matched URL (-nm)')

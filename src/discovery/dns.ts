@@ -5,6 +5,7 @@ import net from 'node:net';
 import { randomInt } from 'node:crypto';
 import { promises as sysdns } from 'node:dns';
 import packet from 'dns-packet';
+import type { ConnectGuard } from '../engine/index.ts';
 
 type Decoded = packet.DecodedPacket & { rcode?: string };
 
@@ -41,6 +42,8 @@ export class Resolver {
     readonly servers: ResolverAddress[] = [],
     private readonly timeoutMs = 2000,
     private readonly retries = 2,
+    /** Decides the configured servers' addresses: a refused one is never asked. */
+    private readonly guard?: ConnectGuard,
   ) {}
 
   /** A, AAAA and the CNAME chain of a name (answers are cached for the resolver's lifetime). */
@@ -109,6 +112,7 @@ export class Resolver {
   private async query(name: string, type: 'A' | 'AAAA'): Promise<Decoded | undefined> {
     for (let attempt = 0; attempt <= this.retries; attempt++) {
       const server = this.servers[this.next++ % this.servers.length]!;
+      if (this.guard?.egress.addressDenied(server.host, server.port)) continue;
       try {
         const res = await udpQuery(server, name, type, this.timeoutMs);
         if (res.flag_tc) return await tcpQuery(server, name, type, this.timeoutMs);

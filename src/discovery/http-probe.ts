@@ -6,6 +6,7 @@ import https from 'node:https';
 import net from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { faviconHash } from './favicon.ts';
+import type { ConnectGuard } from '../engine/index.ts';
 import type { HttpInfo } from './types.ts';
 
 export interface ProbeOptions {
@@ -16,6 +17,8 @@ export interface ProbeOptions {
   lookup: (host: string) => Promise<string | undefined>;
   /** Largest body read, bytes. */
   maxBody?: number;
+  /** Decides each connection (every redirect hop and the favicon) on the address it goes to. */
+  guard?: ConnectGuard;
 }
 
 interface Answer {
@@ -95,6 +98,11 @@ function fetchOnce(url: URL, ip: string, opts: ProbeOptions): Promise<Answer> {
   const lib = isHttps ? https : http;
   const max = opts.maxBody ?? 1024 * 1024;
   return new Promise((resolve, reject) => {
+    try {
+      opts.guard?.precheck(ip, Number(url.port || (isHttps ? 443 : 80)));
+    } catch (err) {
+      return reject(err);
+    }
     let response: http.IncomingMessage | undefined;
     const req = lib.request(url, {
       method: 'GET',

@@ -1,5 +1,5 @@
 // port_scan: TCP connect on the configured ports, bounded by the run's concurrency and rate.
-import net from 'node:net';
+import { dialTcp, type ConnectGuard } from '../engine/index.ts';
 import type { Throttle } from './pool.ts';
 
 /** The 100 TCP ports most often found open (nmap's frequency list), the default of port_scan. */
@@ -58,11 +58,11 @@ export function parsePorts(spec: string | undefined): number[] {
   return out;
 }
 
-/** Whether a TCP connection to ip:port completes within timeoutMs. */
-export function tcpOpen(ip: string, port: number, timeoutMs: number): Promise<boolean> {
+/** Whether a TCP connection to ip:port completes within timeoutMs (one the guard refuses is never tried: false). */
+export function tcpOpen(ip: string, port: number, timeoutMs: number, guard?: ConnectGuard): Promise<boolean> {
   return new Promise((resolve) => {
     // The socket's own timeout (one timer list shared by all sockets) is cheaper than a timer each.
-    const sock = net.connect({ host: ip, port, timeout: timeoutMs });
+    const sock = dialTcp(guard, { host: ip, port, timeout: timeoutMs });
     let done = false;
     const end = (open: boolean) => {
       if (done) return;
@@ -87,13 +87,14 @@ export async function scanPorts(
   onOpen: (ip: string, port: number) => void,
   onProgress?: (done: number, total: number) => void,
   total = Array.isArray(ips) ? ips.length * ports.length : -1,
+  guard?: ConnectGuard,
 ): Promise<Map<string, number[]>> {
   const open = new Map<string, number[]>();
   function* pairs() {
     for (const ip of ips) for (const port of ports) yield [ip, port] as const;
   }
   await throttle.each(pairs(), async ([ip, port]) => {
-    if (await tcpOpen(ip, port, throttle.limits.timeoutMs)) {
+    if (await tcpOpen(ip, port, throttle.limits.timeoutMs, guard)) {
       const list = open.get(ip) ?? [];
       list.push(port);
       open.set(ip, list);

@@ -13,6 +13,7 @@ import { passiveSubdomains } from './passive.ts';
 import { openScreenshotter } from './screenshot.ts';
 import { listCloudAssets, type ProviderEntry } from './cloud/index.ts';
 import { DEFAULT_LIMITS, STEPS, type DiscoveredAsset, type EventSink, type HostRecord, type Limits, type Step } from './types.ts';
+import { guardFor, type EgressPolicy } from '../engine/index.ts';
 
 export interface DiscoveryConfig {
   roots: string[];
@@ -40,6 +41,11 @@ export interface DiscoveryConfig {
   technologies?: (targets: { url: string; host: string; ip: string }[]) => Promise<Map<string, string[]>>;
   /** Names, addresses (port undefined) and services never touched, whatever the roots say (a deny list). */
   deny?: (hostOrIp: string, port?: number) => boolean;
+  /**
+   * Where connections may go (the platform's deny list), decided on the address connected to: port
+   * probes, HTTP probes and their redirects, TLS handshakes, the screenshot browser, custom resolvers.
+   */
+  egress?: EgressPolicy;
 }
 
 export const DEFAULT_STEPS: Step[] = ['dns_resolve', 'port_scan', 'http_probe'];
@@ -87,7 +93,8 @@ export async function runDiscovery(c: DiscoveryConfig, sink: EventSink = () => {
   const has = (s: Step) => steps.includes(s);
   const limits: Limits = { ...DEFAULT_LIMITS, ...c.limits };
   const throttle = new Throttle(limits);
-  const resolver = new Resolver((c.resolvers ?? []).map(parseResolver), limits.timeoutMs);
+  const guard = guardFor(c.egress);
+  const resolver = new Resolver((c.resolvers ?? []).map(parseResolver), limits.timeoutMs, undefined, guard);
   const scope = scopeOf(c.exclusions ?? []);
   const deny = c.deny ?? (() => false);
   const inScope = (v: string) => scope.allows(v) && !deny(v);
@@ -182,11 +189,11 @@ export async function runDiscovery(c: DiscoveryConfig, sink: EventSink = () => {
   const totalPairs = Math.min(maxAddresses, hostIps.size + Number(rangeSize(ranges))) * ports.length;
   let open: Map<string, number[]>;
   if (has('port_scan')) {
-    open = await scanPorts(throttle, budgeted(), ports, (ip, port) => sink({ type: 'port', host: ip, ip, port }), progress('port_scan'), totalPairs);
+    open = await scanPorts(throttle, budgeted(), ports, (ip, port) => sink({ type: 'port', host: ip, ip, port }), progress('port_scan'), totalPairs, guard);
   } else if (has('http_probe') || has('tls_scan') || has('http_screenshot')) {
     // Without a port scan the configured ports are probed directly; only those that answer are kept. A
     // connect comes first, so that only ports that accept one are held and probed.
-    open = await scanPorts(throttle, budgeted(), ports, () => {}, undefined, totalPairs);
+    open = await scanPorts(throttle, budgeted(), ports, () => {}, undefined, totalPairs, guard);
   } else {
     open = new Map();
   }
@@ -218,7 +225,7 @@ export async function runDiscovery(c: DiscoveryConfig, sink: EventSink = () => {
       return r.a[0] ?? r.aaaa[0];
     };
     await throttle.each(services, async (s) => {
-      const info = await probeHttp(s.host, s.ip, s.port, { timeoutMs: limits.timeoutMs, followRedirects: c.followRedirects ?? true, lookup });
+      const info = await probeHttp(s.host, s.ip, s.port, { timeoutMs: limits.timeoutMs, followRedirects: c.followRedirects ?? true, lookup, guard });
       if (!info) return;
       assets.get(`${s.host}:${s.port}`)!.http = info;
       sink({ type: 'http', host: s.host, port: s.port, info });
@@ -239,7 +246,7 @@ export async function runDiscovery(c: DiscoveryConfig, sink: EventSink = () => {
 
   if (has('tls_scan')) {
     await throttle.each(services, async (s) => {
-      const info = await scanTls(s.host, s.ip, s.port, limits.timeoutMs);
+      const info = await scanTls(s.host, s.ip, s.port, limits.timeoutMs, guard);
       if (!info) return;
       assets.get(`${s.host}:${s.port}`)!.tls = info;
       sink({ type: 'tls', info });
@@ -249,7 +256,7 @@ export async function runDiscovery(c: DiscoveryConfig, sink: EventSink = () => {
   if (has('http_screenshot')) {
     const web = [...assets.values()].filter((a) => a.http);
     const map = new Map([...hosts.values()].map((h) => [h.host, h.ip[0]!]));
-    const shooter = web.length ? await openScreenshotter(Math.max(limits.timeoutMs, 10_000), map) : undefined;
+    const shooter = web.length ? await openScreenshotter(Math.max(limits.timeoutMs, 10_000), map, guard) : undefined;
     if (typeof shooter === 'string') notice('http_screenshot', shooter);
     else if (shooter) {
       try {

@@ -1,6 +1,8 @@
 // http_screenshot: a PNG of each web page, taken by Debian's chromium through playwright-core. Without a
 // browser the step is skipped with a notice (never downloads one).
 import { existsSync } from 'node:fs';
+import type { ConnectGuard } from '../engine/index.ts';
+import { startEgressProxy, type EgressProxy } from './egress-proxy.ts';
 
 /** Debian's chromium, or VIGIL_CHROMIUM (read at each run). */
 export const chromiumPath = () => process.env.VIGIL_CHROMIUM || '/usr/bin/chromium';
@@ -10,8 +12,11 @@ export interface Screenshotter {
   close(): Promise<void>;
 }
 
-/** A browser session, or a reason why there is none. */
-export async function openScreenshotter(timeoutMs: number, hosts: Map<string, string>): Promise<Screenshotter | string> {
+/**
+ * A browser session, or a reason why there is none. Under a connect guard every connection the browser
+ * makes goes through a local proxy that decides it (egress-proxy.ts); WebRTC may not send UDP around it.
+ */
+export async function openScreenshotter(timeoutMs: number, hosts: Map<string, string>, guard?: ConnectGuard): Promise<Screenshotter | string> {
   const CHROMIUM = chromiumPath();
   if (!existsSync(CHROMIUM)) return `http_screenshot skipped: no browser at ${CHROMIUM} (install Debian's chromium)`;
   let chromium: typeof import('playwright-core').chromium;
@@ -20,12 +25,20 @@ export async function openScreenshotter(timeoutMs: number, hosts: Map<string, st
   } catch {
     return 'http_screenshot skipped: playwright-core is not installed';
   }
+  const proxy: EgressProxy | undefined = guard ? await startEgressProxy(guard, hosts) : undefined;
+  // Names map to the addresses discovery resolved (custom resolvers), not the system's answers; behind
+  // the proxy, the proxy maps them.
+  const resolving = proxy
+    ? [`--proxy-server=${proxy.url}`, '--proxy-bypass-list=<-loopback>', '--force-webrtc-ip-handling-policy=disable_non_proxied_udp']
+    : hosts.size ? [`--host-resolver-rules=${[...hosts].map(([h, ip]) => `MAP ${h} ${ip}`).join(', ')}`] : [];
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    // Names map to the addresses discovery resolved (custom resolvers), not the system's answers.
-    args: [...(hosts.size ? [`--host-resolver-rules=${[...hosts].map(([h, ip]) => `MAP ${h} ${ip}`).join(', ')}`] : []), '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [...resolving, '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   }).catch((e: Error) => e);
-  if (browser instanceof Error) return `http_screenshot skipped: chromium did not start (${browser.message.split('\n')[0]})`;
+  if (browser instanceof Error) {
+    await proxy?.close();
+    return `http_screenshot skipped: chromium did not start (${browser.message.split('\n')[0]})`;
+  }
   return {
     async take(url) {
       const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 800 } });
@@ -39,6 +52,9 @@ export async function openScreenshotter(timeoutMs: number, hosts: Map<string, st
         await context.close().catch(() => {});
       }
     },
-    close: () => browser.close(),
+    close: async () => {
+      await browser.close();
+      await proxy?.close();
+    },
   };
 }

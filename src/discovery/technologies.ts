@@ -3,6 +3,7 @@
 // a discovery run, used by `vigil discover --tech-templates` and by the platform's enumerations.
 import { runScan } from '../engine/runner.ts';
 import type { Template } from '../engine/template/types.ts';
+import type { EgressPolicy } from '../engine/index.ts';
 
 export type TechHook = (targets: { url: string; host: string; ip: string }[]) => Promise<Map<string, string[]>>;
 
@@ -18,6 +19,8 @@ export interface TechOptions {
   ipUrls: boolean;
   /** Services fingerprinted at once (default 10). */
   concurrency?: number;
+  /** Where the templates' connections may go (the platform's deny list). */
+  egress?: EgressPolicy;
 }
 
 export function techHook(templates: Template[], opts: TechOptions): TechHook {
@@ -30,7 +33,7 @@ export function techHook(templates: Template[], opts: TechOptions): TechHook {
         const names = new Set<string>();
         await runScan({
           targets: [opts.ipUrls ? ipUrl(t.url, t.ip) : t.url], templates, timeout: opts.timeoutSeconds, rateLimit: 0,
-          concurrency: 5, bulkSize: 1, retries: 0, signal: opts.signal,
+          concurrency: 5, bulkSize: 1, retries: 0, signal: opts.signal, egress: opts.egress,
           onResult: (ev) => names.add(techName(ev['template-id'], ev['matcher-name'])),
         });
         out.set(t.url, [...names]);

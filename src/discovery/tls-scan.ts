@@ -1,15 +1,16 @@
 // tls_scan: the certificate a TLS service presents (subject, SANs, issuer, validity) and the protocol
 // versions it accepts, each tried on its own connection.
-import tls from 'node:tls';
+import type tls from 'node:tls';
 import net from 'node:net';
+import { dialTls, type ConnectGuard } from '../engine/index.ts';
 import { namesOf } from './http-probe.ts';
 import type { TlsInfo } from './types.ts';
 
 const VERSIONS: tls.SecureVersion[] = ['TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'];
 
-function handshake(host: string, ip: string, port: number, timeoutMs: number, version?: tls.SecureVersion): Promise<tls.TLSSocket | undefined> {
+function handshake(host: string, ip: string, port: number, timeoutMs: number, version: tls.SecureVersion | undefined, guard: ConnectGuard | undefined): Promise<tls.TLSSocket | undefined> {
   return new Promise((resolve) => {
-    const sock = tls.connect({
+    const sock = dialTls(guard, {
       host: ip, port, servername: net.isIP(host) ? undefined : host, rejectUnauthorized: false,
       ...(version ? { minVersion: version, maxVersion: version } : {}),
       // Old versions need the legacy ciphers and security level to be offered at all.
@@ -23,16 +24,16 @@ function handshake(host: string, ip: string, port: number, timeoutMs: number, ve
 
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
-/** Undefined when the port does not speak TLS. */
-export async function scanTls(host: string, ip: string, port: number, timeoutMs: number): Promise<TlsInfo | undefined> {
-  const sock = await handshake(host, ip, port, timeoutMs);
+/** Undefined when the port does not speak TLS (or the guard refuses the address). */
+export async function scanTls(host: string, ip: string, port: number, timeoutMs: number, guard?: ConnectGuard): Promise<TlsInfo | undefined> {
+  const sock = await handshake(host, ip, port, timeoutMs, undefined, guard);
   if (!sock) return undefined;
   const cert = sock.getPeerCertificate();
   const version = sock.getProtocol() ?? undefined;
   sock.destroy();
   const versions: string[] = [];
   for (const v of VERSIONS) {
-    const s = await handshake(host, ip, port, timeoutMs, v);
+    const s = await handshake(host, ip, port, timeoutMs, v, guard);
     if (s) {
       versions.push(v);
       s.destroy();

@@ -7,3 +7,4 @@ export { formatPlain, formatJson } from './output/format.ts';
 export { parseTemplate, loadTemplateFile, loadTemplates } from './template/index.ts';
 export type { Template, TemplateIssue, HttpRequest, Severity } from './template/types.ts';
 export { setDebugOutput } from './dsl/index.ts';
+export * from './net/index.ts';

@@ -18,6 +18,7 @@ import { forEachLimit } from './runner/pool.ts';
 import { fastAbortController } from './runner/run-signal.ts';
 import type { ExecuteTemplateOptions, ScanOptions, ScanStats } from './runner/types.ts';
 import { redactEvent } from './secrets/redact.ts';
+import { guardFor } from './net/guard.ts';
 
 export type { ScanOptions, ScanStats, ExecuteTemplateOptions, AttemptInfo, ProgressInfo, SecretApplier } from './runner/types.ts';
 export { closeClients };
@@ -184,6 +185,7 @@ function requestOptions(opts: ExecuteTemplateOptions) {
     retries: opts.retries ?? 1,
     socks5Proxy: opts.socks5Proxy,
     sni: opts.sni,
+    guard: guardFor(opts.egress),
     signal: opts.signal,
     vars: opts.vars ?? {},
     headers: opts.headers,

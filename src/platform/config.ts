@@ -21,6 +21,11 @@ export interface PlatformConfig {
   denyTargets: string[];
   /** Lifts the built-in denials: cloud metadata addresses and the platform's own port (VIGIL_ALLOW_DENIED_TARGETS=1). */
   allowDeniedTargets: boolean;
+  /**
+   * Addresses and CIDR ranges integrations (webhooks, chat, trackers, SMTP) may reach besides public
+   * addresses (VIGIL_EGRESS_ALLOW, comma separated).
+   */
+  egressAllow: string[];
   templatesDir?: string;
   /** Public base URL used in download links (exports); defaults to http(s)://host:port. */
   publicUrl?: string;
@@ -44,6 +49,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformCon
     maxEnumerationNames: Number(env.VIGIL_MAX_ENUMERATION_NAMES ?? 1_000_000),
     denyTargets: (env.VIGIL_DENY_TARGETS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     allowDeniedTargets: /^(1|true|yes)$/i.test(env.VIGIL_ALLOW_DENIED_TARGETS ?? ''),
+    egressAllow: (env.VIGIL_EGRESS_ALLOW ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     templatesDir: env.VIGIL_TEMPLATES_DIR || undefined,
     publicUrl: env.VIGIL_PUBLIC_URL || undefined,
     tlsCert: env.VIGIL_TLS_CERT || undefined,

@@ -5,6 +5,7 @@ import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import type PgBoss from 'pg-boss';
 import { buildApp } from './app.ts';
+import { checkEgressSettings } from './scans/deny.ts';
 import type { PlatformConfig } from './config.ts';
 import type { AppContext } from './context.ts';
 import { openDatabase } from './start.ts';
@@ -53,6 +54,7 @@ export function createLogger(level = process.env.VIGIL_LOG_LEVEL ?? 'info'): Log
 
 /** Database and queue as every long-running process needs them (also used by `vigil worker`). */
 export async function openPlatform(config: PlatformConfig, log: Logger, dbSchema?: string): Promise<{ db: Db; queue: PgBoss }> {
+  checkEgressSettings(config);
   const db = await openDatabase(config, dbSchema);
   try {
     const queue = await startQueue({
@@ -121,6 +123,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     monitor = startMonitor(ctx);
     const addr = app.server.address();
     const port = typeof addr === 'object' && addr ? addr.port : config.port;
+    // `--port 0` picked a port: the deny list's "own API port" is the one actually listened on.
+    config.port = port;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
     if (config.templatesDir) void importTemplatesAtStart(db, config.templatesDir, log);
     return { app, ctx, url: `${config.tlsCert ? 'https' : 'http'}://${host}:${port}`, bootstrap, stop };

@@ -99,7 +99,7 @@ describe.each(dbKinds())('web console assets pages on %s', (kind) => {
       VIGIL_DATA_DIR: dir,
       ...(kind === 'postgres' ? { DATABASE_URL: process.env.TEST_DATABASE_URL!, VIGIL_DB_SCHEMA: schema } : {}),
       VIGIL_BOOTSTRAP_API_KEY: ownerKey, VIGIL_TEMPLATES_DIR: catalogue, VIGIL_SHUTDOWN_TIMEOUT: '5',
-      VIGIL_CLOUD_ENDPOINTS: cloud.endpointsEnv,
+      VIGIL_CLOUD_ENDPOINTS: cloud.endpointsEnv, VIGIL_EGRESS_ALLOW: '127.0.0.0/8',
     });
     base = await serve.listening(150_000);
     await serve.waitFor(/template catalogue imported/, 120_000);

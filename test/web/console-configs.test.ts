@@ -80,7 +80,7 @@ describe.each(dbKinds())('console configurations, schedules and finding links on
     });
     serve = spawnVigil(['serve', '--port', '0'], {
       VIGIL_DATA_DIR: dir, VIGIL_BOOTSTRAP_API_KEY: bootstrapKey, VIGIL_TEMPLATES_DIR: catalogue, VIGIL_SHUTDOWN_TIMEOUT: '5',
-      VIGIL_MONITOR_INTERVAL: '1',
+      VIGIL_MONITOR_INTERVAL: '1', VIGIL_EGRESS_ALLOW: '127.0.0.0/8',
       ...(kind === 'postgres' ? { DATABASE_URL: process.env.TEST_DATABASE_URL!, VIGIL_DB_SCHEMA: schema } : {}),
     });
     base = await serve.listening(150_000);

@@ -9,6 +9,7 @@ import type { Vars } from './values.ts';
 
 export { DslError } from './errors.ts';
 import { isPendingIO, fulfillPendingIO } from './functions/network.ts';
+import type { ConnectGuard } from '../net/guard.ts';
 export type { Vars } from './values.ts';
 export { isFunction, functionNames } from './functions/index.ts';
 export { toStr as valueToString } from './values.ts';
@@ -50,13 +51,13 @@ export function evaluate(expr: string, vars: Vars): unknown {
  * evaluate() for callers that can wait: network helpers (jarm, resolve) get their answer fetched
  * without blocking the event loop, then the expression is evaluated again.
  */
-export async function evaluateWithIO(expr: string, vars: Vars): Promise<unknown> {
+export async function evaluateWithIO(expr: string, vars: Vars, guard?: ConnectGuard): Promise<unknown> {
   for (let i = 0; ; i++) {
     try {
       return compile(expr).evaluate(vars);
     } catch (err) {
       if (!isPendingIO(err) || i >= 8) throw err;
-      await fulfillPendingIO(err);
+      await fulfillPendingIO(err, guard);
     }
   }
 }

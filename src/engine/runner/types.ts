@@ -3,6 +3,7 @@ import type { WorkflowSource } from '../workflow/run.ts';
 import type { AttackType, Template } from '../template/types.ts';
 import type { ResultEvent } from '../output/types.ts';
 import type { SecretApplier } from '../protocols/http/types.ts';
+import type { EgressPolicy } from '../net/policy.ts';
 
 export type { SecretApplier, ResultEvent };
 
@@ -42,6 +43,11 @@ export interface ScanOptions {
   socks5Proxy?: string;
   /** TLS SNI for every request (CLI -sni). */
   sni?: string;
+  /**
+   * Where connections may go, decided on the address actually connected to (after DNS, on every redirect
+   * hop, for every protocol); unset: anywhere, as nuclei. The platform sets its deny list here.
+   */
+  egress?: EgressPolicy;
   disableRedirects?: boolean;
   attackType?: AttackType;
   /** DNS resolvers (`ip` or `ip:port`) for dns blocks that name none, instead of the system's. */
@@ -91,6 +97,7 @@ export interface ExecuteTemplateOptions {
   secrets?: SecretApplier;
   socks5Proxy?: string;
   sni?: string;
+  egress?: EgressPolicy;
   matcherStatus?: boolean;
   resolvers?: string[];
   signal?: AbortSignal;

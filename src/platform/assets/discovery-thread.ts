@@ -39,7 +39,7 @@ async function main(): Promise<void> {
     ]);
     setDebugOutput(undefined);
     const templates = input.tech.templates.map((t) => parseTemplate(t.raw, t.uri).template).filter((t): t is Template => !!t);
-    if (templates.length) technologies = techHook(templates, { ...input.tech.options, signal: abort.signal });
+    if (templates.length) technologies = techHook(templates, { ...input.tech.options, signal: abort.signal, egress: deny.policy });
     else post({ type: 'notice', step: 'http_probe', message: 'technology templates skipped: none of them loads' });
   }
   let lastProgress = 0;
@@ -47,6 +47,8 @@ async function main(): Promise<void> {
     ...input.config,
     technologies,
     deny: (host, p) => deny.reason(p ? `${host.includes(':') ? `[${host}]` : host}:${p}` : host) !== undefined,
+    // Every connection of the run is decided on the address connected to (the same rules as data).
+    egress: deny.policy,
     limits: { ...input.config.limits, signal: abort.signal },
   }, (e) => {
     if (e.type === 'notice') post({ type: 'notice', step: e.step, message: e.message });

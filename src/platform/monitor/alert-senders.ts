@@ -1,8 +1,9 @@
 // Sending one alert through its alerting config: generic webhook, Slack and Microsoft Teams incoming
 // webhooks, and email over SMTP (nodemailer).
+import net from 'node:net';
 import nodemailer from 'nodemailer';
 import type { AppContext } from '../context.ts';
-import { send, SendError } from './http-send.ts';
+import { integrationGuard, send, SendError, UNREACHABLE, type EgressConfig } from './http-send.ts';
 
 export type AlertPayload = Record<string, unknown> & { event: string; message: string; scan_id: string; scan_name: string };
 
@@ -52,21 +53,15 @@ export async function sendAlert(ctx: AppContext, doc: Record<string, any>, paylo
     }
     case 'email': {
       const e = doc.email as SmtpSettings & { to: string[]; subject?: string };
-      const transport = mailTransport(e);
-      try {
-        await transport.sendMail({
-          from: e.from, to: e.to,
-          subject: renderTemplate(e.subject ?? 'Vigil: {{event}} - {{scan_name}}', payload, false).replace(/[\r\n]+/g, ' '),
-          text: `${payload.message}\n\n${JSON.stringify(payload, null, 2)}\n`,
-        });
-      } catch (err) {
-        // Only the error class and the server's code: the message may quote the conversation.
-        const x = err as { code?: string; responseCode?: number };
+      const x = await sendMail(ctx.config, e, {
+        from: e.from, to: e.to,
+        subject: renderTemplate(e.subject ?? 'Vigil: {{event}} - {{scan_name}}', payload, false).replace(/[\r\n]+/g, ' '),
+        text: `${payload.message}\n\n${JSON.stringify(payload, null, 2)}\n`,
+      });
+      if (x) {
         // Refused credentials or recipients do not get better by retrying; connection trouble may.
         const permanent = x.code === 'EAUTH' || (x.code === 'EENVELOPE' && (x.responseCode ?? 0) >= 500);
-        throw new SendError(`SMTP delivery failed: ${x.code ?? 'error'}${x.responseCode ? ` ${x.responseCode}` : ''}`, x.responseCode ?? null, !permanent);
-      } finally {
-        transport.close();
+        throw new SendError(mailErrorText(x), x.responseCode ?? null, !permanent);
       }
       return null;
     }
@@ -76,26 +71,47 @@ export async function sendAlert(ctx: AppContext, doc: Record<string, any>, paylo
 }
 
 /** One plain-text mail through the SMTP server of an `email` alerting config, to the given addresses. */
-export async function sendConfigMail(doc: Record<string, any>, to: string[], subject: string, text: string): Promise<void> {
+export async function sendConfigMail(config: EgressConfig, doc: Record<string, any>, to: string[], subject: string, text: string): Promise<void> {
   const e = doc.email as SmtpSettings;
-  const transport = mailTransport(e);
-  try {
-    await transport.sendMail({ from: e.from, to, subject: subject.replace(/[\r\n]+/g, ' '), text });
-  } catch (err) {
-    const x = err as { code?: string; responseCode?: number };
-    throw new Error(`SMTP delivery failed: ${x.code ?? 'error'}${x.responseCode ? ` ${x.responseCode}` : ''}`);
-  } finally {
-    transport.close();
-  }
+  const x = await sendMail(config, e, { from: e.from, to, subject: subject.replace(/[\r\n]+/g, ' '), text });
+  if (x) throw new Error(mailErrorText(x));
 }
 
 interface SmtpSettings { host: string; port: number; secure?: boolean; username?: string; password?: string; from: string }
+interface MailError { code?: string; responseCode?: number }
 
-/** The SMTP connection of an `email` alerting config, with bounded waits and no protocol logging. */
-function mailTransport(e: SmtpSettings) {
-  return nodemailer.createTransport({
-    host: e.host, port: e.port, secure: e.secure ?? e.port === 465,
+/** Errors a reached SMTP server answered with (its own code is worth saying); every other failure did not reach one. */
+const SERVER_ANSWERS = new Set(['EAUTH', 'EENVELOPE', 'EMESSAGE']);
+
+/** Only the error class and the server's code (the message may quote the conversation); no reach, no detail. */
+function mailErrorText(x: MailError): string {
+  if (!x.code || !SERVER_ANSWERS.has(x.code)) return UNREACHABLE;
+  return `SMTP delivery failed: ${x.code}${x.responseCode ? ` ${x.responseCode}` : ''}`;
+}
+
+/**
+ * Sends one mail through the config's SMTP server, connected at an address the integrations' policy allows
+ * (decided here after DNS; the certificate is still checked against the configured name). Resolves with
+ * the error, undefined when sent.
+ */
+async function sendMail(config: EgressConfig, e: SmtpSettings, mail: { from: string; to: string[]; subject: string; text: string }): Promise<MailError | undefined> {
+  let address: string;
+  try {
+    address = await integrationGuard(config).address(e.host, e.port);
+  } catch {
+    return { code: 'EREFUSED' };
+  }
+  const transport = nodemailer.createTransport({
+    host: address, servername: net.isIP(e.host) ? undefined : e.host, port: e.port, secure: e.secure ?? e.port === 465,
     auth: e.username ? { user: e.username, pass: e.password ?? '' } : undefined,
     connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000, logger: false, debug: false,
   });
+  try {
+    await transport.sendMail(mail);
+    return undefined;
+  } catch (err) {
+    return err as MailError;
+  } finally {
+    transport.close();
+  }
 }

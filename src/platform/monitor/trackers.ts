@@ -34,6 +34,23 @@ interface Tracker {
 }
 
 const trim = (u: string) => u.replace(/\/+$/, '');
+
+/** An issue number as trackers give them: a positive whole number (anything else is not passed on). */
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
+
+/**
+ * A ticket link from a tracker's answer, shown to every member: an http(s) URL of bounded length, else
+ * nothing. An answer's other text is never passed on as a link.
+ */
+export function ticketUrl(value: unknown): string {
+  if (typeof value !== 'string' || value.length > 2048) return '';
+  try {
+    const u = new URL(value);
+    return /^https?:$/.test(u.protocol) ? u.href : '';
+  } catch {
+    return '';
+  }
+}
 const json = { 'content-type': 'application/json', accept: 'application/json' };
 
 function title(f: Finding): string {
@@ -68,8 +85,8 @@ function trackerFor(ctx: AppContext, doc: Record<string, any>): { name: string; 
         async create(t, b, labels) {
           const r = await send(cfg, `${base}/issues`, { method: 'POST', headers, body: JSON.stringify({ title: t, body: b, labels }) });
           const j = r.json as { number?: number; html_url?: string };
-          if (!j?.number) throw new SendError('GitHub answered without an issue number');
-          return { id: String(j.number), url: j.html_url ?? '' };
+          if (!isCount(j?.number)) throw new SendError('GitHub answered without an issue number');
+          return { id: String(j.number), url: ticketUrl(j.html_url) };
         },
         async comment(id, b) {
           await send(cfg, `${base}/issues/${id}/comments`, { method: 'POST', headers, body: JSON.stringify({ body: b }) });
@@ -87,8 +104,8 @@ function trackerFor(ctx: AppContext, doc: Record<string, any>): { name: string; 
         async create(t, b, labels) {
           const r = await send(cfg, `${base}/issues`, { method: 'POST', headers, body: JSON.stringify({ title: t, description: b, labels: labels.join(',') }) });
           const j = r.json as { iid?: number; web_url?: string };
-          if (!j?.iid) throw new SendError('GitLab answered without an issue iid');
-          return { id: String(j.iid), url: j.web_url ?? '' };
+          if (!isCount(j?.iid)) throw new SendError('GitLab answered without an issue iid');
+          return { id: String(j.iid), url: ticketUrl(j.web_url) };
         },
         async comment(id, b) {
           await send(cfg, `${base}/issues/${id}/notes`, { method: 'POST', headers, body: JSON.stringify({ body: b }) });
@@ -108,8 +125,8 @@ function trackerFor(ctx: AppContext, doc: Record<string, any>): { name: string; 
           const fields = { project: { key: g['project-name'] }, summary: t, description: b, issuetype: { name: g['issue-type'] ?? 'Bug' }, ...(labels.length ? { labels } : {}) };
           const r = await send(cfg, `${base}/rest/api/2/issue`, { method: 'POST', headers, body: JSON.stringify({ fields }) });
           const j = r.json as { key?: string };
-          if (!j?.key) throw new SendError('Jira answered without an issue key');
-          return { id: j.key, url: `${base}/browse/${j.key}` };
+          if (typeof j?.key !== 'string' || !/^[A-Za-z][A-Za-z0-9_]{0,63}-\d{1,12}$/.test(j.key)) throw new SendError('Jira answered without an issue key');
+          return { id: j.key, url: ticketUrl(`${base}/browse/${encodeURIComponent(j.key)}`) };
         },
         async comment(id, b) {
           await send(cfg, `${base}/rest/api/2/issue/${encodeURIComponent(id)}/comment`, { method: 'POST', headers, body: JSON.stringify({ body: b }) });
@@ -134,8 +151,8 @@ function trackerFor(ctx: AppContext, doc: Record<string, any>): { name: string; 
           const input = { teamId: g['team-id'], title: t, description: b, ...(g['project-id'] ? { projectId: g['project-id'] } : {}) };
           const d = await gql('mutation IssueCreate($input: IssueCreateInput!) { issueCreate(input: $input) { success issue { id identifier url } } }', { input });
           const issue = d?.issueCreate?.issue;
-          if (!d?.issueCreate?.success || !issue?.id) throw new SendError('Linear did not create the issue');
-          return { id: issue.id, url: issue.url ?? '' };
+          if (!d?.issueCreate?.success || typeof issue?.id !== 'string' || !/^[\w-]{1,64}$/.test(issue.id)) throw new SendError('Linear did not create the issue');
+          return { id: issue.id, url: ticketUrl(issue.url) };
         },
         async comment(id, b) {
           const d = await gql('mutation CommentCreate($input: CommentCreateInput!) { commentCreate(input: $input) { success } }', { input: { issueId: id, body: b } });
@@ -154,8 +171,8 @@ function trackerFor(ctx: AppContext, doc: Record<string, any>): { name: string; 
         async create(t, b) {
           const r = await send(cfg, `${base}/issues`, { method: 'POST', headers, body: JSON.stringify({ title: t, body: b }) });
           const j = r.json as { number?: number; html_url?: string };
-          if (!j?.number) throw new SendError('Gitea answered without an issue number');
-          return { id: String(j.number), url: j.html_url ?? '' };
+          if (!isCount(j?.number)) throw new SendError('Gitea answered without an issue number');
+          return { id: String(j.number), url: ticketUrl(j.html_url) };
         },
         async comment(id, b) {
           await send(cfg, `${base}/issues/${id}/comments`, { method: 'POST', headers, body: JSON.stringify({ body: b }) });

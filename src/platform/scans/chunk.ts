@@ -13,6 +13,7 @@ import { setDebugOutput } from '../../engine/dsl/index.ts';
 import { engineThreads } from './engine-pool.ts';
 import { toFindingRow, logEventText, type ResultEvent, type FindingRow } from './findings.ts';
 import { hostOf } from './targets.ts';
+import { scanEgress } from './deny.ts';
 import type { ChunkJob } from './dispatch.ts';
 import type { EngineOptions } from './configs.ts';
 import * as store from './store.ts';
@@ -106,7 +107,7 @@ export interface ChunkRunOptions {
 /** busy: every slot of the scan is held by other chunks; the caller queues the chunk again later. */
 export type ChunkOutcome = 'done' | 'skipped' | 'stopped' | 'failed' | 'busy';
 
-export async function runChunk(ctx: Pick<AppContext, 'db' | 'log'>, job: ChunkJob, opts: ChunkRunOptions = {}): Promise<ChunkOutcome> {
+export async function runChunk(ctx: Pick<AppContext, 'db' | 'log' | 'config'>, job: ChunkJob, opts: ChunkRunOptions = {}): Promise<ChunkOutcome> {
   const { scanId, run, idx } = job;
   const peek = await store.peekChunk(ctx.db, scanId, run, idx);
   if (!peek) return 'skipped';
@@ -124,7 +125,7 @@ export async function runChunk(ctx: Pick<AppContext, 'db' | 'log'>, job: ChunkJo
 }
 
 async function runLeased(
-  ctx: Pick<AppContext, 'db' | 'log'>, job: ChunkJob, opts: ChunkRunOptions, lease: Lease, slots: number,
+  ctx: Pick<AppContext, 'db' | 'log' | 'config'>, job: ChunkJob, opts: ChunkRunOptions, lease: Lease, slots: number,
 ): Promise<ChunkOutcome> {
   const { scanId, run, idx } = job;
   if (lease.waitMs > 0) await sleep(lease.waitMs, opts.signal);
@@ -268,6 +269,9 @@ async function runLeased(
     vars: eo.vars,
     headers: eo.headers,
     socks5Proxy,
+    // The deny list decides every connection the scan's templates make (redirects, absolute URLs, raw
+    // requests, every protocol), on the address connected to.
+    egress: scanEgress(ctx.config),
   };
   let loadedNone = false;
   try {

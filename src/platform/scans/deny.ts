@@ -1,10 +1,13 @@
-// Targets a scan may not name unless the operator allows it: cloud metadata services (a scan of them
-// hands the host's cloud credentials to whoever reads the findings) and the platform's own listening
-// port (a scan of the API itself). Extra patterns come from VIGIL_DENY_TARGETS.
-import net from 'node:net';
+// Where the platform's traffic may not go unless the operator allows it: cloud metadata services (a scan
+// of them hands the host's cloud credentials to whoever reads the findings), the platform's own API port
+// on any address of this machine (a scan or webhook of the API itself), and VIGIL_DENY_TARGETS. The rules
+// are an engine egress policy: scans, discovery and integrations are decided on the address actually
+// connected to; scan creation refuses a target that names a denied address in any spelling.
+import os from 'node:os';
 import type { PlatformConfig } from '../config.ts';
 import { badRequest } from '../errors.ts';
 import { hostOf, parsePattern, type ScopePattern } from './targets.ts';
+import { compileRule, Egress, hostsFileAddresses, parseHost, type EgressPolicy, type EgressRule } from '../../engine/index.ts';
 
 /** Cloud metadata endpoints (AWS, ECS, GCP, Azure, Alibaba, OpenStack, Oracle...). */
 export const METADATA_TARGETS = [
@@ -12,13 +15,86 @@ export const METADATA_TARGETS = [
   'metadata.google.internal', 'metadata.goog', 'metadata.azure.internal', 'instance-data', 'instance-data.ec2.internal',
 ];
 
-const LOOPBACK_NAMES = new Set(['localhost', 'localhost.localdomain', 'ip6-localhost', '0.0.0.0', '::', '0']);
+const METADATA = 'cloud metadata address';
+const OWN_PORT = "this platform's own API port";
+const LISTED = 'on the deny list (VIGIL_DENY_TARGETS)';
+/** How scan creation says each reason of a named target. */
+const SAID: Record<string, string> = { [METADATA]: `is a ${METADATA}`, [OWN_PORT]: `is ${OWN_PORT}`, [LISTED]: `is ${LISTED}` };
 
-function isLoopback(host: string): boolean {
-  if (LOOPBACK_NAMES.has(host) || host.endsWith('.localhost')) return true;
-  if (net.isIPv4(host)) return host.startsWith('127.');
-  if (net.isIPv6(host)) return host === '::1' || /^::ffff:127\./i.test(host);
-  return false;
+/** Addresses that reach this machine: loopback, "this host" (0.0.0.0 connects locally), every interface's address. */
+function localAddresses(host: string): string[] {
+  const out = ['127.0.0.0/8', '0.0.0.0/8', '::1', '::'];
+  for (const list of Object.values(os.networkInterfaces())) for (const i of list ?? []) out.push(i.address);
+  if (parseHost(host).kind === 'address') out.push(host);
+  return out;
+}
+
+/** Names that always mean this machine, whatever a resolver says. */
+const LOCAL_NAMES = ['localhost', '*.localhost', 'localhost.localdomain', 'ip6-localhost', 'ip6-loopback'];
+
+type DenyConfig = Pick<PlatformConfig, 'port' | 'host' | 'denyTargets' | 'allowDeniedTargets'>;
+
+/** One VIGIL_DENY_TARGETS pattern as rules: an address, range or name on every port; a URL or host:port on its port. */
+function listedRules(pattern: string): EgressRule[] {
+  const p = pattern.trim();
+  let host = p;
+  let port: number | undefined;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(p)) {
+    try {
+      const u = new URL(p);
+      host = u.hostname;
+      port = Number(u.port || (u.protocol === 'https:' ? 443 : u.protocol === 'http:' ? 80 : NaN)) || undefined;
+    } catch {
+      // checked below
+    }
+  } else {
+    const hp = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(p);
+    if (hp) {
+      host = hp[1]!;
+      port = Number(hp[2]);
+    }
+  }
+  return [{ target: host, port, reason: LISTED }];
+}
+
+/** The rules every connection of the platform's scans and discovery obeys (and integrations, with more). */
+export function scanEgress(config: DenyConfig): EgressPolicy {
+  const deny: EgressRule[] = [];
+  if (!config.allowDeniedTargets) {
+    for (const t of METADATA_TARGETS) deny.push({ target: t, reason: METADATA });
+    for (const t of [...localAddresses(config.host), ...LOCAL_NAMES]) deny.push({ target: t, port: config.port, reason: OWN_PORT });
+    if (parseHost(config.host).kind === 'name') deny.push({ target: config.host, port: config.port, reason: OWN_PORT });
+  }
+  for (const p of config.denyTargets ?? []) deny.push(...listedRules(p));
+  for (const r of deny) {
+    try {
+      compileRule(r.target);
+    } catch (err) {
+      throw badRequest(`VIGIL_DENY_TARGETS: ${(err as Error).message}`, 'VIGIL_DENY_TARGETS');
+    }
+  }
+  return { deny };
+}
+
+/**
+ * Integrations (webhooks, chat, trackers, mail) reach public addresses only, plus the ranges the operator
+ * lists in VIGIL_EGRESS_ALLOW; the scans' deny rules hold for them too.
+ */
+export function integrationEgress(config: DenyConfig & Pick<PlatformConfig, 'egressAllow'>): EgressPolicy {
+  return { ...scanEgress(config), publicOnly: true, allow: config.egressAllow ?? [] };
+}
+
+/**
+ * Throws an Error naming the setting when VIGIL_DENY_TARGETS or VIGIL_EGRESS_ALLOW holds something that is
+ * no address, range or name: a process must not start with a list it would silently not apply.
+ */
+export function checkEgressSettings(config: DenyConfig & Pick<PlatformConfig, 'egressAllow'>): void {
+  const policy = integrationEgress(config); // throws for VIGIL_DENY_TARGETS
+  try {
+    new Egress(policy);
+  } catch (err) {
+    throw new Error(`VIGIL_EGRESS_ALLOW: ${(err as Error).message}`);
+  }
 }
 
 /** The port a target names: explicit, or the scheme's default; undefined for a bare host. */
@@ -33,8 +109,8 @@ function portOf(target: string): number | undefined {
       return undefined;
     }
   }
-  const m = /:(\d{1,5})$/.exec(t);
-  return m && !net.isIPv6(t) ? Number(m[1]) : undefined;
+  const m = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(t);
+  return m ? Number(m[2]) : undefined;
 }
 
 export interface DenyList {
@@ -42,24 +118,30 @@ export interface DenyList {
   reason(target: string): string | undefined;
   /** IP / CIDR patterns, subtracted from ranges before they are expanded. */
   patterns: ScopePattern[];
+  /** The rules as an engine policy, for connections. */
+  policy: EgressPolicy;
 }
 
-export function denyList(config: Pick<PlatformConfig, 'port' | 'host' | 'denyTargets' | 'allowDeniedTargets'>): DenyList {
-  const builtin = config.allowDeniedTargets ? [] : METADATA_TARGETS.map((m) => parsePattern(m, 'VIGIL_DENY_TARGETS'));
-  const extra = (config.denyTargets ?? []).map((m) => parsePattern(m, 'VIGIL_DENY_TARGETS'));
-  const patterns = [...builtin, ...extra];
-  const ownHost = hostOf(config.host);
+/** No rule has port 0: a target without a port meets only the rules of every port. */
+const NO_PORT = 0;
+
+export function denyList(config: DenyConfig): DenyList {
+  const policy = scanEgress(config);
+  const egress = new Egress(policy);
+  const patterns = (policy.deny ?? []).filter((r) => r.port === undefined && 'cidr' in compileRule(r.target))
+    .map((r) => parsePattern(r.target, 'VIGIL_DENY_TARGETS'));
   return {
+    policy,
     patterns,
     reason(target) {
-      if (builtin.some((p) => p.test(target))) return 'is a cloud metadata address';
-      if (extra.some((p) => p.test(target))) return 'is on the deny list (VIGIL_DENY_TARGETS)';
-      if (!config.allowDeniedTargets) {
-        const host = hostOf(target);
-        const port = portOf(target);
-        if (port === config.port && (isLoopback(host) || host === ownHost)) return "is this platform's own API port";
-      }
-      return undefined;
+      const port = portOf(target) ?? NO_PORT;
+      const host = parseHost(hostOf(target));
+      // A name is decided by its own rules and by the addresses the hosts file gives it (where it leads
+      // without any DNS); other names are decided when the engine connects.
+      const why = host.kind === 'address'
+        ? egress.addressDenied(host.address, port)
+        : egress.nameDenied(host.name, port) ?? hostsFileAddresses(host.name).map((a) => egress.addressDenied(a, port)).find(Boolean);
+      return why ? (SAID[why] ?? `is ${why}`) : undefined;
     },
   };
 }

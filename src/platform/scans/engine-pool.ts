@@ -6,7 +6,7 @@ import { Worker } from 'node:worker_threads';
 import type { AttemptInfo, ScanOptions } from '../../engine/runner.ts';
 import type { ResultEvent } from '../../engine/output/types.ts';
 
-export type ThreadScanOptions = Pick<ScanOptions, 'concurrency' | 'bulkSize' | 'rateLimit' | 'timeout' | 'retries' | 'maxHostErrors' | 'vars' | 'socks5Proxy' | 'headers'>;
+export type ThreadScanOptions = Pick<ScanOptions, 'concurrency' | 'bulkSize' | 'rateLimit' | 'timeout' | 'retries' | 'maxHostErrors' | 'vars' | 'socks5Proxy' | 'headers' | 'egress'>;
 
 /** A template's text for a thread; `dependency`: only a workflow of the scan may run it. */
 export interface ThreadTemplate { raw: string; uri: string; payloadFiles?: Record<string, string[]>; dependency?: boolean }

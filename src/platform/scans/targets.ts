@@ -2,6 +2,7 @@
 // applying exclusions / allow-lists, and cutting the list at the platform's maximum.
 import net from 'node:net';
 import { badRequest } from '../errors.ts';
+import { cidrContains, cidrOf, cidrRange, formatAddress, parseAddress, parseCidr, type Address, type Cidr } from '../../engine/index.ts';
 
 /** The host part of a target: URL host, "host:port" host, or the whole value. Lower case, no brackets. */
 export function hostOf(target: string): string {
@@ -42,61 +43,14 @@ export function checkTarget(value: string, param: string): void {
   throw badRequest(`target "${value}" is not a URL, host name, IP address or CIDR range`, param);
 }
 
-interface Cidr {
-  v: 4 | 6;
-  base: bigint;
-  bits: number;
+/** The address a target's host names in normal form (any spelling: `2130706433`, `[::ffff:7f00:1]`), or undefined for a name. */
+function addressOf(target: string): Address | undefined {
+  return parseAddress(hostOf(target));
 }
 
-function ipToBig(ip: string): { v: 4 | 6; n: bigint } | undefined {
-  const kind = net.isIP(ip);
-  if (kind === 4) return { v: 4, n: ip.split('.').reduce((acc, p) => (acc << 8n) | BigInt(Number(p)), 0n) };
-  if (kind === 6) {
-    let [head, tail] = ip.includes('::') ? ip.split('::') : [ip, undefined];
-    const h = head ? head.split(':') : [];
-    const t = tail !== undefined ? (tail ? tail.split(':') : []) : [];
-    // An embedded IPv4 tail (::ffff:1.2.3.4) becomes two groups.
-    const fix = (parts: string[]) => parts.flatMap((p) => (p.includes('.') ? v4Groups(p) : [p]));
-    const hh = fix(h);
-    const tt = fix(t);
-    const groups = tail !== undefined ? [...hh, ...Array(8 - hh.length - tt.length).fill('0'), ...tt] : hh;
-    return { v: 6, n: groups.reduce((acc, g) => (acc << 16n) | BigInt(parseInt(g || '0', 16)), 0n) };
-  }
-  return undefined;
-}
-
-function v4Groups(v4: string): string[] {
-  const n = v4.split('.').map(Number);
-  return [((n[0]! << 8) | n[1]!).toString(16), ((n[2]! << 8) | n[3]!).toString(16)];
-}
-
-function bigToIp(v: 4 | 6, n: bigint): string {
-  if (v === 4) return [24n, 16n, 8n, 0n].map((s) => Number((n >> s) & 255n)).join('.');
-  const groups: string[] = [];
-  for (let s = 112n; s >= 0n; s -= 16n) groups.push(((n >> s) & 0xffffn).toString(16));
-  return groups.join(':').replace(/(^|:)0(:0)+(:|$)/, '::');
-}
-
-export function parseCidr(value: string): Cidr | undefined {
-  const m = /^([^/]+)\/(\d{1,3})$/.exec(value.trim());
-  if (!m) return undefined;
-  const ip = ipToBig(m[1]!);
-  const bits = Number(m[2]);
-  if (!ip || bits > (ip.v === 4 ? 32 : 128)) return undefined;
-  const width = ip.v === 4 ? 32 : 128;
-  const mask = ((1n << BigInt(width)) - 1n) ^ ((1n << BigInt(width - bits)) - 1n);
-  return { v: ip.v, base: ip.n & mask, bits };
-}
-
-function cidrSize(c: Cidr): bigint {
-  return 1n << BigInt((c.v === 4 ? 32 : 128) - c.bits);
-}
-
-function inCidr(c: Cidr, host: string): boolean {
-  const ip = ipToBig(host);
-  if (!ip || ip.v !== c.v) return false;
-  const width = c.v === 4 ? 32 : 128;
-  return ip.n >> BigInt(width - c.bits) === c.base >> BigInt(width - c.bits);
+function inCidr(c: Cidr, target: string): boolean {
+  const a = addressOf(target);
+  return a !== undefined && cidrContains(c, a);
 }
 
 /** One exclusion or inclusion pattern: exact target, domain, wildcard, IP or CIDR. */
@@ -112,8 +66,9 @@ export function parsePattern(raw: string, param: string): ScopePattern {
   const allow = p.startsWith('+');
   if (allow) p = p.slice(1).trim();
   if (!p) throw badRequest(`empty scope pattern "${raw}"`, param);
-  const cidr = parseCidr(p) ?? (net.isIP(p) ? parseCidr(`${p}/${net.isIP(p) === 4 ? 32 : 128}`) : undefined);
-  if (cidr) return { allow, cidr, test: (t) => inCidr(cidr, hostOf(t)) };
+  const address = parseCidr(p) ? undefined : parseAddress(p);
+  const cidr = parseCidr(p) ?? (address ? cidrOf(address) : undefined);
+  if (cidr) return { allow, cidr, test: (t) => inCidr(cidr, t) };
   const whole = p.toLowerCase();
   if (p.includes('*')) {
     const re = new RegExp('^' + whole.split('*').map(escapeRe).join('.*') + '$', 'i');
@@ -160,9 +115,7 @@ export interface ExpandResult {
 /** Inclusive address interval. */
 type Interval = [bigint, bigint];
 
-function rangeOf(c: Cidr): Interval {
-  return [c.base, c.base + cidrSize(c) - 1n];
-}
+const rangeOf = (c: Cidr): Interval => cidrRange(c);
 
 function subtract(list: Interval[], [lo, hi]: Interval): Interval[] {
   const out: Interval[] = [];
@@ -192,8 +145,8 @@ function intersect(list: Interval[], allowed: Interval[]): Interval[] {
 /** The addresses of a range left after the scope's IP/CIDR exclusions and allow-list, as intervals. */
 function scopedIntervals(c: Cidr, scope: Scope): Interval[] {
   let list: Interval[] = [rangeOf(c)];
-  for (const d of scope.deny ?? []) if (d.v === c.v) list = subtract(list, rangeOf(d));
-  if (scope.allowOnlyCidr) list = intersect(list, (scope.allow ?? []).filter((a) => a.v === c.v).map(rangeOf));
+  for (const d of scope.deny ?? []) if (d.family === c.family) list = subtract(list, rangeOf(d));
+  if (scope.allowOnlyCidr) list = intersect(list, (scope.allow ?? []).filter((a) => a.family === c.family).map(rangeOf));
   return list;
 }
 
@@ -233,7 +186,7 @@ export function expandTargets(inputs: string[], keep: Scope, max: number, maxRan
       }
       for (const [lo, hi] of intervals) {
         let n = lo;
-        for (; n <= hi && out.length < max; n++) add(bigToIp(cidr.v, n));
+        for (; n <= hi && out.length < max; n++) add(formatAddress(cidr.family, n));
         // Past the maximum, the rest of the interval is counted in bulk.
         if (n <= hi) truncated += Number(hi - n + 1n);
       }
@@ -252,6 +205,7 @@ const PRIVATE_CIDRS = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '127.0.0
 /** A private, loopback or link-local address, localhost, or an internal-only name (.local, .internal, .lan). */
 export function isInternalTarget(target: string): boolean {
   const host = hostOf(target);
-  if (net.isIP(host)) return PRIVATE_CIDRS.some((c) => inCidr(c, host));
+  const a = parseAddress(host);
+  if (a) return PRIVATE_CIDRS.some((c) => cidrContains(c, a));
   return host === 'localhost' || /\.(local|internal|lan|localhost|home\.arpa)\.?$/.test(host) || !host.includes('.');
 }

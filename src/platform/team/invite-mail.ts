@@ -23,7 +23,7 @@ export async function mailInvite(
   const text = `You have been invited to the Vigil team "${a.teamName}".\n\nSet your password and sign in: ${base}/invite#${a.token}\n\n` +
     `The link works once, until ${a.expiresAt.toISOString()}.\n`;
   try {
-    await sendConfigMail(smtp, [a.email], `Your invitation to Vigil (${a.teamName})`, text);
+    await sendConfigMail(ctx.config, smtp, [a.email], `Your invitation to Vigil (${a.teamName})`, text);
     ctx.log.info({ team_id: a.teamId }, 'invite emailed');
   } catch (err) {
     ctx.log.warn({ team_id: a.teamId, reason: (err as Error).message }, 'invite email failed; the invite token was still returned');

@@ -71,6 +71,16 @@ describe('vigil scan', { timeout: 120_000 }, () => {
     expect((await vigil(['-l', list, '-t', t, '--var', 'who=other'])).stdout.trim()).toBe('');
   });
 
+  it('-lna refuses connections to non-public addresses, names included; without it they are scanned', async () => {
+    const before = server.requests.length;
+    const byName = server.url.replace('127.0.0.1', 'localhost');
+    const r = await vigil(['-u', byName, '-t', path.join(testdata, 'get.yaml'), '-lna', '-ms', '-j']);
+    expect(r.code).toBe(0);
+    expect(server.requests.length).toBe(before);
+    expect(JSON.parse(r.stdout.trim()).error).toMatch(/^connection to localhost \((127\.0\.0\.1|::1)\) port \d+ refused: not a public address \(loopback\)$/);
+    expect((await vigil(['-u', byName, '-t', path.join(testdata, 'get.yaml')])).stdout).toContain('[basic-get]');
+  });
+
   it('filters by --severity and --tags', async () => {
     const r = await vigil(['-u', server.url, '-t', path.join(testdata, 'get.yaml'), '--severity', 'high']);
     expect(r.code).toBe(0);

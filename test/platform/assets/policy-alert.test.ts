@@ -14,7 +14,7 @@ describe('asset policy alerts', () => {
   let t: TestApp;
   let receiver: TestServer;
   beforeAll(async () => {
-    t = await createTestApp('pglite');
+    t = await createTestApp('pglite', { egressAllow: ['127.0.0.0/8'] });
     receiver = await startHttpServer((_req, res) => res.end('ok'));
   });
   afterAll(async () => {

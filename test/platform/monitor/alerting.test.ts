@@ -47,7 +47,8 @@ describe.each(dbKinds())('alerting on %s', (kind) => {
   beforeAll(async () => {
     process.env.VIGIL_DELIVERY_RETRY_BASE = '0.2';
     process.env.VIGIL_DELIVERY_MAX_ATTEMPTS = '4';
-    t = await createScanApp(kind);
+    // Receivers listen on 127.0.0.1: integrations reach it only when the operator allows it.
+    t = await createScanApp(kind, { egressAllow: ['127.0.0.0/8'] });
     t.ctx.log = pino({ level: 'debug' }, new Writable({ write(chunk, _e, cb) { logLines.push(String(chunk)); cb(); } }));
     target = await startHttpServer(async (req, res) => {
       if (req.url?.startsWith('/slow')) await new Promise((r) => setTimeout(r, 3000));

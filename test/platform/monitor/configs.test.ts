@@ -84,7 +84,7 @@ describe.each(dbKinds())('named configurations on %s', (kind) => {
   const seen: string[] = [];
 
   beforeAll(async () => {
-    t = await createScanApp(kind);
+    t = await createScanApp(kind, { egressAllow: ['127.0.0.0/8'] });
     target = await startHttpServer((req, res) => {
       seen.push(req.url ?? '');
       res.setHeader('X-Powered-By', 'PHP/7.4.3');

@@ -38,7 +38,7 @@ export function useProcessLab(prefix: string): ProcessLab {
   };
   lab.env = {
     DATABASE_URL: url, VIGIL_DB_SCHEMA: schema, VIGIL_DATA_DIR: dir, VIGIL_BOOTSTRAP_API_KEY: lab.key,
-    VIGIL_MONITOR_INTERVAL: '0.2', VIGIL_SHUTDOWN_TIMEOUT: '5', VIGIL_ENGINE_THREADS: '1',
+    VIGIL_MONITOR_INTERVAL: '0.2', VIGIL_SHUTDOWN_TIMEOUT: '5', VIGIL_ENGINE_THREADS: '1', VIGIL_EGRESS_ALLOW: '127.0.0.0/8',
   };
   beforeAll(async () => {
     lab.target = await startHttpServer((req, res) => {

@@ -119,7 +119,7 @@ describe.each(dbKinds())('reporting to issue trackers on %s', (kind) => {
 
   beforeAll(async () => {
     process.env.VIGIL_DELIVERY_RETRY_BASE = '0.2';
-    t = await createScanApp(kind);
+    t = await createScanApp(kind, { egressAllow: ['127.0.0.0/8'] });
     target = await startHttpServer((req, res) => {
       res.setHeader('X-Powered-By', 'PHP/7.4.3');
       res.end(req.url?.endsWith('/vuln') && second ? 'VULNERABLE-MARKER' : 'hello');

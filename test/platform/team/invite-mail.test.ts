@@ -28,7 +28,7 @@ describe('invite emails', () => {
     });
     await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', () => r()));
     port = (smtp.server.address() as { port: number }).port;
-    t = await createTestApp('pglite', { publicUrl: 'https://vigil.example.test' }, {
+    t = await createTestApp('pglite', { publicUrl: 'https://vigil.example.test', egressAllow: ['127.0.0.0/8'] }, {
       log: pino({ level: 'info' }, new Writable({ write(c, _e, cb) { lines.push(String(c)); cb(); } })),
     });
   });

@@ -185,12 +185,13 @@ function probe(host: string, port: number, packet: Buffer, timeoutMs: number): P
   });
 }
 
-export async function jarmHash(host: string, port: number, timeoutMs = 10000): Promise<string> {
+/** `address`: where to connect when it is not `host` (an address the caller's connect guard decided on). */
+export async function jarmHash(host: string, port: number, timeoutMs = 10000, address = host): Promise<string> {
   const raw: string[] = [];
   for (const p of PROBES) {
     let answer: Buffer | null;
     try {
-      answer = await probe(host, port, clientHello(host, p), timeoutMs);
+      answer = await probe(address, port, clientHello(host, p), timeoutMs);
     } catch (e) {
       if (e instanceof Timeout) return '0'.repeat(62);
       answer = null;

@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   const [task, args] = JSON.parse(process.argv[2]) as [string, string[]];
   let value: string;
   if (task === 'resolve') value = await resolve(args[0], args[1]);
-  else if (task === 'jarm') value = await jarmHash(args[0], Number(args[1]));
+  else if (task === 'jarm') value = await jarmHash(args[0], Number(args[1]), undefined, args[2]);
   else value = await publicIp();
   process.stdout.write(JSON.stringify({ ok: true, value }) + '\n');
 }

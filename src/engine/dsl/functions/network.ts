@@ -8,6 +8,7 @@ import { DslError } from '../errors.ts';
 import { toStr } from '../values.ts';
 import { define, invalid } from './registry.ts';
 import { childProcess } from '../../lazy.ts';
+import type { ConnectGuard } from '../../net/guard.ts';
 
 // Compiled (dist/) the child is JavaScript; next to the sources it is TypeScript run through tsx.
 const compiled = import.meta.url.endsWith('.js');
@@ -38,12 +39,18 @@ function runChild(task: string, args: string[], timeoutMs: number): string {
   return hit.value ?? '';
 }
 
-/** Fetches the answer a PendingIO asked for (in a child process, without blocking) and caches it. */
-export async function fulfillPendingIO(p: PendingIO): Promise<void> {
+/**
+ * Fetches the answer a PendingIO asked for (in a child process, without blocking) and caches it. Under a
+ * connect guard, jarm's host:port is decided first (a refusal throws EgressDenied, and is not cached) and
+ * the child connects to the address decided on.
+ */
+export async function fulfillPendingIO(p: PendingIO, guard?: ConnectGuard): Promise<void> {
   if (cache.has(p.key)) return;
+  let task = p.key;
+  if (guard && p.task === 'jarm') task = JSON.stringify([p.task, [...p.args, await guard.address(p.args[0]!, Number(p.args[1]))]]);
   const loader = compiled ? [] : ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href];
   const result = await new Promise<{ value?: string; error?: string }>((resolve) => {
-    childProcess().execFile(process.execPath, [...loader, childPath, p.key], { encoding: 'utf8', timeout: p.timeoutMs }, (err, stdout, stderr) => {
+    childProcess().execFile(process.execPath, [...loader, childPath, task], { encoding: 'utf8', timeout: p.timeoutMs }, (err, stdout, stderr) => {
       try {
         const out = JSON.parse(stdout.trim().split('\n').pop() ?? '') as { ok: boolean; value?: string; error?: string };
         resolve(out.ok ? { value: out.value ?? '' } : { error: out.error ?? 'failed' });

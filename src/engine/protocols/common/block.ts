@@ -6,6 +6,7 @@ import type { ResultEvent } from '../../output/types.ts';
 import { render as dslRender, unresolvedVariables } from '../../dsl/index.ts';
 import { runOperators } from '../../operators/index.ts';
 import { isPendingIO, fulfillPendingIO } from '../../dsl/functions/network.ts';
+import type { ConnectGuard } from '../../net/guard.ts';
 import { takePendingWait } from '../../dsl/functions/time.ts';
 import { eventsFor, type OperatorOutcome } from '../http/events.ts';
 import { inputVariables } from '../http/input.ts';
@@ -79,7 +80,7 @@ export async function operate(
   }
   // As nuclei: the request's values (and the shared ones) go over the response's.
   const data: Record<string, unknown> = { ...response, ...vars, ...ctx.shared };
-  const result = await operatorsWithIO(b, data);
+  const result = await operatorsWithIO(b, data, ctx.o.guard);
   takePendingWait();
   for (const k in result.dynamic) ctx.shared[k] = result.dynamic[k];
   if (passes(b, result)) ctx.passed = true;
@@ -88,7 +89,7 @@ export async function operate(
   // Clustered templates: their operators on the same response, their events under their own ids.
   for (const m of ctx.members ?? []) {
     const mb = m.block as CommonBlock;
-    const mr = await operatorsWithIO(mb, data);
+    const mr = await operatorsWithIO(mb, data, ctx.o.guard);
     const mEvents = eventsOf(m.t, protocol, mb, mr, fields);
     if (mEvents.length > 0) {
       ctx.report(mEvents);
@@ -98,14 +99,14 @@ export async function operate(
   return { matched: events.length > 0 && (result.matched || b.matchers.length === 0), events };
 }
 
-async function operatorsWithIO(b: CommonBlock, data: Record<string, unknown>): Promise<OperatorOutcome> {
+async function operatorsWithIO(b: CommonBlock, data: Record<string, unknown>, guard: ConnectGuard | undefined): Promise<OperatorOutcome> {
   for (let i = 0; ; i++) {
     try {
       return runOperators(b, data) as OperatorOutcome;
     } catch (err) {
       // A network helper in an expression needs its answer fetched first; operators have no side effects.
       if (!isPendingIO(err) || i >= 8) throw err;
-      await fulfillPendingIO(err);
+      await fulfillPendingIO(err, guard);
     }
   }
 }

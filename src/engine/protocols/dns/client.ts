@@ -2,6 +2,7 @@
 // truncated. Resolvers are `ip`, `ip:port` or `[v6]:port`; port 53 by default.
 import net from 'node:net';
 import { dgram, lazy } from '../../lazy.ts';
+import type { ConnectGuard } from '../../net/guard.ts';
 
 const packet = lazy<typeof import('dns-packet')>('dns-packet');
 
@@ -19,8 +20,12 @@ export function parseResolver(s: string): Resolver {
   return { host: m[1], port: m[2] ? Number(m[2]) : 53 };
 }
 
-/** The answer's bytes, or an error after `timeout` ms. */
-export async function exchange(query: Buffer, r: Resolver, timeout: number, signal?: AbortSignal): Promise<Buffer> {
+/**
+ * The answer's bytes, or an error after `timeout` ms. Under a connect guard (a resolver a template chose,
+ * a name server met during a trace) the resolver's address is decided first and asked by that address.
+ */
+export async function exchange(query: Buffer, resolver: Resolver, timeout: number, signal?: AbortSignal, guard?: ConnectGuard): Promise<Buffer> {
+  const r = guard ? { host: await guard.address(resolver.host, resolver.port), port: resolver.port } : resolver;
   const answer = await udp(query, r, timeout, signal);
   // TC bit: the answer did not fit in a datagram; ask again over TCP.
   if (answer.length >= 4 && answer[2] & 0x02) return tcp(query, r, timeout, signal);

@@ -113,7 +113,8 @@ async function execute(b: DnsBlock, ctx: BlockContext): Promise<BlockResult> {
         if (ctx.o.takeToken) await ctx.o.takeToken();
         requests++;
         ctx.o.onRequest?.();
-        answer = await exchange(packet().encode(query), resolver, ctx.o.timeout, ctx.o.signal);
+        // Resolvers a template names are the template author's choice: decided by the scan's guard.
+        answer = await exchange(packet().encode(query), resolver, ctx.o.timeout, ctx.o.signal, b.resolvers.length > 0 ? ctx.o.guard : undefined);
       } catch (err) {
         error = (err as Error).message;
       }
@@ -131,7 +132,7 @@ async function execute(b: DnsBlock, ctx: BlockContext): Promise<BlockResult> {
       // As nuclei: after the query, the input's domain is traced from the root servers.
       try {
         const steps = await trace(domain || name, b.type, {
-          roots: ctx.o.traceRoots, port: ctx.o.tracePort, maxRecursion: b.traceMaxRecursion, timeout: ctx.o.timeout, signal: ctx.o.signal,
+          roots: ctx.o.traceRoots, port: ctx.o.tracePort, maxRecursion: b.traceMaxRecursion, timeout: ctx.o.timeout, signal: ctx.o.signal, guard: ctx.o.guard,
           resolveName: (n) => (ctx.o.resolvers?.length ? resolverAddresses(n, ctx.o.resolvers, ctx.o.timeout, ctx.o.signal) : systemAddresses(n)),
           beforeQuery: async () => {
             if (ctx.o.takeToken) await ctx.o.takeToken();

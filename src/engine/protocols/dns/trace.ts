@@ -10,6 +10,7 @@ import type { Answer, DecodedPacket, Packet } from 'dns-packet';
 import { exchange, packet, parseResolver, type Resolver } from './client.ts';
 import { fqdn, messageString } from './format.ts';
 import { crypto, dnsPromises } from '../../lazy.ts';
+import type { ConnectGuard } from '../../net/guard.ts';
 
 /** IANA's root server addresses (IPv4), as nuclei's client uses them. */
 export const ROOT_SERVERS = [
@@ -32,6 +33,8 @@ export interface TraceOptions {
   resolveName?: (name: string) => Promise<string[]>;
   /** Called before every query sent (rate limit and request count). */
   beforeQuery?: () => Promise<void> | void;
+  /** Decides each name server's address (the servers a trace meets are named by the answers it gets). */
+  guard?: ConnectGuard;
 }
 
 export interface TraceStep {
@@ -48,7 +51,7 @@ async function ask(name: string, type: string, r: Resolver, o: TraceOptions): Pr
   const query: Packet = { type: 'query', id: crypto().randomInt(1, 65535), flags: packet().RECURSION_DESIRED, questions: [{ type: type as 'A', name: fqdn(name), class: 'IN' }] };
   try {
     await o.beforeQuery?.();
-    return packet().decode(await exchange(packet().encode(query), r, o.timeout, o.signal));
+    return packet().decode(await exchange(packet().encode(query), r, o.timeout, o.signal, o.guard));
   } catch {
     return undefined; // a server that does not answer adds nothing to the trace
   }

@@ -10,6 +10,7 @@ import { socks5Connect } from './socks5.ts';
 import { serializeRequest } from './dump.ts';
 import type { HttpClientOptions, HttpResponse, PreparedRequest } from './types.ts';
 import { tls } from '../../lazy.ts';
+import { isEgressDenied, type ConnectGuard } from '../../net/guard.ts';
 
 export const DEFAULT_MAX_SIZE = 10 * 1024 * 1024;
 
@@ -30,10 +31,18 @@ const loadAgent = (): typeof UndiciAgent => (AgentClass ??= (() => {
 type Agent = UndiciAgent;
 
 const agents = new Map<string, Agent>();
+const guardIds = new WeakMap<ConnectGuard, number>();
+let lastGuardId = 0;
+const guardId = (g: ConnectGuard | undefined) => {
+  if (!g) return 0;
+  let id = guardIds.get(g);
+  if (id === undefined) guardIds.set(g, (id = ++lastGuardId));
+  return id;
+};
 
-/** One keep-alive agent per (SNI, proxy) pair; undici keeps a pool per origin inside it. */
-function agentFor(sni: string | undefined, proxy: string | undefined): Agent {
-  const key = `${sni ?? ''}|${proxy ?? ''}`;
+/** One keep-alive agent per (SNI, proxy, guard); undici keeps a pool per origin inside it. */
+function agentFor(sni: string | undefined, proxy: string | undefined, guard: ConnectGuard | undefined): Agent {
+  const key = `${sni ?? ''}|${proxy ?? ''}|${guardId(guard)}`;
   let agent = agents.get(key);
   if (agent) return agent;
   const tlsOpts = { rejectUnauthorized: false, ...(sni ? { servername: sni } : {}) };
@@ -43,7 +52,7 @@ function agentFor(sni: string | undefined, proxy: string | undefined): Agent {
       keepAliveTimeout: 10_000,
       connect: (opts, cb) => {
         const port = Number(opts.port || (opts.protocol === 'https:' ? 443 : 80));
-        socks5Connect(proxy, opts.hostname, port, 10_000).then((sock) => {
+        socks5Connect(proxy, opts.hostname, port, 10_000, guard).then((sock) => {
           if (opts.protocol !== 'https:') return cb(null, sock);
           const servername = sni ?? (net.isIP(opts.hostname) ? undefined : opts.hostname);
           const t = tls().connect({ socket: sock, servername, rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] });
@@ -101,15 +110,15 @@ function sendOnce(r: PreparedRequest, o: HttpClientOptions, maxSize: number): Pr
   const sni = r.sni ?? o.sni;
   if (!undiciCanSend(r)) {
     const bytes = r.unsafe && r.rawBytes !== undefined ? Buffer.from(r.rawBytes, 'latin1') : Buffer.from(serializeRequest(r), 'utf8');
-    return sendRaw({ origin: r.origin, bytes, method: r.method, timeout, sni, socks5Proxy: o.socks5Proxy, maxSize, signal: o.signal, readAll: r.readAll });
+    return sendRaw({ origin: r.origin, bytes, method: r.method, timeout, sni, socks5Proxy: o.socks5Proxy, maxSize, signal: o.signal, readAll: r.readAll, guard: o.guard });
   }
-  if (!o.socks5Proxy) return viaKeepAlive(r, sni, timeout, maxSize, o.signal);
-  return dispatchOnce(agentFor(sni, o.socks5Proxy), r, timeout, maxSize, o.signal);
+  if (!o.socks5Proxy) return viaKeepAlive(r, sni, timeout, maxSize, o.signal, o.guard);
+  return dispatchOnce(agentFor(sni, o.socks5Proxy, o.guard), r, timeout, maxSize, o.signal);
 }
 
 /** The keep-alive client's answer is an HttpResponse as it is (plus its framing flags): no copy. */
-function viaKeepAlive(r: PreparedRequest, sni: string | undefined, timeout: number, maxSize: number, signal?: AbortSignal): Promise<HttpResponse> {
-  return sendKeepAlive(r, { sni, maxSize, signal, deadline: timeout, decode: true });
+function viaKeepAlive(r: PreparedRequest, sni: string | undefined, timeout: number, maxSize: number, signal?: AbortSignal, guard?: ConnectGuard): Promise<HttpResponse> {
+  return sendKeepAlive(r, { sni, maxSize, signal, deadline: timeout, decode: true, guard });
 }
 
 /**
@@ -244,9 +253,9 @@ export function send(r: PreparedRequest, o: HttpClientOptions, maxSize = DEFAULT
   return first.catch((err: unknown) => retry(r, o, maxSize, 1, err));
 }
 
-/** Network errors are tried again up to `retries` times (never HTTP statuses). */
+/** Network errors are tried again up to `retries` times (never HTTP statuses, never a refused destination). */
 async function retry(r: PreparedRequest, o: HttpClientOptions, maxSize: number, attempt: number, err: unknown): Promise<HttpResponse> {
-  for (; attempt <= o.retries; attempt++) {
+  for (; attempt <= o.retries && !isEgressDenied(err); attempt++) {
     if (o.signal?.aborted) throw new Error('aborted');
     try {
       return await sendOnce(r, o, maxSize);

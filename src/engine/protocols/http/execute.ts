@@ -545,7 +545,7 @@ class TemplateRun {
   private async operatorsWithIO(r: HttpRequest, full: Record<string, unknown>, err: unknown): Promise<OperatorOutcome> {
     for (let i = 0; i < 8; i++) {
       if (!isPendingIO(err)) throw err;
-      await fulfillPendingIO(err);
+      await fulfillPendingIO(err, this.o.guard);
       try {
         return runOperators(r, full) as OperatorOutcome;
       } catch (e) {
@@ -579,7 +579,7 @@ class TemplateRun {
         return this.prepare(r, item);
       } catch (err) {
         if (!isPendingIO(err) || i >= 8) throw err;
-        await fulfillPendingIO(err);
+        await fulfillPendingIO(err, this.o.guard);
       }
     }
   }

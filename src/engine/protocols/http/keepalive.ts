@@ -14,6 +14,7 @@ import { decode } from './decode.ts';
 import { ResponseReader, type ReadResponse } from './response-reader.ts';
 import type { PreparedRequest } from './types.ts';
 import { tls } from '../../lazy.ts';
+import { failedSocket, type ConnectGuard } from '../../net/guard.ts';
 
 const MAX_CONNECTIONS = 64; // per origin, as undici's pool was configured
 const IDLE_MS = 10_000;
@@ -24,6 +25,8 @@ interface Pool {
   idle: Conn[];
   open: number;
   waiting: (() => void)[];
+  /** Decides each new connection's address (none: no limits). */
+  guard: ConnectGuard | undefined;
 }
 
 interface Conn {
@@ -40,21 +43,30 @@ interface Conn {
 }
 
 // Pools by origin, then by SNI: two lookups of strings the request already holds, no key built per request.
-const pools = new Map<string, Map<string, Pool>>();
+// Each connect guard has pools of its own: a connection one policy allowed is never lent to another.
+type Pools = Map<string, Map<string, Pool>>;
+const pools: Pools = new Map();
+const guardedPools = new Map<ConnectGuard, Pools>();
 /** Every open connection, busy or idle: what the sweep and an abort look through. */
 const conns = new Set<Conn>();
 const readBuffer = Buffer.alloc(64 * 1024);
 
-function poolFor(origin: string, sni: string): Pool {
-  let bySni = pools.get(origin);
-  if (!bySni) pools.set(origin, (bySni = new Map()));
+function poolFor(origin: string, sni: string, guard: ConnectGuard | undefined): Pool {
+  let byOrigin = pools;
+  if (guard) {
+    let g = guardedPools.get(guard);
+    if (!g) guardedPools.set(guard, (g = new Map()));
+    byOrigin = g;
+  }
+  let bySni = byOrigin.get(origin);
+  if (!bySni) byOrigin.set(origin, (bySni = new Map()));
   let p = bySni.get(sni);
-  if (!p) bySni.set(sni, (p = { closed: false, idle: [], open: 0, waiting: [] }));
+  if (!p) bySni.set(sni, (p = { closed: false, idle: [], open: 0, waiting: [], guard }));
   return p;
 }
 
 function* allPools(): Generator<Pool> {
-  for (const bySni of pools.values()) yield* bySni.values();
+  for (const byOrigin of [pools, ...guardedPools.values()]) for (const bySni of byOrigin.values()) yield* bySni.values();
 }
 
 /** Closes every pooled connection (the end of a scan, tests). */
@@ -64,6 +76,22 @@ export function closeKeepAlive(): void {
     for (const c of p.idle) c.socket.destroy();
   }
   pools.clear();
+  guardedPools.clear();
+}
+
+/** The socket of a new connection; under a guard, one that fails with the refusal when the address is denied. */
+function dial(pool: Pool, host: string, port: number, secure: boolean, sni: string | undefined, onread: net.OnReadOpts): net.Socket {
+  let target: { host: string; lookup?: net.LookupFunction } = { host };
+  if (pool.guard) {
+    try {
+      target = pool.guard.connectOptions(host, port);
+    } catch (err) {
+      return failedSocket(err as Error);
+    }
+  }
+  return secure
+    ? tls().connect({ ...target, port, servername: sni ?? (net.isIP(host) ? undefined : host), rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] })
+    : net.connect({ ...target, port, onread });
 }
 
 function connect(pool: Pool, origin: URL, sni: string | undefined): Conn {
@@ -80,9 +108,7 @@ function connect(pool: Pool, origin: URL, sni: string | undefined): Conn {
       return true;
     },
   };
-  const socket = secure
-    ? tls().connect({ host, port, servername: sni ?? (net.isIP(host) ? undefined : host), rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] })
-    : net.connect({ host, port, onread });
+  const socket = dial(pool, host, port, secure, sni, onread);
   socket.setNoDelay(true);
   conn = { socket, pool, ex: undefined, used: false, idleSince: 0, unrefd: false };
   if (secure) socket.on('data', (chunk: Buffer) => conn.ex?.onData(chunk));
@@ -224,6 +250,7 @@ export interface KeepAliveOptions {
   deadline: number;
   /** Decode the body by its Content-Encoding (gzip, deflate, br), within maxSize. */
   decode?: boolean;
+  guard?: ConnectGuard;
 }
 
 export type KeepAliveResponse = ReadResponse & { duration: number };
@@ -263,7 +290,7 @@ export function sendKeepAlive(r: PreparedRequest, o: KeepAliveOptions): Promise<
     const body = r.body !== undefined && r.body !== '' ? Buffer.from(r.body, 'utf8') : undefined;
     const req: Request = {
       method: r.method, head: requestHead(r, body?.length ?? 0), body, o, origin: originUrl(r.origin),
-      pool: poolFor(r.origin, o.sni ?? ''), started: performance.now(), resolve, reject,
+      pool: poolFor(r.origin, o.sni ?? '', o.guard), started: performance.now(), resolve, reject,
     };
     start(req, false);
   });

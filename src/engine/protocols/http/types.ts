@@ -1,6 +1,7 @@
 // Shared shapes of the HTTP protocol: a request ready to send, the response we got back, and the
 // options the runner hands down to every request.
 import type { AttackType } from '../../template/types.ts';
+import type { ConnectGuard } from '../../net/guard.ts';
 
 /** What the secret file engineer exports from src/engine/secrets/; declared here so the engine builds alone. */
 export interface SecretApplier {
@@ -17,6 +18,8 @@ export interface HttpClientOptions {
   /** Default TLS SNI for every request (CLI `-sni`). */
   sni?: string;
   signal?: AbortSignal;
+  /** Decides every connection (each redirect hop, raw sockets, the proxy) on the address connected to; none: no limits. */
+  guard?: ConnectGuard;
 }
 
 export interface HttpRunOptions extends HttpClientOptions {

@@ -3,6 +3,7 @@
 import { openSocket } from './wire.ts';
 import { tryParseResponse } from './response-parser.ts';
 import type { HttpResponse } from './types.ts';
+import type { ConnectGuard } from '../../net/guard.ts';
 
 export interface RawSendOptions {
   origin: string;
@@ -14,6 +15,7 @@ export interface RawSendOptions {
   maxSize: number;
   signal?: AbortSignal;
   readAll?: boolean;
+  guard?: ConnectGuard;
 }
 
 export async function sendRaw(o: RawSendOptions): Promise<HttpResponse> {
@@ -22,7 +24,7 @@ export async function sendRaw(o: RawSendOptions): Promise<HttpResponse> {
   const started = performance.now();
   const socket = await openSocket({
     host: url.hostname, port: Number(url.port || (secure ? 443 : 80)), secure, sni: o.sni, timeout: o.timeout,
-    socks5Proxy: o.socks5Proxy,
+    socks5Proxy: o.socks5Proxy, guard: o.guard,
   });
   return new Promise<HttpResponse>((resolve, reject) => {
     const chunks: Buffer[] = [];

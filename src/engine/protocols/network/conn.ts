@@ -2,7 +2,7 @@
 // read brings (at most n bytes, waiting up to the timeout for the first byte), `readAll()` everything
 // until the peer closes or the timeout passes with nothing more.
 import net from 'node:net';
-import { tls } from '../../lazy.ts';
+import { dialTcp, dialTls, type ConnectGuard } from '../../net/guard.ts';
 
 /** What one connection keeps of what the peer sends. */
 const MAX_BUFFER = 4 * 1024 * 1024;
@@ -41,12 +41,12 @@ export class Conn {
     w?.();
   }
 
-  static open(host: string, port: number, useTls: boolean, timeout: number, signal?: AbortSignal, sni?: string): Promise<Conn> {
+  static open(host: string, port: number, useTls: boolean, timeout: number, signal?: AbortSignal, sni?: string, guard?: ConnectGuard): Promise<Conn> {
     return new Promise((resolve, reject) => {
       const bare = host.replace(/^\[|\]$/g, '');
       const socket = useTls
-        ? tls().connect({ host: bare, port, rejectUnauthorized: false, servername: sni || (net.isIP(bare) ? undefined : bare) })
-        : net.connect({ host: bare, port });
+        ? dialTls(guard, { host: bare, port, rejectUnauthorized: false, servername: sni || (net.isIP(bare) ? undefined : bare) })
+        : dialTcp(guard, { host: bare, port });
       const timer = setTimeout(() => fail(new Error(`connect to ${host}:${port} timed out`)), timeout);
       const onAbort = () => fail(new Error('aborted'));
       signal?.addEventListener('abort', onAbort, { once: true });

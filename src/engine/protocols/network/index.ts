@@ -105,7 +105,7 @@ async function isOpen(address: string, ctx: BlockContext): Promise<boolean> {
   const hp = splitHostPort(address);
   if (!hp) return false;
   try {
-    const c = await Conn.open(hp.host, Number(hp.port), false, ctx.o.timeout, ctx.o.signal);
+    const c = await Conn.open(hp.host, Number(hp.port), false, ctx.o.timeout, ctx.o.signal, undefined, ctx.o.guard);
     c.close();
     return true;
   } catch {
@@ -170,7 +170,7 @@ async function exchangeOne(
     if (ctx.o.takeToken) await ctx.o.takeToken();
     st.requests++;
     ctx.o.onRequest?.();
-    conn = await Conn.open(hp.host, Number(hp.port), useTls, ctx.o.timeout, ctx.o.signal, ctx.o.sni);
+    conn = await Conn.open(hp.host, Number(hp.port), useTls, ctx.o.timeout, ctx.o.signal, ctx.o.sni, ctx.o.guard);
   } catch (err) {
     st.error = `could not connect to server: ${(err as Error).message}`;
     ctx.o.hostErrors?.record(hostKey);

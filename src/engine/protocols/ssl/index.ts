@@ -9,7 +9,8 @@ import type { BlockContext, BlockResult, Protocol } from '../types.ts';
 import { blockVars, commonBlock, inputVariables, operate, render, unresolved, type CommonBlock } from '../common/block.ts';
 import { certFacts, type CertFacts } from './cert.ts';
 import { ciphersFor, fileCiphers, type CipherEnum } from './ciphers.ts';
-import { crypto, tls } from '../../lazy.ts';
+import { crypto } from '../../lazy.ts';
+import { dialTls } from '../../net/guard.ts';
 import type { DetailedPeerCertificate, SecureVersion } from 'node:tls';
 
 export interface SslBlock extends CommonBlock {
@@ -77,7 +78,7 @@ function handshake(
   return new Promise((resolve, reject) => {
     // The scan's -sni wins; an IP is never sent as a server name.
     const sni = ctx.o.sni || (net.isIP(host) ? undefined : host);
-    const socket = tls().connect({
+    const socket = dialTls(ctx.o.guard, {
       host, port, servername: sni, rejectUnauthorized: false,
       // Every cipher and version the server may speak (a scanner asks, it does not judge).
       ciphers: `${ciphers}:@SECLEVEL=0`, minVersion: min ?? 'TLSv1', maxVersion: max ?? 'TLSv1.3',

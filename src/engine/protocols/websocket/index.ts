@@ -11,6 +11,8 @@ import type { Template } from '../../template/types.ts';
 import type { BlockContext, BlockResult, Protocol } from '../types.ts';
 import { runOperators } from '../../operators/index.ts';
 import { blockVars, combos, commonBlock, inputVariables, operate, render, unresolved, type CommonBlock } from '../common/block.ts';
+import { guardedAgent } from '../../net/undici.ts';
+import type { ConnectGuard } from '../../net/guard.ts';
 
 export interface WebsocketBlock extends CommonBlock {
   address: string;
@@ -34,6 +36,15 @@ function compile(t: Template): WebsocketBlock[] {
 
 const compiled = new WeakMap<Template, WebsocketBlock[]>();
 let insecure: Agent | undefined;
+// One dispatcher per connect guard: the handshake's connection is decided on the address it goes to.
+const guarded = new WeakMap<ConnectGuard, Agent>();
+
+function dispatcherFor(guard: ConnectGuard | undefined): Agent {
+  if (!guard) return (insecure ??= guardedAgent(undefined, { connect: { rejectUnauthorized: false } }));
+  let agent = guarded.get(guard);
+  if (!agent) guarded.set(guard, (agent = guardedAgent(guard, { connect: { rejectUnauthorized: false } })));
+  return agent;
+}
 
 /** Messages as they arrive, read one at a time. */
 class Inbox {
@@ -75,10 +86,9 @@ class Inbox {
   }
 }
 
-function open(url: string, headers: Record<string, string>, timeout: number): Promise<{ ws: WebSocket; inbox: Inbox }> {
+function open(url: string, headers: Record<string, string>, timeout: number, guard: ConnectGuard | undefined): Promise<{ ws: WebSocket; inbox: Inbox }> {
   return new Promise((resolve, reject) => {
-    insecure ??= new (undici().Agent)({ connect: { rejectUnauthorized: false } });
-    const ws = new (undici().WebSocket)(url, { headers, dispatcher: insecure } as never);
+    const ws = new (undici().WebSocket)(url, { headers, dispatcher: dispatcherFor(guard) } as never);
     ws.binaryType = 'arraybuffer';
     const inbox = new Inbox();
     const timer = setTimeout(() => {
@@ -129,7 +139,10 @@ async function execute(b: WebsocketBlock, ctx: BlockContext): Promise<BlockResul
       if (ctx.o.takeToken) await ctx.o.takeToken();
       requests++;
       ctx.o.onRequest?.();
-      conn = await open(url, headers, ctx.o.timeout);
+      // Asked first so a refusal says why (a failed handshake's error event does not); the dispatcher's
+      // connector decides the connection itself on the same (cached) answer.
+      if (ctx.o.guard) await ctx.o.guard.addresses(address.hostname, Number(address.port || (/^(wss|https):$/.test(address.protocol) ? 443 : 80)));
+      conn = await open(url, headers, ctx.o.timeout, ctx.o.guard);
     } catch (err) {
       error = (err as Error).message;
       continue;

@@ -6,6 +6,22 @@ import { isIP } from 'node:net';
 import type { Template } from '../../template/types.ts';
 import type { BlockContext, BlockResult, Protocol } from '../types.ts';
 import { blockVars, commonBlock, inputVariables, operate, render, type CommonBlock } from '../common/block.ts';
+import { lazy } from '../../lazy.ts';
+import { guardedAgent } from '../../net/undici.ts';
+import { isEgressDenied, type ConnectGuard } from '../../net/guard.ts';
+import type { Agent } from 'undici';
+
+const undici = lazy<typeof import('undici')>('undici');
+const agents = new WeakMap<ConnectGuard, Agent>();
+
+/** fetch, under the scan's connect guard when it has one (each redirect hop is a connection it decides). */
+function fetchFor(guard: ConnectGuard | undefined): (url: string, init: RequestInit) => Promise<Response> {
+  if (!guard) return fetch;
+  let dispatcher = agents.get(guard);
+  if (!dispatcher) agents.set(guard, (dispatcher = guardedAgent(guard)));
+  const d = dispatcher;
+  return (url, init) => undici().fetch(url, { ...(init as object), dispatcher: d }) as unknown as Promise<Response>;
+}
 
 export interface WhoisBlock extends CommonBlock {
   query: string;
@@ -30,8 +46,8 @@ function kind(query: string): 'ip' | 'autnum' | 'domain' {
 }
 
 let bootstrap: Promise<[string[], string[]][]> | undefined;
-async function registryFor(domain: string, timeout: number): Promise<string> {
-  bootstrap ??= fetch('https://data.iana.org/rdap/dns.json', { signal: AbortSignal.timeout(timeout) })
+async function registryFor(domain: string, timeout: number, guard: ConnectGuard | undefined): Promise<string> {
+  bootstrap ??= fetchFor(guard)('https://data.iana.org/rdap/dns.json', { signal: AbortSignal.timeout(timeout) })
     .then((r) => r.json() as Promise<{ services: [string[], string[]][] }>).then((j) => j.services)
     .catch((err) => {
       bootstrap = undefined;
@@ -108,12 +124,12 @@ async function execute(b: WhoisBlock, ctx: BlockContext): Promise<BlockResult> {
   try {
     if (!base) {
       if (type !== 'domain') return { matched: false, requests: 0, error: 'whois of an IP or AS number needs `server`' };
-      base = await registryFor(query, ctx.o.timeout);
+      base = await registryFor(query, ctx.o.timeout, ctx.o.guard);
     }
     if (ctx.o.takeToken) await ctx.o.takeToken();
     ctx.o.onRequest?.();
     const url = `${base.replace(/\/+$/, '')}/${type}/${encodeURIComponent(type === 'autnum' ? query.replace(/^as/i, '') : query)}`;
-    const res = await fetch(url, { headers: { accept: 'application/rdap+json' }, signal: AbortSignal.timeout(ctx.o.timeout) });
+    const res = await fetchFor(ctx.o.guard)(url, { headers: { accept: 'application/rdap+json' }, signal: AbortSignal.timeout(ctx.o.timeout) });
     if (!res.ok) return { matched: false, requests: 1, error: `could not make whois request: ${res.status} from ${url}` };
     const obj = JSON.parse(await boundedText(res, 1024 * 1024)) as Rdap;
     const data: Record<string, unknown> = {};
@@ -128,7 +144,9 @@ async function execute(b: WhoisBlock, ctx: BlockContext): Promise<BlockResult> {
     const r = await operate(ctx, 'whois', b, data, vars, { host: query, matchedAt: query, request: '', response: json });
     return { matched: r.matched, requests: 1, stop: r.matched && ctx.t.stopAtFirstMatch };
   } catch (err) {
-    return { matched: false, requests: 1, error: `could not make whois request: ${(err as Error).message}` };
+    // fetch says only "fetch failed"; a refused connection is its cause, and says why.
+    const cause = (err as { cause?: unknown }).cause;
+    return { matched: false, requests: 1, error: `could not make whois request: ${isEgressDenied(cause) ? cause.message : (err as Error).message}` };
   }
 }
 
