@@ -139,6 +139,7 @@ describe('CLI commands, --data-dir and a running server', () => {
     const dispatcher = new Agent({ connect: { ca: readFileSync(cert) } });
     const res = await request(`${url}/v1/user`, { headers: { 'x-api-key': ownerKey }, dispatcher });
     expect(res.statusCode).toBe(200);
+    expect(res.headers['strict-transport-security']).toBe('max-age=31536000');
     expect(await res.body.json()).toMatchObject({ email: 'owner@localhost' });
     await dispatcher.close();
     expect(await serve.kill('SIGTERM')).toBe(0);
