@@ -3,7 +3,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { errorResponses, MessageBody } from '../errors.ts';
 import { issueKey } from '../auth/service.ts';
-import { checkPasswordRules, hashPassword, MAX_PASSWORD } from '../auth/passwords.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import { checkNewPassword, MAX_PASSWORD } from '../auth/password-rules.ts';
 import { createSession } from '../auth/sessions.ts';
 import { setSessionCookie } from '../auth/routes.ts';
 import * as store from '../auth/store.ts';
@@ -137,7 +138,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
   }, async (req, reply) => {
-    if (req.body.password !== undefined) checkPasswordRules(req.body.password);
+    if (req.body.password !== undefined) await checkNewPassword(req.body.password);
     const out = await acceptInvite(db, req.body.token, req.body.password !== undefined ? await hashPassword(req.body.password) : undefined);
     let csrf: string | undefined;
     if (req.body.password !== undefined) {
