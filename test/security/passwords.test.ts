@@ -60,6 +60,8 @@ describe('password rules', () => {
     const weak = await t.request({ method: 'POST', url: '/v1/user/invite/accept', key: null, payload: { token, password: 'password1234' } });
     expect(weak.statusCode).toBe(400);
     expect(weak.json()).toMatchObject({ param: 'password', message: expect.stringMatching(/common/) });
+    const self = await t.request({ method: 'POST', url: '/v1/user/invite/accept', key: null, payload: { token, password: 'new-member@example.com' } });
+    expect(self.json()).toMatchObject({ param: 'password', message: expect.stringMatching(/email/) });
     // A refused password does not use the invite up.
     const ok = await t.request({ method: 'POST', url: '/v1/user/invite/accept', key: null, payload: { token, password: 'a much better passphrase' } });
     expect(ok.statusCode, ok.body).toBe(200);

@@ -38,6 +38,13 @@ export async function authenticateSession(db: Db, token: string, teamHeader: str
   return { caller: await resolveCaller(db, found, asked), csrfToken: found.csrf_token };
 }
 
+/** The session's user without choosing a team (invite acceptance); 401 when the session has ended. */
+export async function sessionUser(db: Db, token: string): Promise<{ userId: number; email: string; csrfToken: string }> {
+  const found = await store.findCallerBySessionHash(db, sha(token), undefined, SESSION_IDLE_HOURS);
+  if (!found) throw unauthorized('the session has ended: sign in again');
+  return { userId: Number(found.user_id), email: found.email, csrfToken: found.csrf_token };
+}
+
 export async function endSession(db: Db, token: string): Promise<boolean> {
   return (await store.deleteSession(db, sha(token))) > 0;
 }

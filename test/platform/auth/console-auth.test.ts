@@ -148,18 +148,22 @@ describe.each(dbKinds())('console accounts on %s', (kind) => {
   it('an invite never replaces the password of an account that has one', async () => {
     const who = email('twice');
     const first = await invite(who);
-    await t.request({ method: 'POST', url: '/v1/user/invite/accept', key: null, payload: { token: first, password: PASSWORD } });
+    const made = await t.request({ method: 'POST', url: '/v1/user/invite/accept', key: null, payload: { token: first, password: PASSWORD } });
     // Invited into a second workspace of the owner.
     const ws = await t.request({ method: 'POST', url: '/v1/user/team', payload: { name: 'Second' } });
     const teamId = ws.json().team_id as string;
     const add = await t.request({ method: 'POST', url: '/v1/user/team/member', payload: { email: who, role: 'member' }, headers: { 'x-team-id': teamId } });
     const second = add.json().invite_token as string;
-    const res = await t.request({ method: 'POST', url: '/v1/user/invite/accept', key: null, payload: { token: second, password: 'another password 123' } });
-    expect(res.statusCode).toBe(409);
+    const res = await t.request({ method: 'POST', url: '/v1/user/invite/accept', key: null, payload: { token: second, password: 'another passphrase 123' } });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().message).toContain(`sign in as ${who}`);
     const old = await t.request({ method: 'POST', url: '/v1/auth/sign-in', key: null, payload: { email: who, password: PASSWORD } });
     expect(old.statusCode).toBe(200);
-    // Not used up by the refusal: accepted without a password.
-    expect((await t.request({ method: 'POST', url: '/v1/user/invite/accept', key: null, payload: { token: second } })).statusCode).toBe(200);
+    // Signed in, a password in the accept is still refused; the invite is not used up by the refusals.
+    const withPassword = await t.request({ method: 'POST', url: '/v1/user/invite/accept', key: made.json().api_key, payload: { token: second, password: 'another passphrase 123' } });
+    expect(withPassword.statusCode).toBe(400);
+    expect(withPassword.json().param).toBe('password');
+    expect((await t.request({ method: 'POST', url: '/v1/user/invite/accept', key: made.json().api_key, payload: { token: second } })).statusCode).toBe(200);
   });
 
   it('own password change needs the current one with a session (not with the key) and ends other sessions', async () => {
