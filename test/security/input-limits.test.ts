@@ -50,6 +50,19 @@ describe.each(dbKinds())('input limits on %s', (kind) => {
     expect(ok.statusCode, ok.body).toBe(200);
   });
 
+  it('a private template whose id is longer than 255 characters (uploaded or in a scan)', async () => {
+    const tpl = (n: number) => `id: ${'a'.repeat(n)}\ninfo:\n  name: x\n  author: x\n  severity: low\nhttp:\n  - path: ["{{BaseURL}}"]\n    matchers: [{type: status, status: [200]}]\n`;
+    for (const n of [256, 300_000]) {
+      const upload = await t.request({ method: 'POST', url: '/v1/template', payload: { template: tpl(n) } });
+      expect(upload.statusCode, upload.body.slice(0, 300)).toBe(400);
+      expect(upload.json().message).toMatch(/id: is longer than 255 characters/);
+      const scan = await t.request({ method: 'POST', url: '/v1/scans', payload: { targets: ['http://127.0.0.1:9'], private_templates: [{ name: 'x.yaml', contents: tpl(n) }], schedule_only: true } });
+      expect(scan.statusCode, scan.body.slice(0, 300)).toBe(400);
+      expect(scan.json().message).toMatch(/id: is longer than 255 characters/);
+    }
+    expect((await t.request({ method: 'POST', url: '/v1/template', payload: { template: tpl(255) } })).statusCode).toBe(200);
+  });
+
   it('a vulnerability search of NOT NOT NOT ... (2,400 characters), and other deep or long queries', async () => {
     const search = (q: string) => t.request({ method: 'GET', url: `/v2/vulnerability/search?q=${encodeURIComponent(q)}` });
     expect400(await search('NOT '.repeat(600) + 'x'), 'q', /nested/);
