@@ -59,6 +59,14 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('ctx', ctx);
+  if (ctx.config.tlsCert && ctx.config.hstsMaxAge > 0) {
+    // Over HTTPS, browsers are told to use nothing else for this host, so a plain-HTTP link cannot strip
+    // TLS (and the session cookie with it). Without includeSubDomains: other hosts of the domain are not ours.
+    const hsts = `max-age=${ctx.config.hstsMaxAge}`;
+    app.addHook('onSend', async (_req, reply) => {
+      reply.header('strict-transport-security', hsts);
+    });
+  }
   app.addHook('onResponse', async (req, reply) => {
     req.log.info({ method: req.method, url: redactUrl(req.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
     observeRequest(req.method, req.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);

@@ -32,6 +32,10 @@ export interface PlatformConfig {
   /** PEM certificate and key files: serve HTTPS (VIGIL_TLS_CERT, VIGIL_TLS_KEY; --tls-cert, --tls-key). */
   tlsCert?: string;
   tlsKey?: string;
+  /** Who may create teams: owner, allowed (default) or everyone (VIGIL_TEAM_CREATION; checked at start, team/team-creation.ts). */
+  teamCreation?: string;
+  /** Strict-Transport-Security max-age in seconds sent over HTTPS; 0 leaves the header out (VIGIL_HSTS_MAX_AGE). */
+  hstsMaxAge: number;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
@@ -54,5 +58,13 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformCon
     publicUrl: env.VIGIL_PUBLIC_URL || undefined,
     tlsCert: env.VIGIL_TLS_CERT || undefined,
     tlsKey: env.VIGIL_TLS_KEY || undefined,
+    teamCreation: env.VIGIL_TEAM_CREATION || undefined,
+    hstsMaxAge: wholeNumber(env.VIGIL_HSTS_MAX_AGE, 31_536_000),
   };
+}
+
+/** A setting that is a whole number of at least 0, or the default when unset or not one. */
+function wholeNumber(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return value !== undefined && value.trim() !== '' && Number.isSafeInteger(n) && n >= 0 ? n : fallback;
 }

@@ -3,7 +3,8 @@
 // - strings anywhere in the path, query or JSON body: no NUL (PostgreSQL text cannot hold U+0000) and no
 //   lone UTF-16 surrogate (not encodable as UTF-8);
 // - path and query values at most 4,096 characters (ids, searches and filters are short);
-// - numbers in the query and body finite and within ±2^53 (larger ones overflow bigint columns);
+// - numbers in the query and body finite and within ±2^53 (larger ones overflow bigint columns), and
+//   integers of a schema without bounds within SQL's `integer`;
 // - JSON bodies nested at most 64 levels (checked before parsing, so 100,000 levels cost one scan).
 // Each problem is a 400 in the spec's error body naming the field.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -74,18 +75,40 @@ export function jsonDepthExceeds(text: string, max: number): boolean {
 /** Longest string a JSON body field may hold unless its schema says otherwise (template texts: 1 MiB). */
 export const DEFAULT_BODY_STRING = 1024 * 1024;
 
-/** Gives every string of a request schema without a maxLength one, so no route takes unbounded text. */
-function boundStrings(schema: unknown, max: number, seen = new Set<object>()): void {
+/** Calls `visit` on a JSON schema and every schema nested in it (each once). */
+function eachSchema(schema: unknown, visit: (s: Record<string, unknown>) => void, seen = new Set<object>()): void {
   if (!schema || typeof schema !== 'object' || seen.has(schema)) return;
   seen.add(schema);
   const s = schema as Record<string, unknown>;
-  if (s.type === 'string' && s.maxLength === undefined && s.format === undefined && s.enum === undefined && s.const === undefined) s.maxLength = max;
+  visit(s);
   for (const key of ['properties', 'patternProperties']) {
     const props = s[key];
-    if (props && typeof props === 'object') for (const v of Object.values(props)) boundStrings(v, max, seen);
+    if (props && typeof props === 'object') for (const v of Object.values(props)) eachSchema(v, visit, seen);
   }
-  for (const key of ['items', 'additionalProperties', 'not']) boundStrings(s[key], max, seen);
-  for (const key of ['anyOf', 'oneOf', 'allOf']) if (Array.isArray(s[key])) for (const v of s[key] as unknown[]) boundStrings(v, max, seen);
+  for (const key of ['items', 'additionalProperties', 'not']) eachSchema(s[key], visit, seen);
+  for (const key of ['anyOf', 'oneOf', 'allOf']) if (Array.isArray(s[key])) for (const v of s[key] as unknown[]) eachSchema(v, visit, seen);
+}
+
+/** Gives every string of a request schema without a maxLength one, so no route takes unbounded text. */
+function boundStrings(schema: unknown, max: number): void {
+  eachSchema(schema, (s) => {
+    if (s.type === 'string' && s.maxLength === undefined && s.format === undefined && s.enum === undefined && s.const === undefined) s.maxLength = max;
+  });
+}
+
+/** PostgreSQL's `integer`: what a number compared with an integer column or passed as a count of days may hold. */
+export const SQL_INT_MAX = 2_147_483_647;
+
+/**
+ * Gives every integer of a request schema without bounds those of SQL's `integer`, so no route passes the
+ * database a number it cannot convert (a 500 then). Fields that need more or less say so in their schema.
+ */
+function boundIntegers(schema: unknown): void {
+  eachSchema(schema, (s) => {
+    if (s.type !== 'integer') return;
+    if (s.maximum === undefined && s.exclusiveMaximum === undefined) s.maximum = SQL_INT_MAX;
+    if (s.minimum === undefined && s.exclusiveMinimum === undefined) s.minimum = -SQL_INT_MAX - 1;
+  });
 }
 
 export function registerInputChecks(app: FastifyInstance): void {
@@ -94,6 +117,7 @@ export function registerInputChecks(app: FastifyInstance): void {
     boundStrings(schema?.body, DEFAULT_BODY_STRING);
     boundStrings(schema?.querystring, MAX_PARAM_LENGTH);
     boundStrings(schema?.params, MAX_PARAM_LENGTH);
+    for (const part of [schema?.body, schema?.querystring, schema?.params]) boundIntegers(part);
   });
 
   // JSON bodies: the depth check runs before the parser; parsing itself stays Fastify's (with its

@@ -10,7 +10,7 @@ import type { PlatformConfig } from './config.ts';
 import type { AppContext } from './context.ts';
 import { openDatabase } from './start.ts';
 import { bootstrapOwner } from './auth/service.ts';
-import { createInvite } from './team/workspaces.ts';
+import { createPasswordLink } from './team/invites.ts';
 import { queueSchemaFor, startQueue } from '../db/queue.ts';
 import type { Db } from '../db/connection.ts';
 import { ensureQueues } from './worker/registry.ts';
@@ -103,7 +103,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   try {
     const boot = await bootstrapOwner(db, config.ownerEmail, config.bootstrapApiKey);
     const bootstrap: RunningServer['bootstrap'] = { email: boot.email, apiKey: boot.apiKey };
-    if (boot.userId && boot.teamId) bootstrap.passwordToken = (await createInvite(db, boot.teamId, boot.userId, boot.userId)).token;
+    if (boot.userId && boot.teamId) bootstrap.passwordToken = (await createPasswordLink(db, boot.userId, boot.teamId)).token;
     const ctx: AppContext = { db, config, log, queue };
     app = await buildApp(ctx);
     if (opts.worker !== false) {

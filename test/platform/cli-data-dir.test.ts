@@ -100,12 +100,19 @@ describe('CLI commands, --data-dir and a running server', () => {
     const missing = await runVigil(['users', 'key', 'nobody@example.com', '--data-dir', data]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/no user with email nobody@example.com/);
+    // Team creation grants from the machine, through the running server too.
+    const allow = await runVigil(['users', 'allow-teams', 'owner@localhost', '--data-dir', data]);
+    expect(allow.code, allow.stderr).toBe(0);
+    expect(allow.stdout).toMatch(/owner@localhost may create teams/);
+    const unknown = await runVigil(['users', 'deny-teams', 'nobody@example.com', '--data-dir', data]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/no user has the email nobody@example.com/);
 
     expect(await serve.kill('SIGTERM')).toBe(0);
     // Stopped: the same commands open the folder themselves (the socket file is gone or refused).
     const after = await runVigil(['users', 'list', '--data-dir', data]);
     expect(after.code, after.stderr).toBe(0);
-    expect(after.stdout).toMatch(/^owner@localhost\tOWNER\t/m);
+    expect(after.stdout).toMatch(/^owner@localhost\tOWNER\t.*\tinstance-owner$/m);
   }, 240_000);
 
   it('a killed server leaves a socket file that the next command and the next serve step over', async () => {
@@ -139,6 +146,7 @@ describe('CLI commands, --data-dir and a running server', () => {
     const dispatcher = new Agent({ connect: { ca: readFileSync(cert) } });
     const res = await request(`${url}/v1/user`, { headers: { 'x-api-key': ownerKey }, dispatcher });
     expect(res.statusCode).toBe(200);
+    expect(res.headers['strict-transport-security']).toBe('max-age=31536000');
     expect(await res.body.json()).toMatchObject({ email: 'owner@localhost' });
     await dispatcher.close();
     expect(await serve.kill('SIGTERM')).toBe(0);

@@ -1,6 +1,7 @@
-// A schema-driven fuzz of every operation in /openapi.json: for each parameter and body field, wrong
-// types, missing required fields, huge strings, NUL bytes, lone surrogates, invalid enums, huge and
-// non-finite numbers, traversal and SQL-ish strings; deep nesting and huge bodies. The server must never
+// A schema-driven fuzz of every operation in /openapi.json: for each parameter and body field (and the
+// fields of an object field), wrong types, missing required fields, huge strings, NUL bytes, lone
+// surrogates, invalid enums, huge and non-finite numbers and the edges of SQL's integer, traversal and
+// SQL-ish strings, deeply nested query languages; deep nesting and huge bodies. The server must never
 // answer 5xx, never crash, and every error must be the spec's body with a `message`. Deterministic (no
 // randomness), bounded, and it prints what it tried.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,9 +14,12 @@ type Schema = { type?: string | string[]; properties?: Record<string, Schema>; r
 const NASTY_STRINGS = [
   'x\u0000y', '\ud800', 'a\udfffb', "' OR 1=1 --", '"; DROP TABLE scans; --', '../../../../etc/passwd', '%00', '..%2f..%2fetc%2fpasswd',
   '$(id)', '{{7*7}}', '<script>alert(1)</script>', 'x'.repeat(70_000), '-1', '1e309', '99999999999999999999', '',
+  // Query languages: nesting a recursive parser (and the SQL it writes) hundreds of levels deep.
+  'NOT '.repeat(600) + 'x', '('.repeat(1000) + 'x' + ')'.repeat(1000), '2147483648',
 ];
 const HUGE = 'y'.repeat(1_100_000);
-const NASTY_NUMBERS = [-1, 1e309, -1e309, 99999999999999999999, 2 ** 63, 0.5, Number.MAX_SAFE_INTEGER + 2];
+// 2^31 - 1 and 2^31: the edges of SQL's integer (a count of days that large overflowed a date, too).
+const NASTY_NUMBERS = [-1, 1e309, -1e309, 99999999999999999999, 2 ** 63, 0.5, Number.MAX_SAFE_INTEGER + 2, 2 ** 31 - 1, 2 ** 31, -(2 ** 31) - 1];
 
 /** A plausible value for a schema (the starting point that mutations change one field of). */
 function sample(s: Schema | undefined, depth = 0): unknown {
@@ -133,6 +137,13 @@ describe('fuzz of every operation in /openapi.json', () => {
           for (const [name, s] of props) {
             for (const v of badValues(deref(s))) await send(m, url({}, baseQuery), { ...(baseBody as object), [name]: v });
             await send(m, url({}, baseQuery), { ...(baseBody as object), [name]: HUGE }); // 1 MB values (a 1 MB dir was a 500)
+            // One level down (filters, options): a day count in a scan's asset filters was a 500.
+            const nested = deref(s);
+            for (const [inner, is] of Object.entries(nested?.type === 'object' ? nested.properties ?? {} : {})) {
+              for (const v of badValues(deref(is))) {
+                await send(m, url({}, baseQuery), { ...(baseBody as object), [name]: { ...(sample(nested) as object), [inner]: v } });
+              }
+            }
           }
           for (const name of bodySchema.required ?? []) {
             const missing = { ...(baseBody as Record<string, unknown>) };
@@ -147,7 +158,9 @@ describe('fuzz of every operation in /openapi.json', () => {
           await send(m, url({}, baseQuery), '{}', { 'content-type': 'application/xml' });
         }
         if (path.endsWith('/import')) {
-          for (const body of ['', '\u0000', '{"template-id":"x","port":1e400}', '{"template-id":"x","timestamp":"+275760-09-13T00:00:00.001Z"}', 'x'.repeat(100_000)]) {
+          const deepLine = '{"template-id":"x","info":' + '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000) + '}';
+          const hugeFields = ['template-id', 'host', 'matched-at'].map((f) => JSON.stringify({ 'template-id': 'x', [f]: HUGE }));
+          for (const body of ['', '\u0000', '{"template-id":"x","port":1e400}', '{"template-id":"x","timestamp":"+275760-09-13T00:00:00.001Z"}', 'x'.repeat(100_000), deepLine, ...hugeFields]) {
             await send(m, url({}, baseQuery), body, { 'content-type': 'application/octet-stream' });
           }
         }

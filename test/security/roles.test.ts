@@ -16,12 +16,19 @@ const MANAGERS: Who[] = ['OWNER', 'ADMIN'];
 /** Routes whose rule is not the default one (reads: anyone in the team; writes: Owner and Admin). */
 const EXCEPTIONS: Record<string, Who[] | 'public'> = {
   'POST /v1/user/apikey/rotate': ANY, // every user rotates their own key
-  'POST /v1/user/team': ANY, // anyone may create a workspace of their own
+  // Creating a team is an instance decision (VIGIL_TEAM_CREATION, default: the instance owner and the
+  // users it allowed), not a team role's: here the team's Owner is the instance owner, the others are not.
+  'POST /v1/user/team': ['OWNER'],
+  // Instance-wide settings: the instance owner only (here the team's Owner), whatever the team role.
+  'GET /v1/instance/team-creators': ['OWNER'],
+  'POST /v1/instance/team-creators': ['OWNER'],
+  'DELETE /v1/instance/team-creators': ['OWNER'],
   'DELETE /v1/user/team': ['OWNER'],
   'GET /v1/export/download/:token': 'public', // the token is the credential
   'GET /healthz': 'public',
   'GET /openapi.json': 'public',
-  'POST /v1/user/invite/accept': 'public', // the one-time token is the credential
+  'POST /v1/user/invite/accept': 'public', // a new account's token is its credential; an existing account signs in too
+  'POST /v1/user/invite/lookup': 'public', // the token names the invite
   'POST /v1/auth/sign-in': 'public', // the credentials are in the body
   'POST /v1/auth/sign-out': ANY, // everyone ends their own session
   'PUT /v1/user/password': ANY, // everyone sets their own password

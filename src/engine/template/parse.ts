@@ -16,6 +16,8 @@ const { types } = yaml as unknown as { types: { merge: yaml.Type } }; // present
 const SCHEMA = yaml.CORE_SCHEMA.extend([types.merge]);
 
 export const ID_PATTERN = /^([a-zA-Z0-9]+[-_])*[a-zA-Z0-9]+$/;
+/** Longest id: results store it in database indexes (entries of about 2,700 bytes at most); the public corpus's longest is 54. */
+export const MAX_ID_LENGTH = 255;
 
 /** Payload-file options (templates root, aggression, local file access); the file comes from the caller. */
 export type ParseOptions = Omit<PayloadOptions, 'file'>;
@@ -104,7 +106,8 @@ function build(doc: Dict, raw: string, file: string, out: IssueList, opts: Paylo
   if (doc.id == null) out.error('id', 'is required');
   else {
     id = readString(doc.id, 'id', out) ?? '';
-    if (id && !ID_PATTERN.test(id)) {
+    if (id.length > MAX_ID_LENGTH) out.error('id', `is longer than ${MAX_ID_LENGTH} characters`);
+    else if (id && !ID_PATTERN.test(id)) {
       out.error('id', `"${id}" is not a valid id (letters and digits, separated by single - or _)`);
     }
   }

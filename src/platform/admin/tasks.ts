@@ -99,13 +99,26 @@ export const usersKey: Task<UsersKeyArgs> = async (db, a, io) => {
 };
 
 export const usersList: Task<Record<string, never>> = async (db, _a, io) => {
-  const { rows } = await db.query<{ email: string; team: string; team_id: string; role: string }>(
-    `SELECT u.email, t.name AS team, t.id AS team_id, m.role FROM users u
-     LEFT JOIN team_members m ON m.user_id = u.id LEFT JOIN teams t ON t.id = m.team_id
-     ORDER BY u.email, t.created_at`,
+  const { rows } = await db.query<{ email: string; team: string; team_id: string; role: string; creates: string }>(
+    `SELECT u.email, t.name AS team, t.id AS team_id, m.role,
+            CASE WHEN u.is_instance_owner THEN 'instance-owner' WHEN u.may_create_teams THEN 'creates-teams' ELSE '-' END AS creates
+       FROM users u
+       LEFT JOIN team_members m ON m.user_id = u.id LEFT JOIN teams t ON t.id = m.team_id
+      ORDER BY u.email, t.created_at`,
   );
-  for (const r of rows) io.out(`${r.email}\t${r.role ?? '-'}\t${r.team ?? '-'}\t${r.team_id ?? ''}\n`);
+  for (const r of rows) io.out(`${r.email}\t${r.role ?? '-'}\t${r.team ?? '-'}\t${r.team_id ?? ''}\t${r.creates}\n`);
 };
+
+/** `vigil users allow-teams` / `deny-teams`: the operator's way to the instance owner's grant. */
+function teamCreator(allowed: boolean): Task<UsersKeyArgs> {
+  return async (db, a, io) => {
+    const { setTeamCreator } = await import('../team/team-creation.ts');
+    await setTeamCreator(db, a.email, allowed);
+    io.out(`${a.email} ${allowed ? 'may create teams (under VIGIL_TEAM_CREATION=allowed, the default)' : 'may no longer create teams'}\n`);
+  };
+}
+export const usersAllowTeams = teamCreator(true);
+export const usersDenyTeams = teamCreator(false);
 
 export interface TemplatesUpdateArgs { force?: boolean }
 export interface IntelUpdateArgs { feeds?: string[] }
@@ -137,6 +150,8 @@ export const TASKS = {
   'intel rebuild': intelRebuild,
   'users key': usersKey,
   'users list': usersList,
+  'users allow-teams': usersAllowTeams,
+  'users deny-teams': usersDenyTeams,
   'templates update': templatesUpdate,
   'intel update': intelUpdate,
   'updates list': updatesList,

@@ -89,7 +89,8 @@ export const ContentsQuery = Type.Object({
   cname: Opt(Str), technologies: Opt(Str), ip: Opt(Str), domain: Opt(StrList), time: Opt(Time),
   start_date: Opt(Type.String({ format: 'date' })), end_date: Opt(Type.String({ format: 'date' })),
   custom_filter: Opt(Str), search: Opt(Str), enumeration_ids: Opt(StrList),
-  not_seen_for_days: Opt(Type.Integer({ minimum: 1 })),
+  // At most a century: a larger count of days put the cut-off before the earliest date SQL can hold.
+  not_seen_for_days: Opt(Type.Integer({ minimum: 1, maximum: 36_500 })),
 }, { additionalProperties: false });
 
 export const EnumerateIdParams = Type.Object({ enumerate_id: Type.String({ minLength: 1, maxLength: 100 }) });

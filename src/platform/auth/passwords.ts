@@ -1,24 +1,17 @@
 // Passwords: scrypt (node:crypto) with a random salt per password, stored as
-// `scrypt$N$r$p$salt$hash` so the cost can be raised later without breaking stored hashes.
+// `scrypt$N$r$p$salt$hash` so the cost can be raised later without breaking stored hashes. What a new
+// password must be: password-rules.ts.
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import { badRequest } from '../errors.ts';
 
 const N = 16384;
 const R = 8;
 const P = 1;
 const KEY_LEN = 64;
-export const MIN_PASSWORD = 10;
-export const MAX_PASSWORD = 200;
 
 function scrypt(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
   const opts: ScryptOptions = { N: n, r, p, maxmem: 256 * n * r + 1024 * 1024 };
   return new Promise((resolve, reject) =>
     scryptCb(password.normalize('NFKC'), salt, KEY_LEN, opts, (err, key) => (err ? reject(err) : resolve(key))));
-}
-
-export function checkPasswordRules(password: string, param = 'password'): void {
-  if (password.length < MIN_PASSWORD) throw badRequest(`the password must have at least ${MIN_PASSWORD} characters`, param);
-  if (password.length > MAX_PASSWORD) throw badRequest(`the password may have at most ${MAX_PASSWORD} characters`, param);
 }
 
 export async function hashPassword(password: string): Promise<string> {

@@ -4,10 +4,12 @@
 // need with `config: { action }`; the permission table decides.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiError, forbidden } from '../errors.ts';
+import { ApiError, forbidden, unauthorized } from '../errors.ts';
+import { hashApiKey } from './keys.ts';
 import { can, type Action } from './permissions.ts';
 import { authenticate, type Caller } from './service.ts';
-import { authenticateSession, sameToken, SESSION_COOKIE } from './sessions.ts';
+import { authenticateSession, sameToken, sessionUser, SESSION_COOKIE } from './sessions.ts';
+import { findUserByKeyHash } from './store.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -31,6 +33,19 @@ const header = (req: FastifyRequest, name: string): string | undefined => {
 /** Methods a browser may send cross-site without harm; everything else needs the CSRF token. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** The credential a request carries: an API key header, else the session cookie. */
+function credential(req: FastifyRequest): { key?: string; cookie?: string } {
+  const key = header(req, 'x-api-key') ?? header(req, 'x-pdcp-key');
+  return key ? { key } : { cookie: req.cookies?.[SESSION_COOKIE] };
+}
+
+/** With the cookie, a request that changes data must carry the session's CSRF token. */
+function checkCsrf(req: FastifyRequest, csrfToken: string): void {
+  if (!SAFE_METHODS.has(req.method) && !sameToken(header(req, 'x-csrf-token'), csrfToken)) {
+    throw new ApiError(403, 'missing or wrong X-CSRF-Token: requests that change data with the session cookie must send it', 'csrf_failed');
+  }
+}
+
 export const authPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('caller', null as unknown as Caller);
   app.decorateRequest('session', null);
@@ -38,13 +53,10 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     const cfg = req.routeOptions.config;
     // Unknown routes fall through to the 404 handler without asking for a key.
     if (cfg?.public || !req.routeOptions.url) return;
-    const key = header(req, 'x-api-key') ?? header(req, 'x-pdcp-key');
-    const cookie = key ? undefined : req.cookies?.[SESSION_COOKIE];
+    const { key, cookie } = credential(req);
     if (cookie) {
       const s = await authenticateSession(app.ctx.db, cookie, header(req, 'x-team-id'));
-      if (!SAFE_METHODS.has(req.method) && !sameToken(header(req, 'x-csrf-token'), s.csrfToken)) {
-        throw new ApiError(403, 'missing or wrong X-CSRF-Token: requests that change data with the session cookie must send it', 'csrf_failed');
-      }
+      checkCsrf(req, s.csrfToken);
       req.caller = s.caller;
       req.session = { token: cookie, csrfToken: s.csrfToken };
     } else {
@@ -55,6 +67,24 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     }
   });
 });
+
+/**
+ * On a public route: the signed-in user when the request carries a key or the session cookie (with the
+ * CSRF token for changes), undefined when it carries neither. A wrong credential is a 401. Only who the
+ * user is, not a team: accepting an invite needs no team yet.
+ */
+export async function identify(req: FastifyRequest): Promise<{ userId: number; email: string } | undefined> {
+  const { key, cookie } = credential(req);
+  if (key) {
+    const user = await findUserByKeyHash(req.server.ctx.db, hashApiKey(key.trim()));
+    if (!user) throw unauthorized('invalid API key');
+    return { userId: Number(user.id), email: user.email };
+  }
+  if (!cookie) return undefined;
+  const s = await sessionUser(req.server.ctx.db, cookie);
+  checkCsrf(req, s.csrfToken);
+  return { userId: s.userId, email: s.email };
+}
 
 function describe(action: Action): string {
   const [area, verb] = action.split(':');

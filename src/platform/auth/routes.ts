@@ -4,7 +4,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { badRequest, errorResponses, MessageBody } from '../errors.ts';
-import { checkPasswordRules, hashPassword, MAX_PASSWORD, verifyPassword } from './passwords.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
+import { checkNewPassword, MAX_PASSWORD } from './password-rules.ts';
 import {
   checkCredentials, createSession, createSignInLimits, endOtherSessions, endSession, SESSION_COOKIE, SESSION_DAYS,
 } from './sessions.ts';
@@ -93,7 +94,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: MessageBody, ...errorResponses(400, 401, 403) },
     },
   }, async (req) => {
-    checkPasswordRules(req.body.password);
+    await checkNewPassword(req.body.password, { email: req.caller.email });
     // With the console's session the current password is needed (a borrowed session must not take the
     // account over); with the API key, the stronger credential, it is not: that is how a forgotten
     // password is reset (`vigil users key` gives a new key on the server machine).

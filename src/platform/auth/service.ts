@@ -73,6 +73,7 @@ export async function bootstrapOwner(db: Db, ownerEmail: string, bootstrapKey?: 
     await tx.query('SELECT pg_advisory_xact_lock($1)', [BOOTSTRAP_LOCK]);
     if ((await store.countTeams(tx)) === 0) {
       const { userId, teamId } = await createTeamWithOwner(tx, ownerEmail, 'Default team');
+      await store.markInstanceOwner(tx, userId);
       return { email: ownerEmail, apiKey: await issueKey(tx, userId, bootstrapKey), userId: Number(userId), teamId };
     }
     return { email: ownerEmail };

@@ -38,6 +38,13 @@ export async function authenticateSession(db: Db, token: string, teamHeader: str
   return { caller: await resolveCaller(db, found, asked), csrfToken: found.csrf_token };
 }
 
+/** The session's user without choosing a team (invite acceptance); 401 when the session has ended. */
+export async function sessionUser(db: Db, token: string): Promise<{ userId: number; email: string; csrfToken: string }> {
+  const found = await store.findCallerBySessionHash(db, sha(token), undefined, SESSION_IDLE_HOURS);
+  if (!found) throw unauthorized('the session has ended: sign in again');
+  return { userId: Number(found.user_id), email: found.email, csrfToken: found.csrf_token };
+}
+
 export async function endSession(db: Db, token: string): Promise<boolean> {
   return (await store.deleteSession(db, sha(token))) > 0;
 }
@@ -67,9 +74,17 @@ export function createSignInLimits(): SignInLimits {
   };
 }
 
-function refuseWhenLimited(keys: string[], limiters: FailureLimiter[]): void {
-  const wait = Math.max(...keys.map((k, i) => limiters[i]!.retryAfter(k)));
+/**
+ * Counts a sign-in try against every limiter before anything is checked, in one synchronous step: tries
+ * that arrive together each see the ones before them. Refused (429) when any key is at its limit; then
+ * nothing is counted. Returns the time the try was recorded at, to forgive it on success.
+ */
+function countTry(keys: string[], limiters: FailureLimiter[]): number {
+  const now = Date.now();
+  const wait = Math.max(...keys.map((k, i) => limiters[i]!.retryAfter(k, now)));
   if (wait > 0) throw new ApiError(429, `too many failed sign-ins: try again in ${wait} s`, 'rate_limited');
+  keys.forEach((k, i) => limiters[i]!.fail(k, now));
+  return now;
 }
 
 export interface SignInInput {
@@ -84,24 +99,19 @@ export async function checkCredentials(db: Db, input: SignInInput, limits: SignI
   const { byAccount, byAddress } = limits;
   const ipKey = 'ip:' + input.ip;
   if (input.api_key !== undefined) {
-    refuseWhenLimited([ipKey], [byAddress]);
+    const at = countTry([ipKey], [byAddress]);
     const found = await store.findUserByKeyHash(db, hashApiKey(input.api_key.trim()));
-    if (!found) {
-      byAddress.fail(ipKey);
-      throw unauthorized('invalid API key');
-    }
+    if (!found) throw unauthorized('invalid API key');
+    byAddress.forgive(ipKey, at);
     return { userId: Number(found.id), email: found.email };
   }
   const email = (input.email ?? '').trim().toLowerCase();
   const accountKey = 'e:' + email;
-  refuseWhenLimited([accountKey, ipKey], [byAccount, byAddress]);
+  const at = countTry([accountKey, ipKey], [byAccount, byAddress]);
   const user = await store.findUserByEmail(db, email);
   const ok = await verifyPassword(input.password ?? '', user ? await store.findPasswordHash(db, user.id) : null);
-  if (!user || !ok) {
-    byAccount.fail(accountKey);
-    byAddress.fail(ipKey);
-    throw unauthorized('wrong email or password');
-  }
+  if (!user || !ok) throw unauthorized('wrong email or password');
   byAccount.clear(accountKey);
+  byAddress.forgive(ipKey, at);
   return { userId: Number(user.id), email: user.email };
 }

@@ -1,6 +1,8 @@
 // Failed sign-ins are limited per account (email) and per client address within a sliding window; a
 // success clears the account's count. Kept in memory: each API process limits on its own (documented in
 // docs/console.md), which still bounds password guessing to a few tries per window and process.
+// A try is counted as a failure before its password is checked and forgiven once it succeeds: counted
+// after the (slow) password hash instead, sixty guesses sent at once all passed the check together.
 export interface FailureLimiterOptions {
   max: number;
   windowMs: number;
@@ -26,6 +28,15 @@ export class FailureLimiter {
     this.hits.set(key, list);
     const cap = this.opts.cap ?? 100_000;
     while (this.hits.size > cap) this.hits.delete(this.hits.keys().next().value!);
+  }
+
+  /** A counted try (recorded at `at` by fail()) that succeeded: it no longer counts. */
+  forgive(key: string, at: number): void {
+    const list = this.hits.get(key);
+    const i = list ? list.indexOf(at) : -1;
+    if (i < 0) return;
+    list!.splice(i, 1);
+    if (!list!.length) this.hits.delete(key);
   }
 
   clear(key: string): void {

@@ -203,3 +203,33 @@ export async function findKeyInfo(db: Db, userId: number): Promise<{ key_prefix:
     'SELECT key_prefix, created_at FROM api_keys WHERE user_id = $1 ORDER BY created_at DESC LIMIT 1', [userId]);
   return rows[0];
 }
+
+/** Marks the instance owner (the first account, made by the first start); a database has at most one. */
+export async function markInstanceOwner(db: Db, userId: number): Promise<void> {
+  await db.query('UPDATE users SET is_instance_owner = true WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM users WHERE is_instance_owner)', [userId]);
+}
+
+export async function findTeamCreationRights(db: Db, userId: number): Promise<{ is_instance_owner: boolean; may_create_teams: boolean }> {
+  const { rows } = await db.query<{ is_instance_owner: boolean; may_create_teams: boolean }>(
+    'SELECT is_instance_owner, may_create_teams FROM users WHERE id = $1', [userId]);
+  return rows[0] ?? { is_instance_owner: false, may_create_teams: false };
+}
+
+/** Allows or stops a user creating teams; false when no user has that email. */
+export async function setMayCreateTeams(db: Db, email: string, allowed: boolean): Promise<boolean> {
+  const res = await db.query('UPDATE users SET may_create_teams = $2 WHERE lower(email) = lower($1)', [email, allowed]);
+  return res.rowCount > 0;
+}
+
+export async function listTeamCreators(db: Db): Promise<{ email: string }[]> {
+  const { rows } = await db.query<{ email: string }>('SELECT email FROM users WHERE may_create_teams ORDER BY email');
+  return rows;
+}
+
+/** Whether the user has any credential: a password or an API key. */
+export async function hasCredentials(db: Db, userId: number): Promise<boolean> {
+  const { rows } = await db.query<{ yes: boolean }>(
+    `SELECT (u.password_hash IS NOT NULL OR EXISTS (SELECT 1 FROM api_keys k WHERE k.user_id = u.id)) AS yes FROM users u WHERE u.id = $1`,
+    [userId]);
+  return rows[0]?.yes ?? false;
+}

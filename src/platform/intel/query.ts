@@ -96,10 +96,28 @@ function tokenize(q: string): Token[] {
   return out;
 }
 
+/**
+ * How deep NOTs and parentheses may nest, and how many terms one query may hold. Each level is a nested
+ * SQL expression, and the database gives up (a 500 then) on expressions a few hundred levels deep; the
+ * parser here recurses per level too. Real queries stay far below both.
+ */
+export const MAX_QUERY_DEPTH = 32;
+export const MAX_QUERY_TERMS = 200;
+
 /** Parses q into a SQL boolean expression over intel_vulns. */
 export function whereFor(q: string, b: SqlBuilder): string {
   const tokens = tokenize(q);
+  const terms = tokens.filter((t) => t.t === 'term').length;
+  if (terms > MAX_QUERY_TERMS) throw badRequest(`q has ${terms} terms; at most ${MAX_QUERY_TERMS}`, 'q');
   let pos = 0;
+  let depth = 0;
+  /** Enters one level of NOT or parentheses, refusing past the limit. */
+  const nested = (parse: () => string): string => {
+    if (++depth > MAX_QUERY_DEPTH) throw badRequest(`q is nested more than ${MAX_QUERY_DEPTH} levels deep (NOT and parentheses)`, 'q');
+    const sql = parse();
+    depth--;
+    return sql;
+  };
   const peek = () => tokens[pos];
   const parseOr = (): string => {
     const parts = [parseAnd()];
@@ -117,14 +135,14 @@ export function whereFor(q: string, b: SqlBuilder): string {
     return parts.length > 1 ? `(${parts.join(' AND ')})` : parts[0]!;
   };
   const parseUnary = (): string => {
-    if (peek()?.t === 'not') { pos++; return `NOT COALESCE(${parseUnary()}, false)`; }
+    if (peek()?.t === 'not') { pos++; return nested(() => `NOT COALESCE(${parseUnary()}, false)`); }
     return parsePrimary();
   };
   const parsePrimary = (): string => {
     const t = tokens[pos++];
     if (!t) throw badRequest('q ends where a term was expected', 'q');
     if (t.t === '(') {
-      const inner = parseOr();
+      const inner = nested(parseOr);
       if (tokens[pos++]?.t !== ')') throw badRequest('q has an unclosed parenthesis', 'q');
       return inner;
     }

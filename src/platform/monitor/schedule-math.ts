@@ -79,6 +79,9 @@ export function nextRun(spec: ScheduleSpec, after: Date): Date {
   }
 }
 
+/** Earliest year a start date-time may name; the four-digit format ends at 9999. */
+export const MIN_START_YEAR = 1970;
+
 /**
  * `start_time` as the API takes it: a UTC time of day ("09:30", "09:30:15", optionally with "Z" or
  * "+00:00"), or a full UTC date-time ("2026-03-31T09:30:00Z"). A time of day is anchored on the day the
@@ -95,7 +98,8 @@ export function parseStartTime(value: string, setAt: Date): { anchor: Date; text
   const dt = /^(\d{4})-(\d{2})-(\d{2})[T ]([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:\.\d{1,9})?)?(Z|[+-]00:?00)?$/i.exec(v);
   if (dt) {
     const [y, mo, d] = [Number(dt[1]), Number(dt[2]) - 1, Number(dt[3])];
-    if (mo > 11 || d < 1 || d > daysInMonth(y, mo)) return undefined;
+    // Years before 1970 are no start for a schedule (and Date.UTC reads 0-99 as 1900-1999).
+    if (y < MIN_START_YEAR || mo > 11 || d < 1 || d > daysInMonth(y, mo)) return undefined;
     const anchor = new Date(Date.UTC(y, mo, d, Number(dt[4]), Number(dt[5]), Number(dt[6] ?? 0)));
     return { anchor, text: anchor.toISOString().replace('.000Z', 'Z') };
   }

@@ -5,7 +5,7 @@ import type { AppContext } from '../context.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { getScan } from '../scans/store.ts';
 import { rescan } from '../scans/service.ts';
-import { FREQUENCIES, nextRun, parseStartTime, type Frequency } from './schedule-math.ts';
+import { FREQUENCIES, MIN_START_YEAR, nextRun, parseStartTime, type Frequency } from './schedule-math.ts';
 import * as store from './schedule-store.ts';
 
 export interface SetScheduleBody {
@@ -44,7 +44,7 @@ export function checkSchedule(body: SetScheduleBody, now: Date) {
   const start = body.start_time === undefined || body.start_time === ''
     ? parseStartTime(now.toISOString().slice(11, 19), now)
     : parseStartTime(body.start_time, now);
-  if (!start) throw badRequest('start_time must be a UTC time of day (HH:MM or HH:MM:SS) or a UTC date-time (YYYY-MM-DDTHH:MM:SSZ)', 'start_time');
+  if (!start) throw badRequest(`start_time must be a UTC time of day (HH:MM or HH:MM:SS) or a UTC date-time (YYYY-MM-DDTHH:MM:SSZ) in the years ${MIN_START_YEAR}-9999`, 'start_time');
   const spec = { frequency, anchor: start.anchor, hourlyFrequency: hourly ?? undefined, weekdays: weekdays ?? undefined };
   return { frequency, hourly, weekdays, startTime: start.text, anchor: start.anchor, nextRun: nextRun(spec, now) };
 }

@@ -7,6 +7,7 @@
 import type { AppContext } from '../context.ts';
 import type { Caller } from '../auth/service.ts';
 import { badRequest, notFound } from '../errors.ts';
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../input.ts';
 import { newScanId } from './service.ts';
 import { toFindingRow, logEventText, type FindingRow, type ResultEvent } from './findings.ts';
 import * as store from './store.ts';
@@ -19,6 +20,14 @@ const BATCH = 500;
 const MAX_LISTED_TARGETS = 10_000;
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Longest values of the fields that go into database indexes (template id in two, host in the scan log's):
+ * an index entry holds at most about 2,700 bytes, so longer ones failed the insert. nuclei's ids are at
+ * most 54 characters in the public corpus; hosts are URLs.
+ */
+export const MAX_TEMPLATE_ID_BYTES = 255;
+export const MAX_HOST_BYTES = 2048;
 
 /** Lines of a byte stream, without holding more than one line (capped) at a time. */
 async function* linesOf(body: AsyncIterable<Buffer | string>): AsyncGenerator<string> {
@@ -43,6 +52,9 @@ async function* linesOf(body: AsyncIterable<Buffer | string>): AsyncGenerator<st
 
 /** One checked line: a nuclei result whose values the database can store. */
 function readLine(line: string, n: number): FindingRow {
+  // Counted before parsing, as for request bodies: a deep value would exhaust the stack later (when it
+  // is written back as JSON, or in the database).
+  if (jsonDepthExceeds(line, MAX_JSON_DEPTH)) throw badRequest(`line ${n} is nested more than ${MAX_JSON_DEPTH} levels deep`, 'body');
   let ev: unknown;
   try {
     ev = JSON.parse(line);
@@ -53,6 +65,8 @@ function readLine(line: string, n: number): FindingRow {
     throw badRequest(`line ${n} has no template-id: not a nuclei result`, 'body');
   }
   const r = ev as ResultEvent;
+  checkIndexed(r, 'template-id', MAX_TEMPLATE_ID_BYTES, n);
+  checkIndexed(r, 'host', MAX_HOST_BYTES, n);
   if (/\u0000/.test(line) || /\\u0000/i.test(line) || LONE_SURROGATE.test(line) || /\\ud[89ab][0-9a-f]{2}(?!\\ud[c-f])/i.test(line)) {
     throw badRequest(`line ${n} contains a NUL character or an unpaired surrogate`, 'body');
   }
@@ -66,6 +80,14 @@ function readLine(line: string, n: number): FindingRow {
     if (Number.isNaN(t.getTime()) || y < 1 || y > 9999) throw badRequest(`line ${n}: timestamp ${JSON.stringify(r.timestamp)} is not a date between years 1 and 9999`, 'body');
   }
   return toFindingRow(r);
+}
+
+/** A field stored in an index: a string (when present) of at most `max` UTF-8 bytes. */
+function checkIndexed(r: ResultEvent, field: 'template-id' | 'host', max: number, n: number): void {
+  const v = r[field];
+  if (v === undefined) return;
+  if (typeof v !== 'string') throw badRequest(`line ${n}: ${field} must be a string`, field);
+  if (Buffer.byteLength(v) > max) throw badRequest(`line ${n}: ${field} is longer than ${max} bytes`, field);
 }
 
 interface ImportState {

@@ -13,7 +13,8 @@ export const AssetFilters = Type.Object({
   ip: Type.Optional(Str), domain: Type.Optional(StrList),
   start_date: Type.Optional(Type.String({ format: 'date' })), end_date: Type.Optional(Type.String({ format: 'date' })),
   custom_filter: Type.Optional(Str), search: Type.Optional(Str), enumeration_ids: Type.Optional(StrList),
-  not_seen_for_days: Type.Optional(Type.Integer({ minimum: 0 })),
+  // At most a century: a larger count of days put the cut-off before the earliest date SQL can hold.
+  not_seen_for_days: Type.Optional(Type.Integer({ minimum: 0, maximum: 36_500 })),
 }, { additionalProperties: false });
 
 export const CreateScanBody = Type.Object({

@@ -17,10 +17,11 @@ export async function inviteMailer(ctx: Pick<AppContext, 'db'>, teamId: string):
 /** Mails the invite link through the given SMTP config; failures are logged, never thrown. */
 export async function mailInvite(
   ctx: Pick<AppContext, 'config' | 'log'>, smtp: SmtpConfig,
-  a: { teamId: string; teamName: string; email: string; token: string; expiresAt: Date },
+  a: { teamId: string; teamName: string; email: string; token: string; expiresAt: Date; account: 'new' | 'existing' },
 ): Promise<void> {
   const base = (ctx.config.publicUrl ?? `${ctx.config.tlsCert ? 'https' : 'http'}://${ctx.config.host}:${ctx.config.port}`).replace(/\/+$/, '');
-  const text = `You have been invited to the Vigil team "${a.teamName}".\n\nSet your password and sign in: ${base}/invite#${a.token}\n\n` +
+  const what = a.account === 'new' ? 'Set your password and sign in' : `Sign in as ${a.email} and accept`;
+  const text = `You have been invited to the Vigil team "${a.teamName}".\n\n${what}: ${base}/invite#${a.token}\n\n` +
     `The link works once, until ${a.expiresAt.toISOString()}.\n`;
   try {
     await sendConfigMail(ctx.config, smtp, [a.email], `Your invitation to Vigil (${a.teamName})`, text);

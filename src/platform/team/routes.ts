@@ -1,15 +1,21 @@
-// /v1/user, /v1/user/apikey/rotate, /v1/user/team and /v1/user/team/member.
+// /v1/user, /v1/user/apikey/rotate, /v1/user/team, /v1/user/team/member and the invites
+// (/v1/user/invite/...); /v1/instance/team-creators in creator-routes.ts.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { errorResponses, MessageBody } from '../errors.ts';
 import { issueKey } from '../auth/service.ts';
-import { checkPasswordRules, hashPassword, MAX_PASSWORD } from '../auth/passwords.ts';
+import { MAX_PASSWORD } from '../auth/password-rules.ts';
+import { identify } from '../auth/plugin.ts';
 import { createSession } from '../auth/sessions.ts';
 import { setSessionCookie } from '../auth/routes.ts';
 import * as store from '../auth/store.ts';
 import * as team from './service.ts';
 import { inviteMailer, mailInvite } from './invite-mail.ts';
-import { acceptInvite, createInvite, createWorkspace, deleteWorkspace, renameWorkspace, INVITE_TTL_DAYS } from './workspaces.ts';
+import { acceptInvite, createInvite, INVITE_TTL_DAYS, lookupInvite } from './invites.ts';
+import { createWorkspace, deleteWorkspace, renameWorkspace } from './workspaces.ts';
+import { checkMayCreateTeam, teamCreationMode, teamCreationRights } from './team-creation.ts';
+import { teamCreatorRoutes } from './creator-routes.ts';
+import { Email } from './schemas.ts';
 
 const TeamMember = Type.Object({
   email: Type.String(),
@@ -20,11 +26,13 @@ const TeamMember = Type.Object({
   last_sign_in: Type.Optional(Type.String()),
 });
 
-const Email = Type.String({ minLength: 3, maxLength: 320, pattern: '^[^\\s@]+@[^\\s@]+$' });
 const tags = ['users'];
 
 export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.ctx.db;
+  // Read once: a wrong value stops the start with a message naming the setting.
+  const creation = teamCreationMode(app.ctx.config.teamCreation);
+  await app.register(teamCreatorRoutes, { mode: creation });
 
   app.get('/v1/user', {
     schema: {
@@ -36,6 +44,8 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
           user_id: Type.Integer(), team_id: Type.String(),
           team_name: Type.Optional(Type.String()), role: Type.String(), is_team_owner: Type.Boolean(), is_read_only: Type.Boolean(),
           teams: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), role: Type.String() })),
+          can_create_team: Type.Boolean({ description: 'whether POST /v1/user/team is open to the caller (VIGIL_TEAM_CREATION, the instance owner\'s grants)' }),
+          is_instance_owner: Type.Boolean({ description: 'the first account: decides who may create teams' }),
         }),
         ...errorResponses(401, 403),
       },
@@ -44,11 +54,13 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const c = req.caller;
     const teams = await store.listUserTeams(db, c.userId);
     const user = await store.findUserByEmail(db, c.email);
+    const rights = await teamCreationRights(db, creation, c.userId);
     return {
       message: 'ok', email: c.email, name: user?.name || c.email.split('@')[0]!, user_id: c.userId, team_id: c.teamId,
       team_name: teams.find((t) => t.id === c.teamId)?.name, role: c.role,
       is_team_owner: c.role === 'OWNER', is_read_only: !['OWNER', 'ADMIN'].includes(c.role),
       teams: teams.map((t) => ({ id: t.id, name: t.name, role: t.role })),
+      can_create_team: rights.canCreateTeam, is_instance_owner: rights.isInstanceOwner,
     };
   });
 
@@ -91,13 +103,14 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/v1/user/team/member', {
     config: { action: 'team:manage_members' },
     schema: {
-      tags, summary: 'Add a team member (creates the account when new)',
+      tags, summary: 'Add a team member (creates the account when new; a member who has not accepted yet gets a new invite)',
       body: Type.Object({ email: Email, role: Type.Optional(Type.String({ maxLength: 20 })) }),
       response: {
         200: Type.Object({
           message: Type.String(),
-          invite_token: Type.String({ description: 'one-time token the new member redeems at POST /v1/user/invite/accept for an API key; shown only here' }),
+          invite_token: Type.String({ description: 'one-time token redeemed at POST /v1/user/invite/accept: a new account sets its password there and gets its API key; an existing account accepts it signed in as itself. Shown only here' }),
           invite_expires_at: Type.String(),
+          account: Type.Union([Type.Literal('new'), Type.Literal('existing')], { description: 'new: the link sets the account up; existing: the member signs in and accepts' }),
         }),
         ...errorResponses(400, 401, 403, 409),
       },
@@ -109,23 +122,46 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const smtp = await inviteMailer(app.ctx, req.caller.teamId);
     if (smtp) {
       const info = await team.teamInfo(db, req.caller);
-      void mailInvite(app.ctx, smtp, { teamId: req.caller.teamId, teamName: String((info as { name?: string }).name ?? ''), email: req.body.email, token: invite.token, expiresAt: invite.expiresAt });
+      void mailInvite(app.ctx, smtp, { teamId: req.caller.teamId, teamName: String((info as { name?: string }).name ?? ''), email: req.body.email, token: invite.token, expiresAt: invite.expiresAt, account: invite.account });
     }
+    const how = invite.account === 'new' ? 'they set their password with it' : 'they already have an account: they sign in and accept it';
     return {
-      message: `${req.body.email} added to the team; ${smtp ? 'the invite link was emailed to them, and ' : ''}hand them the invite token (valid ${INVITE_TTL_DAYS} days, usable once)`,
-      invite_token: invite.token, invite_expires_at: invite.expiresAt.toISOString(),
+      message: `${req.body.email} added to the team; ${smtp ? 'the invite link was emailed to them, and ' : ''}hand them the invite token (valid ${INVITE_TTL_DAYS} days, usable once): ${how}`,
+      invite_token: invite.token, invite_expires_at: invite.expiresAt.toISOString(), account: invite.account,
     };
   });
 
+  const Token = Type.String({ minLength: 10, maxLength: 200 });
+
+  app.post('/v1/user/invite/lookup', {
+    config: { public: true },
+    schema: {
+      tags, summary: 'Whose invite a token is, to which team, and how it is accepted (the invite page asks before anything is done)',
+      security: [],
+      body: Type.Object({ token: Token }),
+      response: {
+        200: Type.Object({
+          message: Type.String(), email: Type.String(), team_id: Type.String(), team_name: Type.String(), expires_at: Type.String(),
+          accept_with: Type.Union([Type.Literal('password'), Type.Literal('sign_in')], {
+            description: 'password: the account is set up with this invite (choose a password); sign_in: the account exists, sign in as it and then accept',
+          }),
+        }),
+        ...errorResponses(400, 404),
+      },
+    },
+  }, async (req) => ({ message: 'ok', ...(await lookupInvite(db, req.body.token)) }));
+
   app.post('/v1/user/invite/accept', {
+    // Public: a new account has no credentials yet. An existing account sends its key or session (with
+    // the CSRF token) and must be the invited one.
     config: { public: true },
     schema: {
       tags,
-      summary: 'Redeem a team invite: accepts the membership and, for a new user, returns their API key once. ' +
-        'With password, also sets the console password of an account that has none and signs in (session cookie)',
+      summary: 'Redeem a team invite. A new account (made by the invite) sets its password here (and is signed in) and gets its API key once; ' +
+        'an existing account accepts while signed in as itself (API key or session), and the invite never changes its password or key',
       security: [],
       body: Type.Object({
-        token: Type.String({ minLength: 10, maxLength: 200 }),
+        token: Token,
         password: Type.Optional(Type.String({ maxLength: MAX_PASSWORD })),
       }),
       response: {
@@ -133,29 +169,31 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
           message: Type.String(), email: Type.String(), team_id: Type.String(), api_key: Type.Optional(Type.String()),
           csrf_token: Type.Optional(Type.String({ description: 'when a password was set: the new session\'s CSRF token' })),
         }),
-        ...errorResponses(400, 404, 409),
+        ...errorResponses(400, 401, 403, 404, 409),
       },
     },
   }, async (req, reply) => {
-    if (req.body.password !== undefined) checkPasswordRules(req.body.password);
-    const out = await acceptInvite(db, req.body.token, req.body.password !== undefined ? await hashPassword(req.body.password) : undefined);
+    const caller = await identify(req);
+    const out = await acceptInvite(db, { token: req.body.token, password: req.body.password, caller });
     let csrf: string | undefined;
-    if (req.body.password !== undefined) {
+    if (out.passwordSet) {
       const s = await createSession(db, out.userId);
       setSessionCookie(req, reply, s.token);
       csrf = s.csrfToken;
     }
     return {
-      message: out.apiKey ? 'invite accepted; this is your API key, shown only now' : 'invite accepted; use your existing API key',
+      message: out.apiKey ? 'invite accepted; this is your API key, shown only now' : 'invite accepted',
       email: out.email, team_id: out.teamId, ...(out.apiKey ? { api_key: out.apiKey } : {}), ...(csrf ? { csrf_token: csrf } : {}),
     };
   });
 
   app.post('/v1/user/team', {
+    // Asked before the body is validated, as a route's `action` is.
+    preValidation: async (req) => checkMayCreateTeam(db, creation, req.caller),
     schema: {
-      tags, summary: 'Create a workspace (team); the caller becomes its Owner',
+      tags, summary: 'Create a workspace (team); the caller becomes its Owner. Open to the instance owner and, by VIGIL_TEAM_CREATION, the users it allowed or everyone',
       body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) }),
-      response: { 200: Type.Object({ message: Type.String(), team_id: Type.String() }), ...errorResponses(400, 401) },
+      response: { 200: Type.Object({ message: Type.String(), team_id: Type.String() }), ...errorResponses(400, 401, 403) },
     },
   }, async (req) => {
     const teamId = await createWorkspace(db, req.caller, req.body.name);

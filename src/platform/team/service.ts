@@ -33,15 +33,23 @@ export async function listMembers(db: Db, teamId: string) {
   }));
 }
 
-/** Adds a member, creating the account when the email is new. The Owner role is never given here. */
+/**
+ * Adds a member, creating the account when the email is new. A member who has not accepted yet is invited
+ * again (with this role; the caller makes a new invite link). The Owner role is never given here.
+ */
 export async function addMember(db: Db, caller: Caller, email: string, roleText?: string): Promise<number> {
   const role = roleOf(roleText, 'MEMBER');
   if (role === 'OWNER') throw badRequest('the Owner role cannot be given to a new member; a team has one Owner', 'role');
   return db.transaction(async (tx) => {
     const members = await store.listMembers(tx, caller.teamId);
-    if (members.length >= MAX_TEAM_MEMBERS) throw badRequest(`the team already has ${MAX_TEAM_MEMBERS} members`);
     let user = await store.findUserByEmail(tx, email);
-    if (user && members.some((m) => m.user_id === user!.id)) throw conflict(`${email} is already a member of this team`, 'email');
+    const existing = user && members.find((m) => m.user_id === user!.id);
+    if (existing && existing.status !== 'INVITED') throw conflict(`${email} is already a member of this team`, 'email');
+    if (existing) {
+      await store.updateMemberRole(tx, caller.teamId, existing.user_id, role);
+      return existing.user_id;
+    }
+    if (members.length >= MAX_TEAM_MEMBERS) throw badRequest(`the team already has ${MAX_TEAM_MEMBERS} members`);
     if (!user) user = await store.insertUser(tx, email, caller.teamId);
     await store.insertMember(tx, caller.teamId, user.id, role, false);
     return user.id;

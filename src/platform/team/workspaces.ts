@@ -1,15 +1,11 @@
-// Several teams per user: create a workspace (the caller becomes its Owner), rename it, delete it with
-// its data (Owner only, once no other member is left). And one-time invites, so a member added while
-// the server runs can get an API key without anyone touching the server.
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+// Several teams per user: create a workspace (the caller becomes its Owner; who may is team-creation.ts's
+// decision), rename it, delete it with its data (Owner only, once no other member is left). Invites:
+// invites.ts.
+import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/connection.ts';
 import type { Caller } from '../auth/service.ts';
-import { issueKey } from '../auth/service.ts';
 import * as store from '../auth/store.ts';
 import { badRequest, conflict, forbidden, notFound } from '../errors.ts';
-
-export const INVITE_TTL_DAYS = 7;
-const hash = (t: string) => createHash('sha256').update(t).digest('hex');
 
 function cleanName(name: string): string {
   const n = name.trim();
@@ -17,6 +13,7 @@ function cleanName(name: string): string {
   return n;
 }
 
+/** A new team owned by the caller (whether the caller may create one is asked first: team-creation.ts). */
 export async function createWorkspace(db: Db, caller: Caller, name: string): Promise<string> {
   const teamId = randomUUID();
   await db.transaction(async (tx) => {
@@ -52,45 +49,5 @@ export async function deleteWorkspace(db: Db, caller: Caller, teamId: string): P
     await tx.query('DELETE FROM scans WHERE team_id = $1', [teamId]); // results, logs, exports cascade
     await tx.query('DELETE FROM teams WHERE id = $1', [teamId]); // members, templates, invites cascade
     await tx.query('UPDATE users SET default_team_id = $2 WHERE default_team_id = $1', [teamId, other.id]);
-  });
-}
-
-/** A one-time invite for a member of the caller's team; the clear token is returned once. */
-export async function createInvite(db: Db, teamId: string, userId: number, createdBy: number): Promise<{ token: string; expiresAt: Date }> {
-  const token = 'vgi_' + randomBytes(24).toString('base64url');
-  const { rows } = await db.query<{ expires_at: Date }>(
-    `INSERT INTO team_invites (token_hash, team_id, user_id, created_by, expires_at)
-     VALUES ($1, $2, $3, $4, now() + make_interval(days => $5)) RETURNING expires_at`,
-    [hash(token), teamId, userId, createdBy, INVITE_TTL_DAYS],
-  );
-  return { token, expiresAt: rows[0]!.expires_at };
-}
-
-/**
- * Redeems an invite once: the membership is accepted and, for a user who has no API key yet, a key is
- * issued and returned (a user who has one keeps it: an invite never revokes a working key). With
- * `passwordHash` the account's console password is set too, for an account that has none yet (an invite
- * must never replace the password of an existing account). A refused invite is not used up.
- */
-export async function acceptInvite(db: Db, token: string, passwordHash?: string): Promise<{ email: string; teamId: string; userId: number; apiKey?: string }> {
-  return db.transaction(async (tx) => {
-    const { rows } = await tx.query<{ team_id: string; user_id: number; email: string; has_key: boolean; has_password: boolean }>(
-      `UPDATE team_invites i SET used_at = now()
-       FROM users u
-       WHERE i.token_hash = $1 AND i.used_at IS NULL AND i.expires_at > now() AND u.id = i.user_id
-       RETURNING i.team_id, i.user_id, u.email, EXISTS (SELECT 1 FROM api_keys k WHERE k.user_id = i.user_id) AS has_key,
-                 u.password_hash IS NOT NULL AS has_password`,
-      [hash(token)],
-    );
-    const row = rows[0];
-    if (!row) throw notFound('this invite is unknown, used or expired: ask an Admin for a new one', 'token');
-    if (!(await store.findMembership(tx, row.team_id, row.user_id))) throw notFound('the membership this invite was for was removed', 'token');
-    if (passwordHash) {
-      if (row.has_password) throw conflict('this account already has a password: accept without one and sign in with it', 'password');
-      await store.setPasswordHash(tx, Number(row.user_id), passwordHash);
-    }
-    await store.acceptInvite(tx, row.team_id, row.user_id);
-    const apiKey = row.has_key ? undefined : await issueKey(tx, Number(row.user_id));
-    return { email: row.email, teamId: row.team_id, userId: Number(row.user_id), apiKey };
   });
 }

@@ -148,18 +148,22 @@ describe.each(dbKinds())('console accounts on %s', (kind) => {
   it('an invite never replaces the password of an account that has one', async () => {
     const who = email('twice');
     const first = await invite(who);
-    await t.request({ method: 'POST', url: '/v1/user/invite/accept', key: null, payload: { token: first, password: PASSWORD } });
+    const made = await t.request({ method: 'POST', url: '/v1/user/invite/accept', key: null, payload: { token: first, password: PASSWORD } });
     // Invited into a second workspace of the owner.
     const ws = await t.request({ method: 'POST', url: '/v1/user/team', payload: { name: 'Second' } });
     const teamId = ws.json().team_id as string;
     const add = await t.request({ method: 'POST', url: '/v1/user/team/member', payload: { email: who, role: 'member' }, headers: { 'x-team-id': teamId } });
     const second = add.json().invite_token as string;
-    const res = await t.request({ method: 'POST', url: '/v1/user/invite/accept', key: null, payload: { token: second, password: 'another password 123' } });
-    expect(res.statusCode).toBe(409);
+    const res = await t.request({ method: 'POST', url: '/v1/user/invite/accept', key: null, payload: { token: second, password: 'another passphrase 123' } });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().message).toContain(`sign in as ${who}`);
     const old = await t.request({ method: 'POST', url: '/v1/auth/sign-in', key: null, payload: { email: who, password: PASSWORD } });
     expect(old.statusCode).toBe(200);
-    // Not used up by the refusal: accepted without a password.
-    expect((await t.request({ method: 'POST', url: '/v1/user/invite/accept', key: null, payload: { token: second } })).statusCode).toBe(200);
+    // Signed in, a password in the accept is still refused; the invite is not used up by the refusals.
+    const withPassword = await t.request({ method: 'POST', url: '/v1/user/invite/accept', key: made.json().api_key, payload: { token: second, password: 'another passphrase 123' } });
+    expect(withPassword.statusCode).toBe(400);
+    expect(withPassword.json().param).toBe('password');
+    expect((await t.request({ method: 'POST', url: '/v1/user/invite/accept', key: made.json().api_key, payload: { token: second } })).statusCode).toBe(200);
   });
 
   it('own password change needs the current one with a session (not with the key) and ends other sessions', async () => {
@@ -169,23 +173,23 @@ describe.each(dbKinds())('console accounts on %s', (kind) => {
     const s1 = sessionCookie(await t.request({ method: 'POST', url: '/v1/auth/sign-in', key: null, payload: { email: u.email, password: PASSWORD } }));
     // With the session, the current password is needed.
     const csrf = (await withCookie(s1.value, { method: 'GET', url: '/v1/auth/session' })).json().csrf_token as string;
-    const noCurrent = await withCookie(s1.value, { method: 'PUT', url: '/v1/user/password', payload: { password: 'new password 456' }, csrf });
+    const noCurrent = await withCookie(s1.value, { method: 'PUT', url: '/v1/user/password', payload: { password: 'fresh lilac kettle 456' }, csrf });
     expect(noCurrent.statusCode).toBe(400);
     expect(noCurrent.json().param).toBe('current_password');
-    const wrong = await withCookie(s1.value, { method: 'PUT', url: '/v1/user/password', payload: { password: 'new password 456', current_password: 'nope nope nope' }, csrf });
+    const wrong = await withCookie(s1.value, { method: 'PUT', url: '/v1/user/password', payload: { password: 'fresh lilac kettle 456', current_password: 'nope nope nope' }, csrf });
     expect(wrong.statusCode).toBe(400);
     const s2 = sessionCookie(await t.request({ method: 'POST', url: '/v1/auth/sign-in', key: null, payload: { email: u.email, password: PASSWORD } }));
-    const ok = await withCookie(s1.value, { method: 'PUT', url: '/v1/user/password', payload: { password: 'new password 456', current_password: PASSWORD }, csrf });
+    const ok = await withCookie(s1.value, { method: 'PUT', url: '/v1/user/password', payload: { password: 'fresh lilac kettle 456', current_password: PASSWORD }, csrf });
     expect(ok.statusCode).toBe(200);
     // The session that changed it lives on; the other one has ended.
     expect((await withCookie(s1.value, { method: 'GET', url: '/v1/user' })).statusCode).toBe(200);
     expect((await withCookie(s2.value, { method: 'GET', url: '/v1/user' })).statusCode).toBe(401);
     expect((await t.request({ method: 'POST', url: '/v1/auth/sign-in', key: null, payload: { email: u.email, password: PASSWORD } })).statusCode).toBe(401);
-    expect((await t.request({ method: 'POST', url: '/v1/auth/sign-in', key: null, payload: { email: u.email, password: 'new password 456' } })).statusCode).toBe(200);
+    expect((await t.request({ method: 'POST', url: '/v1/auth/sign-in', key: null, payload: { email: u.email, password: 'fresh lilac kettle 456' } })).statusCode).toBe(200);
     // A forgotten password is reset with the API key, without the current one.
-    expect((await t.request({ method: 'PUT', url: '/v1/user/password', key: u.key, payload: { password: 'third password 789' } })).statusCode).toBe(200);
+    expect((await t.request({ method: 'PUT', url: '/v1/user/password', key: u.key, payload: { password: 'third lilac kettle 789' } })).statusCode).toBe(200);
     expect((await withCookie(s1.value, { method: 'GET', url: '/v1/user' })).statusCode).toBe(401);
-    expect((await t.request({ method: 'POST', url: '/v1/auth/sign-in', key: null, payload: { email: u.email, password: 'third password 789' } })).statusCode).toBe(200);
+    expect((await t.request({ method: 'POST', url: '/v1/auth/sign-in', key: null, payload: { email: u.email, password: 'third lilac kettle 789' } })).statusCode).toBe(200);
     const { rows } = await t.ctx.db.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE id = $1', [u.userId]);
     expect(rows[0]!.password_hash).toMatch(/^scrypt\$16384\$8\$1\$/);
     expect(rows[0]!.password_hash).not.toContain('new password');

@@ -20,6 +20,18 @@ describe('failed sign-in limiter', () => {
     expect(l.retryAfter('a', t0 + 60_001)).toBe(0);
   });
 
+  it('forgives one counted try (a success) and nothing else', () => {
+    const l = new FailureLimiter({ max: 2, windowMs: 60_000 });
+    l.fail('a', 1000);
+    l.fail('a', 1000);
+    expect(l.retryAfter('a', 1000)).toBe(60);
+    l.forgive('a', 1000);
+    expect(l.retryAfter('a', 1000)).toBe(0);
+    l.forgive('a', 5000); // never counted at that time: no change
+    l.fail('a', 2000);
+    expect(l.retryAfter('a', 2000)).toBe(59);
+  });
+
   it('keeps at most cap keys, dropping the oldest', () => {
     const l = new FailureLimiter({ max: 1, windowMs: 60_000, cap: 100 });
     for (let i = 0; i < 1000; i++) l.fail(`k${i}`, 1000);

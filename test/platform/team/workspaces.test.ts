@@ -41,6 +41,8 @@ describe.each(dbKinds())('invites and workspaces on %s', (kind) => {
 
   it('a user creates, renames and deletes a workspace of their own; an invite never revokes a working key', async () => {
     const user = await t.addUser('builder@example.com', 'viewer');
+    // Creating teams is the instance owner's to allow (test/security/team-creation.test.ts).
+    expect((await t.request({ method: 'POST', url: '/v1/instance/team-creators', payload: { email: user.email } })).statusCode).toBe(200);
     const created = await t.request({ method: 'POST', url: '/v1/user/team', key: user.key, payload: { name: 'Side project' } });
     expect(created.statusCode, created.body).toBe(200);
     const teamId = created.json().team_id;
@@ -51,10 +53,12 @@ describe.each(dbKinds())('invites and workspaces on %s', (kind) => {
     expect((await t.request({ method: 'PATCH', url: '/v1/user/team', key: user.key, payload: { name: 'Nope' } })).statusCode).toBe(403);
     expect((await t.request({ method: 'DELETE', url: '/v1/user/team', key: user.key, payload: { team_id: t.owner.teamId } })).statusCode).toBe(403);
 
-    // The first team's owner is invited into the new workspace: they keep their key.
+    // The first team's owner is invited into the new workspace: they accept with their own key and keep it.
     const inv = await t.request({ method: 'POST', url: '/v1/user/team/member', key: user.key, headers: asOwner, payload: { email: 'owner@localhost', role: 'admin' } });
     expect(inv.statusCode, inv.body).toBe(200);
-    const acc = await t.request({ method: 'POST', url: '/v1/user/invite/accept', key: null, payload: { token: inv.json().invite_token } });
+    expect(inv.json().account).toBe('existing');
+    const acc = await t.request({ method: 'POST', url: '/v1/user/invite/accept', payload: { token: inv.json().invite_token } });
+    expect(acc.statusCode, acc.body).toBe(200);
     expect(acc.json().api_key).toBeUndefined();
     expect((await t.request({ method: 'GET', url: '/v1/user', headers: asOwner })).json()).toMatchObject({ role: 'ADMIN' });
 

@@ -369,6 +369,195 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/instance/team-creators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who may create teams besides the instance owner (instance owner only) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            /** @description VIGIL_TEAM_CREATION: the grants count under allowed only */
+                            mode: "owner" | "allowed" | "everyone";
+                            users: {
+                                email: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Allow a user to create teams (instance owner only) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        email: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        /** Stop a user creating teams; teams they made stay theirs (instance owner only) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        email: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/user": {
         parameters: {
             query?: never;
@@ -408,6 +597,10 @@ export interface paths {
                                 name: string;
                                 role: string;
                             }[];
+                            /** @description whether POST /v1/user/team is open to the caller (VIGIL_TEAM_CREATION, the instance owner's grants) */
+                            can_create_team: boolean;
+                            /** @description the first account: decides who may create teams */
+                            is_instance_owner: boolean;
                         };
                     };
                 };
@@ -545,7 +738,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Create a workspace (team); the caller becomes its Owner */
+        /** Create a workspace (team); the caller becomes its Owner. Open to the instance owner and, by VIGIL_TEAM_CREATION, the users it allowed or everyone */
         post: {
             parameters: {
                 query?: never;
@@ -584,6 +777,15 @@ export interface paths {
                 };
                 /** @description Default Response */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -786,7 +988,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Add a team member (creates the account when new) */
+        /** Add a team member (creates the account when new; a member who has not accepted yet gets a new invite) */
         post: {
             parameters: {
                 query?: never;
@@ -811,9 +1013,11 @@ export interface paths {
                     content: {
                         "application/json": {
                             message: string;
-                            /** @description one-time token the new member redeems at POST /v1/user/invite/accept for an API key; shown only here */
+                            /** @description one-time token redeemed at POST /v1/user/invite/accept: a new account sets its password there and gets its API key; an existing account accepts it signed in as itself. Shown only here */
                             invite_token: string;
                             invite_expires_at: string;
+                            /** @description new: the link sets the account up; existing: the member signs in and accepts */
+                            account: "new" | "existing";
                         };
                     };
                 };
@@ -991,6 +1195,74 @@ export interface paths {
         };
         trace?: never;
     };
+    "/v1/user/invite/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Whose invite a token is, to which team, and how it is accepted (the invite page asks before anything is done) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            email: string;
+                            team_id: string;
+                            team_name: string;
+                            expires_at: string;
+                            /** @description password: the account is set up with this invite (choose a password); sign_in: the account exists, sign in as it and then accept */
+                            accept_with: "password" | "sign_in";
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/user/invite/accept": {
         parameters: {
             query?: never;
@@ -1000,7 +1272,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Redeem a team invite: accepts the membership and, for a new user, returns their API key once. With password, also sets the console password of an account that has none and signs in (session cookie) */
+        /** Redeem a team invite. A new account (made by the invite) sets its password here (and is signed in) and gets its API key once; an existing account accepts while signed in as itself (API key or session), and the invite never changes its password or key */
         post: {
             parameters: {
                 query?: never;
@@ -1035,6 +1307,24 @@ export interface paths {
                 };
                 /** @description Default Response */
                 400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -1,11 +1,12 @@
 // Settings: team members and roles (Admins and the Owner change them), invites with a one-time link, the
-// caller's own account: API key (prefix; rotation shows the new key once) and password.
+// caller's own account: API key (prefix; rotation shows the new key once) and password; workspaces.
 import { Alert, Badge, Button, Card, Code, CopyButton, Group, Modal, PasswordInput, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, ok } from '../api/client';
 import { when } from '../components/Severity';
 import { ErrorState, LoadingState, errorMessage } from '../components/States';
+import { Workspaces } from '../components/Workspaces';
 import { useMe } from '../session';
 
 const ROLES = ['ADMIN', 'MEMBER', 'VIEWER', 'GUEST'];
@@ -18,6 +19,7 @@ export default function Settings() {
   const [inviteEmail, setInviteEmail] = useState('');
   const [inviteRole, setInviteRole] = useState<string>('MEMBER');
   const [inviteLink, setInviteLink] = useState<string>();
+  const [inviteAccount, setInviteAccount] = useState<string>();
   const [newKey, setNewKey] = useState<string>();
   const [password, setPassword] = useState('');
   const [current, setCurrent] = useState('');
@@ -26,6 +28,7 @@ export default function Settings() {
     mutationFn: () => ok(api.POST('/v1/user/team/member', { body: { email: inviteEmail, role: inviteRole } })),
     onSuccess: async (out) => {
       setInviteLink(`${window.location.origin}/invite#${out.invite_token}`);
+      setInviteAccount(out.account);
       setInviteEmail('');
       await qc.invalidateQueries({ queryKey: ['members'] });
     },
@@ -90,6 +93,9 @@ export default function Settings() {
         {inviteLink && (
           <Alert color="green" mt="sm" title="Invite created: hand over this one-time link (valid 7 days)">
             <Group><Code data-testid="invite-link">{inviteLink}</Code><CopyButton value={inviteLink}>{({ copied, copy }) => <Button size="xs" onClick={copy}>{copied ? 'Copied' : 'Copy'}</Button>}</CopyButton></Group>
+            <Text size="xs" mt="xs">{inviteAccount === 'existing'
+              ? 'They already have an account: on the link they sign in as it and accept.'
+              : 'On the link they set their password and get their API key.'}</Text>
           </Alert>
         )}
       </Card>
@@ -112,6 +118,7 @@ export default function Settings() {
         {setPw.error && <Alert color="red" mt="sm">{errorMessage(setPw.error)}</Alert>}
         {setPw.isSuccess && <Alert color="green" mt="sm">Password set; your other sessions have ended.</Alert>}
       </Card>
+      <Workspaces />
       <Modal opened={!!newKey} onClose={() => setNewKey(undefined)} title="Your new API key" size="lg">
         <Stack>
           <Text size="sm">Shown only now. The previous key no longer works.</Text>
