@@ -4737,7 +4737,7 @@ export interface paths {
                         /** @description domains, IP addresses or CIDR ranges (largest /16, IPv6 /112); may be left out when cloudlist_config_ids is given */
                         root_domains?: string[];
                         steps?: string[];
-                        /** @description e.g. "80,443,8000-8100" or "top-100" (default) */
+                        /** @description e.g. "80,443,8000-8100" or "top-100" (default); addresses x ports at most VIGIL_MAX_ENUMERATION_PROBES (default 16,777,216) */
                         enumeration_ports?: string;
                         enumeration_config?: {
                             "follow-redirect"?: boolean;
@@ -5142,7 +5142,7 @@ export interface paths {
                         /** @description domains, IP addresses or CIDR ranges (largest /16, IPv6 /112); may be left out when cloudlist_config_ids is given */
                         root_domains?: string[];
                         steps?: string[];
-                        /** @description e.g. "80,443,8000-8100" or "top-100" (default) */
+                        /** @description e.g. "80,443,8000-8100" or "top-100" (default); addresses x ports at most VIGIL_MAX_ENUMERATION_PROBES (default 16,777,216) */
                         enumeration_ports?: string;
                         enumeration_config?: {
                             "follow-redirect"?: boolean;
