@@ -5,7 +5,6 @@
 //      DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:intel
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { readSources } from '../src/platform/intel/feeds/source.ts';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -56,7 +56,7 @@ describe.each(dbKinds())('console configurations, schedules and finding links on
     const res = await fetch(base + url, {
       method, headers: { ...(key ? { 'x-api-key': key } : {}), ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined,
     });
-    return { status: res.status, json: await res.json() as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+    return { status: res.status, json: await res.json() as any };
   };
   /** Replaces the text of the CodeMirror editor on the page. */
   const typeYaml = async (page: Page, text: string) => {

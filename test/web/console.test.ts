@@ -104,7 +104,6 @@ describe.each(dbKinds())('web console end to end on %s', (kind) => {
   let serve: VigilProcess;
   let base: string;
   let browser: Browser;
-  let ownerCtx: BrowserContext;
   let owner: Page;
   let memberCtx: BrowserContext;
   let member: Page;
@@ -147,7 +146,7 @@ describe.each(dbKinds())('web console end to end on %s', (kind) => {
     base = await serve.listening(150_000);
     await serve.waitFor(/template catalogue imported/, 120_000);
     browser = await launchChromium();
-    ({ context: ownerCtx, page: owner } = await newPage(browser));
+    ({ page: owner } = await newPage(browser));
     ({ context: memberCtx, page: member } = await newPage(browser));
     watchPages([owner, member], browserProblems);
   }, 300_000);

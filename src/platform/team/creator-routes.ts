@@ -26,7 +26,7 @@ export const teamCreatorRoutes: FastifyPluginAsyncTypebox<{ mode: TeamCreation }
         ...errorResponses(401, 403),
       },
     },
-  }, async (req) => {
+  }, async () => {
     return { message: 'ok', mode: opts.mode, users: await listTeamCreators(db) };
   });
 

@@ -4,7 +4,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { runScan } from '../../../src/engine/runner.ts';
 import { clusterTemplates } from '../../../src/engine/runner/cluster.ts';
-import type { Template } from '../../../src/engine/template/types.ts';
 import type { ResultEvent } from '../../../src/engine/output/types.ts';
 import { httpTemplate as tpl } from '../../helpers/templates.ts';
 import { serverPool } from '../../helpers/targets.ts';

@@ -1,6 +1,5 @@
 // The secret file end to end through the engine's runner: dynamic cookie and bearer logins (one login
 // for a scan of 20 templates at concurrency 10), a failed login, skip-secret-file, static secrets.
-import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runScan, type ResultEvent } from '../../../src/engine/index.ts';

@@ -41,7 +41,7 @@ describe.skipIf(!hasShared('corpus/nuclei-templates'))('nuclei-templates corpus'
   const breakages: [string, string, (text: string) => string, string, RegExp][] = [
     ['unknown matcher type', 'http/exposures/configs/git-config.yaml', (t) => t.replace('type: word', 'type: words'), 'http[0].matchers[0].type', /words/],
     ['invalid id', 'http/exposures/configs/git-config.yaml', (t) => t.replace('id: git-config', 'id: git config'), 'id', /not a valid id/],
-    ['missing name', 'http/exposures/configs/git-config.yaml', (t) => t.replace(/\n  name: .*\n/, '\n'), 'info.name', /required/],
+    ['missing name', 'http/exposures/configs/git-config.yaml', (t) => t.replace(/\n {2}name: .*\n/, '\n'), 'info.name', /required/],
     ['bad severity', 'http/exposures/configs/git-config.yaml', (t) => t.replace('severity: medium', 'severity: moderate'), 'info.severity', /one of/],
     ['unknown request key', 'http/exposures/configs/git-config.yaml', (t) => t.replace('    path:\n', '    paths:\n'), 'http[0].paths', /unknown field/],
     ['unknown top-level key', 'http/exposures/configs/git-config.yaml', (t) => t + '\nrequest:\n  - path: [x]\n', 'request', /unknown top-level/],
@@ -51,7 +51,7 @@ describe.skipIf(!hasShared('corpus/nuclei-templates'))('nuclei-templates corpus'
     ['two payload sets without attack', 'http/default-logins/octobercms/octobercms-default-login.yaml', (t) => t.replace('    attack: clusterbomb\n', ''), 'http[0].attack', /batteringram/],
     ['bad attack', 'http/default-logins/octobercms/octobercms-default-login.yaml', (t) => t.replace('attack: clusterbomb', 'attack: sniper'), 'http[0].attack', /one of/],
     ['bad dns type', 'dns/caa-fingerprint.yaml', (t) => t.replace('type: CAA', 'type: CAB'), 'dns[0].type', /one of/],
-    ['tcp inputs not a list', 'network/detection/activemq-openwire-transport-detect.yaml', (t) => t.replace(/  - inputs:\n(\s+- .*\n)+/, '  - inputs: nope\n'), 'tcp[0].inputs', /list/],
+    ['tcp inputs not a list', 'network/detection/activemq-openwire-transport-detect.yaml', (t) => t.replace(/ {2}- inputs:\n(\s+- .*\n)+/, '  - inputs: nope\n'), 'tcp[0].inputs', /list/],
     ['workflow typo', 'workflows/74cms-workflow.yaml', (t) => t.replace('- tags: 74cms', '- tag: 74cms'), 'workflows[0].matchers[0].subtemplates[0].tag', /unknown field/],
   ];
 

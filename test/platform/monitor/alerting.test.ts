@@ -148,7 +148,7 @@ webhook: {url: "${receiver.url}/flaky-s3cr3t"}
 events: [scan_finished]
 webhook: {url: "${receiver.url}/gone"}
 `);
-    const unused = await config('not this scan', `provider: webhook
+    await config('not this scan', `provider: webhook
 events: [scan_finished]
 webhook: {url: "${receiver.url}/unused"}
 `);

@@ -2,7 +2,7 @@
 // schedule starts its scan exactly once, and after "downtime" (many missed slots) it catches up once; each
 // run's alert is delivered once.
 import { describe, expect, it } from 'vitest';
-import { spawnVigil, type VigilProcess } from '../../helpers/process.ts';
+import { spawnVigil } from '../../helpers/process.ts';
 import { waitFor } from '../../helpers/queue.ts';
 import { useProcessLab } from './process-lab.ts';
 import { MARKER_TEMPLATE } from '../scans/fixtures.ts';

@@ -2,7 +2,7 @@
 // workers' monitor loop still starts due schedules and delivers alerts; with two workers polling, a due
 // slot still runs exactly once.
 import { describe, expect, it } from 'vitest';
-import { spawnVigil, type VigilProcess } from '../../helpers/process.ts';
+import { spawnVigil } from '../../helpers/process.ts';
 import { waitFor } from '../../helpers/queue.ts';
 import { useProcessLab } from './process-lab.ts';
 import { MARKER_TEMPLATE } from '../scans/fixtures.ts';

@@ -111,7 +111,7 @@ function readProblemTypes(c: Record<string, unknown>, fact: CveFact): void {
         const upper = id.toUpperCase();
         if (!fact.cwes.some((w) => w.id === upper)) {
           // "CWE-22 Improper Limitation ..." -> the name after the id
-          const name = text?.replace(/^CWE-\d+\s*[:\-]?\s*/i, '').trim();
+          const name = text?.replace(/^CWE-\d+\s*[:-]?\s*/i, '').trim();
           fact.cwes.push({ id: upper, name: name || undefined });
         }
       } else if (text && !fact.problem_text.includes(text)) {

@@ -1,0 +1,111 @@
+// ESLint (flat config): typescript-eslint's recommended rules (not type-aware, to stay fast) and Vigil's
+// architecture rules from eslint/vigil-plugin.js (see docs/architecture.md). `npm run lint`; part of
+// `npm run check`.
+import js from '@eslint/js';
+import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
+import tseslint from 'typescript-eslint';
+import vigil from './eslint/vigil-plugin.js';
+
+// Files that breach an architecture rule today, while the architecture branches (issue 29) move them:
+// removed when the architecture branches merge. Never add a file here: fix the import or move the SQL.
+const pendingBreaches = {
+  // Deep imports into the engine from outside it (the engine branch exports these from src/engine/index.ts).
+  'vigil/engine-surface': [
+    'src/cli/discover.ts',
+    'src/cli/scan.ts',
+    'src/cli/templates-validate.ts',
+    'src/cli/tiering.ts',
+    'src/discovery/pool.ts',
+    'src/discovery/technologies.ts',
+    'src/platform/assets/discovery-thread.ts',
+    'src/platform/scans/chunk.ts',
+    'src/platform/scans/configs.ts',
+    'src/platform/scans/engine-pool.ts',
+    'src/platform/scans/engine-thread.ts',
+    'src/platform/scans/sources.ts',
+    'src/platform/scans/worker-secrets.ts',
+    'src/platform/scans/workflow-deps.ts',
+    'src/platform/templates/record.ts',
+  ],
+  // SQL outside a store (the platform branch moves these queries into the owning area's store).
+  'vigil/sql-in-stores': [
+    'src/platform/admin/tasks.ts',
+    'src/platform/assets/policies.ts',
+    'src/platform/assets/run.ts',
+    'src/platform/assets/technologies.ts',
+    'src/platform/auth/service.ts',
+    'src/platform/intel/importer.ts',
+    'src/platform/intel/service.ts',
+    'src/platform/intel/template-content.ts',
+    'src/platform/intel/template-link.ts',
+    'src/platform/scans/configs.ts',
+    'src/platform/scans/exports.ts',
+    'src/platform/scans/import.ts',
+    'src/platform/scans/logs.ts',
+    'src/platform/scans/results.ts',
+    'src/platform/scans/service.ts',
+    'src/platform/scans/slots.ts',
+    'src/platform/scans/workflow-deps.ts',
+    'src/platform/system/routes.ts',
+    'src/platform/team/workspaces.ts',
+    'src/platform/templates/catalogue.ts',
+    'src/platform/templates/facet-cache.ts',
+    'src/platform/templates/facet-counts.ts',
+    'src/platform/templates/facets.ts',
+    'src/platform/templates/resolve.ts',
+    'src/platform/templates/search.ts',
+  ],
+  // Imports against the direction cli → platform → discovery → engine.
+  // platform/scans/worker-secrets.ts imports cli/scan.ts (loadScanSecrets moves into the engine's secrets).
+  'vigil/layers': [
+    'src/platform/scans/worker-secrets.ts',
+  ],
+};
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'dist/', 'web/dist/', 'coverage/', 'data/', '.vigil-tmp/', 'test/fixtures/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      // 95 uses, mostly cloud providers' and test servers' untyped JSON; typing each answer is its own job.
+      '@typescript-eslint/no-explicit-any': 'off',
+      // `_name` marks a parameter or binding kept for position or to leave it out of a rest object.
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
+      // `let [lo, hi]` where only one is reassigned stays one declaration; `let conn` declared before the
+      // callbacks that read it (assigned once, after them) stays where it is.
+      'prefer-const': ['error', { destructuring: 'all', ignoreReadBeforeAssign: true }],
+      // Comma statements (`a(), b()`) are used on purpose in a few tight loops.
+      '@typescript-eslint/no-unused-expressions': 'off',
+      // Control characters in patterns are deliberate: they strip or reject NUL and other control bytes.
+      'no-control-regex': 'off',
+      // Reports defaults that a try/catch overwrites (`let ip = ''; try { ip = ... }`); they read clearer kept.
+      'no-useless-assignment': 'off',
+      // New in ESLint 10: adding `cause` to rethrown errors changes what is logged; a change of its own.
+      'preserve-caught-error': 'off',
+    },
+  },
+  {
+    files: ['web/src/**'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
+  },
+  {
+    files: ['**/*.ts', '**/*.mjs', '**/*.js'],
+    plugins: { vigil },
+    rules: {
+      'vigil/layers': 'error',
+      'vigil/engine-surface': 'error',
+      'vigil/sql-in-stores': 'error',
+    },
+  },
+  ...Object.entries(pendingBreaches)
+    .filter(([, files]) => files.length > 0)
+    .map(([rule, files]) => ({ files, rules: { [rule]: 'off' } })),
+);
