@@ -6,6 +6,7 @@
 // direction: a cycle among areas counts too.
 // Usage: node scripts/cycles.mjs [--why] [folder ...]   (run by `npm run check`; `npm run cycles` alone)
 //   --why: for each tangle of areas, the file imports between its members.
+//   --areas FOLDER: whose subfolders are the areas (default src/platform).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
@@ -133,20 +134,23 @@ export function findCycles(graph) {
   return tangles(graph).map((comp) => ({ files: comp, example: cycleThrough(graph, comp, comp[0]) }));
 }
 
-/** A folder of src/platform/ stands for all its files; files directly in src/platform/ stand for themselves. */
-export function areaOf(file) {
-  const m = /^src\/platform\/([^/]+)\//.exec(file);
-  return m ? `src/platform/${m[1]}/` : file;
+/** A folder of `root` (src/platform) stands for all its files; files directly in `root` stand for themselves. */
+export function areaOf(file, root = 'src/platform') {
+  if (!file.startsWith(`${root}/`)) return file;
+  const rest = file.slice(root.length + 1);
+  return rest.includes('/') ? `${root}/${rest.slice(0, rest.indexOf('/'))}/` : file;
 }
 
-/** The graph of src/platform/'s areas: an edge where any file of one imports any file of another. */
-export function areaGraph(graph) {
+/** The graph of the areas of `root`: an edge where any file of one area imports any file of another. */
+export function areaGraph(graph, root = 'src/platform') {
   const areas = new Map();
   for (const [file, targets] of graph) {
-    if (!file.startsWith('src/platform/')) continue;
-    const from = areaOf(file);
+    if (!file.startsWith(`${root}/`)) continue;
+    const from = areaOf(file, root);
     if (!areas.has(from)) areas.set(from, new Set());
-    for (const t of targets) if (t.startsWith('src/platform/') && areaOf(t) !== from) areas.get(from).add(areaOf(t));
+    for (const t of targets) {
+      if (t.startsWith(`${root}/`) && areaOf(t, root) !== from) areas.get(from).add(areaOf(t, root));
+    }
   }
   return areas;
 }
@@ -172,7 +176,10 @@ const isMain = process.argv[1] && path.resolve(process.argv[1]) === path.resolve
 if (isMain) {
   const args = process.argv.slice(2);
   const why = args.includes('--why');
-  const folders = args.filter((a) => a !== '--why').map((f) => toPosix(path.normalize(f)).replace(/\/$/, ''));
+  const areasAt = args.indexOf('--areas');
+  const areaRoot = areasAt >= 0 ? toPosix(path.normalize(args[areasAt + 1] ?? '')).replace(/\/$/, '') : 'src/platform';
+  const named = args.filter((a, i) => a !== '--why' && (areasAt < 0 || (i !== areasAt && i !== areasAt + 1)));
+  const folders = named.map((f) => toPosix(path.normalize(f)).replace(/\/$/, ''));
   if (folders.length === 0) folders.push('src');
   for (const f of folders) {
     if (!existsSync(f)) {
@@ -182,21 +189,23 @@ if (isMain) {
   }
   const graph = importGraph(folders);
   const files = findCycles(graph);
-  const areas = findCycles(areaGraph(graph));
+  const areas = findCycles(areaGraph(graph, areaRoot));
   report(`files of ${folders.join(', ')}`, files);
-  if (areas.length || folders.includes('src')) report('areas of src/platform', areas);
+  if (areas.length || folders.includes('src')) report(`areas of ${areaRoot}`, areas);
   if (why) {
     for (const c of areas) {
       console.log(`imports between the areas of ${c.files.join(' ')}:`);
       for (const [file, targets] of graph) {
-        const inner = [...targets].filter((t) => areaOf(t) !== areaOf(file) && c.files.includes(areaOf(t)));
-        if (c.files.includes(areaOf(file)) && inner.length) console.log(`  ${file} -> ${inner.join(', ')}`);
+        const area = areaOf(file, areaRoot);
+        const inner = [...targets].filter((t) => areaOf(t, areaRoot) !== area && c.files.includes(areaOf(t, areaRoot)));
+        if (c.files.includes(area) && inner.length) console.log(`  ${file} -> ${inner.join(', ')}`);
       }
     }
   }
   const fresh = [...newCycles(files, pendingTangles.files), ...newCycles(areas, pendingTangles.areas)];
+  const covered = (p) => p.every((m) => folders.some((d) => m.startsWith(`${d}/`)));
   const gone = [...pendingTangles.files, ...pendingTangles.areas].filter(
-    (p) => ![...files, ...areas].some((c) => c.files.some((f) => p.includes(f))),
+    (p) => covered(p) && ![...files, ...areas].some((c) => c.files.some((f) => p.includes(f))),
   );
   for (const p of gone) console.log(`pending tangle no longer found (remove it from scripts/cycles.mjs): ${p.join(' ')}`);
   if (fresh.length) {
