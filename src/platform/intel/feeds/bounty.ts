@@ -1,6 +1,7 @@
 // Bug-bounty report counts per CVE: CSV "cve,rank,reports" (one file per day). The day comes from the
 // --date option or a YYYY-MM-DD in the file name; the importer keeps the previous day's values for deltas.
 import { normCveId } from '../facts.ts';
+import { csvRows } from './csv.ts';
 import type { Doc, ParseOptions, Sink } from './types.ts';
 
 export interface BountyRow {
@@ -20,11 +21,9 @@ export function bountyDate(doc: Doc, opts: ParseOptions): string {
 
 export function parseBounty(doc: Doc, sink: Sink, opts: ParseOptions): void {
   const date = bountyDate(doc, opts);
-  const lines = doc.text.split(/\r?\n/);
-  lines.forEach((line, i) => {
-    if (i === 0 || !line.trim()) return;
-    const [cve, rankText, reportsText] = line.split(',').map((c) => c.trim());
-    const ref = `${doc.name}:${i + 1}`;
+  csvRows(doc, sink).forEach(({ cells, ref }, i) => {
+    if (i === 0) return; // the header
+    const [cve, rankText, reportsText] = cells;
     const id = normCveId(cve);
     if (!id) return sink.skip(ref, `"${cve ?? ''}" is not a CVE id`);
     const rank = Number(rankText);

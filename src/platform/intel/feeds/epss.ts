@@ -1,6 +1,7 @@
 // FIRST EPSS daily CSV: "#model_version:...,score_date:YYYY-MM-DDT00:00:00+0000", then "cve,epss,percentile".
 import type { EpssFact } from '../facts.ts';
 import { isoDate, normCveId } from '../facts.ts';
+import { csvComments, csvRows } from './csv.ts';
 import type { Doc, ParseOptions, Sink } from './types.ts';
 
 export function isEpss(text: string): boolean {
@@ -9,22 +10,17 @@ export function isEpss(text: string): boolean {
 }
 
 export function parseEpss(doc: Doc, sink: Sink, opts: ParseOptions): void {
-  const lines = doc.text.split(/\r?\n/);
   let date = opts.date ? isoDate(opts.date) : undefined;
+  for (const line of csvComments(doc)) {
+    const m = line.match(/score_date:([0-9T:+\-.Z]+)/);
+    if (m) date = isoDate(m[1]!.replace(/\+0000$/, 'Z')) ?? date;
+  }
   let columns: string[] | undefined;
-  lines.forEach((line, i) => {
-    if (!line.trim()) return;
-    if (line.startsWith('#')) {
-      const m = line.match(/score_date:([0-9T:+\-.Z]+)/);
-      if (m) date = isoDate(m[1]!.replace(/\+0000$/, 'Z')) ?? date;
-      return;
-    }
-    const cells = line.split(',').map((c) => c.trim());
+  csvRows(doc, sink).forEach(({ cells, ref }) => {
     if (!columns) {
       columns = cells.map((c) => c.toLowerCase());
       return;
     }
-    const ref = `${doc.name}:${i + 1}`;
     const get = (name: string) => cells[columns!.indexOf(name)];
     const id = normCveId(get('cve'));
     if (!id) return sink.skip(ref, `"${get('cve') ?? ''}" is not a CVE id`);
