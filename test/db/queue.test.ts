@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type PgBoss from 'pg-boss';
 import { freshDb, dbKinds, type TestDb } from '../helpers/db.ts';
 import { startTestQueue } from '../helpers/queue.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 describe.each(dbKinds())('pg-boss queue on %s', (kind) => {
   let testDb: TestDb;
@@ -54,10 +55,12 @@ describe.each(dbKinds())('pg-boss queue on %s', (kind) => {
     const id = (await boss.send('q-expire', { n: 1 }))!;
     const [taken] = await boss.fetch('q-expire');
     expect(taken!.id).toBe(id);
-    // The worker that fetched it "dies": nobody completes it. Past its expiry, maintenance fails it.
-    await new Promise((r) => setTimeout(r, 1_200));
-    await boss.maintain();
-    const job = await boss.getJobById('q-expire', id);
+    // The worker that fetched it "dies": nobody completes it. Once past its expiry, maintenance fails it.
+    const job = await waitFor(async () => {
+      await boss.maintain();
+      const j = await boss.getJobById('q-expire', id);
+      return j?.state !== 'active' && j;
+    }, 15_000, 100);
     expect(job!.state).toBe('retry');
     const [again] = await boss.fetch('q-expire', { includeMetadata: true });
     expect(again).toMatchObject({ id, retryCount: 1, data: { n: 1 } });

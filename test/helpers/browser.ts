@@ -17,16 +17,21 @@ export async function launchChromium(): Promise<Browser> {
   });
 }
 
-// What the console's end-to-end tests share: screenshots into docs/console, pages watched for CSP
-// refusals and uncaught errors, and signing in with a key or a password.
-const SHOTS = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../docs/console');
+// What the console's end-to-end tests share: screenshots, pages watched for CSP refusals and uncaught
+// errors, and signing in with a key or a password.
+//
+// Tests never modify tracked files: screenshots go to the git-ignored .vigil-tmp/console-shots/ (handy
+// when a run fails). `npm run docs:screenshots` (scripts/docs-screenshots.ts) runs these same walks with
+// VIGIL_SCREENSHOTS_DIR set to docs/console, which is how the docs' images are made.
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const SHOTS_DIR = path.resolve(repoRoot, process.env.VIGIL_SCREENSHOTS_DIR ?? '.vigil-tmp/console-shots');
 
-/** Takes docs/console/<name>.png when `enabled` (one database's run takes them). */
+/** Takes <SHOTS_DIR>/<name>.png when `enabled` (one database's run takes them). */
 export function screenshotter(enabled: boolean): (page: Page, name: string) => Promise<void> {
   return async (page, name) => {
     if (!enabled) return;
-    mkdirSync(SHOTS, { recursive: true });
-    await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+    mkdirSync(SHOTS_DIR, { recursive: true });
+    await page.screenshot({ path: path.join(SHOTS_DIR, `${name}.png`) });
   };
 }
 

@@ -19,16 +19,8 @@ export async function startTestQueue(testDb: TestDb, opts: { schedule?: boolean;
   });
 }
 
-/** Polls until fn returns a truthy value (or throws after timeoutMs). */
-export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 15_000, stepMs = 100): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, stepMs));
-  }
-}
+// waitFor lives in wait.ts; re-exported here for the tests that import it from the queue helper.
+export { waitFor } from './wait.ts';
 
 /**
  * A test app with a real job queue (scan creation enqueues chunks) and no worker: nothing queued runs.

@@ -74,8 +74,11 @@ describe('startServer on the embedded database', () => {
     // A request whose body is still arriving when the stop begins.
     const body = JSON.stringify({ email: 'late@example.com', role: 'viewer' });
     const port = new URL(server.url).port;
+    // The server has parsed the request's head (it is in flight) before the stop begins.
+    const arrived = new Promise<void>((resolve) => server.app.server.once('request', () => resolve()));
+    let req!: http.ClientRequest;
     const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = http.request({
+      req = http.request({
         host: '127.0.0.1', port, method: 'POST', path: '/v1/user/team/member',
         headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-api-key': key },
       }, (res) => {
@@ -85,10 +88,12 @@ describe('startServer on the embedded database', () => {
       });
       req.on('error', reject);
       req.write(body.slice(0, 10));
-      setTimeout(() => req.end(body.slice(10)), 400);
     });
-    await new Promise((r) => setTimeout(r, 100));
+    await arrived;
     const stopped = server.stop();
+    // The rest of the body arrives only once the server has stopped listening.
+    await waitFor(async () => !server.app.server.listening, 10_000, 10);
+    req.end(body.slice(10));
     const res = await response;
     expect(res.status).toBe(200);
     await stopped;

@@ -5,7 +5,8 @@
 // policy (refused without conditions, then made); edits both (the server's 400 at the field, then saved);
 // the estate changes, a rescan shows what appeared, changed and disappeared, and the policy's event; a
 // Member sees the pages with no create/rescan/delete/edit controls and is refused by the API. Screenshots
-// of the main assets pages go to docs/console/ (from the PGlite run).
+// of the main assets pages go to .vigil-tmp/console-shots/ (from the PGlite run;
+// `npm run docs:screenshots` sends them to docs/console/).
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -5,7 +5,8 @@
 // scan with configs and a schedule (a bad start time refused with the field named, then fixed), reads its
 // configuration as a list, sees the schedule in the scans list, changes and removes it on the scan's
 // page; opens a finding straight from its URL; and a Member sees config names and types but no
-// text and no create, edit or delete controls. Screenshots go to docs/console/ (from the PGlite run).
+// text and no create, edit or delete controls. Screenshots go to .vigil-tmp/console-shots/ (from the PGlite run;
+// `npm run docs:screenshots` sends them to docs/console/).
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

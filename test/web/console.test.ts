@@ -4,7 +4,8 @@
 // invite a member who sets a password, create and run a scan and watch it finish, open a finding with its
 // request and response, search templates with a facet, edit a private template (error shown at its line,
 // then fixed), look up a CVE, and check that a Member sees no create/delete controls and that the API
-// refuses them. Screenshots of the main pages go to docs/console/ (from the PGlite run).
+// refuses them. Screenshots of the main pages go to .vigil-tmp/console-shots/ (from the PGlite run;
+// `npm run docs:screenshots` sends them to docs/console/).
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

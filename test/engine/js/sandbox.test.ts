@@ -132,8 +132,8 @@ describe('the sandbox interface', () => {
   it('a thread ended mid-run is replaced: later runs work', async () => {
     const ac = new AbortController();
     // Stuck in a host call that ignores the stop: the run ends at once, the thread is reused or replaced.
-    const p = runScript('hang()', { signal: ac.signal, functions: { hang: () => new Promise(() => {}) } });
-    setTimeout(() => ac.abort(), 50);
+    // The stop comes once the host call is under way (its promise handed back), not on a timer.
+    const p = runScript('hang()', { signal: ac.signal, functions: { hang: () => { setImmediate(() => ac.abort()); return new Promise(() => {}); } } });
     await expect(p).rejects.toThrow(/stopped/);
     expect((await runScript('40 + 2')).value).toBe(42);
   });

@@ -125,10 +125,10 @@ describe('runScan', () => {
   });
 
   it('stops when aborted', async () => {
-    const s = await serve(async (_q, res) => { await new Promise((r) => setTimeout(r, 200)); res.end('x'); });
     const controller = new AbortController();
+    // Aborted while the first requests are being answered (each answer takes 200 ms).
+    const s = await serve(async (_q, res) => { controller.abort(); await new Promise((r) => setTimeout(r, 200)); res.end('x'); });
     const templates = Array.from({ length: 20 }, (_, i) => word(`a${i}`, 'x'));
-    setTimeout(() => controller.abort(), 100);
     const stats = await runScan({ targets: [s.url], templates, concurrency: 2, rateLimit: 0, signal: controller.signal, onResult: () => undefined });
     expect(stats.aborted).toBe(true);
     expect(s.requests.length).toBeLessThan(20);

@@ -3,6 +3,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServer, type TestServer } from '../../helpers/targets.ts';
+import { waitFor } from '../../helpers/wait.ts';
 import { runDiscoveryThread, type DiscoveryThreadInput } from '../../../src/platform/assets/discovery-runner.ts';
 
 const deny = { port: 8085, host: '127.0.0.1', denyTargets: [], allowDeniedTargets: false };
@@ -11,10 +12,12 @@ describe('discovery thread', () => {
   const servers: TestServer[] = [];
   let silent: net.Server;
   let silentPort: number;
+  /** Requests (bytes) the silent server received: the port scan only connects, the HTTP probe sends. */
+  let silentAsked = 0;
   beforeAll(async () => {
     for (let i = 0; i < 3; i++) servers.push(await startHttpServer((_q, res) => res.end(`<title>s${i}</title>`)));
     // Accepts connections and never answers.
-    silent = net.createServer(() => {});
+    silent = net.createServer((socket) => socket.once('data', () => silentAsked++));
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
     silentPort = (silent.address() as net.AddressInfo).port;
   });
@@ -63,8 +66,9 @@ describe('discovery thread', () => {
     const run = runDiscoveryThread(input({ ports: String(silentPort), limits: { timeoutMs: 60_000 } }), {
       signal: stop.signal, onEvent: () => {}, onAssets: async () => {},
     });
-    // Once the port scan is done, the probe of the silent port waits for its 60 s timeout.
-    await new Promise((r) => setTimeout(r, 1500));
+    // Once the probe has sent its request to the silent port, it waits for its 60 s timeout.
+    const asked = silentAsked;
+    await waitFor(async () => silentAsked > asked, 30_000, 20);
     const started = Date.now();
     stop.abort(new Error('stopped by the test'));
     await expect(run).rejects.toThrow(/stopped by the test|did not stop/);

@@ -251,7 +251,10 @@ webhook: {url: "${receiver.url}/stopped"}
       event: 'scan_failed', scan_id: failId, failure_reason: 'chunk 0 failed after 5 attempts (error id x in the server log)',
       message: expect.stringContaining('failed: chunk 0 failed'),
     });
-    await new Promise((r) => setTimeout(r, 500));
+    // An event's deliveries are all written at once, before any is sent: with the one to /stopped sent,
+    // those of both scans exist, and none is for another config (the team's global Slack one included).
+    const others = await t.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM deliveries WHERE scan_id = ANY($1) AND config_id <> $2', [[id, failId], stopped]);
+    expect(others.rows[0]!.n).toBe(0);
     expect(received('/slack').length).toBe(before);
   }, 60_000);
 });

@@ -10,6 +10,7 @@ import type { VigilProcess } from '../../helpers/process.ts';
 import { dropSchema } from '../../helpers/db.ts';
 import { startHttpServer, type TestServer } from '../../helpers/targets.ts';
 import { connect, type Db } from '../../../src/db/connection.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 export interface ProcessLab {
   url: string;
@@ -56,4 +57,59 @@ export function useProcessLab(prefix: string): ProcessLab {
     rmSync(dir, { recursive: true, force: true });
   });
   return lab;
+}
+
+/**
+ * A scan stored with a daily schedule (next slot tomorrow) that only `loopPasses` makes due: it asks the
+ * target for /probe, so `lab.hits` never counts it, and it sends no alert (no config, globals disabled).
+ */
+export async function createProbe(lab: ProcessLab, base: string): Promise<string> {
+  const api = (p: string, body: unknown) => fetch(`${base}${p}`, {
+    method: 'POST', body: JSON.stringify(body), headers: { 'X-API-Key': lab.key, 'content-type': 'application/json' },
+  });
+  const created = await api('/v1/scans', {
+    targets: [lab.target.url], private_templates: [{ name: 'probe.yaml', contents: PROBE_TEMPLATE }], schedule_only: true,
+    disable_global_alert_config: true,
+  });
+  if (created.status !== 200) throw new Error(`probe scan: ${created.status} ${await created.text()}`);
+  const id = (await created.json()).id as string;
+  const set = await api('/v1/scans/schedule', { scan_id: id, scan_frequency: 'daily' });
+  if (set.status !== 200) throw new Error(`probe schedule: ${set.status} ${await set.text()}`);
+  return id;
+}
+
+const PROBE_TEMPLATE = `id: loop-probe
+info:
+  name: Loop probe
+  author: vigil
+  severity: info
+http:
+  - method: GET
+    path: ["{{BaseURL}}/probe"]
+    matchers:
+      - type: word
+        words: [never-there]
+`;
+
+/**
+ * Returns once the monitor loop of every process in `procs` has made a schedules pass that began after this
+ * call: the probe's slot is made due again and again until each process has logged that it took it
+ * ("scheduled scan started", or "scheduled run skipped" while the probe still runs). A pass handles every
+ * due schedule, so what such a pass left alone was not due to it: the event that proves "nothing more
+ * happened", instead of sleeping for a few passes.
+ */
+export async function loopPasses(lab: ProcessLab, probeId: string, procs: VigilProcess[], timeoutMs = 60_000): Promise<void> {
+  const takes = (p: VigilProcess) => (p.stdout + p.stderr).split('\n')
+    .filter((l) => l.includes(probeId) && /scheduled (scan started|run skipped)/.test(l)).length;
+  const baseline = procs.map(takes);
+  const pending = new Set(procs.map((_, i) => i));
+  const deadline = Date.now() + timeoutMs;
+  const db = await lab.db();
+  while (pending.size) {
+    if (Date.now() > deadline) throw new Error(`monitor loops of ${pending.size} process(es) made no pass within ${timeoutMs} ms`);
+    const seen = procs.map(takes);
+    await db.query(`UPDATE scan_schedules SET schedule_next_run = now() - interval '1 second' WHERE scan_id = $1`, [probeId]);
+    await waitFor(async () => procs.some((p, i) => takes(p) > seen[i]!), Math.max(1, deadline - Date.now()), 20);
+    procs.forEach((p, i) => { if (takes(p) > baseline[i]!) pending.delete(i); });
+  }
 }

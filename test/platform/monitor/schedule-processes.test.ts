@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { spawnVigil } from '../../helpers/process.ts';
 import { waitFor } from '../../helpers/queue.ts';
-import { useProcessLab } from './process-lab.ts';
+import { createProbe, loopPasses, useProcessLab } from './process-lab.ts';
 import { MARKER_TEMPLATE } from '../scans/fixtures.ts';
 
 describe.runIf(!!process.env.TEST_DATABASE_URL)('schedules with two vigil serve processes on one PostgreSQL', () => {
@@ -34,6 +34,7 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('schedules with two vigil serve 
     const id = (await created.json()).id as string;
     const set = await api(urlB, '/v1/scans/schedule', { method: 'POST', body: JSON.stringify({ scan_id: id, scan_frequency: 'hourly', hourly_frequency: 2 }) });
     expect(set.status, await set.clone().text()).toBe(200);
+    const probe = await createProbe(lab, urlA);
 
     // Make it due as after a long downtime: a week of two-hour slots missed.
     await db.query(`UPDATE scan_schedules SET schedule_next_run = now() - interval '7 days' WHERE scan_id = $1`, [id]);
@@ -41,8 +42,8 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('schedules with two vigil serve 
       const s = await (await api(urlA, `/v1/scans/${id}`)).json();
       return s.status === 'finished' && s;
     }, 60_000, 200);
-    // Give both loops several more passes to (wrongly) start it again.
-    await new Promise((r) => setTimeout(r, 2000));
+    // Both loops make a pass after it finished (and could wrongly start it again).
+    await loopPasses(lab, probe, [a, b]);
     const after = await (await api(urlB, `/v1/scans/${id}`)).json();
     expect(after).toMatchObject({ status: 'finished', rescan_count: 0, total_result: 1 });
     expect(scan.rescan_count).toBe(0);
@@ -59,12 +60,18 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('schedules with two vigil serve 
       const s = await (await api(urlB, `/v1/scans/${id}`)).json();
       return s.rescan_count === 1 && s.status === 'finished' && s;
     }, 60_000, 200);
-    await new Promise((r) => setTimeout(r, 2000));
+    await loopPasses(lab, probe, [a, b]);
     const last = await (await api(urlA, `/v1/scans/${id}`)).json();
     expect(last.rescan_count).toBe(1);
     expect(lab.hits).toBe(2);
     await waitFor(async () => lab.receiver.requests.length >= 2, 20_000);
-    await new Promise((r) => setTimeout(r, 1500));
+    // Each run's alert delivered, claimed once (a second sender would have claimed it again): none can follow.
+    const sent = await waitFor(async () => {
+      const rows = (await db.query<{ run: number; status: string; attempts: number }>(
+        'SELECT run, status, attempts FROM deliveries WHERE scan_id = $1 ORDER BY run', [id])).rows;
+      return rows.length >= 2 && rows.every((r) => r.status !== 'pending') && rows;
+    }, 20_000);
+    expect(sent).toEqual([{ run: 0, status: 'delivered', attempts: 1 }, { run: 1, status: 'delivered', attempts: 1 }]);
     expect(lab.receiver.requests.map((r) => JSON.parse(r.body).run).sort()).toEqual([0, 1]);
   }, 300_000);
 });

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { spawnVigil } from '../../helpers/process.ts';
 import { waitFor } from '../../helpers/queue.ts';
-import { useProcessLab } from './process-lab.ts';
+import { createProbe, loopPasses, useProcessLab } from './process-lab.ts';
 import { MARKER_TEMPLATE } from '../scans/fixtures.ts';
 
 describe.runIf(!!process.env.TEST_DATABASE_URL)('schedules run by vigil worker processes alone', () => {
@@ -34,6 +34,7 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('schedules run by vigil worker p
     const id = (await created.json()).id as string;
     const set = await api('/v1/scans/schedule', { method: 'POST', body: JSON.stringify({ scan_id: id, scan_frequency: 'daily' }) });
     expect(set.status, await set.clone().text()).toBe(200);
+    const probe = await createProbe(lab, base);
     expect(await serve.kill('SIGTERM')).toBe(0);
 
     const db = await lab.db();
@@ -42,6 +43,8 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('schedules run by vigil worker p
     procs.push(w0);
     await w0.waitFor(/worker started/, 120_000);
     await db.query(`UPDATE scan_schedules SET schedule_next_run = now() - interval '1 minute' WHERE scan_id = $1`, [id]);
+    // The one fixed wait left: a process without a loop makes no event to wait for. 2 s is ten passes of
+    // the loop it would have (VIGIL_MONITOR_INTERVAL=0.2; the first pass 0.2 s after start).
     await new Promise((r) => setTimeout(r, 2000));
     expect(await scanRow(id)).toMatchObject({ status: 'scheduled', rescan_count: 0 });
     expect(await w0.kill('SIGTERM')).toBe(0);
@@ -50,8 +53,8 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('schedules run by vigil worker p
     const w1 = spawnVigil(['worker', '--concurrency', '1'], env);
     procs.push(w1);
     await w1.waitFor(/worker started/, 120_000);
-    // Not due yet (next slot tomorrow): nothing runs.
-    await new Promise((r) => setTimeout(r, 1500));
+    // Not due yet (next slot tomorrow): a pass of its loop runs nothing.
+    await loopPasses(lab, probe, [w1]);
     expect(await scanRow(id)).toMatchObject({ status: 'scheduled', rescan_count: 0 });
     expect(lab.hits).toBe(0);
 
@@ -72,17 +75,23 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('schedules run by vigil worker p
       const s = await scanRow(id);
       return s.rescan_count === 1 && s.status === 'finished';
     }, 60_000, 200);
-    // Several more passes of both loops to (wrongly) start it again.
-    await new Promise((r) => setTimeout(r, 2500));
+    // Both loops make a pass after it finished (and could wrongly start it again).
+    await loopPasses(lab, probe, [w1, w2]);
     expect(await scanRow(id)).toMatchObject({ status: 'finished', rescan_count: 1 });
     expect(lab.hits).toBe(2);
     const runs = await db.query<{ n: number }>('SELECT count(DISTINCT run)::int AS n FROM scan_chunks WHERE scan_id = $1', [id]);
     expect(runs.rows[0]!.n).toBe(2);
     await waitFor(async () => lab.receiver.requests.length >= 2, 20_000);
-    await new Promise((r) => setTimeout(r, 1500));
+    // Each run's alert delivered, claimed once (a second sender would have claimed it again): none can follow.
+    const sent = await waitFor(async () => {
+      const rows = (await db.query<{ run: number; status: string; attempts: number }>(
+        'SELECT run, status, attempts FROM deliveries WHERE scan_id = $1 ORDER BY run', [id])).rows;
+      return rows.length >= 2 && rows.every((r) => r.status !== 'pending') && rows;
+    }, 20_000);
+    expect(sent).toEqual([{ run: 0, status: 'delivered', attempts: 1 }, { run: 1, status: 'delivered', attempts: 1 }]);
     expect(lab.receiver.requests.map((r) => JSON.parse(r.body).run).sort()).toEqual([0, 1]);
     // Both workers ran the loop (each logs its scheduled starts); the two slots were started once in all.
-    const starts = (w1.stdout + w1.stderr + w2.stdout + w2.stderr).match(/scheduled scan started/g) ?? [];
+    const starts = (w1.stdout + w1.stderr + w2.stdout + w2.stderr).split('\n').filter((l) => l.includes(id) && /scheduled scan started/.test(l));
     expect(starts.length).toBe(2);
   }, 300_000);
 });

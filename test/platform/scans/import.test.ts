@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { dbKinds } from '../../helpers/db.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 const line = (i: number, extra: Record<string, unknown> = {}) => JSON.stringify({
   'template-id': `check-${i % 7}`, info: { name: 'Imported', severity: i % 2 ? 'high' : 'low', tags: ['t'] }, type: 'http',
@@ -66,12 +67,15 @@ describe.each(dbKinds())('scan imports on %s', (kind) => {
 
   it('answers other requests while a large import is stored', async () => {
     const big = Array.from({ length: 20_000 }, (_, i) => line(i, { response: 'x'.repeat(400) })).join('\n');
+    const scans = async () => (await t.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM scans')).rows[0]!.n;
+    const scansBefore = await scans();
     let importDone = 0;
     const importing = t.request({ method: 'POST', url: '/v1/scans/import', payload: big, headers: octet }).then((r) => {
       importDone = Date.now();
       return r;
     });
-    await new Promise((r) => setTimeout(r, 100));
+    // The import is being stored: its scan row is written with its first batch of results.
+    await waitFor(async () => importDone || (await scans()) > scansBefore, 60_000, 10);
     const health = await t.request({ method: 'GET', url: '/healthz', key: null });
     const healthAt = Date.now();
     expect(health.statusCode).toBe(200);

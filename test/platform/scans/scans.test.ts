@@ -13,6 +13,7 @@ import { dbKinds } from '../../helpers/db.ts';
 import { startHttpServer, type TestServer } from '../../helpers/targets.ts';
 import { waitFor } from '../../helpers/queue.ts';
 import { createScanApp, HEADER_TEMPLATE, MARKER_TEMPLATE, type ScanTestApp } from './fixtures.ts';
+import { SCAN_CHUNK_JOB } from '../../../src/platform/scans/dispatch.ts';
 
 /** A port with nothing listening: attempts on it end with a connection error. */
 async function closedPort(): Promise<number> {
@@ -259,10 +260,12 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
 
   it('stops a running scan: it ends failed with reason "stopped" and runs no more chunks', async () => {
     let hits = 0;
+    let answered = 0;
     const slow = await startHttpServer(async (_req, res) => {
       hits++;
       await new Promise((r) => setTimeout(r, 1000));
       res.end('slow');
+      answered++;
     });
     try {
       const targets = Array.from({ length: 40 }, (_, i) => `${slow.url}/p${i}`);
@@ -275,10 +278,13 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
       const scan = (await t.request({ method: 'GET', url: `/v1/scans/${id}` })).json();
       expect(scan).toMatchObject({ status: 'failed', failure_reason: 'stopped' });
       expect(scan.progress).toBeLessThan(100);
-      // Running chunks notice the stop within a second; requests already sent finish within another.
-      await new Promise((r) => setTimeout(r, 2500));
+      // Running chunks notice the stop and end; requests already sent finish. Then no chunk job is left
+      // queued or running, so nothing can send another request.
+      await waitFor(async () => t.worker.running === 0 && answered === hits
+        && (await t.boss.getQueueSize(SCAN_CHUNK_JOB, { before: 'completed' })) === 0, 20_000, 50);
       const settled = hits;
-      await new Promise((r) => setTimeout(r, 1500));
+      expect((await t.request({ method: 'GET', url: `/v1/scans/${id}` })).json().status).toBe('failed');
+      expect(t.worker.running).toBe(0);
       expect(hits).toBe(settled);
       expect(hits).toBeLessThan(40);
       expect((await t.request({ method: 'GET', url: `/v1/scans/${id}` })).json().status).toBe('failed');
@@ -386,7 +392,10 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
       expect(scan).toMatchObject({ status: 'scheduled', total_target: 3, total_scan: 6, progress: 0 });
       const cfg = (await t.request({ method: 'GET', url: `/v1/scans/${id}/config` })).json();
       expect(cfg.targets).toEqual(['10.9.0.0', '10.9.0.2', '10.9.0.3']);
-      await new Promise((r) => setTimeout(r, 1000));
+      // Stored to run later: no chunk written and no job queued, so no worker can start it.
+      const chunks = await t.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM scan_chunks WHERE scan_id = $1', [id]);
+      expect(chunks.rows[0]!.n).toBe(0);
+      expect(await t.boss.getQueueSize(SCAN_CHUNK_JOB, { before: 'completed' })).toBe(0);
       expect((await t.request({ method: 'GET', url: `/v1/scans/${id}` })).json().status).toBe('scheduled');
     } finally {
       t.ctx.config.maxScanTargets = max;

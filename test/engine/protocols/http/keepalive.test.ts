@@ -6,6 +6,7 @@ import net from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { closeKeepAlive, sendKeepAlive } from '../../../../src/engine/protocols/http/keepalive.ts';
 import type { PreparedRequest } from '../../../../src/engine/protocols/http/types.ts';
+import { waitFor } from '../../../helpers/wait.ts';
 
 interface RawServer { url: string; connections: number; requests: string[]; close(): Promise<void> }
 
@@ -164,7 +165,7 @@ describe('keep-alive HTTP/1.1 client', () => {
     const signal = controller.signal;
     const aborted = [1, 2, 3].map((i) => sendKeepAlive(get(silent.url, `/${i}`), { ...opts, deadline: 5000, signal }).catch((e: Error) => e.message));
     const other = sendKeepAlive(get(silent.url, '/other'), { ...opts, deadline: 400 }).catch((e: Error) => e.message);
-    await new Promise((r) => setTimeout(r, 50));
+    await waitFor(async () => silent.requests.length === 4, 5000, 5); // all four are in flight
     const t0 = performance.now();
     controller.abort();
     expect(await Promise.all(aborted)).toEqual(['aborted', 'aborted', 'aborted']);
