@@ -11,4 +11,3 @@ export { passiveSubdomains, parseProviderConfig, SOURCES } from './passive.ts';
 export { faviconHash } from './favicon.ts';
 export { listCloudAssets, parseCloudConfig, parseCloudEndpoints, redact, CLOUD_CLIENTS, type CloudAsset, type ProviderEntry } from './cloud/index.ts';
 export { parseRoot, scopeOf, addressesOf, checkPattern, type Scope } from './scope.ts';
-export { addressesIn, rangeSize, type AddressRanges } from './ranges.ts';
