@@ -5,7 +5,7 @@ import { Command, Option } from 'commander';
 import { tuneTiering } from './tiering.ts';
 // The engine is imported when a scan runs, not at start-up: `vigil --version` and other commands never
 // load it (start-up time is most of a short scan's time).
-import type { ResultEvent, SecretStore, Severity, TemplateFilter } from '../engine/index.ts';
+import type { ResultEvent, Severity, TemplateFilter } from '../engine/index.ts';
 
 /** Multi-letter short flags nuclei users type; commander only knows one-letter ones, so we translate. */
 const SHORT_ALIASES: Record<string, string> = {
@@ -119,28 +119,6 @@ function readTargets(flags: ScanFlags): string[] {
   return targets;
 }
 
-export interface ScanSecretOptions {
-  /** Login request timeout in seconds. */
-  timeout?: number;
-  retries?: number;
-  socks5Proxy?: string;
-  /** Where relative login template paths are looked up, in order; default: the working directory. */
-  templatesDirs?: string[];
-}
-
-/**
- * Secret file hook: loads --secret-file paths and runs their dynamic logins (each at most once) through
- * the secret module's runnerLogin() before the scan starts. A number is the login timeout (older callers).
- */
-export async function loadScanSecrets(files: string[], options: number | ScanSecretOptions = {}): Promise<SecretStore | undefined> {
-  if (files.length === 0) return undefined;
-  const opts = typeof options === 'number' ? { timeout: options } : options;
-  const { loadSecretFiles, runnerLogin } = await import('../engine/index.ts');
-  const store = await loadSecretFiles(files, { templatesDir: opts.templatesDirs });
-  await store.prepare({ login: runnerLogin({ timeout: opts.timeout ?? 10, retries: opts.retries, socks5Proxy: opts.socks5Proxy }) });
-  return store;
-}
-
 /** --templates-dir when given, else each -t folder, then the working directory. */
 export function loginTemplateDirs(templatesDir: string | undefined, templates: string[] = []): string[] {
   if (templatesDir) return [path.resolve(templatesDir)];
@@ -162,8 +140,10 @@ async function scanAction(flags: ScanFlags): Promise<void> {
   if (flags.tags?.length) filter.tags = flags.tags;
   if (flags.severity?.length) filter.severities = flags.severity as Severity[];
   if (flags.excludeTags?.length) filter.excludeTags = flags.excludeTags;
-  const { loadTemplates, closeClients, formatJson, formatPlain, runScan, protocolSummary, formatProtocolSummary, unsupportedReason, fileWorkflowSource, requestsPerTarget } =
-    await import('../engine/index.ts');
+  const {
+    loadTemplates, closeClients, formatJson, formatPlain, runScan, protocolSummary, formatProtocolSummary, unsupportedReason, fileWorkflowSource,
+    requestsPerTarget, loadScanSecrets,
+  } = await import('../engine/index.ts');
   const loaded = await loadTemplates(flags.templates, filter);
   if (loaded.issues.length > 0) reportLoadIssues(loaded.issues, flags);
   // Self-contained templates (OSINT lookups, token checks against third-party APIs) contact the hosts

@@ -29,9 +29,11 @@ export { fileWorkflowSource } from './workflow/files.ts';
 export type { ResultEvent } from './output/types.ts';
 export { formatPlain, formatJson } from './output/format.ts';
 
-// Secret files (nuclei's -secret-file): load and validate them and run their dynamic logins; the store
-// applies them to a scan's requests (ScanOptions.secrets). Errors say which file or login failed.
-export { loadSecretFiles, SecretStore, SecretFileError, SecretLoginError, runnerLogin } from './secrets/index.ts';
+// Secret files (nuclei's -secret-file): load and validate them and run their dynamic logins (all at once
+// for a scan: loadScanSecrets); the store applies them to a scan's requests (ScanOptions.secrets).
+// Errors say which file or login failed.
+export { loadScanSecrets, loadSecretFiles, SecretStore, SecretFileError, SecretLoginError, runnerLogin } from './secrets/index.ts';
+export type { ScanSecretOptions } from './secrets/index.ts';
 
 // Addresses, scopes and where connections may go: one address module (any spelling of an address, CIDR
 // ranges and sets of them), the egress policy (deny list) and the connect guard every protocol dials through.
