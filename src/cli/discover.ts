@@ -80,8 +80,8 @@ export function registerDiscover(program: Command): void {
       }
       let technologies;
       if (f.techTemplates?.length) {
-        const { loadTemplates } = await import('../engine/template/index.ts');
-        const { techHook } = await import('../discovery/technologies.ts');
+        const { loadTemplates } = await import('../engine/index.ts');
+        const { techHook } = await import('../discovery/index.ts');
         const loaded = await loadTemplates(f.techTemplates);
         if (!loaded.templates.length) {
           process.stderr.write(`vigil discover: no template loads from ${f.techTemplates.join(', ')}\n`);

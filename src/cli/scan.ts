@@ -5,9 +5,7 @@ import { Command, Option } from 'commander';
 import { tuneTiering } from './tiering.ts';
 // The engine is imported when a scan runs, not at start-up: `vigil --version` and other commands never
 // load it (start-up time is most of a short scan's time).
-import type { TemplateFilter } from '../engine/template/index.ts';
-import type { ResultEvent, Severity } from '../engine/index.ts';
-import type { SecretStore } from '../engine/secrets/index.ts';
+import type { ResultEvent, Severity, TemplateFilter } from '../engine/index.ts';
 
 /** Multi-letter short flags nuclei users type; commander only knows one-letter ones, so we translate. */
 const SHORT_ALIASES: Record<string, string> = {
@@ -121,28 +119,6 @@ function readTargets(flags: ScanFlags): string[] {
   return targets;
 }
 
-export interface ScanSecretOptions {
-  /** Login request timeout in seconds. */
-  timeout?: number;
-  retries?: number;
-  socks5Proxy?: string;
-  /** Where relative login template paths are looked up, in order; default: the working directory. */
-  templatesDirs?: string[];
-}
-
-/**
- * Secret file hook: loads --secret-file paths and runs their dynamic logins (each at most once) through
- * the secret module's runnerLogin() before the scan starts. A number is the login timeout (older callers).
- */
-export async function loadScanSecrets(files: string[], options: number | ScanSecretOptions = {}): Promise<SecretStore | undefined> {
-  if (files.length === 0) return undefined;
-  const opts = typeof options === 'number' ? { timeout: options } : options;
-  const { loadSecretFiles, runnerLogin } = await import('../engine/secrets/index.ts');
-  const store = await loadSecretFiles(files, { templatesDir: opts.templatesDirs });
-  await store.prepare({ login: runnerLogin({ timeout: opts.timeout ?? 10, retries: opts.retries, socks5Proxy: opts.socks5Proxy }) });
-  return store;
-}
-
 /** --templates-dir when given, else each -t folder, then the working directory. */
 export function loginTemplateDirs(templatesDir: string | undefined, templates: string[] = []): string[] {
   if (templatesDir) return [path.resolve(templatesDir)];
@@ -164,9 +140,10 @@ async function scanAction(flags: ScanFlags): Promise<void> {
   if (flags.tags?.length) filter.tags = flags.tags;
   if (flags.severity?.length) filter.severities = flags.severity as Severity[];
   if (flags.excludeTags?.length) filter.excludeTags = flags.excludeTags;
-  const [{ loadTemplates }, { closeClients, formatJson, formatPlain, runScan, protocolSummary, formatProtocolSummary, unsupportedReason }, { fileWorkflowSource }] = await Promise.all([
-    import('../engine/template/index.ts'), import('../engine/index.ts'), import('../engine/workflow/files.ts'),
-  ]);
+  const {
+    loadTemplates, closeClients, formatJson, formatPlain, runScan, protocolSummary, formatProtocolSummary, unsupportedReason, fileWorkflowSource,
+    requestsPerTarget, loadScanSecrets,
+  } = await import('../engine/index.ts');
   const loaded = await loadTemplates(flags.templates, filter);
   if (loaded.issues.length > 0) reportLoadIssues(loaded.issues, flags);
   // Self-contained templates (OSINT lookups, token checks against third-party APIs) contact the hosts
@@ -188,7 +165,7 @@ async function scanAction(flags: ScanFlags): Promise<void> {
   // send the login again (credentials included) and re-run a login that already happened.
   const loginFiles = new Set(secrets?.dynamicEntries.map((e) => e.dynamic!.template) ?? []);
   const templates = loaded.templates.filter((t) => !loginFiles.has(path.resolve(t.path)));
-  tuneTiering(templates);
+  tuneTiering(templates, requestsPerTarget);
   let out: WriteStream | undefined;
   if (flags.output) out = createWriteStream(flags.output, { flags: 'w' });
   const showStats = flags.stats ?? Boolean(process.stderr.isTTY);
@@ -285,7 +262,7 @@ export function registerScan(program: Command): void {
       try {
         await scanAction(flags);
       } catch (err) {
-        const { SecretFileError, SecretLoginError } = await import('../engine/secrets/index.ts');
+        const { SecretFileError, SecretLoginError } = await import('../engine/index.ts');
         const known = err instanceof UsageError || err instanceof SecretFileError || err instanceof SecretLoginError;
         console.error(`vigil scan: ${known ? (err as Error).message : (err as Error).stack ?? err}`);
         // A refused secret file or failed login is not a usage slip: exit 1 (secret file contract).

@@ -2,7 +2,7 @@
 // `file: field: reason` and a summary line. Exit 0 = all valid, 1 = some invalid, 2 = bad usage.
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import type { TemplateIssue } from '../engine/template/types.ts';
+import type { TemplateIssue } from '../engine/index.ts';
 
 interface ValidateFlags {
   warnings?: boolean;
@@ -43,7 +43,7 @@ export function registerTemplatesValidate(templates: Command): void {
       // A payload file missing from this copy of the templates (word lists are often left out of mirrors) is
       // a problem of the environment, not of the template: a warning that is always shown, unless
       // --strict-payloads asks to fail on it.
-      const { loadTemplates } = await import('../engine/template/index.ts');
+      const { loadTemplates } = await import('../engine/index.ts');
       const result = await loadTemplates(paths, {}, { missingPayloadFile: flags.strictPayloads ? 'error' : 'warn' });
       if (!flags.quiet) {
         for (const issue of result.issues) console.log(line(issue));

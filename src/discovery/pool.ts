@@ -1,5 +1,5 @@
 // Bounded concurrency with an optional shared rate: every step runs its work items through this.
-import { TokenBucket } from '../engine/runner/rate-limit.ts';
+import { TokenBucket } from '../engine/index.ts';
 import type { Limits } from './types.ts';
 
 export class Throttle {

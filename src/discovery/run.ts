@@ -4,7 +4,6 @@ import net from 'node:net';
 import { Resolver, parseResolver } from './dns.ts';
 import { Throttle } from './pool.ts';
 import { parseRoot, scopeOf, checkPattern, type Root } from './scope.ts';
-import { addressesIn, rangeSize, rangesHave } from './ranges.ts';
 import { parsePorts, scanPorts } from './ports.ts';
 import { probeHttp } from './http-probe.ts';
 import { scanTls } from './tls-scan.ts';
@@ -13,7 +12,7 @@ import { passiveSubdomains } from './passive.ts';
 import { openScreenshotter } from './screenshot.ts';
 import { listCloudAssets, type ProviderEntry } from './cloud/index.ts';
 import { DEFAULT_LIMITS, STEPS, type DiscoveredAsset, type EventSink, type HostRecord, type Limits, type Step } from './types.ts';
-import { guardFor, type EgressPolicy } from '../engine/index.ts';
+import { addressesIn, guardFor, parseAddress, rangeSize, rangesHave, type EgressPolicy } from '../engine/index.ts';
 
 export interface DiscoveryConfig {
   roots: string[];
@@ -209,7 +208,8 @@ export async function runDiscovery(c: DiscoveryConfig, sink: EventSink = () => {
     }
   }
   for (const [ip, openPorts] of open) {
-    if (!rangesHave(ranges, ip) || !fromRanges(ip)) continue;
+    const address = parseAddress(ip);
+    if (!address || !rangesHave(ranges, address) || !fromRanges(ip)) continue;
     for (const port of openPorts) if (!deny(ip, port)) services.push({ host: ip, ip, port, ips: [ip], cname: [], sources: ['root'] });
   }
   services.sort((a, b) => a.host.localeCompare(b.host) || a.port - b.port);

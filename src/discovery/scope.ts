@@ -1,7 +1,11 @@
 // Roots of a discovery run (domains, IP addresses, CIDR ranges) and its scope patterns (exclusions, and
-// inclusions written with a leading "+"): checked here, and the roots' addresses in scope as ranges (ranges.ts).
-import net from 'node:net';
-import { addressRanges, addressesIn, intersectRanges, rangesHave, subtractRanges, type AddressRanges } from './ranges.ts';
+// inclusions written with a leading "+"): checked here, and the roots' addresses in scope as ranges. The
+// address arithmetic is the engine's (the same as scan targets'): an address in any spelling, IPv4-mapped
+// IPv6 included, is one address.
+import {
+  addressesIn, intersectRanges, parseAddress, parseAddressOrCidr, parseCidr, rangesHave, rangesOf, subtractRanges,
+  type AddressRanges, type Cidr,
+} from '../engine/index.ts';
 
 export type Root = { kind: 'domain'; value: string } | { kind: 'ip'; value: string } | { kind: 'cidr'; value: string; base: string; bits: number };
 
@@ -21,15 +25,14 @@ export function parseRoot(input: string): Root {
   const s = input.trim().toLowerCase().replace(/\.$/, '');
   if (!s) throw new Error('is empty');
   if (s.includes('/')) {
-    const [base, bitsText] = s.split('/') as [string, string];
-    const v = net.isIP(base);
-    const bits = Number(bitsText);
-    if (!v || !/^\d{1,3}$/.test(bitsText) || bits > (v === 4 ? 32 : 128)) throw new Error(`"${input}" is not a valid CIDR range`);
-    const min = v === 4 ? MIN_PREFIX_V4 : MIN_PREFIX_V6;
-    if (bits < min) throw new Error(`"${input}" is too large: the largest range is /${min} for IPv${v}`);
-    return { kind: 'cidr', value: s, base, bits };
+    const c = parseCidr(s);
+    if (!c) throw new Error(`"${input}" is not a valid CIDR range`);
+    const min = c.family === 4 ? MIN_PREFIX_V4 : MIN_PREFIX_V6;
+    if (c.bits < min) throw new Error(`"${input}" is too large: the largest range is /${min} for IPv${c.family}`);
+    return { kind: 'cidr', value: s, base: s.split('/')[0]!, bits: Number(s.split('/')[1]) };
   }
-  if (net.isIP(s)) return { kind: 'ip', value: s };
+  const address = parseAddress(s);
+  if (address) return { kind: 'ip', value: address.text };
   if (/^[\d.]+$/.test(s)) throw new Error(`"${input}" is not a valid IP address`);
   const host = s.startsWith('*.') ? s.slice(2) : s;
   if (!isDomain(host)) throw new Error(`"${input}" is not a domain name, IP address or CIDR range`);
@@ -38,7 +41,12 @@ export function parseRoot(input: string): Root {
 
 /** Every address of a root (a domain: nothing), lazily. */
 export function addressesOf(root: Root): Generator<string> {
-  return addressesIn(addressRanges(root.kind === 'domain' ? [] : [root.value]));
+  return addressesIn(rangesOfValues(root.kind === 'domain' ? [] : [root.value]));
+}
+
+/** The addresses of addresses and CIDR ranges (anything else is left out), merged. */
+function rangesOfValues(values: string[]): AddressRanges {
+  return rangesOf(values.map(parseAddressOrCidr).filter((c): c is Cidr => c !== undefined));
 }
 
 /** Checks one scope pattern (exact name, *.wildcard, prefix-*, IP, CIDR; "+" for an inclusion). */
@@ -46,12 +54,10 @@ export function checkPattern(p: string): void {
   const s = p.trim().replace(/^\+/, '');
   if (!s) throw new Error('is empty');
   if (s.includes('/')) {
-    const [base, bits] = s.split('/') as [string, string];
-    const v = net.isIP(base);
-    if (!v || !/^\d{1,3}$/.test(bits) || Number(bits) > (v === 4 ? 32 : 128)) throw new Error(`"${p}" is not a valid CIDR range`);
+    if (!parseCidr(s)) throw new Error(`"${p}" is not a valid CIDR range`);
     return;
   }
-  if (net.isIP(s)) return;
+  if (parseAddress(s)) return;
   if (!/^[a-z0-9*_.-]+$/i.test(s)) throw new Error(`"${p}" is not a domain pattern, IP address or CIDR range`);
 }
 
@@ -88,19 +94,20 @@ class PatternSet {
   constructor(patterns: string[]) {
     const addresses: string[] = [];
     for (const p of patterns) {
-      if (p.includes('/') || net.isIP(p)) addresses.push(p);
+      if (parseAddressOrCidr(p)) addresses.push(p);
       else if (p.includes('*')) {
         this.globs.push(p);
         if (/^[0-9a-f.:*]+$/.test(p)) this.addressGlobs.push(p);
       } else this.names.add(p);
     }
-    this.ranges = addressRanges(addresses);
+    this.ranges = rangesOfValues(addresses);
     this.size = patterns.length;
   }
   /** Whether a name or address matches one of the patterns. */
   matches(v: string): boolean {
     if (this.names.has(v)) return true;
-    if (net.isIP(v) && rangesHave(this.ranges, v)) return true;
+    const address = parseAddress(v);
+    if (address && rangesHave(this.ranges, address)) return true;
     return this.globs.some((g) => globMatch(g, v));
   }
 }
@@ -128,7 +135,7 @@ export function scopeOf(patterns: string[]): Scope {
       return !exclude.matches(v);
     },
     ranges(roots) {
-      const all = addressRanges(roots.filter((r) => r.kind !== 'domain').map((r) => r.value));
+      const all = rangesOfValues(roots.filter((r) => r.kind !== 'domain').map((r) => r.value));
       return subtractRanges(narrowed ? intersectRanges(all, include.ranges) : all, exclude.ranges);
     },
     allowsInRanges(ip) {

@@ -1,9 +1,7 @@
 // Technologies from fingerprint templates (nuclei format, e.g. the corpus's http/technologies/tech-detect
 // with a named matcher per technology) run by the engine on each web service: the `technologies` hook of
 // a discovery run, used by `vigil discover --tech-templates` and by the platform's enumerations.
-import { runScan } from '../engine/runner.ts';
-import type { Template } from '../engine/template/types.ts';
-import type { EgressPolicy } from '../engine/index.ts';
+import { runScan, type EgressPolicy, type Template } from '../engine/index.ts';
 
 export type TechHook = (targets: { url: string; host: string; ip: string }[]) => Promise<Map<string, string[]>>;
 

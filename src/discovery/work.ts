@@ -3,7 +3,7 @@
 // Callers compare it with their limits (the platform's VIGIL_MAX_ENUMERATION_PROBES / _NAMES).
 import { checkConfig, type DiscoveryConfig } from './run.ts';
 import { scopeOf } from './scope.ts';
-import { rangeSize } from './ranges.ts';
+import { rangeSize } from '../engine/index.ts';
 import { candidateWords, DEFAULT_WORDS } from './bruteforce.ts';
 import type { Step } from './types.ts';
 

@@ -3,10 +3,9 @@
 // through callbacks as they come.
 import type { Template } from './template/types.ts';
 import type { ResultEvent } from './output/types.ts';
-import { executeHttp, failureEvent } from './protocols/http/execute.ts';
 import { protocolFor } from './protocols/registry.ts';
 import { executeFlow, flowOf } from './flow/run.ts';
-import { executeBlocks, templateProtocol, templateSteps } from './protocols/execute.ts';
+import { executeBlocks, executeCluster, failureEvent, templateProtocol, templateSteps } from './protocols/execute.ts';
 import './protocols/index.ts';
 import { runWorkflow } from './workflow/run.ts';
 import { calledProtocols } from './flow/simple.ts';
@@ -93,7 +92,6 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
 
   try {
     await forEachLimit(units, opts.concurrency ?? 25, async ({ t, members, inputs }) => {
-      const httpOptions = members.length ? { ...http, clusterMembers: members } : http;
       await forEachLimit(inputs, opts.bulkSize ?? 25, async (target) => {
         if (opts.signal?.aborted) return;
         let matched = false;
@@ -102,12 +100,12 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
           if (ev['matcher-status']) stats.results++;
           opts.onResult(redactEvent(ev, opts.secrets));
         };
-        // One template on one input: flows through the flow executor, http clusters through the http
-        // executor, the rest (dns and ssl clusters too) block by block through the protocol interface.
+        // One template on one input: flows through the flow executor, a cluster's leader through its
+        // protocol's cluster executor, the rest block by block through the protocol interface.
         const runOne = (x: Template, input: string | undefined, emit: (ev: ResultEvent) => void) => {
           if (x.flow) return executeFlow(x, input, http, emit);
-          if (x === t && members.length && t.http.length) return executeHttp(x, input, httpOptions, emit);
-          return executeBlocks(x, input, http, emit, x === t ? members : []);
+          if (x === t && members.length) return executeCluster(x, members, input, http, emit);
+          return executeBlocks(x, input, http, emit);
         };
         let membersMatched: Set<string> | undefined;
         try {

@@ -1,7 +1,8 @@
 // Discovery's scope: ranges of the IP roots counted and walked without being listed, exclusions and
 // inclusions applied by arithmetic, glob patterns matched without backtracking, ports as ranges.
 import { describe, expect, it } from 'vitest';
-import { addressesIn, parsePortRanges, parsePorts, parseRoot, portCount, rangeSize, scopeOf, workOf } from '../../src/discovery/index.ts';
+import { parsePortRanges, parsePorts, parseRoot, portCount, scopeOf, workOf } from '../../src/discovery/index.ts';
+import { addressesIn, rangeSize } from '../../src/engine/index.ts';
 
 const roots = (...xs: string[]) => xs.map(parseRoot);
 

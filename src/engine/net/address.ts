@@ -232,3 +232,114 @@ export function translatedIPv4(a: Address): Address | undefined {
   else if (a.value >> 112n === 0x2002n) v = (a.value >> 80n) & V4_MAX;
   return v === undefined ? undefined : { family: 4, value: v, text: formatIPv4(v) };
 }
+
+/** An address or a CIDR range as one range (`10.0.0.1` is 10.0.0.1/32); undefined for anything else. */
+export function parseAddressOrCidr(text: string): Cidr | undefined {
+  if (text.includes('/')) return parseCidr(text);
+  const a = parseAddress(text);
+  return a ? cidrOf(a) : undefined;
+}
+
+// Sets of addresses as arithmetic: scan targets and discovery roots are merged, intersected with
+// inclusions and have exclusions subtracted without listing a single address, then are counted or walked.
+
+/** An inclusive span of address numbers. */
+export type AddressSpan = [lo: bigint, hi: bigint];
+
+/** A set of addresses: per family, sorted, disjoint, inclusive spans (IPv4-mapped ranges count as IPv4). */
+export interface AddressRanges {
+  v4: AddressSpan[];
+  v6: AddressSpan[];
+}
+
+/** The addresses of some CIDR ranges, merged into one set. */
+export function rangesOf(cidrs: Iterable<Cidr>): AddressRanges {
+  const v4: AddressSpan[] = [];
+  const v6: AddressSpan[] = [];
+  for (const c of cidrs) (c.family === 4 ? v4 : v6).push(cidrRange(c));
+  return { v4: mergeSpans(v4), v6: mergeSpans(v6) };
+}
+
+/** Spans in any order, overlapping or touching, as sorted disjoint ones. */
+function mergeSpans(spans: AddressSpan[]): AddressSpan[] {
+  const sorted = [...spans].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const out: AddressSpan[] = [];
+  for (const [lo, hi] of sorted) {
+    const last = out[out.length - 1];
+    if (last && lo <= last[1] + 1n) {
+      if (hi > last[1]) last[1] = hi;
+    } else out.push([lo, hi]);
+  }
+  return out;
+}
+
+/** a minus b, both sorted and disjoint: one pass over each. */
+function subtractSpans(a: AddressSpan[], b: AddressSpan[]): AddressSpan[] {
+  const out: AddressSpan[] = [];
+  let j = 0;
+  for (const span of a) {
+    let lo = span[0];
+    const hi = span[1];
+    while (j < b.length && b[j]![1] < lo) j++;
+    for (let k = j; k < b.length && b[k]![0] <= hi; k++) {
+      const [blo, bhi] = b[k]!;
+      if (blo > lo) out.push([lo, blo - 1n]);
+      lo = bhi + 1n;
+      if (lo > hi) break;
+    }
+    if (lo <= hi) out.push([lo, hi]);
+  }
+  return out;
+}
+
+/** a and b, both sorted and disjoint. */
+function intersectSpans(a: AddressSpan[], b: AddressSpan[]): AddressSpan[] {
+  const out: AddressSpan[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const lo = a[i]![0] > b[j]![0] ? a[i]![0] : b[j]![0];
+    const hi = a[i]![1] < b[j]![1] ? a[i]![1] : b[j]![1];
+    if (lo <= hi) out.push([lo, hi]);
+    if (a[i]![1] < b[j]![1]) i++;
+    else j++;
+  }
+  return out;
+}
+
+export const intersectRanges = (a: AddressRanges, b: AddressRanges): AddressRanges => ({ v4: intersectSpans(a.v4, b.v4), v6: intersectSpans(a.v6, b.v6) });
+
+export const subtractRanges = (a: AddressRanges, b: AddressRanges): AddressRanges => ({ v4: subtractSpans(a.v4, b.v4), v6: subtractSpans(a.v6, b.v6) });
+
+/** How many addresses the set holds. */
+export function rangeSize(r: AddressRanges): bigint {
+  let n = 0n;
+  for (const [lo, hi] of r.v4) n += hi - lo + 1n;
+  for (const [lo, hi] of r.v6) n += hi - lo + 1n;
+  return n;
+}
+
+/** Whether an address (normal form, see parseAddress) is in the set: a binary search. */
+export function rangesHave(r: AddressRanges, a: Address): boolean {
+  const spans = a.family === 4 ? r.v4 : r.v6;
+  let lo = 0;
+  let hi = spans.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const [x, y] = spans[mid]!;
+    if (a.value < x) hi = mid - 1;
+    else if (a.value > y) lo = mid + 1;
+    else return true;
+  }
+  return false;
+}
+
+/** Every address of the set in normal-form text, IPv4 first, one at a time (nothing listed in advance). */
+export function* addressesIn(r: AddressRanges): Generator<string> {
+  // IPv4 is walked as plain numbers: this is the hot loop of a range scan.
+  for (const [lo, hi] of r.v4) {
+    const last = Number(hi);
+    for (let n = Number(lo); n <= last; n++) yield `${(n >>> 24) & 255}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`;
+  }
+  for (const [lo, hi] of r.v6) for (let n = lo; n <= hi; n++) yield formatIPv6(n);
+}

@@ -4,19 +4,13 @@
 // ones after it, and each response's values are exported for the later blocks.
 import type { Template } from '../template/types.ts';
 import type { ResultEvent } from '../output/types.ts';
-import type { BlockContext, Protocol, ProtocolOptions } from './types.ts';
+import type { BlockContext, Protocol, ProtocolOptions, TemplateResult } from './types.ts';
 import { protocolFor } from './registry.ts';
 import { failureEvent } from './http/execute.ts';
 
-export interface TemplateResult {
-  matched: boolean;
-  /** Every value shared between blocks (internal extractor values included). */
-  dynamic: Record<string, unknown>;
-  error?: string;
-  requests: number;
-  /** Ids of the cluster members that produced a result. */
-  membersMatched?: Set<string>;
-}
+export type { TemplateResult };
+// The matcher-status event of a template run without results (the runner reports cluster members' too).
+export { failureEvent };
 
 interface Step {
   protocol: Protocol<unknown>;
@@ -137,4 +131,17 @@ export async function executeBlocks(
   }
   if (emitted === 0 && o.matcherStatus) emit(await failureEvent(t, target, error, steps[steps.length - 1].protocol.name));
   return { matched, dynamic: ctx.shared, error: matched ? undefined : error, requests, membersMatched: ctx.membersMatched };
+}
+
+/**
+ * Runs a cluster's leader on one input with its members' operators on every response: through the
+ * leader's protocol's own cluster executor when it has one (http), else block by block with the members
+ * in the block context (dns, ssl).
+ */
+export function executeCluster(
+  t: Template, members: Template[], target: string | undefined, o: ProtocolOptions, emit: (ev: ResultEvent) => void,
+): Promise<TemplateResult> {
+  const p = plan(t);
+  const own = typeof p === 'string' ? undefined : p.steps[0].protocol.cluster?.execute;
+  return own ? own(t, members, target, o, emit) : executeBlocks(t, target, o, emit, members);
 }

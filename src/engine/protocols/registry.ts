@@ -1,6 +1,6 @@
 // Which protocols this engine runs. A protocol not listed here is parsed and validated but skipped.
 import type { Protocol, ProtocolName } from './types.ts';
-import { httpProtocol } from './http/execute.ts';
+import { httpProtocol } from './http/index.ts';
 
 const registry = new Map<ProtocolName, Protocol<unknown>>();
 

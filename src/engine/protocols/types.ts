@@ -1,6 +1,8 @@
-// The protocol interface: every protocol folder (http, dns, tcp, ssl ...) exports one `Protocol`. The
-// runner knows nothing else about a protocol: it asks the registry for the protocol of each block and
-// hands it the block, the input and the values shared by the template's blocks.
+// The protocol interface: every protocol folder (http, dns, tcp, ssl ...) owns its schema, compile and
+// execute and exports one `Protocol`. The runner knows nothing else about a protocol: it asks the
+// registry for the protocol of each block and hands it the block, the input and the values shared by the
+// template's blocks. Request clustering is an optional part: a protocol that can share one request
+// between templates says when (a cluster key) and may run a cluster its own way.
 import type { Template } from '../template/types.ts';
 import type { ResultEvent } from '../output/types.ts';
 import type { HttpRunOptions } from './http/types.ts';
@@ -60,6 +62,38 @@ export interface ClusterMember {
   block: unknown;
 }
 
+/** What one template run on one input came to (all its blocks). */
+export interface TemplateResult {
+  matched: boolean;
+  /** Every value shared between blocks (internal extractor values included). */
+  dynamic: Record<string, unknown>;
+  error?: string;
+  requests: number;
+  /** Ids of the cluster members that produced a result. */
+  membersMatched?: Set<string>;
+}
+
+/** A block's clustering verdict: a key equal for blocks that send the same request, or why it sends its own. */
+export type ClusterVerdict = { key: string; reason?: undefined } | { key?: undefined; reason: string };
+
+/**
+ * Request clustering (nuclei's TmplClusterKey / IsClusterable), for templates of one block. The runner
+ * (runner/cluster.ts) checks what holds for every protocol (no flow, variables, several blocks, `_N` names
+ * in operators) and groups templates by the key; protocols without `cluster` never cluster.
+ */
+export interface ProtocolClustering<B> {
+  /** The block's key (include whatever of its template `t` changes the request), or why it may not share. */
+  verdict(block: B, t: Template): ClusterVerdict;
+  /**
+   * Runs the leader on one input with the members' operators on every response, when the protocol does
+   * it its own way (http: one fetch policy for all, each member its own part of a redirect chain).
+   * Without it, the leader's block runs with the members in `BlockContext.members`.
+   */
+  execute?(
+    leader: Template, members: Template[], target: string | undefined, o: ProtocolOptions, emit: (ev: ResultEvent) => void,
+  ): Promise<TemplateResult>;
+}
+
 export interface BlockResult {
   matched: boolean;
   error?: string;
@@ -76,9 +110,6 @@ export interface Protocol<B = unknown> {
   unsupported?(block: B): string | undefined;
   /** Runs one block against the context's input. */
   execute(block: B, ctx: BlockContext): Promise<BlockResult>;
-  /**
-   * Request clustering (nuclei's TmplClusterKey / IsClusterable): a text equal for blocks that send the
-   * same request, or undefined when this block may not share its request. Protocols without it never cluster.
-   */
-  clusterKey?(block: B): string | undefined;
+  /** Request clustering, when this protocol can share one request between templates. */
+  cluster?: ProtocolClustering<B>;
 }

@@ -1,6 +1,7 @@
 // Which templates of a selection this engine runs, per protocol, and why the others are left out
 // (`vigil scan` prints it; the platform logs skipped templates one by one).
 import type { Template } from '../template/types.ts';
+import { countCombinations } from '../protocols/http/payloads.ts';
 
 export interface ProtocolCount {
   /** Templates of this protocol the engine runs. */
@@ -37,4 +38,11 @@ export function formatProtocolSummary(summary: Map<string, ProtocolCount>): stri
     const why = [...c.skipped].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${n} ${r}`).join('; ');
     return `${name}: ${c.ran} ran${skipped > 0 ? `, ${skipped} skipped (${why})` : ''}`;
   });
+}
+
+/** The http requests one target gets from a template: its payload combinations times its paths, per block. */
+export function requestsPerTarget(t: Template): number {
+  let n = 0;
+  for (const b of t.http) n += countCombinations(b.payloads, b.payloads ? b.attack : 'batteringram') * Math.max(1, b.raw.length || b.path.length);
+  return n;
 }

@@ -7,3 +7,4 @@ export { redact, redactDeep, redactEvent, REDACTED } from './redact.ts';
 export { formatIssue } from './validate.ts';
 export type { SecretApplier, SecretTargetRequest, SecretIssue, LoginRunner, SecretEntry, StaticSecret, DynamicSecret } from './types.ts';
 export { runnerLogin, type RunnerLoginOptions } from './runner-login.ts';
+export { loadScanSecrets, type ScanSecretOptions } from './for-scan.ts';

@@ -3,7 +3,7 @@ import yaml from 'js-yaml';
 import type { HttpRequest, OtherProtocolBlock, Template, TemplateInfo, TemplateIssue } from './types.ts';
 import { IssueList } from './issues.ts';
 import { parseInfo } from './info.ts';
-import { parseHttpBlock } from './http.ts';
+import { parseHttpBlock } from '../protocols/http/schema.ts';
 import { checkWorkflows, parseOtherBlock } from './protocols.ts';
 import { replaceRandstr } from './randstr.ts';
 import { checkFlow } from './flow.ts';

@@ -5,7 +5,7 @@
 // 5 s of an abort is terminated.
 import { Worker } from 'node:worker_threads';
 import type { DiscoveredAsset, DiscoveryConfig, DiscoveryEvent, Limits } from '../../discovery/index.ts';
-import type { TechOptions } from '../../discovery/technologies.ts';
+import type { TechOptions } from '../../discovery/index.ts';
 import type { PlatformConfig } from '../config.ts';
 
 export interface DiscoveryThreadInput {

@@ -5,7 +5,7 @@
 import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { runDiscovery, type DiscoveredAsset, type DiscoveryConfig } from '../../discovery/index.ts';
-import type { Template } from '../../engine/template/types.ts';
+import type { Template } from '../../engine/index.ts';
 import { denyList } from '../scans/deny.ts';
 import type { DiscoveryThreadInput, DiscoveryThreadMessage, DiscoveryThreadRequest } from './discovery-runner.ts';
 
@@ -34,9 +34,7 @@ async function main(): Promise<void> {
   let technologies: DiscoveryConfig['technologies'];
   if (input.tech) {
     // The engine is loaded only for runs that have templates to run (a thread starts faster without it).
-    const [{ techHook }, { parseTemplate }, { setDebugOutput }] = await Promise.all([
-      import('../../discovery/technologies.ts'), import('../../engine/template/parse.ts'), import('../../engine/dsl/index.ts'),
-    ]);
+    const [{ techHook }, { parseTemplate, setDebugOutput }] = await Promise.all([import('../../discovery/index.ts'), import('../../engine/index.ts')]);
     setDebugOutput(undefined);
     const templates = input.tech.templates.map((t) => parseTemplate(t.raw, t.uri).template).filter((t): t is Template => !!t);
     if (templates.length) technologies = techHook(templates, { ...input.tech.options, signal: abort.signal, egress: deny.policy });

@@ -1,7 +1,7 @@
 // TypeBox schemas of the assets endpoints (they validate input and document the API).
 import { Type } from '@sinclair/typebox';
 import { AssetFilters } from '../scans/schemas.ts';
-import { STEPS } from '../../discovery/types.ts';
+import { STEPS } from '../../discovery/index.ts';
 
 const Str = Type.String({ maxLength: 4096 });
 const StrList = Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 10_000 });

@@ -2,14 +2,9 @@
 // templates, store findings and scan-log records in batches, then mark it done. Safe to run twice: a
 // retried chunk (worker killed, job expired) stores nothing twice.
 import { workflowDependencies } from './workflow-deps.ts';
-import { memoryWorkflowSource } from '../../engine/workflow/memory.ts';
 import { scanAttempts, scanFindings } from '../metrics.ts';
-import type { Template } from '../../engine/template/types.ts';
-import type { ScanOptions, AttemptInfo } from '../../engine/runner/types.ts';
 import type { AppContext } from '../context.ts';
-import { parseTemplate } from '../../engine/template/parse.ts';
-import { runScan } from '../../engine/runner.ts';
-import { setDebugOutput } from '../../engine/dsl/index.ts';
+import { memoryWorkflowSource, parseTemplate, runScan, setDebugOutput, type AttemptInfo, type ScanOptions, type Template } from '../../engine/index.ts';
 import { engineThreads } from './engine-pool.ts';
 import { toFindingRow, logEventText, type ResultEvent, type FindingRow } from './findings.ts';
 import { hostOf } from './targets.ts';

@@ -3,7 +3,7 @@
 // scan references. The configs themselves live in src/platform/monitor/ (table `configs`).
 import yaml from 'js-yaml';
 import type { Db } from '../../db/connection.ts';
-import type { ScanOptions } from '../../engine/runner/types.ts';
+import type { ScanOptions } from '../../engine/index.ts';
 import { badRequest } from '../errors.ts';
 import { configsFor, type ConfigRow } from '../monitor/config-store.ts';
 import { CONFIG_TYPES } from '../monitor/config-schemas.ts';

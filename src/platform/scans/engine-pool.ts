@@ -3,8 +3,7 @@
 // for a free thread. A thread that does not stop within 5 s of an abort is terminated and replaced, so
 // even a template that somehow loops cannot keep a chunk (or the process) hostage.
 import { Worker } from 'node:worker_threads';
-import type { AttemptInfo, ScanOptions } from '../../engine/runner.ts';
-import type { ResultEvent } from '../../engine/output/types.ts';
+import type { AttemptInfo, ResultEvent, ScanOptions } from '../../engine/index.ts';
 
 export type ThreadScanOptions = Pick<ScanOptions, 'concurrency' | 'bulkSize' | 'rateLimit' | 'timeout' | 'retries' | 'maxHostErrors' | 'vars' | 'socks5Proxy' | 'headers' | 'egress'>;
 

@@ -3,13 +3,7 @@
 // scan's templates (cached per scan run), runs the engine, and sends results and attempt records back
 // in batches; the main thread does all the database work.
 import { parentPort } from 'node:worker_threads';
-import { parseTemplate } from '../../engine/template/parse.ts';
-import { memoryWorkflowSource } from '../../engine/workflow/memory.ts';
-import { runScan } from '../../engine/runner.ts';
-import { setDebugOutput } from '../../engine/dsl/index.ts';
-import type { Template } from '../../engine/template/types.ts';
-import type { AttemptInfo } from '../../engine/runner.ts';
-import type { ResultEvent } from '../../engine/output/types.ts';
+import { memoryWorkflowSource, parseTemplate, runScan, setDebugOutput, type AttemptInfo, type ResultEvent, type Template } from '../../engine/index.ts';
 import type { ThreadRequest, ThreadMessage } from './engine-pool.ts';
 
 setDebugOutput(undefined);

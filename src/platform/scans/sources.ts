@@ -2,7 +2,7 @@
 // template store. Both are other areas; this file is the one place the scans area talks to them.
 import type { Db } from '../../db/connection.ts';
 import { badRequest } from '../errors.ts';
-import { parseTemplate } from '../../engine/template/parse.ts';
+import { parseTemplate } from '../../engine/index.ts';
 import type { ScanTemplate } from './store.ts';
 import { resolveTemplates } from '../templates/resolve.ts';
 import { assetTargets, enumerationRefs, type AssetSelection } from '../assets/targets.ts';

@@ -2,7 +2,10 @@
 // applying exclusions / allow-lists, and cutting the list at the platform's maximum.
 import net from 'node:net';
 import { badRequest } from '../errors.ts';
-import { cidrContains, cidrOf, cidrRange, formatAddress, parseAddress, parseCidr, type Address, type Cidr } from '../../engine/index.ts';
+import {
+  cidrContains, cidrOf, formatAddress, intersectRanges, parseAddress, parseCidr, rangeSize, rangesOf, subtractRanges,
+  type Address, type AddressRanges, type Cidr,
+} from '../../engine/index.ts';
 
 /** The host part of a target: URL host, "host:port" host, or the whole value. Lower case, no brackets. */
 export function hostOf(target: string): string {
@@ -112,42 +115,13 @@ export interface ExpandResult {
   inputsUsed: number;
 }
 
-/** Inclusive address interval. */
-type Interval = [bigint, bigint];
-
-const rangeOf = (c: Cidr): Interval => cidrRange(c);
-
-function subtract(list: Interval[], [lo, hi]: Interval): Interval[] {
-  const out: Interval[] = [];
-  for (const [a, b] of list) {
-    if (hi < a || lo > b) {
-      out.push([a, b]);
-      continue;
-    }
-    if (a < lo) out.push([a, lo - 1n]);
-    if (b > hi) out.push([hi + 1n, b]);
-  }
-  return out;
-}
-
-function intersect(list: Interval[], allowed: Interval[]): Interval[] {
-  const out: Interval[] = [];
-  for (const [a, b] of list) {
-    for (const [lo, hi] of allowed) {
-      const x = a > lo ? a : lo;
-      const y = b < hi ? b : hi;
-      if (x <= y) out.push([x, y]);
-    }
-  }
-  return out.sort((p, q) => (p[0] < q[0] ? -1 : p[0] > q[0] ? 1 : 0));
-}
-
-/** The addresses of a range left after the scope's IP/CIDR exclusions and allow-list, as intervals. */
-function scopedIntervals(c: Cidr, scope: Scope): Interval[] {
-  let list: Interval[] = [rangeOf(c)];
-  for (const d of scope.deny ?? []) if (d.family === c.family) list = subtract(list, rangeOf(d));
-  if (scope.allowOnlyCidr) list = intersect(list, (scope.allow ?? []).filter((a) => a.family === c.family).map(rangeOf));
-  return list;
+/**
+ * The addresses of a range left after the scope's IP/CIDR exclusions and allow-list, by arithmetic (the
+ * engine's address sets, the same as discovery's).
+ */
+function scopedRanges(c: Cidr, deny: AddressRanges, allow: AddressRanges | undefined): AddressRanges {
+  const left = subtractRanges(rangesOf([c]), deny);
+  return allow ? intersectRanges(left, allow) : left;
 }
 
 /**
@@ -162,6 +136,8 @@ export function expandTargets(inputs: string[], keep: Scope, max: number, maxRan
   let truncated = 0;
   let inputsUsed = 0;
   let rangeTotal = 0n;
+  const deny = rangesOf(keep.deny ?? []);
+  const allow = keep.allowOnlyCidr ? rangesOf(keep.allow ?? []) : undefined;
   const add = (t: string) => {
     if (seen.has(t) || !keep(t)) return;
     seen.add(t);
@@ -175,8 +151,8 @@ export function expandTargets(inputs: string[], keep: Scope, max: number, maxRan
     if (!cidr) {
       add(t);
     } else {
-      const intervals = scopedIntervals(cidr, keep);
-      for (const [lo, hi] of intervals) rangeTotal += hi - lo + 1n;
+      const left = scopedRanges(cidr, deny, allow);
+      rangeTotal += rangeSize(left);
       if (rangeTotal > BigInt(maxRangeAddresses)) {
         throw badRequest(
           `target ranges hold ${rangeTotal > 10n ** 12n ? 'more than 10^12' : rangeTotal.toString()} addresses after exclusions, ` +
@@ -184,7 +160,7 @@ export function expandTargets(inputs: string[], keep: Scope, max: number, maxRan
           `targets[${i}]`,
         );
       }
-      for (const [lo, hi] of intervals) {
+      for (const [lo, hi] of cidr.family === 4 ? left.v4 : left.v6) {
         let n = lo;
         for (; n <= hi && out.length < max; n++) add(formatAddress(cidr.family, n));
         // Past the maximum, the rest of the interval is counted in bulk.

@@ -1,8 +1,7 @@
 // Local secrets of a worker process (`vigil worker --secret-file F --secret-team T`): loaded once in that
 // process (dynamic logins run once, as in `vigil scan`) and applied only to the scan chunks of the teams
 // they are bound to. They never reach the database, the server, any export, or another team's chunk.
-import type { SecretApplier } from '../../engine/secrets/index.ts';
-import { loadScanSecrets } from '../../cli/scan.ts';
+import { loadScanSecrets, type SecretApplier } from '../../engine/index.ts';
 
 interface BoundSecrets {
   applier: SecretApplier;

@@ -2,8 +2,7 @@
 // are read from the public catalogue when the chunk loads its templates, and handed to the engine with
 // the scan's own templates, marked as dependencies: they run only when a workflow calls them.
 import type { Db } from '../../db/connection.ts';
-import { parseTemplate } from '../../engine/template/parse.ts';
-import { workflowRefs } from '../../engine/workflow/memory.ts';
+import { parseTemplate, workflowRefs } from '../../engine/index.ts';
 import type { ScanTemplate } from './store.ts';
 
 /** At most this many templates are loaded for the workflows of one scan. */

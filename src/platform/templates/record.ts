@@ -1,8 +1,7 @@
 // Template text -> the stored fields of a Template record. Parsing and validation are the engine's
 // (parseTemplate), so the store accepts exactly what the scanner can load.
 import { createHash } from 'node:crypto';
-import { parseTemplate, type ParseOptions } from '../../engine/template/parse.ts';
-import type { TemplateIssue } from '../../engine/template/types.ts';
+import { parseTemplate, type ParseOptions, type TemplateIssue } from '../../engine/index.ts';
 
 /** What the store writes for one template; the caller adds uri, template_id, team and flags. */
 export interface TemplateFields {

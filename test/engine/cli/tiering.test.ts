@@ -1,7 +1,11 @@
 // Which scans get V8's lower tiering budget (src/cli/tiering.ts): few templates that send many requests
 // each, never a scan of many templates.
 import { describe, expect, it } from 'vitest';
-import { wantsLowerBudget } from '../../../src/cli/tiering.ts';
+import { wantsLowerBudget as wants } from '../../../src/cli/tiering.ts';
+import { requestsPerTarget } from '../../../src/engine/index.ts';
+import type { Template } from '../../../src/engine/index.ts';
+
+const wantsLowerBudget = (ts: Template[]) => wants(ts, requestsPerTarget);
 import { tpl } from '../../helpers/templates.ts';
 
 const words = (n: number) => `[${Array.from({ length: n }, (_, i) => `w${i}`).join(', ')}]`;

@@ -258,6 +258,7 @@ describe('random functions', () => {
     }
     expect(ev('rand_ip("10.1.2.0/24")')).toMatch(/^10\.1\.2\.\d{1,3}$/);
     expect(ev('rand_ip("2001:db8::/120")')).toMatch(/^2001:db8:/);
+    expect(ev('rand_ip("::ffff:10.1.2.3")')).toBe('10.1.2.3');
   });
 });
 

@@ -2,7 +2,10 @@
 // form; CIDR ranges over them; and the egress policy decides on that form, with reasons.
 import { describe, expect, it } from 'vitest';
 import net from 'node:net';
-import { cidrContains, parseAddress, parseCidr, parseHost, translatedIPv4, formatCidr } from '../../../src/engine/net/address.ts';
+import {
+  addressesIn, cidrContains, intersectRanges, parseAddress, parseAddressOrCidr, parseCidr, parseHost, rangeSize, rangesHave, rangesOf, subtractRanges,
+  translatedIPv4, formatCidr,
+} from '../../../src/engine/net/address.ts';
 import { Egress } from '../../../src/engine/net/policy.ts';
 
 describe('parseAddress', () => {
@@ -119,5 +122,18 @@ describe('Egress', () => {
   it('refuses a rule it cannot read', () => {
     expect(() => new Egress({ deny: [{ target: 'http://x/', reason: 'r' }] })).toThrow(/not an address/);
     expect(() => new Egress({ publicOnly: true, allow: ['example.com'] })).toThrow(/not an address/);
+  });
+});
+
+describe('address sets', () => {
+  it('merges, subtracts and intersects ranges by arithmetic; an IPv4-mapped range is IPv4', () => {
+    const set = (...xs: string[]) => rangesOf(xs.map((x) => parseAddressOrCidr(x)!));
+    const r = subtractRanges(set('10.0.0.0/30', '10.0.0.4/30', '::ffff:10.0.1.0/126'), set('10.0.0.2', '2001:db8::/32'));
+    expect([...addressesIn(r)]).toEqual(['10.0.0.0', '10.0.0.1', '10.0.0.3', '10.0.0.4', '10.0.0.5', '10.0.0.6', '10.0.0.7', '10.0.1.0', '10.0.1.1', '10.0.1.2', '10.0.1.3']);
+    expect(r.v6).toEqual([]);
+    expect(rangeSize(intersectRanges(r, set('10.0.0.0/29')))).toBe(7n);
+    expect(rangesHave(r, parseAddress('::ffff:10.0.1.2')!)).toBe(true);
+    expect(rangesHave(r, parseAddress('10.0.0.2')!)).toBe(false);
+    expect(rangeSize(set('::/0'))).toBe(1n << 128n);
   });
 });

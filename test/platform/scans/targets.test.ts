@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkTarget, expandTargets, hostOf, isInternalTarget, scopeFilter } from '../../../src/platform/scans/targets.ts';
 import { ApiError } from '../../../src/platform/errors.ts';
+import { parseRoot, scopeOf } from '../../../src/discovery/index.ts';
+import { addressesIn } from '../../../src/engine/index.ts';
 
 const keepAll = () => true;
 
@@ -102,5 +104,38 @@ describe('scan targets', () => {
       expect(isInternalTarget(t), t).toBe(true);
     }
     for (const t of ['https://example.com', '8.8.8.8', 'http://[2001:db8::1]/', '172.32.0.1']) expect(isInternalTarget(t), t).toBe(false);
+  });
+});
+
+// Scans and discovery read addresses and ranges with the engine's one address module, so a pattern means
+// the same in both: an IPv4-mapped range is the IPv4 range it maps, and an address in any spelling
+// (IPv4-mapped included) is the one address.
+describe('scan and discovery scopes agree', () => {
+  const excluded = (pattern: string, target: string) => {
+    const scan = !scopeFilter([{ value: pattern, param: 'exclusions[0]' }])(target);
+    const discovery = !scopeOf([pattern]).allows(target);
+    expect(discovery, `${pattern} vs ${target}: discovery and scans disagree`).toBe(scan);
+    return scan;
+  };
+
+  it('::ffff:10.0.0.0/120 is 10.0.0.0/24: ::ffff:10.9.9.9 stays in both, ::ffff:10.0.0.9 is out of both', () => {
+    expect(excluded('::ffff:10.0.0.0/120', '::ffff:10.9.9.9')).toBe(false);
+    expect(excluded('::ffff:10.0.0.0/120', '10.9.9.9')).toBe(false);
+    expect(excluded('::ffff:10.0.0.0/120', '::ffff:10.0.0.9')).toBe(true);
+    expect(excluded('::ffff:10.0.0.0/120', '::ffff:a00:9')).toBe(true);
+    expect(excluded('::ffff:10.0.0.0/120', '10.0.0.9')).toBe(true);
+    expect(excluded('10.0.0.0/24', '::ffff:10.0.0.9')).toBe(true);
+    expect(excluded('10.0.0.9', '::ffff:10.0.0.9')).toBe(true);
+    expect(excluded('::ffff:10.0.0.9', '10.0.0.9')).toBe(true);
+    expect(excluded('2001:db8::/120', '2001:db8::ff')).toBe(true);
+    expect(excluded('2001:db8::/120', '2001:db8::100')).toBe(false);
+  });
+
+  it('expands an IPv4-mapped range to the same IPv4 addresses, minus the same exclusions', () => {
+    const scan = expandTargets(['::ffff:10.0.0.0/126'], scopeFilter([{ value: '::ffff:10.0.0.2', param: 'exclusions[0]' }]), 100).targets;
+    const scope = scopeOf(['::ffff:10.0.0.2']);
+    const discovery = [...addressesIn(scope.ranges([parseRoot('::ffff:10.0.0.0/126')]))];
+    expect(scan).toEqual(['10.0.0.0', '10.0.0.1', '10.0.0.3']);
+    expect(discovery).toEqual(scan);
   });
 });

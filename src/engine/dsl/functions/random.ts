@@ -3,6 +3,7 @@ import { DslError } from '../errors.ts';
 import { toStr } from '../values.ts';
 import { define, invalid } from './registry.ts';
 import { crypto } from '../../lazy.ts';
+import { cidrRange, formatAddress, parseAddressOrCidr } from '../../net/address.ts';
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const NUMBERS = '1234567890';
@@ -27,32 +28,13 @@ function lengthArg(v: unknown, fn: string): number {
   return n;
 }
 
+/** A random address inside a CIDR range or equal to an address (the engine's one address module reads both). */
 function randomIp(cidr: string): string {
-  const [addr, bitsS] = cidr.split('/');
-  const v6 = addr.includes(':');
-  const total = v6 ? 128 : 32;
-  const bits = bitsS === undefined ? total : Number(bitsS);
-  if (!Number.isInteger(bits) || bits < 0 || bits > total) throw new DslError(`rand_ip: invalid CIDR '${cidr}'`);
-  let base: bigint;
-  if (v6) {
-    const [head, tail] = addr.split('::');
-    const h = head ? head.split(':') : [];
-    const t = tail !== undefined && tail ? tail.split(':') : [];
-    const groups = [...h, ...Array(8 - h.length - t.length).fill('0'), ...t];
-    base = groups.reduce((acc, g) => (acc << 16n) | BigInt(Number.parseInt(g || '0', 16)), 0n);
-  } else {
-    const o = addr.split('.').map(Number);
-    if (o.length !== 4 || o.some((x) => !(x >= 0 && x <= 255))) throw new DslError(`rand_ip: invalid CIDR '${cidr}'`);
-    base = BigInt(((o[0] << 24) >>> 0) + (o[1] << 16) + (o[2] << 8) + o[3]);
-  }
-  const hostBits = BigInt(total - bits);
-  const mask = ((1n << BigInt(total)) - 1n) ^ ((1n << hostBits) - 1n);
-  const rnd = BigInt('0x' + crypto().randomBytes(16).toString('hex')) & ((1n << hostBits) - 1n);
-  const ip = (base & mask) | rnd;
-  if (!v6) return [24n, 16n, 8n, 0n].map((s) => String((ip >> s) & 255n)).join('.');
-  const groups: string[] = [];
-  for (let s = 112n; s >= 0n; s -= 16n) groups.push(((ip >> s) & 0xffffn).toString(16));
-  return groups.join(':').replace(/(^|:)0(:0)+(:|$)/, '::');
+  const range = parseAddressOrCidr(cidr.trim());
+  if (!range) throw new DslError(`rand_ip: invalid CIDR '${cidr}'`);
+  const [lo, hi] = cidrRange(range);
+  const rnd = BigInt('0x' + crypto().randomBytes(16).toString('hex')) & (hi - lo);
+  return formatAddress(range.family, lo + rnd);
 }
 
 export function registerRandom(): void {

@@ -173,7 +173,9 @@ export const dnsProtocol: Protocol<DnsBlock> = {
   },
   execute,
   // nuclei: no resolvers of its own, no trace, no id; Vigil adds no payloads (each template's would differ).
-  clusterKey: (b) => (b.resolvers.length > 0 || b.trace || b.id || b.payloads
-    ? undefined
-    : JSON.stringify([b.name, b.type, b.class, b.retries, b.recursion])),
+  cluster: {
+    verdict: (b, t) => (b.resolvers.length > 0 || b.trace || b.id || b.payloads
+      ? { reason: 'dns block not clusterable' }
+      : { key: JSON.stringify(['dns', b.name, b.type, b.class, b.retries, b.recursion, t.stopAtFirstMatch]) }),
+  },
 };

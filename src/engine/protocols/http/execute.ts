@@ -22,7 +22,7 @@ import { getHeader, setHeader, deleteHeader } from './raw.ts';
 import type { HttpResponse, HttpRunOptions, PreparedRequest } from './types.ts';
 import { merge, requestVars } from './vars.ts';
 import { passes, sleep } from '../common/block.ts';
-import type { BlockContext, BlockResult, HostErrorTracker, Protocol } from '../types.ts';
+import type { BlockContext, BlockResult, HostErrorTracker } from '../types.ts';
 import { dnsPromises } from '../../lazy.ts';
 
 export type { HostErrorTracker };
@@ -792,8 +792,8 @@ async function pool<T>(items: Iterable<T>, limit: number, fn: (item: T) => Promi
 
 /**
  * Runs a whole http template on `target` (undefined for self-contained templates), every block in order,
- * cluster members' operators on its responses. The runner uses it for http clusters; everything else
- * goes block by block through `httpProtocol` below (flows too, see flow/run.ts).
+ * cluster members' operators on its responses. The http protocol's cluster executor (cluster.ts) uses it;
+ * everything else goes block by block through `executeHttpBlock` below (flows too, see flow/run.ts).
  */
 export async function executeHttp(
   t: Template, target: string | undefined, o: ExecuteOptions, emit: (ev: ResultEvent) => void,
@@ -833,29 +833,25 @@ export async function failureEvent(t: Template, target: string | undefined, erro
 /** One TemplateRun per template run: http blocks share its cookie jar and request count. */
 const runs = new WeakMap<BlockContext, TemplateRun>();
 
-/** http behind the protocol interface. */
-export const httpProtocol: Protocol<HttpRequest> = {
-  name: 'http',
-  blocks: (t) => t.http,
-  async execute(block: HttpRequest, ctx: BlockContext): Promise<BlockResult> {
-    let run = runs.get(ctx);
-    if (!run) {
-      run = new TemplateRun(ctx.t, ctx.target, ctx.o, ctx.report, ctx.shared, ctx.multi);
-      runs.set(ctx, run);
-    }
-    if (run.stopAll) return { matched: false, requests: 0 };
-    const before = run.requests;
-    const matchedBefore = run.matched;
-    run.matched = false;
-    run.lastError = undefined;
-    run.blockPassed = false;
-    await run.runBlock(block);
-    if (run.blockPassed) ctx.passed = true;
-    const matched = run.matched;
-    run.matched ||= matchedBefore;
-    return { matched, error: run.lastError, requests: run.requests - before, stop: run.stopAll };
-  },
-};
+/** Runs one http block of a template run (the http Protocol's execute, see index.ts). */
+export async function executeHttpBlock(block: HttpRequest, ctx: BlockContext): Promise<BlockResult> {
+  let run = runs.get(ctx);
+  if (!run) {
+    run = new TemplateRun(ctx.t, ctx.target, ctx.o, ctx.report, ctx.shared, ctx.multi);
+    runs.set(ctx, run);
+  }
+  if (run.stopAll) return { matched: false, requests: 0 };
+  const before = run.requests;
+  const matchedBefore = run.matched;
+  run.matched = false;
+  run.lastError = undefined;
+  run.blockPassed = false;
+  await run.runBlock(block);
+  if (run.blockPassed) ctx.passed = true;
+  const matched = run.matched;
+  run.matched ||= matchedBefore;
+  return { matched, error: run.lastError, requests: run.requests - before, stop: run.stopAll };
+}
 
 /** A template's max-size may lower the engine's response cap, never lift it. */
 function responseCap(r: HttpRequest): number {

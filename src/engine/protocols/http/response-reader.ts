@@ -1,7 +1,7 @@
-// Reads one HTTP/1.x response from a keep-alive connection as its bytes arrive: the head once, then a
-// body framed as RFC 9112 says (none for HEAD/1xx/204/304, chunked, Content-Length, or until the
-// connection closes). Incremental so that a 10 MB body in 64 KB reads costs one pass, not one re-parse
-// per read. Used by the keep-alive client (keepalive.ts); the raw-socket path keeps response-parser.ts.
+// Reads one HTTP/1.x response from a connection as its bytes arrive: the head once, then a body framed
+// as RFC 9112 says (none for HEAD/1xx/204/304, chunked, Content-Length, or until the connection closes).
+// Incremental so that a 10 MB body in 64 KB reads costs one pass, not one re-parse per read. The one
+// response parser of the engine: the keep-alive client (keepalive.ts) and the raw-socket path (unsafe.ts).
 
 const MAX_HEAD_BYTES = 64 * 1024;
 
@@ -35,7 +35,11 @@ export class ResponseReader {
   private truncated = false;
   result: ReadResponse | undefined;
 
-  constructor(private readonly method: string, private readonly maxSize: number) {}
+  /**
+   * `ignoreLength`: read to the end of the connection whatever Content-Length says (a raw request with
+   * `read-all`); a chunked body is still decoded.
+   */
+  constructor(private readonly method: string, private readonly maxSize: number, private readonly ignoreLength = false) {}
 
   /** True once some bytes of a response arrived (a reused connection that fails before is retried). */
   get started(): boolean {
@@ -51,13 +55,22 @@ export class ResponseReader {
       // where Buffer.indexOf(string) goes through several helpers (this runs for every response).
       const text = buf.toString('latin1', 0, Math.min(buf.length, MAX_HEAD_BYTES + 4));
       const end = text.indexOf('\r\n\r\n');
-      if (end < 0) {
-        if (buf.length > MAX_HEAD_BYTES) throw new Error(`malformed HTTP response: head larger than ${MAX_HEAD_BYTES} bytes`);
-        this.pending = buf;
-        return undefined;
+      let informational: boolean;
+      if (end >= 0) {
+        informational = this.parseHead(text, end);
+        buf = buf.subarray(end + 4);
+      } else {
+        // A head of bare LF line ends (RFC 9112 lets a recipient accept them; raw servers send them).
+        const lf = text.indexOf('\n\n');
+        if (lf < 0) {
+          if (buf.length > MAX_HEAD_BYTES) throw new Error(`malformed HTTP response: head larger than ${MAX_HEAD_BYTES} bytes`);
+          this.pending = buf;
+          return undefined;
+        }
+        const head = text.slice(0, lf).replace(/\r?\n/g, '\r\n');
+        informational = this.parseHead(head, head.length);
+        buf = buf.subarray(lf + 2);
       }
-      const informational = this.parseHead(text, end);
-      buf = buf.subarray(end + 4);
       if (informational) this.head = undefined; // 1xx: the real response follows
     }
     this.readBody(buf);
@@ -81,7 +94,7 @@ export class ResponseReader {
     let eol = text.indexOf('\r\n');
     if (eol < 0 || eol > end) eol = end;
     const statusLine = text.slice(0, eol);
-    const m = /^(HTTP\/\d(?:\.\d)?) (\d{3})(?: (.*))?$/.exec(statusLine);
+    const m = /^(HTTP\/\d(?:\.\d)?)\s+(\d{3})\s?(.*)$/.exec(statusLine);
     if (!m) throw new Error(`malformed HTTP response status line: ${JSON.stringify(statusLine.slice(0, 80))}`);
     const status = Number(m[2]);
     const headers: [string, string][] = [];
@@ -111,7 +124,7 @@ export class ResponseReader {
     this.keepAlive = m[1] === 'HTTP/1.1' ? !connection.includes('close') : connection.includes('keep-alive');
     if (this.method === 'HEAD' || status === 204 || status === 304 || status === 101) this.framing = 'none';
     else if (chunked) this.framing = 'chunked';
-    else if (length !== undefined && /^\d+$/.test(length)) {
+    else if (length !== undefined && !this.ignoreLength && /^\d+$/.test(length)) {
       this.framing = 'length';
       this.remaining = Number(length);
     } else this.framing = 'close';

@@ -243,9 +243,14 @@ export const sslProtocol: Protocol<SslBlock> = {
   execute,
   // nuclei: blocks choosing their own versions or ciphers do not share a handshake; the rest share it
   // when address, scan mode and enumeration settings are equal.
-  clusterKey(b) {
-    const f = b.fields;
-    if (b.minVersion || b.maxVersion || (Array.isArray(f.cipher_suites) && f.cipher_suites.length > 0) || b.payloads) return undefined;
-    return JSON.stringify([b.address, String(f.scan_mode ?? 'auto'), f.tls_cipher_enum === true, f.tls_version_enum === true, b.cipherTypes]);
+  cluster: {
+    verdict(b, t) {
+      const f = b.fields;
+      if (b.minVersion || b.maxVersion || (Array.isArray(f.cipher_suites) && f.cipher_suites.length > 0) || b.payloads) {
+        return { reason: 'ssl block not clusterable' };
+      }
+      const key = [b.address, String(f.scan_mode ?? 'auto'), f.tls_cipher_enum === true, f.tls_version_enum === true, b.cipherTypes];
+      return { key: JSON.stringify(['ssl', ...key, t.stopAtFirstMatch]) };
+    },
   },
 };

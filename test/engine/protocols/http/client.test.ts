@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeClients, send } from '../../../../src/engine/protocols/http/client.ts';
-import { tryParseResponse } from '../../../../src/engine/protocols/http/response-parser.ts';
+import { ResponseReader } from '../../../../src/engine/protocols/http/response-reader.ts';
 import type { PreparedRequest } from '../../../../src/engine/protocols/http/types.ts';
 import { startHttpServer, startHttpsServer, startSocks5, startTcpServer, type TestServer } from '../../../helpers/targets.ts';
 
@@ -91,15 +91,25 @@ describe('HTTP client', () => {
   });
 });
 
-describe('tryParseResponse', () => {
+// The one response parser (keep-alive client and raw sockets alike).
+describe('ResponseReader', () => {
   it('waits for a complete chunked body and decodes it', () => {
     const head = 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n';
-    expect(tryParseResponse(Buffer.from(`${head}5\r\nhello\r\n`), false)).toBeUndefined();
-    const r = tryParseResponse(Buffer.from(`${head}5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n`), false)!;
+    expect(new ResponseReader('GET', 1 << 20).push(Buffer.from(`${head}5\r\nhello\r\n`))).toBeUndefined();
+    const r = new ResponseReader('GET', 1 << 20).push(Buffer.from(`${head}5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n`))!;
     expect(r.body.toString()).toBe('hello world');
   });
   it('reads to the end of the connection without a length', () => {
-    const r = tryParseResponse(Buffer.from('HTTP/1.0 404 Not Found\r\nA: b\r\n\r\nrest'), true)!;
+    const reader = new ResponseReader('GET', 1 << 20);
+    expect(reader.push(Buffer.from('HTTP/1.0 404 Not Found\r\nA: b\r\n\r\nrest'))).toBeUndefined();
+    const r = reader.end()!;
     expect([r.status, r.statusText, r.body.toString()]).toEqual([404, 'Not Found', 'rest']);
+  });
+  it('accepts a head with bare LF line ends, and reads past Content-Length when asked to (read-all)', () => {
+    const lf = new ResponseReader('GET', 1 << 20).push(Buffer.from('HTTP/1.1 200 OK\nContent-Length: 2\nX: y\n\nhi'))!;
+    expect([lf.status, lf.headers, lf.body.toString()]).toEqual([200, [['Content-Length', '2'], ['X', 'y']], 'hi']);
+    const all = new ResponseReader('GET', 1 << 20, true);
+    expect(all.push(Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi and more'))).toBeUndefined();
+    expect(all.end()!.body.toString()).toBe('hi and more');
   });
 });

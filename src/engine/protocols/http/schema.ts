@@ -1,13 +1,15 @@
-// The `http` block (old name `requests`): validated against nuclei's field list, then mapped to
-// HttpRequest with nuclei's defaults.
-import type { AttackType, Extractor, HttpRequest, Matcher, Payloads } from './types.ts';
-import { IssueList, join } from './issues.ts';
-import { checkShape, type Shape } from './shape.ts';
-import { operatorFields } from './operator-specs.ts';
-import { ATTACK, FUZZING, PRE_CONDITION } from './common-specs.ts';
-import { readPayloads, type PayloadOptions } from './payloads.ts';
-import { needsReqCondition } from './req-condition.ts';
-import { type Dict, isMap, kind, setOwn } from './values.ts';
+// http's schema and compile: the `http` block (old name `requests`) validated against nuclei's field list,
+// then mapped to HttpRequest with nuclei's defaults. The template parser (template/parse.ts) calls it for
+// the block; execute.ts runs what it makes. Only template helpers are imported: template loading (in
+// worker threads) must not load the http client.
+import type { AttackType, Extractor, HttpRequest, Matcher, Payloads } from '../../template/types.ts';
+import { IssueList, join } from '../../template/issues.ts';
+import { checkShape, type Shape } from '../../template/shape.ts';
+import { operatorFields } from '../../template/operator-specs.ts';
+import { ATTACK, FUZZING, PRE_CONDITION } from '../../template/common-specs.ts';
+import { readPayloads, type PayloadOptions } from '../../template/payloads.ts';
+import { needsReqCondition } from '../../template/req-condition.ts';
+import { type Dict, isMap, kind, setOwn } from '../../template/values.ts';
 
 const PATH_START = /^(\{\{|https?:\/\/)/i;
 
