@@ -2,7 +2,7 @@
 // src/platform/worker/jobs.ts so `vigil serve` and `vigil worker` both run them.
 import { randomUUID } from 'node:crypto';
 import { registerJobHandler } from '../worker/registry.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError } from '../shared/errors.ts';
 import { createScan } from '../scans/service.ts';
 import { ALERT_JOB, ENUMERATE_JOB } from './jobs-names.ts';
 import { runEnumeration, type EnumerateJob } from './run.ts';

@@ -14,7 +14,7 @@ import * as store from './store.ts';
 import { technologyTemplates, DEFAULT_TECH_TEMPLATES } from './technologies.ts';
 import { runDiscoveryThread, type DiscoveryThreadInput } from './discovery-runner.ts';
 import { checkEnumeration, type EnumerationConfigInput } from './service.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError } from '../shared/errors.ts';
 import { cloudSettings, providerNames } from './cloud.ts';
 
 export interface EnumerateJob {

@@ -2,7 +2,7 @@
 // `asset_filters`: the URL of each web asset (http_probe found a web server on it). DNS-only records and
 // ports without a web server are not targets. Disappeared assets are not scanned.
 import type { Db } from '../../db/connection.ts';
-import { badRequest } from '../errors.ts';
+import { badRequest } from '../shared/errors.ts';
 import { normalizeFilters, type AssetFiltersInput } from './filters.ts';
 import * as store from './store.ts';
 import { enumerationType } from './views.ts';

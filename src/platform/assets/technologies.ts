@@ -3,7 +3,7 @@
 // (catalogue paths, folders, ids, or the team's private templates). They are read here and handed as
 // texts to the run's discovery thread, which parses and runs them (src/discovery/technologies.ts).
 import type { Db } from '../../db/connection.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError } from '../shared/errors.ts';
 import { resolveTemplates } from '../templates/resolve.ts';
 
 export const DEFAULT_TECH_TEMPLATES = ['http/technologies/tech-detect.yaml'];

@@ -1,6 +1,6 @@
 // Rules of the vulnerability API: id resolution, field selection, read-time fields, search and facets.
 import type { Db } from '../../db/connection.ts';
-import { badRequest, notFound } from '../errors.ts';
+import { badRequest, notFound } from '../shared/errors.ts';
 import { FIELD_NAMES } from './schema.ts';
 import * as store from './store.ts';
 import { orderBy, SEARCH_FIELDS, SqlBuilder, whereFor } from './query.ts';

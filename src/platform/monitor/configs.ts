@@ -3,10 +3,10 @@
 // (Members, Viewers, Guests) see names and types, never the text, which holds tokens and passwords.
 import { randomUUID } from 'node:crypto';
 import yaml from 'js-yaml';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../shared/context.ts';
 import type { Caller } from '../auth/service.ts';
 import { can } from '../auth/permissions.ts';
-import { badRequest, forbidden, notFound } from '../errors.ts';
+import { badRequest, forbidden, notFound } from '../shared/errors.ts';
 import { CONFIG_TYPES, providerName, validateConfig, type ConfigType } from './config-schemas.ts';
 import * as store from './config-store.ts';
 

@@ -2,7 +2,7 @@
 // deliveries: alerts for the alerting configs that apply to the scan and ask for the event, a new_finding
 // alert after a rescan that found something new, and one ticket per finding for each reporting config.
 import yaml from 'js-yaml';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../shared/context.ts';
 import { getScanById } from '../scans/store.ts';
 import { configsFor, type ConfigRow } from './config-store.ts';
 import * as store from './delivery-store.ts';

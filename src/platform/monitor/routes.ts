@@ -2,7 +2,7 @@
 // These paths are static, so they win over the scans area's /v1/scans/{scan_id} routes whatever the order.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { errorResponses } from '../errors.ts';
+import { errorResponses } from '../shared/errors.ts';
 import * as schedules from './schedules.ts';
 import * as configs from './configs.ts';
 import { listDeliveries } from './deliveries.ts';

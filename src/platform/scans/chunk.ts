@@ -3,10 +3,10 @@
 // retried chunk (worker killed, job expired) stores nothing twice.
 import { workflowDependencies } from './workflow-deps.ts';
 import { memoryWorkflowSource } from '../../engine/workflow/memory.ts';
-import { scanAttempts, scanFindings } from '../metrics.ts';
+import { scanAttempts, scanFindings } from '../shared/metrics.ts';
 import type { Template } from '../../engine/template/types.ts';
 import type { ScanOptions, AttemptInfo } from '../../engine/runner/types.ts';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../shared/context.ts';
 import { parseTemplate } from '../../engine/template/parse.ts';
 import { runScan } from '../../engine/runner.ts';
 import { setDebugOutput } from '../../engine/dsl/index.ts';

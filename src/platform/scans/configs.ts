@@ -4,7 +4,7 @@
 import yaml from 'js-yaml';
 import type { Db } from '../../db/connection.ts';
 import type { ScanOptions } from '../../engine/runner/types.ts';
-import { badRequest } from '../errors.ts';
+import { badRequest } from '../shared/errors.ts';
 import { configsFor, type ConfigRow } from '../monitor/config-store.ts';
 import { CONFIG_TYPES } from '../monitor/config-schemas.ts';
 import { resolveTemplates } from '../templates/resolve.ts';

@@ -3,9 +3,9 @@
 // Links carry a random token (only its hash is stored) and expire.
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../shared/context.ts';
 import type { Db } from '../../db/connection.ts';
-import { ApiError, notFound } from '../errors.ts';
+import { ApiError, notFound } from '../shared/errors.ts';
 import { formatLogs, readLogs, type LogFilter, type LogFormat } from './logs.ts';
 
 export const EXPORT_JOB = 'scans.log-export';

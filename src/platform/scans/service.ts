@@ -1,15 +1,16 @@
 // Scan rules: what a create request means (targets, exclusions, templates, truncation), the lifecycle
 // (stop, rescan, delete) and the list / detail / config views.
 import { randomBytes } from 'node:crypto';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../shared/context.ts';
 import type { Caller } from '../auth/service.ts';
-import { badRequest, conflict, notFound } from '../errors.ts';
+import { badRequest, conflict, notFound } from '../shared/errors.ts';
 import { checkTarget, expandTargets, isInternalTarget, scopeFilter } from './targets.ts';
 import { checkDenied, denyList } from './deny.ts';
 import { inlineTemplates, resolveAssetTargets, resolveStoreTemplates, hasStoreSelection, enumerationRefs } from './sources.ts';
 import { startRun } from './dispatch.ts';
 import { engineOptionsFor, configRefs, checkConfigRefs, applyTemplateConfigs } from './configs.ts';
 import * as store from './store.ts';
+import { pageEnvelope, parseSort } from '../shared/paging.ts';
 import type { ScanTemplate } from './store.ts';
 
 export interface CreateScanBody {
@@ -251,19 +252,6 @@ const SORTABLE: Record<string, string> = {
   total_scan: 'total_scan', rescan_count: 'rescan_count',
 };
 
-/** sort_asc / sort_desc: comma-separated fields; an unknown field is a 400 naming the parameter. */
-export function parseSort(asc: string | undefined, desc: string | undefined, allowed: Record<string, string>) {
-  const out: { column: string; desc: boolean }[] = [];
-  for (const [param, value, isDesc] of [['sort_asc', asc, false], ['sort_desc', desc, true]] as const) {
-    for (const f of (value ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
-      const column = allowed[f];
-      if (!column) throw badRequest(`cannot sort by "${f}"; use one of ${Object.keys(allowed).join(', ')}`, param);
-      out.push({ column, desc: isDesc });
-    }
-  }
-  return out;
-}
-
 export const STATUSES = ['failed', 'finished', 'queued', 'running', 'starting', 'uploaded', 'scheduled'];
 
 export interface ListQuery {
@@ -274,17 +262,6 @@ export interface ListQuery {
   sort_asc?: string;
   sort_desc?: string;
   is_internal?: boolean;
-}
-
-export function pageEnvelope<T>(data: T[], total: number, offset: number, limit: number) {
-  return {
-    message: 'ok',
-    current_page: Math.floor(offset / limit) + 1,
-    result_count: data.length,
-    total_results: total,
-    total_pages: Math.ceil(total / limit),
-    data,
-  };
 }
 
 export async function listScans(ctx: AppContext, teamId: string, q: ListQuery) {

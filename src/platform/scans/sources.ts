@@ -1,7 +1,7 @@
 // Where a scan's targets and templates come from besides the request itself: the asset inventory and the
 // template store. Both are other areas; this file is the one place the scans area talks to them.
 import type { Db } from '../../db/connection.ts';
-import { badRequest } from '../errors.ts';
+import { badRequest } from '../shared/errors.ts';
 import { parseTemplate } from '../../engine/template/parse.ts';
 import type { ScanTemplate } from './store.ts';
 import { resolveTemplates } from '../templates/resolve.ts';

@@ -1,7 +1,7 @@
 // Scan targets: checking what the caller sent (URLs, host names, IPs, CIDR ranges), expanding ranges,
 // applying exclusions / allow-lists, and cutting the list at the platform's maximum.
 import net from 'node:net';
-import { badRequest } from '../errors.ts';
+import { badRequest } from '../shared/errors.ts';
 import { cidrContains, cidrOf, cidrRange, formatAddress, parseAddress, parseCidr, type Address, type Cidr } from '../../engine/index.ts';
 
 /** The host part of a target: URL host, "host:port" host, or the whole value. Lower case, no brackets. */

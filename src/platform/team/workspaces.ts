@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/connection.ts';
 import type { Caller } from '../auth/service.ts';
 import * as store from '../auth/store.ts';
-import { badRequest, conflict, forbidden, notFound } from '../errors.ts';
+import { badRequest, conflict, forbidden, notFound } from '../shared/errors.ts';
 
 function cleanName(name: string): string {
   const n = name.trim();

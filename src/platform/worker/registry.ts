@@ -28,7 +28,7 @@
  *   stop early and throw, so that its job is retried elsewhere instead of being cut off.
  */
 import type PgBoss from 'pg-boss';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../shared/context.ts';
 
 export interface JobInfo<T> {
   id: string;
