@@ -5,12 +5,13 @@ import { teamRoutes } from './team/routes.ts';
 import { intelRoutes } from './intel/routes.ts';
 import { templateRoutes } from './templates/routes.ts';
 import { scanRoutes } from './scans/routes.ts';
-import { monitorRoutes } from './monitor/routes.ts';
+import { scheduleRoutes, deliveryRoutes } from './monitor/routes.ts';
+import { configRoutes } from './configs/routes.ts';
 import { assetRoutes } from './assets/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { consoleRoutes } from './console/routes.ts';
 
 // The console's catch-all routes come last, after every API route.
 export const areas: FastifyPluginAsyncTypebox[] = [
-  systemRoutes, authRoutes, teamRoutes, templateRoutes, monitorRoutes, scanRoutes, intelRoutes, assetRoutes, consoleRoutes,
+  systemRoutes, authRoutes, teamRoutes, templateRoutes, scheduleRoutes, configRoutes, deliveryRoutes, scanRoutes, intelRoutes, assetRoutes, consoleRoutes,
 ];

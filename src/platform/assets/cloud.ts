@@ -4,7 +4,7 @@
 import type { Db } from '../../db/connection.ts';
 import { parseCloudConfig, parseCloudEndpoints, type ProviderEntry } from '../../discovery/index.ts';
 import { badRequest } from '../shared/errors.ts';
-import { loadConfigs } from '../scans/configs.ts';
+import { loadConfigs } from '../configs/resolve.ts';
 
 /** The providers of some accounts, once each in order: "do,cloudflare" (an enumeration's cloudlist_provider_name). */
 export function providerNames(entries: ProviderEntry[]): string {

@@ -8,7 +8,7 @@ import type { JobContext } from '../worker/registry.ts';
 import type { Db } from '../../db/connection.ts';
 import { randomUUID } from 'node:crypto';
 import { parseProviderConfig, SOURCES as PASSIVE_SOURCES, type DiscoveredAsset, type DiscoveryEvent, type Step } from '../../discovery/index.ts';
-import { loadConfigs } from '../scans/configs.ts';
+import { loadConfigs } from '../configs/resolve.ts';
 import { applyPoliciesToRun, pendingAlertsOfRun, sendAlerts } from './policies.ts';
 import * as store from './store.ts';
 import { technologyTemplates, DEFAULT_TECH_TEMPLATES } from './technologies.ts';

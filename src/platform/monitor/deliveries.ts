@@ -3,12 +3,12 @@
 // up to VIGIL_DELIVERY_MAX_ATTEMPTS attempts (default 5); each attempt is recorded on the delivery row.
 import yaml from 'js-yaml';
 import type { AppContext } from '../shared/context.ts';
-import { getConfigById } from './config-store.ts';
+import { getConfigById } from '../configs/store.ts';
 import { sendAlert, type AlertPayload } from './alert-senders.ts';
 import { deliverTicket } from './trackers.ts';
 import { SendError } from './http-send.ts';
 import * as store from './delivery-store.ts';
-import { mustGetConfig } from './configs.ts';
+import { mustGetConfig } from '../configs/service.ts';
 import { badRequest } from '../shared/errors.ts';
 import type { Caller } from '../auth/service.ts';
 

@@ -4,7 +4,7 @@
 import yaml from 'js-yaml';
 import type { AppContext } from '../shared/context.ts';
 import { getScanById } from '../scans/store.ts';
-import { configsFor, type ConfigRow } from './config-store.ts';
+import { configsFor, type ConfigRow } from '../configs/store.ts';
 import * as store from './delivery-store.ts';
 import { applyVulnScores, markFindingStates } from './finding-state.ts';
 

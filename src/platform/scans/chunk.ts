@@ -15,7 +15,7 @@ import { toFindingRow, logEventText, type ResultEvent, type FindingRow } from '.
 import { hostOf } from './targets.ts';
 import { scanEgress } from './deny.ts';
 import type { ChunkJob } from './dispatch.ts';
-import type { EngineOptions } from './configs.ts';
+import type { EngineOptions } from './apply-configs.ts';
 import * as store from './store.ts';
 import { acquireSlot, chunkRate, releaseSlot, renewSlot, slotCount, LEASE_SECONDS, type Lease } from './slots.ts';
 

@@ -8,7 +8,8 @@ import { checkTarget, expandTargets, isInternalTarget, scopeFilter } from './tar
 import { checkDenied, denyList } from './deny.ts';
 import { inlineTemplates, resolveAssetTargets, resolveStoreTemplates, hasStoreSelection, enumerationRefs } from './sources.ts';
 import { startRun } from './dispatch.ts';
-import { engineOptionsFor, configRefs, checkConfigRefs, applyTemplateConfigs } from './configs.ts';
+import { engineOptionsFor, applyTemplateConfigs } from './apply-configs.ts';
+import { checkConfigRefs, configRefs, resolveScanConfigs, type ScanConfigs } from '../configs/resolve.ts';
 import * as store from './store.ts';
 import { pageEnvelope, parseSort } from '../shared/paging.ts';
 import type { ScanTemplate } from './store.ts';
@@ -63,7 +64,7 @@ interface Plan {
 }
 
 /** Targets and templates of a request, checked; shared by create and rescan. */
-async function plan(ctx: AppContext, teamId: string, body: CreateScanBody): Promise<Plan> {
+async function plan(ctx: AppContext, teamId: string, body: CreateScanBody, configs: ScanConfigs): Promise<Plan> {
   const direct = body.targets ?? [];
   direct.forEach((t, i) => checkTarget(t, `targets[${i}]`));
   const deny = denyList(ctx.config);
@@ -94,7 +95,7 @@ async function plan(ctx: AppContext, teamId: string, body: CreateScanBody): Prom
   const seen = new Set<string>();
   const chosen = [...inline, ...stored].filter((t) => (seen.has(t.templateId) ? false : (seen.add(t.templateId), true)));
   // Template configs add their selection; scan configs' tag and severity filters narrow the whole list.
-  const templates = await applyTemplateConfigs(ctx.db, teamId, body, chosen);
+  const templates = await applyTemplateConfigs(ctx.db, teamId, configs, chosen);
 
   if (targets.length === 0) {
     const hadInput = direct.length + fromAssets.length > 0;
@@ -107,9 +108,11 @@ async function plan(ctx: AppContext, teamId: string, body: CreateScanBody): Prom
 
 export async function createScan(ctx: AppContext, caller: Caller, body: CreateScanBody): Promise<{ id: string; truncated: number; status: string }> {
   checkProxy(body.socks5_proxy);
-  await checkConfigRefs(ctx.db, caller.teamId, body);
-  const p = await plan(ctx, caller.teamId, body);
-  const engineOptions = await engineOptionsFor(ctx.db, caller.teamId, body);
+  // The scan's configs are read and parsed once here, then passed as data.
+  const configs = await resolveScanConfigs(ctx.db, caller.teamId, body);
+  checkConfigRefs(configs, body);
+  const p = await plan(ctx, caller.teamId, body, configs);
+  const engineOptions = engineOptionsFor(configs);
   const id = newScanId();
   const status = body.schedule_only ? 'scheduled' : 'queued';
   await ctx.db.transaction(async (tx) => {
@@ -157,7 +160,7 @@ export async function rescan(ctx: AppContext, teamId: string, id: string): Promi
   if (ACTIVE.has(scan.status)) throw conflict(`scan ${id} is ${scan.status}; stop it before running it again`, 'scan_id');
   if (scan.status === 'uploaded') throw badRequest(`scan ${id} was imported; it has no targets or templates to run`, 'scan_id');
   const body = scan.request as CreateScanBody;
-  const p = await plan(ctx, teamId, body);
+  const p = await plan(ctx, teamId, body, await resolveScanConfigs(ctx.db, teamId, body));
   const run = scan.status === 'scheduled' && scan.chunks_total === 0 ? scan.rescan_count : scan.rescan_count + 1;
   await ctx.db.transaction(async (tx) => {
     // Takes the new run only if nobody else started one since the read above (two rescans at once).

@@ -2,7 +2,7 @@
 // the new member's address through it. The link holds the one-time token after `#`, so it never reaches
 // a server log; the mail is sent in the background and only its outcome (never the token) is logged.
 import type { AppContext } from '../shared/context.ts';
-import { listConfigs } from '../monitor/config-store.ts';
+import { listConfigs } from '../configs/store.ts';
 import { parseConfig } from '../monitor/events.ts';
 import { sendConfigMail } from '../monitor/alert-senders.ts';
 
