@@ -17,7 +17,7 @@ import { ensureQueues } from './worker/registry.ts';
 import { startWorker, type WorkerHandle } from './worker/runtime.ts';
 import './worker/jobs.ts';
 import { closeEngineThreads, useEngineThreads } from './scans/engine-pool.ts';
-import { importCatalogueAndRelink } from './catalogue.ts';
+import { importCatalogueAndRelink } from './intel/catalogue-import.ts';
 import { startAdminSocket } from './admin/socket.ts';
 import { startMetricsServer } from './shared/metrics.ts';
 import { scheduleAutoUpdate } from './updates/jobs.ts';

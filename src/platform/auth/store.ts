@@ -233,3 +233,15 @@ export async function hasCredentials(db: Db, userId: number): Promise<boolean> {
     [userId]);
   return rows[0]?.yes ?? false;
 }
+
+/** Every user with each team they belong to (one row per membership; a user of no team once), for `vigil users list`. */
+export async function listUserMemberships(db: Db): Promise<{ email: string; team: string | null; team_id: string | null; role: string | null; creates: string }[]> {
+  const { rows } = await db.query<{ email: string; team: string | null; team_id: string | null; role: string | null; creates: string }>(
+    `SELECT u.email, t.name AS team, t.id AS team_id, m.role,
+            CASE WHEN u.is_instance_owner THEN 'instance-owner' WHEN u.may_create_teams THEN 'creates-teams' ELSE '-' END AS creates
+       FROM users u
+       LEFT JOIN team_members m ON m.user_id = u.id LEFT JOIN teams t ON t.id = m.team_id
+      ORDER BY u.email, t.created_at`,
+  );
+  return rows;
+}
