@@ -6,6 +6,7 @@ import type { Db } from '../../db/connection.ts';
 import type { ScanOptions } from '../../engine/runner/types.ts';
 import type { ScanConfigs } from '../configs/resolve.ts';
 import { resolveTemplates } from '../templates/resolve.ts';
+import { selectByTagsAndSeverity, tagsAndSeverity } from '../templates/store.ts';
 import type { ScanTemplate } from './store.ts';
 
 /** Engine settings of one scan: the runner's own options, plus how many chunks run at once. */
@@ -82,14 +83,7 @@ export async function applyTemplateConfigs(db: Db, teamId: string, configs: Scan
     const tags = lower(d.tags);
     const sevs = lower(d.severities);
     if (tags.length || sevs.length) {
-      const { rows } = await db.query<{ pk: number; id: string; uri: string; digest: string }>(
-        `SELECT pk, id, uri, digest FROM templates
-         WHERE ((team_id IS NULL AND NOT is_early) OR team_id = $1)
-           AND ($2::text[] = '{}' OR tags && $2::text[]) AND ($3::text[] = '{}' OR severity = ANY($3::text[]))
-         ORDER BY uri LIMIT 100000`,
-        [teamId, tags, sevs],
-      );
-      for (const r of rows) picked.set(Number(r.pk), { ...r, pk: Number(r.pk) });
+      for (const r of await selectByTagsAndSeverity(db, teamId, tags, sevs)) picked.set(Number(r.pk), { ...r, pk: Number(r.pk) });
     }
     const own: ScanTemplate[] = [...picked.values()].map((r) => ({ templateId: r.id, uri: r.uri, source: 'public', raw: '', refPk: r.pk, digest: r.digest }));
     const filtered = await filterTemplates(db, own, {
@@ -114,8 +108,7 @@ async function filterTemplates(db: Db, list: ScanTemplate[], f: TemplateFilter):
   const pks = list.flatMap((t) => (t.refPk !== undefined ? [t.refPk] : []));
   const meta = new Map<number, { tags: string[]; severity: string }>();
   if (pks.length) {
-    const { rows } = await db.query<{ pk: number; tags: string[]; severity: string }>('SELECT pk, tags, severity FROM templates WHERE pk = ANY($1::bigint[])', [pks]);
-    for (const r of rows) meta.set(Number(r.pk), r);
+    for (const r of await tagsAndSeverity(db, pks)) meta.set(Number(r.pk), r);
   }
   return list.filter((t) => {
     let m = t.refPk !== undefined ? meta.get(t.refPk) : undefined;
