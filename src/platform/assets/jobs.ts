@@ -8,6 +8,7 @@ import { ALERT_JOB, ENUMERATE_JOB } from './jobs-names.ts';
 import { runEnumeration, type EnumerateJob } from './run.ts';
 import * as store from './store.ts';
 import { insertAssetEvent } from './event-store.ts';
+import './targets.ts'; // provides the inventory to the scans area (automatic and scheduled scans over assets)
 
 /** Seconds a run may take before pg-boss hands it to another worker (VIGIL_ENUMERATION_TIMEOUT). */
 export const ENUMERATION_EXPIRE_SECONDS = Number(process.env.VIGIL_ENUMERATION_TIMEOUT ?? 3600);
