@@ -245,3 +245,13 @@ export async function listUserMemberships(db: Db): Promise<{ email: string; team
   );
   return rows;
 }
+
+export async function renameTeam(db: Db, teamId: string, name: string): Promise<void> {
+  await db.query('UPDATE teams SET name = $2 WHERE id = $1', [teamId, name]);
+}
+
+/** Deletes a team (members, templates, invites cascade); its members' default team becomes `moveDefaultTo`. */
+export async function deleteTeam(db: Db, teamId: string, moveDefaultTo: string): Promise<void> {
+  await db.query('DELETE FROM teams WHERE id = $1', [teamId]);
+  await db.query('UPDATE users SET default_team_id = $2 WHERE default_team_id = $1', [teamId, moveDefaultTo]);
+}
