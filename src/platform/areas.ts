@@ -1,4 +1,10 @@
 // Every API area's routes. Add a line here when an area is built.
+//
+// Areas import each other in one direction only; an area may import those before it in this order:
+//   shared < auth < templates < worker < configs < intel < scans < updates < assets < monitor < team < admin
+// (system and console, and the top files app, server, start and this one, may import any area). Where a
+// lower area needs something of a higher one, the higher one provides it (scans/sources.ts's asset
+// inventory) or writes rows the higher one reads (assets' asset_events, read by monitor).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { systemRoutes } from './system/routes.ts';
 import { teamRoutes } from './team/routes.ts';
