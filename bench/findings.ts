@@ -8,7 +8,7 @@ import pino from 'pino';
 import { connect, type Db } from '../src/db/connection.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { buildApp } from '../src/platform/app.ts';
-import { configFromEnv } from '../src/platform/config.ts';
+import { configFromEnv } from '../src/platform/shared/config.ts';
 import { bootstrapOwner, createTeamWithOwner, issueKey } from '../src/platform/auth/service.ts';
 
 const N = Number(process.env.BENCH_FINDINGS ?? 100_000);

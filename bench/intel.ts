@@ -14,7 +14,7 @@ import { Pool } from 'undici';
 import { connect, quoteIdent } from '../src/db/connection.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { buildApp } from '../src/platform/app.ts';
-import { configFromEnv } from '../src/platform/config.ts';
+import { configFromEnv } from '../src/platform/shared/config.ts';
 import { authenticate, bootstrapOwner } from '../src/platform/auth/service.ts';
 import { importIntel } from '../src/platform/intel/importer.ts';
 import { lookupJson } from '../src/platform/intel/service.ts';

@@ -4,7 +4,7 @@ import pino from 'pino';
 import { connect } from '../src/db/connection.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { buildApp } from '../src/platform/app.ts';
-import { configFromEnv } from '../src/platform/config.ts';
+import { configFromEnv } from '../src/platform/shared/config.ts';
 
 export async function openApiDocument(): Promise<unknown> {
   const db = await connect({ dataDir: 'memory://' });

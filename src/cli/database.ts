@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { Db } from '../db/connection.ts';
-import { configFromEnv } from '../platform/config.ts';
+import { configFromEnv } from '../platform/shared/config.ts';
 import type { TaskName } from '../platform/admin/tasks.ts';
 
 export interface DatabaseFlags {

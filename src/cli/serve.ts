@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { configFromEnv } from '../platform/config.ts';
+import { configFromEnv } from '../platform/shared/config.ts';
 
 const portOption = (v: string) => {
   const n = Number(v);

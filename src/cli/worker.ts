@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { configFromEnv } from '../platform/config.ts';
+import { configFromEnv } from '../platform/shared/config.ts';
 
 const positive = (v: string) => {
   const n = Number(v);
@@ -58,7 +58,7 @@ export function registerWorker(program: Command): void {
         const { startMonitor } = await import('../platform/monitor/loop.ts');
         monitor = startMonitor(ctx);
       }
-      const { startMetricsServer } = await import('../platform/metrics.ts');
+      const { startMetricsServer } = await import('../platform/shared/metrics.ts');
       const metrics = await startMetricsServer(process.env, log).catch((err: Error) => {
         console.error(`vigil: ${err.message}`);
         process.exit(1);

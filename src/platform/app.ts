@@ -1,7 +1,7 @@
 // buildApp(): the whole HTTP API as one Fastify instance. `vigil serve` listens with it; tests drive it
 // with inject(). Routes are thin; the rules live in each area's service.ts.
 import { readFileSync } from 'node:fs';
-import { observeRequest } from './metrics.ts';
+import { observeRequest } from './shared/metrics.ts';
 import { createHash, randomUUID } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
@@ -9,11 +9,11 @@ import Fastify, { LogController, type FastifyError, type FastifyInstance } from 
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { ApiError, ErrorBody, MessageBody } from './errors.ts';
+import { ApiError, ErrorBody, MessageBody } from './shared/errors.ts';
 import { authPlugin } from './auth/plugin.ts';
 import { areas } from './areas.ts';
-import { registerInputChecks } from './input.ts';
-import type { AppContext } from './context.ts';
+import { registerInputChecks } from './shared/input.ts';
+import type { AppContext } from './shared/context.ts';
 
 export interface RouteAccess {
   method: string;

@@ -1,16 +1,23 @@
 // Every API area's routes. Add a line here when an area is built.
+//
+// Areas import each other in one direction only; an area may import those before it in this order:
+//   shared < auth < templates < worker < configs < intel < scans < updates < assets < monitor < team < admin
+// (system and console, and the top files app, server, start and this one, may import any area). Where a
+// lower area needs something of a higher one, the higher one provides it (scans/sources.ts's asset
+// inventory) or writes rows the higher one reads (assets' asset_events, read by monitor).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { systemRoutes } from './system/routes.ts';
 import { teamRoutes } from './team/routes.ts';
 import { intelRoutes } from './intel/routes.ts';
 import { templateRoutes } from './templates/routes.ts';
 import { scanRoutes } from './scans/routes.ts';
-import { monitorRoutes } from './monitor/routes.ts';
+import { scheduleRoutes, deliveryRoutes } from './monitor/routes.ts';
+import { configRoutes } from './configs/routes.ts';
 import { assetRoutes } from './assets/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { consoleRoutes } from './console/routes.ts';
 
 // The console's catch-all routes come last, after every API route.
 export const areas: FastifyPluginAsyncTypebox[] = [
-  systemRoutes, authRoutes, teamRoutes, templateRoutes, monitorRoutes, scanRoutes, intelRoutes, assetRoutes, consoleRoutes,
+  systemRoutes, authRoutes, teamRoutes, templateRoutes, scheduleRoutes, configRoutes, deliveryRoutes, scanRoutes, intelRoutes, assetRoutes, consoleRoutes,
 ];

@@ -5,7 +5,7 @@ import { openSync, writeSync, closeSync, mkdirSync, readFileSync, unlinkSync } f
 import type { Db } from '../db/connection.ts';
 import { connect } from '../db/connection.ts';
 import { migrate } from '../db/migrate.ts';
-import type { PlatformConfig } from './config.ts';
+import type { PlatformConfig } from './shared/config.ts';
 
 export async function openDatabase(config: Pick<PlatformConfig, 'databaseUrl' | 'dataDir'>, schema?: string): Promise<Db> {
   const db = config.databaseUrl

@@ -2,8 +2,8 @@
 import pino from 'pino';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/platform/app.ts';
-import { configFromEnv, type PlatformConfig } from '../../src/platform/config.ts';
-import type { AppContext } from '../../src/platform/context.ts';
+import { configFromEnv, type PlatformConfig } from '../../src/platform/shared/config.ts';
+import type { AppContext } from '../../src/platform/shared/context.ts';
 import { bootstrapOwner, issueKey } from '../../src/platform/auth/service.ts';
 import * as store from '../../src/platform/auth/store.ts';
 import { parseRole } from '../../src/platform/auth/permissions.ts';

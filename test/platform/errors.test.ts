@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../../src/platform/app.ts';
-import { configFromEnv } from '../../src/platform/config.ts';
+import { configFromEnv } from '../../src/platform/shared/config.ts';
 import { bootstrapOwner } from '../../src/platform/auth/service.ts';
 import { dbKinds, freshDb, type TestDb } from '../helpers/db.ts';
 

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
-import { configFromEnv, type PlatformConfig } from '../../src/platform/config.ts';
+import { configFromEnv, type PlatformConfig } from '../../src/platform/shared/config.ts';
 import { startServer, type RunningServer } from '../../src/platform/server.ts';
 import { openDatabase } from '../../src/platform/start.ts';
 import { enqueue, registerJobHandler } from '../../src/platform/worker/registry.ts';

@@ -1,7 +1,7 @@
 // Per-key API rate limit: the spec's error body with 429, keys counted apart, health always answered.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { configFromEnv } from '../../src/platform/config.ts';
+import { configFromEnv } from '../../src/platform/shared/config.ts';
 
 describe('API rate limit', () => {
   let t: TestApp;

@@ -8,7 +8,8 @@ import http from 'node:http';
 import path from 'node:path';
 import type { Db } from '../../db/connection.ts';
 import type { Logger } from 'pino';
-import { TASKS, type TaskIO, type TaskName } from './tasks.ts';
+import { TASKS, type TaskName } from './tasks.ts';
+import type { TaskIO } from '../shared/task-io.ts';
 
 export const ADMIN_SOCKET_NAME = 'admin.sock';
 const MAX_BODY = 1024 * 1024;

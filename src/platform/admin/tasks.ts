@@ -3,13 +3,18 @@
 // runs in the CLI process (its own database connection) or inside a running `vigil serve` (through the
 // admin socket, when serve holds the embedded database).
 import type { Db } from '../../db/connection.ts';
+import type { TaskIO } from '../shared/task-io.ts';
+import { importCatalogueAndRelink } from '../intel/catalogue-import.ts';
+import { importIntel } from '../intel/importer.ts';
+import { rebuildAll } from '../intel/recompute.ts';
+import { linkTemplateFacts } from '../intel/template-link.ts';
+import * as authStore from '../auth/store.ts';
+import { issueKey } from '../auth/service.ts';
+import { setTeamCreator } from '../team/team-creation.ts';
+import { updateIntel, updateTemplates } from '../updates/service.ts';
+import { listRuns } from '../updates/store.ts';
 
-export interface TaskIO {
-  out(text: string): void;
-  err(text: string): void;
-  /** The user's terminal is a TTY: progress may rewrite one line in place. */
-  tty: boolean;
-}
+export type { TaskIO };
 
 export interface TemplatesImportArgs { dir: string; early?: boolean; showFailed?: number }
 export interface IntelImportArgs { inputs: string[]; feed?: string; date?: string; json?: boolean }
@@ -40,7 +45,6 @@ export function bar(done: number, total: number, label: string, width = 24): str
 }
 
 export const templatesImport: Task<TemplatesImportArgs> = async (db, a, io) => {
-  const { importCatalogueAndRelink } = await import('../catalogue.ts');
   const p = progress(io, 100, 5_000);
   const s = await importCatalogueAndRelink(db, a.dir, {
     early: !!a.early,
@@ -64,7 +68,6 @@ export const templatesImport: Task<TemplatesImportArgs> = async (db, a, io) => {
 };
 
 export const intelImport: Task<IntelImportArgs> = async (db, a, io) => {
-  const { importIntel } = await import('../intel/importer.ts');
   const p = progress(io, 500, 10_000);
   const report = await importIntel(db, a.inputs, {
     format: a.feed as never, date: a.date,
@@ -84,35 +87,24 @@ export const intelImport: Task<IntelImportArgs> = async (db, a, io) => {
 };
 
 export const intelRebuild: Task<Record<string, never>> = async (db, _a, io) => {
-  const { rebuildAll } = await import('../intel/recompute.ts');
-  const { linkTemplateFacts } = await import('../intel/template-link.ts');
   await linkTemplateFacts(db);
   io.out(`records changed: ${await rebuildAll(db)}\n`);
 };
 
 export const usersKey: Task<UsersKeyArgs> = async (db, a, io) => {
-  const store = await import('../auth/store.ts');
-  const { issueKey } = await import('../auth/service.ts');
-  const user = await store.findUserByEmail(db, a.email);
+  const user = await authStore.findUserByEmail(db, a.email);
   if (!user) throw new Error(`no user with email ${a.email}`);
   io.out(`${await issueKey(db, user.id)}\n`);
 };
 
 export const usersList: Task<Record<string, never>> = async (db, _a, io) => {
-  const { rows } = await db.query<{ email: string; team: string; team_id: string; role: string; creates: string }>(
-    `SELECT u.email, t.name AS team, t.id AS team_id, m.role,
-            CASE WHEN u.is_instance_owner THEN 'instance-owner' WHEN u.may_create_teams THEN 'creates-teams' ELSE '-' END AS creates
-       FROM users u
-       LEFT JOIN team_members m ON m.user_id = u.id LEFT JOIN teams t ON t.id = m.team_id
-      ORDER BY u.email, t.created_at`,
-  );
+  const rows = await authStore.listUserMemberships(db);
   for (const r of rows) io.out(`${r.email}\t${r.role ?? '-'}\t${r.team ?? '-'}\t${r.team_id ?? ''}\t${r.creates}\n`);
 };
 
 /** `vigil users allow-teams` / `deny-teams`: the operator's way to the instance owner's grant. */
 function teamCreator(allowed: boolean): Task<UsersKeyArgs> {
   return async (db, a, io) => {
-    const { setTeamCreator } = await import('../team/team-creation.ts');
     await setTeamCreator(db, a.email, allowed);
     io.out(`${a.email} ${allowed ? 'may create teams (under VIGIL_TEAM_CREATION=allowed, the default)' : 'may no longer create teams'}\n`);
   };
@@ -124,12 +116,10 @@ export interface TemplatesUpdateArgs { force?: boolean }
 export interface IntelUpdateArgs { feeds?: string[] }
 
 export const templatesUpdate: Task<TemplatesUpdateArgs> = async (db, a, io) => {
-  const { updateTemplates } = await import('../updates/service.ts');
   await updateTemplates(db, process.env, { force: a.force, io });
 };
 
 export const intelUpdate: Task<IntelUpdateArgs> = async (db, a, io) => {
-  const { updateIntel } = await import('../updates/service.ts');
   const r = await updateIntel(db, process.env, { feeds: a.feeds, io });
   const failed = r.feeds.filter((f) => f.status === 'failed');
   if (r.feeds.length === 0) throw new Error('no feed to update (see VIGIL_INTEL_FEEDS and VIGIL_FEED_<NAME>_URL)');
@@ -137,7 +127,6 @@ export const intelUpdate: Task<IntelUpdateArgs> = async (db, a, io) => {
 };
 
 export const updatesList: Task<Record<string, never>> = async (db, _a, io) => {
-  const { listRuns } = await import('../updates/store.ts');
   for (const r of await listRuns(db, 30)) {
     io.out(`${new Date(r.started_at).toISOString()}\t${r.kind}\t${r.status}\t${r.version ?? ''}\t${r.error ?? ''}\n`);
   }

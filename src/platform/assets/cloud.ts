@@ -3,8 +3,8 @@
 // replace the providers' API addresses: mirrors, proxies, tests).
 import type { Db } from '../../db/connection.ts';
 import { parseCloudConfig, parseCloudEndpoints, type ProviderEntry } from '../../discovery/index.ts';
-import { badRequest } from '../errors.ts';
-import { loadConfigs } from '../scans/configs.ts';
+import { badRequest } from '../shared/errors.ts';
+import { loadConfigs } from '../configs/resolve.ts';
 
 /** The providers of some accounts, once each in order: "do,cloudflare" (an enumeration's cloudlist_provider_name). */
 export function providerNames(entries: ProviderEntry[]): string {

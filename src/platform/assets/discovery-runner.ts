@@ -6,7 +6,7 @@
 import { Worker } from 'node:worker_threads';
 import type { DiscoveredAsset, DiscoveryConfig, DiscoveryEvent, Limits } from '../../discovery/index.ts';
 import type { TechOptions } from '../../discovery/index.ts';
-import type { PlatformConfig } from '../config.ts';
+import type { PlatformConfig } from '../shared/config.ts';
 
 export interface DiscoveryThreadInput {
   /** The configuration without its hooks (functions do not cross threads): the thread makes them. */

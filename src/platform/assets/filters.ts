@@ -1,7 +1,7 @@
 // AssetFilters (the spec's object, in requests, query strings and policy conditions): checked and turned
 // into one normalized form that the store turns into SQL. One implementation serves the contents list,
 // policy conditions and scans over assets, so they can never disagree.
-import { badRequest } from '../errors.ts';
+import { badRequest } from '../shared/errors.ts';
 
 export const TIME_RANGES = ['last_day', 'last_week', 'last_month', 'last_3_months', 'last_6_months', 'last_12_months', 'all_time'] as const;
 export type TimeRange = (typeof TIME_RANGES)[number];

@@ -1,12 +1,14 @@
 // The assets area's background jobs: enumeration runs, and policy alerts. Loaded by
-// src/platform/worker/jobs.ts so `vigil serve` and `vigil worker` both run them.
+// src/platform/jobs.ts so `vigil serve` and `vigil worker` both run them.
 import { randomUUID } from 'node:crypto';
 import { registerJobHandler } from '../worker/registry.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError } from '../shared/errors.ts';
 import { createScan } from '../scans/service.ts';
 import { ALERT_JOB, ENUMERATE_JOB } from './jobs-names.ts';
 import { runEnumeration, type EnumerateJob } from './run.ts';
 import * as store from './store.ts';
+import { insertAssetEvent } from './event-store.ts';
+import './targets.ts'; // provides the inventory to the scans area (automatic and scheduled scans over assets)
 
 /** Seconds a run may take before pg-boss hands it to another worker (VIGIL_ENUMERATION_TIMEOUT). */
 export const ENUMERATION_EXPIRE_SECONDS = Number(process.env.VIGIL_ENUMERATION_TIMEOUT ?? 3600);
@@ -37,15 +39,15 @@ registerJobHandler<EnumerateJob>(ENUMERATE_JOB, async (job, ctx) => {
 }, { concurrency: Number(process.env.VIGIL_ENUMERATION_CONCURRENCY ?? 2), retryLimit: 2, retryDelay: 2, expireInSeconds: ENUMERATION_EXPIRE_SECONDS, pollingIntervalSeconds: 0.5 });
 
 /**
- * Policy alerts: the policy event becomes deliveries for the alerting configs (Slack, Teams, email,
- * webhooks) that ask for `asset_policy_match`; the monitor loop sends them with retries.
+ * Policy alerts: the policy event becomes an asset event row; the monitor loop turns it into deliveries
+ * for the alerting configs (Slack, Teams, email, webhooks) that ask for `asset_policy_match` and sends
+ * them with retries. A retried job writes a second row; the deliveries are deduplicated by the policy event.
  */
 registerJobHandler<{ team_id: string; policy_id: string; alerting_config_ids: string[]; event: Record<string, unknown> }>(ALERT_JOB, async (job, ctx) => {
-  const { queueAssetPolicyAlert } = await import('../monitor/events.ts');
-  const queued = await queueAssetPolicyAlert(ctx, {
-    teamId: job.data.team_id, configIds: job.data.alerting_config_ids ?? [], eventId: String(job.data.event.id),
+  const eventRow = await insertAssetEvent(ctx.db, job.data.team_id, { event: 'asset_policy_match', data: {
+    configIds: job.data.alerting_config_ids ?? [], eventId: String(job.data.event.id),
     policyName: String(job.data.event.subject_name ?? ''), payload: job.data.event,
-  });
-  ctx.log.info({ team_id: job.data.team_id, policy_id: job.data.policy_id, event_id: job.data.event.id, deliveries: queued }, 'asset policy alert queued for delivery');
-  return { deliveries: queued };
+  } });
+  ctx.log.info({ team_id: job.data.team_id, policy_id: job.data.policy_id, event_id: job.data.event.id, asset_event: eventRow }, 'asset policy alert queued for the monitor');
+  return { asset_event: eventRow };
 }, { concurrency: 2, retryLimit: 3, expireInSeconds: 300 });

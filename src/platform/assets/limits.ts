@@ -2,7 +2,7 @@
 // names (VIGIL_MAX_ENUMERATION_NAMES), counted by arithmetic (discovery's workOf) at create, update,
 // rescan and when a stored enumeration runs, so a refusal costs microseconds whatever the ranges.
 import type { DiscoveryWork } from '../../discovery/index.ts';
-import type { PlatformConfig } from '../config.ts';
+import type { PlatformConfig } from '../shared/config.ts';
 
 export type WorkLimits = Pick<PlatformConfig, 'maxEnumerationProbes' | 'maxEnumerationNames'>;
 

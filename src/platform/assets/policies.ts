@@ -2,10 +2,10 @@
 // remove_label) applied to the assets a run found new or changed, and to existing ones when asked.
 // Every action is recorded as an event; alerts are queued as `asset-alert` jobs for delivery.
 import { createHash } from 'node:crypto';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../shared/context.ts';
 import type { Caller } from '../auth/service.ts';
 import type { Db } from '../../db/connection.ts';
-import { badRequest, notFound } from '../errors.ts';
+import { badRequest, notFound } from '../shared/errors.ts';
 import { enqueue } from '../worker/registry.ts';
 import { isEmptyFilter, normalizeFilters, type AssetFiltersInput } from './filters.ts';
 import { ALERT_JOB } from './jobs-names.ts';

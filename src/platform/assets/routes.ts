@@ -2,10 +2,11 @@
 // change history, and asset policies with their events.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { errorResponses, MessageBody } from '../errors.ts';
+import { errorResponses, MessageBody } from '../shared/errors.ts';
 import * as assets from './service.ts';
 import * as policies from './policies.ts';
 import * as S from './schemas.ts';
+import './targets.ts'; // provides the inventory to the scans area (scans over assets)
 
 const tags = ['assets'];
 const OkId = Type.Object({ message: Type.String(), id: Type.String() });

@@ -8,13 +8,14 @@ import type { JobContext } from '../worker/registry.ts';
 import type { Db } from '../../db/connection.ts';
 import { randomUUID } from 'node:crypto';
 import { parseProviderConfig, SOURCES as PASSIVE_SOURCES, type DiscoveredAsset, type DiscoveryEvent, type Step } from '../../discovery/index.ts';
-import { loadConfigs } from '../scans/configs.ts';
+import { loadConfigs } from '../configs/resolve.ts';
 import { applyPoliciesToRun, pendingAlertsOfRun, sendAlerts } from './policies.ts';
 import * as store from './store.ts';
+import { insertAssetEvent } from './event-store.ts';
 import { technologyTemplates, DEFAULT_TECH_TEMPLATES } from './technologies.ts';
 import { runDiscoveryThread, type DiscoveryThreadInput } from './discovery-runner.ts';
 import { checkEnumeration, type EnumerationConfigInput } from './service.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError } from '../shared/errors.ts';
 import { cloudSettings, providerNames } from './cloud.ts';
 
 export interface EnumerateJob {
@@ -246,15 +247,16 @@ export async function runEnumeration(ctx: JobContext, job: EnumerateJob, onStore
   }
   // Alerts and the automatic scan after the commit; both are safe to repeat.
   await sendAlerts(ctx, await pendingAlertsOfRun(ctx.db, row.team_id, row.id, job.run));
-  const { rows: fresh } = await ctx.db.query<{ id: string; host: string; port: number | null }>(
-    `SELECT id::text AS id, host, port FROM assets WHERE enumeration_id = $1 AND first_seen_run = $2 AND disappeared_at IS NULL ORDER BY id`, [row.id, job.run]);
+  const fresh = await store.newAssetsOfRun(ctx.db, row.id, job.run);
   // The first run (1) finds everything: only later runs' new assets are news.
   if (job.run > 1) {
-    const { queueNewAssetsAlert } = await import('../monitor/events.ts');
-    await queueNewAssetsAlert(ctx, {
-      teamId: row.team_id, configIds: row.alerting_config_ids ?? [], enumerationId: row.id, enumerationName: row.name, run: job.run,
-      assets: fresh.map((r) => ({ host: r.host, port: r.port })),
-    });
+    // An event row for the monitor loop, which turns it into new_asset alerts (once per run).
+    if (fresh.length) {
+      await insertAssetEvent(ctx.db, row.team_id, { event: 'new_asset', data: {
+        configIds: row.alerting_config_ids ?? [], enumerationId: row.id, enumerationName: row.name, run: job.run,
+        assets: fresh.map((r) => ({ host: r.host, port: r.port })),
+      } });
+    }
   }
   if (onStored) await onStored(fresh.map((r) => r.id));
   return { outcome: 'stored' };

@@ -1,5 +1,6 @@
 // TypeBox schemas of the assets endpoints (they validate input and document the API).
 import { Type } from '@sinclair/typebox';
+export { Page } from '../shared/paging.ts';
 import { AssetFilters } from '../scans/schemas.ts';
 import { STEPS } from '../../discovery/index.ts';
 
@@ -64,11 +65,6 @@ export const EnumerationContent = Type.Object({
   tls_serial_number: Opt(Str), tls_not_before: Opt(Str), tls_not_after: Opt(Str), tls_expired: Opt(Type.Boolean()),
   tls_self_signed: Opt(Type.Boolean()), tls_mismatched: Opt(Type.Boolean()), tls_version: Opt(Str), tls_versions: Opt(StrList),
   created_at: Str, updated_at: Str, last_seen_at: Str, is_internal: Type.Boolean(),
-});
-
-export const Page = <T extends ReturnType<typeof Type.Object>>(item: T) => Type.Object({
-  current_page: Type.Integer(), result_count: Type.Integer(), total_results: Type.Integer(), total_pages: Type.Integer(),
-  message: Str, data: Type.Array(item),
 });
 
 export const EnumerationListQuery = Type.Object({

@@ -1,14 +1,14 @@
 // Rules of enumerations and the inventory: what a create / update request means (checked with the
 // discovery's own checks, so nothing invalid is stored), rescans, the contents list and change history.
 import { randomBytes } from 'node:crypto';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../shared/context.ts';
 import type { Caller } from '../auth/service.ts';
-import { badRequest, conflict, notFound } from '../errors.ts';
+import { badRequest, conflict, notFound } from '../shared/errors.ts';
 import { workOf } from '../../discovery/index.ts';
 import { overLimit, type WorkLimits } from './limits.ts';
 import { enqueue } from '../worker/registry.ts';
 import { checkDenied, denyList } from '../scans/deny.ts';
-import { parseSort, pageEnvelope } from '../scans/service.ts';
+import { parseSort, pageEnvelope } from '../shared/paging.ts';
 import { normalizeFilters, TIME_RANGES, type AssetFiltersInput } from './filters.ts';
 import { ENUMERATE_JOB } from './jobs-names.ts';
 import * as store from './store.ts';

@@ -571,3 +571,10 @@ export async function listPolicyEvents(db: Db, teamId: string, policyId: string,
 export async function addNotice(db: Db, id: string, notice: string): Promise<void> {
   await db.query(`UPDATE asset_enumerations SET notices = notices || $2::jsonb WHERE id = $1`, [id, JSON.stringify([notice])]);
 }
+
+/** Assets first seen in this run of the enumeration and still present. */
+export async function newAssetsOfRun(db: Db, enumerationId: string, run: number): Promise<{ id: string; host: string; port: number | null }[]> {
+  const { rows } = await db.query<{ id: string; host: string; port: number | null }>(
+    `SELECT id::text AS id, host, port FROM assets WHERE enumeration_id = $1 AND first_seen_run = $2 AND disappeared_at IS NULL ORDER BY id`, [enumerationId, run]);
+  return rows;
+}

@@ -2,17 +2,11 @@
 // `asset_filters`: the URL of each web asset (http_probe found a web server on it). DNS-only records and
 // ports without a web server are not targets. Disappeared assets are not scanned.
 import type { Db } from '../../db/connection.ts';
-import { badRequest } from '../errors.ts';
+import { badRequest } from '../shared/errors.ts';
 import { normalizeFilters, type AssetFiltersInput } from './filters.ts';
 import * as store from './store.ts';
 import { enumerationType } from './views.ts';
-
-export interface AssetSelection {
-  assets: string[];
-  enumerationIds: string[];
-  scanAllAssets: boolean;
-  assetFilters?: Record<string, unknown>;
-}
+import { provideAssetInventory, type AssetSelection, type EnumerationRef } from '../scans/sources.ts';
 
 export async function assetTargets(db: Db, teamId: string, sel: AssetSelection): Promise<string[]> {
   const filter = normalizeFilters(sel.assetFilters as AssetFiltersInput | undefined, 'asset_filters.');
@@ -52,7 +46,7 @@ export async function assetTargets(db: Db, teamId: string, sel: AssetSelection):
 }
 
 /** The spec's EnumerationRef of each id the team still has (a scan's configuration shows them). */
-export async function enumerationRefs(db: Db, teamId: string, ids: string[]): Promise<{ id: string; name: string; enumeration_type: string; cloudlist_provider_name?: string; types: string[]; total_assets: number }[]> {
+export async function enumerationRefs(db: Db, teamId: string, ids: string[]): Promise<EnumerationRef[]> {
   const out = [];
   for (const id of ids) {
     const e = await store.getEnumeration(db, teamId, id);
@@ -60,3 +54,6 @@ export async function enumerationRefs(db: Db, teamId: string, ids: string[]): Pr
   }
   return out;
 }
+
+// The scans area reads the inventory through this (it sits below assets and cannot import them).
+provideAssetInventory({ targets: assetTargets, enumerationRefs });

@@ -3,8 +3,9 @@
 // (catalogue paths, folders, ids, or the team's private templates). They are read here and handed as
 // texts to the run's discovery thread, which parses and runs them (src/discovery/technologies.ts).
 import type { Db } from '../../db/connection.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError } from '../shared/errors.ts';
 import { resolveTemplates } from '../templates/resolve.ts';
+import { textsByPk } from '../templates/store.ts';
 
 export const DEFAULT_TECH_TEMPLATES = ['http/technologies/tech-detect.yaml'];
 
@@ -17,6 +18,5 @@ export async function technologyTemplates(db: Db, teamId: string, selectors: str
     if (err instanceof ApiError) return `technology templates skipped: ${err.message}`;
     throw err;
   }
-  const { rows: texts } = await db.query<{ uri: string; raw: string }>('SELECT uri, raw FROM templates WHERE pk = ANY($1::bigint[]) ORDER BY uri', [rows.map((r) => r.pk)]);
-  return texts;
+  return textsByPk(db, rows.map((r) => r.pk));
 }

@@ -8,7 +8,7 @@
 // a short piece or a listed word ("aaaaaaaaaaaa", "abcabcabcabc", "letmeinletmein"), when it is a run of
 // consecutive characters ("123456789012", "abcdefghijkl"), or when it is the account's own email address
 // or its local part.
-import { badRequest } from '../errors.ts';
+import { badRequest } from '../shared/errors.ts';
 
 export const MIN_PASSWORD = 12;
 export const MAX_PASSWORD = 200;

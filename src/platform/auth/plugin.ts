@@ -4,7 +4,7 @@
 // need with `config: { action }`; the permission table decides.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiError, forbidden, unauthorized } from '../errors.ts';
+import { ApiError, forbidden, unauthorized } from '../shared/errors.ts';
 import { hashApiKey } from './keys.ts';
 import { can, type Action } from './permissions.ts';
 import { authenticate, type Caller } from './service.ts';

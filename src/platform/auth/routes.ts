@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { badRequest, errorResponses, MessageBody } from '../errors.ts';
+import { badRequest, errorResponses, MessageBody } from '../shared/errors.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { checkNewPassword, MAX_PASSWORD } from './password-rules.ts';
 import {

@@ -2,7 +2,7 @@
 // bootstrap of the owner account and key issuing.
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/connection.ts';
-import { forbidden, unauthorized } from '../errors.ts';
+import { forbidden, unauthorized } from '../shared/errors.ts';
 import { keyPrefix, hashApiKey, newApiKey } from './keys.ts';
 import type { Role } from './permissions.ts';
 import * as store from './store.ts';

@@ -4,7 +4,7 @@
 // cookie must also send the session's CSRF token in X-CSRF-Token (checked in plugin.ts).
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../../db/connection.ts';
-import { ApiError, unauthorized } from '../errors.ts';
+import { ApiError, unauthorized } from '../shared/errors.ts';
 import { hashApiKey } from './keys.ts';
 import { verifyPassword } from './passwords.ts';
 import { resolveCaller, type Caller } from './service.ts';

@@ -233,3 +233,25 @@ export async function hasCredentials(db: Db, userId: number): Promise<boolean> {
     [userId]);
   return rows[0]?.yes ?? false;
 }
+
+/** Every user with each team they belong to (one row per membership; a user of no team once), for `vigil users list`. */
+export async function listUserMemberships(db: Db): Promise<{ email: string; team: string | null; team_id: string | null; role: string | null; creates: string }[]> {
+  const { rows } = await db.query<{ email: string; team: string | null; team_id: string | null; role: string | null; creates: string }>(
+    `SELECT u.email, t.name AS team, t.id AS team_id, m.role,
+            CASE WHEN u.is_instance_owner THEN 'instance-owner' WHEN u.may_create_teams THEN 'creates-teams' ELSE '-' END AS creates
+       FROM users u
+       LEFT JOIN team_members m ON m.user_id = u.id LEFT JOIN teams t ON t.id = m.team_id
+      ORDER BY u.email, t.created_at`,
+  );
+  return rows;
+}
+
+export async function renameTeam(db: Db, teamId: string, name: string): Promise<void> {
+  await db.query('UPDATE teams SET name = $2 WHERE id = $1', [teamId, name]);
+}
+
+/** Deletes a team (members, templates, invites cascade); its members' default team becomes `moveDefaultTo`. */
+export async function deleteTeam(db: Db, teamId: string, moveDefaultTo: string): Promise<void> {
+  await db.query('DELETE FROM teams WHERE id = $1', [teamId]);
+  await db.query('UPDATE users SET default_team_id = $2 WHERE default_team_id = $1', [teamId, moveDefaultTo]);
+}

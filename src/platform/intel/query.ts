@@ -2,7 +2,7 @@
 //   field:value   field:"two words"   cvss_score:>7   age_in_days:<30   is_kev:true   vendor:apache*
 //   a && b   a || b   NOT a   (grouping)   free text (matched in id, name, description, vendor, product)
 // Adjacent terms without an operator are ANDed. User values only ever travel as parameters.
-import { badRequest } from '../errors.ts';
+import { badRequest } from '../shared/errors.ts';
 
 type Kind = 'text' | 'num' | 'bool' | 'date' | 'array' | 'age' | 'contains';
 

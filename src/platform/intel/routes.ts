@@ -1,7 +1,7 @@
 // GET /v2/vulnerability/search and GET /v2/vulnerability/{id}.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { errorResponses } from '../errors.ts';
+import { errorResponses } from '../shared/errors.ts';
 import { SearchResponse, Vulnerability } from './schema.ts';
 import * as intel from './service.ts';
 

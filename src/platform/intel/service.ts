@@ -1,6 +1,6 @@
 // Rules of the vulnerability API: id resolution, field selection, read-time fields, search and facets.
 import type { Db } from '../../db/connection.ts';
-import { badRequest, notFound } from '../errors.ts';
+import { badRequest, notFound } from '../shared/errors.ts';
 import { FIELD_NAMES } from './schema.ts';
 import * as store from './store.ts';
 import { orderBy, SEARCH_FIELDS, SqlBuilder, whereFor } from './query.ts';
@@ -103,14 +103,10 @@ export async function search(db: Db, p: SearchParams) {
   const b = new SqlBuilder(new Date());
   const where = whereFor(p.q ?? '', b);
   const order = orderBy(p.sort_asc, p.sort_desc);
-  const countRes = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM intel_vulns WHERE ${where}`, b.params);
-  const total = countRes.rows[0]!.n;
-  const rows = await db.query<store.StoredVuln>(
-    `${store.READ} WHERE ${where} ORDER BY ${order} LIMIT ${b.p(limit)} OFFSET ${b.p(offset)}`,
-    b.params,
-  );
+  const total = await store.countWhere(db, where, b.params);
+  const rows = await store.readWhere(db, where, order, b.p(limit), b.p(offset), b.params);
   const now = Date.now();
-  const results = rows.rows.map((r) => present(r, wanted, now));
+  const results = rows.map((r) => present(r, wanted, now));
   const facets = await facetsFor(db, where, b.params.slice(0, -2), total, p);
   return { count: results.length, total, results, ...(facets ? { facets } : {}) };
 }
@@ -126,17 +122,14 @@ async function facetsFor(db: Db, where: string, params: unknown[], total: number
     if (!TERM_FACETS.includes(name)) throw badRequest(`term_facets: "${name}" cannot be faceted; use one of ${TERM_FACETS.join(', ')}`, 'term_facets');
     const col = SEARCH_FIELDS[name]!.col;
     const expr = name === 'cwe' ? 'unnest(cwe)' : `${col}::text`;
-    const res = await db.query<{ k: string | null; n: number }>(
-      `SELECT ${expr} AS k, count(*)::int AS n FROM intel_vulns WHERE ${where} GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT ${size + 1}`,
-      params,
-    );
+    const res = await store.groupCounts(db, expr, where, params, size + 1);
     const missing = name === 'cwe'
-      ? (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM intel_vulns WHERE ${where} AND cardinality(cwe) = 0`, params)).rows[0]!.n
-      : res.rows.find((r) => r.k === null)?.n ?? 0;
+      ? await store.countWhere(db, `${where} AND cardinality(cwe) = 0`, params)
+      : res.find((r) => r.k === null)?.n ?? 0;
     const buckets: Record<string, number> = {};
-    for (const r of res.rows) if (r.k !== null && Object.keys(buckets).length < size) buckets[r.k] = r.n;
+    for (const r of res) if (r.k !== null && Object.keys(buckets).length < size) buckets[r.k] = r.n;
     const counted = Object.values(buckets).reduce((a, n) => a + n, 0);
-    const all = name === 'cwe' ? (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM intel_vulns, unnest(cwe) WHERE ${where}`, params)).rows[0]!.n : total - missing;
+    const all = name === 'cwe' ? await store.countCweWhere(db, where, params) : total - missing;
     out[name] = { buckets, missing, other: Math.max(0, all - counted), total };
   }
   for (const name of ranges) {
@@ -144,13 +137,10 @@ async function facetsFor(db: Db, where: string, params: unknown[], total: number
     if (!edges) throw badRequest(`range_facets: "${name}" has no ranges; use one of ${Object.keys(RANGES).join(', ')}`, 'range_facets');
     const col = SEARCH_FIELDS[name]!.col;
     const cases = edges.map(([label, lo, hi]) => `WHEN ${col} >= ${lo} AND ${col} < ${hi} THEN '${label}'`);
-    const res = await db.query<{ k: string | null; n: number }>(
-      `SELECT CASE ${cases.join(' ')} END AS k, count(*)::int AS n FROM intel_vulns WHERE ${where} GROUP BY 1`,
-      params,
-    );
+    const res = await store.groupCounts(db, `CASE ${cases.join(' ')} END`, where, params);
     const buckets: Record<string, number> = {};
-    for (const r of res.rows) if (r.k !== null) buckets[r.k] = r.n;
-    const missing = res.rows.find((r) => r.k === null)?.n ?? 0;
+    for (const r of res) if (r.k !== null) buckets[r.k] = r.n;
+    const missing = res.find((r) => r.k === null)?.n ?? 0;
     out[name] = { buckets, missing, other: 0, total };
   }
   return out;

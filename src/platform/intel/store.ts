@@ -146,3 +146,26 @@ export async function logImport(db: Db, r: { feed: string; source: string; start
     [r.feed, r.source, r.started, r.read, r.changed, r.skippedCount, JSON.stringify(r.skipped)],
   );
 }
+
+// Searches: `where` is SQL built by query.ts's SqlBuilder from the user's query (values only as
+// parameters), `params` its values.
+
+export async function countWhere(db: Db, where: string, params: unknown[]): Promise<number> {
+  return (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM intel_vulns WHERE ${where}`, params)).rows[0]!.n;
+}
+
+/** `limit` and `offset` are parameter placeholders of the builder. */
+export async function readWhere(db: Db, where: string, order: string, limit: string, offset: string, params: unknown[]): Promise<StoredVuln[]> {
+  return (await db.query<StoredVuln>(`${READ} WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`, params)).rows;
+}
+
+/** Counts per value of `expr` (a column expression of query.ts's field table); with `limit`, the largest first. */
+export async function groupCounts(db: Db, expr: string, where: string, params: unknown[], limit?: number): Promise<{ k: string | null; n: number }[]> {
+  const tail = limit === undefined ? '' : ` ORDER BY 2 DESC, 1 LIMIT ${limit}`;
+  return (await db.query<{ k: string | null; n: number }>(`SELECT ${expr} AS k, count(*)::int AS n FROM intel_vulns WHERE ${where} GROUP BY 1${tail}`, params)).rows;
+}
+
+/** How many CWE entries the matching records name in all. */
+export async function countCweWhere(db: Db, where: string, params: unknown[]): Promise<number> {
+  return (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM intel_vulns, unnest(cwe) WHERE ${where}`, params)).rows[0]!.n;
+}

@@ -2,23 +2,8 @@
 // records are computed from the template store's row it points to.
 import type { Db } from '../../db/connection.ts';
 import type { CveFacts, TemplateFact, TemplateLink } from './facts.ts';
+import { publicContents } from '../templates/store.ts';
 
-interface TemplateRowContent {
-  uri: string;
-  id: string;
-  name: string | null;
-  severity: string | null;
-  type: string | null;
-  description: string | null;
-  impact: string | null;
-  remediation: string | null;
-  author: string[];
-  tags: string[];
-  classification: Record<string, unknown> | null;
-  metadata: Record<string, unknown> | null;
-  ai_meta: Record<string, unknown> | null;
-  raw: string;
-}
 
 /**
  * Replaces the stored links of a batch of facts by the full templates read from the store. A link whose
@@ -30,12 +15,7 @@ export async function attachTemplates(db: Db, facts: Map<string, CveFacts>): Pro
   const wanted = (f: CveFacts): f is CveFacts & { template: TemplateLink } => !!f.template && !!(f.cve5 || f.nvd2);
   for (const f of facts.values()) if (wanted(f)) uris.add(f.template.uri);
   if (!uris.size) return;
-  const res = await db.query<TemplateRowContent>(
-    `SELECT uri, id, name, severity, type, description, impact, remediation, author, tags, classification, metadata, ai_meta, raw
-     FROM templates WHERE team_id IS NULL AND uri = ANY($1::text[])`,
-    [[...uris]],
-  );
-  const byUri = new Map(res.rows.map((r) => [r.uri, r]));
+  const byUri = new Map((await publicContents(db, [...uris])).map((r) => [r.uri, r]));
   for (const f of facts.values()) {
     if (!wanted(f)) continue;
     const row = byUri.get(f.template.uri);

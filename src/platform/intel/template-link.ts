@@ -7,12 +7,11 @@ import type { Db } from '../../db/connection.ts';
 import type { TemplateLink } from './facts.ts';
 import { recompute } from './recompute.ts';
 import * as store from './store.ts';
+import { publicCveTemplates } from '../templates/store.ts';
 
 interface Candidate extends TemplateLink {
   cve_ids: string[];
 }
-
-const LINK_COLUMNS = 'uri, digest, ref, release_tag, template_type, is_draft, is_early, is_github, is_new, is_svcteam, created_at';
 
 /**
  * Of the templates naming a CVE, the one that is about it: generally available before early access, a
@@ -42,12 +41,8 @@ const CVE = /^CVE-\d{4}-\d{4,}$/;
 /** Chooses the linked template of every CVE named by the public catalogue. */
 export async function chooseLinks(db: Db): Promise<Map<string, TemplateLink>> {
   // A template names its CVEs in classification.cve-id; some CVE templates only carry the CVE as their id.
-  const res = await db.query<Candidate & { id: string; created_at: Date | string }>(
-    `SELECT id, cve_ids, ${LINK_COLUMNS} FROM templates
-     WHERE team_id IS NULL AND (cardinality(cve_ids) > 0 OR id ILIKE 'CVE-%')`,
-  );
   const best = new Map<string, Candidate>();
-  for (const { id: templateId, ...row } of res.rows) {
+  for (const { id: templateId, ...row } of await publicCveTemplates(db)) {
     const c: Candidate = { ...row, created_at: new Date(row.created_at).toISOString() };
     for (const raw of [...c.cve_ids, templateId]) {
       const id = raw.trim().toUpperCase();

@@ -2,7 +2,7 @@
 // webhooks, and email over SMTP (nodemailer).
 import net from 'node:net';
 import nodemailer from 'nodemailer';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../shared/context.ts';
 import { integrationGuard, send, SendError, UNREACHABLE, type EgressConfig } from './http-send.ts';
 
 export type AlertPayload = Record<string, unknown> & { event: string; message: string; scan_id: string; scan_name: string };

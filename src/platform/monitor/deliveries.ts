@@ -2,14 +2,14 @@
 // Attempt n that fails is tried again after VIGIL_DELIVERY_RETRY_BASE x 2^(n-1) seconds (default 30 s),
 // up to VIGIL_DELIVERY_MAX_ATTEMPTS attempts (default 5); each attempt is recorded on the delivery row.
 import yaml from 'js-yaml';
-import type { AppContext } from '../context.ts';
-import { getConfigById } from './config-store.ts';
+import type { AppContext } from '../shared/context.ts';
+import { getConfigById } from '../configs/store.ts';
 import { sendAlert, type AlertPayload } from './alert-senders.ts';
 import { deliverTicket } from './trackers.ts';
 import { SendError } from './http-send.ts';
 import * as store from './delivery-store.ts';
-import { mustGetConfig } from './configs.ts';
-import { badRequest } from '../errors.ts';
+import { mustGetConfig } from '../configs/service.ts';
+import { badRequest } from '../shared/errors.ts';
 import type { Caller } from '../auth/service.ts';
 
 export function retryPolicy(env: NodeJS.ProcessEnv = process.env) {

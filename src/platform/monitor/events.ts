@@ -1,10 +1,12 @@
 // Turns scan events (written by a trigger when a scan starts running, finishes, fails or is stopped) into
 // deliveries: alerts for the alerting configs that apply to the scan and ask for the event, a new_finding
 // alert after a rescan that found something new, and one ticket per finding for each reporting config.
+// Asset events (rows the assets area writes: a policy matched, a run found new assets) become alerts too.
 import yaml from 'js-yaml';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../shared/context.ts';
 import { getScanById } from '../scans/store.ts';
-import { configsFor, type ConfigRow } from './config-store.ts';
+import { configsFor, type ConfigRow } from '../configs/store.ts';
+import { claimAssetEvents, finishAssetEvent, pruneAssetEvents, type AssetEvent } from '../assets/event-store.ts';
 import * as store from './delivery-store.ts';
 import { applyVulnScores, markFindingStates } from './finding-state.ts';
 
@@ -48,13 +50,24 @@ export async function processEvents(ctx: AppContext, limit = 50): Promise<number
   if (Date.now() - lastPrune > 3_600_000) {
     lastPrune = Date.now();
     await store.pruneEvents(ctx.db);
+    await pruneAssetEvents(ctx.db);
   }
   const events = await store.claimEvents(ctx.db, limit, LEASE_SECONDS);
   for (const ev of events) {
     await handleEvent(ctx, ev);
     await store.finishEvent(ctx.db, ev.id);
   }
-  return events.length;
+  const assetEvents = await claimAssetEvents(ctx.db, limit, LEASE_SECONDS);
+  for (const ev of assetEvents) {
+    await handleAssetEvent(ctx, ev);
+    await finishAssetEvent(ctx.db, ev.id);
+  }
+  return events.length + assetEvents.length;
+}
+
+async function handleAssetEvent(ctx: AppContext, ev: AssetEvent): Promise<void> {
+  if (ev.event === 'asset_policy_match') await queueAssetPolicyAlert(ctx, { teamId: ev.team_id, ...ev.data });
+  else if (ev.event === 'new_asset') await queueNewAssetsAlert(ctx, { teamId: ev.team_id, ...ev.data });
 }
 
 async function handleEvent(ctx: AppContext, ev: store.EventRow): Promise<void> {

@@ -4,7 +4,7 @@
 import yaml from 'js-yaml';
 import type { Db } from '../../db/connection.ts';
 import { recountResults } from '../scans/store.ts';
-import { configsFor } from './config-store.ts';
+import { configsFor } from '../configs/store.ts';
 import { findingsToScore, setSeverities } from './finding-store.ts';
 
 export { markFindingStates } from './finding-store.ts';

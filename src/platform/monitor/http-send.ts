@@ -4,7 +4,7 @@
 // reset, timed out, no such host) is one text, so a delivery's last_error cannot map anyone's network;
 // HTTP statuses from a service that was reached stay. Errors never carry the URL or headers (they hold tokens).
 import { fetch, type Agent } from 'undici';
-import type { PlatformConfig } from '../config.ts';
+import type { PlatformConfig } from '../shared/config.ts';
 import { integrationEgress } from '../scans/deny.ts';
 import { guardFor, guardedAgent, type ConnectGuard } from '../../engine/index.ts';
 

@@ -2,7 +2,7 @@
 // events into alert deliveries and tickets, and sends the deliveries that are due. Every step claims its
 // rows in the database, so any number of processes can run the loop on one PostgreSQL without doing
 // anything twice.
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../shared/context.ts';
 import { runDueSchedules } from './schedules.ts';
 
 export type MonitorStep = (ctx: AppContext) => Promise<unknown>;

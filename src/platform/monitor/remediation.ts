@@ -3,7 +3,7 @@
 // last run ended. The finished run then marks what it no longer sees as fixed and what comes back as a
 // regression (finding-state.ts). One process claims each retest (remediation_runs).
 import yaml from 'js-yaml';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../shared/context.ts';
 import { rescan } from '../scans/service.ts';
 import { severityRank } from './events.ts';
 import { claimRetest, retestCandidates } from './finding-store.ts';

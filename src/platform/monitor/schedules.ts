@@ -1,8 +1,8 @@
 // Scan schedules: setting, listing and removing them (POST/GET/DELETE /v1/scans/schedule), and running the
 // due ones (called by the monitor loop of every serve and worker process; the database decides who runs
 // a slot).
-import type { AppContext } from '../context.ts';
-import { badRequest, notFound } from '../errors.ts';
+import type { AppContext } from '../shared/context.ts';
+import { badRequest, notFound } from '../shared/errors.ts';
 import { getScan } from '../scans/store.ts';
 import { rescan } from '../scans/service.ts';
 import { FREQUENCIES, MIN_START_YEAR, nextRun, parseStartTime, type Frequency } from './schedule-math.ts';

@@ -1,7 +1,7 @@
 // One ticket per finding in an issue tracker, through each tracker's public REST (Linear: GraphQL) API.
 // A finding that already has a ticket under the same reporting config (same vuln_hash) gets a comment
 // saying it was seen again, never a second ticket.
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../shared/context.ts';
 import { send, SendError } from './http-send.ts';
 import * as store from './delivery-store.ts';
 

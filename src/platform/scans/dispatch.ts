@@ -1,6 +1,6 @@
 // Splitting a scan run into chunks (a batch of targets with all of the scan's templates) and queueing one
 // pg-boss job per chunk; any worker takes any chunk.
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../shared/context.ts';
 import * as store from './store.ts';
 
 export const SCAN_CHUNK_JOB = 'scans.chunk';

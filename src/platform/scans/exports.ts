@@ -3,30 +3,17 @@
 // Links carry a random token (only its hash is stored) and expire.
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../shared/context.ts';
 import type { Db } from '../../db/connection.ts';
-import { ApiError, notFound } from '../errors.ts';
+import { ApiError, notFound } from '../shared/errors.ts';
 import { formatLogs, readLogs, type LogFilter, type LogFormat } from './logs.ts';
+import * as store from './export-store.ts';
+import type { ExportRow } from './export-store.ts';
 
 export const EXPORT_JOB = 'scans.log-export';
 /** How long a download link works (VIGIL_EXPORT_LINK_TTL seconds). */
 export const LINK_TTL_SECONDS = Number(process.env.VIGIL_EXPORT_LINK_TTL ?? 900);
 const PART_BYTES = 512 * 1024;
-
-interface ExportRow {
-  id: string;
-  team_id: string;
-  scan_id: string;
-  params: { filter: LogFilter & { since?: string }; };
-  format: LogFormat;
-  status: string;
-  built: boolean;
-  error: string | null;
-  row_count: number | null;
-  created_at: Date;
-  expires_at: Date;
-  token_hash: string;
-}
 
 const hashToken = (t: string) => createHash('sha256').update(t).digest('hex');
 const newToken = () => randomBytes(32).toString('base64url');
@@ -42,13 +29,7 @@ function fileName(row: Pick<ExportRow, 'scan_id' | 'format'>): string {
 
 async function insertExport(db: Db, e: { teamId: string; scanId: string; filter: LogFilter; format: LogFormat; async: boolean; tokenHash: string }) {
   const id = randomBytes(12).toString('hex');
-  // Exports a day past their link's expiry are dropped with their stored parts.
-  await db.query(`DELETE FROM scan_exports WHERE team_id = $1 AND expires_at < now() - interval '1 day'`, [e.teamId]);
-  await db.query(
-    `INSERT INTO scan_exports (id, team_id, scan_id, token_hash, params, format, status, expires_at)
-     VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, now() + make_interval(secs => $8))`,
-    [id, e.teamId, e.scanId, e.tokenHash, JSON.stringify({ filter: e.filter }), e.format, e.async ? 'pending' : 'ready', LINK_TTL_SECONDS],
-  );
+  await store.insertExport(db, { ...e, id, status: e.async ? 'pending' : 'ready', ttlSeconds: LINK_TTL_SECONDS });
   return id;
 }
 
@@ -75,11 +56,9 @@ function filterOf(row: ExportRow): LogFilter {
 
 /** Builds an async export's file into stored parts. Safe to run again: it starts from scratch. */
 export async function buildExport(ctx: Pick<AppContext, 'db' | 'log'>, exportId: string): Promise<void> {
-  const { rows } = await ctx.db.query<ExportRow>('SELECT * FROM scan_exports WHERE id = $1', [exportId]);
-  const row = rows[0];
+  const row = await store.getExport(ctx.db, exportId);
   if (!row || row.status === 'ready') return;
-  await ctx.db.query(`UPDATE scan_exports SET status = 'building' WHERE id = $1`, [exportId]);
-  await ctx.db.query('DELETE FROM scan_export_parts WHERE export_id = $1', [exportId]);
+  await store.startBuild(ctx.db, exportId);
   try {
     let seq = 0;
     let count = 0;
@@ -87,7 +66,7 @@ export async function buildExport(ctx: Pick<AppContext, 'db' | 'log'>, exportId:
     let size = 0;
     const write = async () => {
       if (!size) return;
-      await ctx.db.query('INSERT INTO scan_export_parts (export_id, seq, data) VALUES ($1, $2, $3)', [exportId, seq++, Buffer.concat(pending)]);
+      await store.insertPart(ctx.db, exportId, seq++, Buffer.concat(pending));
       pending = [];
       size = 0;
     };
@@ -104,19 +83,18 @@ export async function buildExport(ctx: Pick<AppContext, 'db' | 'log'>, exportId:
       if (size >= PART_BYTES) await write();
     }
     await write();
-    await ctx.db.query(`UPDATE scan_exports SET status = 'ready', built = true, row_count = $2 WHERE id = $1`, [exportId, count]);
+    await store.finishBuild(ctx.db, exportId, count);
   } catch (err) {
     // The stored error is shown to the team: what failed, not the exception text (which goes to the log).
     ctx.log.error({ err, export_id: exportId }, 'building a log export failed');
-    await ctx.db.query(`UPDATE scan_exports SET status = 'failed', error = $2 WHERE id = $1`, [exportId, 'the export could not be built (details in the server log)']);
+    await store.failBuild(ctx.db, exportId, 'the export could not be built (details in the server log)');
     throw err;
   }
 }
 
 /** GET /v1/export/{id}: its state, and a fresh download link once ready. */
 export async function exportStatus(ctx: AppContext, teamId: string, exportId: string) {
-  const { rows } = await ctx.db.query<ExportRow>('SELECT * FROM scan_exports WHERE id = $1 AND team_id = $2', [exportId, teamId]);
-  const row = rows[0];
+  const row = await store.getTeamExport(ctx.db, exportId, teamId);
   if (!row) throw notFound(`export ${exportId} not found`, 'export_id');
   const out: {
     export_id: string; scan_id: string; status: string; format: string; created_at: string;
@@ -128,11 +106,7 @@ export async function exportStatus(ctx: AppContext, teamId: string, exportId: st
     const token = createHmac('sha256', await linkSecret(ctx.db)).update(`export:${row.id}`).digest('base64url');
     let expires = row.expires_at;
     if (row.token_hash !== hashToken(token)) {
-      const upd = await ctx.db.query<{ expires_at: Date }>(
-        `UPDATE scan_exports SET token_hash = $2, expires_at = now() + make_interval(secs => $3) WHERE id = $1 RETURNING expires_at`,
-        [row.id, hashToken(token), LINK_TTL_SECONDS],
-      );
-      expires = upd.rows[0]!.expires_at;
+      expires = await store.renewLink(ctx.db, row.id, hashToken(token), LINK_TTL_SECONDS);
     }
     out.url = linkFor(ctx, token);
     out.expires_at = expires.toISOString();
@@ -144,11 +118,7 @@ export async function exportStatus(ctx: AppContext, teamId: string, exportId: st
 
 /** The public download: checks the token and its expiry, then streams the file. */
 export async function openDownload(db: Db, token: string): Promise<{ stream: Readable; format: LogFormat; name: string }> {
-  const { rows } = await db.query<ExportRow>(
-    `SELECT * FROM scan_exports WHERE token_hash = $1 AND status = 'ready'`,
-    [hashToken(token)],
-  );
-  const row = rows[0];
+  const row = await store.readyExportByToken(db, hashToken(token));
   if (!row) throw notFound('unknown download link');
   if (row.expires_at.getTime() < Date.now()) throw new ApiError(410, 'this download link has expired; ask for a new export', 'expired');
   const pieces = row.built ? readParts(db, row.id) : formatLogs(readLogs(db, row.scan_id, filterOf(row)), row.format);
@@ -157,9 +127,9 @@ export async function openDownload(db: Db, token: string): Promise<{ stream: Rea
 
 async function* readParts(db: Db, exportId: string): AsyncGenerator<Buffer> {
   for (let seq = 0; ; seq++) {
-    const { rows } = await db.query<{ data: Uint8Array }>('SELECT data FROM scan_export_parts WHERE export_id = $1 AND seq = $2', [exportId, seq]);
-    if (!rows[0]) return;
-    yield Buffer.from(rows[0].data);
+    const data = await store.readPart(db, exportId, seq);
+    if (!data) return;
+    yield Buffer.from(data);
   }
 }
 
@@ -169,14 +139,7 @@ const secrets = new WeakMap<Db, Promise<string>>();
 function linkSecret(db: Db): Promise<string> {
   let hit = secrets.get(db);
   if (!hit) {
-    hit = (async () => {
-      await db.query(
-        `INSERT INTO platform_secrets (name, value) VALUES ('export_links', $1) ON CONFLICT (name) DO NOTHING`,
-        [randomBytes(32).toString('base64url')],
-      );
-      const { rows } = await db.query<{ value: string }>(`SELECT value FROM platform_secrets WHERE name = 'export_links'`);
-      return rows[0]!.value;
-    })();
+    hit = store.platformSecret(db, 'export_links', randomBytes(32).toString('base64url'));
     hit.catch(() => secrets.delete(db));
     secrets.set(db, hit);
   }

@@ -4,10 +4,10 @@
 // event loop is free between batches, whatever the file's size (an 18 MB import used to stall the
 // embedded server 30 s in one transaction). A bad line is a 400 naming it; a new import with a bad line
 // leaves nothing behind.
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../shared/context.ts';
 import type { Caller } from '../auth/service.ts';
-import { badRequest, notFound } from '../errors.ts';
-import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../input.ts';
+import { badRequest, notFound } from '../shared/errors.ts';
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../shared/input.ts';
 import { newScanId } from './service.ts';
 import { toFindingRow, logEventText, type FindingRow, type ResultEvent } from './findings.ts';
 import * as store from './store.ts';

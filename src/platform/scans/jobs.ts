@@ -1,5 +1,5 @@
 // The scans area's background jobs: running a chunk of a scan, and building an async log export.
-// Loaded by src/platform/worker/jobs.ts so `vigil serve` and `vigil worker` both run them.
+// Loaded by src/platform/jobs.ts so `vigil serve` and `vigil worker` both run them.
 import { randomUUID } from 'node:crypto';
 import { registerJobHandler } from '../worker/registry.ts';
 import { SCAN_CHUNK_JOB, type ChunkJob } from './dispatch.ts';

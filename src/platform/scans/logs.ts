@@ -1,7 +1,7 @@
 // Scan log records: the export filters, batched reads (keyset on id, so memory stays flat however long the
 // log is) and the three file formats.
 import type { Db } from '../../db/connection.ts';
-import { badRequest } from '../errors.ts';
+import { badRequest } from '../shared/errors.ts';
 
 export interface LogFilter {
   run?: number;

@@ -1,9 +1,9 @@
 // Findings across a team's scans (GET /v1/scans/results), finding history across runs
 // (GET /v1/scans/vulns/history) and importing a nuclei JSON-lines file as an uploaded scan.
-import type { AppContext } from '../context.ts';
-import { badRequest, notFound } from '../errors.ts';
+import type { AppContext } from '../shared/context.ts';
+import { badRequest, notFound } from '../shared/errors.ts';
 import { getResult as getResultRow } from './store.ts';
-import { pageEnvelope, parseSort } from './service.ts';
+import { pageEnvelope, parseSort } from '../shared/paging.ts';
 import type { ResultEvent } from './findings.ts';
 
 export interface ResultsQuery {

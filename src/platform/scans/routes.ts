@@ -2,7 +2,7 @@
 // history, import; /v1/export/... for log export state and downloads.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { errorResponses } from '../errors.ts';
+import { errorResponses } from '../shared/errors.ts';
 import * as scans from './service.ts';
 import { can } from '../auth/permissions.ts';
 import { getResult, listResults, vulnHistory } from './results.ts';

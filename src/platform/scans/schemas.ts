@@ -1,5 +1,6 @@
 // TypeBox schemas of the scans endpoints (they validate input and document the API).
 import { Type } from '@sinclair/typebox';
+export { Page } from '../shared/paging.ts';
 
 // Bounds on every list and string: a request can never make the server hold or store unbounded input.
 const Str = Type.String({ maxLength: 4096 });
@@ -73,11 +74,6 @@ export const ScanListItem = Type.Object({
   schedule: Type.Optional(Schedule),
   agent_id: Type.Optional(Str), agent_tags: Type.Optional(StrList), agent_networks: Type.Optional(StrList),
   agent_behavior: Type.Optional(Type.Union([Type.Literal('distribute'), Type.Literal('mirror')])),
-});
-
-export const Page = <T extends ReturnType<typeof Type.Object>>(item: T) => Type.Object({
-  current_page: Type.Integer(), result_count: Type.Integer(), total_results: Type.Integer(), total_pages: Type.Integer(),
-  message: Str, data: Type.Array(item),
 });
 
 export const ListQuery = Type.Object({

@@ -1,15 +1,17 @@
 // Scan rules: what a create request means (targets, exclusions, templates, truncation), the lifecycle
 // (stop, rescan, delete) and the list / detail / config views.
 import { randomBytes } from 'node:crypto';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../shared/context.ts';
 import type { Caller } from '../auth/service.ts';
-import { badRequest, conflict, notFound } from '../errors.ts';
+import { badRequest, conflict, notFound } from '../shared/errors.ts';
 import { checkTarget, expandTargets, isInternalTarget, scopeFilter } from './targets.ts';
 import { checkDenied, denyList } from './deny.ts';
 import { inlineTemplates, resolveAssetTargets, resolveStoreTemplates, hasStoreSelection, enumerationRefs } from './sources.ts';
 import { startRun } from './dispatch.ts';
-import { engineOptionsFor, configRefs, checkConfigRefs, applyTemplateConfigs } from './configs.ts';
+import { engineOptionsFor, applyTemplateConfigs } from './apply-configs.ts';
+import { checkConfigRefs, configRefs, resolveScanConfigs, type ScanConfigs } from '../configs/resolve.ts';
 import * as store from './store.ts';
+import { pageEnvelope, parseSort } from '../shared/paging.ts';
 import type { ScanTemplate } from './store.ts';
 
 export interface CreateScanBody {
@@ -62,7 +64,7 @@ interface Plan {
 }
 
 /** Targets and templates of a request, checked; shared by create and rescan. */
-async function plan(ctx: AppContext, teamId: string, body: CreateScanBody): Promise<Plan> {
+async function plan(ctx: AppContext, teamId: string, body: CreateScanBody, configs: ScanConfigs): Promise<Plan> {
   const direct = body.targets ?? [];
   direct.forEach((t, i) => checkTarget(t, `targets[${i}]`));
   const deny = denyList(ctx.config);
@@ -93,7 +95,7 @@ async function plan(ctx: AppContext, teamId: string, body: CreateScanBody): Prom
   const seen = new Set<string>();
   const chosen = [...inline, ...stored].filter((t) => (seen.has(t.templateId) ? false : (seen.add(t.templateId), true)));
   // Template configs add their selection; scan configs' tag and severity filters narrow the whole list.
-  const templates = await applyTemplateConfigs(ctx.db, teamId, body, chosen);
+  const templates = await applyTemplateConfigs(ctx.db, teamId, configs, chosen);
 
   if (targets.length === 0) {
     const hadInput = direct.length + fromAssets.length > 0;
@@ -106,9 +108,11 @@ async function plan(ctx: AppContext, teamId: string, body: CreateScanBody): Prom
 
 export async function createScan(ctx: AppContext, caller: Caller, body: CreateScanBody): Promise<{ id: string; truncated: number; status: string }> {
   checkProxy(body.socks5_proxy);
-  await checkConfigRefs(ctx.db, caller.teamId, body);
-  const p = await plan(ctx, caller.teamId, body);
-  const engineOptions = await engineOptionsFor(ctx.db, caller.teamId, body);
+  // The scan's configs are read and parsed once here, then passed as data.
+  const configs = await resolveScanConfigs(ctx.db, caller.teamId, body);
+  checkConfigRefs(configs, body);
+  const p = await plan(ctx, caller.teamId, body, configs);
+  const engineOptions = engineOptionsFor(configs);
   const id = newScanId();
   const status = body.schedule_only ? 'scheduled' : 'queued';
   await ctx.db.transaction(async (tx) => {
@@ -156,7 +160,7 @@ export async function rescan(ctx: AppContext, teamId: string, id: string): Promi
   if (ACTIVE.has(scan.status)) throw conflict(`scan ${id} is ${scan.status}; stop it before running it again`, 'scan_id');
   if (scan.status === 'uploaded') throw badRequest(`scan ${id} was imported; it has no targets or templates to run`, 'scan_id');
   const body = scan.request as CreateScanBody;
-  const p = await plan(ctx, teamId, body);
+  const p = await plan(ctx, teamId, body, await resolveScanConfigs(ctx.db, teamId, body));
   const run = scan.status === 'scheduled' && scan.chunks_total === 0 ? scan.rescan_count : scan.rescan_count + 1;
   await ctx.db.transaction(async (tx) => {
     // Takes the new run only if nobody else started one since the read above (two rescans at once).
@@ -251,19 +255,6 @@ const SORTABLE: Record<string, string> = {
   total_scan: 'total_scan', rescan_count: 'rescan_count',
 };
 
-/** sort_asc / sort_desc: comma-separated fields; an unknown field is a 400 naming the parameter. */
-export function parseSort(asc: string | undefined, desc: string | undefined, allowed: Record<string, string>) {
-  const out: { column: string; desc: boolean }[] = [];
-  for (const [param, value, isDesc] of [['sort_asc', asc, false], ['sort_desc', desc, true]] as const) {
-    for (const f of (value ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
-      const column = allowed[f];
-      if (!column) throw badRequest(`cannot sort by "${f}"; use one of ${Object.keys(allowed).join(', ')}`, param);
-      out.push({ column, desc: isDesc });
-    }
-  }
-  return out;
-}
-
 export const STATUSES = ['failed', 'finished', 'queued', 'running', 'starting', 'uploaded', 'scheduled'];
 
 export interface ListQuery {
@@ -274,17 +265,6 @@ export interface ListQuery {
   sort_asc?: string;
   sort_desc?: string;
   is_internal?: boolean;
-}
-
-export function pageEnvelope<T>(data: T[], total: number, offset: number, limit: number) {
-  return {
-    message: 'ok',
-    current_page: Math.floor(offset / limit) + 1,
-    result_count: data.length,
-    total_results: total,
-    total_pages: Math.ceil(total / limit),
-    data,
-  };
 }
 
 export async function listScans(ctx: AppContext, teamId: string, q: ListQuery) {

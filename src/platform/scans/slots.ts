@@ -4,7 +4,7 @@
 // them; a lease expires unless its chunk renews it, so a worker that dies frees its slot on its own.
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/connection.ts';
-import type { EngineOptions } from './configs.ts';
+import type { EngineOptions } from './apply-configs.ts';
 import { WORKER_NAME } from './store.ts';
 
 const num = (v: string | undefined, d: number) => (v !== undefined && v !== '' && Number(v) > 0 ? Number(v) : d);

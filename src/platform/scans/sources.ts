@@ -1,21 +1,60 @@
 // Where a scan's targets and templates come from besides the request itself: the asset inventory and the
-// template store. Both are other areas; this file is the one place the scans area talks to them.
+// template store. Both are other areas; this file is the one place the scans area talks to them. The
+// template store sits below scans and is imported; the asset inventory sits above (its enumerations start
+// scans), so the assets area provides it when loaded (assets/targets.ts) and scans never imports assets.
 import type { Db } from '../../db/connection.ts';
-import { badRequest } from '../errors.ts';
+import { badRequest } from '../shared/errors.ts';
 import { parseTemplate } from '../../engine/index.ts';
 import type { ScanTemplate } from './store.ts';
 import { resolveTemplates } from '../templates/resolve.ts';
-import { assetTargets, enumerationRefs, type AssetSelection } from '../assets/targets.ts';
 
-export type { AssetSelection };
-export { enumerationRefs };
+/** The assets a scan request names. */
+export interface AssetSelection {
+  assets: string[];
+  enumerationIds: string[];
+  scanAllAssets: boolean;
+  assetFilters?: Record<string, unknown>;
+}
+
+/** The spec's EnumerationRef (a scan's configuration shows those it names). */
+export interface EnumerationRef {
+  id: string;
+  name: string;
+  enumeration_type: string;
+  cloudlist_provider_name?: string;
+  types: string[];
+  total_assets: number;
+}
+
+/** The asset inventory as the scans area reads it. */
+export interface AssetInventory {
+  targets(db: Db, teamId: string, sel: AssetSelection): Promise<string[]>;
+  enumerationRefs(db: Db, teamId: string, ids: string[]): Promise<EnumerationRef[]>;
+}
+
+let inventory: AssetInventory | undefined;
+
+/** Called once by the assets area when it loads (assets/targets.ts). */
+export function provideAssetInventory(i: AssetInventory): void {
+  inventory = i;
+}
+
+function assetInventory(): AssetInventory {
+  if (!inventory) throw new Error('the asset inventory is not loaded: import src/platform/assets/targets.ts in this process');
+  return inventory;
+}
 
 /**
- * Targets from the asset inventory (src/platform/assets/targets.ts): the named assets, the assets of the
- * named enumerations, or all of the team's, narrowed by asset_filters. An unknown id is a 400 naming it.
+ * Targets from the asset inventory: the named assets, the assets of the named enumerations, or all of the
+ * team's, narrowed by asset_filters. An unknown id is a 400 naming it.
  */
 export async function resolveAssetTargets(db: Db, teamId: string, sel: AssetSelection): Promise<string[]> {
-  return assetTargets(db, teamId, sel);
+  if (!sel.assets.length && !sel.enumerationIds.length && !sel.scanAllAssets && sel.assetFilters === undefined) return [];
+  return assetInventory().targets(db, teamId, sel);
+}
+
+export async function enumerationRefs(db: Db, teamId: string, ids: string[]): Promise<EnumerationRef[]> {
+  return ids.length ? assetInventory().enumerationRefs(db, teamId, ids) : [];
 }
 
 export interface TemplateSelection {

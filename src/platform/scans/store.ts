@@ -449,3 +449,9 @@ export async function getResult<T>(db: Db, teamId: string, id: string): Promise<
   const { rows } = await db.query<T & object>('SELECT * FROM scan_results WHERE team_id = $1 AND id = $2::bigint', [teamId, id]);
   return rows[0];
 }
+
+/** A deleted team's scans (results, logs and exports cascade) and their counts. */
+export async function deleteTeamScans(db: Db, teamId: string): Promise<void> {
+  await db.query('DELETE FROM scan_counts WHERE team_id = $1', [teamId]);
+  await db.query('DELETE FROM scans WHERE team_id = $1', [teamId]);
+}

@@ -1,7 +1,7 @@
 // Scan targets: checking what the caller sent (URLs, host names, IPs, CIDR ranges), expanding ranges,
 // applying exclusions / allow-lists, and cutting the list at the platform's maximum.
 import net from 'node:net';
-import { badRequest } from '../errors.ts';
+import { badRequest } from '../shared/errors.ts';
 import {
   cidrContains, cidrOf, formatAddress, intersectRanges, parseAddress, parseCidr, rangeSize, rangesOf, subtractRanges,
   type Address, type AddressRanges, type Cidr,

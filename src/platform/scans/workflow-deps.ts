@@ -4,6 +4,7 @@
 import type { Db } from '../../db/connection.ts';
 import { parseTemplate, workflowRefs } from '../../engine/index.ts';
 import type { ScanTemplate } from './store.ts';
+import { workflowTemplates } from '../templates/store.ts';
 
 /** At most this many templates are loaded for the workflows of one scan. */
 const MAX_DEPENDENCIES = 5_000;
@@ -22,13 +23,6 @@ export async function workflowDependencies(db: Db, rows: ScanTemplate[]): Promis
     refs.tags.forEach((x) => tags.add(x.toLowerCase()));
   }
   if (paths.size === 0 && tags.size === 0) return [];
-  const { rows: found } = await db.query<{ uri: string; raw: string; payload_files: Record<string, string[]> | null }>(
-    `SELECT uri, raw, payload_files FROM templates
-      WHERE team_id IS NULL AND NOT is_early AND raw !~ '(^|\n)workflows\\s*:'
-        AND (uri = ANY($1::text[]) OR EXISTS (SELECT 1 FROM unnest($1::text[]) p WHERE starts_with(uri, p || '/'))
-             OR tags && $2::text[])
-      ORDER BY uri LIMIT $3`,
-    [[...paths], [...tags], MAX_DEPENDENCIES],
-  );
+  const found = await workflowTemplates(db, [...paths], [...tags], MAX_DEPENDENCIES);
   return found.map((f) => ({ raw: f.raw, uri: f.uri, ...(f.payload_files ? { payloadFiles: f.payload_files } : {}) }));
 }

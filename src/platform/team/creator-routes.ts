@@ -3,7 +3,7 @@
 // instance owner, whichever team the request names.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { errorResponses, MessageBody } from '../errors.ts';
+import { errorResponses, MessageBody } from '../shared/errors.ts';
 import { listTeamCreators, requireInstanceOwner, setTeamCreator, TEAM_CREATION_MODES, type TeamCreation } from './team-creation.ts';
 import { Email } from './schemas.ts';
 

@@ -1,8 +1,8 @@
 // Invites by email: when the team has an `email` alerting config (an SMTP server), the invite link goes to
 // the new member's address through it. The link holds the one-time token after `#`, so it never reaches
 // a server log; the mail is sent in the background and only its outcome (never the token) is logged.
-import type { AppContext } from '../context.ts';
-import { listConfigs } from '../monitor/config-store.ts';
+import type { AppContext } from '../shared/context.ts';
+import { listConfigs } from '../configs/store.ts';
 import { parseConfig } from '../monitor/events.ts';
 import { sendConfigMail } from '../monitor/alert-senders.ts';
 

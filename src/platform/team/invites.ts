@@ -12,7 +12,7 @@ import { issueKey } from '../auth/service.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { checkNewPassword } from '../auth/password-rules.ts';
 import * as authStore from '../auth/store.ts';
-import { ApiError, badRequest, conflict, forbidden, notFound } from '../errors.ts';
+import { ApiError, badRequest, conflict, forbidden, notFound } from '../shared/errors.ts';
 import * as store from './store.ts';
 
 export const INVITE_TTL_DAYS = 7;

@@ -2,7 +2,7 @@
 // (/v1/user/invite/...); /v1/instance/team-creators in creator-routes.ts.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { errorResponses, MessageBody } from '../errors.ts';
+import { errorResponses, MessageBody } from '../shared/errors.ts';
 import { issueKey } from '../auth/service.ts';
 import { MAX_PASSWORD } from '../auth/password-rules.ts';
 import { identify } from '../auth/plugin.ts';

@@ -3,7 +3,7 @@ import type { Db } from '../../db/connection.ts';
 import type { Caller } from '../auth/service.ts';
 import * as store from '../auth/store.ts';
 import { can, parseRole, type Role } from '../auth/permissions.ts';
-import { badRequest, conflict, forbidden, notFound } from '../errors.ts';
+import { badRequest, conflict, forbidden, notFound } from '../shared/errors.ts';
 
 export const MAX_TEAM_MEMBERS = 100;
 

@@ -8,7 +8,7 @@
 import type { Db } from '../../db/connection.ts';
 import type { Caller } from '../auth/service.ts';
 import * as store from '../auth/store.ts';
-import { forbidden, notFound } from '../errors.ts';
+import { forbidden, notFound } from '../shared/errors.ts';
 
 export const TEAM_CREATION_MODES = ['owner', 'allowed', 'everyone'] as const;
 export type TeamCreation = (typeof TEAM_CREATION_MODES)[number];

@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/connection.ts';
 import type { Caller } from '../auth/service.ts';
 import * as store from '../auth/store.ts';
-import { badRequest, conflict, forbidden, notFound } from '../errors.ts';
+import { deleteTeamScans } from '../scans/store.ts';
+import { badRequest, conflict, forbidden, notFound } from '../shared/errors.ts';
 
 function cleanName(name: string): string {
   const n = name.trim();
@@ -25,7 +26,7 @@ export async function createWorkspace(db: Db, caller: Caller, name: string): Pro
 
 export async function renameWorkspace(db: Db, caller: Caller, name: string): Promise<void> {
   if (caller.role !== 'OWNER' && caller.role !== 'ADMIN') throw forbidden(`role ${caller.role} may not change team settings`);
-  await db.query('UPDATE teams SET name = $2 WHERE id = $1', [caller.teamId, cleanName(name)]);
+  await store.renameTeam(db, caller.teamId, cleanName(name));
 }
 
 /**
@@ -45,9 +46,7 @@ export async function deleteWorkspace(db: Db, caller: Caller, teamId: string): P
     const teams = await store.listUserTeams(tx, caller.userId);
     const other = teams.find((t) => t.id !== teamId);
     if (!other) throw badRequest('this is your only team: create another workspace before deleting it', 'team_id');
-    await tx.query('DELETE FROM scan_counts WHERE team_id = $1', [teamId]);
-    await tx.query('DELETE FROM scans WHERE team_id = $1', [teamId]); // results, logs, exports cascade
-    await tx.query('DELETE FROM teams WHERE id = $1', [teamId]); // members, templates, invites cascade
-    await tx.query('UPDATE users SET default_team_id = $2 WHERE default_team_id = $1', [teamId, other.id]);
+    await deleteTeamScans(tx, teamId);
+    await store.deleteTeam(tx, teamId, other.id);
   });
 }

@@ -1,5 +1,5 @@
 // Stored row -> the API's Template record, and the `fields` parameter (which record fields to return).
-import { badRequest } from '../errors.ts';
+import { badRequest } from '../shared/errors.ts';
 import type { TemplateRow } from './store.ts';
 
 /** Every field of the Template record, and the column it is read from. */

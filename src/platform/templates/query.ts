@@ -1,7 +1,7 @@
 // The search language of GET /v2/template/search `q`: free words plus `field:value` filters, all ANDed.
 //   wordpress rce severity:critical,high tags:cve -type:workflow author:"pdteam" cve:CVE-2021-44228
 // A comma inside a value means "any of"; a leading '-' negates a filter. Quotes keep spaces in a value.
-import { badRequest } from '../errors.ts';
+import { badRequest } from '../shared/errors.ts';
 
 export type FilterKind = 'text' | 'array' | 'bool' | 'upperArray';
 

@@ -1,6 +1,6 @@
 // Which templates a scan runs: the scans area turns the request's template selectors into template texts.
 import type { Db } from '../../db/connection.ts';
-import { badRequest } from '../errors.ts';
+import { badRequest } from '../shared/errors.ts';
 
 export interface TemplateSelectors {
   /** Catalogue template ids, catalogue paths (uri), folders (uri prefix, e.g. "http/cves/2021"),

@@ -1,7 +1,7 @@
 // /v1/template (a team's private templates), /v1/template/public/{id} and /v2/template/search.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { errorResponses } from '../errors.ts';
+import { errorResponses } from '../shared/errors.ts';
 import { Facets, TemplateRecord } from './schemas.ts';
 import { searchTemplates } from './search.ts';
 import * as service from './service.ts';

@@ -4,7 +4,7 @@
 // one aggregate query over the matching templates. Works the same on PGlite and a PostgreSQL server (only
 // core SQL and pg_trgm).
 import type { Db } from '../../db/connection.ts';
-import { badRequest } from '../errors.ts';
+import { badRequest } from '../shared/errors.ts';
 import { columnsFor, parseFields, toRecord, type TemplateRecord } from './format.ts';
 import { parseQuery, wordTsquery, type Filter, type ParsedQuery } from './query.ts';
 import { cachedFacets, changeVersion } from './facet-cache.ts';

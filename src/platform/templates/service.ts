@@ -2,7 +2,7 @@
 // only the team's own private templates can be read, changed or deleted.
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/connection.ts';
-import { badRequest, forbidden, notFound } from '../errors.ts';
+import { badRequest, forbidden, notFound } from '../shared/errors.ts';
 import { columnsFor, parseFields, toRecord, type TemplateRecord } from './format.ts';
 import { readTemplate, type TemplateFields } from './record.ts';
 import * as store from './store.ts';

@@ -178,3 +178,96 @@ export async function clearNewExcept(db: Db, added: string[]): Promise<number> {
   const res = await db.query('UPDATE templates SET is_new = false WHERE team_id IS NULL AND is_new AND NOT (uri = ANY($1::text[]))', [added]);
   return res.rowCount;
 }
+
+// Reads for other areas: the scans, assets and intel areas read templates only through these.
+
+/** Texts of templates by row, ordered by path (an enumeration's technology templates). */
+export async function textsByPk(db: Db, pks: number[]): Promise<{ uri: string; raw: string }[]> {
+  const { rows } = await db.query<{ uri: string; raw: string }>('SELECT uri, raw FROM templates WHERE pk = ANY($1::bigint[]) ORDER BY uri', [pks]);
+  return rows;
+}
+
+/** Tags and severity of templates by row (a scan config's template filters). */
+export async function tagsAndSeverity(db: Db, pks: number[]): Promise<{ pk: number; tags: string[]; severity: string }[]> {
+  const { rows } = await db.query<{ pk: number; tags: string[]; severity: string }>('SELECT pk, tags, severity FROM templates WHERE pk = ANY($1::bigint[])', [pks]);
+  return rows;
+}
+
+/** The team's and the public (not early) templates with any of the tags and any of the severities (empty: any). */
+export async function selectByTagsAndSeverity(db: Db, teamId: string, tags: string[], severities: string[]): Promise<{ pk: number; id: string; uri: string; digest: string }[]> {
+  const { rows } = await db.query<{ pk: number; id: string; uri: string; digest: string }>(
+    `SELECT pk, id, uri, digest FROM templates
+     WHERE ((team_id IS NULL AND NOT is_early) OR team_id = $1)
+       AND ($2::text[] = '{}' OR tags && $2::text[]) AND ($3::text[] = '{}' OR severity = ANY($3::text[]))
+     ORDER BY uri LIMIT 100000`,
+    [teamId, tags, severities],
+  );
+  return rows;
+}
+
+/** Public templates (no workflows themselves) at these paths, under these folders, or with these tags: a workflow's dependencies. */
+export async function workflowTemplates(db: Db, paths: string[], tags: string[], limit: number): Promise<{ uri: string; raw: string; payload_files: Record<string, string[]> | null }[]> {
+  const { rows } = await db.query<{ uri: string; raw: string; payload_files: Record<string, string[]> | null }>(
+    `SELECT uri, raw, payload_files FROM templates
+      WHERE team_id IS NULL AND NOT is_early AND raw !~ '(^|\n)workflows\\s*:'
+        AND (uri = ANY($1::text[]) OR EXISTS (SELECT 1 FROM unnest($1::text[]) p WHERE starts_with(uri, p || '/'))
+             OR tags && $2::text[])
+      ORDER BY uri LIMIT $3`,
+    [paths, tags, limit],
+  );
+  return rows;
+}
+
+/** Link fields of a CVE-linked template (the intel area's 'template' fact). */
+export interface CveTemplateRow {
+  id: string;
+  cve_ids: string[];
+  uri: string;
+  digest: string;
+  ref: string | null;
+  release_tag: string | null;
+  template_type: string;
+  is_draft: boolean;
+  is_early: boolean;
+  is_github: boolean;
+  is_new: boolean;
+  is_svcteam: boolean;
+  created_at: Date | string;
+}
+
+/** Public templates that name a CVE (classification.cve-id) or carry one as their id. */
+export async function publicCveTemplates(db: Db): Promise<CveTemplateRow[]> {
+  const { rows } = await db.query<CveTemplateRow>(
+    `SELECT id, cve_ids, uri, digest, ref, release_tag, template_type, is_draft, is_early, is_github, is_new, is_svcteam, created_at FROM templates
+     WHERE team_id IS NULL AND (cardinality(cve_ids) > 0 OR id ILIKE 'CVE-%')`,
+  );
+  return rows;
+}
+
+/** What a vulnerability record shows of its linked public templates, by path. */
+export interface TemplateContentRow {
+  uri: string;
+  id: string;
+  name: string | null;
+  severity: string | null;
+  type: string | null;
+  description: string | null;
+  impact: string | null;
+  remediation: string | null;
+  author: string[];
+  tags: string[];
+  classification: Record<string, unknown> | null;
+  metadata: Record<string, unknown> | null;
+  ai_meta: Record<string, unknown> | null;
+  raw: string;
+}
+
+export async function publicContents(db: Db, uris: string[]): Promise<TemplateContentRow[]> {
+  const { rows } = await db.query<TemplateContentRow>(
+    `SELECT uri, id, name, severity, type, description, impact, remediation, author, tags, classification, metadata, ai_meta, raw
+     FROM templates WHERE team_id IS NULL AND uri = ANY($1::text[])`,
+    [uris],
+  );
+  return rows;
+}
+

@@ -8,7 +8,9 @@ import path from 'node:path';
 import { Unzip, UnzipInflate } from 'fflate';
 import { fetch } from 'undici';
 import type { Db } from '../../db/connection.ts';
-import type { TaskIO } from '../admin/tasks.ts';
+import type { TaskIO } from '../shared/task-io.ts';
+import { importCatalogueAndRelink } from '../intel/catalogue-import.ts';
+import { importIntel } from '../intel/importer.ts';
 import { download } from './download.ts';
 import { feedSources, templatesReleaseUrl } from './sources.ts';
 import * as store from './store.ts';
@@ -107,7 +109,6 @@ export async function updateTemplates(
     try {
       await extractZip(zip.file, work);
       zip.cleanup();
-      const { importCatalogueAndRelink } = await import('../catalogue.ts');
       const s = await importCatalogueAndRelink(db, archiveRoot(work), {
         releaseTag: release.tag,
         progressEvery: 500,
@@ -138,7 +139,6 @@ export async function updateIntel(db: Db, env: NodeJS.ProcessEnv, opts: { feeds?
   const { sources, skipped } = feedSources(env, opts.feeds);
   const out: IntelUpdateResult = { feeds: [], skipped };
   for (const s of skipped) io.err(`${s.feed}: skipped (${s.reason})\n`);
-  const { importIntel } = await import('../intel/importer.ts');
   for (const src of sources) {
     const run = await store.startRun(db, `intel:${src.feed}`, src.url);
     try {

@@ -10,7 +10,7 @@
  *        // job.id, job.data, job.retryCount; ctx.db, ctx.config, ctx.log, ctx.queue, ctx.signal
  *      }, { concurrency: 2, retryLimit: 3, expireInSeconds: 900 });
  *
- * 2. Add one import line for that module to src/platform/worker/jobs.ts, so that `vigil serve` and
+ * 2. Add one import line for that module to src/platform/jobs.ts, so that `vigil serve` and
  *    `vigil worker` both load it before they start working.
  *
  * 3. Send jobs from a route or service with `enqueue(app.ctx, 'scan-chunk', data, options?)` (or
@@ -28,7 +28,7 @@
  *   stop early and throw, so that its job is retried elsewhere instead of being cut off.
  */
 import type PgBoss from 'pg-boss';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../shared/context.ts';
 
 export interface JobInfo<T> {
   id: string;

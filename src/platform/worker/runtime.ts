@@ -4,9 +4,9 @@
 // jobs *and* their completion writes, and hand handlers an AbortSignal.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type PgBoss from 'pg-boss';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../shared/context.ts';
 import { ensureQueues, registeredJobs, type JobContext, type RegisteredJob } from './registry.ts';
-import { jobsRunning, watchQueue, workerRuntimes } from '../metrics.ts';
+import { jobsRunning, watchQueue, workerRuntimes } from '../shared/metrics.ts';
 
 export interface WorkerOptions {
   /** Handlers to run; default every registered one. */

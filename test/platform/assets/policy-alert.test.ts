@@ -1,12 +1,12 @@
 // An asset policy's alert reaches a real HTTP receiver through an alerting config, once: the alert job
-// turns the policy event into deliveries for the configs asking for `asset_policy_match`, and the monitor
-// sends them; the same job run again (a retry) queues nothing twice.
+// writes an asset event, the monitor turns it into deliveries for the configs asking for
+// `asset_policy_match` and sends them; the same job run again (a retry) queues nothing twice.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { startHttpServer, type TestServer } from '../../helpers/targets.ts';
 import { getJobHandler } from '../../../src/platform/worker/registry.ts';
 import { processDeliveries } from '../../../src/platform/monitor/deliveries.ts';
-import { queueNewAssetsAlert } from '../../../src/platform/monitor/events.ts';
+import { processEvents, queueNewAssetsAlert } from '../../../src/platform/monitor/events.ts';
 import { ALERT_JOB } from '../../../src/platform/assets/jobs-names.ts';
 import '../../../src/platform/assets/jobs.ts';
 
@@ -43,6 +43,7 @@ describe('asset policy alerts', () => {
     const ctx = { ...t.ctx, queue: undefined as never, signal: new AbortController().signal };
     await handler(job, ctx);
     await handler({ ...job, retryCount: 1 }, ctx); // a retried job
+    while (await processEvents(t.ctx) > 0) { /* the monitor turns the asset events into deliveries */ }
     while (await processDeliveries(t.ctx) > 0) { /* until nothing is due */ }
     const hits = receiver.requests.filter((r) => r.url === '/policy-hook');
     expect(hits).toHaveLength(1);

@@ -3,7 +3,7 @@ import type PgBoss from 'pg-boss';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { startTestQueue, waitFor } from '../../helpers/queue.ts';
 import type { DbKind } from '../../helpers/db.ts';
-import type { PlatformConfig } from '../../../src/platform/config.ts';
+import type { PlatformConfig } from '../../../src/platform/shared/config.ts';
 import { getJobHandler } from '../../../src/platform/worker/registry.ts';
 import { startWorker, type WorkerHandle } from '../../../src/platform/worker/runtime.ts';
 import '../../../src/platform/scans/jobs.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkTarget, expandTargets, hostOf, isInternalTarget, scopeFilter } from '../../../src/platform/scans/targets.ts';
-import { ApiError } from '../../../src/platform/errors.ts';
+import { ApiError } from '../../../src/platform/shared/errors.ts';
 import { parseRoot, scopeOf } from '../../../src/discovery/index.ts';
 import { addressesIn } from '../../../src/engine/index.ts';
 

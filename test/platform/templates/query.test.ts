@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseQuery, wordTsquery } from '../../../src/platform/templates/query.ts';
-import { ApiError } from '../../../src/platform/errors.ts';
+import { ApiError } from '../../../src/platform/shared/errors.ts';
 
 describe('template search q language', () => {
   it('splits free words and field:value filters', () => {

@@ -5,7 +5,7 @@ import { RECOMMENDED_EXCLUDED_TAGS, resolveTemplates } from '../../../src/platfo
 import { digestOf } from '../../../src/platform/templates/record.ts';
 import { createPrivate } from '../../../src/platform/templates/service.ts';
 import { createTeamWithOwner } from '../../../src/platform/auth/service.ts';
-import { ApiError } from '../../../src/platform/errors.ts';
+import { ApiError } from '../../../src/platform/shared/errors.ts';
 import { makeCatalogue, SMALL, templateText, type Catalogue } from './fixtures.ts';
 
 describe.each(dbKinds())('resolveTemplates on %s', (kind) => {

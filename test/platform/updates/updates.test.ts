@@ -15,7 +15,7 @@ import { updateIntel, updateTemplates } from '../../../src/platform/updates/serv
 import { AUTO_UPDATE_JOB, scheduleAutoUpdate } from '../../../src/platform/updates/jobs.ts';
 import { startWorker } from '../../../src/platform/worker/runtime.ts';
 import { ensureQueues, getJobHandler } from '../../../src/platform/worker/registry.ts';
-import { configFromEnv } from '../../../src/platform/config.ts';
+import { configFromEnv } from '../../../src/platform/shared/config.ts';
 
 const tpl = (id: string, word: string) => `id: ${id}
 info:

@@ -1,7 +1,7 @@
 // What every route and service of the platform can reach: the database, settings, logger and (when the
 // process runs one) the job queue.
 import type { Logger } from 'pino';
-import type { Db } from '../db/connection.ts';
+import type { Db } from '../../db/connection.ts';
 import type { PlatformConfig } from './config.ts';
 
 export interface AppContext {

@@ -1,9 +1,9 @@
 // Importing the public template catalogue touches two areas: the template store, and the vulnerability
 // records whose template group points at catalogue templates. Every caller (vigil templates import,
 // vigil serve with VIGIL_TEMPLATES_DIR) goes through here so the two never disagree.
-import type { Db } from '../db/connection.ts';
-import { importCatalogue, type ImportOptions, type ImportSummary } from './templates/catalogue.ts';
-import { relinkTemplates } from './intel/template-link.ts';
+import type { Db } from '../../db/connection.ts';
+import { importCatalogue, type ImportOptions, type ImportSummary } from '../templates/catalogue.ts';
+import { relinkTemplates } from './template-link.ts';
 
 export async function importCatalogueAndRelink(
   db: Db,

@@ -1,14 +1,14 @@
 // Named configurations (/v1/scans/config): create, list, read, change, delete. The YAML is checked against
-// its type's schema (config-schemas.ts) before anything is stored. Callers who may not manage configs
+// its type's schema (documents.ts) before anything is stored. Callers who may not manage configs
 // (Members, Viewers, Guests) see names and types, never the text, which holds tokens and passwords.
 import { randomUUID } from 'node:crypto';
 import yaml from 'js-yaml';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../shared/context.ts';
 import type { Caller } from '../auth/service.ts';
 import { can } from '../auth/permissions.ts';
-import { badRequest, forbidden, notFound } from '../errors.ts';
-import { CONFIG_TYPES, providerName, validateConfig, type ConfigType } from './config-schemas.ts';
-import * as store from './config-store.ts';
+import { badRequest, forbidden, notFound } from '../shared/errors.ts';
+import { CONFIG_TYPES, providerName, validateConfig, type ConfigType } from './documents.ts';
+import * as store from './store.ts';
 
 export interface CreateConfigBody {
   name: string;

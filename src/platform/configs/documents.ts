@@ -3,7 +3,7 @@
 import yaml from 'js-yaml';
 import { Type, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import { badRequest } from '../errors.ts';
+import { badRequest } from '../shared/errors.ts';
 
 export const CONFIG_TYPES = ['scan', 'reporting', 'template', 'alerting', 'cloudlist', 'subfinder', 'remediation', 'vuln_score'] as const;
 export type ConfigType = (typeof CONFIG_TYPES)[number];

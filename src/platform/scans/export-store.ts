@@ -1,0 +1,85 @@
+// SQL of scan log exports (scan_exports, their stored parts scan_export_parts) and of the database-wide
+// key their download links are derived from (platform_secrets).
+import type { Db } from '../../db/connection.ts';
+import type { LogFilter, LogFormat } from './logs.ts';
+
+export interface ExportRow {
+  id: string;
+  team_id: string;
+  scan_id: string;
+  params: { filter: LogFilter & { since?: string }; };
+  format: LogFormat;
+  status: string;
+  built: boolean;
+  error: string | null;
+  row_count: number | null;
+  created_at: Date;
+  expires_at: Date;
+  token_hash: string;
+}
+
+/** A new export; the team's exports a day past their link's expiry are dropped first, with their stored parts. */
+export async function insertExport(
+  db: Db, e: { id: string; teamId: string; scanId: string; tokenHash: string; filter: LogFilter; format: LogFormat; status: string; ttlSeconds: number },
+): Promise<void> {
+  await db.query(`DELETE FROM scan_exports WHERE team_id = $1 AND expires_at < now() - interval '1 day'`, [e.teamId]);
+  await db.query(
+    `INSERT INTO scan_exports (id, team_id, scan_id, token_hash, params, format, status, expires_at)
+     VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, now() + make_interval(secs => $8))`,
+    [e.id, e.teamId, e.scanId, e.tokenHash, JSON.stringify({ filter: e.filter }), e.format, e.status, e.ttlSeconds],
+  );
+}
+
+export async function getExport(db: Db, id: string): Promise<ExportRow | undefined> {
+  const { rows } = await db.query<ExportRow>('SELECT * FROM scan_exports WHERE id = $1', [id]);
+  return rows[0];
+}
+
+export async function getTeamExport(db: Db, id: string, teamId: string): Promise<ExportRow | undefined> {
+  const { rows } = await db.query<ExportRow>('SELECT * FROM scan_exports WHERE id = $1 AND team_id = $2', [id, teamId]);
+  return rows[0];
+}
+
+export async function readyExportByToken(db: Db, tokenHash: string): Promise<ExportRow | undefined> {
+  const { rows } = await db.query<ExportRow>(`SELECT * FROM scan_exports WHERE token_hash = $1 AND status = 'ready'`, [tokenHash]);
+  return rows[0];
+}
+
+/** Marks the export as being built and drops any parts of an earlier attempt. */
+export async function startBuild(db: Db, id: string): Promise<void> {
+  await db.query(`UPDATE scan_exports SET status = 'building' WHERE id = $1`, [id]);
+  await db.query('DELETE FROM scan_export_parts WHERE export_id = $1', [id]);
+}
+
+export async function insertPart(db: Db, id: string, seq: number, data: Buffer): Promise<void> {
+  await db.query('INSERT INTO scan_export_parts (export_id, seq, data) VALUES ($1, $2, $3)', [id, seq, data]);
+}
+
+export async function readPart(db: Db, id: string, seq: number): Promise<Uint8Array | undefined> {
+  const { rows } = await db.query<{ data: Uint8Array }>('SELECT data FROM scan_export_parts WHERE export_id = $1 AND seq = $2', [id, seq]);
+  return rows[0]?.data;
+}
+
+export async function finishBuild(db: Db, id: string, rowCount: number): Promise<void> {
+  await db.query(`UPDATE scan_exports SET status = 'ready', built = true, row_count = $2 WHERE id = $1`, [id, rowCount]);
+}
+
+export async function failBuild(db: Db, id: string, error: string): Promise<void> {
+  await db.query(`UPDATE scan_exports SET status = 'failed', error = $2 WHERE id = $1`, [id, error]);
+}
+
+/** Stores a new link's token hash; the link's lifetime starts now. Returns its expiry. */
+export async function renewLink(db: Db, id: string, tokenHash: string, ttlSeconds: number): Promise<Date> {
+  const { rows } = await db.query<{ expires_at: Date }>(
+    `UPDATE scan_exports SET token_hash = $2, expires_at = now() + make_interval(secs => $3) WHERE id = $1 RETURNING expires_at`,
+    [id, tokenHash, ttlSeconds],
+  );
+  return rows[0]!.expires_at;
+}
+
+/** The named database-wide secret, made from `fresh` on first use (every process then reads the same). */
+export async function platformSecret(db: Db, name: string, fresh: string): Promise<string> {
+  await db.query(`INSERT INTO platform_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, [name, fresh]);
+  const { rows } = await db.query<{ value: string }>('SELECT value FROM platform_secrets WHERE name = $1', [name]);
+  return rows[0]!.value;
+}
