@@ -33,6 +33,8 @@ describe('vigil serve on the embedded database (real process)', () => {
     expect(statSync(keyFile).mode & 0o777).toBe(0o600);
     expect(serve.stdout + serve.stderr).not.toContain(key);
     expect(serve.stdout).toContain(keyFile);
+    // The worker's idle loops (one per job and slot) share one stop signal without piling listeners on it.
+    expect(serve.stderr).not.toMatch(/MaxListenersExceededWarning/);
 
     const ok = await fetch(`${url}/v1/user/team/member`, { headers: { 'X-API-Key': key } });
     expect(ok.status).toBe(200);
