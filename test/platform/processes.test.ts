@@ -48,6 +48,9 @@ describe('vigil serve on the embedded database (real process)', () => {
     const second = await runVigil(['serve', '--port', '0', '--data-dir', dir]);
     expect(second.code).toBe(1);
     expect(second.stderr).toMatch(/vigil serve` already running/);
+    // Only the sentence: no JSON log line with a stack trace before it.
+    expect(second.stdout).toBe('');
+    expect(second.stderr.trim().split('\n')).toHaveLength(1);
     // While serve holds the folder, `users key` runs inside it (admin socket): the new key works at once.
     const whileRunning = await runVigil(['users', 'key', 'owner@localhost'], { VIGIL_DATA_DIR: dir });
     expect(whileRunning.code, whileRunning.stderr).toBe(0);
