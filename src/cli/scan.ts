@@ -329,7 +329,9 @@ function reportLoadIssues(issues: { file: string; field: string; reason: string 
       const key = i.reason.replace(/"[^"]*"/g, '"…"').replace(/'[^']*'/g, "'…'");
       const group = byReason.get(key) ?? { n: 0, quoted: new Map<string, number>() };
       group.n++;
-      const quoted = i.reason.match(/"[^"]*"/g)?.join(' ');
+      // Each quoted part whole (a double-quoted name, a single-quoted expression), once, cut short when long.
+      const parts = new Set(i.reason.match(/"[^"]*"|'[^']*'/g)?.map((q) => (q.length > 80 ? `${q.slice(0, 78)}…${q.at(-1)}` : q)));
+      const quoted = [...parts].join(' ');
       if (quoted) group.quoted.set(quoted, (group.quoted.get(quoted) ?? 0) + 1);
       byReason.set(key, group);
     }
