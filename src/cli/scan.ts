@@ -298,14 +298,26 @@ function reportLoadIssues(issues: { file: string; field: string; reason: string 
     for (const i of issues) console.error(`[${fatal ? 'ERR' : 'WRN'}] ${i.file}${i.field ? ` ${i.field}` : ''}: ${i.reason}`);
   }
   if (fatal) throw new UsageError(`${files.size} template(s) could not be loaded; nothing was scanned`);
-  // Many: the reasons with their counts (each reason's text without the file-specific quoted parts).
+  // Many: the reasons with their counts (each reason's text without the file-specific quoted parts), then
+  // the most frequent of those quoted parts (a missing payload file's name, ...) with their counts.
   if (files.size > 20) {
-    const byReason = new Map<string, number>();
+    const byReason = new Map<string, { n: number; quoted: Map<string, number> }>();
     for (const i of issues) {
       const key = i.reason.replace(/"[^"]*"/g, '"…"').replace(/'[^']*'/g, "'…'");
-      byReason.set(key, (byReason.get(key) ?? 0) + 1);
+      const group = byReason.get(key) ?? { n: 0, quoted: new Map<string, number>() };
+      group.n++;
+      // Each quoted part whole (a double-quoted name, a single-quoted expression), once, cut short when long.
+      const parts = new Set(i.reason.match(/"[^"]*"|'[^']*'/g)?.map((q) => (q.length > 80 ? `${q.slice(0, 78)}…${q.at(-1)}` : q)));
+      const quoted = [...parts].join(' ');
+      if (quoted) group.quoted.set(quoted, (group.quoted.get(quoted) ?? 0) + 1);
+      byReason.set(key, group);
     }
-    for (const [reason, n] of [...byReason].sort((a, b) => b[1] - a[1]).slice(0, 10)) console.error(`[WRN] ${n} x ${reason}`);
+    for (const [reason, { n, quoted }] of [...byReason].sort((a, b) => b[1].n - a[1].n).slice(0, 10)) {
+      const names = [...quoted].sort((a, b) => b[1] - a[1]);
+      const shown = names.slice(0, 3).map(([q, count]) => `${q} (${count})`).join(', ');
+      const more = names.length > 3 ? ` and ${names.length - 3} more` : '';
+      console.error(`[WRN] ${n} x ${reason}${names.length ? `: ${shown}${more}` : ''}`);
+    }
   }
   console.error(`[WRN] ${files.size} template(s) could not be loaded and were skipped; the others are scanned (--strict stops instead)`);
 }

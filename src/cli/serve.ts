@@ -33,6 +33,7 @@ export function registerServe(program: Command): void {
       }
       // Loaded here, not at the top, so other commands and --help do not load the whole platform.
       const { createLogger, exitOnSignals, startServer } = await import('../platform/server.ts');
+      const { DataDirBusyError } = await import('../platform/start.ts');
       const log = createLogger();
       let server;
       try {
@@ -44,7 +45,8 @@ export function registerServe(program: Command): void {
           shutdownGraceMs: Number(process.env.VIGIL_SHUTDOWN_TIMEOUT ?? 30) * 1000,
         });
       } catch (err) {
-        log.fatal({ err }, 'vigil serve could not start');
+        // A data folder held by another `vigil serve` is an expected refusal: its sentence says it all.
+        if (!(err instanceof DataDirBusyError)) log.fatal({ err }, 'vigil serve could not start');
         console.error(`vigil: ${(err as Error).message}`);
         process.exit(1);
       }

@@ -15,6 +15,11 @@ export async function openDatabase(config: Pick<PlatformConfig, 'databaseUrl' | 
   return db;
 }
 
+/** The data folder's embedded database is held by another process: a refusal with a full sentence, not a crash. */
+export class DataDirBusyError extends Error {
+  override name = 'DataDirBusyError';
+}
+
 async function openPgliteDir(dir: string): Promise<Db> {
   const release = lockDataDir(dir);
   try {
@@ -24,7 +29,7 @@ async function openPgliteDir(dir: string): Promise<Db> {
   } catch (err) {
     release();
     // PGlite belongs to one process: a second one on the same folder fails to open it.
-    throw new Error(
+    throw new DataDirBusyError(
       `cannot open the embedded database in ${dir} (${(err as Error).message}). ` +
         'Is `vigil serve` already running on this data folder? Stop it, use its HTTP API, or set DATABASE_URL.',
     );
@@ -54,7 +59,7 @@ function lockDataDir(dir: string): () => void {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const pid = Number(readFileSync(file, 'utf8').trim());
       if (pid && isAlive(pid)) {
-        throw new Error(
+        throw new DataDirBusyError(
           `cannot open the embedded database in ${dir}: process ${pid} holds it. ` +
             'Is `vigil serve` already running on this data folder? Stop it, use its HTTP API, or set DATABASE_URL.',
         );

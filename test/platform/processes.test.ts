@@ -33,6 +33,8 @@ describe('vigil serve on the embedded database (real process)', () => {
     expect(statSync(keyFile).mode & 0o777).toBe(0o600);
     expect(serve.stdout + serve.stderr).not.toContain(key);
     expect(serve.stdout).toContain(keyFile);
+    // The worker's idle loops (one per job and slot) share one stop signal without piling listeners on it.
+    expect(serve.stderr).not.toMatch(/MaxListenersExceededWarning/);
 
     const ok = await fetch(`${url}/v1/user/team/member`, { headers: { 'X-API-Key': key } });
     expect(ok.status).toBe(200);
@@ -46,6 +48,9 @@ describe('vigil serve on the embedded database (real process)', () => {
     const second = await runVigil(['serve', '--port', '0', '--data-dir', dir]);
     expect(second.code).toBe(1);
     expect(second.stderr).toMatch(/vigil serve` already running/);
+    // Only the sentence: no JSON log line with a stack trace before it.
+    expect(second.stdout).toBe('');
+    expect(second.stderr.trim().split('\n')).toHaveLength(1);
     // While serve holds the folder, `users key` runs inside it (admin socket): the new key works at once.
     const whileRunning = await runVigil(['users', 'key', 'owner@localhost'], { VIGIL_DATA_DIR: dir });
     expect(whileRunning.code, whileRunning.stderr).toBe(0);

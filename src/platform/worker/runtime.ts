@@ -2,7 +2,6 @@
 // at a time per job name. `vigil serve` runs it in-process; `vigil worker` runs only this. We drive
 // pg-boss's fetch/complete/fail ourselves (rather than boss.work) so that shutdown can wait for running
 // jobs *and* their completion writes, and hand handlers an AbortSignal.
-import { setTimeout as sleep } from 'node:timers/promises';
 import type PgBoss from 'pg-boss';
 import type { AppContext } from '../shared/context.ts';
 import { ensureQueues, registeredJobs, type JobContext, type RegisteredJob } from './registry.ts';
@@ -42,7 +41,21 @@ export async function startWorker(ctx: AppContext, opts: WorkerOptions = {}): Pr
   const log = ctx.log.child({ component: 'worker' });
   const running = new Set<Running>();
   let stopping = false;
-  const wake = new AbortController(); // cuts idle sleeps short on stop
+  // Idle sleeps, cut short on stop. Each loop (one per job and slot, more than ten in `vigil serve`) sleeps
+  // between fetches: a shared AbortSignal would gather one listener per sleeping loop (Node's
+  // MaxListenersExceededWarning), so each sleep registers its own wake-up here and removes it when it ends.
+  const sleepers = new Set<() => void>();
+  const idle = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (stopping) return resolve();
+      const wake = () => {
+        clearTimeout(timer);
+        sleepers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      sleepers.add(wake);
+    });
 
   const loop = async (job: RegisteredJob, interval: number) => {
     while (!stopping) {
@@ -54,7 +67,7 @@ export async function startWorker(ctx: AppContext, opts: WorkerOptions = {}): Pr
       }
       const next = fetched[0];
       if (!next) {
-        await sleep(interval * 1000, undefined, { signal: wake.signal }).catch(() => {});
+        await idle(interval * 1000);
         continue;
       }
       const entry: Running = { name: job.name, id: next.id, controller: new AbortController(), done: Promise.resolve() };
@@ -109,7 +122,7 @@ export async function startWorker(ctx: AppContext, opts: WorkerOptions = {}): Pr
       if (stopping) return;
       stopping = true;
       workerRuntimes.dec();
-      wake.abort();
+      for (const wake of [...sleepers]) wake();
       const all = () => Promise.all(loops).then(() => true);
       if (running.size) log.info({ running: running.size }, 'waiting for running jobs to finish');
       if (await race(all(), graceMs)) return;

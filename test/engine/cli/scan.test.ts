@@ -116,4 +116,21 @@ describe('vigil scan', { timeout: 120_000 }, () => {
     expect(strict.stdout).toBe('');
     expect(strict.stderr).toContain('nothing was scanned');
   });
+
+  it('many skipped templates: each reason with its count names the files it is about (first few, then how many more)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'vigil-cli-payloads-'));
+    writeFileSync(path.join(dir, 'good.yaml'), `id: good\ninfo:\n  name: good\n  author: vigil\n  severity: info\nhttp:\n  - method: GET\n    path:\n      - "{{BaseURL}}"\n    matchers:\n      - type: word\n        words: [matcher]\n`);
+    // 25 templates whose payload file is missing: 20 name one file, 2 another, one each three more.
+    const wordlists = [...Array<string>(20).fill('wordlists/common.txt'), 'wordlists/users.txt', 'wordlists/users.txt', 'a.txt', 'b.txt', 'c.txt'];
+    wordlists.forEach((file, n) => writeFileSync(path.join(dir, `payload-${n}.yaml`),
+      `id: payload-${n}\ninfo:\n  name: p\n  author: vigil\n  severity: info\nhttp:\n  - method: GET\n    path:\n      - "{{BaseURL}}/{{word}}"\n` +
+      `    payloads:\n      word: ${file}\n    matchers:\n      - type: word\n        words: [matcher]\n`));
+    const r = await vigil(['-u', server.url, '-t', dir]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe(`[good] [http] [info] ${server.url}`);
+    const line = r.stderr.split('\n').find((l) => l.startsWith('[WRN] 25 x payload file "…" not found'));
+    expect(line, r.stderr).toBeDefined();
+    expect(line).toMatch(/: "wordlists\/common\.txt" \(20\), "wordlists\/users\.txt" \(2\), "[abc]\.txt" \(1\) and 2 more$/);
+    expect(r.stderr).toContain('25 template(s) could not be loaded and were skipped');
+  });
 });

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbKinds, freshDb } from '../../helpers/db.ts';
 import { readSources, SourceError } from '../../../src/platform/intel/feeds/source.ts';
 import { importIntel } from '../../../src/platform/intel/importer.ts';
+import { detectFormat } from '../../../src/platform/intel/feeds/detect.ts';
 import type { Doc } from '../../../src/platform/intel/feeds/types.ts';
 import { hasShared } from '../../helpers/shared.ts';
 
@@ -102,6 +103,23 @@ describe.skipIf(!HAVE)('zip inputs', () => {
   it('names an input that is not a zip archive', async () => {
     await expect(collect([path.join(dir, 'garbage.zip')])).rejects.toThrow(SourceError);
     await expect(collect([path.join(dir, 'garbage.zip')])).rejects.toThrow(/garbage\.zip: not a readable zip archive/);
+  });
+});
+
+describe('folder inputs', () => {
+  it("skips a folder's manifest and JSON schema files quietly; a file named by itself is still read", async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'vigil-intel-folder-'));
+    writeFileSync(path.join(folder, 'MANIFEST.json'), '[{"cve":"CVE-2024-0001","path":"x.json"}]');
+    writeFileSync(path.join(folder, 'feed_schema.json'), '{"$schema":"http://json-schema.org/draft-07/schema#"}');
+    writeFileSync(path.join(folder, 'feed.schema.json'), '{"$schema":"http://json-schema.org/draft-07/schema#"}');
+    writeFileSync(path.join(folder, 'kev.json'), '{"catalogVersion":"1","vulnerabilities":[]}');
+    expect((await collect([folder])).map((d) => path.basename(d.name))).toEqual(['kev.json']);
+    expect((await collect([path.join(folder, 'MANIFEST.json')])).map((d) => path.basename(d.name))).toEqual(['MANIFEST.json']);
+  });
+
+  it.skipIf(!HAVE)('every document of ../shared/data/vuln is a known feed format (no warning about its MANIFEST.json or schema)', async () => {
+    const unknown = (await collect([VULN])).filter((d) => !d.error && !detectFormat(d)).map((d) => d.name);
+    expect(unknown).toEqual([]);
   });
 });
 

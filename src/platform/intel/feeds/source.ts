@@ -11,6 +11,10 @@ import type { Doc } from './types.ts';
 
 const DATA_FILE = /\.(json|jsonl|csv|ya?ml)$/i;
 const WANTED_MEMBER = /\.(json|jsonl|csv|ya?ml|gz)$/i;
+// Files that sit beside feeds but are not feeds (a folder's manifest, JSON schemas such as KEV's
+// known_exploited_vulnerabilities_schema.json): skipped quietly inside folders and archives, instead of
+// being reported as "not a known feed format". Named by itself, such a file is still read.
+const NOT_A_FEED = /(^|\/)(manifest\.json|[^/]*[._-]schema\.json)$/i;
 
 export class SourceError extends Error {}
 
@@ -31,7 +35,7 @@ async function* fromPath(p: string): AsyncGenerator<Doc> {
   if (st.isDirectory()) {
     const entries = readdirSync(p, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
     for (const e of entries) {
-      if (e.name.startsWith('.')) continue;
+      if (e.name.startsWith('.') || NOT_A_FEED.test(e.name)) continue;
       const full = path.join(p, e.name);
       if (e.isDirectory() || DATA_FILE.test(e.name) || /\.(gz|zip)$/i.test(e.name)) yield* fromPath(full);
     }
@@ -88,7 +92,7 @@ async function* zipEntries(name: string, chunks: AsyncIterable<Uint8Array>): Asy
   let failure: Error | undefined;
   const unzip = new Unzip((file) => {
     entries++;
-    if (!WANTED_MEMBER.test(file.name)) return; // not started: its bytes are skipped
+    if (!WANTED_MEMBER.test(file.name) || NOT_A_FEED.test(file.name)) return; // not started: its bytes are skipped
     const member = `${name}!${file.name}`;
     if (file.compression !== 0 && file.compression !== 8) {
       ready.push({ name: member, text: '', error: `compression method ${file.compression} is not supported (use deflate or none)` });
@@ -138,7 +142,7 @@ function* fromBuffer(name: string, buf: Buffer | Uint8Array): Generator<Doc> {
   if (isZipName(name) || isZipHead(buf)) {
     let files: Record<string, Uint8Array>;
     try {
-      files = unzipSync(buf instanceof Uint8Array ? buf : new Uint8Array(buf), { filter: (f) => WANTED_MEMBER.test(f.name) });
+      files = unzipSync(buf instanceof Uint8Array ? buf : new Uint8Array(buf), { filter: (f) => WANTED_MEMBER.test(f.name) && !NOT_A_FEED.test(f.name) });
     } catch (err) {
       yield { name, text: '', error: `not a readable zip archive (${(err as Error).message})` };
       return;
