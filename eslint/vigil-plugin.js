@@ -74,24 +74,31 @@ const layers = {
   },
 };
 
+// The two standalone parts have one front door each: code elsewhere in src/ imports only their index.
+const SURFACES = [
+  { folder: 'src/engine/', index: ENGINE_INDEX, name: 'the engine' },
+  { folder: 'src/discovery/', index: 'src/discovery/index.ts', name: 'discovery' },
+];
+
 const engineSurface = {
   meta: {
     type: 'problem',
-    docs: { description: 'code in src/ outside the engine imports only src/engine/index.ts' },
+    docs: { description: 'code in src/ outside the engine (or discovery) imports only its index.ts' },
     messages: {
       deep:
-        'Outside the engine, import only from the engine\'s surface "src/engine/index.ts", not "{{spec}}". ' +
-        'If what you need is not exported there, export it from src/engine/index.ts (tests and benches may ' +
-        'import engine internals).',
+        'Outside {{name}}, import only from its surface "{{index}}", not "{{spec}}". ' +
+        'If what you need is not exported there, export it from {{index}} (tests and benches may ' +
+        'import internals).',
     },
     schema: [],
   },
   create(context) {
     return importVisitor(context, (node, fromFile, target, spec) => {
-      const from = layerOf(fromFile);
-      if (!from || from === 'engine') return;
-      if (!target.startsWith('src/engine/') || target === ENGINE_INDEX) return;
-      context.report({ node, messageId: 'deep', data: { spec } });
+      if (!layerOf(fromFile)) return;
+      for (const s of SURFACES) {
+        if (fromFile.startsWith(s.folder) || !target.startsWith(s.folder) || target === s.index) continue;
+        context.report({ node, messageId: 'deep', data: { spec, name: s.name, index: s.index } });
+      }
     });
   },
 };

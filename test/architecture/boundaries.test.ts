@@ -56,11 +56,20 @@ describe('import boundaries', () => {
     const deep = "import { parseTemplate } from '../../engine/template/index.ts';\nexport const p = parseTemplate;\n";
     const errors = await boundaryErrors('src/platform/scans/architecture-probe.ts', deep);
     expect(errors.map((e) => e.rule)).toEqual(['vigil/engine-surface']);
-    expect(errors[0]!.message).toMatch(/import only from the engine's surface "src\/engine\/index.ts"/);
+    expect(errors[0]!.message).toMatch(/Outside the engine, import only from its surface "src\/engine\/index.ts"/);
     const surface = "import { runScan } from '../../engine/index.ts';\nexport const r = runScan;\n";
     expect(await boundaryErrors('src/platform/scans/architecture-probe.ts', surface)).toEqual([]);
     const fromTest = "import { parseTemplate } from '../../src/engine/template/index.ts';\nexport const p = parseTemplate;\n";
     expect(await boundaryErrors('test/engine/architecture-probe.ts', fromTest)).toEqual([]);
+  }, 60_000);
+
+  it('outside discovery, only src/discovery/index.ts is imported', async () => {
+    const deep = "import { parseRoot } from '../../discovery/scope.ts';\nexport const p = parseRoot;\n";
+    const errors = await boundaryErrors('src/platform/assets/architecture-probe.ts', deep);
+    expect(errors.map((e) => e.rule)).toEqual(['vigil/engine-surface']);
+    expect(errors[0]!.message).toMatch(/Outside discovery, import only from its surface "src\/discovery\/index.ts"/);
+    const surface = "import { parseRoot } from '../../discovery/index.ts';\nexport const p = parseRoot;\n";
+    expect(await boundaryErrors('src/platform/assets/architecture-probe.ts', surface)).toEqual([]);
   }, 60_000);
 });
 
