@@ -112,8 +112,9 @@ export async function loadCold(
   url: string,
   content: (page: Page) => Promise<unknown>,
   storageState?: Awaited<ReturnType<BrowserContext['storageState']>>,
+  extraHTTPHeaders?: Record<string, string>,
 ): Promise<ColdLoad> {
-  const context = await browser.newContext({ viewport: { width: 1360, height: 860 }, storageState });
+  const context = await browser.newContext({ viewport: { width: 1360, height: 860 }, storageState, extraHTTPHeaders });
   context.setDefaultTimeout(Number(process.env.E2E_WAIT ?? 60_000));
   try {
     const page = await context.newPage();
