@@ -151,5 +151,9 @@ describe('console delivery', () => {
     const overview = await loadCold(browser, base + '/', (p) => p.getByTestId('severity-card').waitFor(), state);
     expect(overview.responses.some((r) => /\/assets\/Overview-/.test(r.url))).toBe(true);
     expect(overview.bytes, JSON.stringify(overview.responses)).toBeLessThan(FIRST_PAGE_BUDGET);
+    // The editor (CodeMirror, its own chunk) loads only with the pages that use it.
+    for (const load of [signIn, overview]) expect(load.responses.filter((r) => /\/assets\/YamlEditor-/.test(r.url))).toEqual([]);
+    const editor = await loadCold(browser, base + '/templates/private/new', (p) => p.locator('.cm-editor').waitFor(), state);
+    expect(editor.responses.some((r) => /\/assets\/YamlEditor-/.test(r.url))).toBe(true);
   }, 180_000);
 });
