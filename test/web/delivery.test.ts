@@ -135,6 +135,14 @@ describe('console delivery', () => {
       expect(a.headers['content-type'], url).toMatch(/text\/html/);
       expect(decoded(a).equals(page), url).toBe(true);
     }
+    // Asking for a compressed answer opens no way out of the build folder either.
+    for (const url of ['/assets/../../package.json', '/assets/%2e%2e/%2e%2e/package.json', '/..%2fpackage.json', '/assets/..%2f..%2fpackage.json']) {
+      for (const ask of ['br', 'gzip']) {
+        const a = await get(base, url, ask);
+        const body = a.status === 200 ? decoded(a).toString() : a.body.toString();
+        expect(body, url).not.toContain('"name": "vigil"');
+      }
+    }
   });
 
   it('a cold first page transfers under 250 KB: the sign-in page, and the overview once signed in', async () => {
