@@ -93,3 +93,50 @@ export async function endConsoleRun(r: {
   if (r.kind === 'postgres') await dropSchema(process.env.TEST_DATABASE_URL!, r.schema).catch(() => {});
   if (r.dir) rmSync(r.dir, { recursive: true, force: true });
 }
+
+export interface ColdLoad {
+  /** Bytes on the wire (CDP Network.loadingFinished.encodedDataLength, summed over every response). */
+  bytes: number;
+  /** Milliseconds from navigation start until `content` resolved (the page's first meaningful element visible). */
+  ms: number;
+  /** Every response: its URL, bytes on the wire and Content-Encoding. */
+  responses: { url: string; bytes: number; encoding: string }[];
+}
+
+/**
+ * Opens `url` in a fresh context (empty cache; with the cookies of `storageState` when given), waits for
+ * `content`, then for the network to go quiet (late chunks count too), and reports what was transferred.
+ */
+export async function loadCold(
+  browser: Browser,
+  url: string,
+  content: (page: Page) => Promise<unknown>,
+  storageState?: Awaited<ReturnType<BrowserContext['storageState']>>,
+  extraHTTPHeaders?: Record<string, string>,
+): Promise<ColdLoad> {
+  const context = await browser.newContext({ viewport: { width: 1360, height: 860 }, storageState, extraHTTPHeaders });
+  context.setDefaultTimeout(Number(process.env.E2E_WAIT ?? 60_000));
+  try {
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    const seen = new Map<string, { url: string; encoding: string }>();
+    const responses: ColdLoad['responses'] = [];
+    cdp.on('Network.responseReceived', (e) => {
+      const encoding = Object.entries(e.response.headers).find(([k]) => k.toLowerCase() === 'content-encoding')?.[1] ?? '';
+      seen.set(e.requestId, { url: e.response.url, encoding: String(encoding) });
+    });
+    cdp.on('Network.loadingFinished', (e) => {
+      const r = seen.get(e.requestId);
+      responses.push({ url: r?.url ?? '?', encoding: r?.encoding ?? '', bytes: e.encodedDataLength });
+    });
+    await cdp.send('Network.enable');
+    const started = Date.now();
+    await page.goto(url);
+    await content(page);
+    const ms = Date.now() - started;
+    await page.waitForLoadState('networkidle');
+    return { bytes: responses.reduce((n, r) => n + r.bytes, 0), ms, responses };
+  } finally {
+    await context.close();
+  }
+}
