@@ -2,7 +2,7 @@
 // store), then lookup latency (median, p95) and throughput with 32 concurrent clients through the real HTTP
 // server, and where the time of one lookup goes (auth queries, the record query, serialisation).
 // Run: npm run bench:intel            (PGlite in memory)
-//      DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:intel
+//      DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench npm run bench:intel   (a database the tests do not use)
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { loadavg, tmpdir } from 'node:os';
@@ -100,7 +100,9 @@ const again = await importIntel(db, [path.join(shared, 'data/vuln')]);
 const reimportMs = performance.now() - t0;
 
 const ids = (await db.query<{ cve_id: string }>('SELECT cve_id FROM intel_vulns ORDER BY cve_id')).rows.map((r) => r.cve_id);
-const app = await buildApp({ db, config: { ...configFromEnv({}), dataDir: '/nonexistent' }, log: pino({ level: 'silent' }) });
+// 32 clients on one key exceed the default per-key API rate limit (HTTP 429): the app is configured as a
+// deployment that turns the limit off would be, through its VIGIL_RATE_LIMIT option.
+const app = await buildApp({ db, config: { ...configFromEnv({ VIGIL_RATE_LIMIT: '0' }), dataDir: '/nonexistent' }, log: pino({ level: 'silent' }) });
 const { apiKey } = await bootstrapOwner(db, 'bench@localhost');
 const address = await app.listen({ host: '127.0.0.1', port: 0 });
 const client = new Pool(address, { connections: 32 });
