@@ -20,10 +20,13 @@ import { importIntel } from '../src/platform/intel/importer.ts';
 import { lookupJson } from '../src/platform/intel/service.ts';
 import * as store from '../src/platform/intel/store.ts';
 import { importCatalogue } from '../src/platform/templates/catalogue.ts';
+import { figures, skipWithoutShared } from './figures.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const shared = path.resolve(root, '../shared');
 const corpus = path.join(shared, 'corpus/nuclei-templates');
+skipWithoutShared('intel', path.join(shared, 'data/vuln'));
+skipWithoutShared('intel', corpus);
 const url = process.env.DATABASE_URL;
 const schema = url ? `bench_intel_${process.pid}` : undefined;
 const db = await connect(url ? { databaseUrl: url, schema, poolSize: 16 } : { dataDir: 'memory://' });
@@ -179,6 +182,12 @@ console.log(`    response body (splice read-time fields)      ${stats(build)}`);
 console.log(`  32 at a time without HTTP: authenticate() ${authRate}/s, record query ${readRate}/s`);
 console.log(`lookup, 32 concurrent clients (${total} requests): ${Math.round(total / (wall / 1000))} req/s, ${stats(concurrent)}`);
 console.log(`load average at end: ${loadavg().map((l) => l.toFixed(2)).join(', ')}`);
+const out = figures('intel');
+out.set('import_s', importMs / 1000);
+out.set('lookup_1_client_p95_ms', pct(serial, 0.95));
+out.set('lookup_32_clients_req_s', total / (wall / 1000));
+out.set('lookup_32_clients_p95_ms', pct(concurrent, 0.95));
+out.print();
 
 await client.close();
 await app.close();
