@@ -37,20 +37,27 @@ function scripts(): Record<string, string> {
   return pkg.scripts;
 }
 
+// Ctrl-C stops the bench that runs and the ones after it; the table of what ran is still printed.
+let interrupted = false;
+let running: ReturnType<typeof spawn> | undefined;
+process.on('SIGINT', () => {
+  interrupted = true;
+  running?.kill('SIGINT');
+});
+
 /** Runs one bench, its output shown as it comes, and returns its figures. */
 function runBench(name: string): Promise<Outcome> {
   const started = performance.now();
   return new Promise((resolve) => {
     const child = spawn('npm', ['run', '--silent', `bench:${name}`], { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'inherit'] });
+    running = child;
     let output = '';
     child.stdout.on('data', (d: Buffer) => {
       output += d.toString();
       process.stdout.write(d);
     });
-    const stop = () => child.kill('SIGINT');
-    process.once('SIGINT', stop);
     child.on('close', (code, signal) => {
-      process.removeListener('SIGINT', stop);
+      running = undefined;
       const parsed = parseFigures(output);
       const status = code === 0 ? (parsed ? 'ok' : 'ok, no figures line') : `failed (${signal ?? `exit ${code}`})`;
       resolve({ name, status, seconds: (performance.now() - started) / 1000, figures: parsed?.figures ?? {}, skipped: parsed?.skipped ?? [] });
@@ -106,6 +113,10 @@ async function main(): Promise<void> {
 
   const outcomes: Outcome[] = [];
   for (const name of selected) {
+    if (interrupted) {
+      outcomes.push({ name, status: 'not run (interrupted)', seconds: 0, figures: {}, skipped: [] });
+      continue;
+    }
     if (!available[`bench:${name}`]) {
       console.log(`\n=== ${name}: skipped, package.json has no bench:${name} script`);
       outcomes.push({ name, status: 'skipped (no script)', seconds: 0, figures: {}, skipped: [] });
@@ -121,7 +132,8 @@ async function main(): Promise<void> {
   }
   console.log(`\ndatabase: ${database()}; load average at end ${loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
   console.log(table(outcomes));
-  if (outcomes.some((o) => o.status.startsWith('failed'))) process.exitCode = 1;
+  if (interrupted) process.exitCode = 130;
+  else if (outcomes.some((o) => o.status.startsWith('failed'))) process.exitCode = 1;
 }
 
 await main();
