@@ -12,11 +12,13 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { figures } from './figures.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const vigil = path.join(root, 'bin/vigil.mjs');
 const PROBES = Number(process.env.BENCH_PROBES ?? 20_000);
 const dir = mkdtempSync(path.join(tmpdir(), 'vigil-bench-cli-'));
+const out = figures('cli');
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -59,11 +61,15 @@ async function main(): Promise<void> {
       const scan = Array.from({ length: 10 }, () => time(process.execPath, [vigil, 'scan', '-t', one, '-u', target.url, '-rl', '0'], env));
       console.log(`cli start-up (${label}): vigil --version median ${median(version).toFixed(0)} ms; ` +
         `vigil scan of one template median ${median(scan).toFixed(0)} ms (goal < 250 ms compiled)`);
+      out.set(`${label}_version_ms`, median(version));
+      out.set(`${label}_scan_one_ms`, median(scan));
     }
 
     const ffuf = spawnSync('ffuf', ['-V'], { encoding: 'utf8' });
     if (ffuf.error) {
-      console.log('cli: ffuf is not installed (apt-get install ffuf); the comparison is skipped');
+      console.log('cli: ffuf is not installed, so the path-probing comparison with ffuf is skipped. ' +
+        'Install it to run it: Debian/Ubuntu `sudo apt-get install ffuf`, or `go install github.com/ffuf/ffuf/v2@latest`.');
+      out.skip('probes vs ffuf: ffuf not installed (apt-get install ffuf)');
       return;
     }
     const words = path.join(dir, 'words.txt');
@@ -88,9 +94,14 @@ async function main(): Promise<void> {
     console.log(`cli probes: ${PROBES} paths, 40 in flight: vigil scan median ${(mv / 1000).toFixed(2)} s ` +
       `(${Math.round(PROBES / (mv / 1000))}/s), ffuf median ${(mf / 1000).toFixed(2)} s (${Math.round(PROBES / (mf / 1000))}/s); ` +
       `vigil / ffuf speed ratio ${(mf / mv).toFixed(2)} (goal >= 1)`);
+    out.set('probes_vigil_s', mv / 1000);
+    out.set('probes_ffuf_s', mf / 1000);
+    out.set('probes_vigil_ffuf_ratio', mf / mv);
+    out.set('probes_floor_ffuf_ratio', mf / mn);
   } finally {
     target.stop();
     rmSync(dir, { recursive: true, force: true });
+    out.print();
   }
 }
 

@@ -10,9 +10,11 @@ import { fileURLToPath } from 'node:url';
 import { loadTemplates } from '../src/engine/template/index.ts';
 import { clusterVerdict } from '../src/engine/runner/cluster.ts';
 import type { Template } from '../src/engine/template/types.ts';
+import { figures, skipWithoutShared } from './figures.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const folder = process.argv[2] ?? path.resolve(repoRoot, '../shared/corpus/nuclei-templates/http');
+skipWithoutShared('cluster-diff', folder);
 
 function yamlMaxRedirects(t: Template): number {
   const doc = yaml.load(t.raw) as Record<string, Array<Record<string, unknown>> | undefined>;
@@ -98,3 +100,10 @@ for (const ts of ng.values()) {
   }
 }
 console.log('\nfields of our key that split a nuclei group (groups):', Object.fromEntries(split));
+const out = figures('cluster-diff');
+out.set('nuclei_clustered_templates', nSet.size);
+out.set('vigil_clustered_templates', oSet.size);
+out.set('nuclei_requests_saved_per_host', saved(ng));
+out.set('vigil_requests_saved_per_host', saved(og));
+out.set('vigil_nuclei_saved_ratio', saved(og) / saved(ng));
+out.print();

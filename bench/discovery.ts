@@ -13,6 +13,9 @@ import path from 'node:path';
 import { scanPorts } from '../src/discovery/ports.ts';
 import { probeHttp } from '../src/discovery/http-probe.ts';
 import { Throttle } from '../src/discovery/pool.ts';
+import { figures } from './figures.ts';
+
+const out = figures('discovery');
 
 const PORTS = Number(process.env.BENCH_PORTS ?? 20_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 200);
@@ -74,6 +77,8 @@ async function main() {
   console.log(`  discovery scanPorts : ${best('ours').toFixed(0)} ports/s (open found: ${foundOurs})`);
   console.log(`  plain net.connect   : ${best('plain').toFixed(0)} ports/s (open found: ${foundPlain})`);
   console.log(`  ratio               : ${(best('ours') / best('plain')).toFixed(2)} (goal >= 0.8)`);
+  out.set('port_scan_ports_s', best('ours'));
+  out.set('port_scan_plain_ratio', best('ours') / best('plain'));
   for (const l of listeners) l.close();
 
   const dir = mkdtempSync(path.join(tmpdir(), 'vigil-bench-'));
@@ -93,6 +98,7 @@ async function main() {
     });
     const rate = PROBES / ((performance.now() - t0) / 1000);
     console.log(`http_probe: ${PROBES} probes (GET / + favicon, concurrency 50): ${rate.toFixed(0)} probes/s, ${ok} complete`);
+    out.set('http_probe_s', rate);
   } finally {
     child.kill();
     rmSync(dir, { recursive: true, force: true });
@@ -127,6 +133,7 @@ async function inventory() {
       await db.transaction((tx) => storeRun(tx, row, run, attempt));
       const s = (performance.now() - t0) / 1000;
       console.log(`inventory ${label}: ${N} assets in ${s.toFixed(1)} s, ${(N / s).toFixed(0)} assets/s (${url ? 'PostgreSQL' : 'PGlite'})`);
+      out.set(run === 1 ? 'inventory_new_assets_s' : 'inventory_changed_assets_s', N / s);
     }
   } finally {
     if (url) await db.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
@@ -136,3 +143,4 @@ async function inventory() {
 
 await main();
 await inventory();
+out.print();

@@ -8,6 +8,7 @@
 //    BENCH_ONLY_CLUSTER=1 runs only them).
 // BENCH_EGRESS=1: the scan runs under the platform's deny list (every connection through the connect guard).
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent } from 'undici';
@@ -16,9 +17,13 @@ import { runScan, closeClients } from '../src/engine/runner.ts';
 import type { Template } from '../src/engine/template/types.ts';
 import { describe, loadAverage, measure } from './cpu.ts';
 import { scanEgress } from '../src/platform/scans/deny.ts';
+import { figures } from './figures.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const corpus = path.resolve(repoRoot, '../shared/corpus/nuclei-templates');
+// Without ../shared (not part of a clone) the corpus parts are skipped; the scan part needs nothing.
+const haveCorpus = existsSync(corpus);
+const out = figures('engine');
 const TEMPLATES = Number(process.env.BENCH_TEMPLATES ?? 200);
 const PATHS = Number(process.env.BENCH_PATHS ?? 10);
 const CONCURRENCY = 25;
@@ -44,6 +49,8 @@ async function benchLoader(): Promise<void> {
   const r = m.value;
   console.log(`loader: ${r.files} files, ${r.templates.length} templates, ${r.invalid} invalid, ${r.skipped.length} not templates`);
   console.log(`loader: ${describe(m)}, peak RSS ${mb(peak)} (goal < 5 s, < 500 MB; on a busy machine read the CPU figure)`);
+  out.set('loader_s', m.wall / 1000);
+  out.set('loader_peak_rss_mb', peak / 1024 / 1024);
 }
 
 const SERVER = `
@@ -109,7 +116,10 @@ async function scan(url: string, templates: Template[]): Promise<{ rps: number; 
 
 async function main(): Promise<void> {
   console.log(`load average: ${loadAverage()} (1, 5, 15 min)`);
-  if (!process.env.BENCH_SKIP_LOADER) await benchLoader();
+  if (!haveCorpus) {
+    console.log(`loader: skipped, ${corpus} is absent (../shared is not part of a clone)`);
+    out.skip('loader and clustering: ../shared absent');
+  } else if (!process.env.BENCH_SKIP_LOADER) await benchLoader();
   const server = await startServer();
   try {
     const templates = benchTemplates();
@@ -142,6 +152,9 @@ async function main(): Promise<void> {
     console.log(`vigil scan:           ${o.toFixed(0)} req/s (rounds: ${ours.map((x) => x.toFixed(0)).join(', ')})`);
     console.log(`ratio scan/baseline:  ${(o / b).toFixed(2)} (goal >= 0.8)`);
     console.log(`scan peak RSS:        ${mb(peak)}`);
+    out.set('scan_req_s', o);
+    out.set('scan_baseline_ratio', o / b);
+    out.set('scan_peak_rss_mb', peak / 1024 / 1024);
     const cb = median(cpuPerRequest.baseline);
     const cs = median(cpuPerRequest.scan);
     console.log(`CPU per request (µs, this process, median): baseline ${cb.toFixed(0)}, scan ${cs.toFixed(0)} (ratio ${(cb / cs).toFixed(2)})`);
@@ -174,6 +187,7 @@ async function benchClustering(): Promise<void> {
     }
     const on = counts.on!;
     const off = counts.off!;
+    out.set('clustering_http_requests_saved', off.requests - on.requests);
     console.log(`clustering: ${templates.length} templates of http/ against one host: ${off.requests} requests without, ${on.requests} with ` +
       `(${off.requests - on.requests} saved); wall ${(off.ms / 1000).toFixed(1)} s without, ${(on.ms / 1000).toFixed(1)} s with; ` +
       `results ${off.results} without, ${on.results} with`);
@@ -238,7 +252,8 @@ async function benchDnsSslClustering(): Promise<void> {
 }
 
 if (!process.env.BENCH_ONLY_CLUSTER) await main();
-if (!process.env.BENCH_SKIP_CLUSTER) {
+if (!process.env.BENCH_SKIP_CLUSTER && haveCorpus) {
   await benchDnsSslClustering();
   await benchClustering();
 }
+out.print();

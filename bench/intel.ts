@@ -2,7 +2,7 @@
 // store), then lookup latency (median, p95) and throughput with 32 concurrent clients through the real HTTP
 // server, and where the time of one lookup goes (auth queries, the record query, serialisation).
 // Run: npm run bench:intel            (PGlite in memory)
-//      DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:intel
+//      DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench npm run bench:intel   (a database the tests do not use)
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { loadavg, tmpdir } from 'node:os';
@@ -20,10 +20,13 @@ import { importIntel } from '../src/platform/intel/importer.ts';
 import { lookupJson } from '../src/platform/intel/service.ts';
 import * as store from '../src/platform/intel/store.ts';
 import { importCatalogue } from '../src/platform/templates/catalogue.ts';
+import { figures, skipWithoutShared } from './figures.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const shared = path.resolve(root, '../shared');
 const corpus = path.join(shared, 'corpus/nuclei-templates');
+skipWithoutShared('intel', path.join(shared, 'data/vuln'));
+skipWithoutShared('intel', corpus);
 const url = process.env.DATABASE_URL;
 const schema = url ? `bench_intel_${process.pid}` : undefined;
 const db = await connect(url ? { databaseUrl: url, schema, poolSize: 16 } : { dataDir: 'memory://' });
@@ -100,7 +103,9 @@ const again = await importIntel(db, [path.join(shared, 'data/vuln')]);
 const reimportMs = performance.now() - t0;
 
 const ids = (await db.query<{ cve_id: string }>('SELECT cve_id FROM intel_vulns ORDER BY cve_id')).rows.map((r) => r.cve_id);
-const app = await buildApp({ db, config: { ...configFromEnv({}), dataDir: '/nonexistent' }, log: pino({ level: 'silent' }) });
+// 32 clients on one key exceed the default per-key API rate limit (HTTP 429): the app is configured as a
+// deployment that turns the limit off would be, through its VIGIL_RATE_LIMIT option.
+const app = await buildApp({ db, config: { ...configFromEnv({ VIGIL_RATE_LIMIT: '0' }), dataDir: '/nonexistent' }, log: pino({ level: 'silent' }) });
 const { apiKey } = await bootstrapOwner(db, 'bench@localhost');
 const address = await app.listen({ host: '127.0.0.1', port: 0 });
 const client = new Pool(address, { connections: 32 });
@@ -177,6 +182,12 @@ console.log(`    response body (splice read-time fields)      ${stats(build)}`);
 console.log(`  32 at a time without HTTP: authenticate() ${authRate}/s, record query ${readRate}/s`);
 console.log(`lookup, 32 concurrent clients (${total} requests): ${Math.round(total / (wall / 1000))} req/s, ${stats(concurrent)}`);
 console.log(`load average at end: ${loadavg().map((l) => l.toFixed(2)).join(', ')}`);
+const out = figures('intel');
+out.set('import_s', importMs / 1000);
+out.set('lookup_1_client_p95_ms', pct(serial, 0.95));
+out.set('lookup_32_clients_req_s', total / (wall / 1000));
+out.set('lookup_32_clients_p95_ms', pct(concurrent, 0.95));
+out.print();
 
 await client.close();
 await app.close();

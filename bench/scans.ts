@@ -20,12 +20,14 @@ import '../src/platform/scans/jobs.ts';
 import { SCAN_CHUNK_JOB } from '../src/platform/scans/dispatch.ts';
 import { parseTemplate } from '../src/engine/template/parse.ts';
 import { runScan, closeClients } from '../src/engine/runner.ts';
+import { figures } from './figures.ts';
 
 const TARGETS = Number(process.env.BENCH_TARGETS ?? 1000);
 const TEMPLATES = Number(process.env.BENCH_TEMPLATES ?? 50);
 const SCANS = Number(process.env.BENCH_SCANS ?? 100_000);
 const LOG_ROWS = Number(process.env.BENCH_LOG_ROWS ?? 200_000);
 const CONCURRENCY = 25;
+const out = figures('scans');
 // The platform's scans run without a rate limit here, like the engine run beside them.
 process.env.VIGIL_SCAN_RATE_LIMIT = '0';
 process.env.VIGIL_SCAN_CONCURRENCY = String(CONCURRENCY);
@@ -131,6 +133,7 @@ async function listLatency(ctx: AppContext, app: Awaited<ReturnType<typeof build
   const all = Object.entries(samples).filter(([u]) => u !== '/v1/user').flatMap(([, xs]) => xs);
   for (const [u, xs] of Object.entries(samples)) console.log(`list: ${u.padEnd(42)} p50 ${pct(xs, 0.5).toFixed(1)} ms, p95 ${pct(xs, 0.95).toFixed(1)} ms`);
   console.log(`list: all list queries p50 ${pct(all, 0.5).toFixed(1)} ms, p95 ${pct(all, 0.95).toFixed(1)} ms on ${ctx.db.kind} (goal: p95 < 50 ms on PostgreSQL)`);
+  out.set('list_p95_ms', pct(all, 0.95));
 }
 
 /** Streams a sync CSV export of LOG_ROWS records over real HTTP, discarding it; reports time and RSS growth. */
@@ -160,6 +163,8 @@ async function exportMemory(ctx: AppContext, app: Awaited<ReturnType<typeof buil
   clearInterval(timer);
   const secs = (performance.now() - started) / 1000;
   console.log(`export: ${LOG_ROWS} log records, ${(bytes / 1024 / 1024).toFixed(1)} MB CSV streamed in ${secs.toFixed(1)} s; RSS grew ${((peak - before) / 1024 / 1024).toFixed(0)} MB while streaming`);
+  out.set('export_s', secs);
+  out.set('export_rss_growth_mb', (peak - before) / 1024 / 1024);
 }
 
 async function main(): Promise<void> {
@@ -205,6 +210,9 @@ async function main(): Promise<void> {
     console.log(`engine (vigil scan):  ${best(eng).toFixed(0)} attempts/s (rounds: ${eng.map((x) => x.toFixed(0)).join(', ')})`);
     console.log(`platform scan:        ${best(plat).toFixed(0)} attempts/s incl. queueing, findings and logs (rounds: ${plat.map((x) => x.toFixed(0)).join(', ')})`);
     console.log(`ratio platform/engine: ${(best(plat) / best(eng)).toFixed(2)} (goal >= 0.8)`);
+    out.set('engine_attempts_s', best(eng));
+    out.set('platform_attempts_s', best(plat));
+    out.set('platform_engine_ratio', best(plat) / best(eng));
 
     if (LOG_ROWS > 0) await exportMemory(ctx, app, key, teamId);
     if (SCANS > 0) await listLatency(ctx, app, key, teamId);
@@ -214,6 +222,7 @@ async function main(): Promise<void> {
     await store.drop();
     server.stop();
   }
+  out.print();
 }
 
 await main();

@@ -1,6 +1,6 @@
 // Template store benchmark on the whole corpus: full import time, unchanged re-import time, and search
 // latency (median, p95) over a set of queries with facets, highlight and sorting, on PGlite and — when
-// BENCH_DATABASE_URL (or TEST_DATABASE_URL) is set — on a PostgreSQL server.
+// BENCH_DATABASE_URL (or DATABASE_URL, or TEST_DATABASE_URL) is set — on a PostgreSQL server.
 //   npm run bench:templates            (TEMPLATES_DIR overrides the corpus folder; ROUNDS the repetitions;
 //                                        ONLY=pglite|postgres one backend; VERBOSE=1 every query's median)
 import { randomBytes } from 'node:crypto';
@@ -13,11 +13,14 @@ import { migrate } from '../src/db/migrate.ts';
 import { importCatalogue } from '../src/platform/templates/catalogue.ts';
 import { searchTemplates, type SearchParams } from '../src/platform/templates/search.ts';
 import { createTeamWithOwner } from '../src/platform/auth/service.ts';
+import { figures, skipWithoutShared } from './figures.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const corpus = process.env.TEMPLATES_DIR ?? path.resolve(repoRoot, '../shared/corpus/nuclei-templates');
 const rounds = Number(process.env.ROUNDS ?? 5);
-const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+if (!process.env.TEMPLATES_DIR) skipWithoutShared('templates', corpus);
+const out = figures('templates');
 
 /** The query set: free text, filters, both, sorting, highlight, wide and narrow facets, paging. */
 const QUERIES: SearchParams[] = [
@@ -114,6 +117,7 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
     const s = full.value;
     console.log(`[${kind}] full import: ${s.templates} templates (${s.failed.length} rejected, ${s.skipped} other YAML) ` +
       `in ${(full.wall / 1000).toFixed(1)} s wall, ${(full.cpu / 1000).toFixed(1)} s CPU of this process (${load()})`);
+    out.set(`${kind}_import_s`, full.wall / 1000);
     const again = await timed(() => importCatalogue(db, corpus));
     console.log(`[${kind}] unchanged re-import: ${again.value.unchanged} unchanged in ${(again.wall / 1000).toFixed(1)} s wall`);
 
@@ -151,6 +155,7 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
         `CPU per search median ${ms(pct(cpu, 50))}, p95 ${ms(pct(cpu, 95))}` +
         (kind === 'postgres' ? ` (of which server: median ${ms(pct(serverCpu, 50))}, p95 ${ms(pct(serverCpu, 95))})` : '') +
         ` (${load()})`);
+      out.set(`${kind}_search_${mode}_p95_ms`, pct(all, 95));
       const slowest = perQuery
         .map((v, i) => ({ q: QUERIES[i], med: median(v), cpu: median(perQueryCpu[i]!) }))
         .sort((a, b) => b.med - a.med)
@@ -167,4 +172,8 @@ console.log(`corpus: ${corpus} (${load()})`);
 // ONLY=postgres or ONLY=pglite runs one backend.
 if (process.env.ONLY !== 'postgres') await run('pglite');
 if (pgUrl && process.env.ONLY !== 'pglite') await run('postgres');
-else console.log('[postgres] skipped: set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a PostgreSQL server');
+else {
+  console.log('[postgres] skipped: set BENCH_DATABASE_URL (or DATABASE_URL) to a PostgreSQL server');
+  out.skip('postgres: no DATABASE_URL');
+}
+out.print();
