@@ -28,6 +28,9 @@ const GOALS: Goal[] = [
   { bench: 'engine-corpus', figure: 'cold_load_s', goal: 2.5, below: true, what: 'corpus load, cold' },
   { bench: 'engine-corpus', figure: 'cold_load_rss_mb', goal: 150, below: true, what: 'corpus load, resident memory' },
   { bench: 'cli', figure: 'probes_vigil_ffuf_ratio', goal: 1.5, below: false, what: 'path probing, vigil / ffuf speed' },
+  // The console's goals (issue 28): the first page's bytes actually transferred, every page's content time.
+  { bench: 'console', figure: 'first_page_kb', goal: 250, below: true, what: 'console first page, KB transferred' },
+  { bench: 'console', figure: 'slowest_content_ms', goal: 1000, below: true, what: 'console, slowest page to content' },
 ];
 
 interface Outcome { name: string; status: string; seconds: number; figures: Figures; skipped: string[] }
