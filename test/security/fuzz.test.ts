@@ -19,8 +19,9 @@ const NASTY_STRINGS = [
 ];
 const HUGE = 'y'.repeat(1_100_000);
 // 2^31 - 1 and 2^31: the edges of SQL's integer (a count of days that large overflowed a date, too).
-// eslint-disable-next-line no-loss-of-precision -- numbers past what a double holds are the point
+/* eslint-disable no-loss-of-precision -- numbers past what a double holds are the point */
 const NASTY_NUMBERS = [-1, 1e309, -1e309, 99999999999999999999, 2 ** 63, 0.5, Number.MAX_SAFE_INTEGER + 2, 2 ** 31 - 1, 2 ** 31, -(2 ** 31) - 1];
+/* eslint-enable no-loss-of-precision */
 
 /** A plausible value for a schema (the starting point that mutations change one field of). */
 function sample(s: Schema | undefined, depth = 0): unknown {
