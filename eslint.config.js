@@ -13,24 +13,6 @@ const pendingBreaches = {
   // Deep imports into the engine from outside it (the engine branch exports these from src/engine/index.ts).
   'vigil/engine-surface': [
   ],
-  // SQL outside a store (the platform branch moves these queries into the owning area's store).
-  'vigil/sql-in-stores': [
-    'src/platform/assets/policies.ts',
-    'src/platform/auth/service.ts',
-    'src/platform/intel/importer.ts',
-    'src/platform/scans/import.ts',
-    'src/platform/scans/logs.ts',
-    'src/platform/scans/results.ts',
-    'src/platform/scans/service.ts',
-    'src/platform/scans/slots.ts',
-    'src/platform/system/routes.ts',
-    'src/platform/templates/catalogue.ts',
-    'src/platform/templates/facet-cache.ts',
-    'src/platform/templates/facet-counts.ts',
-    'src/platform/templates/facets.ts',
-    'src/platform/templates/resolve.ts',
-    'src/platform/templates/search.ts',
-  ],
   // Imports against the direction cli → platform → discovery → engine.
   // platform/scans/worker-secrets.ts imports cli/scan.ts (loadScanSecrets moves into the engine's secrets).
   'vigil/layers': [

@@ -164,13 +164,8 @@ export async function rescan(ctx: AppContext, teamId: string, id: string): Promi
   const run = scan.status === 'scheduled' && scan.chunks_total === 0 ? scan.rescan_count : scan.rescan_count + 1;
   await ctx.db.transaction(async (tx) => {
     // Takes the new run only if nobody else started one since the read above (two rescans at once).
-    const took = await tx.query(
-      `UPDATE scans SET targets = $2::jsonb, total_target = $3, total_template = $4, total_scan = $5, status = 'queued',
-         rescan_count = $7, updated_at = now()
-       WHERE id = $1 AND rescan_count = $6 AND status NOT IN ('queued', 'starting', 'running')`,
-      [id, JSON.stringify(p.targets), p.targets.length, p.templates.length, p.targets.length * p.templates.length, scan.rescan_count, run],
-    );
-    if (took.rowCount === 0) throw conflict(`scan ${id} was started by another request`, 'scan_id');
+    const took = await store.queueRerun(tx, id, { targets: p.targets, totalTemplate: p.templates.length, seenRescanCount: scan.rescan_count, run });
+    if (!took) throw conflict(`scan ${id} was started by another request`, 'scan_id');
     await store.replaceTemplates(tx, id, p.templates);
   });
   await startRun(ctx, id, run, p.targets);

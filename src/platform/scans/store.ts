@@ -455,3 +455,57 @@ export async function deleteTeamScans(db: Db, teamId: string): Promise<void> {
   await db.query('DELETE FROM scan_counts WHERE team_id = $1', [teamId]);
   await db.query('DELETE FROM scans WHERE team_id = $1', [teamId]);
 }
+
+/** An imported scan is complete: its hosts, counts and times. */
+export async function completeImport(db: Db, scanId: string, targets: string[], totalTarget: number, totalTemplate: number): Promise<void> {
+  await db.query(
+    `UPDATE scans SET targets = $2::jsonb, total_target = $3::int, total_template = $4::int, total_scan = $3::int * $4::int,
+       progress = 100, completed_at = now(), started_at = COALESCE(started_at, now()) WHERE id = $1`,
+    [scanId, JSON.stringify(targets), totalTarget, totalTemplate],
+  );
+}
+
+/**
+ * Queues run `r.run` of a scan with its new targets, only if nobody else started one since the caller read
+ * rescan_count `r.seenRescanCount` (two rescans at once) and the scan is not active; false when it did not.
+ */
+export async function queueRerun(
+  db: Db, id: string, r: { targets: string[]; totalTemplate: number; seenRescanCount: number; run: number },
+): Promise<boolean> {
+  const took = await db.query(
+    `UPDATE scans SET targets = $2::jsonb, total_target = $3, total_template = $4, total_scan = $5, status = 'queued',
+       rescan_count = $7, updated_at = now()
+     WHERE id = $1 AND rescan_count = $6 AND status NOT IN ('queued', 'starting', 'running')`,
+    [id, JSON.stringify(r.targets), r.targets.length, r.totalTemplate, r.targets.length * r.totalTemplate, r.seenRescanCount, r.run],
+  );
+  return took.rowCount !== 0;
+}
+
+/** How many findings match a WHERE over scan_results aliased r (built by results.ts from the list's filters). */
+export async function countResultsWhere(db: Db, whereSql: string, params: unknown[]): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM scan_results r WHERE ${whereSql}`, params);
+  return rows[0]!.n;
+}
+
+/**
+ * One page of findings matching a WHERE over scan_results aliased r, in `orderSql` order (which may use
+ * sev_rank). The page's ids first, then their rows: rows skipped by the offset are never read in full (their
+ * event JSON is large), which keeps deep pages fast with 100,000 findings (bench/findings.ts).
+ */
+export async function resultsPage<T>(db: Db, whereSql: string, orderSql: string, params: unknown[], limit: number, offset: number): Promise<T[]> {
+  const { rows } = await db.query<T>(
+    `WITH page AS (
+       SELECT r.id, CASE r.severity WHEN 'critical' THEN 5 WHEN 'high' THEN 4 WHEN 'medium' THEN 3 WHEN 'low' THEN 2 WHEN 'info' THEN 1 ELSE 0 END AS sev_rank
+       FROM scan_results r WHERE ${whereSql} ORDER BY ${orderSql} LIMIT $${params.length + 1} OFFSET $${params.length + 2}
+     )
+     SELECT r.*, page.sev_rank FROM page JOIN scan_results r ON r.id = page.id ORDER BY ${orderSql}`,
+    [...params, limit, offset],
+  );
+  return rows;
+}
+
+/** The template ids of a scan's findings, each once. */
+export async function resultTemplateIds(db: Db, scanId: string): Promise<string[]> {
+  const { rows } = await db.query<{ template_id: string }>('SELECT DISTINCT template_id FROM scan_results WHERE scan_id = $1', [scanId]);
+  return rows.map((r) => r.template_id);
+}
