@@ -7,18 +7,6 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 import vigil from './eslint/vigil-plugin.js';
 
-// Files that breach an architecture rule today, while the architecture branches (issue 29) move them:
-// removed when the architecture branches merge. Never add a file here: fix the import or move the SQL.
-const pendingBreaches = {
-  // Deep imports into the engine from outside it (the engine branch exports these from src/engine/index.ts).
-  'vigil/engine-surface': [
-  ],
-  // Imports against the direction cli → platform → discovery → engine.
-  // platform/scans/worker-secrets.ts imports cli/scan.ts (loadScanSecrets moves into the engine's secrets).
-  'vigil/layers': [
-  ],
-};
-
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'web/dist/', 'coverage/', 'data/', '.vigil-tmp/', 'test/fixtures/'] },
   js.configs.recommended,
@@ -61,7 +49,4 @@ export default tseslint.config(
       'vigil/sql-in-stores': 'error',
     },
   },
-  ...Object.entries(pendingBreaches)
-    .filter(([, files]) => files.length > 0)
-    .map(([rule, files]) => ({ files, rules: { [rule]: 'off' } })),
 );
