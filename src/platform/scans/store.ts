@@ -509,3 +509,25 @@ export async function resultTemplateIds(db: Db, scanId: string): Promise<string[
   const { rows } = await db.query<{ template_id: string }>('SELECT DISTINCT template_id FROM scan_results WHERE scan_id = $1', [scanId]);
   return rows.map((r) => r.template_id);
 }
+
+/** New severities of findings (vuln_score rules); `original` is the severity before the first rescoring. */
+export async function setSeverities(db: Db, changes: { id: string; severity: string; original: string | null }[]): Promise<void> {
+  await db.query(
+    `UPDATE scan_results r SET severity = x.s, original_severity = x.o, updated_at = now()
+     FROM jsonb_to_recordset($1::jsonb) AS x(id bigint, s text, o text) WHERE r.id = x.id`,
+    [JSON.stringify(changes.map((c) => ({ id: c.id, s: c.severity, o: c.original })))],
+  );
+}
+
+/** After a finished run: not seen in it → fixed; fixed but seen again → regression. */
+export async function markFindingStates(db: Db, scanId: string, run: number): Promise<{ fixed: number; regressions: number }> {
+  const fixed = await db.query(
+    `UPDATE scan_results SET vuln_status = 'fixed', updated_at = now() WHERE scan_id = $1 AND last_run < $2 AND vuln_status <> 'fixed'`,
+    [scanId, run],
+  );
+  const back = await db.query(
+    `UPDATE scan_results SET vuln_status = 'regression', updated_at = now() WHERE scan_id = $1 AND last_run = $2 AND vuln_status = 'fixed'`,
+    [scanId, run],
+  );
+  return { fixed: fixed.rowCount, regressions: back.rowCount };
+}
