@@ -29,8 +29,6 @@ export interface ScanRow {
   targets: string[];
   request: Record<string, unknown>;
   engine_options: Record<string, unknown>;
-  /** Present where the query selects it (SCHEDULE_SQL). */
-  schedule?: ScheduleJson | null;
 }
 
 export interface NewScan {
@@ -132,7 +130,7 @@ export async function startRun(db: Db, scanId: string, run: number, chunks: stri
 }
 
 export async function getScan(db: Db, teamId: string, id: string): Promise<ScanRow | undefined> {
-  const { rows } = await db.query<ScanRow>(`SELECT *, ${SCHEDULE_SQL} AS schedule FROM scans WHERE id = $1 AND team_id = $2`, [id, teamId]);
+  const { rows } = await db.query<ScanRow>('SELECT * FROM scans WHERE id = $1 AND team_id = $2', [id, teamId]);
   return rows[0];
 }
 
@@ -152,31 +150,13 @@ export interface ListFilter {
   order: { column: string; desc: boolean }[];
 }
 
-/** The scan's schedule as one JSON value (null without one); the schedule's primary key is the scan id. */
-export const SCHEDULE_SQL = `(SELECT jsonb_build_object('scan_frequency', ss.scan_frequency, 'scan_id', ss.scan_id,
-    'start_time', ss.start_time, 'hourly_frequency', ss.hourly_frequency, 'custom_weekdays', to_jsonb(ss.custom_weekdays),
-    'schedule_next_run', ss.schedule_next_run, 'schedule_last_run', ss.schedule_last_run)
-  FROM scan_schedules ss WHERE ss.scan_id = scans.id)`;
-
-/** The schedule column of list rows (jsonb: times arrive as ISO text). */
-export interface ScheduleJson {
-  scan_frequency: string;
-  scan_id: string;
-  start_time: string;
-  hourly_frequency: number | null;
-  custom_weekdays: number[] | null;
-  schedule_next_run: string;
-  schedule_last_run: string | null;
-}
-
 /** The columns a list item needs; the target list and request body stay out (they can be large). */
 const LIST_COLUMNS = `id, team_id, name, status, failure_reason, progress, created_at, updated_at, started_at, completed_at,
   rescan_count, total_target, total_template, total_scan, total_result, severity, is_internal, is_automatic, is_oss,
   engine_options, request->'templates' AS req_templates, request->'scan_config_ids' AS req_scan_config_ids,
   request->'reporting_config_ids' AS req_report_config_ids, request->'assets' AS req_assets,
   request->'agent_id' AS req_agent_id, request->'agent_tags' AS req_agent_tags,
-  request->'agent_networks' AS req_agent_networks, request->'agent_behavior' AS req_agent_behavior,
-  ${SCHEDULE_SQL} AS schedule`;
+  request->'agent_networks' AS req_agent_networks, request->'agent_behavior' AS req_agent_behavior`;
 
 
 
