@@ -5,7 +5,7 @@ import type { AppContext } from '../shared/context.ts';
 import type { Caller } from '../auth/service.ts';
 import { badRequest, conflict, notFound } from '../shared/errors.ts';
 import { checkTarget, expandTargets, isInternalTarget, scopeFilter } from './targets.ts';
-import { checkDenied, denyList } from './deny.ts';
+import { checkDenied, denyList } from '../shared/deny.ts';
 import { inlineTemplates, resolveAssetTargets, resolveStoreTemplates, hasStoreSelection, enumerationRefs } from './sources.ts';
 import { startRun } from './dispatch.ts';
 import { engineOptionsFor, applyTemplateConfigs } from './apply-configs.ts';
