@@ -7,36 +7,6 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 import vigil from './eslint/vigil-plugin.js';
 
-// Files that breach an architecture rule today, while the architecture branches (issue 29) move them:
-// removed when the architecture branches merge. Never add a file here: fix the import or move the SQL.
-const pendingBreaches = {
-  // Deep imports into the engine from outside it (the engine branch exports these from src/engine/index.ts).
-  'vigil/engine-surface': [
-  ],
-  // SQL outside a store (the platform branch moves these queries into the owning area's store).
-  'vigil/sql-in-stores': [
-    'src/platform/assets/policies.ts',
-    'src/platform/auth/service.ts',
-    'src/platform/intel/importer.ts',
-    'src/platform/scans/import.ts',
-    'src/platform/scans/logs.ts',
-    'src/platform/scans/results.ts',
-    'src/platform/scans/service.ts',
-    'src/platform/scans/slots.ts',
-    'src/platform/system/routes.ts',
-    'src/platform/templates/catalogue.ts',
-    'src/platform/templates/facet-cache.ts',
-    'src/platform/templates/facet-counts.ts',
-    'src/platform/templates/facets.ts',
-    'src/platform/templates/resolve.ts',
-    'src/platform/templates/search.ts',
-  ],
-  // Imports against the direction cli → platform → discovery → engine.
-  // platform/scans/worker-secrets.ts imports cli/scan.ts (loadScanSecrets moves into the engine's secrets).
-  'vigil/layers': [
-  ],
-};
-
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'web/dist/', 'coverage/', 'data/', '.vigil-tmp/', 'test/fixtures/'] },
   js.configs.recommended,
@@ -79,7 +49,4 @@ export default tseslint.config(
       'vigil/sql-in-stores': 'error',
     },
   },
-  ...Object.entries(pendingBreaches)
-    .filter(([, files]) => files.length > 0)
-    .map(([rule, files]) => ({ files, rules: { [rule]: 'off' } })),
 );

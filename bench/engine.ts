@@ -16,7 +16,7 @@ import { loadTemplates, parseTemplate } from '../src/engine/template/index.ts';
 import { runScan, closeClients } from '../src/engine/runner.ts';
 import type { Template } from '../src/engine/template/types.ts';
 import { describe, loadAverage, measure } from './cpu.ts';
-import { scanEgress } from '../src/platform/scans/deny.ts';
+import { scanEgress } from '../src/platform/shared/deny.ts';
 import { figures } from './figures.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

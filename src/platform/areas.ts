@@ -5,6 +5,17 @@
 // (system and console, and the top files app, server, start and this one, may import any area). Where a
 // lower area needs something of a higher one, the higher one provides it (scans/sources.ts's asset
 // inventory) or writes rows the higher one reads (assets' asset_events, read by monitor).
+//
+// SQL only in stores (store.ts or a *-store.ts of the area; generic statements such as an advisory lock in
+// src/db/), and each table is owned by one area's store:
+//   auth: users, teams, team_members, api_keys, sessions       team: team_invites
+//   templates: templates, template_changes, template_facet_counts       intel: intel_*       configs: configs
+//   scans: scans, scan_* (but scan_schedules, scan_events), platform_secrets       updates: update_runs
+//   monitor: scan_schedules, scan_events, deliveries, report_tickets, remediation_runs
+//   assets: assets, asset_*, enumeration_found
+// A store may read (join) tables of areas below it; only the owner writes. Other areas call the owner's
+// functions; a lower area that shows a higher one's data gets it from a provider the higher one registers
+// (scans/schedule-source.ts, filled by monitor/schedules.ts).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { systemRoutes } from './system/routes.ts';
 import { teamRoutes } from './team/routes.ts';

@@ -5,7 +5,7 @@ import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import type PgBoss from 'pg-boss';
 import { buildApp } from './app.ts';
-import { checkEgressSettings } from './scans/deny.ts';
+import { checkEgressSettings } from './shared/deny.ts';
 import type { PlatformConfig } from './shared/config.ts';
 import type { AppContext } from './shared/context.ts';
 import { openDatabase } from './start.ts';

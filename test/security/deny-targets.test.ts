@@ -16,7 +16,7 @@ import { tpl } from '../helpers/templates.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createScanApp, type ScanTestApp } from '../platform/scans/fixtures.ts';
 import { runScan, closeClients, type Template, type EgressPolicy } from '../../src/engine/index.ts';
-import { scanEgress } from '../../src/platform/scans/deny.ts';
+import { scanEgress } from '../../src/platform/shared/deny.ts';
 import { runDiscovery } from '../../src/discovery/run.ts';
 
 /** A TCP (and UDP) port that records every connection and datagram: the "API" nothing may reach. */

@@ -13,7 +13,7 @@ import { startHttpServer, type TestServer } from '../helpers/targets.ts';
 import { createScanApp, HEADER_TEMPLATE, type ScanTestApp } from '../platform/scans/fixtures.ts';
 import { startMonitor, type MonitorHandle } from '../../src/platform/monitor/loop.ts';
 import '../../src/platform/monitor/steps.ts';
-import { checkEgressSettings } from '../../src/platform/scans/deny.ts';
+import { checkEgressSettings } from '../../src/platform/shared/deny.ts';
 
 const UNREACHABLE = 'delivery failed: the destination is not allowed or did not answer';
 

@@ -6,7 +6,7 @@ import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { runDiscovery, type DiscoveredAsset, type DiscoveryConfig } from '../../discovery/index.ts';
 import type { Template } from '../../engine/index.ts';
-import { denyList } from '../scans/deny.ts';
+import { denyList } from '../shared/deny.ts';
 import type { DiscoveryThreadInput, DiscoveryThreadMessage, DiscoveryThreadRequest } from './discovery-runner.ts';
 
 const port = parentPort!;

@@ -185,11 +185,7 @@ export async function applyPoliciesToRun(db: Db, teamId: string, enumerationId: 
 
 /** The pending alerts a run recorded (a retried job sends them again; their job ids make that a no-op). */
 export async function pendingAlertsOfRun(db: Db, teamId: string, enumerationId: string, run: number): Promise<QueuedAlert[]> {
-  const { rows } = await db.query<store.PolicyEventRow & { policy: store.PolicyRow }>(
-    `SELECT ev.id::text AS id, ev.team_id, ev.policy_id, ev.event_type, ev.status, ev.asset_id::text AS asset_id, ev.enumeration_id, ev.run,
-       ev.dedup_key, ev.error_message, ev.message_payload, ev.created_at, ev.updated_at, to_jsonb(p) AS policy
-     FROM asset_policy_events ev JOIN asset_policies p ON p.id = ev.policy_id
-     WHERE ev.team_id = $1 AND ev.enumeration_id = $2 AND ev.run = $3 AND ev.event_type = 'asset_policy_alert'`, [teamId, enumerationId, run]);
+  const rows = await store.pendingAlertEventsOfRun(db, teamId, enumerationId, run);
   return rows.map(({ policy, ...event }) => ({ teamId, policy, event }));
 }
 

@@ -7,7 +7,7 @@ import { badRequest, conflict, notFound } from '../shared/errors.ts';
 import { workOf } from '../../discovery/index.ts';
 import { overLimit, type WorkLimits } from './limits.ts';
 import { enqueue } from '../worker/registry.ts';
-import { checkDenied, denyList } from '../scans/deny.ts';
+import { checkDenied, denyList } from '../shared/deny.ts';
 import { parseSort, pageEnvelope } from '../shared/paging.ts';
 import { normalizeFilters, TIME_RANGES, type AssetFiltersInput } from './filters.ts';
 import { ENUMERATE_JOB } from './jobs-names.ts';

@@ -578,3 +578,13 @@ export async function newAssetsOfRun(db: Db, enumerationId: string, run: number)
     `SELECT id::text AS id, host, port FROM assets WHERE enumeration_id = $1 AND first_seen_run = $2 AND disappeared_at IS NULL ORDER BY id`, [enumerationId, run]);
   return rows;
 }
+
+/** The alert events a discovery run recorded, each with its policy row. */
+export async function pendingAlertEventsOfRun(db: Db, teamId: string, enumerationId: string, run: number): Promise<(PolicyEventRow & { policy: PolicyRow })[]> {
+  const { rows } = await db.query<PolicyEventRow & { policy: PolicyRow }>(
+    `SELECT ev.id::text AS id, ev.team_id, ev.policy_id, ev.event_type, ev.status, ev.asset_id::text AS asset_id, ev.enumeration_id, ev.run,
+       ev.dedup_key, ev.error_message, ev.message_payload, ev.created_at, ev.updated_at, to_jsonb(p) AS policy
+     FROM asset_policy_events ev JOIN asset_policies p ON p.id = ev.policy_id
+     WHERE ev.team_id = $1 AND ev.enumeration_id = $2 AND ev.run = $3 AND ev.event_type = 'asset_policy_alert'`, [teamId, enumerationId, run]);
+  return rows;
+}

@@ -2,6 +2,7 @@
 // bootstrap of the owner account and key issuing.
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/connection.ts';
+import { advisoryXactLock } from '../../db/generic.ts';
 import { forbidden, unauthorized } from '../shared/errors.ts';
 import { keyPrefix, hashApiKey, newApiKey } from './keys.ts';
 import type { Role } from './permissions.ts';
@@ -70,7 +71,7 @@ export async function createTeamWithOwner(db: Db, email: string, teamName: strin
 export async function bootstrapOwner(db: Db, ownerEmail: string, bootstrapKey?: string): Promise<{ email: string; apiKey?: string; userId?: number; teamId?: string }> {
   // Serialised with an advisory lock: two processes starting at once must not create two owners.
   return db.transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock($1)', [BOOTSTRAP_LOCK]);
+    await advisoryXactLock(tx, BOOTSTRAP_LOCK);
     if ((await store.countTeams(tx)) === 0) {
       const { userId, teamId } = await createTeamWithOwner(tx, ownerEmail, 'Default team');
       await store.markInstanceOwner(tx, userId);

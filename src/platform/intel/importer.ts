@@ -150,14 +150,14 @@ export async function importIntel(db: Db, inputs: string[], opts: ImportOptions 
       read: r.read, changed: r.changed, skipped: r.skipped_examples, skippedCount: r.skipped,
     });
   }
-  const total = await db.query<{ n: number; t: number }>('SELECT count(*)::int AS n, count(*) FILTER (WHERE is_template)::int AS t FROM intel_vulns');
+  const total = await store.countRecords(db);
   return {
     feeds: [...reports.values()].map(({ feed, documents, read, changed, removed, skipped, skipped_examples }) => ({ feed, documents, read, changed, removed, skipped, skipped_examples })),
     unrecognised,
     unreadable,
     records_changed: recordsChanged,
-    records_total: total.rows[0]!.n,
-    templates_linked: total.rows[0]!.t,
+    records_total: total.records,
+    templates_linked: total.withTemplate,
   };
 }
 

@@ -169,3 +169,9 @@ export async function groupCounts(db: Db, expr: string, where: string, params: u
 export async function countCweWhere(db: Db, where: string, params: unknown[]): Promise<number> {
   return (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM intel_vulns, unnest(cwe) WHERE ${where}`, params)).rows[0]!.n;
 }
+
+/** How many records there are, and how many of them have a template. */
+export async function countRecords(db: Db): Promise<{ records: number; withTemplate: number }> {
+  const { rows } = await db.query<{ n: number; t: number }>('SELECT count(*)::int AS n, count(*) FILTER (WHERE is_template)::int AS t FROM intel_vulns');
+  return { records: rows[0]!.n, withTemplate: rows[0]!.t };
+}

@@ -3,11 +3,11 @@
 // run's alerts and tickets are made, so they see the scored severities.
 import yaml from 'js-yaml';
 import type { Db } from '../../db/connection.ts';
-import { recountResults } from '../scans/store.ts';
+import { recountResults, setSeverities } from '../scans/store.ts';
 import { configsFor } from '../configs/store.ts';
-import { findingsToScore, setSeverities } from './finding-store.ts';
+import { findingsToScore } from './finding-store.ts';
 
-export { markFindingStates } from './finding-store.ts';
+export { markFindingStates } from '../scans/store.ts';
 
 interface Rule {
   template?: string;

@@ -1,4 +1,5 @@
-// SQL of finding states (vuln_status), vuln_score rescoring and remediation retests.
+// SQL of vuln_score rescoring (the findings to score) and remediation retests. Findings (scan_results) are
+// the scans area's: this store reads them; their writes (severities, states) are in scans/store.ts.
 import type { Db } from '../../db/connection.ts';
 
 export interface ScoringRow {
@@ -19,27 +20,6 @@ export async function findingsToScore(db: Db, scanId: string, onlyRescored: bool
     [scanId],
   );
   return rows;
-}
-
-export async function setSeverities(db: Db, changes: { id: string; severity: string; original: string | null }[]): Promise<void> {
-  await db.query(
-    `UPDATE scan_results r SET severity = x.s, original_severity = x.o, updated_at = now()
-     FROM jsonb_to_recordset($1::jsonb) AS x(id bigint, s text, o text) WHERE r.id = x.id`,
-    [JSON.stringify(changes.map((c) => ({ id: c.id, s: c.severity, o: c.original })))],
-  );
-}
-
-/** After a finished run: not seen in it → fixed; fixed but seen again → regression. */
-export async function markFindingStates(db: Db, scanId: string, run: number): Promise<{ fixed: number; regressions: number }> {
-  const fixed = await db.query(
-    `UPDATE scan_results SET vuln_status = 'fixed', updated_at = now() WHERE scan_id = $1 AND last_run < $2 AND vuln_status <> 'fixed'`,
-    [scanId, run],
-  );
-  const back = await db.query(
-    `UPDATE scan_results SET vuln_status = 'regression', updated_at = now() WHERE scan_id = $1 AND last_run = $2 AND vuln_status = 'fixed'`,
-    [scanId, run],
-  );
-  return { fixed: fixed.rowCount, regressions: back.rowCount };
 }
 
 export interface RetestCandidate {

@@ -5,7 +5,7 @@
 // HTTP statuses from a service that was reached stay. Errors never carry the URL or headers (they hold tokens).
 import { fetch, type Agent } from 'undici';
 import type { PlatformConfig } from '../shared/config.ts';
-import { integrationEgress } from '../scans/deny.ts';
+import { integrationEgress } from '../shared/deny.ts';
 import { guardFor, guardedAgent, type ConnectGuard } from '../../engine/index.ts';
 
 export class SendError extends Error {

@@ -1,6 +1,7 @@
 // SQL of scan schedules (scan_schedules).
 import type { Db } from '../../db/connection.ts';
 import type { Frequency, ScheduleSpec } from './schedule-math.ts';
+import type { ScheduleJson } from '../scans/schedule-source.ts';
 
 export interface ScheduleRow {
   scan_id: string;
@@ -72,4 +73,16 @@ export async function claimSlot(db: Db, scanId: string, nextText: string, now: D
     [scanId, nextText, now, next],
   );
   return res.rowCount > 0;
+}
+
+/** The schedules of those of the scans that have one, as JSON (times as ISO text), by scan id: for scan records. */
+export async function scheduleJsonOf(db: Db, scanIds: string[]): Promise<Map<string, ScheduleJson>> {
+  const { rows } = await db.query<{ scan_id: string; schedule: ScheduleJson }>(
+    `SELECT ss.scan_id, jsonb_build_object('scan_frequency', ss.scan_frequency, 'scan_id', ss.scan_id,
+       'start_time', ss.start_time, 'hourly_frequency', ss.hourly_frequency, 'custom_weekdays', to_jsonb(ss.custom_weekdays),
+       'schedule_next_run', ss.schedule_next_run, 'schedule_last_run', ss.schedule_last_run) AS schedule
+     FROM scan_schedules ss WHERE ss.scan_id = ANY($1::text[])`,
+    [scanIds],
+  );
+  return new Map(rows.map((r) => [r.scan_id, r.schedule]));
 }

@@ -7,6 +7,10 @@ import { getScan } from '../scans/store.ts';
 import { rescan } from '../scans/service.ts';
 import { FREQUENCIES, MIN_START_YEAR, nextRun, parseStartTime, type Frequency } from './schedule-math.ts';
 import * as store from './schedule-store.ts';
+import { provideSchedules } from '../scans/schedule-source.ts';
+
+// Scan records show their schedule: this area owns scan_schedules, so it gives scans the lookup.
+provideSchedules(store.scheduleJsonOf);
 
 export interface SetScheduleBody {
   scan_id: string;

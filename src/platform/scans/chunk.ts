@@ -6,7 +6,7 @@ import type { ScanOptions } from '../../engine/index.ts';
 import type { AppContext } from '../shared/context.ts';
 import { setDebugOutput } from '../../engine/index.ts';
 import { engineThreads } from './engine-pool.ts';
-import { scanEgress } from './deny.ts';
+import { scanEgress } from '../shared/deny.ts';
 import type { ChunkJob } from './dispatch.ts';
 import type { EngineOptions } from './apply-configs.ts';
 import * as store from './store.ts';

@@ -11,6 +11,7 @@ import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../shared/input.ts';
 import { newScanId } from './service.ts';
 import { toFindingRow, logEventText, type FindingRow, type ResultEvent } from './findings.ts';
 import * as store from './store.ts';
+import { loggedPairs } from './log-store.ts';
 
 /** Largest import body, and largest single line (one result with its request and response). */
 export const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
@@ -151,11 +152,7 @@ async function consume(ctx: AppContext, st: ImportState, body: AsyncIterable<Buf
 
 async function finish(ctx: AppContext, st: ImportState): Promise<void> {
   const targets = [...st.hosts];
-  await ctx.db.query(
-    `UPDATE scans SET targets = $2::jsonb, total_target = $3::int, total_template = $4::int, total_scan = $3::int * $4::int,
-       progress = 100, completed_at = now(), started_at = COALESCE(started_at, now()) WHERE id = $1`,
-    [st.scanId, JSON.stringify(targets), targets.length + st.extraHosts, st.templates.size],
-  );
+  await store.completeImport(ctx.db, st.scanId, targets, targets.length + st.extraHosts, st.templates.size);
   await store.recountResults(ctx.db, st.scanId);
 }
 
@@ -193,10 +190,8 @@ export async function appendResults(ctx: AppContext, caller: Caller, scanId: str
     scanId, teamId: caller.teamId, seenLogs: new Set(), hosts: new Set((scan.targets as string[] | null) ?? []), extraHosts: 0,
     templates: new Set(), count: 0,
   };
-  const known = await ctx.db.query<{ template_id: string }>('SELECT DISTINCT template_id FROM scan_results WHERE scan_id = $1', [scanId]);
-  for (const r of known.rows) st.templates.add(r.template_id);
-  const logged = await ctx.db.query<{ target: string; template_id: string }>('SELECT DISTINCT target, template_id FROM scan_logs WHERE scan_id = $1', [scanId]);
-  for (const r of logged.rows) st.seenLogs.add(`${r.target}\u0000${r.template_id}`);
+  for (const id of await store.resultTemplateIds(ctx.db, scanId)) st.templates.add(id);
+  for (const r of await loggedPairs(ctx.db, scanId)) st.seenLogs.add(`${r.target}\u0000${r.template_id}`);
   await consume(ctx, st, body, async () => {});
   await finish(ctx, st);
   return { id: scanId, count: st.count };

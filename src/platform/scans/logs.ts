@@ -2,18 +2,10 @@
 // log is) and the three file formats.
 import type { Db } from '../../db/connection.ts';
 import { badRequest } from '../shared/errors.ts';
+import * as logStore from './log-store.ts';
+import type { LogFilter } from './log-store.ts';
 
-export interface LogFilter {
-  run?: number;
-  host?: string;
-  template?: string;
-  matched?: boolean;
-  /** Only records at or after this time. */
-  since?: Date;
-  search?: string;
-  error?: string;
-  level: 'error' | 'info' | 'all_logs';
-}
+export type { LogFilter } from './log-store.ts';
 
 export type LogFormat = 'raw' | 'json' | 'csv';
 
@@ -58,27 +50,6 @@ function relativeTime(v: string): Date | undefined {
   return days ? new Date(Date.now() - days * DAY) : undefined;
 }
 
-const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
-
-function whereOf(scanId: string, f: LogFilter): { sql: string; params: unknown[] } {
-  const where = ['scan_id = $1'];
-  const params: unknown[] = [scanId];
-  const add = (cond: (n: string) => string, v: unknown) => {
-    params.push(v);
-    where.push(cond(`$${params.length}`));
-  };
-  if (f.run !== undefined) add((n) => `run = ${n}`, f.run);
-  if (f.host) add((n) => `target ILIKE ${n}`, like(f.host));
-  if (f.template) add((n) => `template_id ILIKE ${n}`, like(f.template));
-  if (f.matched !== undefined) add((n) => `matched = ${n}`, f.matched);
-  if (f.since) add((n) => `created_at >= ${n}`, f.since);
-  if (f.error) add((n) => `error ILIKE ${n}`, like(f.error));
-  if (f.search) add((n) => `(target ILIKE ${n} OR template_id ILIKE ${n} OR error ILIKE ${n})`, like(f.search));
-  if (f.level === 'error') where.push(`error IS NOT NULL AND error <> ''`);
-  if (f.level === 'info') where.push(`(error IS NULL OR error = '')`);
-  return { sql: where.join(' AND '), params };
-}
-
 export interface LogRecord {
   target: string;
   template_id: string;
@@ -90,28 +61,11 @@ export interface LogRecord {
   vuln_hash: string;
 }
 
-interface Row {
-  id: number;
-  target: string;
-  template_id: string;
-  matched: boolean;
-  created_at: Date;
-  error: string | null;
-  severity: string | null;
-  event: string | null;
-  vuln_hash: string | null;
-}
-
 /** The matching records in id order, `batch` at a time. */
 export async function* readLogs(db: Db, scanId: string, f: LogFilter, batch = 1000): AsyncGenerator<LogRecord[]> {
-  const w = whereOf(scanId, f);
   let last = 0;
   for (;;) {
-    const { rows } = await db.query<Row>(
-      `SELECT id, target, template_id, matched, created_at, error, severity, event, vuln_hash FROM scan_logs
-       WHERE ${w.sql} AND id > $${w.params.length + 1} ORDER BY id LIMIT $${w.params.length + 2}`,
-      [...w.params, last, batch],
-    );
+    const rows = await logStore.logsAfter(db, scanId, f, last, batch);
     if (rows.length === 0) return;
     last = Number(rows[rows.length - 1]!.id);
     yield rows.map((r) => ({

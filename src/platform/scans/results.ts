@@ -2,7 +2,8 @@
 // (GET /v1/scans/vulns/history) and importing a nuclei JSON-lines file as an uploaded scan.
 import type { AppContext } from '../shared/context.ts';
 import { badRequest, notFound } from '../shared/errors.ts';
-import { getResult as getResultRow } from './store.ts';
+import { countResultsWhere, getResult as getResultRow, resultsPage } from './store.ts';
+import { logHistoryOfHash } from './log-store.ts';
 import { pageEnvelope, parseSort } from '../shared/paging.ts';
 import type { ResultEvent } from './findings.ts';
 
@@ -96,19 +97,10 @@ export async function listResults(ctx: AppContext, teamId: string, q: ResultsQue
   const order = parseSort(q.sort_asc, q.sort_desc, SORTABLE);
   const orderSql = [...order.map((o) => `${o.column} ${o.desc ? 'DESC' : 'ASC'}`), 'r.created_at DESC', 'r.id DESC'].join(', ');
   const whereSql = where.join(' AND ');
-  const total = await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM scan_results r WHERE ${whereSql}`, params);
-  // The page's ids first, then their rows: rows skipped by the offset are never read in full (their event
-  // JSON is large), which keeps deep pages fast with 100,000 findings (bench/findings.ts).
-  const { rows } = await ctx.db.query<ResultRow>(
-    `WITH page AS (
-       SELECT r.id, CASE r.severity WHEN 'critical' THEN 5 WHEN 'high' THEN 4 WHEN 'medium' THEN 3 WHEN 'low' THEN 2 WHEN 'info' THEN 1 ELSE 0 END AS sev_rank
-       FROM scan_results r WHERE ${whereSql} ORDER BY ${orderSql} LIMIT $${params.length + 1} OFFSET $${params.length + 2}
-     )
-     SELECT r.*, page.sev_rank FROM page JOIN scan_results r ON r.id = page.id ORDER BY ${orderSql}`,
-    [...params, limit, offset],
-  );
+  const total = await countResultsWhere(ctx.db, whereSql, params);
+  const rows = await resultsPage<ResultRow>(ctx.db, whereSql, orderSql, params, limit, offset);
   const data = rows.map(resultItem);
-  return { ...pageEnvelope(data, total.rows[0]!.n, offset, limit), stats: { total: total.rows[0]!.n } };
+  return { ...pageEnvelope(data, total, offset, limit), stats: { total } };
 }
 
 /** One finding by its vuln_id (GET /v1/scans/results/{vuln_id}): a deep link to a finding on no list page. */
@@ -155,21 +147,7 @@ interface HistoryEntry {
 export async function vulnHistory(ctx: AppContext, teamId: string, hashes: string[], limit: number) {
   const out: Record<string, { history_count: number; history: HistoryEntry[] }> = {};
   for (const hash of hashes) {
-    const { rows } = await ctx.db.query<{
-      severity: string | null; target: string; template_id: string; matched: boolean; created_at: Date;
-      vuln_hash: string | null; event: string | null; total: number;
-    }>(
-      `WITH pairs AS (
-         SELECT DISTINCT scan_id, target, template_id FROM scan_logs WHERE team_id = $1 AND vuln_hash = $2
-       )
-       SELECT l.severity, l.target, l.template_id, l.matched, l.created_at, l.vuln_hash, l.event,
-              count(*) OVER ()::int AS total
-       FROM scan_logs l JOIN pairs p USING (scan_id, target, template_id)
-       WHERE l.team_id = $1
-       ORDER BY l.created_at DESC, l.id DESC
-       LIMIT $3`,
-      [teamId, hash, limit],
-    );
+    const rows = await logHistoryOfHash(ctx.db, teamId, hash, limit);
     out[hash] = {
       history_count: rows[0]?.total ?? 0,
       history: rows.map((r) => ({

@@ -5,7 +5,7 @@ import type { AppContext } from '../shared/context.ts';
 import type { Caller } from '../auth/service.ts';
 import { badRequest, conflict, notFound } from '../shared/errors.ts';
 import { checkTarget, expandTargets, isInternalTarget, scopeFilter } from './targets.ts';
-import { checkDenied, denyList } from './deny.ts';
+import { checkDenied, denyList } from '../shared/deny.ts';
 import { inlineTemplates, resolveAssetTargets, resolveStoreTemplates, hasStoreSelection, enumerationRefs } from './sources.ts';
 import { startRun } from './dispatch.ts';
 import { engineOptionsFor, applyTemplateConfigs } from './apply-configs.ts';
@@ -13,6 +13,7 @@ import { checkConfigRefs, configRefs, resolveScanConfigs, type ScanConfigs } fro
 import * as store from './store.ts';
 import { pageEnvelope, parseSort } from '../shared/paging.ts';
 import type { ScanTemplate } from './store.ts';
+import { schedulesOf, type ScheduleJson } from './schedule-source.ts';
 
 export interface CreateScanBody {
   targets?: string[];
@@ -164,13 +165,8 @@ export async function rescan(ctx: AppContext, teamId: string, id: string): Promi
   const run = scan.status === 'scheduled' && scan.chunks_total === 0 ? scan.rescan_count : scan.rescan_count + 1;
   await ctx.db.transaction(async (tx) => {
     // Takes the new run only if nobody else started one since the read above (two rescans at once).
-    const took = await tx.query(
-      `UPDATE scans SET targets = $2::jsonb, total_target = $3, total_template = $4, total_scan = $5, status = 'queued',
-         rescan_count = $7, updated_at = now()
-       WHERE id = $1 AND rescan_count = $6 AND status NOT IN ('queued', 'starting', 'running')`,
-      [id, JSON.stringify(p.targets), p.targets.length, p.templates.length, p.targets.length * p.templates.length, scan.rescan_count, run],
-    );
-    if (took.rowCount === 0) throw conflict(`scan ${id} was started by another request`, 'scan_id');
+    const took = await store.queueRerun(tx, id, { targets: p.targets, totalTemplate: p.templates.length, seenRescanCount: scan.rescan_count, run });
+    if (!took) throw conflict(`scan ${id} was started by another request`, 'scan_id');
     await store.replaceTemplates(tx, id, p.templates);
   });
   await startRun(ctx, id, run, p.targets);
@@ -198,7 +194,7 @@ export function elapsed(from: Date | null, to: Date | null): string {
 
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : '');
 
-export function listItem(r: store.ListRow) {
+export function listItem(r: store.ListRow, schedule?: ScheduleJson) {
   const sev = { critical: 0, high: 0, medium: 0, low: 0, info: 0, unknown: 0, ...(r.severity ?? {}) };
   const templates = r.req_templates ?? [];
   return {
@@ -232,12 +228,12 @@ export function listItem(r: store.ListRow) {
     agent_tags: r.req_agent_tags ?? undefined,
     agent_networks: r.req_agent_networks ?? undefined,
     agent_behavior: (r.req_agent_behavior as 'distribute' | 'mirror' | null) ?? 'distribute',
-    ...(r.schedule ? { schedule: scheduleItem(r.schedule) } : {}),
+    ...(schedule ? { schedule: scheduleItem(schedule) } : {}),
   };
 }
 
-/** The spec's Schedule record from the list row's schedule JSON. */
-function scheduleItem(s: store.ScheduleJson) {
+/** The spec's Schedule record from the schedule the monitor area gives. */
+function scheduleItem(s: ScheduleJson) {
   return {
     scan_frequency: s.scan_frequency,
     scan_id: s.scan_id,
@@ -278,7 +274,8 @@ export async function listScans(ctx: AppContext, teamId: string, q: ListQuery) {
   const { rows, total } = await store.listScans(ctx.db, {
     teamId, offset, limit, search: q.search?.trim() || undefined, status, isInternal: q.is_internal, order,
   });
-  return pageEnvelope(rows.map(listItem), total, offset, limit);
+  const schedules = await schedulesOf(ctx.db, rows.map((r) => r.id));
+  return pageEnvelope(rows.map((r) => listItem(r, schedules.get(r.id))), total, offset, limit);
 }
 
 export async function getScan(ctx: AppContext, teamId: string, id: string) {
@@ -294,7 +291,7 @@ export async function getScan(ctx: AppContext, teamId: string, id: string) {
     req_agent_tags: req.agent_tags ?? null,
     req_agent_networks: req.agent_networks ?? null,
     req_agent_behavior: req.agent_behavior ?? null,
-  });
+  }, (await schedulesOf(ctx.db, [id])).get(id));
 }
 
 /** The spec's scan configuration record, config references with their names. */

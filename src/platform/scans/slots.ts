@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/connection.ts';
 import type { EngineOptions } from './apply-configs.ts';
 import { WORKER_NAME } from './store.ts';
+import * as slotStore from './slot-store.ts';
 
 const num = (v: string | undefined, d: number) => (v !== undefined && v !== '' && Number(v) > 0 ? Number(v) : d);
 
@@ -53,35 +54,17 @@ export async function acquireSlot(
   const start = Math.floor(Math.random() * slots); // spread workers over the slots
   for (let i = 0; i < slots; i++) {
     const slot = (start + i) % slots;
-    const { rows } = await db.query<{ wait_ms: number }>(
-      `INSERT INTO scan_slots AS s (scan_id, slot, run, chunk_idx, holder, worker, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7::float8))
-       ON CONFLICT (scan_id, slot) DO UPDATE SET run = EXCLUDED.run, chunk_idx = EXCLUDED.chunk_idx,
-         holder = EXCLUDED.holder, worker = EXCLUDED.worker, expires_at = EXCLUDED.expires_at,
-         released_at = CASE WHEN s.holder IS NULL THEN s.released_at ELSE now() END
-       WHERE s.holder IS NULL OR s.expires_at < now() OR s.run <> EXCLUDED.run OR s.chunk_idx = EXCLUDED.chunk_idx
-       RETURNING COALESCE(GREATEST(0, EXTRACT(EPOCH FROM (released_at + make_interval(secs => $8::float8) - now())) * 1000), 0)::float8 AS wait_ms`,
-      [scanId, slot, run, idx, holder, WORKER_NAME, LEASE_SECONDS, burstSeconds],
-    );
-    if (rows[0]) return { slot, holder, waitMs: Math.ceil(Number(rows[0].wait_ms)) };
+    const waitMs = await slotStore.takeSlot(db, { scanId, slot, run, idx, holder, worker: WORKER_NAME, leaseSeconds: LEASE_SECONDS, burstSeconds });
+    if (waitMs !== undefined) return { slot, holder, waitMs: Math.ceil(waitMs) };
   }
   return undefined;
 }
 
 /** Extends a lease; false when it was taken over (the chunk must stop sending). */
 export async function renewSlot(db: Db, scanId: string, lease: Lease): Promise<boolean> {
-  const { rows } = await db.query(
-    `UPDATE scan_slots SET expires_at = now() + make_interval(secs => $4::float8)
-     WHERE scan_id = $1 AND slot = $2 AND holder = $3 RETURNING slot`,
-    [scanId, lease.slot, lease.holder, LEASE_SECONDS],
-  );
-  return rows.length > 0;
+  return slotStore.extendLease(db, scanId, lease.slot, lease.holder, LEASE_SECONDS);
 }
 
 export async function releaseSlot(db: Db, scanId: string, lease: Lease): Promise<void> {
-  await db.query(
-    `UPDATE scan_slots SET holder = NULL, chunk_idx = NULL, released_at = now(), expires_at = now()
-     WHERE scan_id = $1 AND slot = $2 AND holder = $3`,
-    [scanId, lease.slot, lease.holder],
-  );
+  await slotStore.freeSlot(db, scanId, lease.slot, lease.holder);
 }

@@ -29,8 +29,6 @@ export interface ScanRow {
   targets: string[];
   request: Record<string, unknown>;
   engine_options: Record<string, unknown>;
-  /** Present where the query selects it (SCHEDULE_SQL). */
-  schedule?: ScheduleJson | null;
 }
 
 export interface NewScan {
@@ -132,7 +130,7 @@ export async function startRun(db: Db, scanId: string, run: number, chunks: stri
 }
 
 export async function getScan(db: Db, teamId: string, id: string): Promise<ScanRow | undefined> {
-  const { rows } = await db.query<ScanRow>(`SELECT *, ${SCHEDULE_SQL} AS schedule FROM scans WHERE id = $1 AND team_id = $2`, [id, teamId]);
+  const { rows } = await db.query<ScanRow>('SELECT * FROM scans WHERE id = $1 AND team_id = $2', [id, teamId]);
   return rows[0];
 }
 
@@ -152,31 +150,13 @@ export interface ListFilter {
   order: { column: string; desc: boolean }[];
 }
 
-/** The scan's schedule as one JSON value (null without one); the schedule's primary key is the scan id. */
-export const SCHEDULE_SQL = `(SELECT jsonb_build_object('scan_frequency', ss.scan_frequency, 'scan_id', ss.scan_id,
-    'start_time', ss.start_time, 'hourly_frequency', ss.hourly_frequency, 'custom_weekdays', to_jsonb(ss.custom_weekdays),
-    'schedule_next_run', ss.schedule_next_run, 'schedule_last_run', ss.schedule_last_run)
-  FROM scan_schedules ss WHERE ss.scan_id = scans.id)`;
-
-/** The schedule column of list rows (jsonb: times arrive as ISO text). */
-export interface ScheduleJson {
-  scan_frequency: string;
-  scan_id: string;
-  start_time: string;
-  hourly_frequency: number | null;
-  custom_weekdays: number[] | null;
-  schedule_next_run: string;
-  schedule_last_run: string | null;
-}
-
 /** The columns a list item needs; the target list and request body stay out (they can be large). */
 const LIST_COLUMNS = `id, team_id, name, status, failure_reason, progress, created_at, updated_at, started_at, completed_at,
   rescan_count, total_target, total_template, total_scan, total_result, severity, is_internal, is_automatic, is_oss,
   engine_options, request->'templates' AS req_templates, request->'scan_config_ids' AS req_scan_config_ids,
   request->'reporting_config_ids' AS req_report_config_ids, request->'assets' AS req_assets,
   request->'agent_id' AS req_agent_id, request->'agent_tags' AS req_agent_tags,
-  request->'agent_networks' AS req_agent_networks, request->'agent_behavior' AS req_agent_behavior,
-  ${SCHEDULE_SQL} AS schedule`;
+  request->'agent_networks' AS req_agent_networks, request->'agent_behavior' AS req_agent_behavior`;
 
 
 
@@ -454,4 +434,80 @@ export async function getResult<T>(db: Db, teamId: string, id: string): Promise<
 export async function deleteTeamScans(db: Db, teamId: string): Promise<void> {
   await db.query('DELETE FROM scan_counts WHERE team_id = $1', [teamId]);
   await db.query('DELETE FROM scans WHERE team_id = $1', [teamId]);
+}
+
+/** An imported scan is complete: its hosts, counts and times. */
+export async function completeImport(db: Db, scanId: string, targets: string[], totalTarget: number, totalTemplate: number): Promise<void> {
+  await db.query(
+    `UPDATE scans SET targets = $2::jsonb, total_target = $3::int, total_template = $4::int, total_scan = $3::int * $4::int,
+       progress = 100, completed_at = now(), started_at = COALESCE(started_at, now()) WHERE id = $1`,
+    [scanId, JSON.stringify(targets), totalTarget, totalTemplate],
+  );
+}
+
+/**
+ * Queues run `r.run` of a scan with its new targets, only if nobody else started one since the caller read
+ * rescan_count `r.seenRescanCount` (two rescans at once) and the scan is not active; false when it did not.
+ */
+export async function queueRerun(
+  db: Db, id: string, r: { targets: string[]; totalTemplate: number; seenRescanCount: number; run: number },
+): Promise<boolean> {
+  const took = await db.query(
+    `UPDATE scans SET targets = $2::jsonb, total_target = $3, total_template = $4, total_scan = $5, status = 'queued',
+       rescan_count = $7, updated_at = now()
+     WHERE id = $1 AND rescan_count = $6 AND status NOT IN ('queued', 'starting', 'running')`,
+    [id, JSON.stringify(r.targets), r.targets.length, r.totalTemplate, r.targets.length * r.totalTemplate, r.seenRescanCount, r.run],
+  );
+  return took.rowCount !== 0;
+}
+
+/** How many findings match a WHERE over scan_results aliased r (built by results.ts from the list's filters). */
+export async function countResultsWhere(db: Db, whereSql: string, params: unknown[]): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM scan_results r WHERE ${whereSql}`, params);
+  return rows[0]!.n;
+}
+
+/**
+ * One page of findings matching a WHERE over scan_results aliased r, in `orderSql` order (which may use
+ * sev_rank). The page's ids first, then their rows: rows skipped by the offset are never read in full (their
+ * event JSON is large), which keeps deep pages fast with 100,000 findings (bench/findings.ts).
+ */
+export async function resultsPage<T>(db: Db, whereSql: string, orderSql: string, params: unknown[], limit: number, offset: number): Promise<T[]> {
+  const { rows } = await db.query<T>(
+    `WITH page AS (
+       SELECT r.id, CASE r.severity WHEN 'critical' THEN 5 WHEN 'high' THEN 4 WHEN 'medium' THEN 3 WHEN 'low' THEN 2 WHEN 'info' THEN 1 ELSE 0 END AS sev_rank
+       FROM scan_results r WHERE ${whereSql} ORDER BY ${orderSql} LIMIT $${params.length + 1} OFFSET $${params.length + 2}
+     )
+     SELECT r.*, page.sev_rank FROM page JOIN scan_results r ON r.id = page.id ORDER BY ${orderSql}`,
+    [...params, limit, offset],
+  );
+  return rows;
+}
+
+/** The template ids of a scan's findings, each once. */
+export async function resultTemplateIds(db: Db, scanId: string): Promise<string[]> {
+  const { rows } = await db.query<{ template_id: string }>('SELECT DISTINCT template_id FROM scan_results WHERE scan_id = $1', [scanId]);
+  return rows.map((r) => r.template_id);
+}
+
+/** New severities of findings (vuln_score rules); `original` is the severity before the first rescoring. */
+export async function setSeverities(db: Db, changes: { id: string; severity: string; original: string | null }[]): Promise<void> {
+  await db.query(
+    `UPDATE scan_results r SET severity = x.s, original_severity = x.o, updated_at = now()
+     FROM jsonb_to_recordset($1::jsonb) AS x(id bigint, s text, o text) WHERE r.id = x.id`,
+    [JSON.stringify(changes.map((c) => ({ id: c.id, s: c.severity, o: c.original })))],
+  );
+}
+
+/** After a finished run: not seen in it → fixed; fixed but seen again → regression. */
+export async function markFindingStates(db: Db, scanId: string, run: number): Promise<{ fixed: number; regressions: number }> {
+  const fixed = await db.query(
+    `UPDATE scan_results SET vuln_status = 'fixed', updated_at = now() WHERE scan_id = $1 AND last_run < $2 AND vuln_status <> 'fixed'`,
+    [scanId, run],
+  );
+  const back = await db.query(
+    `UPDATE scan_results SET vuln_status = 'regression', updated_at = now() WHERE scan_id = $1 AND last_run = $2 AND vuln_status = 'fixed'`,
+    [scanId, run],
+  );
+  return { fixed: fixed.rowCount, regressions: back.rowCount };
 }

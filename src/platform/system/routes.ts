@@ -1,6 +1,7 @@
 // Health check (no key needed): answers 200 only when the database answers.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { ping } from '../../db/generic.ts';
 
 export const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/healthz', {
@@ -14,7 +15,7 @@ export const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (req, reply) => {
     try {
-      await app.ctx.db.query('SELECT 1');
+      await ping(app.ctx.db);
       return { status: 'ok' as const, database: app.ctx.db.kind };
     } catch (err) {
       // Anyone may ask: the database's own error (host names, users, paths) goes to the log only.

@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../../db/connection.ts';
+import { advisoryXactLock } from '../../db/generic.ts';
 import { digestOf, readTemplate } from './record.ts';
 import * as store from './store.ts';
 
@@ -116,7 +117,7 @@ export async function importCatalogue(db: Db, dir: string, opts: ImportOptions =
 
   const gone = [...existing].filter(([uri, e]) => e.is_early === early && !seen.has(uri)).map(([uri]) => uri);
   const cleared = await db.transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock($1)', [IMPORT_LOCK]);
+    await advisoryXactLock(tx, IMPORT_LOCK);
     const batch = 200;
     for (let i = 0; i < writes.length; i += batch) {
       await store.upsertPublic(tx, writes.slice(i, i + batch), batch);
@@ -129,7 +130,7 @@ export async function importCatalogue(db: Db, dir: string, opts: ImportOptions =
   // Fresh planner statistics after a bulk change keep search plans right (row estimates, index choice).
   // VACUUM, not only ANALYZE: the GIN indexes' entry statistics, which the planner needs to prefer the
   // word index over a full scan, are only refreshed by VACUUM. The facet counts changed as much.
-  if (writes.length + gone.length + cleared > 100) await db.query('VACUUM (ANALYZE) templates, template_facet_counts');
+  if (writes.length + gone.length + cleared > 100) await store.vacuumAnalyze(db);
   summary.removed = gone.length;
   summary.ms = Date.now() - started;
   return summary;

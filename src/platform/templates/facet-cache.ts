@@ -15,10 +15,7 @@ interface Entry<T> {
 
 const caches = new WeakMap<Db, Map<string, Entry<unknown>>>();
 
-export async function changeVersion(db: Db): Promise<number> {
-  const res = await db.query<{ version: number }>('SELECT version FROM template_changes WHERE id = 1');
-  return Number(res.rows[0]?.version ?? 0);
-}
+export { changeVersion } from './store.ts';
 
 /** The cached value for key at this version, or compute() (read the version before computing). */
 export async function cachedFacets<T>(db: Db, key: string, version: number, compute: () => Promise<T>): Promise<T> {

@@ -1,6 +1,7 @@
 // Which templates a scan runs: the scans area turns the request's template selectors into template texts.
 import type { Db } from '../../db/connection.ts';
 import { badRequest } from '../shared/errors.ts';
+import * as store from './store.ts';
 
 export interface TemplateSelectors {
   /** Catalogue template ids, catalogue paths (uri), folders (uri prefix, e.g. "http/cves/2021"),
@@ -40,38 +41,23 @@ export async function resolveTemplates(db: Db, teamId: string, selectors: Templa
   };
 
   if (selectors.all) {
-    keep((await db.query<ResolvedTemplate>('SELECT pk, id, uri, digest FROM templates WHERE team_id IS NULL AND NOT is_early')).rows);
+    keep(await store.generalTemplates(db));
   } else if (selectors.recommended) {
-    keep((await db.query<ResolvedTemplate>(
-      `SELECT pk, id, uri, digest FROM templates WHERE team_id IS NULL AND NOT is_early AND severity <> 'info'
-         AND type = ANY($1::text[]) AND NOT (tags && $2::text[]) AND raw !~ '(^|\n)(flow|workflows):'`,
-      [RECOMMENDED_TYPES, RECOMMENDED_EXCLUDED_TAGS],
-    )).rows);
+    keep(await store.recommendedTemplates(db, RECOMMENDED_TYPES, RECOMMENDED_EXCLUDED_TAGS));
   }
 
   const named = [...new Set((selectors.templates ?? []).map(norm).filter(Boolean))];
   if (named.length) {
-    const res = await db.query<Omit<ResolvedTemplate, 'pk'> & { pk: number | null; sel: string }>(
-      `SELECT s.sel, t.pk, t.id, t.uri, t.digest FROM unnest($1::text[]) AS s(sel)
-       LEFT JOIN templates t ON
-         (t.team_id IS NULL AND NOT t.is_early AND (t.id = s.sel OR t.uri = s.sel OR starts_with(t.uri, s.sel || '/')))
-         OR (t.team_id = $2 AND (t.template_id = s.sel OR t.id = s.sel))`,
-      [named, teamId],
-    );
-    unmatched(res.rows, 'templates', 'matches no catalogue template, catalogue folder or private template');
-    keep(res.rows.filter((r) => r.pk !== null) as ResolvedTemplate[]);
+    const rows = await store.matchSelectors(db, named, teamId);
+    unmatched(rows, 'templates', 'matches no catalogue template, catalogue folder or private template');
+    keep(rows.filter((r) => r.pk !== null) as ResolvedTemplate[]);
   }
 
   const early = [...new Set((selectors.early_templates ?? []).map(norm).filter(Boolean))];
   if (early.length) {
-    const res = await db.query<Omit<ResolvedTemplate, 'pk'> & { pk: number | null; sel: string }>(
-      `SELECT s.sel, t.pk, t.id, t.uri, t.digest FROM unnest($1::text[]) AS s(sel)
-       LEFT JOIN templates t ON t.team_id IS NULL AND t.is_early
-         AND (s.sel = 'all' OR t.id = s.sel OR t.uri = s.sel OR starts_with(t.uri, s.sel || '/'))`,
-      [early],
-    );
-    unmatched(res.rows, 'early_templates', 'matches no early-access template');
-    keep(res.rows.filter((r) => r.pk !== null) as ResolvedTemplate[]);
+    const rows = await store.matchEarlySelectors(db, early);
+    unmatched(rows, 'early_templates', 'matches no early-access template');
+    keep(rows.filter((r) => r.pk !== null) as ResolvedTemplate[]);
   }
 
   return [...found.values()].sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));

@@ -8,8 +8,9 @@ import { badRequest } from '../shared/errors.ts';
 import { columnsFor, parseFields, toRecord, type TemplateRecord } from './format.ts';
 import { parseQuery, wordTsquery, type Filter, type ParsedQuery } from './query.ts';
 import { cachedFacets, changeVersion } from './facet-cache.ts';
-import { countsByComplement, countsFromTable, matchLowerBound, type FilterBound } from './facet-counts.ts';
-import { assembleFacets, countMatches, type FacetCounts, type FacetKey, type FacetStats } from './facets.ts';
+import { countMatches, countsByComplement, countsFromTable, matchLowerBound, type FilterBound } from './facet-store.ts';
+import { assembleFacets, type FacetCounts, type FacetKey, type FacetStats } from './facets.ts';
+import { searchPage } from './store.ts';
 import { HEADLINE_OPTIONS, renderHighlight, withoutMarksSql } from './highlight.ts';
 
 export { CREATION_BUCKETS, FACET_KEYS, type FacetKey, type FacetStats } from './facets.ts';
@@ -144,13 +145,12 @@ export async function searchTemplates(db: Db, teamId: string, params: SearchPara
       select.push(`CASE WHEN description IS NULL THEN NULL ELSE ts_headline('simple', ${withoutMarksSql('description')}, rq, ${opts}) END AS hl_description`);
     }
   }
-  const rowsSql = `SELECT ${select.join(', ')} FROM ${fromSql}${rowsFrom} WHERE ${condSql} ORDER BY ${order} LIMIT ${p.add(limit)} OFFSET ${p.add(offset)}`;
   // Both queries at once: on a PostgreSQL pool they run on two connections.
   const [rows, counts] = await Promise.all([
-    db.query<Record<string, unknown>>(rowsSql, p.values),
+    searchPage(db, { select, from: fromSql + rowsFrom, where: condSql, order }, p.values, limit, offset),
     facetCounts(db, { scope: params.scope ?? 'public_private', teamId, query, where, from: fromSql, values: whereValues, size: facetSize }),
   ]);
-  const results = rows.rows.map((r) => {
+  const results = rows.map((r) => {
     if (params.highlight) {
       // Highlighted text is HTML (escaped, with <em> tags) on every row, even when nothing matched in it.
       if (marked && r.hl_name != null) r.name = r.hl_name;

@@ -271,3 +271,75 @@ export async function publicContents(db: Db, uris: string[]): Promise<TemplateCo
   return rows;
 }
 
+
+/** VACUUM (ANALYZE) of the catalogue's tables after a bulk change (planner statistics, GIN entry statistics). */
+export async function vacuumAnalyze(db: Db): Promise<void> {
+  await db.query('VACUUM (ANALYZE) templates, template_facet_counts');
+}
+
+/** The catalogue's change counter (template_changes, bumped by a trigger on every write from any process). */
+export async function changeVersion(db: Db): Promise<number> {
+  const res = await db.query<{ version: number }>('SELECT version FROM template_changes WHERE id = 1');
+  return Number(res.rows[0]?.version ?? 0);
+}
+
+/** A template a scan's selector chose (resolve.ts). */
+export interface SelectedTemplate {
+  id: string;
+  uri: string;
+  pk: number;
+  digest: string;
+}
+
+/** A selector with the template it matched, or pk null when it matched none (one row per match). */
+export type SelectorMatch = Omit<SelectedTemplate, 'pk'> & { pk: number | null; sel: string };
+
+/** Every generally available catalogue template (not early, not private). */
+export async function generalTemplates(db: Db): Promise<SelectedTemplate[]> {
+  return (await db.query<SelectedTemplate>('SELECT pk, id, uri, digest FROM templates WHERE team_id IS NULL AND NOT is_early')).rows;
+}
+
+/** Generally available catalogue templates above info, of the given types, without the excluded tags, flows or workflows. */
+export async function recommendedTemplates(db: Db, types: string[], excludedTags: string[]): Promise<SelectedTemplate[]> {
+  return (await db.query<SelectedTemplate>(
+    `SELECT pk, id, uri, digest FROM templates WHERE team_id IS NULL AND NOT is_early AND severity <> 'info'
+       AND type = ANY($1::text[]) AND NOT (tags && $2::text[]) AND raw !~ '(^|\n)(flow|workflows):'`,
+    [types, excludedTags],
+  )).rows;
+}
+
+/** Catalogue templates by id, path or folder, and the team's private ones by template_id or id. */
+export async function matchSelectors(db: Db, selectors: string[], teamId: string): Promise<SelectorMatch[]> {
+  return (await db.query<SelectorMatch>(
+    `SELECT s.sel, t.pk, t.id, t.uri, t.digest FROM unnest($1::text[]) AS s(sel)
+     LEFT JOIN templates t ON
+       (t.team_id IS NULL AND NOT t.is_early AND (t.id = s.sel OR t.uri = s.sel OR starts_with(t.uri, s.sel || '/')))
+       OR (t.team_id = $2 AND (t.template_id = s.sel OR t.id = s.sel))`,
+    [selectors, teamId],
+  )).rows;
+}
+
+/** Early-access catalogue templates by id, path or folder; "all" matches every one. */
+export async function matchEarlySelectors(db: Db, selectors: string[]): Promise<SelectorMatch[]> {
+  return (await db.query<SelectorMatch>(
+    `SELECT s.sel, t.pk, t.id, t.uri, t.digest FROM unnest($1::text[]) AS s(sel)
+     LEFT JOIN templates t ON t.team_id IS NULL AND t.is_early
+       AND (s.sel = 'all' OR t.id = s.sel OR t.uri = s.sel OR starts_with(t.uri, s.sel || '/'))`,
+    [selectors],
+  )).rows;
+}
+
+/**
+ * One page of a template search (search.ts builds the parts: the select list, FROM list, WHERE and ORDER BY
+ * over parameters `values`); limit and offset are the statement's last two parameters.
+ */
+export async function searchPage(
+  db: Db, q: { select: string[]; from: string; where: string; order: string }, values: unknown[], limit: number, offset: number,
+): Promise<Record<string, unknown>[]> {
+  const n = values.length;
+  const { rows } = await db.query<Record<string, unknown>>(
+    `SELECT ${q.select.join(', ')} FROM ${q.from} WHERE ${q.where} ORDER BY ${q.order} LIMIT $${n + 1} OFFSET $${n + 2}`,
+    [...values, limit, offset],
+  );
+  return rows;
+}

@@ -7,8 +7,8 @@ import { importCatalogue } from '../../../src/platform/templates/catalogue.ts';
 import { searchTemplates, type Scope } from '../../../src/platform/templates/search.ts';
 import { createPrivate, deletePrivate, updatePrivate } from '../../../src/platform/templates/service.ts';
 import { createTeamWithOwner } from '../../../src/platform/auth/service.ts';
-import { countsByComplement, matchLowerBound } from '../../../src/platform/templates/facet-counts.ts';
-import { assembleFacets, countMatches } from '../../../src/platform/templates/facets.ts';
+import { countMatches, countsByComplement, matchLowerBound } from '../../../src/platform/templates/facet-store.ts';
+import { assembleFacets } from '../../../src/platform/templates/facets.ts';
 import { makeCatalogue, SMALL, templateText, type Catalogue } from './fixtures.ts';
 
 describe.each(dbKinds())('facet counts table on %s', (kind) => {

@@ -4,9 +4,9 @@
 // are an engine egress policy: scans, discovery and integrations are decided on the address actually
 // connected to; scan creation refuses a target that names a denied address in any spelling.
 import os from 'node:os';
-import type { PlatformConfig } from '../shared/config.ts';
-import { badRequest } from '../shared/errors.ts';
-import { hostOf, parsePattern, type ScopePattern } from './targets.ts';
+import type { PlatformConfig } from './config.ts';
+import { badRequest } from './errors.ts';
+import { hostOf, parsePattern, type ScopePattern } from './target-patterns.ts';
 import { compileRule, Egress, hostsFileAddresses, parseHost, type EgressPolicy, type EgressRule } from '../../engine/index.ts';
 
 /** Cloud metadata endpoints (AWS, ECS, GCP, Azure, Alibaba, OpenStack, Oracle...). */

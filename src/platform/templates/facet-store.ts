@@ -1,9 +1,11 @@
-// Facets from template_facet_counts (kept exact by triggers on every write, see 002_templates.sql):
+// Facet counts of a template search. From template_facet_counts (kept exact by triggers on every write, see
+// 002_templates.sql):
 // - a search without q reads them directly (a few index probes, no aggregation over templates);
 // - a search whose filters match most of the scope subtracts the counts of the few templates outside the
 //   match from the scope's counts, instead of counting the many inside it.
+// Otherwise (countMatches) by one aggregate query over the matching templates.
 import type { Db } from '../../db/connection.ts';
-import { VALUE_FACETS, emptyCounts, type FacetCounts } from './facets.ts';
+import { CREATION_BUCKETS, VALUE_FACETS, emptyCounts, type FacetCounts } from './facets.ts';
 
 /**
  * `big` is the owner whose top values are read by index ('' = public catalogue, or the team for
@@ -183,5 +185,68 @@ function readRows(rows: CountRow[]): FacetCounts {
   out.top.sort((a, b) => (a.facet === b.facet ? b.n - a.n || Buffer.compare(Buffer.from(a.value), Buffer.from(b.value)) : a.facet < b.facet ? -1 : 1));
   // Scalar facets store no 'valued' row: every template without a value is counted as missing.
   for (const f of VALUE_FACETS) if (!f.array) out.valued[f.key] = out.total - (out.missing[f.key] ?? 0);
+  return out;
+}
+
+/** Lower age limits of the creation_stats buckets (older has none), as one-time subqueries of now(). */
+const AGE_LIMITS: Record<string, string | null> = {
+  last_week: "(SELECT now() - interval '7 days')",
+  last_month: "(SELECT now() - interval '30 days')",
+  last_year: "(SELECT now() - interval '365 days')",
+  older: null,
+};
+
+/** SQL condition: created_at falls in the bucket (between its limit and the previous bucket's). */
+function ageFilterSql(bucket: string): string {
+  const i = CREATION_BUCKETS.indexOf(bucket as (typeof CREATION_BUCKETS)[number]);
+  const lower = AGE_LIMITS[bucket];
+  const upper = i > 0 ? AGE_LIMITS[CREATION_BUCKETS[i - 1]!] : null;
+  return [lower && `created_at >= ${lower}`, upper && `created_at < ${upper}`].filter(Boolean).join(' AND ');
+}
+
+/**
+ * Counts over the matching templates in one query: the matching rows are read once (a materialised CTE of
+ * the few columns facets need), then one aggregate row with every count, plus the top `size` values of each
+ * value facet (hash aggregate + bounded sort). Ties are broken by value in C collation, as in the counts
+ * table, so both sources and both backends agree. `source` is the FROM list and WHERE clause.
+ */
+export async function countMatches(db: Db, source: string, values: unknown[], size: number): Promise<FacetCounts> {
+  const n = `$${values.length + 1}`;
+  const counts: [string, string][] = [['total', 'count(*)']];
+  for (const f of VALUE_FACETS) {
+    counts.push(
+      f.array ? [`valued:${f.key}`, `COALESCE(sum(cardinality(${f.expr})), 0)`] : [`valued:${f.key}`, `count(${f.expr})`],
+      f.array ? [`missing:${f.key}`, `count(*) FILTER (WHERE cardinality(${f.expr}) = 0)`] : [`missing:${f.key}`, `count(*) - count(${f.expr})`],
+    );
+  }
+  for (const flag of ['is_new', 'is_early']) {
+    counts.push([`${flag}:true`, `count(*) FILTER (WHERE ${flag})`], [`${flag}:false`, `count(*) FILTER (WHERE NOT ${flag})`]);
+  }
+  for (const bucket of CREATION_BUCKETS) counts.push([`age:${bucket}`, `count(*) FILTER (WHERE ${ageFilterSql(bucket)})`]);
+  // An array's values come from unnest in the select list (one ProjectSet node), cheaper than a lateral join.
+  const tops = VALUE_FACETS.map((f) => {
+    const from = f.array ? `(SELECT unnest(${f.expr}) AS value FROM m) AS v` : `(SELECT ${f.expr} AS value FROM m) AS v`;
+    return `(SELECT '${f.key}' AS facet, value, count(*) AS n, NULL::bigint[] AS c FROM ${from}
+      WHERE value IS NOT NULL GROUP BY value ORDER BY n DESC, value COLLATE "C" LIMIT ${n})`;
+  });
+  const sql = `
+    WITH m AS MATERIALIZED (
+      SELECT severity, type, dir, vendor, product, tags, author, is_new, is_early, created_at FROM ${source}
+    )
+    SELECT '' AS facet, NULL AS value, 0::bigint AS n, ARRAY[${counts.map(([, e]) => e).join(', ')}]::bigint[] AS c FROM m
+    UNION ALL ${tops.join('\n    UNION ALL ')}`;
+  const res = await db.query<{ facet: string; value: string | null; n: number; c: number[] | null }>(sql, [...values, size]);
+  const out = emptyCounts();
+  const row = res.rows.find((r) => r.facet === '')!.c!.map(Number);
+  counts.forEach(([name], i) => {
+    const v = row[i]!;
+    const [kind, key] = name.split(':') as [string, string];
+    if (name === 'total') out.total = v;
+    else if (kind === 'valued') out.valued[key] = v;
+    else if (kind === 'missing') out.missing[key] = v;
+    else if (kind === 'age') out.ages[key] = v;
+    else out.flags[kind as 'is_new' | 'is_early'][key as 'true' | 'false'] = v;
+  });
+  out.top = res.rows.filter((r) => r.facet !== '').map((r) => ({ facet: r.facet, value: r.value!, n: Number(r.n) }));
   return out;
 }
