@@ -12,7 +12,7 @@ describe('catalogue lists and hosted-only template operations', () => {
   let ga: Catalogue;
   let early: Catalogue;
 
-  async function call(method: 'GET' | 'POST', url: string, opts: { payload?: unknown; key?: string | null } = {}) {
+  async function call(method: 'GET' | 'POST', url: string, opts: { payload?: object; key?: string | null } = {}) {
     const res = await t.request({ method, url, ...opts });
     if (hasPdcpOpenApi()) assertPdcpAnswer(method, url, res.statusCode, res.json());
     return res;

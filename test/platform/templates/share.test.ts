@@ -16,7 +16,7 @@ describe.each(dbKinds())('template sharing on %s', (kind) => {
   const text = templateText({ id: 'shared-panel', name: 'Shared Panel', severity: 'low', tags: ['panel'] });
 
   /** Sends a request and checks its answer, success or error, against the hosted platform's schema. */
-  async function call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, opts: { payload?: unknown; key?: string | null } = {}) {
+  async function call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, opts: { payload?: object; key?: string | null } = {}) {
     const res = await t.request({ method, url, ...opts });
     if (hasPdcpOpenApi()) assertPdcpAnswer(method, url, res.statusCode, res.json());
     return res;
@@ -103,7 +103,7 @@ describe.each(dbKinds())('template sharing on %s', (kind) => {
   });
 
   it('refuses what it cannot do with the error body naming the problem', async () => {
-    const bad = async (payload: unknown, param: string) => {
+    const bad = async (payload: object, param: string) => {
       const res = await call('POST', '/v1/template/share', { payload });
       expect(res.statusCode, res.body).toBe(400);
       expect(res.json().message).toMatch(new RegExp(param));
