@@ -177,12 +177,13 @@ const CLIENT_ERROR_CODES: Record<number, string> = {
 };
 
 /**
- * A URL as it may be logged: download tokens (which are the credential of a download link) and any
+ * A URL as it may be logged: download and template share tokens (each the credential of its link) and any
  * key-, token- or password-like query value are replaced.
  */
 export function redactUrl(url: string): string {
   return url
     .replace(/(\/v1\/export\/download\/)[^/?#]+/, '$1[REDACTED]')
+    .replace(/(\/v1\/template\/share\/)vts_[^/?#]*/, '$1[REDACTED]')
     .replace(/([?&](?:[^=&]*(?:key|token|secret|password|session|invite)[^=&]*)=)[^&#]*/gi, '$1[REDACTED]');
 }
 

@@ -27,8 +27,9 @@ import { configRoutes } from './configs/routes.ts';
 import { assetRoutes } from './assets/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { consoleRoutes } from './console/routes.ts';
+import { hostedOnlyRoutes } from './system/hosted-only.ts';
 
 // The console's catch-all routes come last, after every API route.
 export const areas: FastifyPluginAsyncTypebox[] = [
-  systemRoutes, authRoutes, teamRoutes, templateRoutes, scheduleRoutes, configRoutes, deliveryRoutes, scanRoutes, intelRoutes, assetRoutes, consoleRoutes,
+  systemRoutes, authRoutes, teamRoutes, templateRoutes, scheduleRoutes, configRoutes, deliveryRoutes, scanRoutes, intelRoutes, assetRoutes, hostedOnlyRoutes, consoleRoutes,
 ];

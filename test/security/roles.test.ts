@@ -25,6 +25,10 @@ const EXCEPTIONS: Record<string, Who[] | 'public'> = {
   'DELETE /v1/instance/team-creators': ['OWNER'],
   'DELETE /v1/user/team': ['OWNER'],
   'GET /v1/export/download/:token': 'public', // the token is the credential
+  'GET /v1/template/share/:template_id': 'public', // the share link's token is the credential
+  // Reads the hosted platform makes with POST (they answer hosted_only here): open to every member.
+  'POST /v1/leaks/export': ANY,
+  'POST /v1/leaks/info': ANY,
   'GET /healthz': 'public',
   'GET /openapi.json': 'public',
   'POST /v1/user/invite/accept': 'public', // a new account's token is its credential; an existing account signs in too

@@ -19,6 +19,7 @@ export const ACTIONS = [
   'assets:manage',
   'templates:view',
   'templates:manage',
+  'templates:share', // share a private template by link, change or revoke the link
   'configs:view',
   'configs:manage',
   'intel:view',
@@ -34,6 +35,7 @@ const ADMIN: Action[] = [
   'scans:manage',
   'assets:manage',
   'templates:manage',
+  'templates:share',
   'configs:manage',
 ];
 

@@ -46,3 +46,11 @@ export function errorResponses(...statuses: number[]): Record<number, unknown> {
   for (const s of statuses) out[s] = Type.Ref(ErrorBody);
   return out;
 }
+
+/**
+ * An operation of the hosted platform that only its own data can answer (AI generation, domain
+ * associations, leaked credentials). A 4xx rather than 501: 5xx is kept for faults of this server (the
+ * fuzz and role tests hold every route to that), and 403 would read as a role's refusal.
+ */
+export const hostedOnly = (what: string) =>
+  new ApiError(404, `${what} needs the hosted ProjectDiscovery platform's own data; this self-hosted Vigil has no source for it`, 'hosted_only');

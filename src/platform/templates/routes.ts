@@ -1,7 +1,9 @@
-// /v1/template (a team's private templates), /v1/template/public/{id} and /v2/template/search.
+// /v1/template (a team's private templates), the public catalogue (/v1/template/public, its early-access set
+// /v1/template/early), sharing by link (/v1/template/share), /v2/template/search, and POST /v1/template/ai
+// (hosted platform only).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { errorResponses } from '../shared/errors.ts';
+import { errorResponses, hostedOnly } from '../shared/errors.ts';
 import { Facets, TemplateRecord } from './schemas.ts';
 import { searchTemplates } from './search.ts';
 import * as service from './service.ts';
@@ -25,6 +27,23 @@ const TemplateId = Type.Object({ template_id: Type.String({ minLength: 1 }) });
 const Created = Type.Object({
   message: Type.String(), template_id: Type.String(), template_name: Type.String(), template: Type.Optional(TemplateRecord),
 });
+
+const List = Type.Object({ results: Type.Array(TemplateRecord), message: Type.String(), count: Type.Integer(), total: Type.Integer() });
+const Strs = Type.Array(Type.String({ maxLength: 320 }), { maxItems: 100 });
+const ShareType = Type.Union([Type.Literal('unlisted'), Type.Literal('organization'), Type.Literal('users')], {
+  description: 'only unlisted (anyone with the link) is available here; organization and users answer 400',
+});
+const Ttl = Type.String({ maxLength: 20, description: 'how long the link works, from now: 30m, 12h, 7d, 2w (m is minutes); default 7d, at most 365d' });
+const ShareMeta = Type.Object({
+  template_id: Type.String(), share_type: Type.String(), ttl: Type.String(), expires_at: Type.String({ format: 'date-time' }),
+  organizations: Type.Array(Type.String()), users_email: Type.Array(Type.String()),
+}, { title: 'SharedTemplateMetaData' });
+const SharedTemplate = Type.Object({
+  ...TemplateRecord.properties,
+  share_type: Type.Optional(Type.String()), ttl: Type.Optional(Type.String()),
+  expires_at: Type.Optional(Type.String({ format: 'date-time', description: 'when the link stops working' })),
+  users_email: Type.Optional(Type.Array(Type.String())), organizations: Type.Optional(Type.Array(Type.String())),
+}, { title: 'SharedTemplate' });
 
 export const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.ctx.db;
@@ -164,4 +183,128 @@ export const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Type.Object({ message: Type.String(), template: TemplateRecord }), ...errorResponses(400, 401, 403, 404) },
     },
   }, async (req) => ({ message: 'ok', template: await service.getPublic(db, req.params.template_id, req.query.fields) }));
+
+  app.get('/v1/template/public', {
+    config: { action: 'templates:view' },
+    schema: {
+      tags, summary: 'The public catalogue as a list, by path (early-access templates are in /v1/template/early)',
+      querystring: Type.Object(Paging),
+      response: { 200: List, ...errorResponses(400, 401, 403) },
+    },
+  }, async (req) => service.listPublic(db, false, req.query));
+
+  app.get('/v1/template/early', {
+    config: { action: 'templates:view' },
+    schema: {
+      tags, summary: 'Early-access templates: the set imported with `vigil templates import DIR --early`, by path',
+      description: 'The release feed (`vigil templates update`) has no early-access set; the list is empty until one is imported.',
+      querystring: Type.Object(Paging),
+      response: { 200: List, ...errorResponses(400, 401, 403) },
+    },
+  }, async (req) => service.listPublic(db, true, req.query));
+
+  app.get('/v1/template/early/:id', {
+    config: { action: 'templates:view' },
+    schema: {
+      tags, summary: 'An early-access template by id (or catalogue path)',
+      params: Type.Object({ id: Type.String({ minLength: 1 }) }),
+      querystring: Type.Object({ fields: Paging.fields }),
+      response: { 200: Type.Object({ message: Type.String(), template: TemplateRecord }), ...errorResponses(400, 401, 403, 404) },
+    },
+  }, async (req) => ({ message: 'ok', template: await service.getEarly(db, req.params.id, req.query.fields) }));
+
+  app.get('/v1/template/share', {
+    config: { action: 'templates:view' },
+    schema: {
+      tags, summary: "The team's shared templates with each link's type, ttl and expiry (never the link itself)",
+      querystring: Type.Object({
+        ...Paging,
+        sort_asc: Type.Optional(Type.String({ maxLength: 200, description: 'comma-separated: created_at, updated_at, expires_at, name, template_id' })),
+        sort_desc: Type.Optional(Type.String({ maxLength: 200 })),
+      }),
+      response: {
+        200: Type.Object({ results: Type.Array(SharedTemplate), message: Type.String(), count: Type.Integer(), total: Type.Integer() }),
+        ...errorResponses(400, 401, 403),
+      },
+    },
+  }, async (req) => service.listShares(db, req.caller.teamId, req.query));
+
+  app.post('/v1/template/share', {
+    config: { action: 'templates:share' },
+    schema: {
+      tags, summary: 'Share a private template read-only by link; the answer shows the link once (sharing again replaces it)',
+      body: Type.Object({
+        template_id: Type.String({ minLength: 1, maxLength: 200 }),
+        share_type: Type.Optional(ShareType),
+        ttl: Type.Optional(Ttl),
+        organizations: Type.Optional(Strs),
+        emails: Type.Optional(Strs),
+      }),
+      response: {
+        200: Type.Object({
+          message: Type.String(),
+          result: Type.Object({
+            ...ShareMeta.properties,
+            share_token: Type.String({ description: 'the credential of the link; stored only as a hash, shown only in this answer' }),
+            share_path: Type.String({ description: 'GET this path (on this server) to read the template; no API key needed' }),
+          }),
+        }),
+        ...errorResponses(400, 401, 403, 404),
+      },
+    },
+  }, async (req) => ({
+    message: 'template shared: keep the link, it is not shown again',
+    result: await service.shareTemplate(db, req.caller.teamId, req.body),
+  }));
+
+  app.get('/v1/template/share/:template_id', {
+    // The link's token is the credential, as in the hosted platform (anyone with the link reads).
+    config: { public: true },
+    schema: {
+      tags, summary: 'Read a shared template through its link (the path the share answered); read-only',
+      params: Type.Object({ template_id: Type.String({ minLength: 1, description: "the link's token" }) }),
+      querystring: Type.Object({ fields: Paging.fields }),
+      response: { 200: Type.Object({ message: Type.String(), result: SharedTemplate }), ...errorResponses(400, 404, 410) },
+    },
+  }, async (req) => ({ message: 'ok', result: await service.readShared(db, req.params.template_id, req.query.fields) }));
+
+  app.patch('/v1/template/share/:template_id', {
+    config: { action: 'templates:share' },
+    schema: {
+      tags, summary: "Change how long a private template's link works (ttl from now); the link stays the same",
+      params: TemplateId,
+      body: Type.Object({
+        ttl: Type.Optional(Ttl), share_type: Type.Optional(ShareType),
+        users: Type.Optional(Type.Array(Type.Integer(), { maxItems: 100 })), emails: Type.Optional(Strs), organizations: Type.Optional(Strs),
+      }),
+      response: { 200: Type.Object({ message: Type.String(), result: ShareMeta }), ...errorResponses(400, 401, 403, 404) },
+    },
+  }, async (req) => ({ message: 'share updated', result: await service.updateShare(db, req.caller.teamId, req.params.template_id, req.body) }));
+
+  app.delete('/v1/template/share/:template_id', {
+    config: { action: 'templates:share' },
+    schema: {
+      tags, summary: "Revoke a private template's link (the template itself stays)",
+      params: TemplateId,
+      response: { 200: Type.Object({ message: Type.String() }), ...errorResponses(400, 401, 403, 404) },
+    },
+  }, async (req) => {
+    await service.unshare(db, req.caller.teamId, req.params.template_id);
+    return { message: `template ${req.params.template_id} is no longer shared` };
+  });
+
+  app.post('/v1/template/ai', {
+    config: { action: 'templates:manage' },
+    schema: {
+      tags, summary: 'Generate a template with AI (hosted platform only)',
+      description: "Answers 404 with code hosted_only: generation runs on the hosted platform's AI engine, which a self-hosted instance does not have.",
+      body: Type.Object({
+        prompt: Type.String({ maxLength: 10_000 }), retest: Type.Optional(Type.Boolean()), disableAutoSave: Type.Optional(Type.Boolean()),
+        images: Type.Optional(Type.Array(Type.String(), { maxItems: 10 })),
+      }),
+      response: errorResponses(400, 401, 403, 404),
+    },
+  }, async () => {
+    throw hostedOnly('Generating templates with AI');
+  });
 };

@@ -343,3 +343,22 @@ export async function searchPage(
   );
   return rows;
 }
+
+/** One page of the public catalogue (or of its early-access set), ordered by path. */
+export async function listPublic(db: Db, early: boolean, offset: number, limit: number, columns: string): Promise<{ rows: TemplateRow[]; total: number }> {
+  const total = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM templates WHERE team_id IS NULL AND is_early = $1', [early]);
+  const res = await db.query<TemplateRow>(
+    `SELECT ${columns} FROM templates WHERE team_id IS NULL AND is_early = $1 ORDER BY uri OFFSET $2 LIMIT $3`,
+    [early, offset, limit],
+  );
+  return { rows: res.rows, total: total.rows[0]!.n };
+}
+
+/** An early-access catalogue template by id or path. */
+export async function getEarly(db: Db, idOrUri: string): Promise<TemplateRow | undefined> {
+  const res = await db.query<TemplateRow>(
+    'SELECT * FROM templates WHERE team_id IS NULL AND is_early AND (template_id = $1 OR uri = $1) ORDER BY uri LIMIT 1',
+    [idOrUri],
+  );
+  return res.rows[0];
+}

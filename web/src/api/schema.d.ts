@@ -2398,6 +2398,993 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/template/public": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The public catalogue as a list, by path (early-access templates are in /v1/template/early) */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                    /** @description comma-separated Template record fields to return */
+                    fields?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: {
+                                /** @description path in the public catalogue, or the private template id */
+                                uri?: string;
+                                /** @description the template's own id */
+                                id?: string;
+                                name?: string;
+                                author?: string[];
+                                tags?: string[];
+                                severity?: string;
+                                /** @description protocol: http, dns, tcp, ssl, file, headless, code, javascript, workflow */
+                                type?: string;
+                                dir?: string;
+                                /** @description git commit of the catalogue checkout */
+                                ref?: string;
+                                vendor?: string;
+                                product?: string;
+                                classification?: {
+                                    "cve-id"?: string[];
+                                    "cwe-id"?: string[];
+                                    "cvss-metrics"?: string;
+                                    "cvss-score"?: number;
+                                    "epss-score"?: number;
+                                    "epss-percentile"?: number;
+                                    cpe?: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                metadata?: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description sha256 of raw */
+                                digest?: string;
+                                /** Format: date-time */
+                                created_at?: string;
+                                /** Format: date-time */
+                                updated_at?: string;
+                                release_tag?: string;
+                                is_early?: boolean;
+                                /** @description template source text */
+                                raw?: string;
+                                template_id?: string;
+                                description?: string;
+                                filename?: string;
+                                impact?: string;
+                                ai_meta?: {
+                                    model_used?: string;
+                                    is_prompt_by_human?: boolean;
+                                    is_template_by_human?: boolean;
+                                    prompt?: string;
+                                };
+                                references?: string[];
+                                /** @description public, user or shared */
+                                template_type?: string;
+                                is_draft?: boolean;
+                                is_github?: boolean;
+                                is_new?: boolean;
+                                is_svcteam?: boolean;
+                                remediation?: string;
+                            }[];
+                            message: string;
+                            count: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/template/early": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Early-access templates: the set imported with `vigil templates import DIR --early`, by path
+         * @description The release feed (`vigil templates update`) has no early-access set; the list is empty until one is imported.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                    /** @description comma-separated Template record fields to return */
+                    fields?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: {
+                                /** @description path in the public catalogue, or the private template id */
+                                uri?: string;
+                                /** @description the template's own id */
+                                id?: string;
+                                name?: string;
+                                author?: string[];
+                                tags?: string[];
+                                severity?: string;
+                                /** @description protocol: http, dns, tcp, ssl, file, headless, code, javascript, workflow */
+                                type?: string;
+                                dir?: string;
+                                /** @description git commit of the catalogue checkout */
+                                ref?: string;
+                                vendor?: string;
+                                product?: string;
+                                classification?: {
+                                    "cve-id"?: string[];
+                                    "cwe-id"?: string[];
+                                    "cvss-metrics"?: string;
+                                    "cvss-score"?: number;
+                                    "epss-score"?: number;
+                                    "epss-percentile"?: number;
+                                    cpe?: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                metadata?: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description sha256 of raw */
+                                digest?: string;
+                                /** Format: date-time */
+                                created_at?: string;
+                                /** Format: date-time */
+                                updated_at?: string;
+                                release_tag?: string;
+                                is_early?: boolean;
+                                /** @description template source text */
+                                raw?: string;
+                                template_id?: string;
+                                description?: string;
+                                filename?: string;
+                                impact?: string;
+                                ai_meta?: {
+                                    model_used?: string;
+                                    is_prompt_by_human?: boolean;
+                                    is_template_by_human?: boolean;
+                                    prompt?: string;
+                                };
+                                references?: string[];
+                                /** @description public, user or shared */
+                                template_type?: string;
+                                is_draft?: boolean;
+                                is_github?: boolean;
+                                is_new?: boolean;
+                                is_svcteam?: boolean;
+                                remediation?: string;
+                            }[];
+                            message: string;
+                            count: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/template/early/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An early-access template by id (or catalogue path) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description comma-separated Template record fields to return */
+                    fields?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            /** Template */
+                            template: {
+                                /** @description path in the public catalogue, or the private template id */
+                                uri?: string;
+                                /** @description the template's own id */
+                                id?: string;
+                                name?: string;
+                                author?: string[];
+                                tags?: string[];
+                                severity?: string;
+                                /** @description protocol: http, dns, tcp, ssl, file, headless, code, javascript, workflow */
+                                type?: string;
+                                dir?: string;
+                                /** @description git commit of the catalogue checkout */
+                                ref?: string;
+                                vendor?: string;
+                                product?: string;
+                                classification?: {
+                                    "cve-id"?: string[];
+                                    "cwe-id"?: string[];
+                                    "cvss-metrics"?: string;
+                                    "cvss-score"?: number;
+                                    "epss-score"?: number;
+                                    "epss-percentile"?: number;
+                                    cpe?: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                metadata?: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description sha256 of raw */
+                                digest?: string;
+                                /** Format: date-time */
+                                created_at?: string;
+                                /** Format: date-time */
+                                updated_at?: string;
+                                release_tag?: string;
+                                is_early?: boolean;
+                                /** @description template source text */
+                                raw?: string;
+                                template_id?: string;
+                                description?: string;
+                                filename?: string;
+                                impact?: string;
+                                ai_meta?: {
+                                    model_used?: string;
+                                    is_prompt_by_human?: boolean;
+                                    is_template_by_human?: boolean;
+                                    prompt?: string;
+                                };
+                                references?: string[];
+                                /** @description public, user or shared */
+                                template_type?: string;
+                                is_draft?: boolean;
+                                is_github?: boolean;
+                                is_new?: boolean;
+                                is_svcteam?: boolean;
+                                remediation?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/template/share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's shared templates with each link's type, ttl and expiry (never the link itself) */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                    /** @description comma-separated Template record fields to return */
+                    fields?: string;
+                    /** @description comma-separated: created_at, updated_at, expires_at, name, template_id */
+                    sort_asc?: string;
+                    sort_desc?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: {
+                                /** @description path in the public catalogue, or the private template id */
+                                uri?: string;
+                                /** @description the template's own id */
+                                id?: string;
+                                name?: string;
+                                author?: string[];
+                                tags?: string[];
+                                severity?: string;
+                                /** @description protocol: http, dns, tcp, ssl, file, headless, code, javascript, workflow */
+                                type?: string;
+                                dir?: string;
+                                /** @description git commit of the catalogue checkout */
+                                ref?: string;
+                                vendor?: string;
+                                product?: string;
+                                classification?: {
+                                    "cve-id"?: string[];
+                                    "cwe-id"?: string[];
+                                    "cvss-metrics"?: string;
+                                    "cvss-score"?: number;
+                                    "epss-score"?: number;
+                                    "epss-percentile"?: number;
+                                    cpe?: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                metadata?: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description sha256 of raw */
+                                digest?: string;
+                                /** Format: date-time */
+                                created_at?: string;
+                                /** Format: date-time */
+                                updated_at?: string;
+                                release_tag?: string;
+                                is_early?: boolean;
+                                /** @description template source text */
+                                raw?: string;
+                                template_id?: string;
+                                description?: string;
+                                filename?: string;
+                                impact?: string;
+                                ai_meta?: {
+                                    model_used?: string;
+                                    is_prompt_by_human?: boolean;
+                                    is_template_by_human?: boolean;
+                                    prompt?: string;
+                                };
+                                references?: string[];
+                                /** @description public, user or shared */
+                                template_type?: string;
+                                is_draft?: boolean;
+                                is_github?: boolean;
+                                is_new?: boolean;
+                                is_svcteam?: boolean;
+                                remediation?: string;
+                                share_type?: string;
+                                ttl?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description when the link stops working
+                                 */
+                                expires_at?: string;
+                                users_email?: string[];
+                                organizations?: string[];
+                            }[];
+                            message: string;
+                            count: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Share a private template read-only by link; the answer shows the link once (sharing again replaces it) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        template_id: string;
+                        /** @description only unlisted (anyone with the link) is available here; organization and users answer 400 */
+                        share_type?: "unlisted" | "organization" | "users";
+                        /** @description how long the link works, from now: 30m, 12h, 7d, 2w (m is minutes); default 7d, at most 365d */
+                        ttl?: string;
+                        organizations?: string[];
+                        emails?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            result: {
+                                template_id: string;
+                                share_type: string;
+                                ttl: string;
+                                /** Format: date-time */
+                                expires_at: string;
+                                organizations: string[];
+                                users_email: string[];
+                                /** @description the credential of the link; stored only as a hash, shown only in this answer */
+                                share_token: string;
+                                /** @description GET this path (on this server) to read the template; no API key needed */
+                                share_path: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/template/share/{template_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a shared template through its link (the path the share answered); read-only */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description comma-separated Template record fields to return */
+                    fields?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description the link's token */
+                    template_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            /** SharedTemplate */
+                            result: {
+                                /** @description path in the public catalogue, or the private template id */
+                                uri?: string;
+                                /** @description the template's own id */
+                                id?: string;
+                                name?: string;
+                                author?: string[];
+                                tags?: string[];
+                                severity?: string;
+                                /** @description protocol: http, dns, tcp, ssl, file, headless, code, javascript, workflow */
+                                type?: string;
+                                dir?: string;
+                                /** @description git commit of the catalogue checkout */
+                                ref?: string;
+                                vendor?: string;
+                                product?: string;
+                                classification?: {
+                                    "cve-id"?: string[];
+                                    "cwe-id"?: string[];
+                                    "cvss-metrics"?: string;
+                                    "cvss-score"?: number;
+                                    "epss-score"?: number;
+                                    "epss-percentile"?: number;
+                                    cpe?: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                metadata?: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description sha256 of raw */
+                                digest?: string;
+                                /** Format: date-time */
+                                created_at?: string;
+                                /** Format: date-time */
+                                updated_at?: string;
+                                release_tag?: string;
+                                is_early?: boolean;
+                                /** @description template source text */
+                                raw?: string;
+                                template_id?: string;
+                                description?: string;
+                                filename?: string;
+                                impact?: string;
+                                ai_meta?: {
+                                    model_used?: string;
+                                    is_prompt_by_human?: boolean;
+                                    is_template_by_human?: boolean;
+                                    prompt?: string;
+                                };
+                                references?: string[];
+                                /** @description public, user or shared */
+                                template_type?: string;
+                                is_draft?: boolean;
+                                is_github?: boolean;
+                                is_new?: boolean;
+                                is_svcteam?: boolean;
+                                remediation?: string;
+                                share_type?: string;
+                                ttl?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description when the link stops working
+                                 */
+                                expires_at?: string;
+                                users_email?: string[];
+                                organizations?: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Revoke a private template's link (the template itself stays) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    template_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Change how long a private template's link works (ttl from now); the link stays the same */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    template_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description how long the link works, from now: 30m, 12h, 7d, 2w (m is minutes); default 7d, at most 365d */
+                        ttl?: string;
+                        /** @description only unlisted (anyone with the link) is available here; organization and users answer 400 */
+                        share_type?: "unlisted" | "organization" | "users";
+                        users?: number[];
+                        emails?: string[];
+                        organizations?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            /** SharedTemplateMetaData */
+                            result: {
+                                template_id: string;
+                                share_type: string;
+                                ttl: string;
+                                /** Format: date-time */
+                                expires_at: string;
+                                organizations: string[];
+                                users_email: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v1/template/ai": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate a template with AI (hosted platform only)
+         * @description Answers 404 with code hosted_only: generation runs on the hosted platform's AI engine, which a self-hosted instance does not have.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        prompt: string;
+                        retest?: boolean;
+                        disableAutoSave?: boolean;
+                        images?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/scans/schedule": {
         parameters: {
             query?: never;
@@ -6282,6 +7269,486 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/domain/associated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Associated domains (hosted platform only)
+         * @description Answers 404 with code hosted_only: this operation needs the hosted platform's own data, which a self-hosted instance does not have.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leaks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Leaked credentials (hosted platform only)
+         * @description Answers 404 with code hosted_only: this operation needs the hosted platform's own data, which a self-hosted instance does not have.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leaks/stats/domain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A domain's leak statistics (hosted platform only)
+         * @description Answers 404 with code hosted_only: this operation needs the hosted platform's own data, which a self-hosted instance does not have.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leaks/stats/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An email's leak statistics (hosted platform only)
+         * @description Answers 404 with code hosted_only: this operation needs the hosted platform's own data, which a self-hosted instance does not have.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leaks/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export leaked credentials (hosted platform only)
+         * @description Answers 404 with code hosted_only: this operation needs the hosted platform's own data, which a self-hosted instance does not have.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leaks/info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A leak by id (hosted platform only)
+         * @description Answers 404 with code hosted_only: this operation needs the hosted platform's own data, which a self-hosted instance does not have.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leaks/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change leaks' status (hosted platform only)
+         * @description Answers 404 with code hosted_only: this operation needs the hosted platform's own data, which a self-hosted instance does not have.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
