@@ -9,7 +9,7 @@
 // SQL only in stores (store.ts or a *-store.ts of the area; generic statements such as an advisory lock in
 // src/db/), and each table is owned by one area's store:
 //   auth: users, teams, team_members, api_keys, sessions       team: team_invites
-//   templates: templates, template_changes, template_facet_counts       intel: intel_*       configs: configs
+//   templates: templates, template_changes, template_facet_counts, template_shares       intel: intel_*       configs: configs
 //   scans: scans, scan_* (but scan_schedules, scan_events), platform_secrets       updates: update_runs
 //   monitor: scan_schedules, scan_events, deliveries, report_tickets, remediation_runs
 //   assets: assets, asset_*, enumeration_found

@@ -14,7 +14,7 @@ const ORDER = ['shared', 'auth', 'templates', 'worker', 'configs', 'intel', 'sca
 const OWNERS: Record<string, string> = {
   users: 'auth', teams: 'auth', team_members: 'auth', api_keys: 'auth', sessions: 'auth',
   team_invites: 'team',
-  templates: 'templates', template_changes: 'templates', template_facet_counts: 'templates',
+  templates: 'templates', template_changes: 'templates', template_facet_counts: 'templates', template_shares: 'templates',
   configs: 'configs',
   scans: 'scans', platform_secrets: 'scans',
   scan_schedules: 'monitor', scan_events: 'monitor', deliveries: 'monitor', report_tickets: 'monitor', remediation_runs: 'monitor',
@@ -50,6 +50,15 @@ function breaches(): string[] {
 describe('table ownership', () => {
   it('only the owner writes a table; a store reads only tables of areas below its own', () => {
     expect(breaches()).toEqual([]);
+  });
+
+  it('every table the migrations create has an owner', () => {
+    const dir = path.join(root, 'src/db/migrations');
+    const tables = readdirSync(dir)
+      .filter((f) => f.endsWith('.sql'))
+      .flatMap((f) => [...readFileSync(path.join(dir, f), 'utf8').matchAll(/CREATE TABLE (?:IF NOT EXISTS )?([a-z_]+)/gi)].map((m) => m[1]!));
+    expect(tables.length).toBeGreaterThan(30);
+    expect(tables.filter((t) => !ownerOf(t))).toEqual([]);
   });
 
   it('every area of the layering that has stores is known', () => {
