@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { Badge, MantineProvider, createTheme, localStorageColorSchemeManager } from '@mantine/core';
+import { Badge, MantineProvider, Pagination, createTheme, localStorageColorSchemeManager } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import '@mantine/core/styles.css';
@@ -19,9 +19,12 @@ const queryClient = new QueryClient({
 });
 
 const theme = createTheme({
-  primaryColor: 'blue', defaultRadius: 'sm',
+  // Shade 9 in light mode: white on filled buttons and blue links on white reach 4.5:1 contrast.
+  primaryColor: 'blue', primaryShade: { light: 9, dark: 8 }, defaultRadius: 'sm',
   components: {
     // A badge is a word or two ("CRITICAL", "FINISHED"): never squeezed into "CRIT…" by a narrow column.
+    // Previous/next arrows have no text: screen readers need their names.
+    Pagination: Pagination.extend({ defaultProps: { getControlProps: (control) => ({ 'aria-label': `${control} page` }) } }),
     Badge: Badge.extend({ styles: { root: { flexShrink: 0, minWidth: 'max-content' }, label: { overflow: 'visible' } } }),
   },
 });

@@ -42,6 +42,8 @@ export function YamlEditor({ value, onChange, readOnly, check, marks }: Props) {
       yaml(),
       EditorView.updateListener.of((u) => { if (u.docChanged) onChangeRef.current(u.state.doc.toString()); }),
       EditorState.readOnly.of(!!readOnly),
+      // Screen readers name the editing area (axe: aria-input-field-name).
+      EditorView.contentAttributes.of({ 'aria-label': 'YAML' }),
       EditorView.theme({ '&': { border: '1px solid #dee2e6', fontSize: '13px' }, '.cm-scroller': { minHeight: '420px' } }),
     ];
     if (check) {

@@ -79,7 +79,7 @@ export default function Overview() {
               {overTime.data.map((p) => (
                 <div key={p.time}>
                   <Group justify="space-between"><Text size="sm">{p.label}</Text><Text size="sm" fw={600}>{p.n}</Text></Group>
-                  <Progress value={(100 * p.n) / maxPeriod} size="sm" />
+                  <Progress.Root size="sm"><Progress.Section value={(100 * p.n) / maxPeriod} aria-label={`${p.label}: ${p.n} findings`} /></Progress.Root>
                 </div>
               ))}
             </Stack>

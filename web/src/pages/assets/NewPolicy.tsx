@@ -8,7 +8,7 @@ import { PolicyForm } from './PolicyForm';
 import { usePageTitle } from '../../components/usePageTitle';
 
 export default function NewPolicy() {
-  usePageTitle('New policy');
+  usePageTitle('New asset policy');
   const me = useMe();
   const navigate = useNavigate();
   if (!me.canManage) return <ErrorState error={new Error(`role ${me.role} may not create asset policies`)} title="Not allowed" />;
