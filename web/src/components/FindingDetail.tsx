@@ -93,8 +93,8 @@ export function VulnRecord({ v }: { v: Vuln }) {
         <Title order={4} style={NOWRAP}>{v.cve_id}</Title>
         <SeverityBadge severity={v.severity} />
         {v.is_kev && <Badge color="red">Known exploited (KEV)</Badge>}
-        {v.is_poc && <Badge color="orange">PoC</Badge>}
-        {v.is_template && <Badge color="teal">Template</Badge>}
+        {v.is_poc && <Badge color="orange.5" c="black">PoC</Badge>}
+        {v.is_template && <Badge color="teal.9">Template</Badge>}
       </Group>
       {v.name && <Text fw={600}>{v.name}</Text>}
       {v.description && <Text size="sm">{v.description}</Text>}

@@ -44,7 +44,8 @@ export function YamlEditor({ value, onChange, readOnly, check, marks }: Props) {
       EditorState.readOnly.of(!!readOnly),
       // Screen readers name the editing area (axe: aria-input-field-name).
       EditorView.contentAttributes.of({ 'aria-label': 'YAML' }),
-      EditorView.theme({ '&': { border: '1px solid #dee2e6', fontSize: '13px' }, '.cm-scroller': { minHeight: '420px' } }),
+      // A light editor in both colour schemes: its syntax colours are made for a white background.
+      EditorView.theme({ '&': { border: '1px solid #dee2e6', fontSize: '13px', backgroundColor: '#fff', color: '#212529' }, '.cm-scroller': { minHeight: '420px' } }),
     ];
     if (check) {
       extensions.push(lintGutter(), linter(async (v) => {

@@ -117,7 +117,7 @@ export default function TemplateEditor() {
             {problems.map((p, i) => <List.Item key={i}>{p.line ? `line ${p.line}: ` : ''}{p.message}</List.Item>)}
           </List>
         </Alert>
-      ) : <Text size="sm" c="green" data-testid="template-valid">No problems found</Text>)}
+      ) : <Text size="sm" c="var(--vigil-ok-text)" data-testid="template-valid">No problems found</Text>)}
       <Modal opened={confirmDelete} onClose={() => setConfirmDelete(false)} title="Delete this template?">
         <Group justify="flex-end">
           <Button variant="default" onClick={() => setConfirmDelete(false)}>Cancel</Button>

@@ -62,7 +62,7 @@ export default function Vulnerabilities() {
                   <Table.Td><Text size="sm">{v.name}</Text></Table.Td>
                   <Table.Td>{v.cvss_score ?? '—'}</Table.Td>
                   <Table.Td>{v.epss_score ?? '—'}</Table.Td>
-                  <Table.Td><Group gap={4}>{v.is_kev && <Badge color="red" size="xs">KEV</Badge>}{v.is_poc && <Badge color="orange" size="xs">PoC</Badge>}</Group></Table.Td>
+                  <Table.Td><Group gap={4}>{v.is_kev && <Badge color="red" size="xs">KEV</Badge>}{v.is_poc && <Badge color="orange.5" c="black" size="xs">PoC</Badge>}</Group></Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
