@@ -3,6 +3,7 @@ import { createRootRouteWithContext, createRoute, createRouter, lazyRouteCompone
 import type { QueryClient } from '@tanstack/react-query';
 import { AppLayout } from './components/AppLayout';
 import { SignIn } from './pages/SignIn';
+import { NotFound } from './pages/NotFound';
 import { ApiFailure } from './api/client';
 import { sessionQuery } from './session';
 import { assetRoutes } from './pages/assets/routes';
@@ -87,7 +88,8 @@ const routeTree = root.addChildren([
     configsRoute, configRoute, schedules, findingRoute, ...assetRoutes]),
 ]);
 
-export const router = createRouter({ routeTree, context: { queryClient: undefined! }, defaultPreload: 'intent' });
+// Unknown addresses: a "Page not found" panel in the layout that fits the session (pages/NotFound.tsx).
+export const router = createRouter({ routeTree, context: { queryClient: undefined! }, defaultPreload: 'intent', defaultNotFoundComponent: NotFound });
 
 declare module '@tanstack/react-router' {
   interface Register {

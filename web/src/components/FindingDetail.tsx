@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { AnchorLink } from './Links';
 import { api, ApiFailure, ok } from '../api/client';
 import type { components, paths } from '../api/schema';
-import { SeverityBadge, when } from './Severity';
+import { day, NOWRAP, SeverityBadge, when } from './Severity';
 import { EmptyState, ErrorState, LoadingState } from './States';
 
 type Finding = paths['/v1/scans/results']['get']['responses'][200]['content']['application/json']['data'][number];
@@ -90,11 +90,11 @@ export function VulnRecord({ v }: { v: Vuln }) {
   return (
     <Stack gap="xs" data-testid="vuln-record">
       <Group>
-        <Title order={4}>{v.cve_id}</Title>
+        <Title order={4} style={NOWRAP}>{v.cve_id}</Title>
         <SeverityBadge severity={v.severity} />
         {v.is_kev && <Badge color="red">Known exploited (KEV)</Badge>}
-        {v.is_poc && <Badge color="orange">PoC</Badge>}
-        {v.is_template && <Badge color="teal">Template</Badge>}
+        {v.is_poc && <Badge color="orange.5" c="black">PoC</Badge>}
+        {v.is_template && <Badge color="teal.9">Template</Badge>}
       </Group>
       {v.name && <Text fw={600}>{v.name}</Text>}
       {v.description && <Text size="sm">{v.description}</Text>}
@@ -104,9 +104,9 @@ export function VulnRecord({ v }: { v: Vuln }) {
           <Table.Tr><Table.Td>EPSS</Table.Td><Table.Td>{v.epss_score ?? '—'}{v.epss_percentile != null && ` (percentile ${v.epss_percentile})`}</Table.Td></Table.Tr>
           <Table.Tr><Table.Td>Vendor / product</Table.Td><Table.Td>{[v.vendor, v.product].filter(Boolean).join(' / ') || '—'}</Table.Td></Table.Tr>
           <Table.Tr><Table.Td>CWE</Table.Td><Table.Td>{(v.cwe ?? []).join(', ') || '—'}</Table.Td></Table.Tr>
-          <Table.Tr><Table.Td>Published</Table.Td><Table.Td>{when(v.cve_created_at)}</Table.Td></Table.Tr>
+          <Table.Tr><Table.Td>Published</Table.Td><Table.Td>{day(v.cve_created_at)}</Table.Td></Table.Tr>
           {v.kev?.map((k, i) => (
-            <Table.Tr key={i}><Table.Td>KEV ({k.source})</Table.Td><Table.Td>added {when(k.added_date)}{k.known_ransomware_campaign_use ? ', used by ransomware' : ''}</Table.Td></Table.Tr>
+            <Table.Tr key={i}><Table.Td>KEV ({k.source})</Table.Td><Table.Td>added {day(k.added_date)}{k.known_ransomware_campaign_use ? ', used by ransomware' : ''}</Table.Td></Table.Tr>
           ))}
         </Table.Tbody>
       </Table>

@@ -11,7 +11,7 @@ export function RunProgress({ badge, progress, active, failure, testId }: {
         {badge}
         <Text size="sm" data-testid={testId}>{progress}%</Text>
       </Group>
-      <Progress value={progress} animated={active} />
+      <Progress.Root><Progress.Section value={progress} animated={active} aria-label="Progress" /></Progress.Root>
       {failure && <Text c="red" size="sm" mt="xs">{failure}</Text>}
     </>
   );

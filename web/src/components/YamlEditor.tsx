@@ -42,7 +42,10 @@ export function YamlEditor({ value, onChange, readOnly, check, marks }: Props) {
       yaml(),
       EditorView.updateListener.of((u) => { if (u.docChanged) onChangeRef.current(u.state.doc.toString()); }),
       EditorState.readOnly.of(!!readOnly),
-      EditorView.theme({ '&': { border: '1px solid #dee2e6', fontSize: '13px' }, '.cm-scroller': { minHeight: '420px' } }),
+      // Screen readers name the editing area (axe: aria-input-field-name).
+      EditorView.contentAttributes.of({ 'aria-label': 'YAML' }),
+      // A light editor in both colour schemes: its syntax colours are made for a white background.
+      EditorView.theme({ '&': { border: '1px solid #dee2e6', fontSize: '13px', backgroundColor: '#fff', color: '#212529' }, '.cm-scroller': { minHeight: '420px' } }),
     ];
     if (check) {
       extensions.push(lintGutter(), linter(async (v) => {

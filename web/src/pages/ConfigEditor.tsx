@@ -16,6 +16,7 @@ import { ErrorState, LoadingState, errorMessage, fieldError } from '../component
 import { YamlEditor, type LineProblem } from '../components/YamlEditor';
 import { configRoute } from '../router';
 import { useMe } from '../session';
+import { usePageTitle } from '../components/usePageTitle';
 
 export default function ConfigEditor() {
   const { configId } = configRoute.useParams();
@@ -40,6 +41,7 @@ export default function ConfigEditor() {
     queryKey: ['config', configId], enabled: !isNew, retry: false,
     queryFn: () => ok(api.GET('/v1/scans/config/{config_id}', { params: { path: { config_id: configId } } })),
   });
+  usePageTitle(isNew ? 'New configuration' : existing.data?.name ?? 'Configuration');
   useEffect(() => {
     if (!existing.data) return;
     setName(existing.data.name);

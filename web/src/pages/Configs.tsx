@@ -12,9 +12,11 @@ import { when } from '../components/Severity';
 import { EmptyState, ErrorState, LoadingState } from '../components/States';
 import { configsRoute } from '../router';
 import { useMe } from '../session';
+import { usePageTitle } from '../components/usePageTitle';
 
 
 export default function Configs() {
+  usePageTitle('Configurations');
   const me = useMe();
   const search = configsRoute.useSearch();
   const navigate = useNavigate({ from: '/settings/configs' });

@@ -6,6 +6,7 @@ import { FindingDetail } from '../components/FindingDetail';
 import { AnchorLink } from '../components/Links';
 import { ErrorState, LoadingState } from '../components/States';
 import { findingRoute } from '../router';
+import { usePageTitle } from '../components/usePageTitle';
 
 export default function Finding() {
   const { findingId } = findingRoute.useParams();
@@ -14,6 +15,7 @@ export default function Finding() {
     queryFn: () => ok(api.GET('/v1/scans/results/{vuln_id}', { params: { path: { vuln_id: findingId } } })),
     retry: false,
   });
+  usePageTitle(`Finding ${findingId}`);
   return (
     <Stack maw={1100}>
       <Group justify="space-between">

@@ -11,6 +11,7 @@ import { SEVERITIES, SeverityBadge, when } from '../components/Severity';
 import { EmptyState, ErrorState, LoadingState } from '../components/States';
 import { findingsRoute } from '../router';
 import { ListFooter } from '../components/ListFooter';
+import { usePageTitle } from '../components/usePageTitle';
 
 const PAGE = 50;
 const TIMES = [
@@ -19,6 +20,7 @@ const TIMES = [
 ];
 
 export default function Findings() {
+  usePageTitle('Findings');
   const search = findingsRoute.useSearch();
   const navigate = useNavigate({ from: '/findings' });
   const page = search.page ?? 1;

@@ -4,17 +4,20 @@
 // sets its password or hands out its key. The token is after `#`, so it never reaches a server log or a
 // Referer header.
 import { useState } from 'react';
-import { Alert, Button, Center, Code, Group, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Code, Group, PasswordInput, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { api, ok, setCsrfToken, setTeam } from '../api/client';
 import { SignInForm } from '../components/SignInForm';
 import { LoadingState, errorMessage } from '../components/States';
 import { sessionQuery } from '../session';
+import { usePageTitle } from '../components/usePageTitle';
+import { SignedOutFrame } from '../components/SignedOutFrame';
 
 interface Done { email: string; teamName: string; apiKey?: string }
 
 export default function Invite() {
+  usePageTitle('Invitation');
   const [token] = useState(() => window.location.hash.replace(/^#/, ''));
   const [done, setDone] = useState<Done>();
   const lookup = useQuery({
@@ -23,8 +26,7 @@ export default function Invite() {
   });
 
   return (
-    <Center mih="100vh" bg="gray.0">
-      <Paper withBorder shadow="sm" p="xl" w={460}>
+    <SignedOutFrame width={460}>
         {done ? <Welcome done={done} />
           : !token ? <Alert color="red">This page needs the invite link you were given (it ends with #vgi_…).</Alert>
           : lookup.isPending ? <LoadingState label="Reading the invite" />
@@ -38,8 +40,7 @@ export default function Invite() {
                 : <SignInAndAccept token={token} email={lookup.data.email} teamName={lookup.data.team_name} onDone={setDone} />}
             </Stack>
           )}
-      </Paper>
-    </Center>
+    </SignedOutFrame>
   );
 }
 

@@ -13,8 +13,10 @@ import { NO_SCHEDULE, ScheduleFields, scheduleBody } from '../components/Schedul
 import { SeverityBadge } from '../components/Severity';
 import { ErrorState, fieldError } from '../components/States';
 import { useMe } from '../session';
+import { usePageTitle } from '../components/usePageTitle';
 
 export default function NewScan() {
+  usePageTitle('New scan');
   const me = useMe();
   const navigate = useNavigate();
   const [name, setName] = useState('');

@@ -4,8 +4,9 @@ import { Card, Group, Progress, SimpleGrid, Stack, Table, Text, Title } from '@m
 import { useQuery } from '@tanstack/react-query';
 import { AnchorLink } from '../components/Links';
 import { api, ok } from '../api/client';
-import { SEVERITIES, SeverityBadge, StatusBadge, when } from '../components/Severity';
+import { NOWRAP, SEVERITIES, SeverityBadge, StatusBadge, when } from '../components/Severity';
 import { EmptyState, ErrorState, LoadingState } from '../components/States';
+import { usePageTitle } from '../components/usePageTitle';
 
 const PERIODS = [
   { time: 'last_day', label: 'Last day' },
@@ -19,6 +20,7 @@ const countOf = async (query: Record<string, string>) =>
   (await ok(api.GET('/v1/scans/results', { params: { query: { ...query, limit: 1 } } }))).stats.total;
 
 export default function Overview() {
+  usePageTitle('Overview');
   const bySeverity = useQuery({
     queryKey: ['overview', 'severity'],
     queryFn: async () => Object.fromEntries(await Promise.all(SEVERITIES.slice(0, 5).map(async (s) => [s, await countOf({ severity: s })] as const))),
@@ -77,7 +79,7 @@ export default function Overview() {
               {overTime.data.map((p) => (
                 <div key={p.time}>
                   <Group justify="space-between"><Text size="sm">{p.label}</Text><Text size="sm" fw={600}>{p.n}</Text></Group>
-                  <Progress value={(100 * p.n) / maxPeriod} size="sm" />
+                  <Progress.Root size="sm"><Progress.Section value={(100 * p.n) / maxPeriod} aria-label={`${p.label}: ${p.n} findings`} /></Progress.Root>
                 </div>
               ))}
             </Stack>
@@ -121,7 +123,7 @@ export default function Overview() {
             <Stack gap={4}>
               {kev.data.map((v) => (
                 <Group key={v.cve_id}>
-                  <AnchorLink to="/vulnerabilities" search={{ q: v.cve_id }}>{v.cve_id}</AnchorLink>
+                  <AnchorLink to="/vulnerabilities" search={{ q: v.cve_id }} style={NOWRAP}>{v.cve_id}</AnchorLink>
                   <SeverityBadge severity={v.severity} />
                   <Text size="sm">{v.name}</Text>
                 </Group>

@@ -7,12 +7,13 @@ import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { AnchorLink } from '../components/Links';
 import { api, ok } from '../api/client';
-import { SeverityBadge, StatusBadge, when } from '../components/Severity';
+import { NOWRAP, SeverityBadge, StatusBadge, when } from '../components/Severity';
 import { EmptyState, ErrorState, LoadingState, errorMessage } from '../components/States';
 import { ScanConfigView } from '../components/ScanConfigView';
 import { ScanSchedule } from '../components/ScanSchedule';
 import { scanRoute } from '../router';
 import { useMe } from '../session';
+import { usePageTitle } from '../components/usePageTitle';
 
 const ACTIVE = ['queued', 'starting', 'running'];
 
@@ -31,6 +32,7 @@ export default function ScanDetail() {
     queryFn: () => ok(api.GET('/v1/scans/{scan_id}', { params: { path: { scan_id: scanId } } })),
     refetchInterval: (q) => (q.state.data && ACTIVE.includes(q.state.data.status) ? 1500 : false),
   });
+  usePageTitle(scan.data ? scan.data.name || scan.data.scan_id : 'Scan');
   const active = !!scan.data && ACTIVE.includes(scan.data.status);
   const results = useQuery({
     queryKey: ['scan-results', scanId, scan.data?.total_result, scan.data?.status],
@@ -150,7 +152,7 @@ export default function ScanDetail() {
                       <Table.Tr key={i}>
                         <Table.Td><Text size="xs">{when(r.timestamp)}</Text></Table.Td>
                         <Table.Td><Text size="sm">{r.target}</Text></Table.Td>
-                        <Table.Td><Text size="sm">{r.template_id}</Text></Table.Td>
+                        <Table.Td><Text size="sm" style={NOWRAP}>{r.template_id}</Text></Table.Td>
                         <Table.Td><Text size="sm" c={r.error ? 'red' : r.matched ? 'green' : 'dimmed'}>{r.error ? r.error : r.matched ? 'matched' : 'not matched'}</Text></Table.Td>
                       </Table.Tr>
                     ))}

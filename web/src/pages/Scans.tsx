@@ -14,6 +14,7 @@ import { EmptyState, ErrorState, LoadingState } from '../components/States';
 import { scansRoute } from '../router';
 import { useMe } from '../session';
 import { ListFooter } from '../components/ListFooter';
+import { usePageTitle } from '../components/usePageTitle';
 
 const PAGE = 20;
 const SORTS: Record<string, { sort_asc?: string; sort_desc?: string }> = {
@@ -23,6 +24,7 @@ const SORTS: Record<string, { sort_asc?: string; sort_desc?: string }> = {
 };
 
 export default function Scans() {
+  usePageTitle('Scans');
   const me = useMe();
   const search = scansRoute.useSearch();
   const navigate = useNavigate({ from: '/scans' });

@@ -7,8 +7,10 @@ import { AnchorLink } from '../components/Links';
 import { describeSchedule } from '../components/ScheduleFields';
 import { when } from '../components/Severity';
 import { EmptyState, ErrorState, LoadingState } from '../components/States';
+import { usePageTitle } from '../components/usePageTitle';
 
 export default function Schedules() {
+  usePageTitle('Schedules');
   const schedules = useQuery({ queryKey: ['schedules'], queryFn: () => ok(api.GET('/v1/scans/schedule')) });
   // Scan names for the list (the schedule record carries the id only).
   const scans = useQuery({ queryKey: ['scans', 'names'], queryFn: () => ok(api.GET('/v1/scans', { params: { query: { limit: 1000 } } })) });

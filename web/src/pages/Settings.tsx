@@ -8,10 +8,12 @@ import { when } from '../components/Severity';
 import { ErrorState, LoadingState, errorMessage } from '../components/States';
 import { Workspaces } from '../components/Workspaces';
 import { useMe } from '../session';
+import { usePageTitle } from '../components/usePageTitle';
 
 const ROLES = ['ADMIN', 'MEMBER', 'VIEWER', 'GUEST'];
 
 export default function Settings() {
+  usePageTitle('Settings');
   const me = useMe();
   const qc = useQueryClient();
   const members = useQuery({ queryKey: ['members'], queryFn: () => ok(api.GET('/v1/user/team/member')) });

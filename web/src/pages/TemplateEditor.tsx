@@ -9,6 +9,7 @@ import { ErrorState, LoadingState, errorMessage } from '../components/States';
 import { YamlEditor, type LineProblem } from '../components/YamlEditor';
 import { templateEditRoute } from '../router';
 import { useMe } from '../session';
+import { usePageTitle } from '../components/usePageTitle';
 
 const STARTER = `id: my-check
 info:
@@ -43,6 +44,7 @@ export default function TemplateEditor() {
     queryKey: ['private-template', templateId], enabled: !isNew,
     queryFn: () => ok(api.GET('/v1/template/{template_id}', { params: { path: { template_id: templateId } } })),
   });
+  usePageTitle(isNew ? 'New private template' : existing.data?.template.name ?? 'Private template');
   useEffect(() => {
     if (existing.data) {
       setText(existing.data.template.raw ?? '');
@@ -115,7 +117,7 @@ export default function TemplateEditor() {
             {problems.map((p, i) => <List.Item key={i}>{p.line ? `line ${p.line}: ` : ''}{p.message}</List.Item>)}
           </List>
         </Alert>
-      ) : <Text size="sm" c="green" data-testid="template-valid">No problems found</Text>)}
+      ) : <Text size="sm" c="var(--vigil-ok-text)" data-testid="template-valid">No problems found</Text>)}
       <Modal opened={confirmDelete} onClose={() => setConfirmDelete(false)} title="Delete this template?">
         <Group justify="flex-end">
           <Button variant="default" onClick={() => setConfirmDelete(false)}>Cancel</Button>

@@ -10,6 +10,7 @@ import { SeverityBadge, when } from '../components/Severity';
 import { EmptyState, ErrorState, LoadingState } from '../components/States';
 import { templatesRoute } from '../router';
 import { useMe } from '../session';
+import { usePageTitle } from '../components/usePageTitle';
 
 const PAGE = 25;
 const FACETS = ['severity', 'type', 'tags', 'author'] as const;
@@ -31,6 +32,7 @@ function quoteValue(v: string): string {
 }
 
 export default function Templates() {
+  usePageTitle('Templates');
   const search = templatesRoute.useSearch();
   const navigate = useNavigate({ from: '/templates' });
   const me = useMe();

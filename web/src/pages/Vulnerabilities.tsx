@@ -5,14 +5,16 @@ import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { api, ApiFailure, ok } from '../api/client';
 import { VulnRecord } from '../components/FindingDetail';
-import { SeverityBadge } from '../components/Severity';
+import { NOWRAP, SeverityBadge } from '../components/Severity';
 import { EmptyState, ErrorState, LoadingState } from '../components/States';
 import { vulnsRoute } from '../router';
+import { usePageTitle } from '../components/usePageTitle';
 
 const PAGE = 25;
 const CVE = /^CVE-\d{4}-\d{4,}$/i;
 
 export default function Vulnerabilities() {
+  usePageTitle('Vulnerabilities');
   const search = vulnsRoute.useSearch();
   const navigate = useNavigate({ from: '/vulnerabilities' });
   const [q, setQ] = useState(search.q ?? '');
@@ -55,12 +57,12 @@ export default function Vulnerabilities() {
             <Table.Tbody>
               {found.data.results.map((v) => (
                 <Table.Tr key={v.cve_id}>
-                  <Table.Td><Anchor component="button" onClick={() => { setQ(v.cve_id ?? ''); void navigate({ search: { q: v.cve_id } }); }}>{v.cve_id}</Anchor></Table.Td>
+                  <Table.Td style={NOWRAP}><Anchor component="button" onClick={() => { setQ(v.cve_id ?? ''); void navigate({ search: { q: v.cve_id } }); }}>{v.cve_id}</Anchor></Table.Td>
                   <Table.Td><SeverityBadge severity={v.severity} /></Table.Td>
                   <Table.Td><Text size="sm">{v.name}</Text></Table.Td>
                   <Table.Td>{v.cvss_score ?? '—'}</Table.Td>
                   <Table.Td>{v.epss_score ?? '—'}</Table.Td>
-                  <Table.Td><Group gap={4}>{v.is_kev && <Badge color="red" size="xs">KEV</Badge>}{v.is_poc && <Badge color="orange" size="xs">PoC</Badge>}</Group></Table.Td>
+                  <Table.Td><Group gap={4}>{v.is_kev && <Badge color="red" size="xs">KEV</Badge>}{v.is_poc && <Badge color="orange.5" c="black" size="xs">PoC</Badge>}</Group></Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>

@@ -14,6 +14,7 @@ import { AssetList } from './AssetList';
 import { EnumerationForm } from './EnumerationForm';
 import { ACTIVE, AssetsTabs, ChangeFields, ChangeKind, type Enumeration, EnumStatusBadge } from './common';
 import { enumerationRoute, type AssetListSearch } from './routes';
+import { usePageTitle } from '../../components/usePageTitle';
 
 export default function EnumerationDetail() {
   const me = useMe();
@@ -28,6 +29,7 @@ export default function EnumerationDetail() {
     queryFn: async () => (await ok(api.GET('/v1/asset/enumerate/{enumerate_id}', { params: { path: { enumerate_id: enumerationId } } }))).data,
     refetchInterval: (q) => (q.state.data && ACTIVE.includes(q.state.data.status) ? 1500 : false),
   });
+  usePageTitle(enumeration.data?.name || 'Enumeration');
   const act = useMutation({
     mutationFn: async (what: 'rescan' | 'delete') => {
       const path = { enumerate_id: enumerationId };

@@ -12,10 +12,12 @@ import { useMe } from '../../session';
 import { ACTIVE, AssetsTabs, ENUM_STATUSES, EnumStatusBadge } from './common';
 import { enumerationsRoute } from './routes';
 import { ListFooter } from '../../components/ListFooter';
+import { usePageTitle } from '../../components/usePageTitle';
 
 const PAGE = 20;
 
 export default function Enumerations() {
+  usePageTitle('Assets');
   const me = useMe();
   const search = enumerationsRoute.useSearch();
   const navigate = useNavigate({ from: '/assets' });

@@ -4,8 +4,10 @@ import { useNavigate } from '@tanstack/react-router';
 import { AssetList } from './AssetList';
 import { AssetsTabs } from './common';
 import { inventoryRoute, type AssetListSearch } from './routes';
+import { usePageTitle } from '../../components/usePageTitle';
 
 export default function Inventory() {
+  usePageTitle('Asset inventory');
   const search = inventoryRoute.useSearch();
   const navigate = useNavigate({ from: '/assets/inventory' });
   const setSearch = (patch: Partial<AssetListSearch>) => void navigate({ search: (s) => ({ ...s, ...patch }), replace: true });

@@ -5,8 +5,10 @@ import { api, ok } from '../../api/client';
 import { ErrorState } from '../../components/States';
 import { useMe } from '../../session';
 import { EnumerationForm } from './EnumerationForm';
+import { usePageTitle } from '../../components/usePageTitle';
 
 export default function NewEnumeration() {
+  usePageTitle('New enumeration');
   const me = useMe();
   const navigate = useNavigate();
   if (!me.canManage) return <ErrorState error={new Error(`role ${me.role} may not create enumerations`)} title="Not allowed" />;

@@ -5,8 +5,10 @@ import { api, ok } from '../../api/client';
 import { ErrorState } from '../../components/States';
 import { useMe } from '../../session';
 import { PolicyForm } from './PolicyForm';
+import { usePageTitle } from '../../components/usePageTitle';
 
 export default function NewPolicy() {
+  usePageTitle('New asset policy');
   const me = useMe();
   const navigate = useNavigate();
   if (!me.canManage) return <ErrorState error={new Error(`role ${me.role} may not create asset policies`)} title="Not allowed" />;

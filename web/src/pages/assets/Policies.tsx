@@ -11,6 +11,7 @@ import { useMe } from '../../session';
 import { AssetsTabs, type Policy } from './common';
 import { policiesRoute } from './routes';
 import { ListFooter } from '../../components/ListFooter';
+import { usePageTitle } from '../../components/usePageTitle';
 
 const PAGE = 20;
 
@@ -21,6 +22,7 @@ export function conditions(p: Policy): string {
 }
 
 export default function Policies() {
+  usePageTitle('Asset policies');
   const me = useMe();
   const { page = 1 } = policiesRoute.useSearch();
   const navigate = useNavigate({ from: '/assets/policies' });

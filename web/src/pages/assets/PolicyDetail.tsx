@@ -15,6 +15,7 @@ import { conditions } from './Policies';
 import { PolicyForm } from './PolicyForm';
 import { policyRoute } from './routes';
 import { ListFooter } from '../../components/ListFooter';
+import { usePageTitle } from '../../components/usePageTitle';
 
 const PAGE = 50;
 
@@ -32,6 +33,7 @@ export default function PolicyDetail() {
     queryKey: ['asset-policy', policyId],
     queryFn: async () => (await ok(api.GET('/v1/asset/policy/{policy_id}', { params: { path } }))).data,
   });
+  usePageTitle(policy.data?.name || 'Policy');
   const events = useQuery({
     queryKey: ['asset-policy-events', policyId, page, policy.data?.last_executed_at],
     queryFn: () => ok(api.GET('/v1/asset/policy/{policy_id}/events', { params: { path, query: { limit: PAGE, offset: (page - 1) * PAGE } } })),
