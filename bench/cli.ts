@@ -24,7 +24,11 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 function time(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): number {
   const t = performance.now();
-  const r = spawnSync(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  const r = spawnSync(cmd, args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+  });
   const ms = performance.now() - t;
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}): ${r.stderr.slice(-500)}`);
   return ms;
@@ -41,7 +45,9 @@ async function startTarget(): Promise<{ url: string; stop(): void }> {
     s.keepAliveTimeout = 60000;
     s.listen(0, '127.0.0.1', () => console.log(s.address().port));`;
   const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve) => child.stdout!.once('data', (d: Buffer) => resolve(Number(String(d).trim()))));
+  const port = await new Promise<number>((resolve) =>
+    child.stdout!.once('data', (d: Buffer) => resolve(Number(String(d).trim()))),
+  );
   return { url: `http://127.0.0.1:${port}`, stop: () => child.kill() };
 }
 
@@ -53,29 +59,44 @@ async function main(): Promise<void> {
   const target = await startTarget();
   try {
     const one = path.join(dir, 'one.yaml');
-    writeFileSync(one, `id: one\ninfo: { name: one, author: bench, severity: info }\nhttp:\n  - method: GET\n    path: ['{{BaseURL}}/admin']\n    matchers:\n      - type: word\n        words: ['<title>Admin</title>']\n`);
+    writeFileSync(
+      one,
+      `id: one\ninfo: { name: one, author: bench, severity: info }\nhttp:\n  - method: GET\n    path: ['{{BaseURL}}/admin']\n    matchers:\n      - type: word\n        words: ['<title>Admin</title>']\n`,
+    );
 
-    for (const [label, env] of [['compiled', {}], ['tsx', { VIGIL_SOURCE: '1' }]] as const) {
+    for (const [label, env] of [
+      ['compiled', {}],
+      ['tsx', { VIGIL_SOURCE: '1' }],
+    ] as const) {
       time(process.execPath, [vigil, '--version'], env); // warm the file cache
       const version = Array.from({ length: 10 }, () => time(process.execPath, [vigil, '--version'], env));
-      const scan = Array.from({ length: 10 }, () => time(process.execPath, [vigil, 'scan', '-t', one, '-u', target.url, '-rl', '0'], env));
-      console.log(`cli start-up (${label}): vigil --version median ${median(version).toFixed(0)} ms; ` +
-        `vigil scan of one template median ${median(scan).toFixed(0)} ms (goal < 250 ms compiled)`);
+      const scan = Array.from({ length: 10 }, () =>
+        time(process.execPath, [vigil, 'scan', '-t', one, '-u', target.url, '-rl', '0'], env),
+      );
+      console.log(
+        `cli start-up (${label}): vigil --version median ${median(version).toFixed(0)} ms; ` +
+          `vigil scan of one template median ${median(scan).toFixed(0)} ms (goal < 250 ms compiled)`,
+      );
       out.set(`${label}_version_ms`, median(version));
       out.set(`${label}_scan_one_ms`, median(scan));
     }
 
     const ffuf = spawnSync('ffuf', ['-V'], { encoding: 'utf8' });
     if (ffuf.error) {
-      console.log('cli: ffuf is not installed, so the path-probing comparison with ffuf is skipped. ' +
-        'Install it to run it: Debian/Ubuntu `sudo apt-get install ffuf`, or `go install github.com/ffuf/ffuf/v2@latest`.');
+      console.log(
+        'cli: ffuf is not installed, so the path-probing comparison with ffuf is skipped. ' +
+          'Install it to run it: Debian/Ubuntu `sudo apt-get install ffuf`, or `go install github.com/ffuf/ffuf/v2@latest`.',
+      );
       out.skip('probes vs ffuf: ffuf not installed (apt-get install ffuf)');
       return;
     }
     const words = path.join(dir, 'words.txt');
     writeFileSync(words, Array.from({ length: PROBES }, (_, i) => `p${i}`).join('\n') + '\n');
     const probe = path.join(dir, 'probe.yaml');
-    writeFileSync(probe, `id: probe\ninfo: { name: probe, author: bench, severity: info }\nhttp:\n  - method: GET\n    path: ['{{BaseURL}}/{{p}}']\n    payloads:\n      p: ${words}\n    threads: 40\n    matchers:\n      - type: status\n        status: [200]\n`);
+    writeFileSync(
+      probe,
+      `id: probe\ninfo: { name: probe, author: bench, severity: info }\nhttp:\n  - method: GET\n    path: ['{{BaseURL}}/{{p}}']\n    payloads:\n      p: ${words}\n    threads: 40\n    matchers:\n      - type: status\n        status: [200]\n`,
+    );
     const v: number[] = [];
     const f: number[] = [];
     const floor: number[] = [];
@@ -89,11 +110,15 @@ async function main(): Promise<void> {
     const mn = median(floor);
     // The floor: a bare node process with a raw-socket prober (bench/raw-probe.mjs), no engine at all.
     // When it is slower than ffuf, no Node.js prober can reach the goal against this target here.
-    console.log(`cli probes floor: bare node + raw sockets median ${(mn / 1000).toFixed(2)} s; floor / ffuf speed ratio ` +
-      `${(mf / mn).toFixed(2)}; vigil / floor ${(mn / mv).toFixed(2)}`);
-    console.log(`cli probes: ${PROBES} paths, 40 in flight: vigil scan median ${(mv / 1000).toFixed(2)} s ` +
-      `(${Math.round(PROBES / (mv / 1000))}/s), ffuf median ${(mf / 1000).toFixed(2)} s (${Math.round(PROBES / (mf / 1000))}/s); ` +
-      `vigil / ffuf speed ratio ${(mf / mv).toFixed(2)} (goal >= 1)`);
+    console.log(
+      `cli probes floor: bare node + raw sockets median ${(mn / 1000).toFixed(2)} s; floor / ffuf speed ratio ` +
+        `${(mf / mn).toFixed(2)}; vigil / floor ${(mn / mv).toFixed(2)}`,
+    );
+    console.log(
+      `cli probes: ${PROBES} paths, 40 in flight: vigil scan median ${(mv / 1000).toFixed(2)} s ` +
+        `(${Math.round(PROBES / (mv / 1000))}/s), ffuf median ${(mf / 1000).toFixed(2)} s (${Math.round(PROBES / (mf / 1000))}/s); ` +
+        `vigil / ffuf speed ratio ${(mf / mv).toFixed(2)} (goal >= 1)`,
+    );
     out.set('probes_vigil_s', mv / 1000);
     out.set('probes_ffuf_s', mf / 1000);
     out.set('probes_vigil_ffuf_ratio', mf / mv);

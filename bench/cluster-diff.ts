@@ -29,10 +29,19 @@ function nucleiKey(t: Template): string | undefined {
     const x = o as { dsl?: string[]; part?: string };
     return [...(x.dsl ?? []), x.part ?? ''].some((e) => /_\d+/.test(e));
   });
-  if (r.payloads || r.extra.fuzzing || r.raw.length || r.body || r.unsafe || requestCondition || r.extra.name) return undefined;
+  if (r.payloads || r.extra.fuzzing || r.raw.length || r.body || r.unsafe || requestCondition || r.extra.name)
+    return undefined;
   const headers = Object.entries(r.headers).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   // nuclei's max-redirects is the YAML value (0 when absent); ours defaults to 10 with redirects on.
-  return JSON.stringify([r.method, yamlMaxRedirects(t), r.disableCookie, r.redirects, Boolean(r.extra['protocol-redirects']), r.path, headers]);
+  return JSON.stringify([
+    r.method,
+    yamlMaxRedirects(t),
+    r.disableCookie,
+    r.redirects,
+    Boolean(r.extra['protocol-redirects']),
+    r.path,
+    headers,
+  ]);
 }
 
 function groups(templates: Template[], key: (t: Template) => string | undefined): Map<string, Template[]> {
@@ -75,8 +84,10 @@ for (const t of nSet) {
   const reason = v.reason ?? 'our key differs or its group is alone';
   reasons.set(reason, [...(reasons.get(reason) ?? []), t]);
 }
-console.log(`${templates.length} templates; nuclei clusters ${nSet.size} in ${[...ng.values()].filter((g) => g.length > 1).length} groups, ` +
-  `saving ${saved(ng)} requests per host (its log line would say "Reduced ${nucleiLogged(ng)} Requests"); we cluster ${oSet.size} in ${[...og.values()].filter((g) => g.length > 1).length} groups, saving ${saved(og)}`);
+console.log(
+  `${templates.length} templates; nuclei clusters ${nSet.size} in ${[...ng.values()].filter((g) => g.length > 1).length} groups, ` +
+    `saving ${saved(ng)} requests per host (its log line would say "Reduced ${nucleiLogged(ng)} Requests"); we cluster ${oSet.size} in ${[...og.values()].filter((g) => g.length > 1).length} groups, saving ${saved(og)}`,
+);
 console.log('\nnuclei clusters, we do not:');
 for (const [reason, ts] of [...reasons].sort((a, b) => b[1].length - a[1].length)) {
   const paths = ts.reduce((n, t) => n + t.http[0]!.path.length, 0);
@@ -87,12 +98,29 @@ console.log('\nwe cluster, nuclei does not:');
 for (const t of oSet) if (!nSet.has(t)) console.log(`  ${rel(t)}`);
 
 // For templates nuclei groups but our key splits: which of our key's fields differ within the nuclei group.
-const FIELDS = ['proto', 'method', 'path', 'headers', 'protocol-redirects', 'cookie-reuse', 'disable-cookie', 'max-size', 'read-all',
-  'disable-path-automerge', 'skip-secret-file', 'redirects', 'host-redirects', 'max-redirects'];
+const FIELDS = [
+  'proto',
+  'method',
+  'path',
+  'headers',
+  'protocol-redirects',
+  'cookie-reuse',
+  'disable-cookie',
+  'max-size',
+  'read-all',
+  'disable-path-automerge',
+  'skip-secret-file',
+  'redirects',
+  'host-redirects',
+  'max-redirects',
+];
 const split = new Map<string, number>();
 for (const ts of ng.values()) {
   if (ts.length < 2) continue;
-  const keys = ts.map((t) => clusterVerdict(t).key).filter((k): k is string => k !== undefined).map((k) => JSON.parse(k) as unknown[]);
+  const keys = ts
+    .map((t) => clusterVerdict(t).key)
+    .filter((k): k is string => k !== undefined)
+    .map((k) => JSON.parse(k) as unknown[]);
   if (new Set(keys.map((k) => JSON.stringify(k))).size < 2) continue;
   for (let i = 0; i < FIELDS.length; i++) {
     const vals = new Set(keys.map((k) => JSON.stringify(k[i])));

@@ -23,18 +23,33 @@ const heading = (name: string) => (p: Page) => p.getByRole('heading', { name, ex
 /** Each page, its address and what shows it has arrived (the editor pages: the editor itself). */
 const PAGES: { name: string; url: string; content: (p: Page) => Promise<unknown>; signedIn: boolean }[] = [
   { name: 'sign-in (first page)', url: '/', content: heading('Sign in to Vigil'), signedIn: false },
-  { name: 'overview (first page signed in)', url: '/', content: (p) => p.getByTestId('severity-card').waitFor(), signedIn: true },
+  {
+    name: 'overview (first page signed in)',
+    url: '/',
+    content: (p) => p.getByTestId('severity-card').waitFor(),
+    signedIn: true,
+  },
   { name: 'scans', url: '/scans', content: heading('Scans'), signedIn: true },
   { name: 'new scan', url: '/scans/new', content: heading('New scan'), signedIn: true },
   { name: 'findings', url: '/findings', content: heading('Findings'), signedIn: true },
   { name: 'templates', url: '/templates', content: heading('Templates'), signedIn: true },
-  { name: 'template editor', url: '/templates/private/new', content: (p) => p.locator('.cm-editor').waitFor(), signedIn: true },
+  {
+    name: 'template editor',
+    url: '/templates/private/new',
+    content: (p) => p.locator('.cm-editor').waitFor(),
+    signedIn: true,
+  },
   { name: 'vulnerabilities', url: '/vulnerabilities', content: heading('Vulnerabilities'), signedIn: true },
   { name: 'assets', url: '/assets', content: heading('Assets'), signedIn: true },
   { name: 'asset policies', url: '/assets/policies', content: heading('Assets'), signedIn: true },
   { name: 'settings', url: '/settings', content: heading('Settings'), signedIn: true },
   { name: 'configurations', url: '/settings/configs', content: heading('Configurations'), signedIn: true },
-  { name: 'configuration editor', url: '/settings/configs/new', content: (p) => p.locator('.cm-editor').waitFor(), signedIn: true },
+  {
+    name: 'configuration editor',
+    url: '/settings/configs/new',
+    content: (p) => p.locator('.cm-editor').waitFor(),
+    signedIn: true,
+  },
   { name: 'schedules', url: '/settings/schedules', content: heading('Schedules'), signedIn: true },
 ];
 
@@ -45,7 +60,9 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'vigil-bench-console-'));
   const key = `vigil_bench_${randomBytes(16).toString('hex')}`;
   const serve = spawnVigil(['serve', '--host', '127.0.0.1', '--port', '0'], {
-    VIGIL_DATA_DIR: dir, VIGIL_BOOTSTRAP_API_KEY: key, VIGIL_SHUTDOWN_TIMEOUT: '5',
+    VIGIL_DATA_DIR: dir,
+    VIGIL_BOOTSTRAP_API_KEY: key,
+    VIGIL_SHUTDOWN_TIMEOUT: '5',
   });
   let browser: Browser | undefined;
   try {
@@ -77,20 +94,31 @@ async function main(): Promise<void> {
       slowest = Math.max(slowest, ms);
       if (ms >= CONTENT_MS) contentOk = false;
       rows.push([
-        p.name, p.url, kb(bytes), kb(plain.bytes), `${(plain.bytes / bytes).toFixed(1)}x`, String(runs[0]!.responses.length), `${ms} ms`,
+        p.name,
+        p.url,
+        kb(bytes),
+        kb(plain.bytes),
+        `${(plain.bytes / bytes).toFixed(1)}x`,
+        String(runs[0]!.responses.length),
+        `${ms} ms`,
         `${first ? `< ${FIRST_PAGE_KB} KB, ` : ''}< ${CONTENT_MS} ms`,
       ]);
     }
     const head = ['page', 'address', 'transferred', 'uncompressed', 'saved', 'responses', 'time to content', 'goal'];
     const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-    const line = (r: string[]) => r.map((c, i) => (i >= 2 && i <= 6 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ');
-    console.log(`\nconsole pages loaded cold in Chromium (median of ${ROUNDS}; uncompressed: the same load asking for identity)\n`);
+    const line = (r: string[]) =>
+      r.map((c, i) => (i >= 2 && i <= 6 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ');
+    console.log(
+      `\nconsole pages loaded cold in Chromium (median of ${ROUNDS}; uncompressed: the same load asking for identity)\n`,
+    );
     console.log(line(head));
     console.log(widths.map((w) => '-'.repeat(w)).join('  '));
     for (const r of rows) console.log(line(r));
     out.set('slowest_content_ms', slowest);
     out.print();
-    console.log(`\nfirst page under ${FIRST_PAGE_KB} KB: ${firstOk ? 'yes' : 'NO'}; every page's content under ${CONTENT_MS} ms: ${contentOk ? 'yes' : 'NO'}`);
+    console.log(
+      `\nfirst page under ${FIRST_PAGE_KB} KB: ${firstOk ? 'yes' : 'NO'}; every page's content under ${CONTENT_MS} ms: ${contentOk ? 'yes' : 'NO'}`,
+    );
   } finally {
     await browser?.close().catch(() => {});
     await serve.kill();

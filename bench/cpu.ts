@@ -21,11 +21,16 @@ export function mainThreadCpuMs(): number | undefined {
 }
 
 export function loadAverage(): string {
-  return os.loadavg().map((x) => x.toFixed(1)).join(' ');
+  return os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
 }
 
 /** Measures fn: wall ms, CPU ms (all threads) and main-thread CPU ms. */
-export async function measure<T>(fn: () => T | Promise<T>): Promise<{ value: T; wall: number; cpu: number; mainCpu?: number }> {
+export async function measure<T>(
+  fn: () => T | Promise<T>,
+): Promise<{ value: T; wall: number; cpu: number; mainCpu?: number }> {
   const main0 = mainThreadCpuMs();
   const cpu0 = cpuMs();
   const t0 = performance.now();

@@ -25,17 +25,25 @@ const START = Number(process.env.BENCH_PORT_START ?? 30_000);
 function plainOpen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const s = net.connect({ host: '127.0.0.1', port });
-    s.once('connect', () => { s.destroy(); resolve(true); });
-    s.once('error', () => { s.destroy(); resolve(false); });
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => {
+      s.destroy();
+      resolve(false);
+    });
   });
 }
 
 async function plainLoop(ports: number[]): Promise<number> {
   let i = 0;
   let open = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (i < ports.length) if (await plainOpen(ports[i++]!)) open++;
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (i < ports.length) if (await plainOpen(ports[i++]!)) open++;
+    }),
+  );
   return open;
 }
 
@@ -64,7 +72,12 @@ async function main() {
   let foundPlain = 0;
   for (let r = 0; r < 2; r++) {
     let t0 = performance.now();
-    const open = await scanPorts(new Throttle({ concurrency: CONCURRENCY, rateLimit: 0, timeoutMs: 2000 }), ['127.0.0.1'], ports, () => {});
+    const open = await scanPorts(
+      new Throttle({ concurrency: CONCURRENCY, rateLimit: 0, timeoutMs: 2000 }),
+      ['127.0.0.1'],
+      ports,
+      () => {},
+    );
     const ours = ports.length / ((performance.now() - t0) / 1000);
     foundOurs = open.get('127.0.0.1')?.length ?? 0;
     t0 = performance.now();
@@ -89,7 +102,9 @@ async function main() {
   try {
     const opts = { timeoutMs: 5000, followRedirects: true, lookup: async () => '127.0.0.1' };
     const throttle = new Throttle({ concurrency: 50, rateLimit: 0, timeoutMs: 5000 });
-    await throttle.each(Array.from({ length: 100 }), async () => { await probeHttp('127.0.0.1', '127.0.0.1', port, opts); });
+    await throttle.each(Array.from({ length: 100 }), async () => {
+      await probeHttp('127.0.0.1', '127.0.0.1', port, opts);
+    });
     let ok = 0;
     const t0 = performance.now();
     await throttle.each(Array.from({ length: PROBES }), async () => {
@@ -97,7 +112,9 @@ async function main() {
       if (info?.title === 'bench' && info.favicon) ok++;
     });
     const rate = PROBES / ((performance.now() - t0) / 1000);
-    console.log(`http_probe: ${PROBES} probes (GET / + favicon, concurrency 50): ${rate.toFixed(0)} probes/s, ${ok} complete`);
+    console.log(
+      `http_probe: ${PROBES} probes (GET / + favicon, concurrency 50): ${rate.toFixed(0)} probes/s, ${ok} complete`,
+    );
     out.set('http_probe_s', rate);
   } finally {
     child.kill();
@@ -118,21 +135,56 @@ async function inventory() {
   try {
     await migrate(db);
     await auth.insertTeam(db, 'bench', 'Bench');
-    await store.insertEnumeration(db, { id: 'bench', teamId: 'bench', name: 'bench', createdBy: null, rootDomains: ['bench.test'], steps: [], ports: null, config: {}, exclusions: [], alertingConfigIds: [], automaticVulnScans: false });
+    await store.insertEnumeration(db, {
+      id: 'bench',
+      teamId: 'bench',
+      name: 'bench',
+      createdBy: null,
+      rootDomains: ['bench.test'],
+      steps: [],
+      ports: null,
+      config: {},
+      exclusions: [],
+      alertingConfigIds: [],
+      automaticVulnScans: false,
+    });
     const found = Array.from({ length: N }, (_, i) => ({
-      host: `h${i}.bench.test`, port: 443, ip: [`10.0.${i >> 8 & 255}.${i & 255}`], cname: [], sources: ['root'],
-      http: { url: `https://h${i}.bench.test/`, scheme: 'https' as const, status_code: 200, title: 'first', webserver: 'nginx', content_length: 10, technologies: ['nginx'], favicon: '', chain_status_codes: [200], chain: [], redirect_location: '', tls_names: [] },
+      host: `h${i}.bench.test`,
+      port: 443,
+      ip: [`10.0.${(i >> 8) & 255}.${i & 255}`],
+      cname: [],
+      sources: ['root'],
+      http: {
+        url: `https://h${i}.bench.test/`,
+        scheme: 'https' as const,
+        status_code: 200,
+        title: 'first',
+        webserver: 'nginx',
+        content_length: 10,
+        technologies: ['nginx'],
+        favicon: '',
+        chain_status_codes: [200],
+        chain: [],
+        redirect_location: '',
+        tls_names: [],
+      },
     }));
     const row = (await store.getEnumeration(db, null, 'bench'))!;
-    for (const [run, label] of [[1, 'first run (all new)'], [2, 'second run (all changed)']] as const) {
+    for (const [run, label] of [
+      [1, 'first run (all new)'],
+      [2, 'second run (all changed)'],
+    ] as const) {
       if (run === 2) for (const f of found) f.http.title = 'second';
       const t0 = performance.now();
       // As a run does: staged in batches, then stored in one transaction.
       const attempt = `bench-${run}`;
-      for (let i = 0; i < found.length; i += 500) await store.stageFound(db, 'bench', run, attempt, found.slice(i, i + 500).map(factsOf));
+      for (let i = 0; i < found.length; i += 500)
+        await store.stageFound(db, 'bench', run, attempt, found.slice(i, i + 500).map(factsOf));
       await db.transaction((tx) => storeRun(tx, row, run, attempt));
       const s = (performance.now() - t0) / 1000;
-      console.log(`inventory ${label}: ${N} assets in ${s.toFixed(1)} s, ${(N / s).toFixed(0)} assets/s (${url ? 'PostgreSQL' : 'PGlite'})`);
+      console.log(
+        `inventory ${label}: ${N} assets in ${s.toFixed(1)} s, ${(N / s).toFixed(0)} assets/s (${url ? 'PostgreSQL' : 'PGlite'})`,
+      );
       out.set(run === 1 ? 'inventory_new_assets_s' : 'inventory_changed_assets_s', N / s);
     }
   } finally {

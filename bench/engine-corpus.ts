@@ -21,12 +21,16 @@ const mb = (n: number) => `${(n / 1e6).toFixed(0)} MB`;
 console.log(`load average: ${loadAverage()}`);
 const cold = await measure(() => loadTemplates([corpus], {}, { missingPayloadFile: 'warn' }));
 const r = cold.value;
-console.log(`cold load: ${describe(cold)}; ${r.files} files, ${r.valid} valid, ${r.invalid} invalid, ${r.skipped.length} not templates; rss ${mb(process.memoryUsage().rss)}`);
+console.log(
+  `cold load: ${describe(cold)}; ${r.files} files, ${r.valid} valid, ${r.invalid} invalid, ${r.skipped.length} not templates; rss ${mb(process.memoryUsage().rss)}`,
+);
 out.set('templates', r.valid);
 out.set('cold_load_s', cold.wall / 1000);
 out.set('cold_load_rss_mb', process.memoryUsage().rss / 1e6);
 
-const files = (await readdir(corpus, { recursive: true })).filter((f) => /\.ya?ml$/.test(f)).map((f) => path.join(corpus, f));
+const files = (await readdir(corpus, { recursive: true }))
+  .filter((f) => /\.ya?ml$/.test(f))
+  .map((f) => path.join(corpus, f));
 const read = await measure(() => files.map((f) => readFileSync(f, 'utf8')));
 const texts = read.value;
 console.log(`baseline read ${files.length} files: ${describe(read)}`);
@@ -48,7 +52,9 @@ if (process.argv.includes('--yaml')) {
   const YAML = (await import('yaml')).default;
   console.log(`yaml parse (default options): ${describe(await measure(() => parseAll((t) => YAML.parse(t))))}`);
   const opts = { schema: 'core' as const, merge: true, prettyErrors: false, keepSourceTokens: false };
-  console.log(`yaml parse (core schema, no pretty errors): ${describe(await measure(() => parseAll((t) => YAML.parse(t, opts))))}`);
+  console.log(
+    `yaml parse (core schema, no pretty errors): ${describe(await measure(() => parseAll((t) => YAML.parse(t, opts))))}`,
+  );
   const lexOnly = await measure(() => {
     for (const t of texts) for (const _ of new YAML.Lexer().lex(t));
   });
@@ -58,6 +64,8 @@ if (process.argv.includes('--yaml')) {
 for (let i = 0; i < runs * 2; i++) {
   const workers = i % 2 === 0 ? 0 : 2;
   const m = await measure(() => loadTemplates([corpus], {}, { missingPayloadFile: 'warn', workers }));
-  console.log(`warm load ${i + 1} (${workers === 0 ? 'main thread' : '2 worker threads'}): ${describe(m)}; rss ${mb(process.memoryUsage().rss)}`);
+  console.log(
+    `warm load ${i + 1} (${workers === 0 ? 'main thread' : '2 worker threads'}): ${describe(m)}; rss ${mb(process.memoryUsage().rss)}`,
+  );
 }
 out.print();

@@ -29,7 +29,9 @@ const PATHS = Number(process.env.BENCH_PATHS ?? 10);
 const CONCURRENCY = 25;
 const cpuPerRequest = { baseline: [] as number[], scan: [] as number[] };
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
-const EGRESS = process.env.BENCH_EGRESS ? scanEgress({ port: 8085, host: '127.0.0.1', denyTargets: [], allowDeniedTargets: false }) : undefined;
+const EGRESS = process.env.BENCH_EGRESS
+  ? scanEgress({ port: 8085, host: '127.0.0.1', denyTargets: [], allowDeniedTargets: false })
+  : undefined;
 
 /**
  * Samples RSS every 20 ms; returns the highest value seen. memoryUsage.rss() reads one number; the full
@@ -37,8 +39,15 @@ const EGRESS = process.env.BENCH_EGRESS ? scanEgress({ port: 8085, host: '127.0.
  */
 function rssSampler(): { stop(): number } {
   let peak = process.memoryUsage.rss();
-  const t = setInterval(() => { peak = Math.max(peak, process.memoryUsage.rss()); }, 20);
-  return { stop: () => { clearInterval(t); return Math.max(peak, process.memoryUsage.rss()); } };
+  const t = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 20);
+  return {
+    stop: () => {
+      clearInterval(t);
+      return Math.max(peak, process.memoryUsage.rss());
+    },
+  };
 }
 
 async function benchLoader(): Promise<void> {
@@ -47,8 +56,12 @@ async function benchLoader(): Promise<void> {
   const m = await measure(() => loadTemplates([corpus]));
   const peak = sampler.stop();
   const r = m.value;
-  console.log(`loader: ${r.files} files, ${r.templates.length} templates, ${r.invalid} invalid, ${r.skipped.length} not templates`);
-  console.log(`loader: ${describe(m)}, peak RSS ${mb(peak)} (goal < 5 s, < 500 MB; on a busy machine read the CPU figure)`);
+  console.log(
+    `loader: ${r.files} files, ${r.templates.length} templates, ${r.invalid} invalid, ${r.skipped.length} not templates`,
+  );
+  console.log(
+    `loader: ${describe(m)}, peak RSS ${mb(peak)} (goal < 5 s, < 500 MB; on a busy machine read the CPU figure)`,
+  );
   out.set('loader_s', m.wall / 1000);
   out.set('loader_peak_rss_mb', peak / 1024 / 1024);
 }
@@ -85,15 +98,22 @@ async function baseline(url: string, total: number): Promise<number> {
   const agent = new Agent({ keepAliveTimeout: 10_000, connections: 64, connect: { rejectUnauthorized: false } });
   let next = 0;
   const started = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < total) {
-      const n = next++;
-      const i = Math.floor(n / PATHS);
-      const res = await agent.request({ origin: url, path: `/t${i}/p${n % PATHS}`, method: 'GET', headers: { 'user-agent': 'bench' } });
-      const text = await res.body.text();
-      if (!text.includes('bench page ok')) throw new Error('unexpected body');
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < total) {
+        const n = next++;
+        const i = Math.floor(n / PATHS);
+        const res = await agent.request({
+          origin: url,
+          path: `/t${i}/p${n % PATHS}`,
+          method: 'GET',
+          headers: { 'user-agent': 'bench' },
+        });
+        const text = await res.body.text();
+        if (!text.includes('bench page ok')) throw new Error('unexpected body');
+      }
+    }),
+  );
   const secs = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
   cpuPerRequest.baseline.push((used.user + used.system) / total);
@@ -107,7 +127,17 @@ async function scan(url: string, templates: Template[]): Promise<{ rps: number; 
   let results = 0;
   const started = performance.now();
   // Each template sends its paths one after another, so template concurrency is the request concurrency.
-  const stats = await runScan({ targets: [url], templates, rateLimit: 0, concurrency: CONCURRENCY, bulkSize: CONCURRENCY, egress: EGRESS, onResult: () => { results++; } });
+  const stats = await runScan({
+    targets: [url],
+    templates,
+    rateLimit: 0,
+    concurrency: CONCURRENCY,
+    bulkSize: CONCURRENCY,
+    egress: EGRESS,
+    onResult: () => {
+      results++;
+    },
+  });
   const secs = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
   cpuPerRequest.scan.push((used.user + used.system) / Math.max(1, stats.requests));
@@ -124,7 +154,9 @@ async function main(): Promise<void> {
   try {
     const templates = benchTemplates();
     const total = TEMPLATES * PATHS;
-    console.log(`scan: ${TEMPLATES} templates x ${PATHS} paths = ${total} requests per round, concurrency ${CONCURRENCY}, no rate limit, 1 in 50 templates matching${EGRESS ? ', under the platform deny list' : ''}`);
+    console.log(
+      `scan: ${TEMPLATES} templates x ${PATHS} paths = ${total} requests per round, concurrency ${CONCURRENCY}, no rate limit, 1 in 50 templates matching${EGRESS ? ', under the platform deny list' : ''}`,
+    );
     // Warm both paths once, then alternate so neither side gets a warmer machine.
     // JIT warm-up matters a lot on a busy machine: two full rounds each before measuring.
     for (let w = 0; w < 2; w++) {
@@ -157,7 +189,9 @@ async function main(): Promise<void> {
     out.set('scan_peak_rss_mb', peak / 1024 / 1024);
     const cb = median(cpuPerRequest.baseline);
     const cs = median(cpuPerRequest.scan);
-    console.log(`CPU per request (µs, this process, median): baseline ${cb.toFixed(0)}, scan ${cs.toFixed(0)} (ratio ${(cb / cs).toFixed(2)})`);
+    console.log(
+      `CPU per request (µs, this process, median): baseline ${cb.toFixed(0)}, scan ${cs.toFixed(0)} (ratio ${(cb / cs).toFixed(2)})`,
+    );
     console.log(`load average: ${loadAverage()}`);
   } finally {
     await closeClients();
@@ -180,17 +214,27 @@ async function benchClustering(): Promise<void> {
       const started = performance.now();
       let results = 0;
       const stats = await runScan({
-        targets: [server.url], templates, rateLimit: 0, concurrency: 50, timeout: 3, retries: 0, cluster,
-        onResult: (e) => { if (e['matcher-status']) results++; },
+        targets: [server.url],
+        templates,
+        rateLimit: 0,
+        concurrency: 50,
+        timeout: 3,
+        retries: 0,
+        cluster,
+        onResult: (e) => {
+          if (e['matcher-status']) results++;
+        },
       });
       counts[cluster ? 'on' : 'off'] = { requests: stats.requests, ms: performance.now() - started, results };
     }
     const on = counts.on!;
     const off = counts.off!;
     out.set('clustering_http_requests_saved', off.requests - on.requests);
-    console.log(`clustering: ${templates.length} templates of http/ against one host: ${off.requests} requests without, ${on.requests} with ` +
-      `(${off.requests - on.requests} saved); wall ${(off.ms / 1000).toFixed(1)} s without, ${(on.ms / 1000).toFixed(1)} s with; ` +
-      `results ${off.results} without, ${on.results} with`);
+    console.log(
+      `clustering: ${templates.length} templates of http/ against one host: ${off.requests} requests without, ${on.requests} with ` +
+        `(${off.requests - on.requests} saved); wall ${(off.ms / 1000).toFixed(1)} s without, ${(on.ms / 1000).toFixed(1)} s with; ` +
+        `results ${off.results} without, ${on.results} with`,
+    );
   } finally {
     await closeClients();
     server.stop();
@@ -210,7 +254,9 @@ async function benchDnsSslClustering(): Promise<void> {
   const dns = await startDnsServer({
     records: {
       'vigil.test': [
-        { type: 'A', data: '192.0.2.10' }, { type: 'TXT', data: ['v=spf1 -all'] }, { type: 'NS', data: 'ns1.vigil.test' },
+        { type: 'A', data: '192.0.2.10' },
+        { type: 'TXT', data: ['v=spf1 -all'] },
+        { type: 'NS', data: 'ns1.vigil.test' },
         { type: 'MX', data: { preference: 10, exchange: 'mx1.vigil.test' } },
       ],
     },
@@ -218,7 +264,9 @@ async function benchDnsSslClustering(): Promise<void> {
   const pem = makeCert({ subject: '/CN=localhost', dns: ['localhost'] });
   let handshakes = 0;
   const srv = tls.createServer({ key: pem.key, cert: pem.cert }, (sock) => sock.end());
-  srv.on('connection', () => { handshakes++; });
+  srv.on('connection', () => {
+    handshakes++;
+  });
   srv.on('tlsClientError', () => {});
   await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
   const tlsTarget = `localhost:${(srv.address() as { port: number }).port}`;
@@ -233,17 +281,28 @@ async function benchDnsSslClustering(): Promise<void> {
         const started = performance.now();
         let results = 0;
         await runScan({
-          targets: [target], templates: [...templates], rateLimit: 0, concurrency: 25, timeout: 3, retries: 0, cluster, resolvers: [dns.resolver],
-          onResult: (e) => { if (e['matcher-status']) results++; },
+          targets: [target],
+          templates: [...templates],
+          rateLimit: 0,
+          concurrency: 25,
+          timeout: 3,
+          retries: 0,
+          cluster,
+          resolvers: [dns.resolver],
+          onResult: (e) => {
+            if (e['matcher-status']) results++;
+          },
         });
         counts[cluster ? 'on' : 'off'] = { sent: received() - before, ms: performance.now() - started, results };
       }
       const on = counts.on!;
       const off = counts.off!;
       const unit = label === 'dns/' ? 'queries' : 'handshakes';
-      console.log(`clustering ${label}: ${templates.length} templates against one local ${label === 'dns/' ? 'DNS server (one name)' : 'TLS server'}: ` +
-        `${off.sent} ${unit} without, ${on.sent} with (${off.sent - on.sent} saved); wall ${(off.ms / 1000).toFixed(2)} s without, ` +
-        `${(on.ms / 1000).toFixed(2)} s with; results ${off.results} without, ${on.results} with`);
+      console.log(
+        `clustering ${label}: ${templates.length} templates against one local ${label === 'dns/' ? 'DNS server (one name)' : 'TLS server'}: ` +
+          `${off.sent} ${unit} without, ${on.sent} with (${off.sent - on.sent} saved); wall ${(off.ms / 1000).toFixed(2)} s without, ` +
+          `${(on.ms / 1000).toFixed(2)} s with; results ${off.results} without, ${on.results} with`,
+      );
     }
   } finally {
     await dns.close();

@@ -10,7 +10,11 @@ export const FIGURES_PREFIX = 'BENCH-FIGURES ';
 export type Figures = Record<string, number | null>;
 
 /** Collects figures as a bench goes; print() writes the one line (call it once, at the end). */
-export function figures(bench: string): { set(name: string, value: number | null): void; skip(reason: string): void; print(): void } {
+export function figures(bench: string): {
+  set(name: string, value: number | null): void;
+  skip(reason: string): void;
+  print(): void;
+} {
   const values: Figures = {};
   const skipped: string[] = [];
   return {
@@ -28,8 +32,13 @@ export function figures(bench: string): { set(name: string, value: number | null
 
 /** Parses a bench's output; the last BENCH-FIGURES line wins. */
 export function parseFigures(output: string): { bench: string; figures: Figures; skipped: string[] } | undefined {
-  const line = output.split('\n').reverse().find((l) => l.startsWith(FIGURES_PREFIX));
-  return line ? (JSON.parse(line.slice(FIGURES_PREFIX.length)) as { bench: string; figures: Figures; skipped: string[] }) : undefined;
+  const line = output
+    .split('\n')
+    .reverse()
+    .find((l) => l.startsWith(FIGURES_PREFIX));
+  return line
+    ? (JSON.parse(line.slice(FIGURES_PREFIX.length)) as { bench: string; figures: Figures; skipped: string[] })
+    : undefined;
 }
 
 /**

@@ -44,13 +44,20 @@ function lines(from: number, count: number): string {
     const host = `http://10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i % 500}:8080`;
     const t = i % 200;
     const sev = SEVERITIES[t % 5]!;
-    out += JSON.stringify({
-      'template-id': `bench-template-${t}`, 'template-path': `http/bench/bench-template-${t}.yaml`,
-      info: { name: `Bench template ${t}`, severity: sev, tags: [`tag${t % 10}`, 'bench'], author: ['bench'] },
-      type: 'http', host, 'matched-at': `${host}/path/${i}`, port: '8080', timestamp: new Date().toISOString(),
-      request: `GET /path/${i} HTTP/1.1\r\nHost: x\r\n\r\n`, response: `HTTP/1.1 200 OK\r\n\r\nbody ${i}`,
-      'matcher-status': true,
-    }) + '\n';
+    out +=
+      JSON.stringify({
+        'template-id': `bench-template-${t}`,
+        'template-path': `http/bench/bench-template-${t}.yaml`,
+        info: { name: `Bench template ${t}`, severity: sev, tags: [`tag${t % 10}`, 'bench'], author: ['bench'] },
+        type: 'http',
+        host,
+        'matched-at': `${host}/path/${i}`,
+        port: '8080',
+        timestamp: new Date().toISOString(),
+        request: `GET /path/${i} HTTP/1.1\r\nHost: x\r\n\r\n`,
+        response: `HTTP/1.1 200 OK\r\n\r\nbody ${i}`,
+        'matcher-status': true,
+      }) + '\n';
   }
   return out;
 }
@@ -71,8 +78,10 @@ async function main(): Promise<void> {
       for (let done = 0; done < total; done += BATCH) {
         const body = lines(done, Math.min(BATCH, total - done));
         const res = await app.inject({
-          method: scanId ? 'PATCH' : 'POST', url: scanId ? `/v1/scans/${scanId}/import` : '/v1/scans/import?name=bench',
-          headers: { 'x-api-key': key, 'content-type': 'application/x-ndjson' }, payload: body,
+          method: scanId ? 'PATCH' : 'POST',
+          url: scanId ? `/v1/scans/${scanId}/import` : '/v1/scans/import?name=bench',
+          headers: { 'x-api-key': key, 'content-type': 'application/x-ndjson' },
+          payload: body,
         });
         if (res.statusCode !== 200) throw new Error(`import answered ${res.statusCode}: ${res.body}`);
         scanId ||= res.json().id;
@@ -81,7 +90,9 @@ async function main(): Promise<void> {
     const started = performance.now();
     await load(big, N);
     await load(smallKey, BASELINE);
-    console.log(`findings: ${N} imported in ${((performance.now() - started) / 1000).toFixed(1)} s (${store.db.kind}); baseline team ${BASELINE}`);
+    console.log(
+      `findings: ${N} imported in ${((performance.now() - started) / 1000).toFixed(1)} s (${store.db.kind}); baseline team ${BASELINE}`,
+    );
 
     const queries: [string, string][] = [
       ['first page (50, newest first)', 'limit=50&sort_desc=created_at'],
@@ -116,10 +127,19 @@ async function main(): Promise<void> {
       await time(big, q); // warm
       const a = await time(big, q);
       const b = await time(smallKey, q);
-      console.log(`${label.padEnd(38)} ${a.toFixed(1).padStart(7)}ms ${b.toFixed(1).padStart(7)}ms ${(a / b).toFixed(1).padStart(7)}x`);
+      console.log(
+        `${label.padEnd(38)} ${a.toFixed(1).padStart(7)}ms ${b.toFixed(1).padStart(7)}ms ${(a / b).toFixed(1).padStart(7)}x`,
+      );
     }
     // Figures for the table: every request's p95 at N findings (the goal is on p95) and the slowest of them.
-    for (const [l] of queries) out.set(`${l.split(' (')[0]!.replace(/[^a-z0-9]+/gi, '_').toLowerCase()}_p95_ms`, p95.get(l)!);
+    for (const [l] of queries)
+      out.set(
+        `${l
+          .split(' (')[0]!
+          .replace(/[^a-z0-9]+/gi, '_')
+          .toLowerCase()}_p95_ms`,
+        p95.get(l)!,
+      );
     out.set('slowest_request_p95_ms', Math.max(...p95.values()));
     out.print();
     await app.close();

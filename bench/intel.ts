@@ -32,14 +32,22 @@ const schema = url ? `bench_intel_${process.pid}` : undefined;
 const db = await connect(url ? { databaseUrl: url, schema, poolSize: 16 } : { dataDir: 'memory://' });
 await migrate(db);
 const f = (n: number) => n.toFixed(2);
-const pct = (list: number[], p: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(list.length * p))]!;
-const stats = (list: number[]) => `median ${f(pct(list, 0.5))} ms, p95 ${f(pct(list, 0.95))} ms${cpuPer.has(list) ? `, CPU ${f(cpuPer.get(list)!)} ms` : ''}`;
-console.log(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(', ')}`);
+const pct = (list: number[], p: number) =>
+  [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(list.length * p))]!;
+const stats = (list: number[]) =>
+  `median ${f(pct(list, 0.5))} ms, p95 ${f(pct(list, 0.95))} ms${cpuPer.has(list) ? `, CPU ${f(cpuPer.get(list)!)} ms` : ''}`;
+console.log(
+  `load average at start: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ')}`,
+);
 let t0 = performance.now();
 
 // Zip streaming: a cvelistV5-like archive (the data's CVE records, 20 copies under different names) is read
 // entry by entry, so memory does not grow with the archive's size.
-const manifestAll: { cve: string; path: string }[] = JSON.parse(readFileSync(path.join(shared, 'data/vuln/cve5/MANIFEST.json'), 'utf8'));
+const manifestAll: { cve: string; path: string }[] = JSON.parse(
+  readFileSync(path.join(shared, 'data/vuln/cve5/MANIFEST.json'), 'utf8'),
+);
 const zipDir = mkdtempSync(path.join(tmpdir(), 'vigil-bench-zip-'));
 const zipFile = path.join(zipDir, 'cvelist.zip');
 const COPIES = 20;
@@ -62,8 +70,16 @@ const writer = `
   zip.end();
   await once(out, 'finish');
   console.log(unpacked);`;
-writeFileSync(path.join(zipDir, 'args.json'), JSON.stringify([zipFile, path.join(shared, 'data/vuln/cve5'), COPIES, manifestAll.map((m) => m.path)]));
-const unpacked = Number(execFileSync(process.execPath, ['--input-type=module', '-e', writer, path.join(zipDir, 'args.json')], { cwd: root, encoding: 'utf8' }));
+writeFileSync(
+  path.join(zipDir, 'args.json'),
+  JSON.stringify([zipFile, path.join(shared, 'data/vuln/cve5'), COPIES, manifestAll.map((m) => m.path)]),
+);
+const unpacked = Number(
+  execFileSync(process.execPath, ['--input-type=module', '-e', writer, path.join(zipDir, 'args.json')], {
+    cwd: root,
+    encoding: 'utf8',
+  }),
+);
 // Read in a child process whose heap is capped well below the archive's unpacked size: it only finishes if
 // reading does not hold the archive.
 const HEAP_MB = 40;
@@ -73,12 +89,20 @@ const reader = `
   for await (const d of readSources([process.argv[1]])) n++;
   console.log(n);`;
 t0 = performance.now();
-const zipDocs = Number(execFileSync(process.execPath, [`--max-old-space-size=${HEAP_MB}`, '--import', 'tsx', '--input-type=module', '-e', reader, zipFile], { cwd: root, encoding: 'utf8' }));
+const zipDocs = Number(
+  execFileSync(
+    process.execPath,
+    [`--max-old-space-size=${HEAP_MB}`, '--import', 'tsx', '--input-type=module', '-e', reader, zipFile],
+    { cwd: root, encoding: 'utf8' },
+  ),
+);
 const zipMs = performance.now() - t0;
 const zipSize = statSync(zipFile).size;
 rmSync(zipDir, { recursive: true, force: true });
 const mb = (n: number) => `${(n / 1048576).toFixed(0)} MB`;
-console.log(`zip read: ${zipDocs} entries, archive ${mb(zipSize)} (${mb(unpacked)} unpacked) in ${(zipMs / 1000).toFixed(1)} s by a process with a ${HEAP_MB} MB heap limit`);
+console.log(
+  `zip read: ${zipDocs} entries, archive ${mb(zipSize)} (${mb(unpacked)} unpacked) in ${(zipMs / 1000).toFixed(1)} s by a process with a ${HEAP_MB} MB heap limit`,
+);
 
 // The template store gets the corpus templates of the data's CVEs (as `vigil templates import` would).
 const cves = new Set(manifestAll.map((m) => m.cve));
@@ -102,10 +126,16 @@ t0 = performance.now();
 const again = await importIntel(db, [path.join(shared, 'data/vuln')]);
 const reimportMs = performance.now() - t0;
 
-const ids = (await db.query<{ cve_id: string }>('SELECT cve_id FROM intel_vulns ORDER BY cve_id')).rows.map((r) => r.cve_id);
+const ids = (await db.query<{ cve_id: string }>('SELECT cve_id FROM intel_vulns ORDER BY cve_id')).rows.map(
+  (r) => r.cve_id,
+);
 // 32 clients on one key exceed the default per-key API rate limit (HTTP 429): the app is configured as a
 // deployment that turns the limit off would be, through its VIGIL_RATE_LIMIT option.
-const app = await buildApp({ db, config: { ...configFromEnv({ VIGIL_RATE_LIMIT: '0' }), dataDir: '/nonexistent' }, log: pino({ level: 'silent' }) });
+const app = await buildApp({
+  db,
+  config: { ...configFromEnv({ VIGIL_RATE_LIMIT: '0' }), dataDir: '/nonexistent' },
+  log: pino({ level: 'silent' }),
+});
 const { apiKey } = await bootstrapOwner(db, 'bench@localhost');
 const address = await app.listen({ host: '127.0.0.1', port: 0 });
 const client = new Pool(address, { connections: 32 });
@@ -151,9 +181,11 @@ const sizes = bodies.map((b) => b!.doc.length);
 async function rate(n: number, fn: (i: number) => Promise<unknown>): Promise<number> {
   let i = 0;
   const s = performance.now();
-  await Promise.all(Array.from({ length: 32 }, async () => {
-    while (i < n) await fn(i++);
-  }));
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      while (i < n) await fn(i++);
+    }),
+  );
   return Math.round(n / ((performance.now() - s) / 1000));
 }
 const authRate = await rate(2000, () => authenticate(db, apiKey!, undefined));
@@ -163,14 +195,20 @@ const total = 4000;
 let next = 0;
 const concurrent: number[] = [];
 t0 = performance.now();
-await Promise.all(Array.from({ length: 32 }, async () => {
-  while (next < total) concurrent.push(await get(`/v2/vulnerability/${pick(next++ * 13)}`));
-}));
+await Promise.all(
+  Array.from({ length: 32 }, async () => {
+    while (next < total) concurrent.push(await get(`/v2/vulnerability/${pick(next++ * 13)}`));
+  }),
+);
 const wall = performance.now() - t0;
 
-console.log(`database: ${url ? 'PostgreSQL' : 'PGlite (memory)'}; records: ${report.records_total}, ${report.templates_linked} linked to a template`);
+console.log(
+  `database: ${url ? 'PostgreSQL' : 'PGlite (memory)'}; records: ${report.records_total}, ${report.templates_linked} linked to a template`,
+);
 console.log(`template store import of those ${cat.templates} corpus templates: ${(catalogueMs / 1000).toFixed(1)} s`);
-console.log(`intel import (cve5, KEV, VulnCheck KEV, PoCs, CWE, NVD, template links): ${(importMs / 1000).toFixed(1)} s; re-import with no changes: ${(reimportMs / 1000).toFixed(1)} s (${again.records_changed} records changed)`);
+console.log(
+  `intel import (cve5, KEV, VulnCheck KEV, PoCs, CWE, NVD, template links): ${(importMs / 1000).toFixed(1)} s; re-import with no changes: ${(reimportMs / 1000).toFixed(1)} s (${again.records_changed} records changed)`,
+);
 console.log(`record JSON size: median ${pct(sizes, 0.5)} B, max ${Math.max(...sizes)} B`);
 console.log(`lookup, one client (${N} requests): ${stats(serial)}`);
 console.log('  parts, one at a time:');
@@ -180,8 +218,14 @@ console.log(`    auth: authenticate() (key -> user -> team)   ${stats(auth)}`);
 console.log(`    record query (one indexed read)              ${stats(row)}`);
 console.log(`    response body (splice read-time fields)      ${stats(build)}`);
 console.log(`  32 at a time without HTTP: authenticate() ${authRate}/s, record query ${readRate}/s`);
-console.log(`lookup, 32 concurrent clients (${total} requests): ${Math.round(total / (wall / 1000))} req/s, ${stats(concurrent)}`);
-console.log(`load average at end: ${loadavg().map((l) => l.toFixed(2)).join(', ')}`);
+console.log(
+  `lookup, 32 concurrent clients (${total} requests): ${Math.round(total / (wall / 1000))} req/s, ${stats(concurrent)}`,
+);
+console.log(
+  `load average at end: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ')}`,
+);
 const out = figures('intel');
 out.set('import_s', importMs / 1000);
 out.set('lookup_1_client_p95_ms', pct(serial, 0.95));

@@ -30,7 +30,10 @@ await new Promise((resolve, reject) => {
     let buf = Buffer.alloc(0);
     const send = () => {
       if (next >= words.length) return void socket.end();
-      socket.write(`GET /${words[next++]} HTTP/1.1\r\nHost: ${url.host}\r\nUser-Agent: probe\r\nAccept: */*\r\n\r\n`, 'latin1');
+      socket.write(
+        `GET /${words[next++]} HTTP/1.1\r\nHost: ${url.host}\r\nUser-Agent: probe\r\nAccept: */*\r\n\r\n`,
+        'latin1',
+      );
     };
     socket.on('connect', send);
     socket.on('error', reject);

@@ -13,27 +13,99 @@ import { parseFigures, type Figures } from './figures.ts';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The run order: quick ones first, so a broken setup shows early. Scripts not listed here run last. */
-const ORDER = ['sandbox', 'cli', 'engine', 'engine-corpus', 'cluster-diff', 'discovery', 'templates', 'intel', 'findings', 'scans', 'console'];
+const ORDER = [
+  'sandbox',
+  'cli',
+  'engine',
+  'engine-corpus',
+  'cluster-diff',
+  'discovery',
+  'templates',
+  'intel',
+  'findings',
+  'scans',
+  'console',
+];
 
 /** Issue 30's goals. `below`: the value must be under the goal; otherwise at least the goal. */
-interface Goal { bench: string; figure: string; goal: number; below: boolean; what: string }
+interface Goal {
+  bench: string;
+  figure: string;
+  goal: number;
+  below: boolean;
+  what: string;
+}
 const GOALS: Goal[] = [
-  { bench: 'scans', figure: 'platform_engine_ratio', goal: 0.9, below: false, what: 'platform scan / vigil scan, same attempts' },
-  { bench: 'intel', figure: 'lookup_1_client_p95_ms', goal: 2, below: true, what: 'vulnerability lookup, one client, p95' },
-  { bench: 'intel', figure: 'lookup_32_clients_req_s', goal: 3000, below: false, what: 'vulnerability lookup, 32 clients' },
-  { bench: 'templates', figure: 'postgres_search_uncached_p95_ms', goal: 10, below: true, what: 'template search, uncached p95, PostgreSQL' },
-  { bench: 'templates', figure: 'pglite_search_uncached_p95_ms', goal: 20, below: true, what: 'template search, uncached p95, PGlite' },
-  { bench: 'findings', figure: 'slowest_request_p95_ms', goal: 100, below: true, what: 'findings at 100,000, every request p95' },
-  { bench: 'findings', figure: 'text_search_p95_ms', goal: 50, below: true, what: 'findings at 100,000, text search p95' },
+  {
+    bench: 'scans',
+    figure: 'platform_engine_ratio',
+    goal: 0.9,
+    below: false,
+    what: 'platform scan / vigil scan, same attempts',
+  },
+  {
+    bench: 'intel',
+    figure: 'lookup_1_client_p95_ms',
+    goal: 2,
+    below: true,
+    what: 'vulnerability lookup, one client, p95',
+  },
+  {
+    bench: 'intel',
+    figure: 'lookup_32_clients_req_s',
+    goal: 3000,
+    below: false,
+    what: 'vulnerability lookup, 32 clients',
+  },
+  {
+    bench: 'templates',
+    figure: 'postgres_search_uncached_p95_ms',
+    goal: 10,
+    below: true,
+    what: 'template search, uncached p95, PostgreSQL',
+  },
+  {
+    bench: 'templates',
+    figure: 'pglite_search_uncached_p95_ms',
+    goal: 20,
+    below: true,
+    what: 'template search, uncached p95, PGlite',
+  },
+  {
+    bench: 'findings',
+    figure: 'slowest_request_p95_ms',
+    goal: 100,
+    below: true,
+    what: 'findings at 100,000, every request p95',
+  },
+  {
+    bench: 'findings',
+    figure: 'text_search_p95_ms',
+    goal: 50,
+    below: true,
+    what: 'findings at 100,000, text search p95',
+  },
   { bench: 'engine-corpus', figure: 'cold_load_s', goal: 2.5, below: true, what: 'corpus load, cold' },
   { bench: 'engine-corpus', figure: 'cold_load_rss_mb', goal: 150, below: true, what: 'corpus load, resident memory' },
-  { bench: 'cli', figure: 'probes_vigil_ffuf_ratio', goal: 1.5, below: false, what: 'path probing, vigil / ffuf speed' },
+  {
+    bench: 'cli',
+    figure: 'probes_vigil_ffuf_ratio',
+    goal: 1.5,
+    below: false,
+    what: 'path probing, vigil / ffuf speed',
+  },
   // The console's goals (issue 28): the first page's bytes actually transferred, every page's content time.
   { bench: 'console', figure: 'first_page_kb', goal: 250, below: true, what: 'console first page, KB transferred' },
   { bench: 'console', figure: 'slowest_content_ms', goal: 1000, below: true, what: 'console, slowest page to content' },
 ];
 
-interface Outcome { name: string; status: string; seconds: number; figures: Figures; skipped: string[] }
+interface Outcome {
+  name: string;
+  status: string;
+  seconds: number;
+  figures: Figures;
+  skipped: string[];
+}
 
 function scripts(): Record<string, string> {
   const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
@@ -52,7 +124,11 @@ process.on('SIGINT', () => {
 function runBench(name: string): Promise<Outcome> {
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn('npm', ['run', '--silent', `bench:${name}`], { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn('npm', ['run', '--silent', `bench:${name}`], {
+      cwd: root,
+      env: process.env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     running = child;
     let output = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -63,7 +139,13 @@ function runBench(name: string): Promise<Outcome> {
       running = undefined;
       const parsed = parseFigures(output);
       const status = code === 0 ? (parsed ? 'ok' : 'ok, no figures line') : `failed (${signal ?? `exit ${code}`})`;
-      resolve({ name, status, seconds: (performance.now() - started) / 1000, figures: parsed?.figures ?? {}, skipped: parsed?.skipped ?? [] });
+      resolve({
+        name,
+        status,
+        seconds: (performance.now() - started) / 1000,
+        figures: parsed?.figures ?? {},
+        skipped: parsed?.skipped ?? [],
+      });
     });
   });
 }
@@ -80,7 +162,8 @@ function database(): string {
   }
 }
 
-const fmt = (v: number | null | undefined) => (v === null || v === undefined ? '—' : Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(2));
+const fmt = (v: number | null | undefined) =>
+  v === null || v === undefined ? '—' : Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(2);
 
 function table(outcomes: Outcome[]): string {
   const rows: string[] = ['| bench | figure | value | goal (issue 30) | met |', '|---|---|---|---|---|'];
@@ -89,7 +172,8 @@ function table(outcomes: Outcome[]): string {
     const o = byBench.get(g.bench);
     if (!o) continue;
     const v = o.figures[g.figure];
-    const met = v === null || v === undefined ? 'not measured' : (g.below ? v < g.goal : v >= g.goal) ? 'met' : 'not met';
+    const met =
+      v === null || v === undefined ? 'not measured' : (g.below ? v < g.goal : v >= g.goal) ? 'met' : 'not met';
     rows.push(`| ${g.bench} | ${g.what} (\`${g.figure}\`) | ${fmt(v)} | ${g.below ? '<' : '≥'} ${g.goal} | ${met} |`);
   }
   for (const o of outcomes) {
@@ -103,7 +187,9 @@ function table(outcomes: Outcome[]): string {
 
 async function main(): Promise<void> {
   const available = scripts();
-  const names = Object.keys(available).filter((s) => s.startsWith('bench:')).map((s) => s.slice('bench:'.length));
+  const names = Object.keys(available)
+    .filter((s) => s.startsWith('bench:'))
+    .map((s) => s.slice('bench:'.length));
   const known = [...ORDER, ...names.filter((n) => !ORDER.includes(n))];
   const asked = process.argv.slice(2);
   const unknown = asked.filter((a) => !known.includes(a));
@@ -112,7 +198,11 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const selected = asked.length ? known.filter((n) => asked.includes(n)) : known;
-  console.log(`benches: ${selected.join(', ')}; database: ${database()}; ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `benches: ${selected.join(', ')}; database: ${database()}; ${cpus().length} CPUs, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
 
   const outcomes: Outcome[] = [];
   for (const name of selected) {
@@ -131,9 +221,15 @@ async function main(): Promise<void> {
 
   console.log('\n=== summary');
   for (const o of outcomes) {
-    console.log(`${o.name.padEnd(14)} ${o.status} in ${o.seconds.toFixed(0)} s${o.skipped.length ? `; skipped: ${o.skipped.join('; ')}` : ''}`);
+    console.log(
+      `${o.name.padEnd(14)} ${o.status} in ${o.seconds.toFixed(0)} s${o.skipped.length ? `; skipped: ${o.skipped.join('; ')}` : ''}`,
+    );
   }
-  console.log(`\ndatabase: ${database()}; load average at end ${loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
+  console.log(
+    `\ndatabase: ${database()}; load average at end ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}\n`,
+  );
   console.log(table(outcomes));
   if (interrupted) process.exitCode = 130;
   else if (outcomes.some((o) => o.status.startsWith('failed'))) process.exitCode = 1;

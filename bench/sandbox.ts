@@ -28,19 +28,35 @@ async function main(): Promise<void> {
   out.set('host_call_ms', calls.wall / 1000);
   const flowLike: number[] = [];
   for (let i = 0; i < 20; i++) {
-    flowLike.push((await measure(() => runScript('for (let i = 0; i < 10; i++) { set("v", i); if (!call(i)) break; }', {
-      functions: { set: noop, call: async () => true },
-    }))).wall);
+    flowLike.push(
+      (
+        await measure(() =>
+          runScript('for (let i = 0; i < 10; i++) { set("v", i); if (!call(i)) break; }', {
+            functions: { set: noop, call: async () => true },
+          }),
+        )
+      ).wall,
+    );
   }
   console.log(`flow-like run (10 calls, 10 sets): median ${median(flowLike).toFixed(2)} ms of 20`);
   out.set('flow_like_run_ms', median(flowLike));
   const n = SANDBOX_MAX_THREADS * 4;
-  const many = await measure(() => Promise.all(Array.from({ length: n }, () => runScript('wait(); 1', { functions: { wait: () => new Promise((r) => setTimeout(r, 50)) } }))));
+  const many = await measure(() =>
+    Promise.all(
+      Array.from({ length: n }, () =>
+        runScript('wait(); 1', { functions: { wait: () => new Promise((r) => setTimeout(r, 50)) } }),
+      ),
+    ),
+  );
   console.log(`${n} runs at once, each waiting 50 ms in a host call (${SANDBOX_MAX_THREADS} threads): ${fmt(many)}`);
   global.gc?.();
-  console.log(`resident memory added by ${SANDBOX_MAX_THREADS} idle-or-busy threads after the runs: ${mib(process.memoryUsage().rss - rss0)} MiB`);
+  console.log(
+    `resident memory added by ${SANDBOX_MAX_THREADS} idle-or-busy threads after the runs: ${mib(process.memoryUsage().rss - rss0)} MiB`,
+  );
   out.set('threads_rss_mb', (process.memoryUsage().rss - rss0) / 1024 / 1024);
-  const compute = await measure(() => runScript('let s = 0; for (let i = 0; i < 3e6; i++) s = (s + i * 7) % 1000003; s'));
+  const compute = await measure(() =>
+    runScript('let s = 0; for (let i = 0; i < 3e6; i++) s = (s + i * 7) % 1000003; s'),
+  );
   console.log(`3 million loop iterations inside QuickJS: ${fmt(compute)}`);
   out.set('loop_3m_ms', compute.wall);
   out.print();

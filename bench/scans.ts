@@ -63,38 +63,68 @@ async function openDb(): Promise<{ db: Db; url?: string; schema?: string; drop()
   const schema = `bench_${randomBytes(4).toString('hex')}`;
   const db = await connect({ databaseUrl: url, schema, poolSize: 10 });
   return {
-    db, url, schema,
+    db,
+    url,
+    schema,
     async drop() {
       await db.close();
       const admin = await connect({ databaseUrl: url });
-      await admin.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${queueSchemaFor(schema)} CASCADE`);
+      await admin.exec(
+        `DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${queueSchemaFor(schema)} CASCADE`,
+      );
       await admin.close();
     },
   };
 }
 
-async function engineRun(targets: string[], texts: { name: string; contents: string }[]): Promise<{ rate: number; results: number }> {
+async function engineRun(
+  targets: string[],
+  texts: { name: string; contents: string }[],
+): Promise<{ rate: number; results: number }> {
   const templates = texts.map((t) => parseTemplate(t.contents, t.name).template!);
   let results = 0;
   const started = performance.now();
-  const stats = await runScan({ targets, templates, rateLimit: 0, concurrency: CONCURRENCY, bulkSize: CONCURRENCY, onResult: () => { results++; } });
+  const stats = await runScan({
+    targets,
+    templates,
+    rateLimit: 0,
+    concurrency: CONCURRENCY,
+    bulkSize: CONCURRENCY,
+    onResult: () => {
+      results++;
+    },
+  });
   return { rate: stats.done / ((performance.now() - started) / 1000), results };
 }
 
-async function platformRun(ctx: AppContext, app: Awaited<ReturnType<typeof buildApp>>, key: string, targets: string[], texts: { name: string; contents: string }[]) {
+async function platformRun(
+  ctx: AppContext,
+  app: Awaited<ReturnType<typeof buildApp>>,
+  key: string,
+  targets: string[],
+  texts: { name: string; contents: string }[],
+) {
   const started = performance.now();
-  const res = await app.inject({ method: 'POST', url: '/v1/scans', headers: { 'x-api-key': key }, payload: { targets, private_templates: texts } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/v1/scans',
+    headers: { 'x-api-key': key },
+    payload: { targets, private_templates: texts },
+  });
   if (res.statusCode !== 200) throw new Error(`create failed: ${res.body}`);
   const id = res.json().id as string;
   for (;;) {
     const { rows } = await ctx.db.query<{ status: string; total_result: number; failure_reason: string | null }>(
-      'SELECT status, total_result, failure_reason FROM scans WHERE id = $1', [id],
+      'SELECT status, total_result, failure_reason FROM scans WHERE id = $1',
+      [id],
     );
     const s = rows[0]!;
     if (s.status === 'failed') throw new Error(`platform scan failed: ${s.failure_reason}`);
     if (s.status === 'finished') {
       const secs = (performance.now() - started) / 1000;
-      const logs = await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM scan_logs WHERE scan_id = $1', [id]);
+      const logs = await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM scan_logs WHERE scan_id = $1', [
+        id,
+      ]);
       return { rate: logs.rows[0]!.n / secs, results: s.total_result };
     }
     await new Promise((r) => setTimeout(r, 100));
@@ -118,7 +148,14 @@ async function listLatency(ctx: AppContext, app: Awaited<ReturnType<typeof build
   console.log(`list: ${SCANS} scans stored in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   // Reference: an authenticated endpoint that does next to nothing, measured the same way, shows what the
   // machine and the auth hook cost on their own.
-  const urls = ['/v1/user', '/v1/scans', '/v1/scans?limit=100&offset=500', '/v1/scans?status=finished', '/v1/scans?search=scan%2012345', '/v1/scans?sort_desc=total_result&limit=20'];
+  const urls = [
+    '/v1/user',
+    '/v1/scans',
+    '/v1/scans?limit=100&offset=500',
+    '/v1/scans?status=finished',
+    '/v1/scans?search=scan%2012345',
+    '/v1/scans?sort_desc=total_result&limit=20',
+  ];
   for (const u of urls) await app.inject({ method: 'GET', url: u, headers: { 'x-api-key': key } });
   const samples: Record<string, number[]> = {};
   for (let i = 0; i < 40; i++) {
@@ -129,17 +166,25 @@ async function listLatency(ctx: AppContext, app: Awaited<ReturnType<typeof build
       if (res.statusCode !== 200) throw new Error(`${u}: ${res.statusCode} ${res.body}`);
     }
   }
-  const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
-  const all = Object.entries(samples).filter(([u]) => u !== '/v1/user').flatMap(([, xs]) => xs);
-  for (const [u, xs] of Object.entries(samples)) console.log(`list: ${u.padEnd(42)} p50 ${pct(xs, 0.5).toFixed(1)} ms, p95 ${pct(xs, 0.95).toFixed(1)} ms`);
-  console.log(`list: all list queries p50 ${pct(all, 0.5).toFixed(1)} ms, p95 ${pct(all, 0.95).toFixed(1)} ms on ${ctx.db.kind} (goal: p95 < 50 ms on PostgreSQL)`);
+  const pct = (xs: number[], p: number) =>
+    [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+  const all = Object.entries(samples)
+    .filter(([u]) => u !== '/v1/user')
+    .flatMap(([, xs]) => xs);
+  for (const [u, xs] of Object.entries(samples))
+    console.log(`list: ${u.padEnd(42)} p50 ${pct(xs, 0.5).toFixed(1)} ms, p95 ${pct(xs, 0.95).toFixed(1)} ms`);
+  console.log(
+    `list: all list queries p50 ${pct(all, 0.5).toFixed(1)} ms, p95 ${pct(all, 0.95).toFixed(1)} ms on ${ctx.db.kind} (goal: p95 < 50 ms on PostgreSQL)`,
+  );
   out.set('list_p95_ms', pct(all, 0.95));
 }
 
 /** Streams a sync CSV export of LOG_ROWS records over real HTTP, discarding it; reports time and RSS growth. */
 async function exportMemory(ctx: AppContext, app: Awaited<ReturnType<typeof buildApp>>, key: string, teamId: string) {
   const res = await app.inject({
-    method: 'POST', url: '/v1/scans', headers: { 'x-api-key': key },
+    method: 'POST',
+    url: '/v1/scans',
+    headers: { 'x-api-key': key },
     payload: { targets: ['http://127.0.0.1:9'], private_templates: templateTexts().slice(0, 1), schedule_only: true },
   });
   const scanId = res.json().id as string;
@@ -151,18 +196,28 @@ async function exportMemory(ctx: AppContext, app: Awaited<ReturnType<typeof buil
     [scanId, teamId, LOG_ROWS],
   );
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
-  const link = (await app.inject({ method: 'GET', url: `/v1/scans/${scanId}/scan_log/export?format=csv`, headers: { 'x-api-key': key } })).json().url as string;
+  const link = (
+    await app.inject({
+      method: 'GET',
+      url: `/v1/scans/${scanId}/scan_log/export?format=csv`,
+      headers: { 'x-api-key': key },
+    })
+  ).json().url as string;
   global.gc?.();
   const before = process.memoryUsage().rss;
   let peak = before;
-  const timer = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 20);
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 20);
   const started = performance.now();
   const file = await fetch(base + new URL(link).pathname);
   let bytes = 0;
   for await (const chunk of file.body!) bytes += (chunk as Uint8Array).length;
   clearInterval(timer);
   const secs = (performance.now() - started) / 1000;
-  console.log(`export: ${LOG_ROWS} log records, ${(bytes / 1024 / 1024).toFixed(1)} MB CSV streamed in ${secs.toFixed(1)} s; RSS grew ${((peak - before) / 1024 / 1024).toFixed(0)} MB while streaming`);
+  console.log(
+    `export: ${LOG_ROWS} log records, ${(bytes / 1024 / 1024).toFixed(1)} MB CSV streamed in ${secs.toFixed(1)} s; RSS grew ${((peak - before) / 1024 / 1024).toFixed(0)} MB while streaming`,
+  );
   out.set('export_s', secs);
   out.set('export_rss_growth_mb', (peak - before) / 1024 / 1024);
 }
@@ -175,7 +230,12 @@ async function main(): Promise<void> {
   try {
     await migrate(store.db);
     const queue = await startQueue({
-      db: store.db, databaseUrl: store.url, schema: queueSchemaFor(store.schema), schedule: false, supervise: false, log,
+      db: store.db,
+      databaseUrl: store.url,
+      schema: queueSchemaFor(store.schema),
+      schedule: false,
+      supervise: false,
+      log,
     });
     const ctx: AppContext = { db: store.db, config: { ...configFromEnv({}), maxScanTargets: 100_000 }, log, queue };
     const app = await buildApp(ctx);
@@ -188,12 +248,18 @@ async function main(): Promise<void> {
     };
     const owner = await bootstrapOwner(store.db, 'bench@localhost');
     const key = owner.apiKey!;
-    const teamId = (await store.db.query<{ default_team_id: string }>(`SELECT default_team_id FROM users WHERE email = 'bench@localhost'`)).rows[0]!.default_team_id;
+    const teamId = (
+      await store.db.query<{ default_team_id: string }>(
+        `SELECT default_team_id FROM users WHERE email = 'bench@localhost'`,
+      )
+    ).rows[0]!.default_team_id;
 
     const targets = Array.from({ length: TARGETS }, (_, i) => `${server.url}/h${i}`);
     const texts = templateTexts();
     const pairs = TARGETS * TEMPLATES;
-    console.log(`scan: ${TARGETS} targets x ${TEMPLATES} templates = ${pairs} attempts, concurrency ${CONCURRENCY}, no rate limit, ${store.db.kind}`);
+    console.log(
+      `scan: ${TARGETS} targets x ${TEMPLATES} templates = ${pairs} attempts, concurrency ${CONCURRENCY}, no rate limit, ${store.db.kind}`,
+    );
     // Warm both sides on a small slice, then alternate so neither gets a warmer machine.
     await engineRun(targets.slice(0, 50), texts);
     await platformRun(ctx, app, key, targets.slice(0, 50), texts);
@@ -202,13 +268,18 @@ async function main(): Promise<void> {
     for (let r = 0; r < Number(process.env.BENCH_ROUNDS ?? 2); r++) {
       const e = await engineRun(targets, texts);
       const p = await platformRun(ctx, app, key, targets, texts);
-      if (p.results !== e.results) console.log(`warning: platform stored ${p.results} findings, engine reported ${e.results}`);
+      if (p.results !== e.results)
+        console.log(`warning: platform stored ${p.results} findings, engine reported ${e.results}`);
       eng.push(e.rate);
       plat.push(p.rate);
     }
     const best = (xs: number[]) => Math.max(...xs);
-    console.log(`engine (vigil scan):  ${best(eng).toFixed(0)} attempts/s (rounds: ${eng.map((x) => x.toFixed(0)).join(', ')})`);
-    console.log(`platform scan:        ${best(plat).toFixed(0)} attempts/s incl. queueing, findings and logs (rounds: ${plat.map((x) => x.toFixed(0)).join(', ')})`);
+    console.log(
+      `engine (vigil scan):  ${best(eng).toFixed(0)} attempts/s (rounds: ${eng.map((x) => x.toFixed(0)).join(', ')})`,
+    );
+    console.log(
+      `platform scan:        ${best(plat).toFixed(0)} attempts/s incl. queueing, findings and logs (rounds: ${plat.map((x) => x.toFixed(0)).join(', ')})`,
+    );
     console.log(`ratio platform/engine: ${(best(plat) / best(eng)).toFixed(2)} (goal >= 0.8)`);
     out.set('engine_attempts_s', best(eng));
     out.set('platform_attempts_s', best(plat));

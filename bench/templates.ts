@@ -69,10 +69,14 @@ async function openDb(kind: 'pglite' | 'postgres'): Promise<{ db: Db; drop: () =
   };
 }
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 /** The machine is shared: every figure is printed with the load it was measured under. */
-const load = () => `load ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${cpus().length} CPUs`;
+const load = () =>
+  `load ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} on ${cpus().length} CPUs`;
 
 async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; wall: number; cpu: number }> {
   const c0 = process.cpuUsage();
@@ -92,17 +96,20 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; wall: number;
 async function cpuMeter(db: Db, kind: 'pglite' | 'postgres'): Promise<() => { client: number; server: number }> {
   let pids: number[] = [];
   if (kind === 'postgres') {
-    const res = await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = current_setting(\'application_name\')');
+    const res = await db.query<{ pid: number }>(
+      "SELECT pid FROM pg_stat_activity WHERE application_name = current_setting('application_name')",
+    );
     pids = res.rows.map((r) => r.pid);
   }
   const { readFileSync } = await import('node:fs');
-  const server = () => pids.reduce((sum, pid) => {
-    try {
-      return sum + Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]);
-    } catch {
-      return sum;
-    }
-  }, 0);
+  const server = () =>
+    pids.reduce((sum, pid) => {
+      try {
+        return sum + Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]);
+      } catch {
+        return sum;
+      }
+    }, 0);
   return () => {
     const c = process.cpuUsage();
     return { client: (c.user + c.system) * 1000, server: server() };
@@ -115,11 +122,15 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
     const { teamId } = await createTeamWithOwner(db, 'bench@localhost', 'Bench');
     const full = await timed(() => importCatalogue(db, corpus));
     const s = full.value;
-    console.log(`[${kind}] full import: ${s.templates} templates (${s.failed.length} rejected, ${s.skipped} other YAML) ` +
-      `in ${(full.wall / 1000).toFixed(1)} s wall, ${(full.cpu / 1000).toFixed(1)} s CPU of this process (${load()})`);
+    console.log(
+      `[${kind}] full import: ${s.templates} templates (${s.failed.length} rejected, ${s.skipped} other YAML) ` +
+        `in ${(full.wall / 1000).toFixed(1)} s wall, ${(full.cpu / 1000).toFixed(1)} s CPU of this process (${load()})`,
+    );
     out.set(`${kind}_import_s`, full.wall / 1000);
     const again = await timed(() => importCatalogue(db, corpus));
-    console.log(`[${kind}] unchanged re-import: ${again.value.unchanged} unchanged in ${(again.wall / 1000).toFixed(1)} s wall`);
+    console.log(
+      `[${kind}] unchanged re-import: ${again.value.unchanged} unchanged in ${(again.wall / 1000).toFixed(1)} s wall`,
+    );
 
     // Uncached: every search computes its facets (from the counts table without q, over the matching rows
     // with q). Cached: the facet cache (keyed by the table's change counter) answers repeated queries with q;
@@ -150,17 +161,22 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
       }
       for (const list of [all, cpu, serverCpu]) list.sort((a, b) => a - b);
       const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
-      console.log(`[${kind}] search ${mode}, ${QUERIES.length} queries x ${rounds} rounds (results + ten facets): ` +
-        `wall median ${ms(pct(all, 50))}, p95 ${ms(pct(all, 95))}, max ${ms(all.at(-1)!)}; ` +
-        `CPU per search median ${ms(pct(cpu, 50))}, p95 ${ms(pct(cpu, 95))}` +
-        (kind === 'postgres' ? ` (of which server: median ${ms(pct(serverCpu, 50))}, p95 ${ms(pct(serverCpu, 95))})` : '') +
-        ` (${load()})`);
+      console.log(
+        `[${kind}] search ${mode}, ${QUERIES.length} queries x ${rounds} rounds (results + ten facets): ` +
+          `wall median ${ms(pct(all, 50))}, p95 ${ms(pct(all, 95))}, max ${ms(all.at(-1)!)}; ` +
+          `CPU per search median ${ms(pct(cpu, 50))}, p95 ${ms(pct(cpu, 95))}` +
+          (kind === 'postgres'
+            ? ` (of which server: median ${ms(pct(serverCpu, 50))}, p95 ${ms(pct(serverCpu, 95))})`
+            : '') +
+          ` (${load()})`,
+      );
       out.set(`${kind}_search_${mode}_p95_ms`, pct(all, 95));
       const slowest = perQuery
         .map((v, i) => ({ q: QUERIES[i], med: median(v), cpu: median(perQueryCpu[i]!) }))
         .sort((a, b) => b.med - a.med)
         .slice(0, process.env.VERBOSE ? QUERIES.length : 3);
-      for (const x of slowest) console.log(`[${kind}]   slowest ${mode}: ${JSON.stringify(x.q)} median ${ms(x.med)} wall, ${ms(x.cpu)} CPU`);
+      for (const x of slowest)
+        console.log(`[${kind}]   slowest ${mode}: ${JSON.stringify(x.q)} median ${ms(x.med)} wall, ${ms(x.cpu)} CPU`);
     }
     delete process.env.VIGIL_FACET_CACHE;
   } finally {

@@ -61,7 +61,9 @@ function runCached(file) {
   // has no dynamic-import callback on Node 20 (scripts/build.mjs refuses such a bundle).
   const script = new vm.Script(source, { filename: file, cachedData });
   if (process.env.VIGIL_DEBUG_START === '1') {
-    process.stderr.write(`vigil: code cache ${!cachedData ? 'absent' : script.cachedDataRejected ? 'refused' : 'used'}\n`);
+    process.stderr.write(
+      `vigil: code cache ${!cachedData ? 'absent' : script.cachedDataRejected ? 'refused' : 'used'}\n`,
+    );
   }
   if (!cachedData || script.cachedDataRejected) {
     process.once('exit', () => {
@@ -83,7 +85,8 @@ function runCached(file) {
 }
 
 if (distIsFresh()) {
-  if (process.argv[2] !== 'scan' || !runCached(path.join(dist, 'cli', 'scan.cjs'))) await import('../dist/cli/index.js');
+  if (process.argv[2] !== 'scan' || !runCached(path.join(dist, 'cli', 'scan.cjs')))
+    await import('../dist/cli/index.js');
 } else {
   const { register } = await import('tsx/esm/api');
   register();

@@ -115,8 +115,8 @@ const sqlInStores = {
     docs: { description: 'SQL (db.query(...) calls, sql`...` templates) only in stores and src/db/' },
     messages: {
       sql:
-        'SQL belongs in a store: move this query into the owning area\'s store.ts (or a *-store.ts beside it) ' +
-        'under src/platform/ and call that store\'s function from here.',
+        "SQL belongs in a store: move this query into the owning area's store.ts (or a *-store.ts beside it) " +
+        "under src/platform/ and call that store's function from here.",
     },
     schema: [],
   },

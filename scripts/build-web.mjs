@@ -22,7 +22,11 @@ if (!((major === 20 && minor >= 19) || (major === 22 && minor >= 12) || major >=
   process.exit(0);
 }
 const started = Date.now();
-const r = spawnSync(process.execPath, [vite, 'build', '--config', path.join(root, 'web/vite.config.ts'), '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+const r = spawnSync(
+  process.execPath,
+  [vite, 'build', '--config', path.join(root, 'web/vite.config.ts'), '--logLevel', 'warn'],
+  { cwd: root, stdio: 'inherit' },
+);
 if (r.status !== 0) process.exit(r.status ?? 1);
 const sizes = precompress(path.join(root, 'web/dist'));
 const kb = (n) => `${(n / 1024).toFixed(0)} KB`;
@@ -44,7 +48,10 @@ function precompress(dir) {
       if (!/\.(js|mjs|css|html|svg|json|txt|webmanifest|map)$/.test(name)) continue;
       const body = readFileSync(file);
       const br = brotliCompressSync(body, {
-        params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+        params: {
+          [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+          [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+        },
       });
       const gz = gzipSync(body, { level: constants.Z_BEST_COMPRESSION });
       if (br.length < body.length) writeFileSync(`${file}.br`, br);

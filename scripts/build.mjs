@@ -57,28 +57,49 @@ const keepModuleUrl = {
 try {
   const { build } = await import('esbuild');
   await build({
-    entryPoints: [path.join(src, 'cli/index.ts')], outdir: cliOut, bundle: true, splitting: true, format: 'esm',
-    platform: 'node', target: 'node20', packages: 'external', chunkNames: 'chunk-[hash]', plugins: [keepModuleUrl],
+    entryPoints: [path.join(src, 'cli/index.ts')],
+    outdir: cliOut,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    chunkNames: 'chunk-[hash]',
+    plugins: [keepModuleUrl],
     logLevel: 'warning',
   });
   // `vigil scan` alone, as one CommonJS file with the libraries it needs at start-up inside: bin/vigil.mjs
   // compiles it with a V8 code cache (Node 20 has none for ES modules), which skips parsing and
   // compiling at every start. Libraries loaded later, on demand, stay outside.
   const scan = await build({
-    entryPoints: [path.join(src, 'cli/scan-main.ts')], outfile: path.join(cliOut, 'scan.cjs'), bundle: true, format: 'cjs',
-    platform: 'node', target: 'node20', plugins: [keepModuleUrl], logLevel: 'warning', metafile: true,
+    entryPoints: [path.join(src, 'cli/scan-main.ts')],
+    outfile: path.join(cliOut, 'scan.cjs'),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    plugins: [keepModuleUrl],
+    logLevel: 'warning',
+    metafile: true,
     external: ['undici', 'socks', 'tsx', 'esbuild', 'playwright-core'],
     // import.meta.url left after keepModuleUrl is the bundle's own (CommonJS has no import.meta).
     define: { 'import.meta.url': '__bundle_url' },
     // The file is the module wrapper itself, so the loader compiles it as read (no copy of 700 KB with a
     // wrapper around it); ASCII without comments, so it is read as latin1, three times faster than UTF-8.
-    banner: { js: '(function (exports, require, module, __filename, __dirname) {"use strict";\nconst __bundle_url = require("node:url").pathToFileURL(__filename).href;' },
+    banner: {
+      js: '(function (exports, require, module, __filename, __dirname) {"use strict";\nconst __bundle_url = require("node:url").pathToFileURL(__filename).href;',
+    },
     footer: { js: '})' },
-    charset: 'ascii', minifyWhitespace: true, legalComments: 'none',
+    charset: 'ascii',
+    minifyWhitespace: true,
+    legalComments: 'none',
   });
   // A function restored from a code cache cannot import() on Node 20: load such libraries with lazy()
   // (src/engine/lazy.ts) instead. Without the bundle, `vigil scan` runs from the split bundle.
-  const dynamic = Object.values(scan.metafile.outputs).flatMap((o) => o.imports).filter((i) => i.kind === 'dynamic-import');
+  const dynamic = Object.values(scan.metafile.outputs)
+    .flatMap((o) => o.imports)
+    .filter((i) => i.kind === 'dynamic-import');
   if (dynamic.length > 0) {
     rmSync(path.join(cliOut, 'scan.cjs'), { force: true });
     throw new Error(`dist/cli/scan.cjs would import() ${dynamic.map((i) => i.path).join(', ')} at run time`);
@@ -88,6 +109,9 @@ try {
   console.error(`vigil build: bundling the command line failed (${err.message}); dist/cli runs unbundled`);
 }
 writeFileSync(path.join(dist, 'BUILT'), `${new Date().toISOString()}\n`);
-const size = (dir) => readdirSync(dir, { withFileTypes: true })
-  .reduce((a, e) => a + (e.isDirectory() ? size(path.join(dir, e.name)) : statSync(path.join(dir, e.name)).size), 0);
+const size = (dir) =>
+  readdirSync(dir, { withFileTypes: true }).reduce(
+    (a, e) => a + (e.isDirectory() ? size(path.join(dir, e.name)) : statSync(path.join(dir, e.name)).size),
+    0,
+  );
 console.log(`vigil build: dist/ ready (${Math.round(size(dist) / 1024)} KiB)`);

@@ -197,11 +197,14 @@ if (isMain) {
   const gone = [...pendingTangles.files, ...pendingTangles.areas].filter(
     (p) => covered(p) && ![...files, ...areas].some((c) => c.files.some((f) => p.includes(f))),
   );
-  for (const p of gone) console.log(`pending tangle no longer found (remove it from scripts/cycles.mjs): ${p.join(' ')}`);
+  for (const p of gone)
+    console.log(`pending tangle no longer found (remove it from scripts/cycles.mjs): ${p.join(' ')}`);
   if (fresh.length) {
     console.log('');
     report('NEW cycles (not in pendingTangles of scripts/cycles.mjs)', fresh);
-    console.log('Break each by moving the shared code to a module both sides may import (`await import()` does not hide it).');
+    console.log(
+      'Break each by moving the shared code to a module both sides may import (`await import()` does not hide it).',
+    );
     process.exit(1);
   }
   console.log(`${graph.size} files checked: no new cycles.`);

@@ -45,9 +45,13 @@ for (const walk of walks) {
   console.log(`docs:screenshots: ${walk}`);
   const run = spawnSync(process.execPath, [vitest, 'run', walk], { cwd: root, env, stdio: 'inherit' });
   if (run.status !== 0) {
-    console.error(`docs:screenshots: ${walk} failed (exit ${run.status ?? run.signal}); its screenshots may be missing or stale`);
+    console.error(
+      `docs:screenshots: ${walk} failed (exit ${run.status ?? run.signal}); its screenshots may be missing or stale`,
+    );
     process.exit(1);
   }
 }
 const pngs = readdirSync(outDir).filter((f) => f.endsWith('.png'));
-console.log(`docs:screenshots: ${pngs.length} images in ${path.relative(root, outDir)}/ (review with git diff --stat, then commit)`);
+console.log(
+  `docs:screenshots: ${pngs.length} images in ${path.relative(root, outDir)}/ (review with git diff --stat, then commit)`,
+);

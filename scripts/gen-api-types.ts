@@ -7,7 +7,8 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { openApiDocument } from './openapi.ts';
 
 export const SCHEMA_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../web/src/api/schema.d.ts');
-const HEADER = '// Generated from the server\'s /openapi.json by `npm run gen:api` (scripts/gen-api-types.ts). Do not edit.\n';
+const HEADER =
+  "// Generated from the server's /openapi.json by `npm run gen:api` (scripts/gen-api-types.ts). Do not edit.\n";
 
 export async function generateApiTypes(): Promise<string> {
   const doc = await openApiDocument();
@@ -19,7 +20,11 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const text = await generateApiTypes();
   if (process.argv.includes('--check')) {
     let current = '';
-    try { current = readFileSync(SCHEMA_FILE, 'utf8'); } catch { /* missing */ }
+    try {
+      current = readFileSync(SCHEMA_FILE, 'utf8');
+    } catch {
+      /* missing */
+    }
     if (current !== text) {
       console.error(`${SCHEMA_FILE} is stale: run npm run gen:api`);
       process.exit(1);

@@ -10,7 +10,11 @@ export async function openApiDocument(): Promise<unknown> {
   const db = await connect({ dataDir: 'memory://' });
   try {
     await migrate(db);
-    const app = await buildApp({ db, config: { ...configFromEnv({}), rateLimitPerMinute: 0 }, log: pino({ level: 'silent' }) });
+    const app = await buildApp({
+      db,
+      config: { ...configFromEnv({}), rateLimitPerMinute: 0 },
+      log: pino({ level: 'silent' }),
+    });
     await app.ready();
     const res = await app.inject({ method: 'GET', url: '/openapi.json' });
     await app.close();

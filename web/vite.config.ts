@@ -29,8 +29,11 @@ function firstPageBudget(): Plugin {
         if (c && c.type === 'chunk') total += gzipSync(c.code).length;
       }
       const kb = total / 1024;
-      console.log(`\nconsole: first page JavaScript ${kb.toFixed(1)} KB gzipped (${seen.size} files; budget ${BUDGET_KB} KB)`);
-      if (kb > BUDGET_KB) this.error(`the first page's JavaScript is ${kb.toFixed(1)} KB gzipped, over the ${BUDGET_KB} KB budget`);
+      console.log(
+        `\nconsole: first page JavaScript ${kb.toFixed(1)} KB gzipped (${seen.size} files; budget ${BUDGET_KB} KB)`,
+      );
+      if (kb > BUDGET_KB)
+        this.error(`the first page's JavaScript is ${kb.toFixed(1)} KB gzipped, over the ${BUDGET_KB} KB budget`);
     },
   };
 }

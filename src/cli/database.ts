@@ -62,6 +62,12 @@ export async function runCliTask(flags: DatabaseFlags, task: TaskName, args: Rec
     }
   }
   const { TASKS } = await import('../platform/admin/tasks.ts');
-  const io = { out: (s: string) => void process.stdout.write(s), err: (s: string) => void process.stderr.write(s), tty: Boolean(process.stderr.isTTY) };
-  await withCliDatabase(flags, (db) => (TASKS[task] as (db: Db, a: unknown, io: unknown) => Promise<void>)(db, args, io));
+  const io = {
+    out: (s: string) => void process.stdout.write(s),
+    err: (s: string) => void process.stderr.write(s),
+    tty: Boolean(process.stderr.isTTY),
+  };
+  await withCliDatabase(flags, (db) =>
+    (TASKS[task] as (db: Db, a: unknown, io: unknown) => Promise<void>)(db, args, io),
+  );
 }

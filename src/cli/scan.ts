@@ -33,7 +33,13 @@ export function translateShortFlags(argv: string[]): string[] {
 }
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
-const list = (v: string, prev: string[] = []) => [...prev, ...v.split(',').map((s) => s.trim()).filter(Boolean)];
+const list = (v: string, prev: string[] = []) => [
+  ...prev,
+  ...v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+];
 
 function intOption(name: string) {
   return (v: string) => {
@@ -100,7 +106,13 @@ function readResolvers(values: string[]): string[] {
       // Not a file: a resolver.
     }
     if (text === undefined) out.push(v);
-    else out.push(...text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#')));
+    else
+      out.push(
+        ...text
+          .split(/\r?\n/)
+          .map((l) => l.trim())
+          .filter((l) => l && !l.startsWith('#')),
+      );
   }
   return out;
 }
@@ -114,7 +126,12 @@ function readTargets(flags: ScanFlags): string[] {
     } catch (err) {
       throw new UsageError(`cannot read target list ${flags.list}: ${(err as NodeJS.ErrnoException).code ?? err}`);
     }
-    targets.push(...text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#')));
+    targets.push(
+      ...text
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter((l) => l && !l.startsWith('#')),
+    );
   }
   return targets;
 }
@@ -141,8 +158,17 @@ async function scanAction(flags: ScanFlags): Promise<void> {
   if (flags.severity?.length) filter.severities = flags.severity as Severity[];
   if (flags.excludeTags?.length) filter.excludeTags = flags.excludeTags;
   const {
-    loadTemplates, closeClients, formatJson, formatPlain, runScan, protocolSummary, formatProtocolSummary, unsupportedReason, fileWorkflowSource,
-    requestsPerTarget, loadScanSecrets,
+    loadTemplates,
+    closeClients,
+    formatJson,
+    formatPlain,
+    runScan,
+    protocolSummary,
+    formatProtocolSummary,
+    unsupportedReason,
+    fileWorkflowSource,
+    requestsPerTarget,
+    loadScanSecrets,
   } = await import('../engine/index.ts');
   const loaded = await loadTemplates(flags.templates, filter);
   if (loaded.issues.length > 0) reportLoadIssues(loaded.issues, flags);
@@ -152,13 +178,18 @@ async function scanAction(flags: ScanFlags): Promise<void> {
     const before = loaded.templates.length;
     loaded.templates = loaded.templates.filter((t) => !t.selfContained);
     const left = before - loaded.templates.length;
-    if (left > 0) console.error(`[INF] ${left} self-contained template(s) not run: they contact the hosts they name, not the targets (-esc runs them)`);
+    if (left > 0)
+      console.error(
+        `[INF] ${left} self-contained template(s) not run: they contact the hosts they name, not the targets (-esc runs them)`,
+      );
   }
   const needsTarget = loaded.templates.some((t) => !t.selfContained);
   if (targets.length === 0 && needsTarget) throw new UsageError('no targets: give -u TARGET or -l FILE');
 
   const secrets = await loadScanSecrets(flags.secretFile ?? [], {
-    timeout: flags.timeout ?? 10, retries: flags.retries, socks5Proxy: flags.proxy,
+    timeout: flags.timeout ?? 10,
+    retries: flags.retries,
+    socks5Proxy: flags.proxy,
     templatesDirs: loginTemplateDirs(flags.templatesDir, flags.templates),
   });
   // A login template found under a -t folder is not a scan template: run against every target it would
@@ -184,11 +215,25 @@ async function scanAction(flags: ScanFlags): Promise<void> {
   process.once('SIGINT', onSigint);
   try {
     const stats = await runScan({
-      targets, templates, vars, secrets, varFiles: true, workflowSource: fileWorkflowSource(), cluster: flags.cluster,
-      concurrency: flags.concurrency, bulkSize: flags.bulkSize, rateLimit: flags.rateLimit,
-      timeout: flags.timeout, retries: flags.retries, maxHostErrors: flags.maxHostError,
-      matcherStatus: flags.matcherStatus, socks5Proxy: flags.proxy, sni: flags.sni,
-      disableRedirects: flags.disableRedirects, attackType: flags.attackType, signal: controller.signal,
+      targets,
+      templates,
+      vars,
+      secrets,
+      varFiles: true,
+      workflowSource: fileWorkflowSource(),
+      cluster: flags.cluster,
+      concurrency: flags.concurrency,
+      bulkSize: flags.bulkSize,
+      rateLimit: flags.rateLimit,
+      timeout: flags.timeout,
+      retries: flags.retries,
+      maxHostErrors: flags.maxHostError,
+      matcherStatus: flags.matcherStatus,
+      socks5Proxy: flags.proxy,
+      sni: flags.sni,
+      disableRedirects: flags.disableRedirects,
+      attackType: flags.attackType,
+      signal: controller.signal,
       resolvers: flags.resolvers?.length ? readResolvers(flags.resolvers) : undefined,
       traceRoots: flags.traceRoots?.length ? flags.traceRoots : undefined,
       tracePort: flags.tracePort,
@@ -202,19 +247,30 @@ async function scanAction(flags: ScanFlags): Promise<void> {
       },
       onTemplateSkipped: (_id, reason) => notRun.set(reason, (notRun.get(reason) ?? 0) + 1),
       onProgress: showStats
-        ? (p) => process.stderr.write(`[STATS] ${p.done}/${p.total} done, ${p.requests} requests, ${p.matched} matched, ${p.errors} errors\n`)
+        ? (p) =>
+            process.stderr.write(
+              `[STATS] ${p.done}/${p.total} done, ${p.requests} requests, ${p.matched} matched, ${p.errors} errors\n`,
+            )
         : undefined,
     });
     if (notRun.size > 0) {
       const total = [...notRun.values()].reduce((a, b) => a + b, 0);
-      const why = [...notRun].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${n} ${r.replace(/^it /, '')}`).join('; ');
+      const why = [...notRun]
+        .sort((a, b) => b[1] - a[1])
+        .map(([r, n]) => `${n} ${r.replace(/^it /, '')}`)
+        .join('; ');
       say('info', `${total} template(s) not run: ${why}`);
     }
     // Per protocol: how many templates ran, how many were left out and why.
-    for (const line of formatProtocolSummary(protocolSummary(templates, (t) => unsupportedReason(t, { workflows: true })))) say('info', `templates by protocol: ${line}`);
+    for (const line of formatProtocolSummary(
+      protocolSummary(templates, (t) => unsupportedReason(t, { workflows: true })),
+    ))
+      say('info', `templates by protocol: ${line}`);
     if (showStats) {
-      console.error(`[INF] scan finished in ${(stats.durationMs / 1000).toFixed(1)}s: ${stats.results} result(s), ${stats.requests} request(s), ` +
-        `${stats.skippedHosts} host(s) skipped after max host errors`);
+      console.error(
+        `[INF] scan finished in ${(stats.durationMs / 1000).toFixed(1)}s: ${stats.results} result(s), ${stats.requests} request(s), ` +
+          `${stats.skippedHosts} host(s) skipped after max host errors`,
+      );
     }
   } finally {
     process.off('SIGINT', onSigint);
@@ -244,19 +300,49 @@ export function registerScan(program: Command): void {
     .option('--matcher-status', 'also print templates that did not match (-ms)')
     .option('--stats', 'print progress on stderr (default when stderr is a terminal)')
     .option('--secret-file <file>', 'secret file with credentials for targets (-sf, repeatable)', collect)
-    .option('--templates-dir <dir>', 'base for relative login template paths in secret files (default: each -t folder, then the current directory)')
+    .option(
+      '--templates-dir <dir>',
+      'base for relative login template paths in secret files (default: each -t folder, then the current directory)',
+    )
     .option('--proxy <url>', 'SOCKS5 proxy, e.g. socks5://127.0.0.1:1080')
     .option('--sni <name>', 'TLS server name to send')
-    .option('--no-cluster', 'send every template\'s own requests even where templates share one request (clustering is on by default, as in nuclei)')
-    .option('-r, --resolvers <list>', 'DNS resolvers (ip or ip:port, comma-separated, or a file with one per line) for dns templates', list)
-    .option('--trace-roots <list>', 'root servers a dns `trace` starts from (ip or ip:port, comma-separated; default IANA\'s root servers)', list)
-    .option('--trace-port <port>', 'port the name servers met during a dns `trace` are asked on (default 53)', intOption('--trace-port'))
+    .option(
+      '--no-cluster',
+      "send every template's own requests even where templates share one request (clustering is on by default, as in nuclei)",
+    )
+    .option(
+      '-r, --resolvers <list>',
+      'DNS resolvers (ip or ip:port, comma-separated, or a file with one per line) for dns templates',
+      list,
+    )
+    .option(
+      '--trace-roots <list>',
+      "root servers a dns `trace` starts from (ip or ip:port, comma-separated; default IANA's root servers)",
+      list,
+    )
+    .option(
+      '--trace-port <port>',
+      'port the name servers met during a dns `trace` are asked on (default 53)',
+      intOption('--trace-port'),
+    )
     .option('--disable-redirects', 'never follow redirects (-dr)')
-    .option('--restrict-local-network-access', 'refuse connections to loopback, private, link-local and other non-public addresses, decided on the address connected to after DNS and on every redirect (-lna)')
+    .option(
+      '--restrict-local-network-access',
+      'refuse connections to loopback, private, link-local and other non-public addresses, decided on the address connected to after DNS and on every redirect (-lna)',
+    )
     .option('--strict', 'stop when any template cannot be loaded (default: skip it, say why, scan the rest)')
-    .addOption(new Option('--attack-type <type>', 'payload attack type for every template (-at)').choices(['batteringram', 'pitchfork', 'clusterbomb']))
+    .addOption(
+      new Option('--attack-type <type>', 'payload attack type for every template (-at)').choices([
+        'batteringram',
+        'pitchfork',
+        'clusterbomb',
+      ]),
+    )
     .option('--no-meta', 'print only the matched URL (-nm)')
-    .option('--enable-self-contained', 'also run self-contained templates, which contact the hosts they name instead of the targets (-esc; off by default, as in nuclei)')
+    .option(
+      '--enable-self-contained',
+      'also run self-contained templates, which contact the hosts they name instead of the targets (-esc; off by default, as in nuclei)',
+    )
     .option('--exclude-tags <tags>', 'leave out templates having any of these tags (comma-separated, -etags)', list)
     .action(async (flags: ScanFlags) => {
       try {
@@ -264,7 +350,7 @@ export function registerScan(program: Command): void {
       } catch (err) {
         const { SecretFileError, SecretLoginError } = await import('../engine/index.ts');
         const known = err instanceof UsageError || err instanceof SecretFileError || err instanceof SecretLoginError;
-        console.error(`vigil scan: ${known ? (err as Error).message : (err as Error).stack ?? err}`);
+        console.error(`vigil scan: ${known ? (err as Error).message : ((err as Error).stack ?? err)}`);
         // A refused secret file or failed login is not a usage slip: exit 1 (secret file contract).
         const secretProblem = err instanceof SecretFileError || err instanceof SecretLoginError;
         process.exitCode = known && !secretProblem ? 2 : 1;
@@ -285,17 +371,22 @@ export function registerScan(program: Command): void {
  * scanned. With --strict, or when a template named by itself (-t FILE) is invalid, nothing is scanned.
  */
 function reportLoadIssues(issues: { file: string; field: string; reason: string }[], flags: ScanFlags): void {
-  const explicit = new Set((flags.templates ?? []).filter((t) => {
-    try {
-      return statSync(t).isFile();
-    } catch {
-      return false;
-    }
-  }).map((t) => path.resolve(t)));
+  const explicit = new Set(
+    (flags.templates ?? [])
+      .filter((t) => {
+        try {
+          return statSync(t).isFile();
+        } catch {
+          return false;
+        }
+      })
+      .map((t) => path.resolve(t)),
+  );
   const fatal = flags.strict || issues.some((i) => explicit.has(path.resolve(i.file)));
   const files = new Set(issues.map((i) => i.file));
   if (fatal || files.size <= 20) {
-    for (const i of issues) console.error(`[${fatal ? 'ERR' : 'WRN'}] ${i.file}${i.field ? ` ${i.field}` : ''}: ${i.reason}`);
+    for (const i of issues)
+      console.error(`[${fatal ? 'ERR' : 'WRN'}] ${i.file}${i.field ? ` ${i.field}` : ''}: ${i.reason}`);
   }
   if (fatal) throw new UsageError(`${files.size} template(s) could not be loaded; nothing was scanned`);
   // Many: the reasons with their counts (each reason's text without the file-specific quoted parts), then
@@ -307,17 +398,24 @@ function reportLoadIssues(issues: { file: string; field: string; reason: string 
       const group = byReason.get(key) ?? { n: 0, quoted: new Map<string, number>() };
       group.n++;
       // Each quoted part whole (a double-quoted name, a single-quoted expression), once, cut short when long.
-      const parts = new Set(i.reason.match(/"[^"]*"|'[^']*'/g)?.map((q) => (q.length > 80 ? `${q.slice(0, 78)}…${q.at(-1)}` : q)));
+      const parts = new Set(
+        i.reason.match(/"[^"]*"|'[^']*'/g)?.map((q) => (q.length > 80 ? `${q.slice(0, 78)}…${q.at(-1)}` : q)),
+      );
       const quoted = [...parts].join(' ');
       if (quoted) group.quoted.set(quoted, (group.quoted.get(quoted) ?? 0) + 1);
       byReason.set(key, group);
     }
     for (const [reason, { n, quoted }] of [...byReason].sort((a, b) => b[1].n - a[1].n).slice(0, 10)) {
       const names = [...quoted].sort((a, b) => b[1] - a[1]);
-      const shown = names.slice(0, 3).map(([q, count]) => `${q} (${count})`).join(', ');
+      const shown = names
+        .slice(0, 3)
+        .map(([q, count]) => `${q} (${count})`)
+        .join(', ');
       const more = names.length > 3 ? ` and ${names.length - 3} more` : '';
       console.error(`[WRN] ${n} x ${reason}${names.length ? `: ${shown}${more}` : ''}`);
     }
   }
-  console.error(`[WRN] ${files.size} template(s) could not be loaded and were skipped; the others are scanned (--strict stops instead)`);
+  console.error(
+    `[WRN] ${files.size} template(s) could not be loaded and were skipped; the others are scanned (--strict stops instead)`,
+  );
 }

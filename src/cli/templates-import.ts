@@ -9,13 +9,19 @@ export function registerTemplatesImport(templates: Command): void {
   templates
     .command('import')
     .argument('<dir>', 'template repository checkout, e.g. ../shared/corpus/nuclei-templates')
-    .description('import a template folder into the public catalogue (incremental: unchanged files are skipped, removed ones deleted)')
+    .description(
+      'import a template folder into the public catalogue (incremental: unchanged files are skipped, removed ones deleted)',
+    )
     .option('--early', 'mark these templates as early access (is_early); replaces the previous early import')
     .option('--data-dir <dir>', 'Vigil data folder (default: VIGIL_DATA_DIR or ./data)')
     .option('--database-url <url>', 'PostgreSQL server instead of the embedded database (default: DATABASE_URL)')
     .option('--show-failed <n>', 'how many rejected template files to list', '20')
     .action(async (dir: string, opts: { early?: boolean; showFailed: string } & DatabaseFlags) => {
-      await runCliTask(opts, 'templates import', { dir: path.resolve(dir), early: !!opts.early, showFailed: Number(opts.showFailed) || 0 });
+      await runCliTask(opts, 'templates import', {
+        dir: path.resolve(dir),
+        early: !!opts.early,
+        showFailed: Number(opts.showFailed) || 0,
+      });
     });
 }
 
@@ -24,7 +30,9 @@ export function registerTemplatesImport(templates: Command): void {
 export function registerTemplatesUpdate(templates: Command): void {
   templates
     .command('update')
-    .description('download the latest public template release and import it (skipped when that release is already imported)')
+    .description(
+      'download the latest public template release and import it (skipped when that release is already imported)',
+    )
     .option('--force', 'import even when the release is already imported')
     .option('--data-dir <dir>', 'Vigil data folder (default: VIGIL_DATA_DIR or ./data)')
     .option('--database-url <url>', 'PostgreSQL server instead of the embedded database (default: DATABASE_URL)')

@@ -52,7 +52,8 @@ export function registerTemplatesValidate(templates: Command): void {
         }
       }
       const noPayload = new Set(result.warnings.filter(isMissingPayload).map((w) => w.file)).size;
-      if (noPayload > 0) console.log(`${noPayload} valid templates miss a payload file here (--strict-payloads to count them invalid)`);
+      if (noPayload > 0)
+        console.log(`${noPayload} valid templates miss a payload file here (--strict-payloads to count them invalid)`);
       let summary = `${result.valid} valid, ${result.invalid} invalid`;
       if (result.skipped.length > 0) summary += `, ${result.skipped.length} skipped (not templates)`;
       console.log(summary);

@@ -11,8 +11,14 @@ const positive = (v: string) => {
 export function registerWorker(program: Command): void {
   program
     .command('worker')
-    .description('run background jobs (scans, enumerations) and the monitor loop against the PostgreSQL database of DATABASE_URL')
-    .option('--concurrency <n>', 'jobs of each kind run at once (env VIGIL_WORKER_CONCURRENCY; default per job)', positive)
+    .description(
+      'run background jobs (scans, enumerations) and the monitor loop against the PostgreSQL database of DATABASE_URL',
+    )
+    .option(
+      '--concurrency <n>',
+      'jobs of each kind run at once (env VIGIL_WORKER_CONCURRENCY; default per job)',
+      positive,
+    )
     .option('--secret-file <path...>', 'secret file(s) applied to the scans this worker runs; never sent to the server')
     .option('--secret-team <team_id...>', 'the team(s) whose scans get the secret files (required with --secret-file)')
     .option('--no-monitor', 'do not run the monitor loop (schedules, alert deliveries, tickets, remediation retests)')
@@ -28,7 +34,9 @@ export function registerWorker(program: Command): void {
       const { createLogger, exitOnSignals, openPlatform } = await import('../platform/server.ts');
       const { startWorker } = await import('../platform/worker/runtime.ts');
       const log = createLogger();
-      const envConcurrency = process.env.VIGIL_WORKER_CONCURRENCY ? positive(process.env.VIGIL_WORKER_CONCURRENCY) : undefined;
+      const envConcurrency = process.env.VIGIL_WORKER_CONCURRENCY
+        ? positive(process.env.VIGIL_WORKER_CONCURRENCY)
+        : undefined;
       let platform;
       try {
         platform = await openPlatform(config, log, process.env.VIGIL_DB_SCHEMA || undefined);
@@ -69,7 +77,9 @@ export function registerWorker(program: Command): void {
         await monitor?.stop().catch((err) => log.error({ err }, 'stopping the monitor loop failed'));
         await worker.stop(grace).catch((err) => log.error({ err }, 'stopping the worker failed'));
         await metrics?.close();
-        await queue.stop({ graceful: false, close: true }).catch((err) => log.error({ err }, 'stopping the queue failed'));
+        await queue
+          .stop({ graceful: false, close: true })
+          .catch((err) => log.error({ err }, 'stopping the queue failed'));
         await db.close();
         log.info('stopped');
       });

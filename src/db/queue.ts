@@ -41,7 +41,12 @@ export async function startQueue(opts: QueueOptions): Promise<PgBoss> {
     maintenanceIntervalSeconds: 30,
   };
   const boss = opts.databaseUrl
-    ? new PgBoss({ ...common, connectionString: opts.databaseUrl, max: opts.poolSize ?? 4, application_name: 'vigil-queue' })
+    ? new PgBoss({
+        ...common,
+        connectionString: opts.databaseUrl,
+        max: opts.poolSize ?? 4,
+        application_name: 'vigil-queue',
+      })
     : new PgBoss({ ...common, db: pgliteAdapter(opts.db) });
   // pg-boss reports background failures (lost connection, maintenance) as events; unhandled they would
   // crash the process.

@@ -7,9 +7,46 @@ import type { HostRecord } from './types.ts';
 
 /** A short built-in list; runs normally pass their own (enumeration_config.wordlist / --wordlist). */
 export const DEFAULT_WORDS = [
-  'www', 'mail', 'ftp', 'smtp', 'webmail', 'api', 'dev', 'staging', 'test', 'admin', 'portal', 'vpn', 'ns1', 'ns2',
-  'blog', 'shop', 'app', 'm', 'cdn', 'static', 'git', 'jenkins', 'grafana', 'beta', 'intranet', 'remote', 'secure',
-  'auth', 'sso', 'login', 'docs', 'status', 'monitor', 'db', 'internal', 'old', 'new', 'demo', 'files', 'backup',
+  'www',
+  'mail',
+  'ftp',
+  'smtp',
+  'webmail',
+  'api',
+  'dev',
+  'staging',
+  'test',
+  'admin',
+  'portal',
+  'vpn',
+  'ns1',
+  'ns2',
+  'blog',
+  'shop',
+  'app',
+  'm',
+  'cdn',
+  'static',
+  'git',
+  'jenkins',
+  'grafana',
+  'beta',
+  'intranet',
+  'remote',
+  'secure',
+  'auth',
+  'sso',
+  'login',
+  'docs',
+  'status',
+  'monitor',
+  'db',
+  'internal',
+  'old',
+  'new',
+  'demo',
+  'files',
+  'backup',
 ];
 
 export interface Wildcard {
@@ -33,7 +70,13 @@ export async function detectWildcard(resolver: Resolver, domain: string): Promis
 
 /** The words of a list that make a name, lower-cased, once each. */
 export function candidateWords(words: string[]): string[] {
-  return [...new Set(words.map((w) => w.trim().toLowerCase()).filter((w) => /^[a-z0-9_.-]+$/.test(w) && !w.startsWith('.') && !w.endsWith('.')))];
+  return [
+    ...new Set(
+      words
+        .map((w) => w.trim().toLowerCase())
+        .filter((w) => /^[a-z0-9_.-]+$/.test(w) && !w.startsWith('.') && !w.endsWith('.')),
+    ),
+  ];
 }
 
 const isWildcardAnswer = (w: Wildcard, ips: string[], cname: string[]) =>
@@ -52,15 +95,19 @@ export async function bruteforce(
   if (wildcard.ips.size) onWildcard?.(wildcard);
   const found: HostRecord[] = [];
   const list = candidateWords(words);
-  await throttle.each(list, async (word) => {
-    const host = `${word}.${domain}`;
-    const r = await resolver.resolve(host);
-    const ips = [...r.a, ...r.aaaa];
-    if (r.status !== 'ok' || ips.length === 0) return;
-    if (isWildcardAnswer(wildcard, ips, r.cname)) return;
-    const rec = { host, ip: ips, cname: r.cname, source: 'dns_bruteforce' };
-    found.push(rec);
-    onFound(rec);
-  }, (done) => onProgress?.(done, list.length));
+  await throttle.each(
+    list,
+    async (word) => {
+      const host = `${word}.${domain}`;
+      const r = await resolver.resolve(host);
+      const ips = [...r.a, ...r.aaaa];
+      if (r.status !== 'ok' || ips.length === 0) return;
+      if (isWildcardAnswer(wildcard, ips, r.cname)) return;
+      const rec = { host, ip: ips, cname: r.cname, source: 'dns_bruteforce' };
+      found.push(rec);
+      onFound(rec);
+    },
+    (done) => onProgress?.(done, list.length),
+  );
   return found;
 }

@@ -26,7 +26,11 @@ export interface ResolverAddress {
 export function parseResolver(text: string): ResolverAddress {
   const t = text.trim();
   const v6 = /^\[([0-9a-f:.]+)\](?::(\d+))?$/i.exec(t);
-  const [host, portText] = v6 ? [v6[1]!, v6[2]] : t.includes(':') && !net.isIPv6(t) ? t.split(':') as [string, string] : [t, undefined];
+  const [host, portText] = v6
+    ? [v6[1]!, v6[2]]
+    : t.includes(':') && !net.isIPv6(t)
+      ? (t.split(':') as [string, string])
+      : [t, undefined];
   const port = portText === undefined ? 53 : Number(portText);
   if (!net.isIP(host) || !Number.isInteger(port) || port < 1 || port > 65535) {
     throw new Error(`resolver "${text}" is not an IP address with an optional port (host:port)`);
@@ -71,7 +75,11 @@ export class Resolver {
         return code === 'ENOTFOUND' ? 'nx' : code === 'ENODATA' ? [] : 'err';
       }
     };
-    const [a, aaaa, cname] = await Promise.all([settle(sysdns.resolve4(name)), settle(sysdns.resolve6(name)), settle(sysdns.resolveCname(name))]);
+    const [a, aaaa, cname] = await Promise.all([
+      settle(sysdns.resolve4(name)),
+      settle(sysdns.resolve6(name)),
+      settle(sysdns.resolveCname(name)),
+    ]);
     if (a === 'nx' && aaaa === 'nx') return { status: 'nxdomain', a: [], aaaa: [], cname: [] };
     if (a === 'err' && aaaa === 'err') return { status: 'error', a: [], aaaa: [], cname: [] };
     const list = (v: string[] | 'nx' | 'err') => (Array.isArray(v) ? v : []);
@@ -82,7 +90,8 @@ export class Resolver {
     const [a, aaaa] = await Promise.all([this.query(name, 'A'), this.query(name, 'AAAA')]);
     if (!a && !aaaa) return { status: 'error', a: [], aaaa: [], cname: [] };
     const answers = [...(a?.answers ?? []), ...(aaaa?.answers ?? [])];
-    if ((a?.rcode ?? aaaa?.rcode) === 'NXDOMAIN' && answers.length === 0) return { status: 'nxdomain', a: [], aaaa: [], cname: [] };
+    if ((a?.rcode ?? aaaa?.rcode) === 'NXDOMAIN' && answers.length === 0)
+      return { status: 'nxdomain', a: [], aaaa: [], cname: [] };
     // Follow the CNAME chain inside the answers; a resolver that gives only the CNAME is asked again.
     const cname: string[] = [];
     let current = name;
@@ -131,7 +140,12 @@ const uniq = (xs: string[]) => [...new Set(xs)];
 
 function question(name: string, type: 'A' | 'AAAA'): { id: number; buf: Buffer } {
   const id = randomInt(0, 65536);
-  const buf = packet.encode({ type: 'query', id, flags: packet.RECURSION_DESIRED, questions: [{ type, name, class: 'IN' }] });
+  const buf = packet.encode({
+    type: 'query',
+    id,
+    flags: packet.RECURSION_DESIRED,
+    questions: [{ type, name, class: 'IN' }],
+  });
   return { id, buf };
 }
 

@@ -37,17 +37,23 @@ export async function startEgressProxy(guard: ConnectGuard, hosts: Map<string, s
       return;
     }
     const port = Number(url.port || 80);
-    decide(guard, hosts, url.hostname, port).then((address) => {
-      const headers = { ...req.headers };
-      delete headers['proxy-connection'];
-      delete headers['proxy-authorization'];
-      const upstream = http.request({ host: address, port, method: req.method, path: url.pathname + url.search, headers, setHost: false }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
-        answer.pipe(res);
-      });
-      upstream.on('error', () => res.destroy());
-      req.pipe(upstream);
-    }, () => res.writeHead(403).end());
+    decide(guard, hosts, url.hostname, port).then(
+      (address) => {
+        const headers = { ...req.headers };
+        delete headers['proxy-connection'];
+        delete headers['proxy-authorization'];
+        const upstream = http.request(
+          { host: address, port, method: req.method, path: url.pathname + url.search, headers, setHost: false },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
+            answer.pipe(res);
+          },
+        );
+        upstream.on('error', () => res.destroy());
+        req.pipe(upstream);
+      },
+      () => res.writeHead(403).end(),
+    );
   });
   server.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
     client.on('error', () => client.destroy());
@@ -56,23 +62,27 @@ export async function startEgressProxy(guard: ConnectGuard, hosts: Map<string, s
       client.end('HTTP/1.1 400 Bad Request\r\n\r\n');
       return;
     }
-    decide(guard, hosts, target.host, target.port).then((address) => {
-      const upstream = net.connect({ host: address, port: target.port }, () => {
-        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        if (head.length) upstream.write(head);
-        upstream.pipe(client);
-        client.pipe(upstream);
-      });
-      upstream.on('error', () => client.destroy());
-      client.on('close', () => upstream.destroy());
-    }, () => client.end('HTTP/1.1 403 Forbidden\r\n\r\n'));
+    decide(guard, hosts, target.host, target.port).then(
+      (address) => {
+        const upstream = net.connect({ host: address, port: target.port }, () => {
+          client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+          if (head.length) upstream.write(head);
+          upstream.pipe(client);
+          client.pipe(upstream);
+        });
+        upstream.on('error', () => client.destroy());
+        client.on('close', () => upstream.destroy());
+      },
+      () => client.end('HTTP/1.1 403 Forbidden\r\n\r\n'),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

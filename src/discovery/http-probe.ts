@@ -31,7 +31,12 @@ interface Answer {
 const PLAIN_FIRST = new Set([80, 81, 591, 2080, 3000, 5000, 8000, 8008, 8080, 8081, 8888, 9000]);
 
 /** Probes host:port (connecting to ip); undefined when no HTTP service answers. */
-export async function probeHttp(host: string, ip: string, port: number, opts: ProbeOptions): Promise<HttpInfo | undefined> {
+export async function probeHttp(
+  host: string,
+  ip: string,
+  port: number,
+  opts: ProbeOptions,
+): Promise<HttpInfo | undefined> {
   const order: ('http' | 'https')[] = PLAIN_FIRST.has(port) ? ['http', 'https'] : ['https', 'http'];
   for (const scheme of order) {
     const url = `${scheme}://${hostForUrl(host)}${(scheme === 'http' && port === 80) || (scheme === 'https' && port === 443) ? '' : `:${port}`}/`;
@@ -61,7 +66,9 @@ async function probeUrl(start: string, ip: string, opts: ProbeOptions): Promise<
     }
     if (next.protocol !== 'http:' && next.protocol !== 'https:') break;
     if (next.hostname !== url.hostname) {
-      const nextAddr = net.isIP(next.hostname.replace(/^\[|\]$/g, '')) ? next.hostname.replace(/^\[|\]$/g, '') : await opts.lookup(next.hostname);
+      const nextAddr = net.isIP(next.hostname.replace(/^\[|\]$/g, ''))
+        ? next.hostname.replace(/^\[|\]$/g, '')
+        : await opts.lookup(next.hostname);
       if (!nextAddr) break;
       addr = nextAddr;
     }
@@ -82,8 +89,10 @@ async function probeUrl(start: string, ip: string, opts: ProbeOptions): Promise<
     status_code: ans.status,
     title: titleOf(body),
     webserver: String(ans.headers.server ?? ''),
-    content_length: ans.headers['content-length'] !== undefined && /^\d+$/.test(String(ans.headers['content-length']))
-      ? Number(ans.headers['content-length']) : ans.body.length,
+    content_length:
+      ans.headers['content-length'] !== undefined && /^\d+$/.test(String(ans.headers['content-length']))
+        ? Number(ans.headers['content-length'])
+        : ans.body.length,
     technologies: technologiesOf(ans.headers, body),
     favicon,
     chain_status_codes: chain.map((c) => c.status_code),
@@ -104,39 +113,47 @@ function fetchOnce(url: URL, ip: string, opts: ProbeOptions): Promise<Answer> {
       return reject(err);
     }
     let response: http.IncomingMessage | undefined;
-    const req = lib.request(url, {
-      method: 'GET',
-      headers: { 'User-Agent': 'Mozilla/5.0 (compatible; vigil-discovery)', Accept: '*/*', Connection: 'close' },
-      agent: false,
-      timeout: opts.timeoutMs,
-      rejectUnauthorized: false,
-      servername: net.isIP(url.hostname) ? undefined : url.hostname,
-      // Every name goes to the address discovery resolved.
-      lookup: ((_h: string, o: { all?: boolean }, cb: (...a: unknown[]) => void) => {
-        const family = net.isIPv6(ip) ? 6 : 4;
-        if (o?.all) cb(null, [{ address: ip, family }]);
-        else cb(null, ip, family);
-      }) as never,
-    }, (res) => {
-      response = res;
-      const certNames = isHttps ? namesOf((res.socket as TLSSocket).getPeerCertificate?.()) : [];
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (c: Buffer) => {
-        if (size < max) chunks.push(c.subarray(0, max - size));
-        size += c.length;
-        if (size >= max) res.destroy();
-      });
-      const done = () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), certNames });
-      res.on('end', done);
-      res.on('close', done);
-      res.on('error', done);
-    });
+    const req = lib.request(
+      url,
+      {
+        method: 'GET',
+        headers: { 'User-Agent': 'Mozilla/5.0 (compatible; vigil-discovery)', Accept: '*/*', Connection: 'close' },
+        agent: false,
+        timeout: opts.timeoutMs,
+        rejectUnauthorized: false,
+        servername: net.isIP(url.hostname) ? undefined : url.hostname,
+        // Every name goes to the address discovery resolved.
+        lookup: ((_h: string, o: { all?: boolean }, cb: (...a: unknown[]) => void) => {
+          const family = net.isIPv6(ip) ? 6 : 4;
+          if (o?.all) cb(null, [{ address: ip, family }]);
+          else cb(null, ip, family);
+        }) as never,
+      },
+      (res) => {
+        response = res;
+        const certNames = isHttps ? namesOf((res.socket as TLSSocket).getPeerCertificate?.()) : [];
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          if (size < max) chunks.push(c.subarray(0, max - size));
+          size += c.length;
+          if (size >= max) res.destroy();
+        });
+        const done = () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), certNames });
+        res.on('end', done);
+        res.on('close', done);
+        res.on('error', done);
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('timed out')));
     // A server that drips its answer byte by byte never trips the idle timeout: the whole exchange has a
     // deadline too.
     // Past it, what arrived of the body is kept.
-    const deadline = setTimeout(() => (response ? response.destroy() : req.destroy(new Error('took too long'))), opts.timeoutMs * 3);
+    const deadline = setTimeout(
+      () => (response ? response.destroy() : req.destroy(new Error('took too long'))),
+      opts.timeoutMs * 3,
+    );
     req.on('close', () => clearTimeout(deadline));
     req.on('error', reject);
     req.end();
@@ -175,7 +192,10 @@ export function titleOf(body: string): string {
 /** Technologies named by the response itself: server and framework headers, the generator meta tag. */
 export function technologiesOf(headers: http.IncomingHttpHeaders, body: string): string[] {
   const out = new Set<string>();
-  const product = (v: unknown) => String(v ?? '').split(/[\s,;]/)[0]!.trim();
+  const product = (v: unknown) =>
+    String(v ?? '')
+      .split(/[\s,;]/)[0]!
+      .trim();
   const server = product(headers.server);
   if (server) out.add(server.split('/')[0]!.replace(/^microsoft-/i, 'Microsoft-'));
   for (const p of String(headers['x-powered-by'] ?? '').split(',')) {

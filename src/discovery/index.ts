@@ -11,5 +11,13 @@ export { passiveSubdomains, parseProviderConfig, SOURCES } from './passive.ts';
 export { faviconHash } from './favicon.ts';
 // Technology fingerprinting with the engine's templates (the `technologies` hook of a run).
 export { techHook, techName, type TechHook, type TechOptions } from './technologies.ts';
-export { listCloudAssets, parseCloudConfig, parseCloudEndpoints, redact, CLOUD_CLIENTS, type CloudAsset, type ProviderEntry } from './cloud/index.ts';
+export {
+  listCloudAssets,
+  parseCloudConfig,
+  parseCloudEndpoints,
+  redact,
+  CLOUD_CLIENTS,
+  type CloudAsset,
+  type ProviderEntry,
+} from './cloud/index.ts';
 export { parseRoot, scopeOf, addressesOf, checkPattern, type Scope } from './scope.ts';

@@ -19,28 +19,36 @@ const jsonNames = (body: string, pick: (j: any) => unknown[]): string[] => pick(
 
 export const SOURCES: PassiveSource[] = [
   {
-    name: 'crtsh', base: 'https://crt.sh',
+    name: 'crtsh',
+    base: 'https://crt.sh',
     url: (d, b) => `${b}/?q=${encodeURIComponent('%.' + d)}&output=json`,
-    parse: (body) => jsonNames(body, (j) => (Array.isArray(j) ? j : []).flatMap((r: any) => String(r.name_value ?? '').split('\n'))),
+    parse: (body) =>
+      jsonNames(body, (j) => (Array.isArray(j) ? j : []).flatMap((r: any) => String(r.name_value ?? '').split('\n'))),
   },
   {
-    name: 'hackertarget', base: 'https://api.hackertarget.com',
+    name: 'hackertarget',
+    base: 'https://api.hackertarget.com',
     url: (d, b) => `${b}/hostsearch/?q=${encodeURIComponent(d)}`,
     parse: (body) => body.split('\n').map((l) => l.split(',')[0]!.trim()),
   },
   {
-    name: 'alienvault', base: 'https://otx.alienvault.com',
+    name: 'alienvault',
+    base: 'https://otx.alienvault.com',
     url: (d, b) => `${b}/api/v1/indicators/domain/${encodeURIComponent(d)}/passive_dns`,
     parse: (body) => jsonNames(body, (j) => (j?.passive_dns ?? []).map((r: any) => r.hostname)),
   },
   {
-    name: 'virustotal', keyName: 'virustotal', base: 'https://www.virustotal.com',
+    name: 'virustotal',
+    keyName: 'virustotal',
+    base: 'https://www.virustotal.com',
     url: (d, b) => `${b}/api/v3/domains/${encodeURIComponent(d)}/subdomains?limit=40`,
     headers: (key) => ({ 'x-apikey': key }),
     parse: (body) => jsonNames(body, (j) => (j?.data ?? []).map((r: any) => r.id)),
   },
   {
-    name: 'securitytrails', keyName: 'securitytrails', base: 'https://api.securitytrails.com',
+    name: 'securitytrails',
+    keyName: 'securitytrails',
+    base: 'https://api.securitytrails.com',
     url: (d, b) => `${b}/v1/domain/${encodeURIComponent(d)}/subdomains`,
     headers: (key) => ({ APIKEY: key }),
     parse: (body) => {
@@ -76,39 +84,43 @@ export interface PassiveOptions {
 export async function passiveSubdomains(domain: string, opts: PassiveOptions): Promise<Map<string, string>> {
   const found = new Map<string, string>();
   const wanted = SOURCES.filter((s) => !opts.sources || opts.sources.includes(s.name));
-  await Promise.all(wanted.map(async (src) => {
-    const key = src.keyName ? opts.keys[src.keyName]?.[0] : undefined;
-    if (src.keyName && !key) {
-      opts.notice(`dns_passive: source ${src.name} skipped: no key configured (provider config "${src.keyName}")`);
-      return;
-    }
-    const base = opts.baseUrls?.[src.name] ?? src.base;
-    let body: string;
-    try {
-      const res = await fetch(src.url(domain, base), {
-        headers: { 'User-Agent': 'vigil-discovery', ...(key && src.headers ? src.headers(key) : {}) },
-        signal: AbortSignal.timeout(opts.timeoutMs),
-      });
-      if (!res.ok) {
-        opts.notice(`dns_passive: source ${src.name} skipped: it answered HTTP ${res.status}`);
+  await Promise.all(
+    wanted.map(async (src) => {
+      const key = src.keyName ? opts.keys[src.keyName]?.[0] : undefined;
+      if (src.keyName && !key) {
+        opts.notice(`dns_passive: source ${src.name} skipped: no key configured (provider config "${src.keyName}")`);
         return;
       }
-      body = await res.text();
-    } catch (e) {
-      opts.notice(`dns_passive: source ${src.name} skipped: unreachable (${(e as Error).name === 'TimeoutError' ? 'timed out' : (e as Error).message})`);
-      return;
-    }
-    let names: string[];
-    try {
-      names = src.parse(body);
-    } catch {
-      opts.notice(`dns_passive: source ${src.name} skipped: its answer could not be read`);
-      return;
-    }
-    for (const raw of names) {
-      const n = raw.trim().toLowerCase().replace(/^\*\./, '').replace(/\.$/, '');
-      if ((n === domain || n.endsWith(`.${domain}`)) && isDomain(n) && !found.has(n)) found.set(n, src.name);
-    }
-  }));
+      const base = opts.baseUrls?.[src.name] ?? src.base;
+      let body: string;
+      try {
+        const res = await fetch(src.url(domain, base), {
+          headers: { 'User-Agent': 'vigil-discovery', ...(key && src.headers ? src.headers(key) : {}) },
+          signal: AbortSignal.timeout(opts.timeoutMs),
+        });
+        if (!res.ok) {
+          opts.notice(`dns_passive: source ${src.name} skipped: it answered HTTP ${res.status}`);
+          return;
+        }
+        body = await res.text();
+      } catch (e) {
+        opts.notice(
+          `dns_passive: source ${src.name} skipped: unreachable (${(e as Error).name === 'TimeoutError' ? 'timed out' : (e as Error).message})`,
+        );
+        return;
+      }
+      let names: string[];
+      try {
+        names = src.parse(body);
+      } catch {
+        opts.notice(`dns_passive: source ${src.name} skipped: its answer could not be read`);
+        return;
+      }
+      for (const raw of names) {
+        const n = raw.trim().toLowerCase().replace(/^\*\./, '').replace(/\.$/, '');
+        if ((n === domain || n.endsWith(`.${domain}`)) && isDomain(n) && !found.has(n)) found.set(n, src.name);
+      }
+    }),
+  );
   return found;
 }

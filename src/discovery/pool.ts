@@ -9,7 +9,11 @@ export class Throttle {
   }
 
   /** Runs fn over items, at most `concurrency` at a time, each after taking a rate token. */
-  async each<T>(items: Iterable<T>, fn: (item: T) => Promise<void>, onDone?: (done: number, total: number) => void): Promise<void> {
+  async each<T>(
+    items: Iterable<T>,
+    fn: (item: T) => Promise<void>,
+    onDone?: (done: number, total: number) => void,
+  ): Promise<void> {
     const total = Array.isArray(items) ? items.length : -1;
     const it = items[Symbol.iterator]();
     let done = 0;

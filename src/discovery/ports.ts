@@ -4,11 +4,11 @@ import type { Throttle } from './pool.ts';
 
 /** The 100 TCP ports most often found open (nmap's frequency list), the default of port_scan. */
 export const TOP_100 = [
-  7, 9, 13, 21, 22, 23, 25, 26, 37, 53, 79, 80, 81, 88, 106, 110, 111, 113, 119, 135, 139, 143, 144, 179, 199, 389,
-  427, 443, 444, 445, 465, 513, 514, 515, 543, 544, 548, 554, 587, 631, 646, 873, 990, 993, 995, 1025, 1026, 1027,
-  1028, 1029, 1110, 1433, 1720, 1723, 1755, 1900, 2000, 2001, 2049, 2121, 2717, 3000, 3128, 3306, 3389, 3986, 4899,
-  5000, 5009, 5051, 5060, 5101, 5190, 5357, 5432, 5631, 5666, 5800, 5900, 6000, 6001, 6646, 7070, 8000, 8008, 8009,
-  8080, 8081, 8443, 8888, 9100, 9999, 10000, 32768, 49152, 49153, 49154, 49155, 49156, 49157,
+  7, 9, 13, 21, 22, 23, 25, 26, 37, 53, 79, 80, 81, 88, 106, 110, 111, 113, 119, 135, 139, 143, 144, 179, 199, 389, 427,
+  443, 444, 445, 465, 513, 514, 515, 543, 544, 548, 554, 587, 631, 646, 873, 990, 993, 995, 1025, 1026, 1027, 1028,
+  1029, 1110, 1433, 1720, 1723, 1755, 1900, 2000, 2001, 2049, 2121, 2717, 3000, 3128, 3306, 3389, 3986, 4899, 5000,
+  5009, 5051, 5060, 5101, 5190, 5357, 5432, 5631, 5666, 5800, 5900, 6000, 6001, 6646, 7070, 8000, 8008, 8009, 8080,
+  8081, 8443, 8888, 9100, 9999, 10000, 32768, 49152, 49153, 49154, 49155, 49156, 49157,
 ];
 
 /**
@@ -93,14 +93,18 @@ export async function scanPorts(
   function* pairs() {
     for (const ip of ips) for (const port of ports) yield [ip, port] as const;
   }
-  await throttle.each(pairs(), async ([ip, port]) => {
-    if (await tcpOpen(ip, port, throttle.limits.timeoutMs, guard)) {
-      const list = open.get(ip) ?? [];
-      list.push(port);
-      open.set(ip, list);
-      onOpen(ip, port);
-    }
-  }, (done) => onProgress?.(done, total));
+  await throttle.each(
+    pairs(),
+    async ([ip, port]) => {
+      if (await tcpOpen(ip, port, throttle.limits.timeoutMs, guard)) {
+        const list = open.get(ip) ?? [];
+        list.push(port);
+        open.set(ip, list);
+        onOpen(ip, port);
+      }
+    },
+    (done) => onProgress?.(done, total),
+  );
   for (const list of open.values()) list.sort((a, b) => a - b);
   return open;
 }

@@ -11,7 +11,15 @@ import { bruteforce, DEFAULT_WORDS } from './bruteforce.ts';
 import { passiveSubdomains } from './passive.ts';
 import { openScreenshotter } from './screenshot.ts';
 import { listCloudAssets, type ProviderEntry } from './cloud/index.ts';
-import { DEFAULT_LIMITS, STEPS, type DiscoveredAsset, type EventSink, type HostRecord, type Limits, type Step } from './types.ts';
+import {
+  DEFAULT_LIMITS,
+  STEPS,
+  type DiscoveredAsset,
+  type EventSink,
+  type HostRecord,
+  type Limits,
+  type Step,
+} from './types.ts';
 import { addressesIn, guardFor, parseAddress, rangeSize, rangesHave, type EgressPolicy } from '../engine/index.ts';
 
 export interface DiscoveryConfig {
@@ -62,7 +70,8 @@ export function checkConfig(c: DiscoveryConfig): { roots: Root[]; ports: number[
   });
   const steps = c.steps?.length ? c.steps : DEFAULT_STEPS;
   steps.forEach((s, i) => {
-    if (!(STEPS as readonly string[]).includes(s)) throw fail(`steps[${i}]`, `unknown step "${s}" (known: ${STEPS.join(', ')})`);
+    if (!(STEPS as readonly string[]).includes(s))
+      throw fail(`steps[${i}]`, `unknown step "${s}" (known: ${STEPS.join(', ')})`);
   });
   let ports: number[];
   try {
@@ -107,8 +116,11 @@ export async function runDiscovery(c: DiscoveryConfig, sink: EventSink = () => {
   if (has('dns_passive')) {
     for (const d of domains) {
       const found = await passiveSubdomains(d, {
-        keys: c.passive?.keys ?? {}, baseUrls: c.passive?.baseUrls, sources: c.passive?.sources,
-        timeoutMs: Math.max(limits.timeoutMs, 10_000), notice: (m) => notice('dns_passive', m),
+        keys: c.passive?.keys ?? {},
+        baseUrls: c.passive?.baseUrls,
+        sources: c.passive?.sources,
+        timeoutMs: Math.max(limits.timeoutMs, 10_000),
+        notice: (m) => notice('dns_passive', m),
       });
       for (const [n, src] of found) if (!names.has(n)) names.set(n, `dns_passive:${src}`);
     }
@@ -119,7 +131,10 @@ export async function runDiscovery(c: DiscoveryConfig, sink: EventSink = () => {
   const cloudHosts: HostRecord[] = [];
   if (c.cloud?.providers.length) {
     const found = await listCloudAssets(c.cloud.providers, {
-      baseUrls: c.cloud.baseUrls, timeoutMs: Math.max(limits.timeoutMs, 10_000), signal: limits.signal, notice: (m) => notice('cloudlist', m),
+      baseUrls: c.cloud.baseUrls,
+      timeoutMs: Math.max(limits.timeoutMs, 10_000),
+      signal: limits.signal,
+      notice: (m) => notice('cloudlist', m),
     });
     const byHost = new Map<string, HostRecord>();
     for (const a of found) {
@@ -148,19 +163,34 @@ export async function runDiscovery(c: DiscoveryConfig, sink: EventSink = () => {
 
   if (has('dns_bruteforce')) {
     for (const d of domains) {
-      await bruteforce(throttle, resolver, d, c.wordlist?.length ? c.wordlist : DEFAULT_WORDS, addHost, progress('dns_bruteforce'),
-        (w) => notice('dns_bruteforce', `wildcard under ${d} (${[...w.ips].join(', ')}): names answering only with it are dropped`));
+      await bruteforce(
+        throttle,
+        resolver,
+        d,
+        c.wordlist?.length ? c.wordlist : DEFAULT_WORDS,
+        addHost,
+        progress('dns_bruteforce'),
+        (w) =>
+          notice(
+            'dns_bruteforce',
+            `wildcard under ${d} (${[...w.ips].join(', ')}): names answering only with it are dropped`,
+          ),
+      );
     }
   }
 
   for (const r of cloudHosts) addHost(r);
   // Names are always resolved (that is how their services are reached); dns_resolve reports them.
   const pending = [...names].filter(([n]) => !hosts.has(n));
-  await throttle.each(pending, async ([name, source]) => {
-    const r = await resolver.resolve(name);
-    if (r.status === 'error') notice('dns_resolve', `${name}: no resolver answered`);
-    if (r.status === 'ok') addHost({ host: name, ip: [...r.a, ...r.aaaa], cname: r.cname, source });
-  }, progress('dns_resolve'));
+  await throttle.each(
+    pending,
+    async ([name, source]) => {
+      const r = await resolver.resolve(name);
+      if (r.status === 'error') notice('dns_resolve', `${name}: no resolver answered`);
+      if (r.status === 'ok') addHost({ host: name, ip: [...r.a, ...r.aaaa], cname: r.cname, source });
+    },
+    progress('dns_resolve'),
+  );
 
   // Services: (name or address, address, port). The IP roots' addresses are drawn one at a time from
   // their ranges (exclusions applied by arithmetic, then per address): never listed in full.
@@ -179,7 +209,10 @@ export async function runDiscovery(c: DiscoveryConfig, sink: EventSink = () => {
     let n = 0;
     for (const ip of candidates()) {
       if (n++ >= maxAddresses) {
-        notice('port_scan', `stopped at ${maxAddresses.toLocaleString('en-US')} addresses x ${ports.length.toLocaleString('en-US')} ports, the run's limit of ${maxProbes.toLocaleString('en-US')} address-port pairs; the other addresses were not probed`);
+        notice(
+          'port_scan',
+          `stopped at ${maxAddresses.toLocaleString('en-US')} addresses x ${ports.length.toLocaleString('en-US')} ports, the run's limit of ${maxProbes.toLocaleString('en-US')} address-port pairs; the other addresses were not probed`,
+        );
         return;
       }
       yield ip;
@@ -188,7 +221,15 @@ export async function runDiscovery(c: DiscoveryConfig, sink: EventSink = () => {
   const totalPairs = Math.min(maxAddresses, hostIps.size + Number(rangeSize(ranges))) * ports.length;
   let open: Map<string, number[]>;
   if (has('port_scan')) {
-    open = await scanPorts(throttle, budgeted(), ports, (ip, port) => sink({ type: 'port', host: ip, ip, port }), progress('port_scan'), totalPairs, guard);
+    open = await scanPorts(
+      throttle,
+      budgeted(),
+      ports,
+      (ip, port) => sink({ type: 'port', host: ip, ip, port }),
+      progress('port_scan'),
+      totalPairs,
+      guard,
+    );
   } else if (has('http_probe') || has('tls_scan') || has('http_screenshot')) {
     // Without a port scan the configured ports are probed directly; only those that answer are kept. A
     // connect comes first, so that only ports that accept one are held and probed.
@@ -210,13 +251,15 @@ export async function runDiscovery(c: DiscoveryConfig, sink: EventSink = () => {
   for (const [ip, openPorts] of open) {
     const address = parseAddress(ip);
     if (!address || !rangesHave(ranges, address) || !fromRanges(ip)) continue;
-    for (const port of openPorts) if (!deny(ip, port)) services.push({ host: ip, ip, port, ips: [ip], cname: [], sources: ['root'] });
+    for (const port of openPorts)
+      if (!deny(ip, port)) services.push({ host: ip, ip, port, ips: [ip], cname: [], sources: ['root'] });
   }
   services.sort((a, b) => a.host.localeCompare(b.host) || a.port - b.port);
 
   const assets = new Map<string, DiscoveredAsset>();
   for (const h of hosts.values()) assets.set(h.host, { host: h.host, ip: h.ip, cname: h.cname, sources: [h.source] });
-  for (const s of services) assets.set(`${s.host}:${s.port}`, { host: s.host, port: s.port, ip: s.ips, cname: s.cname, sources: s.sources });
+  for (const s of services)
+    assets.set(`${s.host}:${s.port}`, { host: s.host, port: s.port, ip: s.ips, cname: s.cname, sources: s.sources });
 
   if (has('http_probe') || has('http_screenshot')) {
     const lookup = async (name: string) => {
@@ -224,33 +267,49 @@ export async function runDiscovery(c: DiscoveryConfig, sink: EventSink = () => {
       const r = await resolver.resolve(name);
       return r.a[0] ?? r.aaaa[0];
     };
-    await throttle.each(services, async (s) => {
-      const info = await probeHttp(s.host, s.ip, s.port, { timeoutMs: limits.timeoutMs, followRedirects: c.followRedirects ?? true, lookup, guard });
-      if (!info) return;
-      assets.get(`${s.host}:${s.port}`)!.http = info;
-      sink({ type: 'http', host: s.host, port: s.port, info });
-    }, progress('http_probe'));
+    await throttle.each(
+      services,
+      async (s) => {
+        const info = await probeHttp(s.host, s.ip, s.port, {
+          timeoutMs: limits.timeoutMs,
+          followRedirects: c.followRedirects ?? true,
+          lookup,
+          guard,
+        });
+        if (!info) return;
+        assets.get(`${s.host}:${s.port}`)!.http = info;
+        sink({ type: 'http', host: s.host, port: s.port, info });
+      },
+      progress('http_probe'),
+    );
   }
 
   if (c.technologies) {
     const web = services.filter((s) => assets.get(`${s.host}:${s.port}`)!.http);
     if (web.length) {
-      const found = await c.technologies(web.map((s) => ({ url: assets.get(`${s.host}:${s.port}`)!.http!.url, host: s.host, ip: s.ip })));
+      const found = await c.technologies(
+        web.map((s) => ({ url: assets.get(`${s.host}:${s.port}`)!.http!.url, host: s.host, ip: s.ip })),
+      );
       for (const s of web) {
         const info = assets.get(`${s.host}:${s.port}`)!.http!;
         const have = new Set(info.technologies.map((x) => x.toLowerCase()));
-        for (const t of found.get(info.url) ?? []) if (!have.has(t.toLowerCase())) (have.add(t.toLowerCase()), info.technologies.push(t));
+        for (const t of found.get(info.url) ?? [])
+          if (!have.has(t.toLowerCase())) (have.add(t.toLowerCase()), info.technologies.push(t));
       }
     }
   }
 
   if (has('tls_scan')) {
-    await throttle.each(services, async (s) => {
-      const info = await scanTls(s.host, s.ip, s.port, limits.timeoutMs, guard);
-      if (!info) return;
-      assets.get(`${s.host}:${s.port}`)!.tls = info;
-      sink({ type: 'tls', info });
-    }, progress('tls_scan'));
+    await throttle.each(
+      services,
+      async (s) => {
+        const info = await scanTls(s.host, s.ip, s.port, limits.timeoutMs, guard);
+        if (!info) return;
+        assets.get(`${s.host}:${s.port}`)!.tls = info;
+        sink({ type: 'tls', info });
+      },
+      progress('tls_scan'),
+    );
   }
 
   if (has('http_screenshot')) {

@@ -3,11 +3,22 @@
 // address arithmetic is the engine's (the same as scan targets'): an address in any spelling, IPv4-mapped
 // IPv6 included, is one address.
 import {
-  addressesIn, intersectRanges, parseAddress, parseAddressOrCidr, parseCidr, rangesHave, rangesOf, subtractRanges,
-  type AddressRanges, type Cidr,
+  addressesIn,
+  intersectRanges,
+  parseAddress,
+  parseAddressOrCidr,
+  parseCidr,
+  rangesHave,
+  rangesOf,
+  subtractRanges,
+  type AddressRanges,
+  type Cidr,
 } from '../engine/index.ts';
 
-export type Root = { kind: 'domain'; value: string } | { kind: 'ip'; value: string } | { kind: 'cidr'; value: string; base: string; bits: number };
+export type Root =
+  | { kind: 'domain'; value: string }
+  | { kind: 'ip'; value: string }
+  | { kind: 'cidr'; value: string; base: string; bits: number };
 
 /** Largest range one root may name: a /16 of IPv4 (65,536 addresses) or a /112 of IPv6. */
 export const MIN_PREFIX_V4 = 16;

@@ -16,7 +16,11 @@ export interface Screenshotter {
  * A browser session, or a reason why there is none. Under a connect guard every connection the browser
  * makes goes through a local proxy that decides it (egress-proxy.ts); WebRTC may not send UDP around it.
  */
-export async function openScreenshotter(timeoutMs: number, hosts: Map<string, string>, guard?: ConnectGuard): Promise<Screenshotter | string> {
+export async function openScreenshotter(
+  timeoutMs: number,
+  hosts: Map<string, string>,
+  guard?: ConnectGuard,
+): Promise<Screenshotter | string> {
   const CHROMIUM = chromiumPath();
   if (!existsSync(CHROMIUM)) return `http_screenshot skipped: no browser at ${CHROMIUM} (install Debian's chromium)`;
   let chromium: typeof import('playwright-core').chromium;
@@ -29,12 +33,28 @@ export async function openScreenshotter(timeoutMs: number, hosts: Map<string, st
   // Names map to the addresses discovery resolved (custom resolvers), not the system's answers; behind
   // the proxy, the proxy maps them.
   const resolving = proxy
-    ? [`--proxy-server=${proxy.url}`, '--proxy-bypass-list=<-loopback>', '--force-webrtc-ip-handling-policy=disable_non_proxied_udp']
-    : hosts.size ? [`--host-resolver-rules=${[...hosts].map(([h, ip]) => `MAP ${h} ${ip}`).join(', ')}`] : [];
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [...resolving, '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  }).catch((e: Error) => e);
+    ? [
+        `--proxy-server=${proxy.url}`,
+        '--proxy-bypass-list=<-loopback>',
+        '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+      ]
+    : hosts.size
+      ? [`--host-resolver-rules=${[...hosts].map(([h, ip]) => `MAP ${h} ${ip}`).join(', ')}`]
+      : [];
+  const browser = await chromium
+    .launch({
+      executablePath: CHROMIUM,
+      args: [
+        ...resolving,
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    })
+    .catch((e: Error) => e);
   if (browser instanceof Error) {
     await proxy?.close();
     return `http_screenshot skipped: chromium did not start (${browser.message.split('\n')[0]})`;

@@ -30,8 +30,15 @@ export function techHook(templates: Template[], opts: TechOptions): TechHook {
         const t = targets[next++]!;
         const names = new Set<string>();
         await runScan({
-          targets: [opts.ipUrls ? ipUrl(t.url, t.ip) : t.url], templates, timeout: opts.timeoutSeconds, rateLimit: 0,
-          concurrency: 5, bulkSize: 1, retries: 0, signal: opts.signal, egress: opts.egress,
+          targets: [opts.ipUrls ? ipUrl(t.url, t.ip) : t.url],
+          templates,
+          timeout: opts.timeoutSeconds,
+          rateLimit: 0,
+          concurrency: 5,
+          bulkSize: 1,
+          retries: 0,
+          signal: opts.signal,
+          egress: opts.egress,
           onResult: (ev) => names.add(techName(ev['template-id'], ev['matcher-name'])),
         });
         out.set(t.url, [...names]);

@@ -8,24 +8,50 @@ import type { TlsInfo } from './types.ts';
 
 const VERSIONS: tls.SecureVersion[] = ['TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'];
 
-function handshake(host: string, ip: string, port: number, timeoutMs: number, version: tls.SecureVersion | undefined, guard: ConnectGuard | undefined): Promise<tls.TLSSocket | undefined> {
+function handshake(
+  host: string,
+  ip: string,
+  port: number,
+  timeoutMs: number,
+  version: tls.SecureVersion | undefined,
+  guard: ConnectGuard | undefined,
+): Promise<tls.TLSSocket | undefined> {
   return new Promise((resolve) => {
     const sock = dialTls(guard, {
-      host: ip, port, servername: net.isIP(host) ? undefined : host, rejectUnauthorized: false,
+      host: ip,
+      port,
+      servername: net.isIP(host) ? undefined : host,
+      rejectUnauthorized: false,
       ...(version ? { minVersion: version, maxVersion: version } : {}),
       // Old versions need the legacy ciphers and security level to be offered at all.
       ...(version === 'TLSv1' || version === 'TLSv1.1' ? { ciphers: 'DEFAULT:@SECLEVEL=0' } : {}),
     });
-    const timer = setTimeout(() => { sock.destroy(); resolve(undefined); }, timeoutMs);
-    sock.once('secureConnect', () => { clearTimeout(timer); resolve(sock); });
-    sock.once('error', () => { clearTimeout(timer); sock.destroy(); resolve(undefined); });
+    const timer = setTimeout(() => {
+      sock.destroy();
+      resolve(undefined);
+    }, timeoutMs);
+    sock.once('secureConnect', () => {
+      clearTimeout(timer);
+      resolve(sock);
+    });
+    sock.once('error', () => {
+      clearTimeout(timer);
+      sock.destroy();
+      resolve(undefined);
+    });
   });
 }
 
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 /** Undefined when the port does not speak TLS (or the guard refuses the address). */
-export async function scanTls(host: string, ip: string, port: number, timeoutMs: number, guard?: ConnectGuard): Promise<TlsInfo | undefined> {
+export async function scanTls(
+  host: string,
+  ip: string,
+  port: number,
+  timeoutMs: number,
+  guard?: ConnectGuard,
+): Promise<TlsInfo | undefined> {
   const sock = await handshake(host, ip, port, timeoutMs, undefined, guard);
   if (!sock) return undefined;
   const cert = sock.getPeerCertificate();
@@ -41,10 +67,16 @@ export async function scanTls(host: string, ip: string, port: number, timeoutMs:
   }
   const notAfter = cert.valid_to ? new Date(cert.valid_to) : undefined;
   const names = namesOf(cert);
-  const subjectAn = (cert.subjectaltname ?? '').split(',').map((p) => /^\s*DNS:(.+)$/.exec(p)?.[1]?.trim().toLowerCase()).filter((x): x is string => !!x);
+  const subjectAn = (cert.subjectaltname ?? '')
+    .split(',')
+    .map((p) => /^\s*DNS:(.+)$/.exec(p)?.[1]?.trim().toLowerCase())
+    .filter((x): x is string => !!x);
   const issuerText = JSON.stringify(cert.issuer ?? {});
   return {
-    host, port, version, versions,
+    host,
+    port,
+    version,
+    versions,
     subject_cn: one(cert.subject?.CN),
     subject_org: one(cert.subject?.O),
     subject_an: subjectAn,
@@ -55,6 +87,14 @@ export async function scanTls(host: string, ip: string, port: number, timeoutMs:
     not_after: notAfter?.toISOString(),
     expired: notAfter ? notAfter.getTime() < Date.now() : false,
     self_signed: issuerText === JSON.stringify(cert.subject ?? {}),
-    mismatched: !net.isIP(host) && !names.some((n) => n === host.toLowerCase() || (n.startsWith('*.') && host.toLowerCase().endsWith(n.slice(1)) && host.split('.').length === n.split('.').length)),
+    mismatched:
+      !net.isIP(host) &&
+      !names.some(
+        (n) =>
+          n === host.toLowerCase() ||
+          (n.startsWith('*.') &&
+            host.toLowerCase().endsWith(n.slice(1)) &&
+            host.split('.').length === n.split('.').length),
+      ),
   };
 }

@@ -1,7 +1,13 @@
 // What discovery steps produce and report. Standalone: nothing here knows about the platform.
 
 export const STEPS = [
-  'dns_resolve', 'dns_bruteforce', 'dns_passive', 'port_scan', 'http_probe', 'tls_scan', 'http_screenshot',
+  'dns_resolve',
+  'dns_bruteforce',
+  'dns_passive',
+  'port_scan',
+  'http_probe',
+  'tls_scan',
+  'http_screenshot',
 ] as const;
 export type Step = (typeof STEPS)[number];
 

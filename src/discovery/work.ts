@@ -28,6 +28,8 @@ export function workOf(c: DiscoveryConfig): DiscoveryWork {
   const domains = new Set(roots.filter((r) => r.kind === 'domain').map((r) => r.value)).size;
   const addresses = rangeSize(scopeOf(c.exclusions ?? []).ranges(roots)) + BigInt(domains);
   const pairs = steps.some((s) => CONNECTING.includes(s)) ? addresses * BigInt(ports.length) : 0n;
-  const words = steps.includes('dns_bruteforce') ? candidateWords(c.wordlist?.length ? c.wordlist : DEFAULT_WORDS).length : 0;
+  const words = steps.includes('dns_bruteforce')
+    ? candidateWords(c.wordlist?.length ? c.wordlist : DEFAULT_WORDS).length
+    : 0;
   return { addresses, ports: ports.length, pairs, domains, words, names: BigInt(domains) * BigInt(words) };
 }

@@ -10,7 +10,14 @@ export type { Template, TemplateIssue, HttpRequest, Severity } from './template/
 // Running: a scan (targets x templates, results through callbacks), one template on one target, why a
 // template cannot run here, and closing the pooled connections when a process is done.
 export { runScan, executeTemplate, unsupportedReason, closeClients } from './runner.ts';
-export type { ScanOptions, ScanStats, ExecuteTemplateOptions, AttemptInfo, ProgressInfo, SecretApplier } from './runner.ts';
+export type {
+  ScanOptions,
+  ScanStats,
+  ExecuteTemplateOptions,
+  AttemptInfo,
+  ProgressInfo,
+  SecretApplier,
+} from './runner.ts';
 /** The http requests one target gets from a template (`vigil scan` tunes V8 for scans of few, heavy templates). */
 export { requestsPerTarget } from './runner/summary.ts';
 // Which templates run, per protocol, and why the others do not.
@@ -32,7 +39,14 @@ export { formatPlain, formatJson } from './output/format.ts';
 // Secret files (nuclei's -secret-file): load and validate them and run their dynamic logins (all at once
 // for a scan: loadScanSecrets); the store applies them to a scan's requests (ScanOptions.secrets).
 // Errors say which file or login failed.
-export { loadScanSecrets, loadSecretFiles, SecretStore, SecretFileError, SecretLoginError, runnerLogin } from './secrets/index.ts';
+export {
+  loadScanSecrets,
+  loadSecretFiles,
+  SecretStore,
+  SecretFileError,
+  SecretLoginError,
+  runnerLogin,
+} from './secrets/index.ts';
 export type { ScanSecretOptions } from './secrets/index.ts';
 
 // Addresses, scopes and where connections may go: one address module (any spelling of an address, CIDR

@@ -19,7 +19,14 @@ import type { ExecuteTemplateOptions, ScanOptions, ScanStats } from './runner/ty
 import { redactEvent } from './secrets/redact.ts';
 import { guardFor } from './net/guard.ts';
 
-export type { ScanOptions, ScanStats, ExecuteTemplateOptions, AttemptInfo, ProgressInfo, SecretApplier } from './runner/types.ts';
+export type {
+  ScanOptions,
+  ScanStats,
+  ExecuteTemplateOptions,
+  AttemptInfo,
+  ProgressInfo,
+  SecretApplier,
+} from './runner/types.ts';
 export { closeClients };
 
 /** Why a template cannot run here, or undefined when it can. */
@@ -50,19 +57,38 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
   }
   const targets = [...new Set(opts.targets.map((x) => x.trim()).filter(Boolean))];
   // Templates that send the same single request share it (nuclei's clustering; --no-cluster turns it off).
-  const clusters = opts.cluster === false ? runnable.map((t) => ({ leader: t, members: [] as Template[] })) : clusterTemplates(runnable);
-  const units = clusters.map((c) => ({ t: c.leader, members: c.members, inputs: c.leader.selfContained ? [undefined] : targets }));
+  const clusters =
+    opts.cluster === false
+      ? runnable.map((t) => ({ leader: t, members: [] as Template[] }))
+      : clusterTemplates(runnable);
+  const units = clusters.map((c) => ({
+    t: c.leader,
+    members: c.members,
+    inputs: c.leader.selfContained ? [undefined] : targets,
+  }));
   const total = units.reduce((a, u) => a + u.inputs.length * (1 + u.members.length), 0);
   const stats: ScanStats = {
-    templates: runnable.length, skippedTemplates, targets: targets.length, total, done: 0, requests: 0, errors: 0,
-    matched: 0, results: 0, durationMs: 0, aborted: false, skippedHosts: 0,
+    templates: runnable.length,
+    skippedTemplates,
+    targets: targets.length,
+    total,
+    done: 0,
+    requests: 0,
+    errors: 0,
+    matched: 0,
+    results: 0,
+    durationMs: 0,
+    aborted: false,
+    skippedHosts: 0,
   };
   const bucket = new TokenBucket(opts.rateLimit ?? 150);
   // A host skipped after too many errors is said once (nuclei prints it too), counted in the stats, and
   // handed to the caller (the platform writes it to the scan log).
   const hostErrors = new HostErrors(opts.maxHostErrors ?? 30, (host, errors) => {
     stats.skippedHosts++;
-    opts.onNotice?.(`skipped host ${host}: ${errors} errors reached the max host errors limit; no more requests go to it`);
+    opts.onNotice?.(
+      `skipped host ${host}: ${errors} errors reached the max host errors limit; no more requests go to it`,
+    );
     opts.onHostSkipped?.(host, errors);
   });
   // Requests listen on the run's own signal (O(1) listener bookkeeping), which follows the caller's.
@@ -73,7 +99,14 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
   };
   if (opts.signal?.aborted) onAbort();
   else opts.signal?.addEventListener('abort', onAbort, { once: true });
-  const progress = () => opts.onProgress?.({ done: stats.done, total, requests: stats.requests, errors: stats.errors, matched: stats.matched });
+  const progress = () =>
+    opts.onProgress?.({
+      done: stats.done,
+      total,
+      requests: stats.requests,
+      errors: stats.errors,
+      matched: stats.matched,
+    });
   const http = {
     ...requestOptions(opts),
     signal: run?.signal,
@@ -85,7 +118,9 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
     tracePort: opts.tracePort,
     // No limiter call at all when unlimited: every await costs on the hot path.
     takeToken: (opts.rateLimit ?? 150) > 0 ? () => bucket.take() : undefined,
-    onRequest: () => { stats.requests++; },
+    onRequest: () => {
+      stats.requests++;
+    },
     hostErrors,
   };
   const workflowSkips = new Set<string>();
@@ -114,7 +149,8 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
               const why = unsupportedReason(sub);
               if (why) {
                 // Once per template, not once per target.
-                if (!workflowSkips.has(sub.id)) opts.onNotice?.(`workflow ${t.id}: skipped template ${sub.id}: it ${why}`);
+                if (!workflowSkips.has(sub.id))
+                  opts.onNotice?.(`workflow ${t.id}: skipped template ${sub.id}: it ${why}`);
                 workflowSkips.add(sub.id);
                 return [];
               }
@@ -138,7 +174,13 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
         if (error) stats.errors++;
         if (matched) stats.matched++;
         stats.done++;
-        opts.onAttempt?.({ target: target ?? '', templateId: t.id, matched, error: error && redactEvent(error, opts.secrets), severity: t.info.severity });
+        opts.onAttempt?.({
+          target: target ?? '',
+          templateId: t.id,
+          matched,
+          error: error && redactEvent(error, opts.secrets),
+          severity: t.info.severity,
+        });
         // Each clustered template is an attempt of its own, on the same exchange.
         for (const m of members) {
           const hit = Boolean(membersMatched?.has(m.id));
@@ -146,7 +188,13 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
           if (hit) stats.matched++;
           else if (error) stats.errors++;
           stats.done++;
-          opts.onAttempt?.({ target: target ?? '', templateId: m.id, matched: hit, error: hit ? undefined : error && redactEvent(error, opts.secrets), severity: m.info.severity });
+          opts.onAttempt?.({
+            target: target ?? '',
+            templateId: m.id,
+            matched: hit,
+            error: hit ? undefined : error && redactEvent(error, opts.secrets),
+            severity: m.info.severity,
+          });
         }
         progress();
       });
@@ -165,7 +213,9 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
  * included). The secret file's dynamic login uses this.
  */
 export async function executeTemplate(
-  t: Template, target: string | undefined, opts: ExecuteTemplateOptions = {},
+  t: Template,
+  target: string | undefined,
+  opts: ExecuteTemplateOptions = {},
 ): Promise<{ events: ResultEvent[]; dynamic: Record<string, unknown> }> {
   const why = unsupportedReason(t);
   if (why) throw new Error(`template ${t.id} cannot run: it ${why}`);

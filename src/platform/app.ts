@@ -42,18 +42,30 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     frameworkErrors: (err, _req, reply) => {
       const status = (err as FastifyError).statusCode ?? 400;
       (reply as unknown as { code(n: number): { send(b: unknown): void } })
-        .code(status).send({ message: err.message, code: CLIENT_ERROR_CODES[status] ?? 'bad_request', status } satisfies ErrorBody);
+        .code(status)
+        .send({ message: err.message, code: CLIENT_ERROR_CODES[status] ?? 'bad_request', status } satisfies ErrorBody);
     },
     // Errors of the connection itself (headers too large: 431, a malformed request line: 400) are written
     // to the socket directly; they carry the spec's body as well.
     clientErrorHandler: (err, socket) => {
       const code = (err as { code?: string }).code;
       const status = code === 'HPE_HEADER_OVERFLOW' ? 431 : code === 'HPE_URI_TOO_LONG' ? 414 : 400;
-      const message = status === 431 ? 'request headers are too large' : status === 414 ? 'the URL is too long' : 'malformed HTTP request';
-      const body = JSON.stringify({ message, code: status === 400 ? 'bad_request' : status === 431 ? 'headers_too_large' : 'uri_too_long', status });
+      const message =
+        status === 431
+          ? 'request headers are too large'
+          : status === 414
+            ? 'the URL is too long'
+            : 'malformed HTTP request';
+      const body = JSON.stringify({
+        message,
+        code: status === 400 ? 'bad_request' : status === 431 ? 'headers_too_large' : 'uri_too_long',
+        status,
+      });
       if (socket.writable) {
-        socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 414 ? 'URI Too Long' : 'Bad Request'}\r\n` +
-          `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+        socket.end(
+          `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 414 ? 'URI Too Long' : 'Bad Request'}\r\n` +
+            `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        );
       } else socket.destroy(err);
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -68,7 +80,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     });
   }
   app.addHook('onResponse', async (req, reply) => {
-    req.log.info({ method: req.method, url: redactUrl(req.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    req.log.info(
+      { method: req.method, url: redactUrl(req.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      'request',
+    );
     observeRequest(req.method, req.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
   });
   registerInputChecks(app as unknown as FastifyInstance);
@@ -97,12 +112,18 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     const cfg = (route.config ?? {}) as { action?: string; public?: boolean };
     for (const method of [route.method].flat()) {
       if (method === 'HEAD') continue;
-      routeTable.push({ method, url: route.url, action: cfg.action, public: cfg.public === true || route.url === '/docs' || route.url.startsWith('/docs/') });
+      routeTable.push({
+        method,
+        url: route.url,
+        action: cfg.action,
+        public: cfg.public === true || route.url === '/docs' || route.url.startsWith('/docs/'),
+      });
     }
   });
   // The docs UI's own routes are public. The hook must exist before the UI plugin adds its routes.
   app.addHook('onRoute', (route) => {
-    if (route.url === '/docs' || route.url.startsWith('/docs/')) route.config = { ...(route.config as object), public: true };
+    if (route.url === '/docs' || route.url.startsWith('/docs/'))
+      route.config = { ...(route.config as object), public: true };
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { persistAuthorization: true } });
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
@@ -114,7 +135,15 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       const missing = (v.params as { missingProperty?: string }).missingProperty;
       const extra = (v.params as { additionalProperty?: string }).additionalProperty;
       const where = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
-      const param = missing ? (where ? `${where}.${missing}` : missing) : extra ? (where ? `${where}.${extra}` : extra) : where || (err as FastifyError).validationContext;
+      const param = missing
+        ? where
+          ? `${where}.${missing}`
+          : missing
+        : extra
+          ? where
+            ? `${where}.${extra}`
+            : extra
+          : where || (err as FastifyError).validationContext;
       const message = missing
         ? `${param} is required`
         : extra
@@ -132,11 +161,19 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     }
     const errorId = randomUUID();
     req.log.error({ err, error_id: errorId }, 'unexpected error');
-    return reply.code(500).send({ message: 'internal error', code: 'internal', error_id: errorId, status: 500 } satisfies ErrorBody);
+    return reply
+      .code(500)
+      .send({ message: 'internal error', code: 'internal', error_id: errorId, status: 500 } satisfies ErrorBody);
   });
 
   app.setNotFoundHandler((req, reply) => {
-    reply.code(404).send({ message: `no route ${req.method} ${req.url.split('?')[0]}`, code: 'not_found', status: 404 } satisfies ErrorBody);
+    reply
+      .code(404)
+      .send({
+        message: `no route ${req.method} ${req.url.split('?')[0]}`,
+        code: 'not_found',
+        status: 404,
+      } satisfies ErrorBody);
   });
 
   if (ctx.config.rateLimitPerMinute > 0) {
@@ -144,19 +181,26 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     // check stays free so monitoring never trips it.
     // One app-level hook, before authentication's: key guessing without a valid key is limited too.
     await app.register(rateLimit, { global: false });
-    app.addHook('onRequest', app.rateLimit({
-      max: ctx.config.rateLimitPerMinute,
-      timeWindow: 60_000,
-      cache: 50_000,
-      allowList: (req) => req.url === '/healthz',
-      keyGenerator: (req) => {
-        const key = req.headers['x-api-key'] ?? req.headers['x-pdcp-key'];
-        const k = Array.isArray(key) ? key[0] : key;
-        return k ? 'k:' + createHash('sha256').update(k).digest('base64url').slice(0, 22) : 'ip:' + req.ip;
-      },
-      errorResponseBuilder: (_req, c) =>
-        new ApiError(429, `rate limit reached: ${c.max} requests per minute; retry in ${Math.ceil(c.ttl / 1000)} s`, 'rate_limited'),
-    }));
+    app.addHook(
+      'onRequest',
+      app.rateLimit({
+        max: ctx.config.rateLimitPerMinute,
+        timeWindow: 60_000,
+        cache: 50_000,
+        allowList: (req) => req.url === '/healthz',
+        keyGenerator: (req) => {
+          const key = req.headers['x-api-key'] ?? req.headers['x-pdcp-key'];
+          const k = Array.isArray(key) ? key[0] : key;
+          return k ? 'k:' + createHash('sha256').update(k).digest('base64url').slice(0, 22) : 'ip:' + req.ip;
+        },
+        errorResponseBuilder: (_req, c) =>
+          new ApiError(
+            429,
+            `rate limit reached: ${c.max} requests per minute; retry in ${Math.ceil(c.ttl / 1000)} s`,
+            'rate_limited',
+          ),
+      }),
+    );
   }
   await app.register(cookie);
   await app.register(authPlugin);
@@ -190,12 +234,17 @@ export function redactUrl(url: string): string {
 /** HTTPS when a certificate and key are configured; both or neither (a half setting is a start-up error). */
 function httpsOptions(config: AppContext['config']): { https?: { cert: Buffer; key: Buffer } } {
   if (!config.tlsCert && !config.tlsKey) return {};
-  if (!config.tlsCert || !config.tlsKey) throw new Error('HTTPS needs both a certificate and a key (--tls-cert and --tls-key, or VIGIL_TLS_CERT and VIGIL_TLS_KEY)');
+  if (!config.tlsCert || !config.tlsKey)
+    throw new Error(
+      'HTTPS needs both a certificate and a key (--tls-cert and --tls-key, or VIGIL_TLS_CERT and VIGIL_TLS_KEY)',
+    );
   const read = (file: string, what: string) => {
     try {
       return readFileSync(file);
     } catch (err) {
-      throw new Error(`cannot read the TLS ${what} ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new Error(
+        `cannot read the TLS ${what} ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      );
     }
   };
   return { https: { cert: read(config.tlsCert, 'certificate'), key: read(config.tlsKey, 'key') } };

@@ -31,5 +31,16 @@ import { hostedOnlyRoutes } from './system/hosted-only.ts';
 
 // The console's catch-all routes come last, after every API route.
 export const areas: FastifyPluginAsyncTypebox[] = [
-  systemRoutes, authRoutes, teamRoutes, templateRoutes, scheduleRoutes, configRoutes, deliveryRoutes, scanRoutes, intelRoutes, assetRoutes, hostedOnlyRoutes, consoleRoutes,
+  systemRoutes,
+  authRoutes,
+  teamRoutes,
+  templateRoutes,
+  scheduleRoutes,
+  configRoutes,
+  deliveryRoutes,
+  scanRoutes,
+  intelRoutes,
+  assetRoutes,
+  hostedOnlyRoutes,
+  consoleRoutes,
 ];

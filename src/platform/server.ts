@@ -53,7 +53,11 @@ export function createLogger(level = process.env.VIGIL_LOG_LEVEL ?? 'info'): Log
 }
 
 /** Database and queue as every long-running process needs them (also used by `vigil worker`). */
-export async function openPlatform(config: PlatformConfig, log: Logger, dbSchema?: string): Promise<{ db: Db; queue: PgBoss }> {
+export async function openPlatform(
+  config: PlatformConfig,
+  log: Logger,
+  dbSchema?: string,
+): Promise<{ db: Db; queue: PgBoss }> {
   checkEgressSettings(config);
   const db = await openDatabase(config, dbSchema);
   try {
@@ -95,7 +99,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       await monitor?.stop().catch((err) => log.error({ err }, 'stopping the monitor loop failed'));
       await worker?.stop(grace).catch((err) => log.error({ err }, 'stopping the worker failed'));
       await closeEngineThreads().catch(() => {});
-      await queue.stop({ graceful: false, close: true, wait: true }).catch((err) => log.error({ err }, 'stopping the queue failed'));
+      await queue
+        .stop({ graceful: false, close: true, wait: true })
+        .catch((err) => log.error({ err }, 'stopping the queue failed'));
       await db.close().catch((err) => log.error({ err }, 'closing the database failed'));
       log.info('stopped');
     })());
@@ -103,7 +109,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   try {
     const boot = await bootstrapOwner(db, config.ownerEmail, config.bootstrapApiKey);
     const bootstrap: RunningServer['bootstrap'] = { email: boot.email, apiKey: boot.apiKey };
-    if (boot.userId && boot.teamId) bootstrap.passwordToken = (await createPasswordLink(db, boot.userId, boot.teamId)).token;
+    if (boot.userId && boot.teamId)
+      bootstrap.passwordToken = (await createPasswordLink(db, boot.userId, boot.teamId)).token;
     const ctx: AppContext = { db, config, log, queue };
     app = await buildApp(ctx);
     if (opts.worker !== false) {
@@ -146,7 +153,15 @@ async function importTemplatesAtStart(db: Db, dir: string, log: Logger): Promise
       progressEvery: 2000,
     });
     log.info(
-      { added: s.added, updated: s.updated, unchanged: s.unchanged, removed: s.removed, failed: s.failed.length, relinked: s.intel.records_changed, ms: s.ms },
+      {
+        added: s.added,
+        updated: s.updated,
+        unchanged: s.unchanged,
+        removed: s.removed,
+        failed: s.failed.length,
+        relinked: s.intel.records_changed,
+        ms: s.ms,
+      },
       'template catalogue imported',
     );
   } catch (err) {
@@ -175,4 +190,3 @@ export function exitOnSignals(log: Logger, stop: () => Promise<void>): void {
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
 }
-

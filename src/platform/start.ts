@@ -7,7 +7,10 @@ import { connect } from '../db/connection.ts';
 import { migrate } from '../db/migrate.ts';
 import type { PlatformConfig } from './shared/config.ts';
 
-export async function openDatabase(config: Pick<PlatformConfig, 'databaseUrl' | 'dataDir'>, schema?: string): Promise<Db> {
+export async function openDatabase(
+  config: Pick<PlatformConfig, 'databaseUrl' | 'dataDir'>,
+  schema?: string,
+): Promise<Db> {
   const db = config.databaseUrl
     ? await connect({ databaseUrl: config.databaseUrl, schema })
     : await openPgliteDir(path.join(config.dataDir, 'pg'));
@@ -25,7 +28,15 @@ async function openPgliteDir(dir: string): Promise<Db> {
   try {
     const db = await connect({ dataDir: dir });
     const close = db.close.bind(db);
-    return Object.assign(db, { close: async () => { try { await close(); } finally { release(); } } });
+    return Object.assign(db, {
+      close: async () => {
+        try {
+          await close();
+        } finally {
+          release();
+        }
+      },
+    });
   } catch (err) {
     release();
     // PGlite belongs to one process: a second one on the same folder fails to open it.
@@ -51,7 +62,11 @@ function lockDataDir(dir: string): () => void {
       closeSync(fd);
       const release = () => {
         process.off('exit', release);
-        try { if (readFileSync(file, 'utf8') === String(process.pid)) unlinkSync(file); } catch { /* already gone */ }
+        try {
+          if (readFileSync(file, 'utf8') === String(process.pid)) unlinkSync(file);
+        } catch {
+          /* already gone */
+        }
       };
       process.on('exit', release);
       return release;

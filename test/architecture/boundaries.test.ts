@@ -33,7 +33,9 @@ describe('import boundaries', () => {
     expect(errors).toHaveLength(1);
     expect(errors[0]!.rule).toBe('vigil/layers');
     expect(errors[0]!.message).toMatch(/engine \(src\/engine\/\) imports nothing outside itself/);
-    expect(await boundaryErrors('src/engine/architecture-probe.ts', "export * from './template/types.ts';\n")).toEqual([]);
+    expect(await boundaryErrors('src/engine/architecture-probe.ts', "export * from './template/types.ts';\n")).toEqual(
+      [],
+    );
   }, 60_000);
 
   it('discovery imports neither the platform nor the cli, even through a dynamic import', async () => {
@@ -49,7 +51,9 @@ describe('import boundaries', () => {
     const up = await boundaryErrors('src/platform/scans/architecture-probe.ts', "export * from '../../cli/scan.ts';\n");
     expect(up.map((e) => e.rule)).toEqual(['vigil/layers']);
     expect(up[0]!.message).toMatch(/src\/platform\/ must not import src\/cli\//);
-    expect(await boundaryErrors('src/cli/architecture-probe.ts', "export * from '../platform/scans/service.ts';\n")).toEqual([]);
+    expect(
+      await boundaryErrors('src/cli/architecture-probe.ts', "export * from '../platform/scans/service.ts';\n"),
+    ).toEqual([]);
   }, 60_000);
 
   it('outside the engine, only src/engine/index.ts is imported; tests may reach inside', async () => {
@@ -59,7 +63,8 @@ describe('import boundaries', () => {
     expect(errors[0]!.message).toMatch(/Outside the engine, import only from its surface "src\/engine\/index.ts"/);
     const surface = "import { runScan } from '../../engine/index.ts';\nexport const r = runScan;\n";
     expect(await boundaryErrors('src/platform/scans/architecture-probe.ts', surface)).toEqual([]);
-    const fromTest = "import { parseTemplate } from '../../src/engine/template/index.ts';\nexport const p = parseTemplate;\n";
+    const fromTest =
+      "import { parseTemplate } from '../../src/engine/template/index.ts';\nexport const p = parseTemplate;\n";
     expect(await boundaryErrors('test/engine/architecture-probe.ts', fromTest)).toEqual([]);
   }, 60_000);
 
@@ -82,7 +87,7 @@ describe('SQL only in stores', () => {
     const errors = await boundaryErrors('src/platform/scans/architecture-probe.ts', query);
     expect(errors.map((e) => e.rule)).toEqual(['vigil/sql-in-stores']);
     expect(errors[0]!.message).toMatch(/SQL belongs in a store/);
-    const tagged = "declare const sql: (s: TemplateStringsArray) => string;\nexport const q = sql`SELECT 1`;\n";
+    const tagged = 'declare const sql: (s: TemplateStringsArray) => string;\nexport const q = sql`SELECT 1`;\n';
     expect((await boundaryErrors('src/cli/architecture-probe.ts', tagged)).map((e) => e.rule)).toEqual([
       'vigil/sql-in-stores',
     ]);
@@ -107,7 +112,9 @@ describe('cycles script', () => {
     expect(err?.code).toBe(1);
     expect(err!.stdout).toContain('NEW cycles');
     expect(err!.stdout).toContain(
-      ['report.ts', 'schedule.ts', 'report.ts'].map((f) => path.posix.join('test/fixtures/cycles/loop', f)).join(' -> '),
+      ['report.ts', 'schedule.ts', 'report.ts']
+        .map((f) => path.posix.join('test/fixtures/cycles/loop', f))
+        .join(' -> '),
     );
   }, 60_000);
 

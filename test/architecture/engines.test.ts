@@ -20,7 +20,9 @@ describe('Node.js versions', () => {
       .filter(([name]) => name !== '')
       .flatMap(([name, p]) => {
         const range = Array.isArray(p.engines) ? undefined : p.engines?.node;
-        return range && !semver.satisfies(oldest, range) ? [`${name.replace(/^.*node_modules\//, '')}@${p.version}: node ${range}`] : [];
+        return range && !semver.satisfies(oldest, range)
+          ? [`${name.replace(/^.*node_modules\//, '')}@${p.version}: node ${range}`]
+          : [];
       });
     expect(refused).toEqual([]);
   });

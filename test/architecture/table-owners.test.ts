@@ -9,17 +9,43 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const platform = path.join(root, 'src/platform');
 
 /** The layering of areas.ts, lowest first. */
-const ORDER = ['shared', 'auth', 'templates', 'worker', 'configs', 'intel', 'scans', 'updates', 'assets', 'monitor', 'team', 'admin'];
+const ORDER = [
+  'shared',
+  'auth',
+  'templates',
+  'worker',
+  'configs',
+  'intel',
+  'scans',
+  'updates',
+  'assets',
+  'monitor',
+  'team',
+  'admin',
+];
 
 const OWNERS: Record<string, string> = {
-  users: 'auth', teams: 'auth', team_members: 'auth', api_keys: 'auth', sessions: 'auth',
+  users: 'auth',
+  teams: 'auth',
+  team_members: 'auth',
+  api_keys: 'auth',
+  sessions: 'auth',
   team_invites: 'team',
-  templates: 'templates', template_changes: 'templates', template_facet_counts: 'templates', template_shares: 'templates',
+  templates: 'templates',
+  template_changes: 'templates',
+  template_facet_counts: 'templates',
+  template_shares: 'templates',
   configs: 'configs',
-  scans: 'scans', platform_secrets: 'scans',
-  scan_schedules: 'monitor', scan_events: 'monitor', deliveries: 'monitor', report_tickets: 'monitor', remediation_runs: 'monitor',
+  scans: 'scans',
+  platform_secrets: 'scans',
+  scan_schedules: 'monitor',
+  scan_events: 'monitor',
+  deliveries: 'monitor',
+  report_tickets: 'monitor',
+  remediation_runs: 'monitor',
   update_runs: 'updates',
-  assets: 'assets', enumeration_found: 'assets',
+  assets: 'assets',
+  enumeration_found: 'assets',
 };
 
 function ownerOf(table: string): string | undefined {
@@ -33,14 +59,17 @@ function ownerOf(table: string): string | undefined {
 /** Every breach as "file: VERB table (owner)". */
 function breaches(): string[] {
   const out: string[] = [];
-  for (const area of readdirSync(platform, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name)) {
+  for (const area of readdirSync(platform, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)) {
     for (const file of readdirSync(path.join(platform, area)).filter((f) => /(^|-)store\.ts$/.test(f))) {
       const text = readFileSync(path.join(platform, area, file), 'utf8');
       for (const m of text.matchAll(/\b(INSERT INTO|UPDATE|DELETE FROM|FROM|JOIN)\s+([a-z_]+)/g)) {
         const owner = ownerOf(m[2]!);
         if (!owner || owner === area) continue;
         const write = m[1] !== 'FROM' && m[1] !== 'JOIN';
-        if (write || ORDER.indexOf(owner) >= ORDER.indexOf(area)) out.push(`${area}/${file}: ${m[1]} ${m[2]} (${owner})`);
+        if (write || ORDER.indexOf(owner) >= ORDER.indexOf(area))
+          out.push(`${area}/${file}: ${m[1]} ${m[2]} (${owner})`);
       }
     }
   }
@@ -56,7 +85,11 @@ describe('table ownership', () => {
     const dir = path.join(root, 'src/db/migrations');
     const tables = readdirSync(dir)
       .filter((f) => f.endsWith('.sql'))
-      .flatMap((f) => [...readFileSync(path.join(dir, f), 'utf8').matchAll(/CREATE TABLE (?:IF NOT EXISTS )?([a-z_]+)/gi)].map((m) => m[1]!));
+      .flatMap((f) =>
+        [...readFileSync(path.join(dir, f), 'utf8').matchAll(/CREATE TABLE (?:IF NOT EXISTS )?([a-z_]+)/gi)].map(
+          (m) => m[1]!,
+        ),
+      );
     expect(tables.length).toBeGreaterThan(30);
     expect(tables.filter((t) => !ownerOf(t))).toEqual([]);
   });

@@ -9,20 +9,26 @@ import { dbKinds, freshDb, type TestDb } from '../helpers/db.ts';
 import { repoRoot } from '../helpers/process.ts';
 
 const dir = path.join(repoRoot, 'src/db/migrations');
-const before016 = readdirSync(dir).filter((f) => f.endsWith('.sql') && f < '016').sort();
+const before016 = readdirSync(dir)
+  .filter((f) => f.endsWith('.sql') && f < '016')
+  .sort();
 
 describe.each(dbKinds())('migration 016 on %s', (kind) => {
   let t: TestDb;
   beforeAll(async () => {
     t = await freshDb(kind, { migrate: false });
     // The database as 015 left it, recorded as migrate() records it.
-    await t.db.exec('CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())');
+    await t.db.exec(
+      'CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())',
+    );
     for (const f of before016) {
       await t.db.exec(readFileSync(path.join(dir, f), 'utf8'));
       await t.db.query('INSERT INTO schema_migrations (name) VALUES ($1)', [f]);
     }
   }, 120_000);
-  afterAll(async () => { await t?.drop(); });
+  afterAll(async () => {
+    await t?.drop();
+  });
 
   it('classifies the open invites and names the instance owner', async () => {
     const q = (sql: string, params: unknown[] = []) => t.db.query(sql, params);
@@ -35,8 +41,11 @@ describe.each(dbKinds())('migration 016 on %s', (kind) => {
              ('b', 2, 'GUEST', 'INVITED'), ('b', 3, 'GUEST', 'INVITED'), ('b', 4, 'GUEST', 'INVITED'),
              ('a', 5, 'GUEST', 'INVITED'), ('b', 5, 'GUEST', 'INVITED'), ('b', 6, 'GUEST', 'INVITED')`);
     const invite = (token: string, team: string, user: number, by: number, used = false) =>
-      q(`INSERT INTO team_invites (token_hash, team_id, user_id, created_by, expires_at, used_at)
-         VALUES ($1, $2, $3, $4, now() + interval '7 days', CASE WHEN $5::boolean THEN now() END)`, [token, team, user, by, used]);
+      q(
+        `INSERT INTO team_invites (token_hash, team_id, user_id, created_by, expires_at, used_at)
+         VALUES ($1, $2, $3, $4, now() + interval '7 days', CASE WHEN $5::boolean THEN now() END)`,
+        [token, team, user, by, used],
+      );
     await invite('first-start', 'a', 1, 1);
     await invite('new', 'b', 2, 1);
     await invite('has-key', 'b', 3, 1);
@@ -45,8 +54,17 @@ describe.each(dbKinds())('migration 016 on %s', (kind) => {
     await invite('used', 'b', 6, 1, true);
     // 016 comes first; later migrations follow it.
     expect((await migrate(t.db))[0]).toBe('016_account_safety.sql');
-    const kinds = Object.fromEntries((await q('SELECT token_hash, kind FROM team_invites')).rows.map((r) => [r.token_hash, r.kind]));
-    expect(kinds).toEqual({ 'first-start': 'first_password', new: 'account', 'has-key': 'join', 'has-password': 'join', 'two-teams': 'join', used: 'join' });
+    const kinds = Object.fromEntries(
+      (await q('SELECT token_hash, kind FROM team_invites')).rows.map((r) => [r.token_hash, r.kind]),
+    );
+    expect(kinds).toEqual({
+      'first-start': 'first_password',
+      new: 'account',
+      'has-key': 'join',
+      'has-password': 'join',
+      'two-teams': 'join',
+      used: 'join',
+    });
     const owners = (await q('SELECT email FROM users WHERE is_instance_owner')).rows;
     expect(owners).toEqual([{ email: 'owner@localhost' }]);
     expect((await q('SELECT count(*)::int AS n FROM users WHERE may_create_teams')).rows[0]).toEqual({ n: 0 });

@@ -56,11 +56,15 @@ describe.each(dbKinds())('pg-boss queue on %s', (kind) => {
     const [taken] = await boss.fetch('q-expire');
     expect(taken!.id).toBe(id);
     // The worker that fetched it "dies": nobody completes it. Once past its expiry, maintenance fails it.
-    const job = await waitFor(async () => {
-      await boss.maintain();
-      const j = await boss.getJobById('q-expire', id);
-      return j?.state !== 'active' && j;
-    }, 15_000, 100);
+    const job = await waitFor(
+      async () => {
+        await boss.maintain();
+        const j = await boss.getJobById('q-expire', id);
+        return j?.state !== 'active' && j;
+      },
+      15_000,
+      100,
+    );
     expect(job!.state).toBe('retry');
     const [again] = await boss.fetch('q-expire', { includeMetadata: true });
     expect(again).toMatchObject({ id, retryCount: 1, data: { n: 1 } });
@@ -70,7 +74,9 @@ describe.each(dbKinds())('pg-boss queue on %s', (kind) => {
     await boss.createQueue('q-cron', { name: 'q-cron' });
     await boss.schedule('q-cron', '*/5 * * * *', { every: 'five' }, { tz: 'UTC' });
     const schedules = await boss.getSchedules();
-    expect(schedules).toEqual([expect.objectContaining({ name: 'q-cron', cron: '*/5 * * * *', data: { every: 'five' } })]);
+    expect(schedules).toEqual([
+      expect.objectContaining({ name: 'q-cron', cron: '*/5 * * * *', data: { every: 'five' } }),
+    ]);
     await boss.unschedule('q-cron');
     expect(await boss.getSchedules()).toEqual([]);
   });

@@ -3,7 +3,13 @@
 // private ones are not, failures and unsupported providers become notices without credentials.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listCloudAssets, parseCloudConfig, runDiscovery, type CloudAsset } from '../../src/discovery/index.ts';
-import { sampleInventory, sampleProviderConfig, startCloudApis, TOKENS, type CloudApis } from '../helpers/cloud-apis.ts';
+import {
+  sampleInventory,
+  sampleProviderConfig,
+  startCloudApis,
+  TOKENS,
+  type CloudApis,
+} from '../helpers/cloud-apis.ts';
 import { startDnsServer, type DnsTestServer } from '../helpers/dns-server.ts';
 import { startHttpServer, type TestServer } from '../helpers/targets.ts';
 
@@ -17,7 +23,12 @@ describe('cloud asset listing', () => {
     // An API that repeats the credential it got in its error message: notices must still not show it.
     echo = await startHttpServer((req, res) => {
       res.statusCode = 401;
-      res.end(JSON.stringify({ id: 'Unauthorized', message: `token ${String(req.headers.authorization).slice(7)} is not valid` }));
+      res.end(
+        JSON.stringify({
+          id: 'Unauthorized',
+          message: `token ${String(req.headers.authorization).slice(7)} is not valid`,
+        }),
+      );
     });
   });
   afterAll(async () => {
@@ -27,25 +38,30 @@ describe('cloud asset listing', () => {
 
   it('lists droplets, domain records, servers, instances and zone records across pages', async () => {
     const notices: string[] = [];
-    const found = await listCloudAssets(parseCloudConfig(sampleProviderConfig()), { baseUrls: apis.baseUrls, notice: (m) => notices.push(m) });
+    const found = await listCloudAssets(parseCloudConfig(sampleProviderConfig()), {
+      baseUrls: apis.baseUrls,
+      notice: (m) => notices.push(m),
+    });
     expect(notices).toEqual([]);
-    expect(found.map(key).sort()).toEqual([
-      'cloudflare dns alias.cf.example.test -',
-      'cloudflare dns app.cf.example.test 127.0.0.51',
-      'cloudflare dns www.cf2.example.test 127.0.0.52',
-      'cloudflare dns www.cf2.example.test ::1',
-      'do/main-do app shop-app.ondigitalocean.example.test -',
-      'do/main-do dns api.do.example.test 127.0.0.15',
-      'do/main-do dns do.example.test -',
-      'do/main-do dns do.example.test 127.0.0.14',
-      'do/main-do droplet - 127.0.0.11',
-      'do/main-do droplet - 127.0.0.12',
-      'do/main-do droplet - 127.0.0.13',
-      'hetzner instance - 127.0.0.31',
-      'hetzner instance - 127.0.0.32',
-      'linode instance - 127.0.0.41',
-      'linode instance - 127.0.0.42',
-    ].sort());
+    expect(found.map(key).sort()).toEqual(
+      [
+        'cloudflare dns alias.cf.example.test -',
+        'cloudflare dns app.cf.example.test 127.0.0.51',
+        'cloudflare dns www.cf2.example.test 127.0.0.52',
+        'cloudflare dns www.cf2.example.test ::1',
+        'do/main-do app shop-app.ondigitalocean.example.test -',
+        'do/main-do dns api.do.example.test 127.0.0.15',
+        'do/main-do dns do.example.test -',
+        'do/main-do dns do.example.test 127.0.0.14',
+        'do/main-do droplet - 127.0.0.11',
+        'do/main-do droplet - 127.0.0.12',
+        'do/main-do droplet - 127.0.0.13',
+        'hetzner instance - 127.0.0.31',
+        'hetzner instance - 127.0.0.32',
+        'linode instance - 127.0.0.41',
+        'linode instance - 127.0.0.42',
+      ].sort(),
+    );
     // Every request carried its provider's credential; each listing took every page.
     const urls = apis.server.requests.map((r) => r.url);
     expect(urls).toContain('/do/v2/droplets?page=2&per_page=200');
@@ -58,39 +74,65 @@ describe('cloud asset listing', () => {
     for (const r of apis.server.requests) expect(r.headers.authorization ?? r.headers['x-auth-key']).toBeTruthy();
   });
 
-  it('lists Heroku apps\' hosts through Range / Next-Range pages, leaving out internal ones', async () => {
+  it("lists Heroku apps' hosts through Range / Next-Range pages, leaving out internal ones", async () => {
     const notices: string[] = [];
     const before = apis.server.requests.length;
-    const found = await listCloudAssets([{ provider: 'heroku', id: 'h', heroku_api_token: TOKENS.heroku }], { baseUrls: apis.baseUrls, notice: (m) => notices.push(m) });
+    const found = await listCloudAssets([{ provider: 'heroku', id: 'h', heroku_api_token: TOKENS.heroku }], {
+      baseUrls: apis.baseUrls,
+      notice: (m) => notices.push(m),
+    });
     expect(notices).toEqual([]);
     expect(found.map(key)).toEqual([
-      'heroku/h app web-one.herokuapp.example.test -', 'heroku/h app web-two.herokuapp.example.test -', 'heroku/h app web-four.herokuapp.example.test -',
+      'heroku/h app web-one.herokuapp.example.test -',
+      'heroku/h app web-two.herokuapp.example.test -',
+      'heroku/h app web-four.herokuapp.example.test -',
     ]);
-    expect(apis.server.requests.slice(before).map((r) => r.headers.range)).toEqual(['id ..; max=1000', 'id ]02..; max=1000', 'id ]04..; max=1000']);
+    expect(apis.server.requests.slice(before).map((r) => r.headers.range)).toEqual([
+      'id ..; max=1000',
+      'id ]02..; max=1000',
+      'id ]04..; max=1000',
+    ]);
     const refused: string[] = [];
-    await listCloudAssets([{ provider: 'heroku', heroku_api_token: 'heroku-wrong-SECRET' }], { baseUrls: apis.baseUrls, notice: (m) => refused.push(m) });
-    expect(refused).toEqual(['cloudlist: provider heroku skipped: the API answered HTTP 401: Invalid credentials provided.']);
+    await listCloudAssets([{ provider: 'heroku', heroku_api_token: 'heroku-wrong-SECRET' }], {
+      baseUrls: apis.baseUrls,
+      notice: (m) => refused.push(m),
+    });
+    expect(refused).toEqual([
+      'cloudlist: provider heroku skipped: the API answered HTTP 401: Invalid credentials provided.',
+    ]);
   });
 
   it('uses Cloudflare legacy keys (X-Auth-Email, X-Auth-Key)', async () => {
     const notices: string[] = [];
-    const found = await listCloudAssets([{ provider: 'cloudflare', email: TOKENS.cloudflareEmail, api_key: TOKENS.cloudflareKey }], {
-      baseUrls: apis.baseUrls, notice: (m) => notices.push(m),
-    });
+    const found = await listCloudAssets(
+      [{ provider: 'cloudflare', email: TOKENS.cloudflareEmail, api_key: TOKENS.cloudflareKey }],
+      {
+        baseUrls: apis.baseUrls,
+        notice: (m) => notices.push(m),
+      },
+    );
     expect(notices).toEqual([]);
-    expect(found.filter((a) => a.ip).map((a) => a.ip).sort()).toEqual(['127.0.0.51', '127.0.0.52', '::1']);
+    expect(
+      found
+        .filter((a) => a.ip)
+        .map((a) => a.ip)
+        .sort(),
+    ).toEqual(['127.0.0.51', '127.0.0.52', '::1']);
   });
 
   it('a refused credential, an unsupported provider and a missing key are notices; the rest is listed', async () => {
     const notices: string[] = [];
-    const found = await listCloudAssets([
-      { provider: 'do', digitalocean_token: 'dop_v1_wrong_SECRET_value' },
-      { provider: 'cloudflare', api_token: 'cf-wrong-SECRET-token' },
-      { provider: 'linode', linode_personal_access_token: 'linode-wrong-SECRET' },
-      { provider: 'kubernetes', kubeconfig_file: '/SECRET/kubeconfig' },
-      { provider: 'hetzner' },
-      { provider: 'hetzner', id: 'ok', auth_token: TOKENS.hetzner },
-    ], { baseUrls: apis.baseUrls, notice: (m) => notices.push(m) });
+    const found = await listCloudAssets(
+      [
+        { provider: 'do', digitalocean_token: 'dop_v1_wrong_SECRET_value' },
+        { provider: 'cloudflare', api_token: 'cf-wrong-SECRET-token' },
+        { provider: 'linode', linode_personal_access_token: 'linode-wrong-SECRET' },
+        { provider: 'kubernetes', kubeconfig_file: '/SECRET/kubeconfig' },
+        { provider: 'hetzner' },
+        { provider: 'hetzner', id: 'ok', auth_token: TOKENS.hetzner },
+      ],
+      { baseUrls: apis.baseUrls, notice: (m) => notices.push(m) },
+    );
     expect(found.map(key)).toEqual(['hetzner/ok instance - 127.0.0.31', 'hetzner/ok instance - 127.0.0.32']);
     expect(notices).toEqual([
       'cloudlist: provider do skipped: the API answered HTTP 401: Unable to authenticate you',
@@ -103,7 +145,10 @@ describe('cloud asset listing', () => {
 
   it('never puts a credential in a notice, even when the API repeats it', async () => {
     const notices: string[] = [];
-    await listCloudAssets([{ provider: 'do', digitalocean_token: 'dop_v1_ECHOED_SECRET_123' }], { baseUrls: { do: echo.url }, notice: (m) => notices.push(m) });
+    await listCloudAssets([{ provider: 'do', digitalocean_token: 'dop_v1_ECHOED_SECRET_123' }], {
+      baseUrls: { do: echo.url },
+      notice: (m) => notices.push(m),
+    });
     expect(echo.requests[0]!.headers.authorization).toBe('Bearer dop_v1_ECHOED_SECRET_123');
     expect(notices).toEqual(['cloudlist: provider do skipped: the API answered HTTP 401: token **** is not valid']);
   });
@@ -115,10 +160,17 @@ describe('cloud asset listing', () => {
       res.end(JSON.stringify({ data: [{ id: page, ipv4: [`127.0.1.${page % 250}`] }], page, pages: page + 1 }));
     });
     try {
-      const found = await listCloudAssets([
-        { provider: 'hetzner', auth_token: 'x-token-unreachable' },
-        { provider: 'linode', linode_personal_access_token: 'y-token-endless' },
-      ], { baseUrls: { hetzner: 'http://127.0.0.1:1', linode: endless.url }, notice: (m) => notices.push(m), maxPages: 5 });
+      const found = await listCloudAssets(
+        [
+          { provider: 'hetzner', auth_token: 'x-token-unreachable' },
+          { provider: 'linode', linode_personal_access_token: 'y-token-endless' },
+        ],
+        {
+          baseUrls: { hetzner: 'http://127.0.0.1:1', linode: endless.url },
+          notice: (m) => notices.push(m),
+          maxPages: 5,
+        },
+      );
       expect(found).toEqual([]);
       expect(notices[0]).toMatch(/^cloudlist: provider hetzner skipped: the API is unreachable/);
       expect(notices[1]).toBe('cloudlist: provider linode skipped: the listing did not end after 5 pages');
@@ -134,11 +186,16 @@ describe('discovery with cloud accounts', () => {
   let dns: DnsTestServer;
   let web: TestServer;
   beforeAll(async () => {
-    web = await startHttpServer((_req, res) => res.end('<html><head><title>Droplet app</title></head></html>'), { host: '127.0.0.11' });
+    web = await startHttpServer((_req, res) => res.end('<html><head><title>Droplet app</title></head></html>'), {
+      host: '127.0.0.11',
+    });
     const inv = sampleInventory();
     apis = await startCloudApis(inv);
     dns = await startDnsServer({
-      records: { 'alias.cf.example.test': [{ type: 'CNAME', data: 'app.cf.example.test' }], 'app.cf.example.test': [{ type: 'A', data: '127.0.0.51' }] },
+      records: {
+        'alias.cf.example.test': [{ type: 'CNAME', data: 'app.cf.example.test' }],
+        'app.cf.example.test': [{ type: 'A', data: '127.0.0.51' }],
+      },
     });
   });
   afterAll(async () => {
@@ -147,17 +204,31 @@ describe('discovery with cloud accounts', () => {
 
   it('runs with no roots: cloud hosts and addresses are resolved, scanned and probed', async () => {
     const notices: string[] = [];
-    const found = await runDiscovery({
-      roots: [], steps: ['dns_resolve', 'port_scan', 'http_probe'], ports: String(web.port), resolvers: [dns.resolver],
-      exclusions: ['127.0.0.42'],
-      cloud: { providers: parseCloudConfig(sampleProviderConfig()), baseUrls: apis.baseUrls },
-      limits: { timeoutMs: 1500 },
-    }, (e) => { if (e.type === 'notice') notices.push(e.message); });
+    const found = await runDiscovery(
+      {
+        roots: [],
+        steps: ['dns_resolve', 'port_scan', 'http_probe'],
+        ports: String(web.port),
+        resolvers: [dns.resolver],
+        exclusions: ['127.0.0.42'],
+        cloud: { providers: parseCloudConfig(sampleProviderConfig()), baseUrls: apis.baseUrls },
+        limits: { timeoutMs: 1500 },
+      },
+      (e) => {
+        if (e.type === 'notice') notices.push(e.message);
+      },
+    );
     expect(notices).toEqual([]);
-    const hosts = found.filter((a) => a.port === undefined).map((a) => `${a.host} ${a.ip.join(',')} ${a.sources.join(',')}`).sort();
+    const hosts = found
+      .filter((a) => a.port === undefined)
+      .map((a) => `${a.host} ${a.ip.join(',')} ${a.sources.join(',')}`)
+      .sort();
     expect(hosts).toEqual([
-      '127.0.0.11 127.0.0.11 cloudlist:do', '127.0.0.12 127.0.0.12 cloudlist:do', '127.0.0.13 127.0.0.13 cloudlist:do',
-      '127.0.0.31 127.0.0.31 cloudlist:hetzner', '127.0.0.32 127.0.0.32 cloudlist:hetzner',
+      '127.0.0.11 127.0.0.11 cloudlist:do',
+      '127.0.0.12 127.0.0.12 cloudlist:do',
+      '127.0.0.13 127.0.0.13 cloudlist:do',
+      '127.0.0.31 127.0.0.31 cloudlist:hetzner',
+      '127.0.0.32 127.0.0.32 cloudlist:hetzner',
       '127.0.0.41 127.0.0.41 cloudlist:linode',
       'alias.cf.example.test 127.0.0.51 cloudlist:cloudflare',
       'api.do.example.test 127.0.0.15 cloudlist:do',
@@ -173,7 +244,10 @@ describe('discovery with cloud accounts', () => {
   it('does not even resolve a cloud name that the exclusions leave out', async () => {
     const before = dns.queries.length;
     const found = await runDiscovery({
-      roots: [], steps: ['dns_resolve'], resolvers: [dns.resolver], exclusions: ['alias.cf.example.test'],
+      roots: [],
+      steps: ['dns_resolve'],
+      resolvers: [dns.resolver],
+      exclusions: ['alias.cf.example.test'],
       cloud: { providers: [{ provider: 'cloudflare', api_token: TOKENS.cloudflare }], baseUrls: apis.baseUrls },
       limits: { timeoutMs: 1500 },
     });

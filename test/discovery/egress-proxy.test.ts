@@ -23,32 +23,39 @@ describe('egress proxy', () => {
     await Promise.all([site?.close(), denied?.close()]);
   });
 
-  const viaProxy = (url: string) => new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const p = new URL(proxy.url);
-    const req = http.request({ host: p.hostname, port: p.port, path: url, headers: { host: new URL(url).host } }, (res) => {
-      let body = '';
-      res.on('data', (c) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+  const viaProxy = (url: string) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const p = new URL(proxy.url);
+      const req = http.request(
+        { host: p.hostname, port: p.port, path: url, headers: { host: new URL(url).host } },
+        (res) => {
+          let body = '';
+          res.on('data', (c) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      req.on('error', reject);
+      req.end();
     });
-    req.on('error', reject);
-    req.end();
-  });
 
-  const tunnel = (authority: string) => new Promise<string>((resolve) => {
-    const p = new URL(proxy.url);
-    const s = net.connect(Number(p.port), p.hostname, () => s.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n\r\n`));
-    let got = '';
-    s.on('data', (d) => {
-      got += d.toString('latin1');
-      if (got.includes('\r\n\r\n') && got.startsWith('HTTP/1.1 200')) {
-        if (!got.includes('SITE')) s.write('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
-      }
+  const tunnel = (authority: string) =>
+    new Promise<string>((resolve) => {
+      const p = new URL(proxy.url);
+      const s = net.connect(Number(p.port), p.hostname, () =>
+        s.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n\r\n`),
+      );
+      let got = '';
+      s.on('data', (d) => {
+        got += d.toString('latin1');
+        if (got.includes('\r\n\r\n') && got.startsWith('HTTP/1.1 200')) {
+          if (!got.includes('SITE')) s.write('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+        }
+      });
+      s.on('close', () => resolve(got));
+      s.on('error', () => resolve(got));
     });
-    s.on('close', () => resolve(got));
-    s.on('error', () => resolve(got));
-  });
 
-  it('forwards plain requests to allowed addresses, names through discovery\'s answers', async () => {
+  it("forwards plain requests to allowed addresses, names through discovery's answers", async () => {
     expect(await viaProxy(`http://site.discovered:${site.port}/a`)).toEqual({ status: 200, body: 'SITE' });
     expect(site.requests.at(-1)).toMatchObject({ url: '/a', headers: { host: `site.discovered:${site.port}` } });
   });

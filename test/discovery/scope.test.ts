@@ -54,13 +54,29 @@ describe('discovery scope', () => {
     const started = performance.now();
     expect(portCount(parsePortRanges(spec))).toBe(65_535);
     expect(performance.now() - started).toBeLessThan(100);
-    expect(parsePortRanges('443,80,81-90,85')).toEqual([[80, 90], [443, 443]]);
+    expect(parsePortRanges('443,80,81-90,85')).toEqual([
+      [80, 90],
+      [443, 443],
+    ]);
     expect(parsePorts('full')).toHaveLength(65_535);
   });
 
   it('workOf counts address-port pairs and brute-force names', () => {
-    const w = workOf({ roots: ['10.0.0.0/16', 'example.test', 'example.org'], exclusions: ['10.0.1.0/24'], ports: '80,443', steps: ['dns_bruteforce', 'port_scan'], wordlist: ['www', 'WWW', 'api', 'bad word'] });
-    expect(w).toEqual({ addresses: 65_536n - 256n + 2n, ports: 2, pairs: (65_536n - 256n + 2n) * 2n, domains: 2, words: 2, names: 4n });
+    const w = workOf({
+      roots: ['10.0.0.0/16', 'example.test', 'example.org'],
+      exclusions: ['10.0.1.0/24'],
+      ports: '80,443',
+      steps: ['dns_bruteforce', 'port_scan'],
+      wordlist: ['www', 'WWW', 'api', 'bad word'],
+    });
+    expect(w).toEqual({
+      addresses: 65_536n - 256n + 2n,
+      ports: 2,
+      pairs: (65_536n - 256n + 2n) * 2n,
+      domains: 2,
+      words: 2,
+      names: 4n,
+    });
     expect(workOf({ roots: ['10.0.0.0/16'], steps: ['dns_resolve'] }).pairs).toBe(0n);
   });
 });

@@ -27,7 +27,11 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(kind: DbKind = 'pglite', config: Partial<PlatformConfig> = {}, extra: Partial<AppContext> = {}): Promise<TestApp> {
+export async function createTestApp(
+  kind: DbKind = 'pglite',
+  config: Partial<PlatformConfig> = {},
+  extra: Partial<AppContext> = {},
+): Promise<TestApp> {
   const testDb = await freshDb(kind);
   const db = testDb.db;
   const ctx: AppContext = {
@@ -43,7 +47,10 @@ export async function createTestApp(kind: DbKind = 'pglite', config: Partial<Pla
   const ownerRow = (await store.findUserByEmail(db, 'owner@localhost'))!;
   const owner = { email: 'owner@localhost', key: boot.apiKey!, userId: ownerRow.id, teamId: ownerRow.default_team_id! };
   return {
-    app, ctx, testDb, owner,
+    app,
+    ctx,
+    testDb,
+    owner,
     async addUser(email, role) {
       const user = await store.insertUser(db, email, owner.teamId);
       await store.insertMember(db, owner.teamId, user.id, parseRole(role)!, true);

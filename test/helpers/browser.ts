@@ -13,7 +13,14 @@ export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install it with \`apt-get install -y chromium\``);
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -38,13 +45,18 @@ export function screenshotter(enabled: boolean): (page: Page, name: string) => P
 /** Under the server's Content-Security-Policy nothing may be refused, and no page may throw. */
 export function watchPages(pages: Page[], problems: string[]): void {
   for (const p of pages) {
-    p.on('console', (m) => { if (/Content Security Policy|Refused to/i.test(m.text())) problems.push(m.text()); });
+    p.on('console', (m) => {
+      if (/Content Security Policy|Refused to/i.test(m.text())) problems.push(m.text());
+    });
     p.on('pageerror', (e) => problems.push(`${e.name}: ${e.message}`));
   }
 }
 
 /** A page in a context of its own (its own cookies), with the tests' wait. */
-export async function newPage(browser: Browser, viewport = { width: 1360, height: 860 }): Promise<{ context: BrowserContext; page: Page }> {
+export async function newPage(
+  browser: Browser,
+  viewport = { width: 1360, height: 860 },
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport });
   context.setDefaultTimeout(Number(process.env.E2E_WAIT ?? 60_000));
   return { context, page: await context.newPage() };
@@ -59,7 +71,13 @@ export async function signInWithKey(page: Page, base: string, key: string, role:
   await page.getByTestId('me-role').filter({ hasText: role }).waitFor();
 }
 
-export async function signInWithPassword(page: Page, base: string, email: string, password: string, role: string): Promise<void> {
+export async function signInWithPassword(
+  page: Page,
+  base: string,
+  email: string,
+  password: string,
+  role: string,
+): Promise<void> {
   await page.goto(base + '/sign-in');
   await page.locator('input[name=email]').fill(email);
   await page.locator('input[name=password]').fill(password);
@@ -70,11 +88,14 @@ export async function signInWithPassword(page: Page, base: string, email: string
 /** A member with a password, made through the API (invite, then accept); the console's own invite flow is console.test.ts's. */
 export async function addMember(base: string, ownerKey: string, email: string, password: string): Promise<void> {
   const invited = await fetch(base + '/v1/user/team/member', {
-    method: 'POST', headers: { 'x-api-key': ownerKey, 'content-type': 'application/json' }, body: JSON.stringify({ email, role: 'MEMBER' }),
+    method: 'POST',
+    headers: { 'x-api-key': ownerKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ email, role: 'MEMBER' }),
   });
   if (invited.status !== 200) throw new Error(`invite failed: ${invited.status} ${await invited.text()}`);
   const accepted = await fetch(base + '/v1/user/invite/accept', {
-    method: 'POST', headers: { 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ token: ((await invited.json()) as { invite_token: string }).invite_token, password }),
   });
   if (accepted.status !== 200) throw new Error(`accept failed: ${accepted.status} ${await accepted.text()}`);
@@ -85,7 +106,12 @@ export async function addMember(base: string, ownerKey: string, email: string, p
  * PostgreSQL schema it ran in (kind 'postgres') and its data folder. Anything that never started is skipped.
  */
 export async function endConsoleRun(r: {
-  browser?: Browser; serve?: VigilProcess; targets: ({ close(): Promise<unknown> } | undefined)[]; kind: string; schema: string; dir?: string;
+  browser?: Browser;
+  serve?: VigilProcess;
+  targets: ({ close(): Promise<unknown> } | undefined)[];
+  kind: string;
+  schema: string;
+  dir?: string;
 }): Promise<void> {
   await r.browser?.close().catch(() => {});
   await r.serve?.kill();
@@ -122,7 +148,8 @@ export async function loadCold(
     const seen = new Map<string, { url: string; encoding: string }>();
     const responses: ColdLoad['responses'] = [];
     cdp.on('Network.responseReceived', (e) => {
-      const encoding = Object.entries(e.response.headers).find(([k]) => k.toLowerCase() === 'content-encoding')?.[1] ?? '';
+      const encoding =
+        Object.entries(e.response.headers).find(([k]) => k.toLowerCase() === 'content-encoding')?.[1] ?? '';
       seen.set(e.requestId, { url: e.response.url, encoding: String(encoding) });
     });
     cdp.on('Network.loadingFinished', (e) => {

@@ -29,7 +29,19 @@ export function makeCert(o: CertOptions): Pem {
   const f = (n: string) => path.join(dir, n);
   const run = (args: string[]) => execFileSync('openssl', args, { stdio: ['ignore', 'ignore', 'pipe'] });
   try {
-    run(['req', '-new', '-newkey', 'rsa:2048', '-nodes', '-subj', o.subject, '-keyout', f('key.pem'), '-out', f('req.csr')]);
+    run([
+      'req',
+      '-new',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-subj',
+      o.subject,
+      '-keyout',
+      f('key.pem'),
+      '-out',
+      f('req.csr'),
+    ]);
     const ext: string[] = [];
     if (o.dns?.length) ext.push(`subjectAltName=${o.dns.map((d) => `DNS:${d}`).join(',')}`);
     ext.push('subjectKeyIdentifier=hash');
@@ -40,9 +52,39 @@ export function makeCert(o: CertOptions): Pem {
     if (o.ca) {
       writeFileSync(f('ca.pem'), o.ca.cert);
       writeFileSync(f('ca.key'), o.ca.key);
-      run(['x509', '-req', '-in', f('req.csr'), '-CA', f('ca.pem'), '-CAkey', f('ca.key'), '-set_serial', '0x08BB00EE1234', '-days', days, '-extfile', f('ext.cnf'), '-out', f('cert.pem')]);
+      run([
+        'x509',
+        '-req',
+        '-in',
+        f('req.csr'),
+        '-CA',
+        f('ca.pem'),
+        '-CAkey',
+        f('ca.key'),
+        '-set_serial',
+        '0x08BB00EE1234',
+        '-days',
+        days,
+        '-extfile',
+        f('ext.cnf'),
+        '-out',
+        f('cert.pem'),
+      ]);
     } else {
-      run(['x509', '-req', '-in', f('req.csr'), '-signkey', f('key.pem'), '-days', days, '-extfile', f('ext.cnf'), '-out', f('cert.pem')]);
+      run([
+        'x509',
+        '-req',
+        '-in',
+        f('req.csr'),
+        '-signkey',
+        f('key.pem'),
+        '-days',
+        days,
+        '-extfile',
+        f('ext.cnf'),
+        '-out',
+        f('cert.pem'),
+      ]);
     }
     return { key: readFileSync(f('key.pem'), 'utf8'), cert: readFileSync(f('cert.pem'), 'utf8') };
   } finally {

@@ -40,7 +40,10 @@ export async function freshDb(kind: DbKind, opts: { migrate?: boolean } = {}): P
     const schema = `t_${randomBytes(6).toString('hex')}`;
     const db = await connect({ databaseUrl: url, schema, poolSize: 5 });
     out = {
-      db, kind, url, schema,
+      db,
+      kind,
+      url,
+      schema,
       async drop() {
         await db.close();
         await dropSchema(url, schema);

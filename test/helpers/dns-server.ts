@@ -48,7 +48,8 @@ export interface DnsTestServer {
 }
 
 function referral(zone: Zone, name: string, query: DecodedPacket): Buffer | undefined {
-  const cut = Object.keys(zone.delegations ?? {}).filter((z) => z === '' || name === z || name.endsWith(`.${z}`))
+  const cut = Object.keys(zone.delegations ?? {})
+    .filter((z) => z === '' || name === z || name.endsWith(`.${z}`))
     .sort((a, b) => b.length - a.length)[0];
   if (cut === undefined || zone.records[name]) return undefined;
   const servers = zone.delegations![cut]!;
@@ -83,9 +84,11 @@ function answerFor(zone: Zone, q: Question, query: DecodedPacket): Buffer {
   let records = found ?? [];
   // The CNAME chain inside the zone, at most 8 links (a loop ends there).
   for (let links = 0; links < 8; links++) {
-    answers.push(...records
-      .filter((r) => (q.type as string) === 'ANY' || r.type === q.type || (r.type === 'CNAME' && q.type !== 'CNAME'))
-      .map((r) => ({ name: owner, type: r.type, class: (r.class ?? 'IN'), ttl: r.ttl ?? 300, data: r.data }) as Answer));
+    answers.push(
+      ...records
+        .filter((r) => (q.type as string) === 'ANY' || r.type === q.type || (r.type === 'CNAME' && q.type !== 'CNAME'))
+        .map((r) => ({ name: owner, type: r.type, class: r.class ?? 'IN', ttl: r.ttl ?? 300, data: r.data }) as Answer),
+    );
     const cname = records.find((r) => r.type === 'CNAME');
     if (!cname || q.type === 'CNAME' || (q.type as string) === 'ANY') break;
     owner = String(cname.data).replace(/\.$/, '');
@@ -94,7 +97,8 @@ function answerFor(zone: Zone, q: Question, query: DecodedPacket): Buffer {
     records = next;
   }
   const rcode = zone.rcodes?.[name] ?? (found ? 'NOERROR' : 'NXDOMAIN');
-  const flags = packet.AUTHORITATIVE_ANSWER | (query.flag_rd ? packet.RECURSION_DESIRED : 0) | packet.RECURSION_AVAILABLE;
+  const flags =
+    packet.AUTHORITATIVE_ANSWER | (query.flag_rd ? packet.RECURSION_DESIRED : 0) | packet.RECURSION_AVAILABLE;
   return packet.encode({
     type: 'response',
     id: query.id,
@@ -146,7 +150,12 @@ export async function startDnsServer(zone: Zone, bind: DnsBind = {}): Promise<Dn
     let out = answerFor(zone, query.questions![0], query);
     const opt = query.additionals?.find((r) => r.type === 'OPT') as { udpPayloadSize?: number } | undefined;
     if (zone.truncate || out.length > Math.max(512, opt?.udpPayloadSize ?? 512)) {
-      out = packet.encode({ type: 'response', id: query.id, flags: packet.TRUNCATED_RESPONSE | packet.AUTHORITATIVE_ANSWER, questions: query.questions });
+      out = packet.encode({
+        type: 'response',
+        id: query.id,
+        flags: packet.TRUNCATED_RESPONSE | packet.AUTHORITATIVE_ANSWER,
+        questions: query.questions,
+      });
     }
     udp.send(out, from.port, from.address);
   });
@@ -163,9 +172,10 @@ export async function startDnsServer(zone: Zone, bind: DnsBind = {}): Promise<Dn
     zone,
     resolver: `${host}:${port}`,
     queries,
-    close: () => new Promise<void>((resolve) => {
-      udp.close();
-      tcp.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        udp.close();
+        tcp.close(() => resolve());
+      }),
   };
 }

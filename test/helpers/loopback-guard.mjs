@@ -11,7 +11,9 @@ const record = (line) => {
   if (logFile) fs.appendFileSync(logFile, `${line}\n`);
 };
 const loopback = (h) => {
-  const host = String(h ?? 'localhost').replace(/^\[|\]$/g, '').toLowerCase();
+  const host = String(h ?? 'localhost')
+    .replace(/^\[|\]$/g, '')
+    .toLowerCase();
   return host === 'localhost' || host === '::1' || host.startsWith('127.') || host === '0:0:0:0:0:0:0:1';
 };
 
@@ -38,7 +40,10 @@ dns.lookup = function guardedLookup(hostname, options, callback) {
   const cb = typeof options === 'function' ? options : callback;
   if (!loopback(hostname) && !bindAny(hostname)) {
     record(`lookup ${hostname}`);
-    const err = Object.assign(new Error(`loopback guard: lookup of ${hostname} refused`), { code: 'ENOTFOUND', hostname });
+    const err = Object.assign(new Error(`loopback guard: lookup of ${hostname} refused`), {
+      code: 'ENOTFOUND',
+      hostname,
+    });
     process.nextTick(() => cb(err));
     return {};
   }

@@ -9,7 +9,12 @@ import yaml from 'js-yaml';
 import { hasShared, sharedDir } from './shared.ts';
 
 type Doc = { paths: Record<string, Record<string, Operation>>; components: Record<string, Record<string, unknown>> };
-type Operation = { operationId?: string; responses?: Record<string, unknown>; requestBody?: unknown; parameters?: unknown[] };
+type Operation = {
+  operationId?: string;
+  responses?: Record<string, unknown>;
+  requestBody?: unknown;
+  parameters?: unknown[];
+};
 
 const FILE = path.join(sharedDir, 'reference/pdcp/openapi.yaml');
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
@@ -55,13 +60,20 @@ export function pdcpPath(method: string, concrete: string): string | undefined {
 /** Every operation of the document, as "METHOD /path". */
 export function pdcpOperations(): string[] {
   const { doc } = load();
-  return Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).filter((m) => METHODS.includes(m)).map((m) => `${m.toUpperCase()} ${p}`));
+  return Object.entries(doc.paths).flatMap(([p, ops]) =>
+    Object.keys(ops)
+      .filter((m) => METHODS.includes(m))
+      .map((m) => `${m.toUpperCase()} ${p}`),
+  );
 }
 
 function resolve(doc: Doc, node: unknown): unknown {
   let n = node as { $ref?: string } | undefined;
   while (n && typeof n.$ref === 'string') {
-    n = n.$ref.replace(/^#\//, '').split('/').reduce<unknown>((o, k) => (o as Record<string, unknown>)?.[k], doc) as typeof n;
+    n = n.$ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce<unknown>((o, k) => (o as Record<string, unknown>)?.[k], doc) as typeof n;
   }
   return n;
 }
@@ -73,13 +85,18 @@ function validatorFor(method: string, template: string, status: number): Validat
   const op = doc.paths[template]?.[method.toLowerCase()];
   if (!op?.responses) throw new Error(`the hosted platform's API has no ${method} ${template}`);
   const used = [String(status), `${String(status)[0]}XX`, 'default'].find((k) => op.responses![k] !== undefined);
-  if (!used) throw new Error(`${method} ${template} has no response ${status} (nor a default) in the hosted platform's API`);
+  if (!used)
+    throw new Error(`${method} ${template} has no response ${status} (nor a default) in the hosted platform's API`);
   const response = op.responses[used] as { $ref?: string };
-  const json = (resolve(doc, response) as { content?: Record<string, { schema?: unknown }> })?.content?.['application/json'];
+  const json = (resolve(doc, response) as { content?: Record<string, { schema?: unknown }> })?.content?.[
+    'application/json'
+  ];
   if (!json?.schema) return undefined; // not a JSON answer (a file download, or no body)
   // A JSON pointer into the whole document, so the schema's own references resolve.
   const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
-  const base = response.$ref ? response.$ref.replace(/^#/, '') : `/paths/${esc(template)}/${method.toLowerCase()}/responses/${esc(used)}`;
+  const base = response.$ref
+    ? response.$ref.replace(/^#/, '')
+    : `/paths/${esc(template)}/${method.toLowerCase()}/responses/${esc(used)}`;
   const v = ajv.compile({ $ref: `pdcp#${base}/content/application~1json/schema` });
   validators.set(key, v);
   return v;
@@ -95,7 +112,9 @@ export function assertPdcpAnswer(method: string, concretePath: string, status: n
   const v = validatorFor(method.toUpperCase(), template, status);
   if (v && !v(body)) {
     const errors = (v.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message}`).join('; ');
-    throw new Error(`${method.toUpperCase()} ${concretePath} (${template}) ${status} does not match the hosted platform's schema: ${errors}`);
+    throw new Error(
+      `${method.toUpperCase()} ${concretePath} (${template}) ${status} does not match the hosted platform's schema: ${errors}`,
+    );
   }
   return template;
 }

@@ -22,7 +22,8 @@ export interface VigilProcess {
 /** Runs `node bin/vigil.mjs ...args` with env added to a clean copy of this process's environment. */
 export function spawnVigil(args: string[], env: Record<string, string | undefined> = {}): VigilProcess {
   const base = { ...process.env };
-  for (const k of ['DATABASE_URL', 'VIGIL_DB_SCHEMA', 'VIGIL_BOOTSTRAP_API_KEY', 'PORT', 'VIGIL_DATA_DIR']) delete base[k];
+  for (const k of ['DATABASE_URL', 'VIGIL_DB_SCHEMA', 'VIGIL_BOOTSTRAP_API_KEY', 'PORT', 'VIGIL_DATA_DIR'])
+    delete base[k];
   const proc = spawn(process.execPath, [path.join(repoRoot, 'bin/vigil.mjs'), ...args], {
     cwd: repoRoot,
     env: { ...base, VIGIL_LOG_LEVEL: 'info', ...env },
@@ -31,12 +32,20 @@ export function spawnVigil(args: string[], env: Record<string, string | undefine
   let out = '';
   let err = '';
   const listeners = new Set<() => void>();
-  proc.stdout!.on('data', (d: Buffer) => { out += d.toString(); listeners.forEach((l) => l()); });
-  proc.stderr!.on('data', (d: Buffer) => { err += d.toString(); listeners.forEach((l) => l()); });
-  const exited = new Promise<number | string>((resolve) => proc.on('exit', (code, signal) => {
-    resolve(code ?? signal ?? -1);
+  proc.stdout!.on('data', (d: Buffer) => {
+    out += d.toString();
     listeners.forEach((l) => l());
-  }));
+  });
+  proc.stderr!.on('data', (d: Buffer) => {
+    err += d.toString();
+    listeners.forEach((l) => l());
+  });
+  const exited = new Promise<number | string>((resolve) =>
+    proc.on('exit', (code, signal) => {
+      resolve(code ?? signal ?? -1);
+      listeners.forEach((l) => l());
+    }),
+  );
   let exitCode: number | string | undefined;
   void exited.then((c) => (exitCode = c));
 
@@ -46,19 +55,32 @@ export function spawnVigil(args: string[], env: Record<string, string | undefine
         const m = (out + err).match(re);
         if (m) return done(() => resolve(m));
         if (exitCode !== undefined || proc.exitCode !== null) {
-          done(() => reject(new Error(`vigil exited (${proc.exitCode ?? exitCode}) before printing ${re}:\n${out}\n${err}`)));
+          done(() =>
+            reject(new Error(`vigil exited (${proc.exitCode ?? exitCode}) before printing ${re}:\n${out}\n${err}`)),
+          );
         }
       };
-      const timer = setTimeout(() => done(() => reject(new Error(`timeout waiting for ${re}:\n${out}\n${err}`))), timeoutMs);
-      const done = (fn: () => void) => { clearTimeout(timer); listeners.delete(check); fn(); };
+      const timer = setTimeout(
+        () => done(() => reject(new Error(`timeout waiting for ${re}:\n${out}\n${err}`))),
+        timeoutMs,
+      );
+      const done = (fn: () => void) => {
+        clearTimeout(timer);
+        listeners.delete(check);
+        fn();
+      };
       listeners.add(check);
       check();
     });
 
   return {
     proc,
-    get stdout() { return out; },
-    get stderr() { return err; },
+    get stdout() {
+      return out;
+    },
+    get stderr() {
+      return err;
+    },
     waitFor,
     exited,
     async listening(timeoutMs) {
@@ -72,7 +94,10 @@ export function spawnVigil(args: string[], env: Record<string, string | undefine
 }
 
 /** Runs a short vigil command to its end. */
-export async function runVigil(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number | string; stdout: string; stderr: string }> {
+export async function runVigil(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<{ code: number | string; stdout: string; stderr: string }> {
   const p = spawnVigil(args, env);
   const code = await p.exited;
   return { code, stdout: p.stdout, stderr: p.stderr };

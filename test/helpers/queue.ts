@@ -7,7 +7,10 @@ import type PgBoss from 'pg-boss';
 import { queueSchemaFor, startQueue } from '../../src/db/queue.ts';
 import type { TestDb } from './db.ts';
 
-export async function startTestQueue(testDb: TestDb, opts: { schedule?: boolean; supervise?: boolean } = {}): Promise<PgBoss> {
+export async function startTestQueue(
+  testDb: TestDb,
+  opts: { schedule?: boolean; supervise?: boolean } = {},
+): Promise<PgBoss> {
   return startQueue({
     db: testDb.db,
     databaseUrl: testDb.url,
@@ -28,13 +31,22 @@ export { waitFor } from './wait.ts';
  */
 export async function createQueuedApp(lines?: string[]): Promise<{ t: TestApp; boss: PgBoss; close(): Promise<void> }> {
   const log = lines
-    ? pino({ level: 'info' }, new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } }))
+    ? pino(
+        { level: 'info' },
+        new Writable({
+          write(chunk, _enc, cb) {
+            lines.push(String(chunk));
+            cb();
+          },
+        }),
+      )
     : undefined;
   const t = await createTestApp('pglite', {}, log ? { log } : {});
   const boss = await startTestQueue(t.testDb);
   t.ctx.queue = boss;
   return {
-    t, boss,
+    t,
+    boss,
     async close() {
       await boss.stop({ graceful: false, close: true }).catch(() => {});
       await t.close();

@@ -33,7 +33,14 @@ function wrap(handler: Handler, requests: SeenRequest[]) {
     req.on('end', async () => {
       const body = Buffer.concat(chunks).toString('utf8');
       const servername = (req.socket as { servername?: string }).servername;
-      requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, at: Date.now(), servername: servername || undefined });
+      requests.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body,
+        at: Date.now(),
+        servername: servername || undefined,
+      });
       try {
         await handler(req, res, body);
       } catch (err) {
@@ -45,20 +52,36 @@ function wrap(handler: Handler, requests: SeenRequest[]) {
   };
 }
 
-async function listen(server: net.Server, scheme: string, requests: SeenRequest[], bind = '127.0.0.1', port = 0): Promise<TestServer> {
-  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(port, bind, resolve); });
+async function listen(
+  server: net.Server,
+  scheme: string,
+  requests: SeenRequest[],
+  bind = '127.0.0.1',
+  port = 0,
+): Promise<TestServer> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, bind, resolve);
+  });
   const sockets = new Set<net.Socket>();
-  server.on('connection', (s: net.Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
-  server.on('secureConnection', (s: net.Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  server.on('connection', (s: net.Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  server.on('secureConnection', (s: net.Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
   return {
     url: `${scheme}://${bind}:${(server.address() as net.AddressInfo).port}`,
     port: (server.address() as net.AddressInfo).port,
     requests,
     server,
-    close: () => new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -121,7 +144,14 @@ export async function startSocks5(): Promise<{ port: number; seen: string[]; clo
         const atyp = req[3];
         let host: string;
         let off: number;
-        if (atyp === 1) { host = [...req.subarray(4, 8)].join('.'); off = 8; } else { const n = req[4]; host = req.subarray(5, 5 + n).toString(); off = 5 + n; }
+        if (atyp === 1) {
+          host = [...req.subarray(4, 8)].join('.');
+          off = 8;
+        } else {
+          const n = req[4];
+          host = req.subarray(5, 5 + n).toString();
+          off = 5 + n;
+        }
         const port = req.readUInt16BE(off);
         seen.push(`${host}:${port}`);
         const upstream = net.connect({ host, port }, () => {
@@ -134,5 +164,12 @@ export async function startSocks5(): Promise<{ port: number; seen: string[]; clo
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { port: (server.address() as net.AddressInfo).port, seen, close: () => new Promise((r) => { server.close(() => r()); }) };
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    seen,
+    close: () =>
+      new Promise((r) => {
+        server.close(() => r());
+      }),
+  };
 }

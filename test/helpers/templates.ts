@@ -19,7 +19,10 @@ export function tpl(text: string): Template {
 
 /** An http template named `id` from its `http:` blocks (and top-level keys before them), parsed without any issue. */
 export function httpTemplate(id: string, blocks: string, top = ''): Template {
-  const r = parseTemplate(`id: ${id}\ninfo: { name: ${id}, author: vigil, severity: low }\n${top}http:\n${blocks}`, `${id}.yaml`);
+  const r = parseTemplate(
+    `id: ${id}\ninfo: { name: ${id}, author: vigil, severity: low }\n${top}http:\n${blocks}`,
+    `${id}.yaml`,
+  );
   expect(r.issues).toEqual([]);
   return r.template!;
 }
@@ -32,7 +35,11 @@ export function corpusTemplate(rel: string): Template {
 }
 
 /** Runs the templates on the targets (no rate limit, 3 s timeout) and returns every event. */
-export async function scanEvents(templates: Template[], targets: string[], extra: Partial<ScanOptions> = {}): Promise<ResultEvent[]> {
+export async function scanEvents(
+  templates: Template[],
+  targets: string[],
+  extra: Partial<ScanOptions> = {},
+): Promise<ResultEvent[]> {
   const events: ResultEvent[] = [];
   await runScan({ targets, templates, rateLimit: 0, timeout: 3, onResult: (e) => events.push(e), ...extra });
   return events;

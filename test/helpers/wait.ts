@@ -3,7 +3,11 @@
 // server's request log), not "sleep, then check that nothing changed".
 
 /** Polls until fn returns a truthy value and returns it (at once when it already holds), or throws after timeoutMs. */
-export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 15_000, stepMs = 100): Promise<T> {
+export async function waitFor<T>(
+  fn: () => Promise<T | undefined | null | false>,
+  timeoutMs = 15_000,
+  stepMs = 100,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();

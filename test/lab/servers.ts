@@ -28,7 +28,9 @@ export const SPECS: Spec[] = [
     packages: ['nginx-light'],
     binary: '/usr/sbin/nginx',
     prepare(dir, port) {
-      writeFileSync(path.join(dir, 'nginx.conf'), `
+      writeFileSync(
+        path.join(dir, 'nginx.conf'),
+        `
 daemon off;
 master_process off;
 pid ${dir}/nginx.pid;
@@ -45,7 +47,8 @@ http {
     location = /nginx_status { stub_status; }
   }
 }
-`);
+`,
+      );
       return ['/usr/sbin/nginx', '-c', path.join(dir, 'nginx.conf'), '-p', dir];
     },
   },
@@ -62,7 +65,9 @@ http {
       writeFileSync(path.join(www, 'files', 'notes.txt'), 'lab\n');
       chmodSync(dir, 0o755);
       const mods = ['mpm_prefork', 'authz_core', 'dir', 'mime', 'status', 'info', 'autoindex', 'alias'];
-      writeFileSync(path.join(dir, 'apache2.conf'), `
+      writeFileSync(
+        path.join(dir, 'apache2.conf'),
+        `
 ${mods.map((m) => `LoadModule ${m}_module ${APACHE_MODS}/mod_${m}.so`).join('\n')}
 LoadModule php_module ${APACHE_MODS}/libphp8.2.so
 ServerName 127.0.0.1
@@ -89,7 +94,8 @@ ExtendedStatus On
 <Location /server-info>
   SetHandler server-info
 </Location>
-`);
+`,
+      );
       return ['/usr/sbin/apache2', '-f', path.join(dir, 'apache2.conf'), '-DFOREGROUND'];
     },
   },
@@ -101,8 +107,13 @@ ExtendedStatus On
       // Its own document root: /var/www/html may hold another package's default page.
       const www = path.join(dir, 'www');
       mkdirSync(www, { recursive: true });
-      writeFileSync(path.join(www, 'index.html'), '<html><head><title>Lab</title></head><body>static files</body></html>\n');
-      writeFileSync(path.join(dir, 'lighttpd.conf'), `
+      writeFileSync(
+        path.join(www, 'index.html'),
+        '<html><head><title>Lab</title></head><body>static files</body></html>\n',
+      );
+      writeFileSync(
+        path.join(dir, 'lighttpd.conf'),
+        `
 server.modules = ("mod_status", "mod_indexfile", "mod_staticfile")
 server.document-root = "${www}"
 server.bind = "127.0.0.1"
@@ -113,7 +124,8 @@ index-file.names = ("index.lighttpd.html", "index.html")
 status.status-url = "/server-status"
 status.config-url = "/server-config"
 mimetype.assign = (".html" => "text/html")
-`);
+`,
+      );
       return ['/usr/sbin/lighttpd', '-D', '-f', path.join(dir, 'lighttpd.conf')];
     },
   },
@@ -123,10 +135,17 @@ mimetype.assign = (".html" => "text/html")
     binary: '/usr/bin/prometheus',
     prepare(dir, port) {
       // Scrapes itself, the configuration every Prometheus install starts from.
-      writeFileSync(path.join(dir, 'prometheus.yml'),
-        `global:\n  scrape_interval: 1h\nscrape_configs:\n  - job_name: prometheus\n    static_configs:\n      - targets: ['127.0.0.1:${port}']\n`);
-      return ['/usr/bin/prometheus', `--config.file=${dir}/prometheus.yml`, `--storage.tsdb.path=${dir}/data`,
-        `--web.listen-address=127.0.0.1:${port}`, '--web.enable-admin-api'];
+      writeFileSync(
+        path.join(dir, 'prometheus.yml'),
+        `global:\n  scrape_interval: 1h\nscrape_configs:\n  - job_name: prometheus\n    static_configs:\n      - targets: ['127.0.0.1:${port}']\n`,
+      );
+      return [
+        '/usr/bin/prometheus',
+        `--config.file=${dir}/prometheus.yml`,
+        `--storage.tsdb.path=${dir}/data`,
+        `--web.listen-address=127.0.0.1:${port}`,
+        '--web.enable-admin-api',
+      ];
     },
   },
   {
@@ -143,8 +162,13 @@ mimetype.assign = (".html" => "text/html")
     binary: '/usr/bin/prometheus-alertmanager',
     prepare(dir, port) {
       writeFileSync(path.join(dir, 'alertmanager.yml'), `route:\n  receiver: none\nreceivers:\n  - name: none\n`);
-      return ['/usr/bin/prometheus-alertmanager', `--config.file=${dir}/alertmanager.yml`, `--storage.path=${dir}/data`,
-        `--web.listen-address=127.0.0.1:${port}`, '--cluster.listen-address='];
+      return [
+        '/usr/bin/prometheus-alertmanager',
+        `--config.file=${dir}/alertmanager.yml`,
+        `--storage.path=${dir}/data`,
+        `--web.listen-address=127.0.0.1:${port}`,
+        '--cluster.listen-address=',
+      ];
     },
   },
   {
@@ -160,7 +184,9 @@ mimetype.assign = (".html" => "text/html")
     packages: ['haproxy'],
     binary: '/usr/sbin/haproxy',
     prepare(dir, port) {
-      writeFileSync(path.join(dir, 'haproxy.cfg'), `
+      writeFileSync(
+        path.join(dir, 'haproxy.cfg'),
+        `
 defaults
   mode http
   timeout connect 5s
@@ -171,7 +197,8 @@ frontend stats
   stats enable
   stats uri /haproxy?stats
   stats refresh 30s
-`);
+`,
+      );
       return ['/usr/sbin/haproxy', '-db', '-f', path.join(dir, 'haproxy.cfg')];
     },
   },
@@ -181,8 +208,20 @@ frontend stats
     binary: '/usr/sbin/varnishd',
     prepare(dir, port, ctx) {
       // In front of the lab's nginx, as varnish is deployed.
-      return ['/usr/sbin/varnishd', '-F', '-a', `127.0.0.1:${port}`, '-b', `127.0.0.1:${ctx.nginx}`, '-n', path.join(dir, 'varnish'),
-        '-T', 'none', '-s', 'malloc,32m'];
+      return [
+        '/usr/sbin/varnishd',
+        '-F',
+        '-a',
+        `127.0.0.1:${port}`,
+        '-b',
+        `127.0.0.1:${ctx.nginx}`,
+        '-n',
+        path.join(dir, 'varnish'),
+        '-T',
+        'none',
+        '-s',
+        'malloc,32m',
+      ];
     },
   },
   {
@@ -190,7 +229,10 @@ frontend stats
     packages: ['tinyproxy'],
     binary: '/usr/bin/tinyproxy',
     prepare(dir, port) {
-      writeFileSync(path.join(dir, 'tinyproxy.conf'), `Port ${port}\nListen 127.0.0.1\nTimeout 10\nPidFile "${dir}/tinyproxy.pid"\nLogLevel Critical\nMaxClients 50\nAllow 127.0.0.1\n`);
+      writeFileSync(
+        path.join(dir, 'tinyproxy.conf'),
+        `Port ${port}\nListen 127.0.0.1\nTimeout 10\nPidFile "${dir}/tinyproxy.pid"\nLogLevel Critical\nMaxClients 50\nAllow 127.0.0.1\n`,
+      );
       return ['/usr/bin/tinyproxy', '-d', '-c', path.join(dir, 'tinyproxy.conf')];
     },
   },
@@ -199,8 +241,15 @@ frontend stats
     packages: ['syncthing'],
     binary: '/usr/bin/syncthing',
     prepare(dir, port) {
-      return ['/usr/bin/syncthing', 'serve', '--no-browser', '--no-restart', '--no-upgrade', `--gui-address=http://127.0.0.1:${port}`,
-        `--home=${dir}/home`];
+      return [
+        '/usr/bin/syncthing',
+        'serve',
+        '--no-browser',
+        '--no-restart',
+        '--no-upgrade',
+        `--gui-address=http://127.0.0.1:${port}`,
+        `--home=${dir}/home`,
+      ];
     },
   },
 ];
@@ -242,7 +291,10 @@ async function waitForPort(port: number, proc: ChildProcess, name: string, ms = 
     if (proc.exitCode !== null) throw new Error(`${name} exited (${proc.exitCode}) before listening`);
     const ok = await new Promise<boolean>((resolve) => {
       const c = net.connect(port, '127.0.0.1');
-      c.once('connect', () => { c.destroy(); resolve(true); });
+      c.once('connect', () => {
+        c.destroy();
+        resolve(true);
+      });
       c.once('error', () => resolve(false));
     });
     if (ok) return;
@@ -266,14 +318,23 @@ export async function startAll(root: string, specs: Spec[] = SPECS): Promise<Map
       const [cmd, ...args] = spec.prepare(dir, port, ports);
       // Its own process group: apache2 signals its whole group when it stops, and a group kill also
       // reaches the workers a server forks.
-      const proc = spawn(cmd!, args, { stdio: ['ignore', 'ignore', 'pipe'], cwd: dir, env: { ...process.env, HOME: dir }, detached: true });
+      const proc = spawn(cmd!, args, {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        cwd: dir,
+        env: { ...process.env, HOME: dir },
+        detached: true,
+      });
       const signal = (sig: NodeJS.Signals) => {
         try {
           process.kill(-proc.pid!, sig);
-        } catch { /* already gone */ }
+        } catch {
+          /* already gone */
+        }
       };
       let stderr = '';
-      proc.stderr!.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-4000); });
+      proc.stderr!.on('data', (d: Buffer) => {
+        stderr = (stderr + d.toString()).slice(-4000);
+      });
       try {
         await waitForPort(port, proc, spec.name);
       } catch (err) {
@@ -283,12 +344,13 @@ export async function startAll(root: string, specs: Spec[] = SPECS): Promise<Map
       out.set(spec.name, {
         name: spec.name,
         url: `http://127.0.0.1:${port}`,
-        stop: () => new Promise<void>((resolve) => {
-          if (proc.exitCode !== null) return resolve();
-          proc.once('exit', () => resolve());
-          signal('SIGTERM');
-          setTimeout(() => signal('SIGKILL'), 5000).unref();
-        }),
+        stop: () =>
+          new Promise<void>((resolve) => {
+            if (proc.exitCode !== null) return resolve();
+            proc.once('exit', () => resolve());
+            signal('SIGTERM');
+            setTimeout(() => signal('SIGKILL'), 5000).unref();
+          }),
       });
     }
   } catch (err) {

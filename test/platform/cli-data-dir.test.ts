@@ -38,15 +38,25 @@ describe('CLI commands, --data-dir and a running server', () => {
   it('users, templates and intel commands work through the running server; afterwards on the folder itself', async () => {
     const data = path.join(dir, 'data');
     // A mirror answering like GitHub's releases API and CISA's KEV file, for the update commands.
-    const zip = zipSync({ 'pd-templates-1/http/mirror.yaml': strToU8(TEMPLATE.replace('cli-socket-probe', 'mirror-probe')) });
+    const zip = zipSync({
+      'pd-templates-1/http/mirror.yaml': strToU8(TEMPLATE.replace('cli-socket-probe', 'mirror-probe')),
+    });
     mirror = await startHttpServer((req, res) => {
       if (req.url === '/latest') return res.end(JSON.stringify({ tag_name: 'v9.9.9', zipball_url: '/t.zip' }));
       if (req.url === '/t.zip') return res.end(Buffer.from(zip));
-      if (req.url === '/kev.json') return res.end(JSON.stringify({ catalogVersion: '1', vulnerabilities: [{ cveID: 'CVE-2026-1111', dateAdded: '2026-11-01' }] }));
+      if (req.url === '/kev.json')
+        return res.end(
+          JSON.stringify({
+            catalogVersion: '1',
+            vulnerabilities: [{ cveID: 'CVE-2026-1111', dateAdded: '2026-11-01' }],
+          }),
+        );
       res.writeHead(404).end();
     });
     const serve = spawnVigil(['serve', '--port', '0', '--data-dir', data, '--no-worker'], {
-      VIGIL_TEMPLATES_RELEASE_URL: `${mirror.url}/latest`, VIGIL_INTEL_FEEDS: 'kev', VIGIL_FEED_KEV_URL: `${mirror.url}/kev.json`,
+      VIGIL_TEMPLATES_RELEASE_URL: `${mirror.url}/latest`,
+      VIGIL_INTEL_FEEDS: 'kev',
+      VIGIL_FEED_KEV_URL: `${mirror.url}/kev.json`,
     });
     procs.push(serve);
     const url = await serve.listening(150_000);
@@ -135,10 +145,40 @@ describe('CLI commands, --data-dir and a running server', () => {
   it('serves HTTPS with --tls-cert and --tls-key; half a setting is a clear start-up error', async () => {
     const cert = path.join(dir, 'cert.pem');
     const key = path.join(dir, 'key.pem');
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2',
-      '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '2',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
     const data = path.join(dir, 'tls');
-    const serve = spawnVigil(['serve', '--port', '0', '--data-dir', data, '--no-worker', '--tls-cert', cert, '--tls-key', key]);
+    const serve = spawnVigil([
+      'serve',
+      '--port',
+      '0',
+      '--data-dir',
+      data,
+      '--no-worker',
+      '--tls-cert',
+      cert,
+      '--tls-key',
+      key,
+    ]);
     procs.push(serve);
     const url = await serve.listening(150_000);
     expect(url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);

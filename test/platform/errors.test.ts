@@ -16,7 +16,12 @@ describe.each(dbKinds())('error bodies and public documents on %s', (kind) => {
 
   beforeAll(async () => {
     testDb = await freshDb(kind);
-    const sink = new Writable({ write(chunk, _enc, cb) { logLines.push(chunk.toString()); cb(); } });
+    const sink = new Writable({
+      write(chunk, _enc, cb) {
+        logLines.push(chunk.toString());
+        cb();
+      },
+    });
     app = await buildApp({ db: testDb.db, config: configFromEnv({}), log: pino({ level: 'info' }, sink) });
     // A route with a programming fault, to see what a client and the log get from an unexpected error.
     app.get('/v1/test/fault', async () => {
@@ -36,7 +41,12 @@ describe.each(dbKinds())('error bodies and public documents on %s', (kind) => {
     const res = await req({ method: 'GET', url: '/v1/test/fault' });
     expect(res.statusCode).toBe(500);
     const body = res.json();
-    expect(body).toEqual({ message: 'internal error', code: 'internal', status: 500, error_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(body).toEqual({
+      message: 'internal error',
+      code: 'internal',
+      status: 500,
+      error_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
     expect(res.body).not.toMatch(/secret internal detail|at .*\.ts|stack/);
     const logged = logLines.map((l) => JSON.parse(l)).find((l) => l.error_id === body.error_id);
     expect(logged).toBeDefined();
@@ -54,17 +64,42 @@ describe.each(dbKinds())('error bodies and public documents on %s', (kind) => {
     for (const [payload, param, message] of cases) {
       const res = await req({ method: 'POST', url: '/v1/user/team/member', payload });
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ message: expect.stringMatching(message), code: 'invalid_request', param, status: 400 });
+      expect(res.json()).toEqual({
+        message: expect.stringMatching(message),
+        code: 'invalid_request',
+        param,
+        status: 400,
+      });
     }
   });
 
   it('malformed JSON and wrong content types get the error body too', async () => {
-    const bad = await req({ method: 'POST', url: '/v1/user/team/member', payload: '{"email": ', headers: { 'content-type': 'application/json' } });
+    const bad = await req({
+      method: 'POST',
+      url: '/v1/user/team/member',
+      payload: '{"email": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toEqual({ message: expect.stringMatching(/JSON/), code: 'invalid_request', param: 'body', status: 400 });
-    const type = await req({ method: 'POST', url: '/v1/user/team/member', payload: 'email=a', headers: { 'content-type': 'text/csv' } });
+    expect(bad.json()).toEqual({
+      message: expect.stringMatching(/JSON/),
+      code: 'invalid_request',
+      param: 'body',
+      status: 400,
+    });
+    const type = await req({
+      method: 'POST',
+      url: '/v1/user/team/member',
+      payload: 'email=a',
+      headers: { 'content-type': 'text/csv' },
+    });
     expect(type.statusCode).toBe(415);
-    expect(type.json()).toEqual({ message: expect.any(String), code: 'unsupported_media_type', param: 'body', status: 415 });
+    expect(type.json()).toEqual({
+      message: expect.any(String),
+      code: 'unsupported_media_type',
+      param: 'body',
+      status: 415,
+    });
   });
 
   it('unknown routes: 404 with the error body, key or not', async () => {
@@ -81,7 +116,11 @@ describe.each(dbKinds())('error bodies and public documents on %s', (kind) => {
     expect(health.json()).toEqual({ status: 'ok', database: testDb.db.kind });
     const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
     expect(doc.openapi).toMatch(/^3\./);
-    expect(doc.components.securitySchemes['X-API-Key']).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
+    expect(doc.components.securitySchemes['X-API-Key']).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-API-Key',
+    });
     expect(Object.keys(doc.paths['/v1/user/team/member']).sort()).toEqual(['delete', 'get', 'patch', 'post']);
     expect(doc.paths['/v1/user/team/member'].patch.responses['403']).toBeDefined();
     expect(doc.components.schemas.ErrorBody ?? doc.components.schemas.Error).toBeDefined();

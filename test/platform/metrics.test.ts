@@ -45,11 +45,12 @@ describe('Prometheus metrics', () => {
     const headers = { 'x-api-key': key, 'content-type': 'application/json' };
 
     const created = await request(`${api}/v1/scans`, {
-      method: 'POST', headers,
+      method: 'POST',
+      headers,
       body: JSON.stringify({ targets: [target.url], private_templates: [{ name: 'p.yaml', contents: TEMPLATE }] }),
     });
     expect(created.statusCode).toBe(200);
-    const { id } = await created.body.json() as { id: string };
+    const { id } = (await created.body.json()) as { id: string };
     let scan = { status: '', total_result: 0 };
     for (let i = 0; i < 300 && !['finished', 'failed'].includes(scan.status); i++) {
       await new Promise((r) => setTimeout(r, 200));
@@ -62,8 +63,12 @@ describe('Prometheus metrics', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/text\/plain/);
     const text = await res.body.text();
-    expect(sample(text, 'vigil_http_request_duration_seconds_count', 'method="POST",route="/v1/scans",status_code="200"')).toBe(1);
-    expect(sample(text, 'vigil_http_request_duration_seconds_count', 'method="GET",route="/v1/scans/:scan_id"')).toBeGreaterThan(0);
+    expect(
+      sample(text, 'vigil_http_request_duration_seconds_count', 'method="POST",route="/v1/scans",status_code="200"'),
+    ).toBe(1);
+    expect(
+      sample(text, 'vigil_http_request_duration_seconds_count', 'method="GET",route="/v1/scans/:scan_id"'),
+    ).toBeGreaterThan(0);
     expect(sample(text, 'vigil_scan_attempts_total')).toBe(1);
     expect(sample(text, 'vigil_scan_findings_total')).toBe(scan.total_result);
     expect(sample(text, 'vigil_workers')).toBe(1);

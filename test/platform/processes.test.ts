@@ -13,7 +13,6 @@ import { openDatabase } from '../../src/platform/start.ts';
 import { hashApiKey } from '../../src/platform/auth/keys.ts';
 import { PING_JOB } from '../../src/platform/worker/builtin.ts';
 
-
 describe('vigil serve on the embedded database (real process)', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'vigil-cli-'));
   const procs: VigilProcess[] = [];
@@ -111,7 +110,9 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('several vigil processes on one 
     try {
       const owners = await db.query('SELECT * FROM team_members WHERE role = $1', ['OWNER']);
       expect(owners.rowCount).toBe(1);
-      const migrations = await db.query<{ name: string; n: number }>('SELECT name, count(*)::int AS n FROM schema_migrations GROUP BY name');
+      const migrations = await db.query<{ name: string; n: number }>(
+        'SELECT name, count(*)::int AS n FROM schema_migrations GROUP BY name',
+      );
       expect(migrations.rows.length).toBeGreaterThan(0);
       expect(migrations.rows.every((r) => r.n === 1)).toBe(true);
     } finally {
@@ -143,4 +144,3 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('several vigil processes on one 
     expect(await worker.kill('SIGTERM')).toBe(0);
   }, 180_000);
 });
-

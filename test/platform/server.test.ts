@@ -15,12 +15,16 @@ import { waitFor } from '../helpers/queue.ts';
 const SLOW_JOB = 'test.server.slow';
 let slowStarted = false;
 let slowFinished = false;
-registerJobHandler(SLOW_JOB, async () => {
-  slowStarted = true;
-  await new Promise((r) => setTimeout(r, 1_000));
-  slowFinished = true;
-  return { slept: 1000 };
-}, { retryLimit: 0 });
+registerJobHandler(
+  SLOW_JOB,
+  async () => {
+    slowStarted = true;
+    await new Promise((r) => setTimeout(r, 1_000));
+    slowFinished = true;
+    return { slept: 1000 };
+  },
+  { retryLimit: 0 },
+);
 
 const silent = pino({ level: 'silent' });
 
@@ -59,7 +63,9 @@ describe('startServer on the embedded database', () => {
   });
 
   it('stores the key hashed, never in clear', async () => {
-    const { rows } = await server.ctx.db.query<{ key_hash: string; key_prefix: string }>('SELECT key_hash, key_prefix FROM api_keys');
+    const { rows } = await server.ctx.db.query<{ key_hash: string; key_prefix: string }>(
+      'SELECT key_hash, key_prefix FROM api_keys',
+    );
     expect(rows).toEqual([{ key_hash: hashApiKey(key), key_prefix: `vgl_…${hashApiKey(key).slice(0, 4)}` }]);
     expect(JSON.stringify(rows)).not.toContain(key);
   });
@@ -78,14 +84,20 @@ describe('startServer on the embedded database', () => {
     const arrived = new Promise<void>((resolve) => server.app.server.once('request', () => resolve()));
     let req!: http.ClientRequest;
     const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      req = http.request({
-        host: '127.0.0.1', port, method: 'POST', path: '/v1/user/team/member',
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-api-key': key },
-      }, (res) => {
-        let text = '';
-        res.on('data', (c) => (text += c));
-        res.on('end', () => resolve({ status: res.statusCode!, body: text }));
-      });
+      req = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/v1/user/team/member',
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-api-key': key },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (c) => (text += c));
+          res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+        },
+      );
       req.on('error', reject);
       req.write(body.slice(0, 10));
     });
@@ -101,7 +113,10 @@ describe('startServer on the embedded database', () => {
 
     const db = await openDatabase(first); // the lock was released
     try {
-      const job = await db.query<{ state: string; output: unknown }>('SELECT state, output FROM pgboss.job WHERE id = $1', [jobId]);
+      const job = await db.query<{ state: string; output: unknown }>(
+        'SELECT state, output FROM pgboss.job WHERE id = $1',
+        [jobId],
+      );
       expect(job.rows[0]).toEqual({ state: 'completed', output: { slept: 1000 } });
       const member = await db.query<{ role: string }>(
         "SELECT m.role FROM team_members m JOIN users u ON u.id = m.user_id WHERE u.email = 'late@example.com'",
@@ -122,7 +137,10 @@ describe('startServer on the embedded database', () => {
 
   it('VIGIL_BOOTSTRAP_API_KEY on a restart does not replace the owner key (a rotated key stays rotated)', async () => {
     // The owner rotates its key, then the server restarts with a bootstrap key set.
-    const rotated = await fetch(`${server.url}/v1/user/apikey/rotate`, { method: 'POST', headers: { 'X-API-Key': key } });
+    const rotated = await fetch(`${server.url}/v1/user/apikey/rotate`, {
+      method: 'POST',
+      headers: { 'X-API-Key': key },
+    });
     const fresh = (await rotated.json()).api_key as string;
     await server.stop();
     const given = 'vgl_given-key-for-automation-0123456789';

@@ -20,7 +20,12 @@ import { scanEgress } from '../../src/platform/shared/deny.ts';
 import { runDiscovery } from '../../src/discovery/run.ts';
 
 /** A TCP (and UDP) port that records every connection and datagram: the "API" nothing may reach. */
-async function startReceiver(): Promise<{ port: number; connections: string[]; datagrams: number; close(): Promise<void> }> {
+async function startReceiver(): Promise<{
+  port: number;
+  connections: string[];
+  datagrams: number;
+  close(): Promise<void>;
+}> {
   const connections: string[] = [];
   const server = net.createServer((s) => {
     s.on('error', () => {});
@@ -71,7 +76,10 @@ beforeAll(async () => {
     },
   });
   // The platform's own rules with the receiver as its API port, names resolved through the test's DNS.
-  policy = { ...scanEgress({ port: P, host: '127.0.0.1', denyTargets: [], allowDeniedTargets: false }), resolvers: [dns.resolver] };
+  policy = {
+    ...scanEgress({ port: P, host: '127.0.0.1', denyTargets: [], allowDeniedTargets: false }),
+    resolvers: [dns.resolver],
+  };
 });
 
 afterAll(async () => {
@@ -80,12 +88,24 @@ afterAll(async () => {
 });
 
 /** Runs templates on targets under the policy; returns each attempt's error and the events. */
-async function scan(templates: Template[], targets: string[], egress: EgressPolicy | null = policy, socks5Proxy?: string) {
+async function scan(
+  templates: Template[],
+  targets: string[],
+  egress: EgressPolicy | null = policy,
+  socks5Proxy?: string,
+) {
   const errors: string[] = [];
   const events: Record<string, unknown>[] = [];
   await runScan({
-    targets, templates, egress: egress ?? undefined, rateLimit: 0, timeout: 3, retries: 1, socks5Proxy,
-    onResult: (e) => events.push(e as never), onAttempt: (a) => a.error && errors.push(a.error),
+    targets,
+    templates,
+    egress: egress ?? undefined,
+    rateLimit: 0,
+    timeout: 3,
+    retries: 1,
+    socks5Proxy,
+    onResult: (e) => events.push(e as never),
+    onAttempt: (a) => a.error && errors.push(a.error),
   });
   return { errors, events };
 }
@@ -101,28 +121,46 @@ beforeEach(() => {
 describe('connections the engine makes are decided on the address connected to', () => {
   it('control: without a policy the receiver is reached (so it can tell)', async () => {
     const before = receiver.connections.length;
-    await scan([tpl(`id: control
+    await scan(
+      [
+        tpl(`id: control
 info: {name: c, author: v, severity: info}
 http:
   - path: ["http://2130706433:${receiver.port}/healthz"]
     matchers: [{type: word, words: [INTERNAL-SECRET]}]
-`)], [site.url], null);
+`),
+      ],
+      [site.url],
+      null,
+    );
     expect(receiver.connections.length).toBeGreaterThan(before);
   });
 
   it('absolute URLs in template paths: every spelling of the own port is refused, the target is still scanned', async () => {
     const P = receiver.port;
     const spellings = [
-      `http://127.0.0.1:${P}/healthz`, `http://2130706433:${P}/a`, `http://[::ffff:127.0.0.1]:${P}/b`, `http://0x7f.1:${P}/c`,
-      `http://127.1:${P}/d`, `http://localhost.:${P}/e`, `http://LOCALHOST:${P}/f`, `http://0.0.0.0:${P}/g`, `http://[::]:${P}/h`,
+      `http://127.0.0.1:${P}/healthz`,
+      `http://2130706433:${P}/a`,
+      `http://[::ffff:127.0.0.1]:${P}/b`,
+      `http://0x7f.1:${P}/c`,
+      `http://127.1:${P}/d`,
+      `http://localhost.:${P}/e`,
+      `http://LOCALHOST:${P}/f`,
+      `http://0.0.0.0:${P}/g`,
+      `http://[::]:${P}/h`,
       `https://[::ffff:7f00:1]:${P}/i`,
     ];
-    const { errors, events } = await scan([tpl(`id: absolute
+    const { errors, events } = await scan(
+      [
+        tpl(`id: absolute
 info: {name: a, author: v, severity: info}
 http:
   - path: [${spellings.map((s) => `"${s}"`).join(', ')}, "{{BaseURL}}/public"]
     matchers: [{type: word, words: [INTERNAL-SECRET, PUBLIC-PAGE]}]
-`)], [site.url]);
+`),
+      ],
+      [site.url],
+    );
     expect(receiver.connections).toEqual([]);
     expect(site.requests.some((r) => r.url === '/public')).toBe(true);
     expect(events.map((e) => e['matched-at'])).toEqual([`${site.url}/public`]);
@@ -131,20 +169,26 @@ http:
   });
 
   it('refused requests fail the attempt with the address and the reason', async () => {
-    const { errors } = await scan([tpl(`id: only-internal
+    const { errors } = await scan(
+      [
+        tpl(`id: only-internal
 info: {name: a, author: v, severity: info}
 http:
   - path: ["http://2130706433:${receiver.port}/x"]
     matchers: [{type: word, words: [INTERNAL-SECRET]}]
-`)], [site.url]);
+`),
+      ],
+      [site.url],
+    );
     expect(receiver.connections).toEqual([]);
     expect(errors).toEqual([`connection to 127.0.0.1 port ${receiver.port} ${REFUSED}`]);
   });
 
   it('raw requests (absolute request line, Host header only, unsafe) in self-contained templates', async () => {
     const P = receiver.port;
-    const { errors } = await scan([
-      tpl(`id: raw-absolute
+    const { errors } = await scan(
+      [
+        tpl(`id: raw-absolute
 info: {name: r, author: v, severity: info}
 self-contained: true
 http:
@@ -155,7 +199,7 @@ http:
 
     matchers: [{type: word, words: [INTERNAL-SECRET]}]
 `),
-      tpl(`id: raw-host
+        tpl(`id: raw-host
 info: {name: r, author: v, severity: info}
 self-contained: true
 http:
@@ -166,7 +210,7 @@ http:
 
     matchers: [{type: word, words: [INTERNAL-SECRET]}]
 `),
-      tpl(`id: raw-unsafe
+        tpl(`id: raw-unsafe
 info: {name: r, author: v, severity: info}
 self-contained: true
 http:
@@ -178,21 +222,28 @@ http:
 
     matchers: [{type: word, words: [INTERNAL-SECRET]}]
 `),
-    ], []);
+      ],
+      [],
+    );
     expect(receiver.connections).toEqual([]);
     expect(errors).toHaveLength(3);
     for (const e of errors) expect(e).toContain(REFUSED);
   });
 
   it('redirects: a hop to a denied address is not followed; the first response is still matched', async () => {
-    const { errors, events } = await scan([tpl(`id: redirect
+    const { errors, events } = await scan(
+      [
+        tpl(`id: redirect
 info: {name: r, author: v, severity: info}
 http:
   - path: ["{{BaseURL}}/go", "{{BaseURL}}/go-name"]
     redirects: true
     max-redirects: 3
     matchers: [{type: word, words: [INTERNAL-SECRET]}]
-`)], [site.url]);
+`),
+      ],
+      [site.url],
+    );
     expect(site.requests.filter((r) => r.url === '/go' || r.url === '/go-name')).toHaveLength(2);
     expect(receiver.connections).toEqual([]);
     expect(events).toEqual([]);
@@ -201,22 +252,34 @@ http:
   });
 
   it('a name the DNS answers with a denied address is refused, naming both; an allowed one is reached', async () => {
-    const { errors } = await scan([tpl(`id: by-name
+    const { errors } = await scan(
+      [
+        tpl(`id: by-name
 info: {name: n, author: v, severity: info}
 http:
   - path: ["http://api.internal.test:${receiver.port}/x"]
     matchers: [{type: word, words: [INTERNAL-SECRET]}]
-`)], [site.url]);
+`),
+      ],
+      [site.url],
+    );
     expect(receiver.connections).toEqual([]);
     expect(errors).toEqual([`connection to api.internal.test (127.0.0.1) port ${receiver.port} ${REFUSED}`]);
-    const ok = await scan([tpl(`id: by-name-ok
+    const ok = await scan(
+      [
+        tpl(`id: by-name-ok
 info: {name: n, author: v, severity: info}
 http:
   - path: ["http://site.internal.test:${site.port}/named"]
     matchers: [{type: word, words: [PUBLIC-PAGE]}]
-`)], [site.url]);
+`),
+      ],
+      [site.url],
+    );
     expect(ok.events).toHaveLength(1);
-    expect(site.requests.some((r) => r.url === '/named' && r.headers.host === `site.internal.test:${site.port}`)).toBe(true);
+    expect(site.requests.some((r) => r.url === '/named' && r.headers.host === `site.internal.test:${site.port}`)).toBe(
+      true,
+    );
   });
 
   it('through a SOCKS proxy (the undici path): a denied destination is never asked of it, a proxy on a denied address never dialled', async () => {
@@ -232,7 +295,9 @@ http:
       expect(socks.seen).toEqual([`127.0.0.1:${site.port}`]);
       expect(events.map((e) => e['matched-at'])).toEqual([`${site.url}/via-proxy`]);
       const viaOwnPort = await scan([reach], [site.url], policy, `socks5://[::ffff:127.0.0.1]:${receiver.port}`);
-      expect(viaOwnPort.errors).toEqual([`socks5 proxy: connection to [::ffff:7f00:1] (127.0.0.1) port ${receiver.port} ${REFUSED}`]);
+      expect(viaOwnPort.errors).toEqual([
+        `socks5 proxy: connection to [::ffff:7f00:1] (127.0.0.1) port ${receiver.port} ${REFUSED}`,
+      ]);
     } finally {
       await closeClients(); // the proxied keep-alive connection, so the proxy can close
       await socks.close();
@@ -242,28 +307,31 @@ http:
 
   it('tcp, ssl and websocket blocks', async () => {
     const P = receiver.port;
-    const { errors } = await scan([
-      tpl(`id: tcp-in
+    const { errors } = await scan(
+      [
+        tpl(`id: tcp-in
 info: {name: t, author: v, severity: info}
 tcp:
   - host: ["2130706433:${P}", "tls://[::ffff:127.0.0.1]:${P}"]
     inputs: [{data: "PING\\r\\n"}]
     matchers: [{type: word, words: [INTERNAL-SECRET]}]
 `),
-      tpl(`id: ssl-in
+        tpl(`id: ssl-in
 info: {name: s, author: v, severity: info}
 ssl:
   - address: "[::ffff:127.0.0.1]:${P}"
     matchers: [{type: dsl, dsl: ["true"]}]
 `),
-      tpl(`id: ws-in
+        tpl(`id: ws-in
 info: {name: w, author: v, severity: info}
 websocket:
   - address: "ws://2130706433:${P}/"
     inputs: [{data: hi}]
     matchers: [{type: word, words: [INTERNAL-SECRET]}]
 `),
-    ], [`ws://127.0.0.1:${site.port}/`]);
+      ],
+      [`ws://127.0.0.1:${site.port}/`],
+    );
     expect(receiver.connections).toEqual([]);
     expect(errors).toHaveLength(3);
     for (const e of errors) expect(e).toContain(REFUSED);
@@ -271,15 +339,16 @@ websocket:
 
   it('whois servers, dns resolvers a template names, and jarm', async () => {
     const P = receiver.port;
-    const { errors } = await scan([
-      tpl(`id: whois-in
+    const { errors } = await scan(
+      [
+        tpl(`id: whois-in
 info: {name: w, author: v, severity: info}
 whois:
   - query: "example.com"
     server: "http://2130706433:${P}"
     matchers: [{type: word, words: [x]}]
 `),
-      tpl(`id: dns-in
+        tpl(`id: dns-in
 info: {name: d, author: v, severity: info}
 dns:
   - name: "{{FQDN}}"
@@ -288,13 +357,15 @@ dns:
     resolvers: ["2130706433:${P}"]
     matchers: [{type: word, words: [x]}]
 `),
-      tpl(`id: jarm-in
+        tpl(`id: jarm-in
 info: {name: j, author: v, severity: info}
 http:
   - path: ["{{BaseURL}}/"]
     matchers: [{type: dsl, dsl: ['jarm("2130706433:${P}") != ""']}]
 `),
-    ], ['example.com', site.url]);
+      ],
+      ['example.com', site.url],
+    );
     expect(receiver.connections).toEqual([]);
     expect(receiver.datagrams).toBe(0);
     expect(errors.filter((e) => e.includes(REFUSED)).length).toBeGreaterThanOrEqual(3);
@@ -310,11 +381,17 @@ describe('discovery under the platform policy', () => {
     });
     try {
       const found = await runDiscovery({
-        roots: ['127.0.0.1'], steps: ['port_scan', 'http_probe', 'tls_scan'], ports: `${receiver.port},${site.port},${redirecting.port}`,
-        egress: policy, limits: { timeoutMs: 2000 },
+        roots: ['127.0.0.1'],
+        steps: ['port_scan', 'http_probe', 'tls_scan'],
+        ports: `${receiver.port},${site.port},${redirecting.port}`,
+        egress: policy,
+        limits: { timeoutMs: 2000 },
       });
       expect(receiver.connections).toEqual([]);
-      const ports = found.filter((a) => a.port).map((a) => a.port).sort();
+      const ports = found
+        .filter((a) => a.port)
+        .map((a) => a.port)
+        .sort();
       expect(ports).toEqual([site.port, redirecting.port].sort());
       // The redirect's own answer is kept; the hop it names was never made.
       expect(found.find((a) => a.port === redirecting.port)!.http?.status_code).toBe(302);
@@ -324,30 +401,44 @@ describe('discovery under the platform policy', () => {
   });
 });
 
-describe.runIf(existsSync(process.env.VIGIL_CHROMIUM || '/usr/bin/chromium'))('the screenshot browser under the platform policy', () => {
-  it('loads the page, and no image, frame or script of it reaches a denied address', { timeout: 90_000 }, async () => {
-    const P = receiver.port;
-    const page = await startHttpServer((_req, res) => {
-      res.setHeader('content-type', 'text/html');
-      res.end(`<html><body><h1>PAGE</h1><img src="http://127.0.0.1:${P}/pixel.png"><iframe src="http://[::ffff:127.0.0.1]:${P}/frame"></iframe>` +
-        `<script>fetch('http://2130706433:${P}/xhr').catch(() => {}); new WebSocket('ws://localhost:${P}/ws');</script></body></html>`);
-    });
-    try {
-      const run = (egress: EgressPolicy | undefined) => runDiscovery({
-        roots: ['127.0.0.1'], steps: ['http_probe', 'http_screenshot'], ports: String(page.port), egress, limits: { timeoutMs: 5000 },
-      });
-      const found = await run(policy);
-      expect(found.find((a) => a.port === page.port)?.screenshot?.length).toBeGreaterThan(100);
-      expect(page.requests.some((r) => r.url === '/')).toBe(true);
-      expect(receiver.connections).toEqual([]);
-      // Control: without the policy the same page does reach the receiver.
-      await run(undefined);
-      expect(receiver.connections.length).toBeGreaterThan(0);
-    } finally {
-      await page.close();
-    }
-  });
-});
+describe.runIf(existsSync(process.env.VIGIL_CHROMIUM || '/usr/bin/chromium'))(
+  'the screenshot browser under the platform policy',
+  () => {
+    it(
+      'loads the page, and no image, frame or script of it reaches a denied address',
+      { timeout: 90_000 },
+      async () => {
+        const P = receiver.port;
+        const page = await startHttpServer((_req, res) => {
+          res.setHeader('content-type', 'text/html');
+          res.end(
+            `<html><body><h1>PAGE</h1><img src="http://127.0.0.1:${P}/pixel.png"><iframe src="http://[::ffff:127.0.0.1]:${P}/frame"></iframe>` +
+              `<script>fetch('http://2130706433:${P}/xhr').catch(() => {}); new WebSocket('ws://localhost:${P}/ws');</script></body></html>`,
+          );
+        });
+        try {
+          const run = (egress: EgressPolicy | undefined) =>
+            runDiscovery({
+              roots: ['127.0.0.1'],
+              steps: ['http_probe', 'http_screenshot'],
+              ports: String(page.port),
+              egress,
+              limits: { timeoutMs: 5000 },
+            });
+          const found = await run(policy);
+          expect(found.find((a) => a.port === page.port)?.screenshot?.length).toBeGreaterThan(100);
+          expect(page.requests.some((r) => r.url === '/')).toBe(true);
+          expect(receiver.connections).toEqual([]);
+          // Control: without the policy the same page does reach the receiver.
+          await run(undefined);
+          expect(receiver.connections.length).toBeGreaterThan(0);
+        } finally {
+          await page.close();
+        }
+      },
+    );
+  },
+);
 
 describe('scan creation refuses every spelling of a denied target', () => {
   let t: TestApp;
@@ -356,36 +447,78 @@ describe('scan creation refuses every spelling of a denied target', () => {
   });
   afterAll(async () => t?.close());
 
-  const create = (target: string) => t.request({
-    method: 'POST', url: '/v1/scans',
-    payload: { targets: ['https://example.com', target], schedule_only: true, private_templates: [{ name: 'x.yaml', contents: 'id: x\ninfo: {name: x, author: v, severity: info}\nhttp:\n  - path: ["{{BaseURL}}"]\n' }] },
-  });
+  const create = (target: string) =>
+    t.request({
+      method: 'POST',
+      url: '/v1/scans',
+      payload: {
+        targets: ['https://example.com', target],
+        schedule_only: true,
+        private_templates: [
+          {
+            name: 'x.yaml',
+            contents: 'id: x\ninfo: {name: x, author: v, severity: info}\nhttp:\n  - path: ["{{BaseURL}}"]\n',
+          },
+        ],
+      },
+    });
 
   // Names the hosts file gives a loopback address (at least localhost).
-  const hostsNames = readFileSync('/etc/hosts', 'utf8').split('\n').map((l) => l.replace(/#.*/, '').trim().split(/\s+/))
-    .filter((f) => f.length > 1 && /^(127\.|::1$)/.test(f[0]!)).flatMap((f) => f.slice(1));
+  const hostsNames = readFileSync('/etc/hosts', 'utf8')
+    .split('\n')
+    .map((l) => l.replace(/#.*/, '').trim().split(/\s+/))
+    .filter((f) => f.length > 1 && /^(127\.|::1$)/.test(f[0]!))
+    .flatMap((f) => f.slice(1));
   // This machine's own addresses other than loopback reach the API port too.
-  const interfaces = Object.values(os.networkInterfaces()).flat().filter((i) => i && !i.internal).map((i) => i!.address);
+  const interfaces = Object.values(os.networkInterfaces())
+    .flat()
+    .filter((i) => i && !i.internal)
+    .map((i) => i!.address);
 
   it('cloud metadata in any spelling', async () => {
     for (const target of [
-      'http://[::ffff:a9fe:a9fe]/', 'http://[::ffff:169.254.169.254]/latest/meta-data/', '2852039166', 'http://2852039166/',
-      '0xa9fea9fe', '169.254.43518:80', '[::ffff:a9fe:a9fe]:80', 'http://[64:ff9b::a9fe:a9fe]/', 'metadata.google.internal.',
-      'http://metadata.google.internal./computeMetadata/v1/', 'instance-data.', 'INSTANCE-DATA', 'http://[fd00:ec2:0:0:0:0:0:254]/',
+      'http://[::ffff:a9fe:a9fe]/',
+      'http://[::ffff:169.254.169.254]/latest/meta-data/',
+      '2852039166',
+      'http://2852039166/',
+      '0xa9fea9fe',
+      '169.254.43518:80',
+      '[::ffff:a9fe:a9fe]:80',
+      'http://[64:ff9b::a9fe:a9fe]/',
+      'metadata.google.internal.',
+      'http://metadata.google.internal./computeMetadata/v1/',
+      'instance-data.',
+      'INSTANCE-DATA',
+      'http://[fd00:ec2:0:0:0:0:0:254]/',
       'Metadata.Azure.Internal',
     ]) {
       const res = await create(target);
       expect(res.statusCode, target).toBe(400);
-      expect(res.json(), target).toMatchObject({ status: 400, code: expect.any(String), message: expect.stringContaining('cloud metadata') });
+      expect(res.json(), target).toMatchObject({
+        status: 400,
+        code: expect.any(String),
+        message: expect.stringContaining('cloud metadata'),
+      });
       expect(res.json().param, target).toBe('targets[1]');
     }
   });
 
   it("the platform's own port on any local address and name", async () => {
     for (const target of [
-      'http://[::ffff:127.0.0.1]:8085', '[::ffff:127.0.0.1]:8085', '2130706433:8085', 'http://2130706433:8085/', 'http://0x7f.1:8085',
-      '127.1:8085', 'http://0.0.0.0:8085', '[::]:8085', 'http://[::1]:8085', 'http://localhost.:8085', 'LOCALHOST:8085',
-      'http://api.localhost:8085', ...hostsNames.map((n) => `${n}:8085`), ...interfaces.map((a) => (a.includes(':') ? `[${a}]:8085` : `${a}:8085`)),
+      'http://[::ffff:127.0.0.1]:8085',
+      '[::ffff:127.0.0.1]:8085',
+      '2130706433:8085',
+      'http://2130706433:8085/',
+      'http://0x7f.1:8085',
+      '127.1:8085',
+      'http://0.0.0.0:8085',
+      '[::]:8085',
+      'http://[::1]:8085',
+      'http://localhost.:8085',
+      'LOCALHOST:8085',
+      'http://api.localhost:8085',
+      ...hostsNames.map((n) => `${n}:8085`),
+      ...interfaces.map((a) => (a.includes(':') ? `[${a}]:8085` : `${a}:8085`)),
     ]) {
       const res = await create(target);
       expect(res.statusCode, target).toBe(400);
@@ -394,7 +527,13 @@ describe('scan creation refuses every spelling of a denied target', () => {
   });
 
   it('other ports and public names stay scannable', async () => {
-    for (const target of ['http://127.0.0.1:8086', '2130706433:8086', 'localhost', 'https://example.com:8085', '169.254.169.1']) {
+    for (const target of [
+      'http://127.0.0.1:8086',
+      '2130706433:8086',
+      'localhost',
+      'https://example.com:8085',
+      '169.254.169.1',
+    ]) {
       expect((await create(target)).statusCode, target).toBe(200);
     }
   });
@@ -411,17 +550,23 @@ describe('platform scans', () => {
   it('a private template reaching for the own port through an absolute URL or a redirect is refused at connect, and the scan log says so', async () => {
     const P = receiver.port;
     const res = await t.request({
-      method: 'POST', url: '/v1/scans',
+      method: 'POST',
+      url: '/v1/scans',
       payload: {
         targets: [site.url],
-        private_templates: [{ name: 'reach.yaml', contents: `id: reach-api
+        private_templates: [
+          {
+            name: 'reach.yaml',
+            contents: `id: reach-api
 info: {name: reach, author: v, severity: high}
 http:
   - method: PATCH
     path: ["http://[::ffff:127.0.0.1]:${P}/v1/user/team", "http://localhost:${P}/healthz", "{{BaseURL}}/go"]
     redirects: true
     matchers: [{type: word, words: [INTERNAL-SECRET]}]
-` }],
+`,
+          },
+        ],
       },
     });
     expect(res.statusCode, res.body).toBe(200);
@@ -431,8 +576,11 @@ http:
     expect(receiver.connections).toEqual([]);
     const results = (await t.request({ method: 'GET', url: `/v1/scans/results?scan_id=${id}` })).json();
     expect(results.data ?? []).toEqual([]);
-    const link = (await t.request({ method: 'GET', url: `/v1/scans/${id}/scan_log/export?format=json` })).json().url as string;
-    const log = JSON.parse((await t.request({ method: 'GET', url: new URL(link).pathname, key: null })).body) as { error?: string }[];
+    const link = (await t.request({ method: 'GET', url: `/v1/scans/${id}/scan_log/export?format=json` })).json()
+      .url as string;
+    const log = JSON.parse((await t.request({ method: 'GET', url: new URL(link).pathname, key: null })).body) as {
+      error?: string;
+    }[];
     expect(log.map((r) => r.error)).toContainEqual(expect.stringContaining(REFUSED));
   });
 });

@@ -31,17 +31,20 @@ async function tcpServer(host: string, onSocket: (s: net.Socket) => void) {
   const out = {
     port: (server.address() as net.AddressInfo).port,
     connections: 0,
-    close: () => new Promise<void>((r) => {
-      for (const s of open) s.destroy();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        for (const s of open) s.destroy();
+        server.close(() => r());
+      }),
   };
   return out;
 }
 
 function smtpServer(mails: string[]): SMTPServer {
   return new SMTPServer({
-    authOptional: true, disabledCommands: ['STARTTLS'], logger: false,
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
     onConnect(_s, cb) {
       mails.push('connect');
       cb();
@@ -84,19 +87,26 @@ describe('integrations reach only what the policy allows', () => {
     });
     inner = await startHttpServer((_req, res) => {
       res.setHeader('content-type', 'application/json');
-      res.end('{"number": 7, "iid": 7, "key": "SEC-7", "html_url": "http://inner/7", "data": {"issueCreate": {"success": true, "issue": {"id": "x", "url": "http://inner/7"}}}}');
+      res.end(
+        '{"number": 7, "iid": 7, "key": "SEC-7", "html_url": "http://inner/7", "data": {"issueCreate": {"success": true, "issue": {"id": "x", "url": "http://inner/7"}}}}',
+      );
     });
-    allowed = await startHttpServer((req, res) => {
-      res.setHeader('content-type', 'application/json');
-      if (req.url === '/500') {
-        res.statusCode = 500;
-        return res.end('{"internal": "stack trace with secrets"}');
-      }
-      // A tracker answering with a link that is no link, and another with a number that is no number.
-      if (req.url?.startsWith('/odd-link/')) return res.end('{"number": 3, "html_url": "javascript:alert(document.cookie)"}');
-      if (req.url?.startsWith('/odd-number/')) return res.end('{"number": "INTERNAL-SECRET", "html_url": "https://ok.example/1"}');
-      res.end('{}');
-    }, { host: '127.0.0.2' });
+    allowed = await startHttpServer(
+      (req, res) => {
+        res.setHeader('content-type', 'application/json');
+        if (req.url === '/500') {
+          res.statusCode = 500;
+          return res.end('{"internal": "stack trace with secrets"}');
+        }
+        // A tracker answering with a link that is no link, and another with a number that is no number.
+        if (req.url?.startsWith('/odd-link/'))
+          return res.end('{"number": 3, "html_url": "javascript:alert(document.cookie)"}');
+        if (req.url?.startsWith('/odd-number/'))
+          return res.end('{"number": "INTERNAL-SECRET", "html_url": "https://ok.example/1"}');
+        res.end('{}');
+      },
+      { host: '127.0.0.2' },
+    );
     blackhole = await tcpServer('127.0.0.2', () => {});
     reset = await tcpServer('127.0.0.2', (s) => s.resetAndDestroy());
     const probe = await tcpServer('127.0.0.2', () => {});
@@ -118,35 +128,68 @@ describe('integrations reach only what the policy allows', () => {
   });
 
   const config = async (type: 'alerting' | 'reporting', name: string, yaml: string) => {
-    const res = await t.request({ method: 'POST', url: '/v1/scans/config', payload: { name, config_type: type, config: yaml } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/scans/config',
+      payload: { name, config_type: type, config: yaml },
+    });
     expect(res.statusCode, res.body).toBe(200);
     return res.json().id as string;
   };
-  const settled = (id: string) => waitFor(async () => {
-    const list = (await t.request({ method: 'GET', url: `/v1/scans/config/${id}/deliveries` })).json() as Record<string, any>[];
-    return list.length > 0 && list.every((d) => d.status !== 'pending') && list;
-  }, 30_000);
+  const settled = (id: string) =>
+    waitFor(async () => {
+      const list = (await t.request({ method: 'GET', url: `/v1/scans/config/${id}/deliveries` })).json() as Record<
+        string,
+        any
+      >[];
+      return list.length > 0 && list.every((d) => d.status !== 'pending') && list;
+    }, 30_000);
 
   it('refuses internal addresses and the own API port for every kind, with one last_error for every failure to reach', async () => {
-    const hook = (name: string, url: string, extra = '') => config('alerting', name, `provider: webhook\nevents: [scan_finished]\nwebhook: {url: "${url}"${extra}}\n`);
+    const hook = (name: string, url: string, extra = '') =>
+      config('alerting', name, `provider: webhook\nevents: [scan_finished]\nwebhook: {url: "${url}"${extra}}\n`);
     const P = api.port;
     const denied = {
       // The attack: PATCH the platform's own API with a key, through a spelling of a local address.
-      ownApi: await hook('own api', `http://[::ffff:127.0.0.2]:${P}/v1/user/team`, ', method: PATCH, headers: {X-API-Key: vgl_stolen}'),
+      ownApi: await hook(
+        'own api',
+        `http://[::ffff:127.0.0.2]:${P}/v1/user/team`,
+        ', method: PATCH, headers: {X-API-Key: vgl_stolen}',
+      ),
       ownApiName: await hook('own api by name', `http://localhost.:${P}/v1/user/team`),
       inner: await hook('inner', `http://2130706433:${inner.port}/hook`),
       innerName: await hook('inner by name', `http://localhost:${inner.port}/hook`),
-      slack: await config('alerting', 'slack', `provider: slack\nevents: [scan_finished]\nslack: {webhook-url: "http://127.1:${inner.port}/slack"}\n`),
-      teams: await config('alerting', 'teams', `provider: teams\nevents: [scan_finished]\nteams: {webhook-url: "http://[::ffff:7f00:1]:${inner.port}/teams"}\n`),
-      email: await config('alerting', 'email', `provider: email\nevents: [scan_finished]\nemail: {host: "2130706433", port: ${smtpPort(smtpInner)}, from: a@b.test, to: [c@d.test]}\n`),
+      slack: await config(
+        'alerting',
+        'slack',
+        `provider: slack\nevents: [scan_finished]\nslack: {webhook-url: "http://127.1:${inner.port}/slack"}\n`,
+      ),
+      teams: await config(
+        'alerting',
+        'teams',
+        `provider: teams\nevents: [scan_finished]\nteams: {webhook-url: "http://[::ffff:7f00:1]:${inner.port}/teams"}\n`,
+      ),
+      email: await config(
+        'alerting',
+        'email',
+        `provider: email\nevents: [scan_finished]\nemail: {host: "2130706433", port: ${smtpPort(smtpInner)}, from: a@b.test, to: [c@d.test]}\n`,
+      ),
     };
     const base = `http://127.0.0.1:${inner.port}`;
     const trackers = {
-      github: await config('reporting', 'gh', `github: {base-url: "${base}/gh", owner: acme, project-name: web, token: t}\n`),
+      github: await config(
+        'reporting',
+        'gh',
+        `github: {base-url: "${base}/gh", owner: acme, project-name: web, token: t}\n`,
+      ),
       gitlab: await config('reporting', 'gl', `gitlab: {base-url: "${base}/gl", project-name: web, token: t}\n`),
       jira: await config('reporting', 'jira', `jira: {url: "${base}/jira", project-name: SEC, token: t}\n`),
       linear: await config('reporting', 'linear', `linear: {base-url: "${base}/linear", api-key: k, team-id: x}\n`),
-      gitea: await config('reporting', 'gitea', `gitea: {base-url: "${base}/gitea", project-owner: acme, project-name: web, token: t}\n`),
+      gitea: await config(
+        'reporting',
+        'gitea',
+        `gitea: {base-url: "${base}/gitea", project-owner: acme, project-name: web, token: t}\n`,
+      ),
     };
     const A = `http://127.0.0.2`;
     const reached = {
@@ -155,19 +198,51 @@ describe('integrations reach only what the policy allows', () => {
       reset: await hook('reset', `${A}:${reset.port}/`),
       error500: await hook('500', `${allowed.url}/500`),
       ok: await hook('ok', `${allowed.url}/ok`),
-      email: await config('alerting', 'email ok', `provider: email\nevents: [scan_finished]\nemail: {host: 127.0.0.2, port: ${smtpPort(smtpAllowed)}, from: a@b.test, to: [c@d.test]}\n`),
-      oddLink: await config('reporting', 'odd link', `github: {base-url: "${allowed.url}/odd-link", owner: acme, project-name: web, token: t}\n`),
-      oddNumber: await config('reporting', 'odd number', `github: {base-url: "${allowed.url}/odd-number", owner: acme, project-name: web, token: t}\n`),
+      email: await config(
+        'alerting',
+        'email ok',
+        `provider: email\nevents: [scan_finished]\nemail: {host: 127.0.0.2, port: ${smtpPort(smtpAllowed)}, from: a@b.test, to: [c@d.test]}\n`,
+      ),
+      oddLink: await config(
+        'reporting',
+        'odd link',
+        `github: {base-url: "${allowed.url}/odd-link", owner: acme, project-name: web, token: t}\n`,
+      ),
+      oddNumber: await config(
+        'reporting',
+        'odd number',
+        `github: {base-url: "${allowed.url}/odd-number", owner: acme, project-name: web, token: t}\n`,
+      ),
     };
-    const res = await t.request({ method: 'POST', url: '/v1/scans', payload: {
-      name: 'egress', targets: [target.url], private_templates: [{ name: 'h.yaml', contents: HEADER_TEMPLATE }],
-      alerting_config_ids: [...Object.values(denied), reached.closed, reached.blackhole, reached.reset, reached.error500, reached.ok, reached.email],
-      reporting_config_ids: [...Object.values(trackers), reached.oddLink, reached.oddNumber],
-    } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/scans',
+      payload: {
+        name: 'egress',
+        targets: [target.url],
+        private_templates: [{ name: 'h.yaml', contents: HEADER_TEMPLATE }],
+        alerting_config_ids: [
+          ...Object.values(denied),
+          reached.closed,
+          reached.blackhole,
+          reached.reset,
+          reached.error500,
+          reached.ok,
+          reached.email,
+        ],
+        reporting_config_ids: [...Object.values(trackers), reached.oddLink, reached.oddNumber],
+      },
+    });
     expect(res.statusCode, res.body).toBe(200);
     await t.waitStatus(res.json().id, ['finished']);
 
-    for (const [name, id] of Object.entries({ ...denied, ...trackers, closed: reached.closed, blackhole: reached.blackhole, reset: reached.reset })) {
+    for (const [name, id] of Object.entries({
+      ...denied,
+      ...trackers,
+      closed: reached.closed,
+      blackhole: reached.blackhole,
+      reset: reached.reset,
+    })) {
       const [d] = await settled(id);
       expect(d, name).toMatchObject({ status: 'failed', last_error: UNREACHABLE, response_status: 0 });
     }
@@ -179,7 +254,11 @@ describe('integrations reach only what the policy allows', () => {
     expect(blackhole.connections).toBeGreaterThan(0);
     expect(reset.connections).toBeGreaterThan(0);
     // A service that answered keeps its status; one that took it, delivered.
-    expect((await settled(reached.error500))[0]).toMatchObject({ status: 'failed', last_error: 'HTTP 500', response_status: 500 });
+    expect((await settled(reached.error500))[0]).toMatchObject({
+      status: 'failed',
+      last_error: 'HTTP 500',
+      response_status: 500,
+    });
     expect((await settled(reached.ok))[0]).toMatchObject({ status: 'delivered' });
     expect((await settled(reached.email))[0]).toMatchObject({ status: 'delivered' });
     expect(allowedMails.some((m) => m.includes('scan_finished'))).toBe(true);
@@ -193,10 +272,20 @@ describe('integrations reach only what the policy allows', () => {
 });
 
 describe('egress settings', () => {
-  const base = { port: 8085, host: '127.0.0.1', denyTargets: [], allowDeniedTargets: false, egressAllow: [] as string[] };
+  const base = {
+    port: 8085,
+    host: '127.0.0.1',
+    denyTargets: [],
+    allowDeniedTargets: false,
+    egressAllow: [] as string[],
+  };
   it('a process does not start with an allow or deny list it cannot read', () => {
-    expect(() => checkEgressSettings({ ...base, egressAllow: ['10.0.0.0/8', '192.168.1.5', '[fd00::]/8'] })).not.toThrow();
-    expect(() => checkEgressSettings({ ...base, egressAllow: ['intranet.example'] })).toThrow('VIGIL_EGRESS_ALLOW: "intranet.example" is not an address or CIDR range');
+    expect(() =>
+      checkEgressSettings({ ...base, egressAllow: ['10.0.0.0/8', '192.168.1.5', '[fd00::]/8'] }),
+    ).not.toThrow();
+    expect(() => checkEgressSettings({ ...base, egressAllow: ['intranet.example'] })).toThrow(
+      'VIGIL_EGRESS_ALLOW: "intranet.example" is not an address or CIDR range',
+    );
     expect(() => checkEgressSettings({ ...base, denyTargets: ['http://[bad/'] })).toThrow(/VIGIL_DENY_TARGETS/);
   });
 });

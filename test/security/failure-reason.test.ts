@@ -25,16 +25,27 @@ describe('failure reasons', () => {
   });
 
   it('a chunk failing on its last attempt fails the scan without the exception text', async () => {
-    const res = await t.request({ method: 'POST', url: '/v1/scans', payload: { targets: ['http://127.0.0.1:9'], private_templates: [{ name: 'm.yaml', contents: MARKER_TEMPLATE }] } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/scans',
+      payload: { targets: ['http://127.0.0.1:9'], private_templates: [{ name: 'm.yaml', contents: MARKER_TEMPLATE }] },
+    });
     const id = res.json().id;
     // The chunk's first read fails the way a lost database connection does, with its address in the text.
     const real = t.ctx.db;
-    const failing: Db = { ...real, query: async () => { throw new Error(`connect ECONNREFUSED ${SECRET}`); } };
+    const failing: Db = {
+      ...real,
+      query: async () => {
+        throw new Error(`connect ECONNREFUSED ${SECRET}`);
+      },
+    };
     const handler = getJobHandler(SCAN_CHUNK_JOB)!.handler;
-    await expect(handler(
-      { id: 'job-1', name: SCAN_CHUNK_JOB, data: { scanId: id, run: 0, idx: 0 }, retryCount: 4, retryLimit: 4 },
-      { ...t.ctx, db: failing, queue: boss, signal: new AbortController().signal, log: t.ctx.log },
-    )).rejects.toThrow();
+    await expect(
+      handler(
+        { id: 'job-1', name: SCAN_CHUNK_JOB, data: { scanId: id, run: 0, idx: 0 }, retryCount: 4, retryLimit: 4 },
+        { ...t.ctx, db: failing, queue: boss, signal: new AbortController().signal, log: t.ctx.log },
+      ),
+    ).rejects.toThrow();
     const scan = (await t.request({ method: 'GET', url: `/v1/scans/${id}` })).json();
     expect(scan.status).toBe('failed');
     expect(scan.failure_reason).toMatch(/^chunk 0 failed after 5 attempts \(error id [0-9a-f-]+ in the server log\)$/);

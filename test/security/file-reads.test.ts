@@ -40,7 +40,8 @@ describe('user templates never touch the server filesystem', () => {
     for (const name of names) {
       for (const p of payloads) {
         const res = await t.request({
-          method: 'POST', url: '/v1/scans',
+          method: 'POST',
+          url: '/v1/scans',
           payload: { targets: [sink.url], private_templates: [{ name, contents: template(p) }] },
         });
         expect(res.statusCode, `${name} ${p}`).toBe(400);
@@ -51,8 +52,13 @@ describe('user templates never touch the server filesystem', () => {
     expect(sink.requests).toHaveLength(0);
     // Inline payload lists still work.
     const ok = await t.request({
-      method: 'POST', url: '/v1/scans',
-      payload: { targets: [sink.url], private_templates: [{ name: '/etc/hostname', contents: template('[a, b]') }], schedule_only: true },
+      method: 'POST',
+      url: '/v1/scans',
+      payload: {
+        targets: [sink.url],
+        private_templates: [{ name: '/etc/hostname', contents: template('[a, b]') }],
+        schedule_only: true,
+      },
     });
     expect(ok.statusCode, ok.body).toBe(200);
   });
@@ -60,7 +66,11 @@ describe('user templates never touch the server filesystem', () => {
   it('POST /v1/template refuses them too, with any filename', async () => {
     for (const filename of names) {
       for (const p of payloads) {
-        const res = await t.request({ method: 'POST', url: '/v1/template', payload: { template: template(p), filename } });
+        const res = await t.request({
+          method: 'POST',
+          url: '/v1/template',
+          payload: { template: template(p), filename },
+        });
         expect(res.statusCode, `${filename} ${p}: ${res.body}`).toBe(400);
         expect(res.body).toContain('may only use inline payload lists');
       }

@@ -10,12 +10,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { localhostCert } from '../helpers/certs.ts';
 
-function get(port: number, urlPath: string, ca: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined> }> {
+function get(
+  port: number,
+  urlPath: string,
+  ca: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined> }> {
   return new Promise((resolve, reject) => {
-    https.get({ host: '127.0.0.1', port, path: urlPath, ca, servername: 'localhost' }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers }));
-    }).on('error', reject);
+    https
+      .get({ host: '127.0.0.1', port, path: urlPath, ca, servername: 'localhost' }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers }));
+      })
+      .on('error', reject);
   });
 }
 
@@ -42,7 +48,12 @@ describe('Strict-Transport-Security', () => {
 
   it('is on every HTTPS answer: API success, error, unknown route and the console', async () => {
     const { port } = await listen(tls);
-    for (const [p, status] of [['/healthz', 200], ['/v1/scans', 401], ['/v1/no-such-route', 404], ['/', 200]] as const) {
+    for (const [p, status] of [
+      ['/healthz', 200],
+      ['/v1/scans', 401],
+      ['/v1/no-such-route', 404],
+      ['/', 200],
+    ] as const) {
       const res = await get(port, p, pem.cert);
       expect(res.status, p).toBe(status);
       expect(res.headers['strict-transport-security'], p).toBe('max-age=31536000');

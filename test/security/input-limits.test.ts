@@ -7,10 +7,16 @@ import { dbKinds } from '../helpers/db.ts';
 import { MARKER_TEMPLATE } from '../platform/scans/fixtures.ts';
 
 const octet = { 'content-type': 'application/octet-stream' };
-const finding = (extra: Record<string, unknown> = {}) => JSON.stringify({
-  'template-id': 'check-1', info: { name: 'Imported', severity: 'high' }, type: 'http',
-  host: 'https://h.example.com', 'matched-at': 'https://h.example.com/p', timestamp: '2024-01-02T03:04:05Z', ...extra,
-});
+const finding = (extra: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    'template-id': 'check-1',
+    info: { name: 'Imported', severity: 'high' },
+    type: 'http',
+    host: 'https://h.example.com',
+    'matched-at': 'https://h.example.com/p',
+    timestamp: '2024-01-02T03:04:05Z',
+    ...extra,
+  });
 
 describe.each(dbKinds())('input limits on %s', (kind) => {
   let t: TestApp;
@@ -19,12 +25,21 @@ describe.each(dbKinds())('input limits on %s', (kind) => {
   });
   afterAll(async () => t?.close());
 
-  const expect400 = (res: { statusCode: number; body: string; json(): { param?: string; message: string; code?: string; status?: number } }, param: string, message?: RegExp) => {
+  const expect400 = (
+    res: {
+      statusCode: number;
+      body: string;
+      json(): { param?: string; message: string; code?: string; status?: number };
+    },
+    param: string,
+    message?: RegExp,
+  ) => {
     expect(res.statusCode, res.body.slice(0, 300)).toBe(400);
     expect(res.json()).toMatchObject({ code: 'invalid_request', status: 400, param });
     if (message) expect(res.json().message).toMatch(message);
   };
-  const scanCount = async () => Number((await t.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM scans')).rows[0]!.n);
+  const scanCount = async () =>
+    Number((await t.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM scans')).rows[0]!.n);
 
   it('an import line nested 100,000 levels deep', async () => {
     const before = await scanCount();
@@ -38,33 +53,57 @@ describe.each(dbKinds())('input limits on %s', (kind) => {
 
   it('a 1 MB template-id (and host) in an import line', async () => {
     const big = 'a'.repeat(1024 * 1024);
-    const id = await t.request({ method: 'POST', url: '/v1/scans/import', payload: finding({ 'template-id': big }), headers: octet });
+    const id = await t.request({
+      method: 'POST',
+      url: '/v1/scans/import',
+      payload: finding({ 'template-id': big }),
+      headers: octet,
+    });
     expect400(id, 'template-id', /line 1: template-id is longer than/);
-    const host = await t.request({ method: 'POST', url: '/v1/scans/import', payload: finding({ host: `https://${big}` }), headers: octet });
+    const host = await t.request({
+      method: 'POST',
+      url: '/v1/scans/import',
+      payload: finding({ host: `https://${big}` }),
+      headers: octet,
+    });
     expect400(host, 'host', /line 1: host is longer than/);
     // The longest accepted values are stored and read back.
     const ok = await t.request({
-      method: 'POST', url: '/v1/scans/import', headers: octet,
+      method: 'POST',
+      url: '/v1/scans/import',
+      headers: octet,
       payload: finding({ 'template-id': 'i'.repeat(255), host: `https://${'h'.repeat(2040)}` }),
     });
     expect(ok.statusCode, ok.body).toBe(200);
   });
 
   it('a private template whose id is longer than 255 characters (uploaded or in a scan)', async () => {
-    const tpl = (n: number) => `id: ${'a'.repeat(n)}\ninfo:\n  name: x\n  author: x\n  severity: low\nhttp:\n  - path: ["{{BaseURL}}"]\n    matchers: [{type: status, status: [200]}]\n`;
+    const tpl = (n: number) =>
+      `id: ${'a'.repeat(n)}\ninfo:\n  name: x\n  author: x\n  severity: low\nhttp:\n  - path: ["{{BaseURL}}"]\n    matchers: [{type: status, status: [200]}]\n`;
     for (const n of [256, 300_000]) {
       const upload = await t.request({ method: 'POST', url: '/v1/template', payload: { template: tpl(n) } });
       expect(upload.statusCode, upload.body.slice(0, 300)).toBe(400);
       expect(upload.json().message).toMatch(/id: is longer than 255 characters/);
-      const scan = await t.request({ method: 'POST', url: '/v1/scans', payload: { targets: ['http://127.0.0.1:9'], private_templates: [{ name: 'x.yaml', contents: tpl(n) }], schedule_only: true } });
+      const scan = await t.request({
+        method: 'POST',
+        url: '/v1/scans',
+        payload: {
+          targets: ['http://127.0.0.1:9'],
+          private_templates: [{ name: 'x.yaml', contents: tpl(n) }],
+          schedule_only: true,
+        },
+      });
       expect(scan.statusCode, scan.body.slice(0, 300)).toBe(400);
       expect(scan.json().message).toMatch(/id: is longer than 255 characters/);
     }
-    expect((await t.request({ method: 'POST', url: '/v1/template', payload: { template: tpl(255) } })).statusCode).toBe(200);
+    expect((await t.request({ method: 'POST', url: '/v1/template', payload: { template: tpl(255) } })).statusCode).toBe(
+      200,
+    );
   });
 
   it('a vulnerability search of NOT NOT NOT ... (2,400 characters), and other deep or long queries', async () => {
-    const search = (q: string) => t.request({ method: 'GET', url: `/v2/vulnerability/search?q=${encodeURIComponent(q)}` });
+    const search = (q: string) =>
+      t.request({ method: 'GET', url: `/v2/vulnerability/search?q=${encodeURIComponent(q)}` });
     expect400(await search('NOT '.repeat(600) + 'x'), 'q', /nested/);
     expect400(await search('('.repeat(1000) + 'x' + ')'.repeat(1000)), 'q', /nested/);
     expect400(await search('! '.repeat(1500) + 'x'), 'q', /nested/);
@@ -75,26 +114,53 @@ describe.each(dbKinds())('input limits on %s', (kind) => {
   });
 
   it('not_seen_for_days=2147483648 on the inventory, and integers past SQL integer anywhere in a query', async () => {
-    expect400(await t.request({ method: 'GET', url: '/v1/asset/enumerate/contents?not_seen_for_days=2147483648' }), 'not_seen_for_days');
-    expect400(await t.request({ method: 'GET', url: '/v1/asset/enumerate/contents?not_seen_for_days=2147483647' }), 'not_seen_for_days');
+    expect400(
+      await t.request({ method: 'GET', url: '/v1/asset/enumerate/contents?not_seen_for_days=2147483648' }),
+      'not_seen_for_days',
+    );
+    expect400(
+      await t.request({ method: 'GET', url: '/v1/asset/enumerate/contents?not_seen_for_days=2147483647' }),
+      'not_seen_for_days',
+    );
     const ok = await t.request({ method: 'GET', url: '/v1/asset/enumerate/contents?not_seen_for_days=3650' });
     expect(ok.statusCode, ok.body).toBe(200);
     // The same count in a scan's asset filters (found by the fuzz one level down).
-    const scan = await t.request({ method: 'POST', url: '/v1/scans', payload: { name: 'a', scan_all_assets: true, asset_filters: { not_seen_for_days: 2147483647 } } });
+    const scan = await t.request({
+      method: 'POST',
+      url: '/v1/scans',
+      payload: { name: 'a', scan_all_assets: true, asset_filters: { not_seen_for_days: 2147483647 } },
+    });
     expect400(scan, 'asset_filters.not_seen_for_days');
     // Any integer of a request without bounds of its own stops at SQL's integer.
     expect400(await t.request({ method: 'GET', url: '/v1/scans?offset=2147483648' }), 'offset');
   });
 
   it('a schedule start_time outside years 1970-9999', async () => {
-    const scan = await t.request({ method: 'POST', url: '/v1/scans', payload: { name: 's', targets: ['http://127.0.0.1:9'], private_templates: [{ name: 'm.yaml', contents: MARKER_TEMPLATE }], schedule_only: true } });
+    const scan = await t.request({
+      method: 'POST',
+      url: '/v1/scans',
+      payload: {
+        name: 's',
+        targets: ['http://127.0.0.1:9'],
+        private_templates: [{ name: 'm.yaml', contents: MARKER_TEMPLATE }],
+        schedule_only: true,
+      },
+    });
     expect(scan.statusCode, scan.body).toBe(200);
     const id = scan.json().id as string;
     for (const start of ['0001-01-01T00:00:00Z', '0099-12-31T23:59:59Z', '1969-12-31T23:59:59Z']) {
-      const res = await t.request({ method: 'POST', url: '/v1/scans/schedule', payload: { scan_id: id, scan_frequency: 'daily', start_time: start } });
+      const res = await t.request({
+        method: 'POST',
+        url: '/v1/scans/schedule',
+        payload: { scan_id: id, scan_frequency: 'daily', start_time: start },
+      });
       expect400(res, 'start_time', /1970/);
     }
-    const ok = await t.request({ method: 'POST', url: '/v1/scans/schedule', payload: { scan_id: id, scan_frequency: 'daily', start_time: '2030-01-02T03:04:05Z' } });
+    const ok = await t.request({
+      method: 'POST',
+      url: '/v1/scans/schedule',
+      payload: { scan_id: id, scan_frequency: 'daily', start_time: '2030-01-02T03:04:05Z' },
+    });
     expect(ok.statusCode, ok.body).toBe(200);
     const got = (await t.request({ method: 'GET', url: `/v1/scans/schedule?scan_id=${id}` })).json();
     expect(JSON.stringify(got)).toContain('2030-01-02T03:04:05Z');

@@ -24,7 +24,13 @@ const REFUSED: [string, RegExp][] = [
   ['owner@localhost', /email/],
   ['Owner@Localhost', /email/],
 ];
-const ACCEPTED = ['correct horse battery', 'owner password 0123', 'tawny-otter-sings-loudly', '839201746583', 'Ünïcödé pässwörd'];
+const ACCEPTED = [
+  'correct horse battery',
+  'owner password 0123',
+  'tawny-otter-sings-loudly',
+  '839201746583',
+  'Ünïcödé pässwörd',
+];
 
 describe('password rules', () => {
   let t: TestApp;
@@ -33,13 +39,18 @@ describe('password rules', () => {
   });
   afterAll(async () => t?.close());
 
-  const setPassword = (password: string) => t.request({ method: 'PUT', url: '/v1/user/password', payload: { password } });
+  const setPassword = (password: string) =>
+    t.request({ method: 'PUT', url: '/v1/user/password', payload: { password } });
 
   it('refuses short, blank, common and self-naming passwords with a 400 naming the field', async () => {
     for (const [password, why] of REFUSED) {
       const res = await setPassword(password);
       expect(res.statusCode, JSON.stringify(password)).toBe(400);
-      expect(res.json(), JSON.stringify(password)).toMatchObject({ code: 'invalid_request', param: 'password', status: 400 });
+      expect(res.json(), JSON.stringify(password)).toMatchObject({
+        code: 'invalid_request',
+        param: 'password',
+        status: 400,
+      });
       expect(res.json().message, JSON.stringify(password)).toMatch(why);
     }
     expect(await store.findPasswordHash(t.ctx.db, t.owner.userId)).toBeNull();
@@ -49,28 +60,57 @@ describe('password rules', () => {
     for (const password of ACCEPTED) {
       const res = await setPassword(password);
       expect(res.statusCode, `${password}: ${res.body}`).toBe(200);
-      const signIn = await t.request({ method: 'POST', url: '/v1/auth/sign-in', key: null, payload: { email: 'owner@localhost', password } });
+      const signIn = await t.request({
+        method: 'POST',
+        url: '/v1/auth/sign-in',
+        key: null,
+        payload: { email: 'owner@localhost', password },
+      });
       expect(signIn.statusCode, password).toBe(200);
     }
   });
 
   it('checks a password set on accepting an invite the same way', async () => {
-    const invite = await t.request({ method: 'POST', url: '/v1/user/team/member', payload: { email: 'new-member@example.com' } });
+    const invite = await t.request({
+      method: 'POST',
+      url: '/v1/user/team/member',
+      payload: { email: 'new-member@example.com' },
+    });
     const token = invite.json().invite_token as string;
-    const weak = await t.request({ method: 'POST', url: '/v1/user/invite/accept', key: null, payload: { token, password: 'password1234' } });
+    const weak = await t.request({
+      method: 'POST',
+      url: '/v1/user/invite/accept',
+      key: null,
+      payload: { token, password: 'password1234' },
+    });
     expect(weak.statusCode).toBe(400);
     expect(weak.json()).toMatchObject({ param: 'password', message: expect.stringMatching(/common/) });
-    const self = await t.request({ method: 'POST', url: '/v1/user/invite/accept', key: null, payload: { token, password: 'new-member@example.com' } });
+    const self = await t.request({
+      method: 'POST',
+      url: '/v1/user/invite/accept',
+      key: null,
+      payload: { token, password: 'new-member@example.com' },
+    });
     expect(self.json()).toMatchObject({ param: 'password', message: expect.stringMatching(/email/) });
     // A refused password does not use the invite up.
-    const ok = await t.request({ method: 'POST', url: '/v1/user/invite/accept', key: null, payload: { token, password: 'a much better passphrase' } });
+    const ok = await t.request({
+      method: 'POST',
+      url: '/v1/user/invite/accept',
+      key: null,
+      payload: { token, password: 'a much better passphrase' },
+    });
     expect(ok.statusCode, ok.body).toBe(200);
   });
 
   it('keeps a password stored before the rules working', async () => {
     const old = await t.addUser('old-account@example.com', 'MEMBER');
     await store.setPasswordHash(t.ctx.db, old.userId, await hashPassword('tenchars10'));
-    const res = await t.request({ method: 'POST', url: '/v1/auth/sign-in', key: null, payload: { email: old.email, password: 'tenchars10' } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/auth/sign-in',
+      key: null,
+      payload: { email: old.email, password: 'tenchars10' },
+    });
     expect(res.statusCode, res.body).toBe(200);
   });
 });

@@ -14,12 +14,17 @@ describe('API rate limit', () => {
     for (let i = 0; i < 5; i++) expect((await t.request({ method: 'GET', url: '/v1/user' })).statusCode).toBe(200);
     const over = await t.request({ method: 'GET', url: '/v1/user' });
     expect(over.statusCode).toBe(429);
-    expect(over.json()).toMatchObject({ code: 'rate_limited', status: 429, message: expect.stringContaining('5 requests per minute') });
+    expect(over.json()).toMatchObject({
+      code: 'rate_limited',
+      status: 429,
+      message: expect.stringContaining('5 requests per minute'),
+    });
     expect(over.headers['retry-after']).toBeDefined();
     // Another key has its own budget; the health check is never limited.
     const other = await t.addUser('other-rl@example.com', 'viewer');
     expect((await t.request({ method: 'GET', url: '/v1/user', key: other.key })).statusCode).toBe(200);
-    for (let i = 0; i < 10; i++) expect((await t.request({ method: 'GET', url: '/healthz', key: null })).statusCode).toBe(200);
+    for (let i = 0; i < 10; i++)
+      expect((await t.request({ method: 'GET', url: '/healthz', key: null })).statusCode).toBe(200);
     // Guessing keys is limited too: requests without a valid key count per address.
     const codes: number[] = [];
     for (let i = 0; i < 7; i++) codes.push((await t.request({ method: 'GET', url: '/v1/user', key: null })).statusCode);

@@ -79,12 +79,23 @@ describe('role x operation matrix', () => {
     for (const r of routes) {
       const rule = expected(r.method, r.url);
       // The route's own declaration must agree with the spec's rule (public routes declare public).
-      if ((rule === 'public') !== r.public) violations.push(`${r.method} ${r.url}: declared ${r.public ? 'public' : 'private'}, spec says ${rule === 'public' ? 'public' : 'private'}`);
+      if ((rule === 'public') !== r.public)
+        violations.push(
+          `${r.method} ${r.url}: declared ${r.public ? 'public' : 'private'}, spec says ${rule === 'public' ? 'public' : 'private'}`,
+        );
       const url = r.url.replace(/:([a-z_]+)/g, 'nonexistent-id');
-      const body = (r.method === 'DELETE' && r.url === '/v1/user/team' ? { team_id: t.owner.teamId } : undefined) ?? BODIES[`${r.method} ${r.url}`] ?? (['POST', 'PATCH', 'PUT', 'DELETE'].includes(r.method) ? {} : undefined);
+      const body =
+        (r.method === 'DELETE' && r.url === '/v1/user/team' ? { team_id: t.owner.teamId } : undefined) ??
+        BODIES[`${r.method} ${r.url}`] ??
+        (['POST', 'PATCH', 'PUT', 'DELETE'].includes(r.method) ? {} : undefined);
       for (const who of [...ROLES, null] as (Who | null)[]) {
         tried++;
-        const res = await t.request({ method: r.method as 'GET', url, payload: body, key: who ? users[who].key : null });
+        const res = await t.request({
+          method: r.method as 'GET',
+          url,
+          payload: body,
+          key: who ? users[who].key : null,
+        });
         if (who && r.url.endsWith('/rotate') && res.json?.().api_key) users[who].key = res.json().api_key; // keep the new key
         const s = res.statusCode;
         const label = `${r.method} ${r.url} as ${who ?? 'no key'} -> ${s}`;

@@ -44,7 +44,11 @@ const BLOCKS = `http:
 `;
 
 function flowText(id: string, flow: string): string {
-  const body = flow.trim().split('\n').map((l) => `  ${l}`).join('\n');
+  const body = flow
+    .trim()
+    .split('\n')
+    .map((l) => `  ${l}`)
+    .join('\n');
   return `id: ${id}\ninfo: { name: ${id}, author: vigil, severity: high }\nflow: |\n${body}\n${BLOCKS}`;
 }
 
@@ -56,10 +60,22 @@ async function scan(templates: Template[], signal?: AbortSignal) {
   const errors: Record<string, string | undefined> = {};
   const started = Date.now();
   await runScan({
-    targets: [server.url], templates, rateLimit: 0, timeout: 5, retries: 0, signal,
-    onResult: () => {}, onAttempt: (a) => { errors[a.templateId] = a.error; },
+    targets: [server.url],
+    templates,
+    rateLimit: 0,
+    timeout: 5,
+    retries: 0,
+    signal,
+    onResult: () => {},
+    onAttempt: (a) => {
+      errors[a.templateId] = a.error;
+    },
   });
-  return { paths: server.requests.slice(before).map((r) => decodeURIComponent(r.url)), errors, ms: Date.now() - started };
+  return {
+    paths: server.requests.slice(before).map((r) => decodeURIComponent(r.url)),
+    errors,
+    ms: Date.now() - started,
+  };
 }
 
 /**
@@ -93,7 +109,9 @@ describe('flow scripts reach nothing of the host', () => {
   });
 
   it('no host name, module loader or foreign global anywhere reachable from the script', async () => {
-    const t = flowTemplate('reachable', `
+    const t = flowTemplate(
+      'reachable',
+      `
 const hostNames = ['process', 'require', 'module', 'exports', 'Buffer', 'setTimeout', 'setImmediate', 'queueMicrotask',
   'fetch', 'WebAssembly', 'console', 'std', 'os', '__filename', '__dirname', 'getBuiltinModule', 'binding', 'mainModule', 'dlopen', 'env', 'pid'];
 const found = [];
@@ -124,7 +142,8 @@ if (eval('typeof require') !== 'undefined') found.push('eval-require');
 set('note', found.length ? 'found-' + found.join('-') : 'clean-' + seen.size);
 http(2);
 import('fs').then(() => { set('note', 'import-loaded'); http(2); }, (e) => { set('note', 'import-refused'); http(2); });
-`);
+`,
+    );
     const r = await scan([t]);
     expect(r.errors.reachable).toBeUndefined();
     expect(r.paths).toHaveLength(2);
@@ -144,18 +163,25 @@ import('fs').then(() => { set('note', 'import-loaded'); http(2); }, (e) => { set
       '(() => { try { set("__proto__", 1) } catch (e) { return e.constructor.constructor("return process")() } })()',
       '(() => { try { http({ toString() { throw new Error("x") } }) } catch (e) { return e.constructor.constructor("return process")() } })()',
     ];
-    const templates = escapes.map((e, i) => flowTemplate(`trick-${i}`, `
+    const templates = escapes.map((e, i) =>
+      flowTemplate(
+        `trick-${i}`,
+        `
 let p = null;
 try { p = ${e}; } catch (err) { p = null; }
 if (p && p.pid) { http(3); }
 set('note', 'done-${i}');
-http(2);`));
+http(2);`,
+      ),
+    );
     const r = await scan(templates);
     expect(r.paths.sort()).toEqual(escapes.map((_e, i) => `/two/done-${i}`).sort());
   }, 60_000);
 
   it('prototype pollution through what the script is given or gives back changes nothing on the host', async () => {
-    const t = flowTemplate('pollute', `
+    const t = flowTemplate(
+      'pollute',
+      `
 const out = [];
 template.__proto__.polluted = 'vm';
 Object.prototype.polluted = 'vm';
@@ -165,7 +191,8 @@ try { set('prototype', { injected: 'evil' }); } catch (e) { out.push('prototype-
 set('payload', JSON.parse('{"__proto__": {"injected": "evil", "polluted": "evil"}}'));
 set('note', out.join('-'));
 http(2);
-http(4);`);
+http(4);`,
+    );
     const r = await scan([t]);
     expect(r.paths[0]).toBe('/two/proto-refused-ctor-refused-prototype-refused');
     expect(r.paths.some((p) => p.includes('evil'))).toBe(false);
@@ -174,7 +201,9 @@ http(4);`);
   });
 
   it('hostile values given to host functions (getters, proxies, cycles, throwing toString) stay in the sandbox', async () => {
-    const t = flowTemplate('hostile-values', `
+    const t = flowTemplate(
+      'hostile-values',
+      `
 const out = [];
 const cyclic = {}; cyclic.self = cyclic;
 try { set('c', cyclic); } catch (e) { out.push('cycle-' + e.name); }
@@ -186,7 +215,8 @@ try { http({ toString() { throw new Error('boom'); } }); } catch (e) { out.push(
 try { log({ toJSON() { return http(1); } }); out.push('tojson-ran'); } catch (e) { out.push('tojson-' + e.message); }
 try { set('x', new Proxy({}, { ownKeys() { throw new TypeError('trap'); } })); } catch (e) { out.push('trap-' + e.message); }
 set('note', out.join('-'));
-http(2);`);
+http(2);`,
+    );
     const r = await scan([t]);
     expect(r.errors['hostile-values']).toBeUndefined();
     // the toJSON's http(1) ran as a plain call before log's; nothing else reached the host
@@ -203,15 +233,24 @@ describe('flow scripts cannot exhaust the host', () => {
       async: '(async () => { await null; while (true) {} http(3); })();',
       job: 'Promise.resolve().then(() => { while (true) {} http(3); });',
     };
-    const templates = Object.entries(loops).map(([k, src]) => flowTemplate(`loop-${k}`, `set('note', '${k}');\nhttp(2);\n${src}`));
+    const templates = Object.entries(loops).map(([k, src]) =>
+      flowTemplate(`loop-${k}`, `set('note', '${k}');\nhttp(2);\n${src}`),
+    );
     const r = await scan(templates);
-    expect(r.paths.sort()).toEqual(Object.keys(loops).map((k) => `/two/${k}`).sort()); // each ran, none went past its loop
-    for (const k of Object.keys(loops)) expect(r.errors[`loop-${k}`]).toMatch(/computed for more than 5 s without calling the host/);
+    expect(r.paths.sort()).toEqual(
+      Object.keys(loops)
+        .map((k) => `/two/${k}`)
+        .sort(),
+    ); // each ran, none went past its loop
+    for (const k of Object.keys(loops))
+      expect(r.errors[`loop-${k}`]).toMatch(/computed for more than 5 s without calling the host/);
     expect(r.ms).toBeLessThan(20_000);
   }, 60_000);
 
   it('deep recursion and huge strings are script errors the script can catch', async () => {
-    const t = flowTemplate('recursion-strings', `
+    const t = flowTemplate(
+      'recursion-strings',
+      `
 const out = [];
 function f(n) { return f(n + 1) + 1; }
 try { f(0); } catch (e) { out.push(e.message); }
@@ -223,7 +262,8 @@ try { set('flat', s.slice(0, 64 * 1024 * 1024)); } catch (e) { out.push(e.messag
 s = null;
 try { set('big', 'y'.repeat(9 * 1024 * 1024)); } catch (e) { out.push(e.message.split(' ').slice(0, 4).join(' ')); }
 set('note', encodeURIComponent(out.join('_')));
-http(2);`);
+http(2);`,
+    );
     const r = await scan([t]);
     expect(r.errors['recursion-strings']).toBeUndefined();
     const [stack1, stack2, doubling, flat, big] = r.paths[0]!.replace('/two/', '').split('_');
@@ -239,7 +279,9 @@ http(2);`);
     const t = flowTemplate('abort-loop', 'while (true) { http(1); }');
     const counted = () => server.requests.filter((q) => q.url === '/one').length;
     const start = counted();
-    const waitFor = setInterval(() => { if (counted() - start >= 20) ac.abort(); }, 10);
+    const waitFor = setInterval(() => {
+      if (counted() - start >= 20) ac.abort();
+    }, 10);
     const r = await scan([t], ac.signal);
     clearInterval(waitFor);
     const atEnd = counted();
@@ -273,10 +315,15 @@ http(2);`;
     const before = server.requests.length;
     const flooded = await peak(flood);
     const grown = flooded.peakBytes - base.peakBytes;
-    console.log(`vigil scan peak RSS: ${mb(base.peakBytes)} MiB quiet flow, ${mb(flooded.peakBytes)} MiB flood (+${mb(grown)} MiB; cap ${mb(SANDBOX_MEMORY_BYTES)} MiB)`);
+    console.log(
+      `vigil scan peak RSS: ${mb(base.peakBytes)} MiB quiet flow, ${mb(flooded.peakBytes)} MiB flood (+${mb(grown)} MiB; cap ${mb(SANDBOX_MEMORY_BYTES)} MiB)`,
+    );
     expect(grown).toBeLessThan(SANDBOX_MEMORY_BYTES + 48 * 1024 * 1024);
     // The script was refused memory (the 64 MiB arrays at once, the small ones past the cap) and went on.
-    const note = server.requests.slice(before).map((q) => q.url).find((u) => u.startsWith('/two/'));
+    const note = server.requests
+      .slice(before)
+      .map((q) => q.url)
+      .find((u) => u.startsWith('/two/'));
     expect(note).toMatch(/^\/two\/refused-refused-after-\d+$/);
   }, 120_000);
 });
@@ -288,16 +335,30 @@ describe('flow scripts in a platform scan (private templates, engine on a worker
     try {
       const marker = path.join(dir, 'escaped-platform');
       const legit = flowText('js-flow-ok', `for (const n of iterate('a', 'b')) { set('note', n); http(2); }`).replace(
-        'path: ["{{BaseURL}}/two/{{note}}"]', 'path: ["{{BaseURL}}/two/{{note}}"]\n    matchers:\n      - type: word\n        words: ["ready"]');
+        'path: ["{{BaseURL}}/two/{{note}}"]',
+        'path: ["{{BaseURL}}/two/{{note}}"]\n    matchers:\n      - type: word\n        words: ["ready"]',
+      );
       const res = await app.request({
-        method: 'POST', url: '/v1/scans',
-        payload: { targets: [server.url], private_templates: [{ name: 'escape.yaml', contents: flowText('escape-stack', escapeFlow(marker)) }, { name: 'ok.yaml', contents: legit }] },
+        method: 'POST',
+        url: '/v1/scans',
+        payload: {
+          targets: [server.url],
+          private_templates: [
+            { name: 'escape.yaml', contents: flowText('escape-stack', escapeFlow(marker)) },
+            { name: 'ok.yaml', contents: legit },
+          ],
+        },
       });
       expect(res.statusCode, res.body).toBe(200);
       const id = res.json().id;
       expect(await app.waitStatus(id, ['finished', 'failed'], 60_000)).toMatchObject({ status: 'finished' });
       const results = (await app.request({ method: 'GET', url: `/v1/scans/results?scan_id=${id}` })).json();
-      const found = results.data.map((r: { event: Record<string, unknown> }) => `${r.event['template-id']} ${String(r.event['matched-at']).replace(server.url, '')}`).sort();
+      const found = results.data
+        .map(
+          (r: { event: Record<string, unknown> }) =>
+            `${r.event['template-id']} ${String(r.event['matched-at']).replace(server.url, '')}`,
+        )
+        .sort();
       expect(found).toEqual(['js-flow-ok /two/a', 'js-flow-ok /two/b']);
       expect(existsSync(marker)).toBe(false);
     } finally {
@@ -313,10 +374,15 @@ const mb = (n: number) => Math.round(n / 1024 / 1024);
 function childPeak(args: string[]): Promise<{ code: number; peakBytes: number; stderr: string }> {
   return new Promise((resolve) => {
     let peakBytes = 0;
-    const child = execFile(process.execPath, [path.join(repo, 'bin/vigil.mjs'), ...args], { cwd: repo, timeout: 90_000 }, (err, _stdout, stderr) => {
-      clearInterval(poll);
-      resolve({ code: err ? 1 : 0, peakBytes, stderr });
-    });
+    const child = execFile(
+      process.execPath,
+      [path.join(repo, 'bin/vigil.mjs'), ...args],
+      { cwd: repo, timeout: 90_000 },
+      (err, _stdout, stderr) => {
+        clearInterval(poll);
+        resolve({ code: err ? 1 : 0, peakBytes, stderr });
+      },
+    );
     const poll = setInterval(() => {
       try {
         const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));

@@ -18,11 +18,18 @@ describe('secrets stay out of logs and answers', () => {
   });
 
   it('logs requests without download tokens or key-like query values', async () => {
-    const scan = await t.request({ method: 'POST', url: '/v1/scans', payload: {
-      targets: ['http://127.0.0.1:9'], private_templates: [{ name: 'm.yaml', contents: MARKER_TEMPLATE }], schedule_only: true,
-    } });
+    const scan = await t.request({
+      method: 'POST',
+      url: '/v1/scans',
+      payload: {
+        targets: ['http://127.0.0.1:9'],
+        private_templates: [{ name: 'm.yaml', contents: MARKER_TEMPLATE }],
+        schedule_only: true,
+      },
+    });
     const id = scan.json().id;
-    const link = (await t.request({ method: 'GET', url: `/v1/scans/${id}/scan_log/export?format=json` })).json().url as string;
+    const link = (await t.request({ method: 'GET', url: `/v1/scans/${id}/scan_log/export?format=json` })).json()
+      .url as string;
     const token = link.split('/').pop()!;
     const u = new URL(link);
     expect((await t.request({ method: 'GET', url: u.pathname, key: null })).statusCode).toBe(200);
@@ -36,10 +43,16 @@ describe('secrets stay out of logs and answers', () => {
   });
 
   it("shows a scan proxy's password only to those who manage scans", async () => {
-    const res = await t.request({ method: 'POST', url: '/v1/scans', payload: {
-      targets: ['http://127.0.0.1:9'], private_templates: [{ name: 'm.yaml', contents: MARKER_TEMPLATE }], schedule_only: true,
-      socks5_proxy: 'socks5://scanner:pr0xy-Secret@127.0.0.1:1080',
-    } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/scans',
+      payload: {
+        targets: ['http://127.0.0.1:9'],
+        private_templates: [{ name: 'm.yaml', contents: MARKER_TEMPLATE }],
+        schedule_only: true,
+        socks5_proxy: 'socks5://scanner:pr0xy-Secret@127.0.0.1:1080',
+      },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const id = res.json().id;
     for (const role of ['viewer', 'member', 'guest']) {

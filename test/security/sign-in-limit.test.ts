@@ -19,7 +19,9 @@ describe('failed sign-in limit under parallel guesses', () => {
     t.app.inject({ method: 'POST', url: '/v1/auth/sign-in', payload: { email, password }, remoteAddress: ip });
 
   it('60 parallel guesses for one account: at most 5 are checked', async () => {
-    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => signIn('owner@localhost', `wrong guess number ${i}`)));
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => signIn('owner@localhost', `wrong guess number ${i}`)),
+    );
     const checked = answers.filter((r) => r.statusCode !== 429);
     console.log(`60 parallel guesses: ${checked.length} checked (401), ${60 - checked.length} refused with 429`);
     expect(checked.every((r) => r.statusCode === 401)).toBe(true);
@@ -30,7 +32,9 @@ describe('failed sign-in limit under parallel guesses', () => {
   });
 
   it('60 parallel guesses from one address over many accounts: at most 30 are checked', async () => {
-    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => signIn(`user${i}@example.com`, 'some wrong password')));
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => signIn(`user${i}@example.com`, 'some wrong password')),
+    );
     const checked = answers.filter((r) => r.statusCode !== 429).length;
     expect(checked).toBeLessThanOrEqual(30);
     expect(checked).toBeGreaterThan(0);

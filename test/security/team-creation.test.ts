@@ -17,7 +17,8 @@ async function withUsers(config: Record<string, unknown> = {}) {
   return { t, users };
 }
 
-const create = (t: TestApp, key: string, name = 'Mine') => t.request({ method: 'POST', url: '/v1/user/team', key, payload: { name } });
+const create = (t: TestApp, key: string, name = 'Mine') =>
+  t.request({ method: 'POST', url: '/v1/user/team', key, payload: { name } });
 
 describe('team creation', () => {
   let t: TestApp;
@@ -36,10 +37,15 @@ describe('team creation', () => {
       const res = await create(t, users[r].key);
       expect(res.statusCode, r).toBe(403);
       expect(res.json()).toMatchObject({ code: 'forbidden', message: expect.stringMatching(/instance owner/) });
-      expect((await t.request({ method: 'GET', url: '/v1/user', key: users[r].key })).json().can_create_team, r).toBe(false);
+      expect((await t.request({ method: 'GET', url: '/v1/user', key: users[r].key })).json().can_create_team, r).toBe(
+        false,
+      );
     }
     expect((await t.ctx.db.query('SELECT count(*)::int AS n FROM teams')).rows[0]).toEqual({ n: 1 });
-    expect((await t.request({ method: 'GET', url: '/v1/user' })).json()).toMatchObject({ can_create_team: true, is_instance_owner: true });
+    expect((await t.request({ method: 'GET', url: '/v1/user' })).json()).toMatchObject({
+      can_create_team: true,
+      is_instance_owner: true,
+    });
     expect((await create(t, t.owner.key)).statusCode).toBe(200);
   });
 
@@ -47,27 +53,53 @@ describe('team creation', () => {
     const made = await createTeamWithOwner(t.ctx.db, 'other-owner@example.com', 'Other');
     const key = await issueKey(t.ctx.db, made.userId);
     expect((await create(t, key)).statusCode).toBe(403);
-    const grant = await t.request({ method: 'POST', url: '/v1/instance/team-creators', key, payload: { email: users.VIEWER.email } });
+    const grant = await t.request({
+      method: 'POST',
+      url: '/v1/instance/team-creators',
+      key,
+      payload: { email: users.VIEWER.email },
+    });
     expect(grant.statusCode).toBe(403);
     expect((await t.request({ method: 'GET', url: '/v1/instance/team-creators', key })).statusCode).toBe(403);
   });
 
   it('the instance owner allows a user (API), who may then create teams, until revoked', async () => {
     const viewer = users.VIEWER;
-    const grant = await t.request({ method: 'POST', url: '/v1/instance/team-creators', payload: { email: viewer.email } });
+    const grant = await t.request({
+      method: 'POST',
+      url: '/v1/instance/team-creators',
+      payload: { email: viewer.email },
+    });
     expect(grant.statusCode, grant.body).toBe(200);
     const list = (await t.request({ method: 'GET', url: '/v1/instance/team-creators' })).json();
     expect(list).toMatchObject({ mode: 'allowed', users: [{ email: viewer.email }] });
     expect((await t.request({ method: 'GET', url: '/v1/user', key: viewer.key })).json().can_create_team).toBe(true);
     const made = await create(t, viewer.key, 'Viewer workspace');
     expect(made.statusCode, made.body).toBe(200);
-    expect((await t.request({ method: 'GET', url: '/v1/user', key: viewer.key, headers: { 'x-team-id': made.json().team_id } })).json().role).toBe('OWNER');
+    expect(
+      (
+        await t.request({
+          method: 'GET',
+          url: '/v1/user',
+          key: viewer.key,
+          headers: { 'x-team-id': made.json().team_id },
+        })
+      ).json().role,
+    ).toBe('OWNER');
     // The Guest is still refused.
     expect((await create(t, users.GUEST.key)).statusCode).toBe(403);
-    const revoke = await t.request({ method: 'DELETE', url: '/v1/instance/team-creators', payload: { email: viewer.email } });
+    const revoke = await t.request({
+      method: 'DELETE',
+      url: '/v1/instance/team-creators',
+      payload: { email: viewer.email },
+    });
     expect(revoke.statusCode).toBe(200);
     expect((await create(t, viewer.key)).statusCode).toBe(403);
-    const unknown = await t.request({ method: 'POST', url: '/v1/instance/team-creators', payload: { email: 'nobody@example.com' } });
+    const unknown = await t.request({
+      method: 'POST',
+      url: '/v1/instance/team-creators',
+      payload: { email: 'nobody@example.com' },
+    });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().param).toBe('email');
   });
@@ -88,7 +120,15 @@ describe('team creation', () => {
     for (const r of ROLES) expect((await create(open.t, open.users[r].key)).statusCode, r).toBe(200);
     const closed = await withUsers({ teamCreation: 'owner' });
     others.push(closed.t);
-    expect((await closed.t.request({ method: 'POST', url: '/v1/instance/team-creators', payload: { email: closed.users.ADMIN.email } })).statusCode).toBe(200);
+    expect(
+      (
+        await closed.t.request({
+          method: 'POST',
+          url: '/v1/instance/team-creators',
+          payload: { email: closed.users.ADMIN.email },
+        })
+      ).statusCode,
+    ).toBe(200);
     expect((await create(closed.t, closed.users.ADMIN.key)).statusCode).toBe(403);
     expect((await create(closed.t, closed.t.owner.key)).statusCode).toBe(200);
   });

@@ -17,29 +17,49 @@ describe('template share links under attack', () => {
   const lines: string[] = [];
 
   const share = async (ttl = '1d') => {
-    const res = await t.request({ method: 'POST', url: '/v1/template/share', payload: { template_id: templateId, share_type: 'unlisted', ttl } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/template/share',
+      payload: { template_id: templateId, share_type: 'unlisted', ttl },
+    });
     expect(res.statusCode, res.body).toBe(200);
     return res.json().result as { share_token: string; share_path: string };
   };
 
   beforeAll(async () => {
-    const log = pino({ level: 'info' }, new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } }));
+    const log = pino(
+      { level: 'info' },
+      new Writable({
+        write(chunk, _enc, cb) {
+          lines.push(String(chunk));
+          cb();
+        },
+      }),
+    );
     t = await createTestApp('pglite', {}, { log });
     const other = await createTeamWithOwner(t.ctx.db, 'attacker@localhost', 'Attackers');
     otherKey = await issueKey(t.ctx.db, other.userId);
-    const created = await t.request({ method: 'POST', url: '/v1/template', payload: { template: templateText({ id: 'secret-panel', name: 'Secret Panel' }) } });
+    const created = await t.request({
+      method: 'POST',
+      url: '/v1/template',
+      payload: { template: templateText({ id: 'secret-panel', name: 'Secret Panel' }) },
+    });
     templateId = created.json().template_id;
   });
   afterAll(async () => {
     await t.close();
   });
 
-  it("another team cannot read a private template without its link, shared or not", async () => {
+  it('another team cannot read a private template without its link, shared or not', async () => {
     await share();
     expect((await t.request({ method: 'GET', url: `/v1/template/${templateId}`, key: otherKey })).statusCode).toBe(404);
     // The template's id is not its link.
-    expect((await t.request({ method: 'GET', url: `/v1/template/share/${templateId}`, key: otherKey })).statusCode).toBe(404);
-    expect((await t.request({ method: 'GET', url: `/v1/template/share/${templateId}`, key: null })).statusCode).toBe(404);
+    expect(
+      (await t.request({ method: 'GET', url: `/v1/template/share/${templateId}`, key: otherKey })).statusCode,
+    ).toBe(404);
+    expect((await t.request({ method: 'GET', url: `/v1/template/share/${templateId}`, key: null })).statusCode).toBe(
+      404,
+    );
     const theirs = await t.request({ method: 'GET', url: '/v1/template/share', key: otherKey });
     expect(theirs.json()).toMatchObject({ total: 0, results: [] });
     const search = await t.request({ method: 'GET', url: '/v2/template/search?scope=private&q=secret', key: otherKey });
@@ -49,8 +69,17 @@ describe('template share links under attack', () => {
   it('guessed, altered and malformed tokens fail', async () => {
     const { share_token: token } = await share();
     const guesses = [
-      `vts_${'A'.repeat(43)}`, token.slice(0, -1), `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`, `${token}x`, token.toUpperCase(),
-      token.slice(4), hashApiKey(token), `vts_${'x'.repeat(5000)}`, 'vts_', '%00', "vts_' OR '1'='1",
+      `vts_${'A'.repeat(43)}`,
+      token.slice(0, -1),
+      `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`,
+      `${token}x`,
+      token.toUpperCase(),
+      token.slice(4),
+      hashApiKey(token),
+      `vts_${'x'.repeat(5000)}`,
+      'vts_',
+      '%00',
+      "vts_' OR '1'='1",
     ];
     for (const g of guesses) {
       const res = await t.request({ method: 'GET', url: `/v1/template/share/${encodeURIComponent(g)}`, key: null });
@@ -73,9 +102,21 @@ describe('template share links under attack', () => {
     expect(gone.json()).toMatchObject({ code: 'expired', message: 'this share link has expired' });
     expect(gone.body).not.toContain('Secret Panel');
     // Extending it brings the same link back; only the owner team can.
-    expect((await t.request({ method: 'PATCH', url: `/v1/template/share/${templateId}`, key: otherKey, payload: { ttl: '1d' } })).statusCode).toBe(404);
+    expect(
+      (
+        await t.request({
+          method: 'PATCH',
+          url: `/v1/template/share/${templateId}`,
+          key: otherKey,
+          payload: { ttl: '1d' },
+        })
+      ).statusCode,
+    ).toBe(404);
     expect((await t.request({ method: 'GET', url: short.share_path, key: null })).statusCode).toBe(410);
-    expect((await t.request({ method: 'PATCH', url: `/v1/template/share/${templateId}`, payload: { ttl: '1d' } })).statusCode).toBe(200);
+    expect(
+      (await t.request({ method: 'PATCH', url: `/v1/template/share/${templateId}`, payload: { ttl: '1d' } }))
+        .statusCode,
+    ).toBe(200);
     expect((await t.request({ method: 'GET', url: short.share_path, key: null })).statusCode).toBe(200);
   });
 
@@ -83,10 +124,24 @@ describe('template share links under attack', () => {
     const { share_token: token, share_path: link } = await share();
     for (const key of [otherKey, null]) {
       for (const method of ['PATCH', 'DELETE'] as const) {
-        const res = await t.request({ method, url: link, key, payload: method === 'PATCH' ? { ttl: '365d' } : undefined });
+        const res = await t.request({
+          method,
+          url: link,
+          key,
+          payload: method === 'PATCH' ? { ttl: '365d' } : undefined,
+        });
         expect(res.statusCode, `${method} as ${key ? 'other team' : 'no key'}`).toBe(key ? 404 : 401);
       }
-      expect((await t.request({ method: 'PATCH', url: '/v1/template', key, payload: { template_id: token, template: templateText({ id: 'x' }) } })).statusCode).toBe(key ? 404 : 401);
+      expect(
+        (
+          await t.request({
+            method: 'PATCH',
+            url: '/v1/template',
+            key,
+            payload: { template_id: token, template: templateText({ id: 'x' }) },
+          })
+        ).statusCode,
+      ).toBe(key ? 404 : 401);
     }
     const read = await t.request({ method: 'GET', url: link, key: null });
     expect(read.json().result).toMatchObject({ name: 'Secret Panel', ttl: '1d' });

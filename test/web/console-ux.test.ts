@@ -14,7 +14,14 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { endConsoleRun, launchChromium, newPage, screenshotter, signInWithKey, watchPages } from '../helpers/browser.ts';
+import {
+  endConsoleRun,
+  launchChromium,
+  newPage,
+  screenshotter,
+  signInWithKey,
+  watchPages,
+} from '../helpers/browser.ts';
 import { runVigil, spawnVigil, type VigilProcess } from '../helpers/process.ts';
 import { hasShared, sharedDir } from '../helpers/shared.ts';
 import { startHttpServer, type TestServer } from '../helpers/targets.ts';
@@ -45,7 +52,12 @@ http:
           - "hello vigil"
 `;
 
-interface AxeViolation { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
 
 describe('console fit and finish: 404, titles, dark mode, skip link, 390 px, accessibility', () => {
   let dir: string;
@@ -62,9 +74,11 @@ describe('console fit and finish: 404, titles, dark mode, skip link, 390 px, acc
   const shot = screenshotter(true);
   const apiCall = async (method: string, url: string, body?: unknown) => {
     const res = await fetch(base + url, {
-      method, headers: { 'x-api-key': bootstrapKey, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined,
+      method,
+      headers: { 'x-api-key': bootstrapKey, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
     });
-    return { status: res.status, json: await res.json() as any };
+    return { status: res.status, json: (await res.json()) as any };
   };
 
   beforeAll(async () => {
@@ -80,20 +94,38 @@ describe('console fit and finish: 404, titles, dark mode, skip link, 390 px, acc
     });
     if (withCve) {
       const vuln = path.join(sharedDir, 'data/vuln');
-      const imported = await runVigil(['intel', 'import', path.join(vuln, 'cve5/2021/26xxx', `${CVE}.json`),
-        path.join(vuln, 'kev/known_exploited_vulnerabilities.json')], { VIGIL_DATA_DIR: dir });
+      const imported = await runVigil(
+        [
+          'intel',
+          'import',
+          path.join(vuln, 'cve5/2021/26xxx', `${CVE}.json`),
+          path.join(vuln, 'kev/known_exploited_vulnerabilities.json'),
+        ],
+        { VIGIL_DATA_DIR: dir },
+      );
       expect(imported.code, imported.stderr).toBe(0);
     }
     serve = spawnVigil(['serve', '--port', '0'], {
-      VIGIL_DATA_DIR: dir, VIGIL_BOOTSTRAP_API_KEY: bootstrapKey, VIGIL_TEMPLATES_DIR: catalogue, VIGIL_SHUTDOWN_TIMEOUT: '5',
+      VIGIL_DATA_DIR: dir,
+      VIGIL_BOOTSTRAP_API_KEY: bootstrapKey,
+      VIGIL_TEMPLATES_DIR: catalogue,
+      VIGIL_SHUTDOWN_TIMEOUT: '5',
       VIGIL_EGRESS_ALLOW: '127.0.0.0/8',
     });
     base = await serve.listening(150_000);
     await serve.waitFor(/template catalogue imported/, 120_000);
-    const created = await apiCall('POST', '/v1/scans', { name: 'Nightly shop scan', targets: [target.url], templates: ['http/e2e/cve.yaml'] });
+    const created = await apiCall('POST', '/v1/scans', {
+      name: 'Nightly shop scan',
+      targets: [target.url],
+      templates: ['http/e2e/cve.yaml'],
+    });
     expect(created.status, JSON.stringify(created.json)).toBe(200);
     scanId = created.json.id;
-    await waitFor(async () => ['finished', 'failed'].includes((await apiCall('GET', `/v1/scans/${scanId}`)).json.status), 120_000, 250);
+    await waitFor(
+      async () => ['finished', 'failed'].includes((await apiCall('GET', `/v1/scans/${scanId}`)).json.status),
+      120_000,
+      250,
+    );
     const results = await apiCall('GET', `/v1/scans/results?scan_id=${scanId}`);
     findingId = results.json.data[0].vuln_id;
 
@@ -115,7 +147,11 @@ describe('console fit and finish: 404, titles, dark mode, skip link, 390 px, acc
     { path: `/findings/${findingId}`, ready: `UX check for ${CVE}`, title: `Finding ${findingId} · Vigil` },
     { path: '/templates', ready: `UX check for ${CVE}`, title: 'Templates · Vigil' },
     { path: '/templates/private/new', ready: 'New private template', title: 'New private template · Vigil' },
-    { path: `/vulnerabilities?q=${CVE}`, ready: withCve ? 'Known exploited (KEV)' : 'is not in the vulnerability data', title: 'Vulnerabilities · Vigil' },
+    {
+      path: `/vulnerabilities?q=${CVE}`,
+      ready: withCve ? 'Known exploited (KEV)' : 'is not in the vulnerability data',
+      title: 'Vulnerabilities · Vigil',
+    },
     { path: '/assets', ready: 'Assets', title: 'Assets · Vigil' },
     { path: '/assets/new', ready: 'New enumeration', title: 'New enumeration · Vigil' },
     { path: '/assets/inventory', ready: 'Assets', title: 'Asset inventory · Vigil' },
@@ -139,155 +175,203 @@ describe('console fit and finish: 404, titles, dark mode, skip link, 390 px, acc
   const axe = async (p: Page): Promise<string[]> => {
     if (!(await p.evaluate(() => 'axe' in window))) await p.evaluate(AXE_SOURCE);
     const violations = await p.evaluate(async () => {
-      const r = await (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: AxeViolation[] }> } }).axe.run(document, { resultTypes: ['violations'] });
+      const r = await (
+        window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: AxeViolation[] }> } }
+      ).axe.run(document, { resultTypes: ['violations'] });
       return r.violations;
     });
-    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')})`);
+    return violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map(
+        (v) =>
+          `${v.impact} ${v.id}: ${v.help} (${v.nodes
+            .slice(0, 3)
+            .map((n) => n.target.join(' '))
+            .join(', ')})`,
+      );
   };
 
-  it('an unknown address shows "Page not found" inside the layout, with the navigation and a link home', async () => {
-    const res = await page.goto(base + '/no/such/page');
-    expect(res?.status()).toBe(200);
-    const panel = page.getByTestId('not-found');
-    await panel.waitFor();
-    expect(await panel.textContent()).toContain('/no/such/page');
-    await page.getByRole('link', { name: 'Scans' }).waitFor(); // the navigation is there
-    expect(await page.getByTestId('me-role').textContent()).toBe('OWNER');
-    await shot(page, 'ux-not-found');
-    await panel.getByRole('link', { name: 'Go to the overview' }).click();
-    await page.waitForURL(base + '/');
-    await page.getByText('Findings by severity').waitFor();
-  }, STEP);
+  it(
+    'an unknown address shows "Page not found" inside the layout, with the navigation and a link home',
+    async () => {
+      const res = await page.goto(base + '/no/such/page');
+      expect(res?.status()).toBe(200);
+      const panel = page.getByTestId('not-found');
+      await panel.waitFor();
+      expect(await panel.textContent()).toContain('/no/such/page');
+      await page.getByRole('link', { name: 'Scans' }).waitFor(); // the navigation is there
+      expect(await page.getByTestId('me-role').textContent()).toBe('OWNER');
+      await shot(page, 'ux-not-found');
+      await panel.getByRole('link', { name: 'Go to the overview' }).click();
+      await page.waitForURL(base + '/');
+      await page.getByText('Findings by severity').waitFor();
+    },
+    STEP,
+  );
 
-  it('signed out, an unknown address shows the panel in the sign-in frame with a way to sign in', async () => {
-    const { context, page: anon } = await newPage(browser);
-    try {
-      watchPages([anon], problems);
-      await anon.goto(base + '/nothing-here');
-      await anon.getByTestId('not-found').waitFor();
-      expect(await anon.getByTestId('me-role').count()).toBe(0);
-      expect(await anon.title()).toBe('Page not found · Vigil');
-      await anon.getByRole('link', { name: 'Sign in' }).click();
-      await anon.waitForURL(/\/sign-in/);
-      await anon.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
-      expect(await anon.title()).toBe('Sign in · Vigil');
-    } finally {
-      await context.close();
-    }
-  }, STEP);
-
-  it('every page has its own tab title, a scan its name', async () => {
-    for (const p of pages()) {
-      await open(page, p.path, p.ready);
-      await expect.poll(() => page.title(), { timeout: 15_000 }).toBe(p.title);
-    }
-  }, STEP);
-
-  it('the colour scheme follows the system, and auto / light / dark in the header is remembered', async () => {
-    const { context, page: p } = await newPage(browser);
-    try {
-      watchPages([p], problems);
-      await signInWithKey(p, base, bootstrapKey, 'OWNER');
-      const scheme = () => p.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'));
-      const background = () => p.evaluate(() => getComputedStyle(document.body).backgroundColor);
-      // Auto: the system's preference decides, and changes with it.
-      await p.emulateMedia({ colorScheme: 'light' });
-      await expect.poll(scheme).toBe('light');
-      const lightBg = await background();
-      await p.emulateMedia({ colorScheme: 'dark' });
-      await expect.poll(scheme).toBe('dark');
-      expect(await background()).not.toBe(lightBg);
-      // Chosen light while the system is dark; kept after a reload (localStorage).
-      const toggle = p.getByTestId('color-scheme');
-      await toggle.getByText('Light', { exact: true }).click();
-      await expect.poll(scheme).toBe('light');
-      await p.reload();
-      await p.getByTestId('me-role').waitFor();
-      await expect.poll(scheme).toBe('light');
-      expect(await p.evaluate(() => localStorage.getItem('vigil-color-scheme'))).toBe('light');
-      await p.getByTestId('color-scheme').getByText('Dark', { exact: true }).click();
-      await p.emulateMedia({ colorScheme: 'light' });
-      await expect.poll(scheme).toBe('dark');
-      await shot(p, 'ux-dark-overview');
-      // Back to auto: the system's light again.
-      await p.getByTestId('color-scheme').getByText('Auto', { exact: true }).click();
-      await expect.poll(scheme).toBe('light');
-    } finally {
-      await context.close();
-    }
-  }, STEP);
-
-  it('"Skip to content" is the first thing Tab reaches and moves focus to the page', async () => {
-    for (const [address, ready] of [['/scans', 'Nightly shop scan'], ['/sign-in', 'Sign in to Vigil']] as const) {
-      const { context, page: p } = address === '/sign-in' ? await newPage(browser) : { context: undefined, page };
+  it(
+    'signed out, an unknown address shows the panel in the sign-in frame with a way to sign in',
+    async () => {
+      const { context, page: anon } = await newPage(browser);
       try {
-        await open(p, address, ready);
-        await p.keyboard.press('Tab');
-        const focused = () => p.evaluate(() => ({ text: document.activeElement?.textContent, id: document.activeElement?.id }));
-        expect((await focused()).text).toBe('Skip to content');
-        expect(await p.getByTestId('skip-link').isVisible()).toBe(true);
-        await p.keyboard.press('Enter');
-        expect((await focused()).id).toBe('main');
-        // The next Tab goes into the page, not back through the header.
-        await p.keyboard.press('Tab');
-        expect(await p.evaluate(() => !!document.activeElement?.closest('#main'))).toBe(true);
+        watchPages([anon], problems);
+        await anon.goto(base + '/nothing-here');
+        await anon.getByTestId('not-found').waitFor();
+        expect(await anon.getByTestId('me-role').count()).toBe(0);
+        expect(await anon.title()).toBe('Page not found · Vigil');
+        await anon.getByRole('link', { name: 'Sign in' }).click();
+        await anon.waitForURL(/\/sign-in/);
+        await anon.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
+        expect(await anon.title()).toBe('Sign in · Vigil');
       } finally {
-        await context?.close();
+        await context.close();
       }
-    }
-  }, STEP);
+    },
+    STEP,
+  );
 
-  it('at 390 px: a burger instead of the navigation, the header clear of the page, whole badges and CVE ids, KEV dates as dates', async () => {
-    const { context, page: p } = await newPage(browser, { width: 390, height: 844 });
-    try {
-      watchPages([p], problems);
-      await signInWithKey(p, base, bootstrapKey, 'OWNER');
-      // The navigation is behind the burger; opening it shows the links and the colour scheme.
-      await open(p, `/scans/${scanId}`, 'Nightly shop scan');
-      // Collapsed, the navigation sits off the screen's left edge.
-      const offScreen = async () => { const b = await p.locator('nav').first().boundingBox(); return !!b && b.x + b.width <= 0; };
-      expect(await offScreen()).toBe(true);
-      const burger = p.getByRole('button', { name: 'navigation' });
-      expect(await burger.isVisible()).toBe(true);
-      const header = await p.locator('header').boundingBox();
-      const title = await p.getByTestId('scan-name').boundingBox();
-      expect(title!.y).toBeGreaterThanOrEqual(header!.y + header!.height);
-      // Nothing sticks out of the screen sideways.
-      const wide = await p.evaluate(() => [...document.querySelectorAll('#main *')].filter((e) => e.getBoundingClientRect().right > 391)
-        .slice(0, 5).map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`));
-      expect(await p.evaluate(() => document.documentElement.scrollWidth), wide.join('; ')).toBeLessThanOrEqual(390);
-      await shot(p, 'ux-390-scan');
-      await burger.click();
-      await expect.poll(offScreen).toBe(false);
-      await p.getByRole('link', { name: 'Findings', exact: true }).click();
-      await p.getByText(`UX check for ${CVE}`).first().waitFor();
-      await expect.poll(offScreen).toBe(true); // closed again after the choice
-      // Badges show their whole word.
-      const badges = p.locator('.mantine-Badge-label');
-      await badges.first().waitFor();
-      const clipped = await badges.evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent));
-      expect(clipped).toEqual([]);
-      expect(await p.getByText('critical', { exact: true }).first().isVisible()).toBe(true);
-      await shot(p, 'ux-390-findings');
-      if (withCve) {
-        await open(p, `/vulnerabilities?q=is_kev:true`, CVE);
-        // A CVE id on one line.
-        const cve = p.getByRole('button', { name: CVE, exact: true }).first();
-        const box = await cve.boundingBox();
-        const lineHeight = await cve.evaluate((e) => parseFloat(getComputedStyle(e).lineHeight) || 20);
-        expect(box!.height).toBeLessThan(lineHeight * 1.5);
-        // The record: KEV's dateAdded is a day, not midnight.
-        await open(p, `/vulnerabilities?q=${CVE}`, 'Known exploited (KEV)');
-        const record = await p.getByTestId('vuln-record').textContent();
-        expect(record).not.toMatch(/12:00:00\s*AM|00:00:00/);
-        expect(record).toContain(`added ${await p.evaluate((d) => new Date(`${d}T00:00:00Z`).toLocaleDateString(undefined, { timeZone: 'UTC' }), KEV_ADDED)}`);
-        await shot(p, 'ux-390-vulnerability');
+  it(
+    'every page has its own tab title, a scan its name',
+    async () => {
+      for (const p of pages()) {
+        await open(page, p.path, p.ready);
+        await expect.poll(() => page.title(), { timeout: 15_000 }).toBe(p.title);
       }
-    } finally {
-      await context.close();
-    }
-  }, STEP);
+    },
+    STEP,
+  );
+
+  it(
+    'the colour scheme follows the system, and auto / light / dark in the header is remembered',
+    async () => {
+      const { context, page: p } = await newPage(browser);
+      try {
+        watchPages([p], problems);
+        await signInWithKey(p, base, bootstrapKey, 'OWNER');
+        const scheme = () => p.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'));
+        const background = () => p.evaluate(() => getComputedStyle(document.body).backgroundColor);
+        // Auto: the system's preference decides, and changes with it.
+        await p.emulateMedia({ colorScheme: 'light' });
+        await expect.poll(scheme).toBe('light');
+        const lightBg = await background();
+        await p.emulateMedia({ colorScheme: 'dark' });
+        await expect.poll(scheme).toBe('dark');
+        expect(await background()).not.toBe(lightBg);
+        // Chosen light while the system is dark; kept after a reload (localStorage).
+        const toggle = p.getByTestId('color-scheme');
+        await toggle.getByText('Light', { exact: true }).click();
+        await expect.poll(scheme).toBe('light');
+        await p.reload();
+        await p.getByTestId('me-role').waitFor();
+        await expect.poll(scheme).toBe('light');
+        expect(await p.evaluate(() => localStorage.getItem('vigil-color-scheme'))).toBe('light');
+        await p.getByTestId('color-scheme').getByText('Dark', { exact: true }).click();
+        await p.emulateMedia({ colorScheme: 'light' });
+        await expect.poll(scheme).toBe('dark');
+        await shot(p, 'ux-dark-overview');
+        // Back to auto: the system's light again.
+        await p.getByTestId('color-scheme').getByText('Auto', { exact: true }).click();
+        await expect.poll(scheme).toBe('light');
+      } finally {
+        await context.close();
+      }
+    },
+    STEP,
+  );
+
+  it(
+    '"Skip to content" is the first thing Tab reaches and moves focus to the page',
+    async () => {
+      for (const [address, ready] of [
+        ['/scans', 'Nightly shop scan'],
+        ['/sign-in', 'Sign in to Vigil'],
+      ] as const) {
+        const { context, page: p } = address === '/sign-in' ? await newPage(browser) : { context: undefined, page };
+        try {
+          await open(p, address, ready);
+          await p.keyboard.press('Tab');
+          const focused = () =>
+            p.evaluate(() => ({ text: document.activeElement?.textContent, id: document.activeElement?.id }));
+          expect((await focused()).text).toBe('Skip to content');
+          expect(await p.getByTestId('skip-link').isVisible()).toBe(true);
+          await p.keyboard.press('Enter');
+          expect((await focused()).id).toBe('main');
+          // The next Tab goes into the page, not back through the header.
+          await p.keyboard.press('Tab');
+          expect(await p.evaluate(() => !!document.activeElement?.closest('#main'))).toBe(true);
+        } finally {
+          await context?.close();
+        }
+      }
+    },
+    STEP,
+  );
+
+  it(
+    'at 390 px: a burger instead of the navigation, the header clear of the page, whole badges and CVE ids, KEV dates as dates',
+    async () => {
+      const { context, page: p } = await newPage(browser, { width: 390, height: 844 });
+      try {
+        watchPages([p], problems);
+        await signInWithKey(p, base, bootstrapKey, 'OWNER');
+        // The navigation is behind the burger; opening it shows the links and the colour scheme.
+        await open(p, `/scans/${scanId}`, 'Nightly shop scan');
+        // Collapsed, the navigation sits off the screen's left edge.
+        const offScreen = async () => {
+          const b = await p.locator('nav').first().boundingBox();
+          return !!b && b.x + b.width <= 0;
+        };
+        expect(await offScreen()).toBe(true);
+        const burger = p.getByRole('button', { name: 'navigation' });
+        expect(await burger.isVisible()).toBe(true);
+        const header = await p.locator('header').boundingBox();
+        const title = await p.getByTestId('scan-name').boundingBox();
+        expect(title!.y).toBeGreaterThanOrEqual(header!.y + header!.height);
+        // Nothing sticks out of the screen sideways.
+        const wide = await p.evaluate(() =>
+          [...document.querySelectorAll('#main *')]
+            .filter((e) => e.getBoundingClientRect().right > 391)
+            .slice(0, 5)
+            .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`),
+        );
+        expect(await p.evaluate(() => document.documentElement.scrollWidth), wide.join('; ')).toBeLessThanOrEqual(390);
+        await shot(p, 'ux-390-scan');
+        await burger.click();
+        await expect.poll(offScreen).toBe(false);
+        await p.getByRole('link', { name: 'Findings', exact: true }).click();
+        await p.getByText(`UX check for ${CVE}`).first().waitFor();
+        await expect.poll(offScreen).toBe(true); // closed again after the choice
+        // Badges show their whole word.
+        const badges = p.locator('.mantine-Badge-label');
+        await badges.first().waitFor();
+        const clipped = await badges.evaluateAll((els) =>
+          els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent),
+        );
+        expect(clipped).toEqual([]);
+        expect(await p.getByText('critical', { exact: true }).first().isVisible()).toBe(true);
+        await shot(p, 'ux-390-findings');
+        if (withCve) {
+          await open(p, `/vulnerabilities?q=is_kev:true`, CVE);
+          // A CVE id on one line.
+          const cve = p.getByRole('button', { name: CVE, exact: true }).first();
+          const box = await cve.boundingBox();
+          const lineHeight = await cve.evaluate((e) => parseFloat(getComputedStyle(e).lineHeight) || 20);
+          expect(box!.height).toBeLessThan(lineHeight * 1.5);
+          // The record: KEV's dateAdded is a day, not midnight.
+          await open(p, `/vulnerabilities?q=${CVE}`, 'Known exploited (KEV)');
+          const record = await p.getByTestId('vuln-record').textContent();
+          expect(record).not.toMatch(/12:00:00\s*AM|00:00:00/);
+          expect(record).toContain(
+            `added ${await p.evaluate((d) => new Date(`${d}T00:00:00Z`).toLocaleDateString(undefined, { timeZone: 'UTC' }), KEV_ADDED)}`,
+          );
+          await shot(p, 'ux-390-vulnerability');
+        }
+      } finally {
+        await context.close();
+      }
+    },
+    STEP,
+  );
 
   it('axe-core finds no serious or critical violation on any page, in light and in dark mode', async () => {
     const found: string[] = [];
@@ -300,7 +384,9 @@ describe('console fit and finish: 404, titles, dark mode, skip link, 390 px, acc
       await page.emulateMedia({ colorScheme: scheme });
       for (const p of pages()) {
         await open(page, p.path, p.ready);
-        expect(await page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'))).toBe(scheme);
+        expect(await page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'))).toBe(
+          scheme,
+        );
         for (const v of await axe(page)) found.push(`${scheme} ${p.path}: ${v}`);
       }
       const { context, page: anon } = await newPage(browser);

@@ -25,11 +25,13 @@ interface Answer {
 function get(base: string, urlPath: string, acceptEncoding?: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const headers = acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding };
-    http.get(base + urlPath, { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-    }).on('error', reject);
+    http
+      .get(base + urlPath, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      })
+      .on('error', reject);
   });
 }
 
@@ -59,12 +61,21 @@ describe('console delivery', () => {
   /** The largest script and the stylesheet: what matters most on the wire. */
   const bigFiles = () => {
     const js = assets().filter((f) => f.endsWith('.js'));
-    js.sort((a, b) => readFileSync(path.join(CONSOLE_DIST, 'assets', b)).length - readFileSync(path.join(CONSOLE_DIST, 'assets', a)).length);
+    js.sort(
+      (a, b) =>
+        readFileSync(path.join(CONSOLE_DIST, 'assets', b)).length -
+        readFileSync(path.join(CONSOLE_DIST, 'assets', a)).length,
+    );
     return [js[0]!, assets().find((f) => f.endsWith('.css'))!].map((f) => `assets/${f}`);
   };
 
   it('the build wrote a brotli and a gzip copy of each script, stylesheet and the page', () => {
-    for (const f of [...assets().filter((n) => /\.(js|css)$/.test(n)).map((n) => `assets/${n}`), 'index.html']) {
+    for (const f of [
+      ...assets()
+        .filter((n) => /\.(js|css)$/.test(n))
+        .map((n) => `assets/${n}`),
+      'index.html',
+    ]) {
       const raw = readFileSync(path.join(CONSOLE_DIST, f));
       const br = path.join(CONSOLE_DIST, `${f}.br`);
       const gz = path.join(CONSOLE_DIST, `${f}.gz`);
@@ -96,7 +107,9 @@ describe('console delivery', () => {
         expect(a.status, label).toBe(200);
         expect(a.headers['content-encoding'], label).toBe(expected);
         expect(String(a.headers.vary), label).toMatch(/accept-encoding/i);
-        expect(a.headers['content-type'], label).toMatch(f.endsWith('.js') ? /javascript/ : f.endsWith('.css') ? /text\/css/ : /text\/html/);
+        expect(a.headers['content-type'], label).toMatch(
+          f.endsWith('.js') ? /javascript/ : f.endsWith('.css') ? /text\/css/ : /text\/html/,
+        );
         expect(Number(a.headers['content-length']), label).toBe(a.body.length);
         if (expected) expect(a.body.length, label).toBeLessThan(f === 'index.html' ? raw.length : raw.length / 2);
         expect(decoded(a).equals(raw), label).toBe(true);
@@ -136,7 +149,12 @@ describe('console delivery', () => {
       expect(decoded(a).equals(page), url).toBe(true);
     }
     // Asking for a compressed answer opens no way out of the build folder either.
-    for (const url of ['/assets/../../package.json', '/assets/%2e%2e/%2e%2e/package.json', '/..%2fpackage.json', '/assets/..%2f..%2fpackage.json']) {
+    for (const url of [
+      '/assets/../../package.json',
+      '/assets/%2e%2e/%2e%2e/package.json',
+      '/..%2fpackage.json',
+      '/assets/..%2f..%2fpackage.json',
+    ]) {
       for (const ask of ['br', 'gzip']) {
         const a = await get(base, url, ask);
         const body = a.status === 200 ? decoded(a).toString() : a.body.toString();
@@ -147,7 +165,9 @@ describe('console delivery', () => {
 
   it('a cold first page transfers under 250 KB: the sign-in page, and the overview once signed in', async () => {
     browser = await launchChromium();
-    const signIn = await loadCold(browser, base + '/', (p) => p.getByRole('heading', { name: 'Sign in to Vigil' }).waitFor());
+    const signIn = await loadCold(browser, base + '/', (p) =>
+      p.getByRole('heading', { name: 'Sign in to Vigil' }).waitFor(),
+    );
     // Every script and stylesheet came compressed.
     for (const r of signIn.responses.filter((x) => /\.(js|css)$/.test(x.url))) expect(r.encoding, r.url).toBe('br');
     expect(signIn.bytes, JSON.stringify(signIn.responses)).toBeLessThan(FIRST_PAGE_BUDGET);
@@ -160,8 +180,14 @@ describe('console delivery', () => {
     expect(overview.responses.some((r) => /\/assets\/Overview-/.test(r.url))).toBe(true);
     expect(overview.bytes, JSON.stringify(overview.responses)).toBeLessThan(FIRST_PAGE_BUDGET);
     // The editor (CodeMirror, its own chunk) loads only with the pages that use it.
-    for (const load of [signIn, overview]) expect(load.responses.filter((r) => /\/assets\/YamlEditor-/.test(r.url))).toEqual([]);
-    const editor = await loadCold(browser, base + '/templates/private/new', (p) => p.locator('.cm-editor').waitFor(), state);
+    for (const load of [signIn, overview])
+      expect(load.responses.filter((r) => /\/assets\/YamlEditor-/.test(r.url))).toEqual([]);
+    const editor = await loadCold(
+      browser,
+      base + '/templates/private/new',
+      (p) => p.locator('.cm-editor').waitFor(),
+      state,
+    );
     expect(editor.responses.some((r) => /\/assets\/YamlEditor-/.test(r.url))).toBe(true);
   }, 180_000);
 });

@@ -20,12 +20,18 @@ const queryClient = new QueryClient({
 
 const theme = createTheme({
   // Shade 9 in light mode: white on filled buttons and blue links on white reach 4.5:1 contrast.
-  primaryColor: 'blue', primaryShade: { light: 9, dark: 8 }, defaultRadius: 'sm',
+  primaryColor: 'blue',
+  primaryShade: { light: 9, dark: 8 },
+  defaultRadius: 'sm',
   components: {
     // A badge is a word or two ("CRITICAL", "FINISHED"): never squeezed into "CRIT…" by a narrow column.
     // Previous/next arrows have no text: screen readers need their names.
-    Pagination: Pagination.extend({ defaultProps: { getControlProps: (control) => ({ 'aria-label': `${control} page` }) } }),
-    Badge: Badge.extend({ styles: { root: { flexShrink: 0, minWidth: 'max-content' }, label: { overflow: 'visible' } } }),
+    Pagination: Pagination.extend({
+      defaultProps: { getControlProps: (control) => ({ 'aria-label': `${control} page` }) },
+    }),
+    Badge: Badge.extend({
+      styles: { root: { flexShrink: 0, minWidth: 'max-content' }, label: { overflow: 'visible' } },
+    }),
   },
 });
 // Light, dark or the system's preference (the default), as chosen in the header; kept in localStorage.

@@ -1,5 +1,12 @@
 // Every page and its address; pages load on demand (code-split) so the first page stays small.
-import { createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent, Outlet, redirect } from '@tanstack/react-router';
+import {
+  createRootRouteWithContext,
+  createRoute,
+  createRouter,
+  lazyRouteComponent,
+  Outlet,
+  redirect,
+} from '@tanstack/react-router';
 import type { QueryClient } from '@tanstack/react-query';
 import { AppLayout } from './components/AppLayout';
 import { SignIn } from './pages/SignIn';
@@ -17,14 +24,22 @@ const num = (v: unknown) => (Number.isInteger(Number(v)) && Number(v) > 0 ? Numb
 const root = createRootRouteWithContext<{ queryClient: QueryClient }>()({ component: () => <Outlet /> });
 
 const signIn = createRoute({
-  getParentRoute: () => root, path: '/sign-in', component: SignIn,
+  getParentRoute: () => root,
+  path: '/sign-in',
+  component: SignIn,
   validateSearch: (s: Search): { next?: string } => ({ next: str(s.next) }),
 });
-const invite = createRoute({ getParentRoute: () => root, path: '/invite', component: lazyRouteComponent(() => import('./pages/Invite')) });
+const invite = createRoute({
+  getParentRoute: () => root,
+  path: '/invite',
+  component: lazyRouteComponent(() => import('./pages/Invite')),
+});
 
 // Every page below needs a session: without one, the sign-in page (and back here afterwards).
 export const app = createRoute({
-  getParentRoute: () => root, id: 'app', component: AppLayout,
+  getParentRoute: () => root,
+  id: 'app',
+  component: AppLayout,
   beforeLoad: async ({ context, location }) => {
     try {
       await context.queryClient.ensureQueryData(sessionQuery);
@@ -37,59 +52,140 @@ export const app = createRoute({
   },
 });
 
-const overview = createRoute({ getParentRoute: () => app, path: '/', component: lazyRouteComponent(() => import('./pages/Overview')) });
-export const scansRoute = createRoute({
-  getParentRoute: () => app, path: '/scans', component: lazyRouteComponent(() => import('./pages/Scans')),
-  validateSearch: (s: Search): { q?: string; status?: string; sort?: string; page?: number } => ({ q: str(s.q), status: str(s.status), sort: str(s.sort), page: num(s.page) }),
+const overview = createRoute({
+  getParentRoute: () => app,
+  path: '/',
+  component: lazyRouteComponent(() => import('./pages/Overview')),
 });
-const newScan = createRoute({ getParentRoute: () => app, path: '/scans/new', component: lazyRouteComponent(() => import('./pages/NewScan')) });
+export const scansRoute = createRoute({
+  getParentRoute: () => app,
+  path: '/scans',
+  component: lazyRouteComponent(() => import('./pages/Scans')),
+  validateSearch: (s: Search): { q?: string; status?: string; sort?: string; page?: number } => ({
+    q: str(s.q),
+    status: str(s.status),
+    sort: str(s.sort),
+    page: num(s.page),
+  }),
+});
+const newScan = createRoute({
+  getParentRoute: () => app,
+  path: '/scans/new',
+  component: lazyRouteComponent(() => import('./pages/NewScan')),
+});
 export const scanRoute = createRoute({
-  getParentRoute: () => app, path: '/scans/$scanId', component: lazyRouteComponent(() => import('./pages/ScanDetail')),
+  getParentRoute: () => app,
+  path: '/scans/$scanId',
+  component: lazyRouteComponent(() => import('./pages/ScanDetail')),
   validateSearch: (s: Search): { tab?: string } => ({ tab: str(s.tab) }),
 });
 export const findingsRoute = createRoute({
-  getParentRoute: () => app, path: '/findings', component: lazyRouteComponent(() => import('./pages/Findings')),
-  validateSearch: (s: Search): {
-    severity?: string; host?: string; template?: string; tags?: string; time?: string; q?: string; scan?: string; page?: number; finding?: string;
+  getParentRoute: () => app,
+  path: '/findings',
+  component: lazyRouteComponent(() => import('./pages/Findings')),
+  validateSearch: (
+    s: Search,
+  ): {
+    severity?: string;
+    host?: string;
+    template?: string;
+    tags?: string;
+    time?: string;
+    q?: string;
+    scan?: string;
+    page?: number;
+    finding?: string;
   } => ({
-    severity: str(s.severity), host: str(s.host), template: str(s.template), tags: str(s.tags), time: str(s.time),
-    q: str(s.q), scan: str(s.scan), page: num(s.page), finding: id(s.finding),
+    severity: str(s.severity),
+    host: str(s.host),
+    template: str(s.template),
+    tags: str(s.tags),
+    time: str(s.time),
+    q: str(s.q),
+    scan: str(s.scan),
+    page: num(s.page),
+    finding: id(s.finding),
   }),
 });
 export const templatesRoute = createRoute({
-  getParentRoute: () => app, path: '/templates', component: lazyRouteComponent(() => import('./pages/Templates')),
-  validateSearch: (s: Search): { q?: string; page?: number; view?: string; tab?: string } => ({ q: str(s.q), page: num(s.page), view: str(s.view), tab: str(s.tab) }),
+  getParentRoute: () => app,
+  path: '/templates',
+  component: lazyRouteComponent(() => import('./pages/Templates')),
+  validateSearch: (s: Search): { q?: string; page?: number; view?: string; tab?: string } => ({
+    q: str(s.q),
+    page: num(s.page),
+    view: str(s.view),
+    tab: str(s.tab),
+  }),
 });
 export const templateEditRoute = createRoute({
-  getParentRoute: () => app, path: '/templates/private/$templateId', component: lazyRouteComponent(() => import('./pages/TemplateEditor')),
+  getParentRoute: () => app,
+  path: '/templates/private/$templateId',
+  component: lazyRouteComponent(() => import('./pages/TemplateEditor')),
 });
 export const vulnsRoute = createRoute({
-  getParentRoute: () => app, path: '/vulnerabilities', component: lazyRouteComponent(() => import('./pages/Vulnerabilities')),
+  getParentRoute: () => app,
+  path: '/vulnerabilities',
+  component: lazyRouteComponent(() => import('./pages/Vulnerabilities')),
   validateSearch: (s: Search): { q?: string; page?: number } => ({ q: str(s.q), page: num(s.page) }),
 });
 // Settings > Configurations and Schedules, and one finding by its id (pages/Configs*.tsx, Schedules.tsx, Finding.tsx).
 export const configsRoute = createRoute({
-  getParentRoute: () => app, path: '/settings/configs', component: lazyRouteComponent(() => import('./pages/Configs')),
+  getParentRoute: () => app,
+  path: '/settings/configs',
+  component: lazyRouteComponent(() => import('./pages/Configs')),
   validateSearch: (s: Search): { type?: string; q?: string } => ({ type: str(s.type), q: str(s.q) }),
 });
 export const configRoute = createRoute({
-  getParentRoute: () => app, path: '/settings/configs/$configId', component: lazyRouteComponent(() => import('./pages/ConfigEditor')),
+  getParentRoute: () => app,
+  path: '/settings/configs/$configId',
+  component: lazyRouteComponent(() => import('./pages/ConfigEditor')),
   validateSearch: (s: Search): { type?: string } => ({ type: str(s.type) }),
 });
-const schedules = createRoute({ getParentRoute: () => app, path: '/settings/schedules', component: lazyRouteComponent(() => import('./pages/Schedules')) });
-export const findingRoute = createRoute({
-  getParentRoute: () => app, path: '/findings/$findingId', component: lazyRouteComponent(() => import('./pages/Finding')),
+const schedules = createRoute({
+  getParentRoute: () => app,
+  path: '/settings/schedules',
+  component: lazyRouteComponent(() => import('./pages/Schedules')),
 });
-const settings = createRoute({ getParentRoute: () => app, path: '/settings', component: lazyRouteComponent(() => import('./pages/Settings')) });
+export const findingRoute = createRoute({
+  getParentRoute: () => app,
+  path: '/findings/$findingId',
+  component: lazyRouteComponent(() => import('./pages/Finding')),
+});
+const settings = createRoute({
+  getParentRoute: () => app,
+  path: '/settings',
+  component: lazyRouteComponent(() => import('./pages/Settings')),
+});
 
 const routeTree = root.addChildren([
-  signIn, invite,
-  app.addChildren([overview, scansRoute, newScan, scanRoute, findingsRoute, templatesRoute, templateEditRoute, vulnsRoute, settings,
-    configsRoute, configRoute, schedules, findingRoute, ...assetRoutes]),
+  signIn,
+  invite,
+  app.addChildren([
+    overview,
+    scansRoute,
+    newScan,
+    scanRoute,
+    findingsRoute,
+    templatesRoute,
+    templateEditRoute,
+    vulnsRoute,
+    settings,
+    configsRoute,
+    configRoute,
+    schedules,
+    findingRoute,
+    ...assetRoutes,
+  ]),
 ]);
 
 // Unknown addresses: a "Page not found" panel in the layout that fits the session (pages/NotFound.tsx).
-export const router = createRouter({ routeTree, context: { queryClient: undefined! }, defaultPreload: 'intent', defaultNotFoundComponent: NotFound });
+export const router = createRouter({
+  routeTree,
+  context: { queryClient: undefined! },
+  defaultPreload: 'intent',
+  defaultNotFoundComponent: NotFound,
+});
 
 declare module '@tanstack/react-router' {
   interface Register {

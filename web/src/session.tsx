@@ -13,22 +13,28 @@ export interface Me {
 }
 
 export const sessionQuery = queryOptions({
-    queryKey: ['session'],
-    queryFn: async (): Promise<Me> => {
-      let s;
-      try {
-        s = await ok(api.GET('/v1/auth/session'));
-      } catch (err) {
-        // A remembered team the user is no longer in: back to their default team.
-        if (!(err instanceof ApiFailure && err.status === 403 && currentTeam())) throw err;
-        setTeam(undefined);
-        s = await ok(api.GET('/v1/auth/session'));
-      }
-      setCsrfToken(s.csrf_token);
-      return { email: s.email, role: s.role, team_id: s.team_id, user_id: s.user_id, canManage: s.role === 'OWNER' || s.role === 'ADMIN' };
-    },
-    retry: false,
-    staleTime: 60_000,
+  queryKey: ['session'],
+  queryFn: async (): Promise<Me> => {
+    let s;
+    try {
+      s = await ok(api.GET('/v1/auth/session'));
+    } catch (err) {
+      // A remembered team the user is no longer in: back to their default team.
+      if (!(err instanceof ApiFailure && err.status === 403 && currentTeam())) throw err;
+      setTeam(undefined);
+      s = await ok(api.GET('/v1/auth/session'));
+    }
+    setCsrfToken(s.csrf_token);
+    return {
+      email: s.email,
+      role: s.role,
+      team_id: s.team_id,
+      user_id: s.user_id,
+      canManage: s.role === 'OWNER' || s.role === 'ADMIN',
+    };
+  },
+  retry: false,
+  staleTime: 60_000,
 });
 
 export function useSessionQuery() {

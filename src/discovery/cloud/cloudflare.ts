@@ -6,12 +6,21 @@ import { CloudApiError, eachPage } from './http.ts';
 import type { CloudAsset, CloudProviderClient, ProviderApi } from './types.ts';
 
 function results(doc: any): any[] {
-  if (doc?.success === false) throw new CloudApiError(`the API refused the request: ${String(doc?.errors?.[0]?.message ?? 'no reason given').slice(0, 200)}`);
+  if (doc?.success === false)
+    throw new CloudApiError(
+      `the API refused the request: ${String(doc?.errors?.[0]?.message ?? 'no reason given').slice(0, 200)}`,
+    );
   return Array.isArray(doc?.result) ? doc.result : [];
 }
 
 const all = (api: ProviderApi, path: string, perPage: number) =>
-  eachPage<any>(api.get, (page) => `${path}?page=${page}&per_page=${perPage}`, (doc, page) => Number(doc?.result_info?.total_pages ?? 1) > page, results, api.maxPages);
+  eachPage<any>(
+    api.get,
+    (page) => `${path}?page=${page}&per_page=${perPage}`,
+    (doc, page) => Number(doc?.result_info?.total_pages ?? 1) > page,
+    results,
+    api.maxPages,
+  );
 
 export const cloudflare: CloudProviderClient = {
   name: 'cloudflare',

@@ -9,7 +9,10 @@ import type { CloudAsset, CloudProviderClient } from './types.ts';
 export const heroku: CloudProviderClient = {
   name: 'heroku',
   base: 'https://api.heroku.com',
-  auth: (e) => (e.heroku_api_token ? { Authorization: `Bearer ${e.heroku_api_token}`, Accept: 'application/vnd.heroku+json; version=3' } : 'heroku_api_token'),
+  auth: (e) =>
+    e.heroku_api_token
+      ? { Authorization: `Bearer ${e.heroku_api_token}`, Accept: 'application/vnd.heroku+json; version=3' }
+      : 'heroku_api_token',
   async list(entry, api) {
     const out: CloudAsset[] = [];
     let range: string | null = 'id ..; max=1000';
@@ -19,7 +22,12 @@ export const heroku: CloudProviderClient = {
       for (const app of Array.isArray(doc) ? doc : []) {
         if (app?.internal_routing === true || typeof app?.web_url !== 'string') continue;
         try {
-          out.push({ provider: 'heroku', ...(entry.id ? { id: entry.id } : {}), service: 'app', host: new URL(app.web_url).hostname });
+          out.push({
+            provider: 'heroku',
+            ...(entry.id ? { id: entry.id } : {}),
+            service: 'app',
+            host: new URL(app.web_url).hostname,
+          });
         } catch {
           // Not a URL: nothing to list.
         }

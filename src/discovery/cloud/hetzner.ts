@@ -9,12 +9,18 @@ export const hetzner: CloudProviderClient = {
   base: 'https://api.hetzner.cloud',
   auth: (e) => (e.auth_token ? { Authorization: `Bearer ${e.auth_token}` } : 'auth_token'),
   async list(entry, api) {
-    const servers = await eachPage<any>(api.get, (page) => `/v1/servers?page=${page}&per_page=50`,
-      (doc) => doc?.meta?.pagination?.next_page != null, (doc) => (Array.isArray(doc?.servers) ? doc.servers : []), api.maxPages);
+    const servers = await eachPage<any>(
+      api.get,
+      (page) => `/v1/servers?page=${page}&per_page=50`,
+      (doc) => doc?.meta?.pagination?.next_page != null,
+      (doc) => (Array.isArray(doc?.servers) ? doc.servers : []),
+      api.maxPages,
+    );
     const out: CloudAsset[] = [];
     for (const s of servers) {
       const ip = s?.public_net?.ipv4?.ip;
-      if (typeof ip === 'string' && ip) out.push({ provider: 'hetzner', ...(entry.id ? { id: entry.id } : {}), service: 'instance', ip });
+      if (typeof ip === 'string' && ip)
+        out.push({ provider: 'hetzner', ...(entry.id ? { id: entry.id } : {}), service: 'instance', ip });
     }
     return out;
   },

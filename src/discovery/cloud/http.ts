@@ -3,12 +3,16 @@
 import type { ApiGetter, ApiSend } from './types.ts';
 
 export class CloudApiError extends Error {
-  constructor(message: string, readonly status?: number) {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
     super(message);
   }
 }
 
-const xmlText = (body: string, tag: string) => body.match(new RegExp(`<${tag}>([^<]{1,2000})</${tag}>`))?.[1]?.trim() ?? '';
+const xmlText = (body: string, tag: string) =>
+  body.match(new RegExp(`<${tag}>([^<]{1,2000})</${tag}>`))?.[1]?.trim() ?? '';
 
 /**
  * The message an API put in its error body: JSON shapes of DigitalOcean, Linode, Hetzner, Cloudflare,
@@ -18,17 +22,31 @@ const xmlText = (body: string, tag: string) => body.match(new RegExp(`<${tag}>([
 function apiMessage(body: string): string {
   try {
     const j = JSON.parse(body);
-    const m = j?.message ?? j?.error?.message ?? j?.error_description ?? j?.errors?.[0]?.reason ?? j?.errors?.[0]?.message ?? j?.error ?? j?.msg
-      ?? (typeof j?.Message === 'string' ? [j.Code, j.Message].filter((x) => typeof x === 'string').join(': ') : undefined);
-    return typeof m === 'string' ? m.replace(/\s+/g, " ").slice(0, 300) : '';
+    const m =
+      j?.message ??
+      j?.error?.message ??
+      j?.error_description ??
+      j?.errors?.[0]?.reason ??
+      j?.errors?.[0]?.message ??
+      j?.error ??
+      j?.msg ??
+      (typeof j?.Message === 'string'
+        ? [j.Code, j.Message].filter((x) => typeof x === 'string').join(': ')
+        : undefined);
+    return typeof m === 'string' ? m.replace(/\s+/g, ' ').slice(0, 300) : '';
   } catch {
     const code = xmlText(body, 'Code');
     const message = xmlText(body, 'Message');
-    return [code, message].filter(Boolean).join(": ").replace(/\s+/g, " ").slice(0, 300);
+    return [code, message].filter(Boolean).join(': ').replace(/\s+/g, ' ').slice(0, 300);
   }
 }
 
-export function apiGetter(base: string, headers: Record<string, string>, timeoutMs: number, signal?: AbortSignal): ApiGetter {
+export function apiGetter(
+  base: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): ApiGetter {
   const request = apiRequester(base, headers, timeoutMs, signal);
   return async (pathAndQuery, extra) => (await request(pathAndQuery, extra)).doc;
 }
@@ -48,7 +66,11 @@ export function apiSender(timeoutMs: number, signal?: AbortSignal): ApiSend {
       });
     } catch (e) {
       const err = e as Error;
-      throw new CloudApiError(err.name === 'TimeoutError' ? 'the API did not answer in time' : `the API is unreachable (${(err.cause as Error)?.message ?? err.message})`);
+      throw new CloudApiError(
+        err.name === 'TimeoutError'
+          ? 'the API did not answer in time'
+          : `the API is unreachable (${(err.cause as Error)?.message ?? err.message})`,
+      );
     }
     const text = await res.text();
     if (!res.ok) {
@@ -77,8 +99,13 @@ export function apiRequester(base: string, headers: Record<string, string>, time
 }
 
 /** Page numbers 1, 2, ... while `more(doc)` says there is a next page (at most maxPages). */
-export async function eachPage<T>(get: ApiGetter, pathOf: (page: number) => string, more: (doc: any, page: number) => boolean,
-  take: (doc: any) => T[], maxPages: number): Promise<T[]> {
+export async function eachPage<T>(
+  get: ApiGetter,
+  pathOf: (page: number) => string,
+  more: (doc: any, page: number) => boolean,
+  take: (doc: any) => T[],
+  maxPages: number,
+): Promise<T[]> {
   const out: T[] = [];
   for (let page = 1; page <= maxPages; page++) {
     const doc = await get(pathOf(page));
@@ -92,7 +119,13 @@ export async function eachPage<T>(get: ApiGetter, pathOf: (page: number) => stri
  * Runs the parts of a listing (services, regions, projects, zones) one after the other. A part that fails
  * is a notice and the others go on; when every part fails, the first failure is the listing's.
  */
-export async function eachPart<T>(notice: (m: string) => void, what: string, items: T[], nameOf: (item: T) => string, fn: (item: T) => Promise<void>): Promise<void> {
+export async function eachPart<T>(
+  notice: (m: string) => void,
+  what: string,
+  items: T[],
+  nameOf: (item: T) => string,
+  fn: (item: T) => Promise<void>,
+): Promise<void> {
   const failed: string[] = [];
   let first: Error | undefined;
   for (const item of items) {
@@ -105,5 +138,8 @@ export async function eachPart<T>(notice: (m: string) => void, what: string, ite
     }
   }
   if (first && failed.length === items.length) throw first;
-  if (failed.length) notice(`${failed.length} of ${items.length} ${what} not listed (${failed.slice(0, 3).join('; ')}${failed.length > 3 ? '; ...' : ''})`);
+  if (failed.length)
+    notice(
+      `${failed.length} of ${items.length} ${what} not listed (${failed.slice(0, 3).join('; ')}${failed.length > 3 ? '; ...' : ''})`,
+    );
 }

@@ -21,7 +21,11 @@ import type { CloudAsset, CloudListOptions, CloudProviderClient, ProviderEntry }
 
 export type { CloudAsset, CloudListOptions, ProviderEntry } from './types.ts';
 
-export const CLOUD_CLIENTS: Record<string, CloudProviderClient> = Object.fromEntries([digitalocean, hetzner, linode, cloudflare, heroku, aws, gcp, azure, scaleway, fastly, namecheap, alibaba].map((c) => [c.name, c]));
+export const CLOUD_CLIENTS: Record<string, CloudProviderClient> = Object.fromEntries(
+  [digitalocean, hetzner, linode, cloudflare, heroku, aws, gcp, azure, scaleway, fastly, namecheap, alibaba].map(
+    (c) => [c.name, c],
+  ),
+);
 
 /** The entries of a provider-config.yaml text (a YAML list of mappings); throws when it is not one. */
 export function parseCloudConfig(text: string): ProviderEntry[] {
@@ -29,7 +33,11 @@ export function parseCloudConfig(text: string): ProviderEntry[] {
   if (!Array.isArray(doc)) throw new Error('a cloudlist provider config is a YAML list of providers');
   return doc.map((e, i) => {
     if (!e || typeof e !== 'object' || Array.isArray(e)) throw new Error(`entry ${i} is not a mapping`);
-    return Object.fromEntries(Object.entries(e as Record<string, unknown>).filter(([, v]) => v !== null && v !== undefined).map(([k, v]) => [k, String(v)]));
+    return Object.fromEntries(
+      Object.entries(e as Record<string, unknown>)
+        .filter(([, v]) => v !== null && v !== undefined)
+        .map(([k, v]) => [k, String(v)]),
+    );
   });
 }
 
@@ -49,21 +57,41 @@ export function parseCloudEndpoints(text: string): Record<string, string> {
   for (const pair of text.split(',')) {
     const at = pair.indexOf('=');
     const name = pair.slice(0, at).trim();
-    const url = pair.slice(at + 1).trim().replace(/\/+$/, '');
+    const url = pair
+      .slice(at + 1)
+      .trim()
+      .replace(/\/+$/, '');
     if (at > 0 && knownEndpoint(name) && /^https?:\/\/\S+$/.test(url)) out[name] = url;
   }
   return out;
 }
 
 /** Keys of an entry that hold no credential: they may appear in notices. */
-const PLAIN_KEYS = new Set(['provider', 'id', 'alibaba_region_id', 'namecheap_client_ip', 'assume_role_name', 'account_ids']);
+const PLAIN_KEYS = new Set([
+  'provider',
+  'id',
+  'alibaba_region_id',
+  'namecheap_client_ip',
+  'assume_role_name',
+  'account_ids',
+]);
 
 /** Replaces every credential value of the entries (anything but the plain keys), and the extra values, in a text. */
 export function redact(text: string, entries: ProviderEntry[], extra: string[] = []): string {
-  const values = entries.flatMap((e) => Object.entries(e).filter(([k]) => !PLAIN_KEYS.has(k)).map(([, v]) => v));
+  const values = entries.flatMap((e) =>
+    Object.entries(e)
+      .filter(([k]) => !PLAIN_KEYS.has(k))
+      .map(([, v]) => v),
+  );
   // Each value also as it is written in a URL or a form body (an API may repeat what it was sent).
-  const forms = [...values, ...extra].filter((x) => x.length >= 4)
-    .flatMap((v) => [v, encodeURIComponent(v), new URLSearchParams({ v }).toString().slice(2), JSON.stringify(v).slice(1, -1)]);
+  const forms = [...values, ...extra]
+    .filter((x) => x.length >= 4)
+    .flatMap((v) => [
+      v,
+      encodeURIComponent(v),
+      new URLSearchParams({ v }).toString().slice(2),
+      JSON.stringify(v).slice(1, -1),
+    ]);
   let out = text;
   // Longest first, so that a value inside another (a key inside a JSON key file) leaves no part behind.
   for (const v of [...new Set(forms)].sort((a, b) => b.length - a.length)) out = out.split(v).join('****');
@@ -82,7 +110,10 @@ function clean(a: CloudAsset): CloudAsset | undefined {
 }
 
 /** Lists every entry's assets (entries one after the other; a provider's pages in order). */
-export async function listCloudAssets(entries: ProviderEntry[], opts: CloudListOptions & { notice: (m: string) => void; secrets?: ProviderEntry[] }): Promise<CloudAsset[]> {
+export async function listCloudAssets(
+  entries: ProviderEntry[],
+  opts: CloudListOptions & { notice: (m: string) => void; secrets?: ProviderEntry[] },
+): Promise<CloudAsset[]> {
   const out: CloudAsset[] = [];
   const seen = new Set<string>();
   const secrets = opts.secrets ?? entries;
@@ -90,7 +121,9 @@ export async function listCloudAssets(entries: ProviderEntry[], opts: CloudListO
     if (opts.signal?.aborted) break;
     const client = CLOUD_CLIENTS[entry.provider ?? ''];
     if (!client) {
-      opts.notice(`cloudlist: provider ${label(entry)} skipped: not supported (supported: ${Object.keys(CLOUD_CLIENTS).join(', ')})`);
+      opts.notice(
+        `cloudlist: provider ${label(entry)} skipped: not supported (supported: ${Object.keys(CLOUD_CLIENTS).join(', ')})`,
+      );
       continue;
     }
     const headers = client.auth(entry);
@@ -103,7 +136,9 @@ export async function listCloudAssets(entries: ProviderEntry[], opts: CloudListO
     try {
       const timeoutMs = opts.timeoutMs ?? 30_000;
       const found = await client.list(entry, {
-        get: apiGetter(base, headers, timeoutMs, opts.signal), request: apiRequester(base, headers, timeoutMs, opts.signal), maxPages: opts.maxPages ?? 1000,
+        get: apiGetter(base, headers, timeoutMs, opts.signal),
+        request: apiRequester(base, headers, timeoutMs, opts.signal),
+        maxPages: opts.maxPages ?? 1000,
         send: apiSender(timeoutMs, opts.signal),
         url: (api, vars = {}) => {
           const template = (opts.baseUrls?.[`${client.name}.${api}`] ?? client.apis?.[api] ?? base).replace(/\/+$/, '');

@@ -14,10 +14,18 @@ privateV4.addSubnet('192.168.0.0', 16);
 export const linode: CloudProviderClient = {
   name: 'linode',
   base: 'https://api.linode.com',
-  auth: (e) => (e.linode_personal_access_token ? { Authorization: `Bearer ${e.linode_personal_access_token}` } : 'linode_personal_access_token'),
+  auth: (e) =>
+    e.linode_personal_access_token
+      ? { Authorization: `Bearer ${e.linode_personal_access_token}` }
+      : 'linode_personal_access_token',
   async list(entry, api) {
-    const instances = await eachPage<any>(api.get, (page) => `/v4/linode/instances?page=${page}&page_size=500`,
-      (doc, page) => Number(doc?.pages ?? 1) > page, (doc) => (Array.isArray(doc?.data) ? doc.data : []), api.maxPages);
+    const instances = await eachPage<any>(
+      api.get,
+      (page) => `/v4/linode/instances?page=${page}&page_size=500`,
+      (doc, page) => Number(doc?.pages ?? 1) > page,
+      (doc) => (Array.isArray(doc?.data) ? doc.data : []),
+      api.maxPages,
+    );
     const out: CloudAsset[] = [];
     const base = { provider: 'linode', ...(entry.id ? { id: entry.id } : {}), service: 'instance' };
     for (const i of instances) {

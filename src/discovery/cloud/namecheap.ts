@@ -9,11 +9,27 @@ import { XMLParser } from 'fast-xml-parser';
 import { CloudApiError, eachPart } from './http.ts';
 import type { CloudAsset, CloudProviderClient, ProviderApi, ProviderEntry } from './types.ts';
 
-const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@_', parseTagValue: false, parseAttributeValue: false, isArray: (n) => ['Domain', 'Error', 'host'].includes(n) });
+const xml = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  parseTagValue: false,
+  parseAttributeValue: false,
+  isArray: (n) => ['Domain', 'Error', 'host'].includes(n),
+});
 
-async function command(api: ProviderApi, entry: ProviderEntry, cmd: string, params: Record<string, string>): Promise<any> {
+async function command(
+  api: ProviderApi,
+  entry: ProviderEntry,
+  cmd: string,
+  params: Record<string, string>,
+): Promise<any> {
   const q = new URLSearchParams({
-    ApiUser: entry.namecheap_user_name!, ApiKey: entry.namecheap_api_key!, UserName: entry.namecheap_user_name!, ClientIp: entry.namecheap_client_ip!, Command: cmd, ...params,
+    ApiUser: entry.namecheap_user_name!,
+    ApiKey: entry.namecheap_api_key!,
+    UserName: entry.namecheap_user_name!,
+    ClientIp: entry.namecheap_client_ip!,
+    Command: cmd,
+    ...params,
   });
   const { text } = await api.send(`${api.url('xml')}/xml.response?${q}`, { headers: { Accept: 'application/xml' } });
   let doc: any;
@@ -26,7 +42,9 @@ async function command(api: ProviderApi, entry: ProviderEntry, cmd: string, para
   if (doc['@_Status'] !== 'OK') {
     const e = doc.Errors?.Error?.[0];
     const message = typeof e === 'string' ? e : String(e?.['#text'] ?? 'no reason given');
-    throw new CloudApiError(`the API refused the request: ${message.replace(/\s+/g, ' ').slice(0, 300)}${e?.['@_Number'] ? ` (${e['@_Number']})` : ''}`);
+    throw new CloudApiError(
+      `the API refused the request: ${message.replace(/\s+/g, ' ').slice(0, 300)}${e?.['@_Number'] ? ` (${e['@_Number']})` : ''}`,
+    );
   }
   return doc.CommandResponse;
 }
@@ -38,28 +56,39 @@ export const namecheap: CloudProviderClient = {
   auth: (e) => ['namecheap_api_key', 'namecheap_user_name', 'namecheap_client_ip'].find((k) => !e[k]) ?? {},
   async list(entry, api) {
     const out: CloudAsset[] = [];
-    const push = (a: Omit<CloudAsset, 'provider'>) => out.push({ provider: 'namecheap', ...(entry.id ? { id: entry.id } : {}), ...a });
+    const push = (a: Omit<CloudAsset, 'provider'>) =>
+      out.push({ provider: 'namecheap', ...(entry.id ? { id: entry.id } : {}), ...a });
     const domains: string[] = [];
     for (let page = 1; ; page++) {
       if (page > api.maxPages) throw new CloudApiError(`the listing did not end after ${api.maxPages} pages`);
       const res = await command(api, entry, 'namecheap.domains.getList', { Page: String(page), PageSize: '100' });
-      const found = (res?.DomainGetListResult?.Domain ?? []).filter((d: any) => typeof d?.['@_Name'] === 'string' && d['@_IsExpired'] !== 'true');
+      const found = (res?.DomainGetListResult?.Domain ?? []).filter(
+        (d: any) => typeof d?.['@_Name'] === 'string' && d['@_IsExpired'] !== 'true',
+      );
       domains.push(...found.map((d: any) => d['@_Name'] as string));
       const total = Number(res?.Paging?.TotalItems ?? 0);
       if (!found.length || page * Number(res?.Paging?.PageSize ?? 100) >= total) break;
     }
     for (const d of domains) push({ service: 'domain', host: d });
-    await eachPart((m) => api.notice(`dns hosts: ${m}`), 'domains', domains, (d) => d, async (domain) => {
-      const [sld, ...tld] = domain.split('.');
-      const res = await command(api, entry, 'namecheap.domains.dns.getHosts', { SLD: sld!, TLD: tld.join('.') });
-      for (const h of res?.DomainDNSGetHostsResult?.host ?? []) {
-        const type = h?.['@_Type'];
-        const name = String(h?.['@_Name'] ?? '');
-        if (type !== 'A' && type !== 'AAAA' && type !== 'CNAME') continue;
-        const host = name === '@' || name === '' ? domain : `${name}.${domain}`;
-        push(type === 'CNAME' ? { service: 'dns', host } : { service: 'dns', host, ip: String(h['@_Address'] ?? '') });
-      }
-    }).catch((e: unknown) => {
+    await eachPart(
+      (m) => api.notice(`dns hosts: ${m}`),
+      'domains',
+      domains,
+      (d) => d,
+      async (domain) => {
+        const [sld, ...tld] = domain.split('.');
+        const res = await command(api, entry, 'namecheap.domains.dns.getHosts', { SLD: sld!, TLD: tld.join('.') });
+        for (const h of res?.DomainDNSGetHostsResult?.host ?? []) {
+          const type = h?.['@_Type'];
+          const name = String(h?.['@_Name'] ?? '');
+          if (type !== 'A' && type !== 'AAAA' && type !== 'CNAME') continue;
+          const host = name === '@' || name === '' ? domain : `${name}.${domain}`;
+          push(
+            type === 'CNAME' ? { service: 'dns', host } : { service: 'dns', host, ip: String(h['@_Address'] ?? '') },
+          );
+        }
+      },
+    ).catch((e: unknown) => {
       if (!(e instanceof CloudApiError)) throw e;
       api.notice(`dns hosts not listed: ${e.message}`);
     });

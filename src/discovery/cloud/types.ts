@@ -57,7 +57,10 @@ export interface ProviderApi {
   notice(message: string): void;
 }
 
-export type ApiSend = (url: string, init?: { method?: string; headers?: Record<string, string>; body?: string }) => Promise<{ text: string; headers: Headers }>;
+export type ApiSend = (
+  url: string,
+  init?: { method?: string; headers?: Record<string, string>; body?: string },
+) => Promise<{ text: string; headers: Headers }>;
 
 /** GET a JSON document from the provider's API (path relative to its base, with query), with its auth headers. */
 export type ApiGetter = (pathAndQuery: string, extraHeaders?: Record<string, string>) => Promise<any>;

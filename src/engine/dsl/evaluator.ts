@@ -43,16 +43,22 @@ function compare(op: string, l: unknown, r: unknown): boolean {
     throw new DslError(`Value '${sprint(l)}' cannot be used with the comparator '${op}', it is not a number`);
   }
   switch (op) {
-    case '>': return a > b;
-    case '<': return a < b;
-    case '>=': return a >= b;
-    default: return a <= b;
+    case '>':
+      return a > b;
+    case '<':
+      return a < b;
+    case '>=':
+      return a >= b;
+    default:
+      return a <= b;
   }
 }
 
 function regexTest(op: string, l: unknown, r: unknown): boolean {
   if (!isText(l) || !isText(r)) {
-    throw new DslError(`Value '${sprint(isText(l) ? r : l)}' cannot be used with the comparator '${op}', it is not a string`);
+    throw new DslError(
+      `Value '${sprint(isText(l) ? r : l)}' cannot be used with the comparator '${op}', it is not a string`,
+    );
   }
   const re = compileGoRegex(typeof r === 'string' ? r : toBytes(r).toString('latin1'));
   const hit = re.test(typeof l === 'string' ? l : toBytes(l).toString('latin1'));
@@ -65,31 +71,51 @@ function binary(op: string, l: unknown, r: unknown): unknown {
       if (isNum(l) && isNum(r)) return l + r;
       if (isText(l) || isText(r)) {
         if (isBytes(l) || isBytes(r)) {
-          return fromBytes(Buffer.concat([isText(l) ? toBytes(l) : toBytes(sprint(l)), isText(r) ? toBytes(r) : toBytes(sprint(r))]));
+          return fromBytes(
+            Buffer.concat([isText(l) ? toBytes(l) : toBytes(sprint(l)), isText(r) ? toBytes(r) : toBytes(sprint(r))]),
+          );
         }
         return (typeof l === 'string' ? l : sprint(l)) + (typeof r === 'string' ? r : sprint(r));
       }
       throw new DslError(`Value '${sprint(l)}' cannot be used with the modifier '+', it is not a number`);
-    case '-': return needNumber(l, op) - needNumber(r, op);
-    case '*': return needNumber(l, op) * needNumber(r, op);
-    case '/': return needNumber(l, op) / needNumber(r, op);
+    case '-':
+      return needNumber(l, op) - needNumber(r, op);
+    case '*':
+      return needNumber(l, op) * needNumber(r, op);
+    case '/':
+      return needNumber(l, op) / needNumber(r, op);
     case '%': {
       const a = needNumber(l, op);
       const b = needNumber(r, op);
       return a % b; // math.Mod keeps the dividend's sign, like JS
     }
-    case '**': return Math.pow(needNumber(l, op), needNumber(r, op));
-    case '&': return Number(toInt64(needNumber(l, op)) & toInt64(needNumber(r, op)));
-    case '|': return Number(toInt64(needNumber(l, op)) | toInt64(needNumber(r, op)));
-    case '^': return Number(toInt64(needNumber(l, op)) ^ toInt64(needNumber(r, op)));
-    case '<<': return Number(BigInt.asIntN(64, toInt64(needNumber(l, op)) << BigInt(Math.trunc(needNumber(r, op)))));
-    case '>>': return Number(toInt64(needNumber(l, op)) >> BigInt(Math.trunc(needNumber(r, op))));
-    case '==': return valuesEqual(l, r);
-    case '!=': return !valuesEqual(l, r);
-    case '>': case '<': case '>=': case '<=': return compare(op, l, r);
-    case '=~': case '!~': return regexTest(op, l, r);
+    case '**':
+      return Math.pow(needNumber(l, op), needNumber(r, op));
+    case '&':
+      return Number(toInt64(needNumber(l, op)) & toInt64(needNumber(r, op)));
+    case '|':
+      return Number(toInt64(needNumber(l, op)) | toInt64(needNumber(r, op)));
+    case '^':
+      return Number(toInt64(needNumber(l, op)) ^ toInt64(needNumber(r, op)));
+    case '<<':
+      return Number(BigInt.asIntN(64, toInt64(needNumber(l, op)) << BigInt(Math.trunc(needNumber(r, op)))));
+    case '>>':
+      return Number(toInt64(needNumber(l, op)) >> BigInt(Math.trunc(needNumber(r, op))));
+    case '==':
+      return valuesEqual(l, r);
+    case '!=':
+      return !valuesEqual(l, r);
+    case '>':
+    case '<':
+    case '>=':
+    case '<=':
+      return compare(op, l, r);
+    case '=~':
+    case '!~':
+      return regexTest(op, l, r);
     case 'IN': {
-      if (!Array.isArray(r)) throw new DslError(`Value '${sprint(r)}' cannot be used with the comparator 'IN', it is not an array`);
+      if (!Array.isArray(r))
+        throw new DslError(`Value '${sprint(r)}' cannot be used with the comparator 'IN', it is not an array`);
       return r.some((x) => valuesEqual(l, x));
     }
     default:
@@ -133,7 +159,8 @@ export function evalNode(node: Node, vars: Vars): unknown {
       }
       if (op === '?') {
         const t = evalNode(node.left, vars);
-        if (typeof t !== 'boolean') throw new DslError(`Value '${sprint(t)}' cannot be used with the ternary operator '?', it is not a bool`);
+        if (typeof t !== 'boolean')
+          throw new DslError(`Value '${sprint(t)}' cannot be used with the ternary operator '?', it is not a bool`);
         return t ? evalNode(node.right, vars) : null;
       }
       if (op === ':') {
@@ -148,7 +175,8 @@ export function evalNode(node: Node, vars: Vars): unknown {
     }
     case 'cond': {
       const t = evalNode(node.test, vars);
-      if (typeof t !== 'boolean') throw new DslError(`Value '${sprint(t)}' cannot be used with the ternary operator '?', it is not a bool`);
+      if (typeof t !== 'boolean')
+        throw new DslError(`Value '${sprint(t)}' cannot be used with the ternary operator '?', it is not a bool`);
       if (t) return evalNode(node.then, vars);
       return node.else ? evalNode(node.else, vars) : null;
     }

@@ -13,9 +13,20 @@ import { DslError } from './errors.ts';
 v8.setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
 
 const POSIX: Record<string, string> = {
-  alnum: '0-9A-Za-z', alpha: 'A-Za-z', ascii: '\\x00-\\x7F', blank: '\\t ', cntrl: '\\x00-\\x1F\\x7F',
-  digit: '0-9', graph: '!-~', lower: 'a-z', print: ' -~', punct: '!-\\/:-@\\[-`{-~',
-  space: '\\t\\n\\v\\f\\r ', upper: 'A-Z', word: '0-9A-Za-z_', xdigit: '0-9A-Fa-f',
+  alnum: '0-9A-Za-z',
+  alpha: 'A-Za-z',
+  ascii: '\\x00-\\x7F',
+  blank: '\\t ',
+  cntrl: '\\x00-\\x1F\\x7F',
+  digit: '0-9',
+  graph: '!-~',
+  lower: 'a-z',
+  print: ' -~',
+  punct: '!-\\/:-@\\[-`{-~',
+  space: '\\t\\n\\v\\f\\r ',
+  upper: 'A-Z',
+  word: '0-9A-Za-z_',
+  xdigit: '0-9A-Fa-f',
 };
 
 export interface TranslatedRegex {
@@ -47,12 +58,21 @@ export function translateGoRegex(pattern: string): TranslatedRegex {
         i = end < 0 ? n : end + 2;
         continue;
       }
-      if (!inClass && d === 'A') { out += '(?<![\\s\\S])'; i += 2; continue; }
-      if (!inClass && d === 'z') { out += '(?![\\s\\S])'; i += 2; continue; }
+      if (!inClass && d === 'A') {
+        out += '(?<![\\s\\S])';
+        i += 2;
+        continue;
+      }
+      if (!inClass && d === 'z') {
+        out += '(?![\\s\\S])';
+        i += 2;
+        continue;
+      }
       if (/[0-7]/.test(d)) {
         // Go reads \0 and \1-\7 followed by another octal digit as an octal character code.
         const m = /^[0-7]{1,3}/.exec(pattern.slice(i + 1))![0];
-        if (d !== '0' && m.length === 1) throw new DslError(`invalid regex '${pattern}': backreferences are not supported`);
+        if (d !== '0' && m.length === 1)
+          throw new DslError(`invalid regex '${pattern}': backreferences are not supported`);
         const code = Number.parseInt(d === '0' ? m.slice(0, 3) : m, 8);
         out += '\\x' + (code & 0xff).toString(16).padStart(2, '0');
         i += 1 + m.length;
@@ -64,7 +84,12 @@ export function translateGoRegex(pattern: string): TranslatedRegex {
         const end = pattern.indexOf('}', i + 3);
         if (end < 0) throw new DslError(`invalid regex '${pattern}': bad \\x{}`);
         const cp = Number.parseInt(pattern.slice(i + 3, end), 16);
-        out += cp <= 0xff ? '\\x' + cp.toString(16).padStart(2, '0') : cp <= 0xffff ? '\\u' + cp.toString(16).padStart(4, '0') : String.fromCodePoint(cp);
+        out +=
+          cp <= 0xff
+            ? '\\x' + cp.toString(16).padStart(2, '0')
+            : cp <= 0xffff
+              ? '\\u' + cp.toString(16).padStart(4, '0')
+              : String.fromCodePoint(cp);
         i = end + 1;
         continue;
       }
@@ -73,7 +98,10 @@ export function translateGoRegex(pattern: string): TranslatedRegex {
         if (pattern[i + 2] === '{') {
           const end = pattern.indexOf('}', i + 3);
           const name = pattern.slice(i + 3, end);
-          const general = /^(L|Lu|Ll|Lt|Lm|Lo|M|Mn|Mc|Me|N|Nd|Nl|No|P|Pc|Pd|Ps|Pe|Pi|Pf|Po|S|Sm|Sc|Sk|So|Z|Zs|Zl|Zp|C|Cc|Cf|Co|Cs)$/.test(name);
+          const general =
+            /^(L|Lu|Ll|Lt|Lm|Lo|M|Mn|Mc|Me|N|Nd|Nl|No|P|Pc|Pd|Ps|Pe|Pi|Pf|Po|S|Sm|Sc|Sk|So|Z|Zs|Zl|Zp|C|Cc|Cf|Co|Cs)$/.test(
+              name,
+            );
           out += `\\${d}{${general ? name : 'Script=' + name}}`;
           i = end + 1;
         } else {
@@ -101,7 +129,11 @@ export function translateGoRegex(pattern: string): TranslatedRegex {
           continue;
         }
       }
-      if (c === '[') { out += '\\['; i++; continue; }
+      if (c === '[') {
+        out += '\\[';
+        i++;
+        continue;
+      }
       if (c === ']') inClass = false;
       out += c;
       i++;
@@ -111,15 +143,29 @@ export function translateGoRegex(pattern: string): TranslatedRegex {
       inClass = true;
       out += c;
       i++;
-      if (pattern[i] === '^') { out += '^'; i++; }
+      if (pattern[i] === '^') {
+        out += '^';
+        i++;
+      }
       // A ']' right after '[' or '[^' is a literal in Go.
-      if (pattern[i] === ']') { out += '\\]'; i++; }
+      if (pattern[i] === ']') {
+        out += '\\]';
+        i++;
+      }
       continue;
     }
     if (c === '(' && pattern[i + 1] === '?') {
       const rest = pattern.slice(i + 2);
-      if (rest.startsWith('P<')) { out += '(?<'; i += 4; continue; }
-      if (rest.startsWith('<') && !rest.startsWith('<=') && !rest.startsWith('<!')) { out += '(?<'; i += 3; continue; }
+      if (rest.startsWith('P<')) {
+        out += '(?<';
+        i += 4;
+        continue;
+      }
+      if (rest.startsWith('<') && !rest.startsWith('<=') && !rest.startsWith('<!')) {
+        out += '(?<';
+        i += 3;
+        continue;
+      }
       if (/^(=|!|<=|<!)/.test(rest)) throw new DslError(`invalid regex '${pattern}': lookaround is not supported`);
       const m = /^([imsU]*)(?:-([imsU]*))?([:)])/.exec(rest);
       if (m) {

@@ -130,7 +130,8 @@ export function unsupportedCalls(text: string, vars: Vars): string[] {
     try {
       compile(m).evaluate(vars);
     } catch (e) {
-      if (e instanceof DslError && e.message.startsWith('unsupported:') && !out.includes(e.message)) out.push(e.message);
+      if (e instanceof DslError && e.message.startsWith('unsupported:') && !out.includes(e.message))
+        out.push(e.message);
     }
   }
   return out;

@@ -26,11 +26,16 @@ export function flowOf(t: Template): CompiledFlow | { error: string } {
 /** Blocks named by a call: 1-based positions or block ids; none = all of the protocol, in order. */
 function pick(blocks: unknown[], ids: string[]): unknown[] {
   if (ids.length === 0) return blocks;
-  return ids.map((id) => (/^\d+$/.test(id) ? blocks[Number(id) - 1] : blocks.find((b) => (b as { id?: string }).id === id)));
+  return ids.map((id) =>
+    /^\d+$/.test(id) ? blocks[Number(id) - 1] : blocks.find((b) => (b as { id?: string }).id === id),
+  );
 }
 
 export async function executeFlow(
-  t: Template, target: string | undefined, o: ProtocolOptions, emit: (ev: ResultEvent) => void,
+  t: Template,
+  target: string | undefined,
+  o: ProtocolOptions,
+  emit: (ev: ResultEvent) => void,
 ): Promise<TemplateResult> {
   let emitted = 0;
   // nuclei exports every response's values in a flow (its template context), as in multi-protocol mode.
@@ -74,7 +79,9 @@ export async function executeFlow(
     try {
       await runJsFlow(t.flow ?? '', call, {
         values: () => blockVars(ctx, builtins, {}),
-        set: (k, v) => { ctx.shared[k] = v; },
+        set: (k, v) => {
+          ctx.shared[k] = v;
+        },
         signal: o.signal,
       });
     } catch (err) {

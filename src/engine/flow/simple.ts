@@ -6,7 +6,19 @@
 import jsep from 'jsep';
 
 /** The protocol functions a flow may call; `network` is the old name of `tcp`. */
-export const FLOW_PROTOCOLS = ['http', 'dns', 'tcp', 'network', 'ssl', 'file', 'headless', 'websocket', 'whois', 'code', 'javascript'] as const;
+export const FLOW_PROTOCOLS = [
+  'http',
+  'dns',
+  'tcp',
+  'network',
+  'ssl',
+  'file',
+  'headless',
+  'websocket',
+  'whois',
+  'code',
+  'javascript',
+] as const;
 const PROTOCOLS = new Set<string>(FLOW_PROTOCOLS);
 
 /** The protocols a flow's text calls (for flows with statements, which are not compiled here). */
@@ -62,7 +74,11 @@ function toNode(n: JsepNode, calls: CompiledFlow['calls']): FlowNode {
     case 'BinaryExpression': {
       const op = n.operator as string;
       if (op !== '&&' && op !== '||') throw new Error(`operator ${op} is not a protocol-call flow`);
-      return { kind: op === '&&' ? 'and' : 'or', left: toNode(n.left as JsepNode, calls), right: toNode(n.right as JsepNode, calls) };
+      return {
+        kind: op === '&&' ? 'and' : 'or',
+        left: toNode(n.left as JsepNode, calls),
+        right: toNode(n.right as JsepNode, calls),
+      };
     }
     case 'UnaryExpression':
       if (n.operator !== '!') throw new Error(`operator ${String(n.operator)} is not a protocol-call flow`);
@@ -75,7 +91,8 @@ function toNode(n: JsepNode, calls: CompiledFlow['calls']): FlowNode {
       const name = callee.type === 'Identifier' ? String(callee.name) : '';
       if (!PROTOCOLS.has(name)) throw new Error(`${name || 'this'}() is not a protocol call`);
       const ids = (n.arguments as JsepNode[]).map((a) => {
-        if (a.type !== 'Literal' || (typeof a.value !== 'number' && typeof a.value !== 'string')) throw new Error(`${name}() takes request positions or ids`);
+        if (a.type !== 'Literal' || (typeof a.value !== 'number' && typeof a.value !== 'string'))
+          throw new Error(`${name}() takes request positions or ids`);
         return String(a.value);
       });
       const protocol = name === 'network' ? 'tcp' : name;
@@ -113,11 +130,16 @@ export function compileSimpleFlow(source: string): CompiledFlow | { error: strin
 export async function runSimpleFlow(flow: CompiledFlow, call: FlowCall): Promise<boolean> {
   const ev = async (n: FlowNode): Promise<boolean> => {
     switch (n.kind) {
-      case 'call': return call(n.protocol, n.ids);
-      case 'and': return (await ev(n.left)) && ev(n.right);
-      case 'or': return (await ev(n.left)) || ev(n.right);
-      case 'not': return !(await ev(n.arg));
-      case 'const': return n.value;
+      case 'call':
+        return call(n.protocol, n.ids);
+      case 'and':
+        return (await ev(n.left)) && ev(n.right);
+      case 'or':
+        return (await ev(n.left)) || ev(n.right);
+      case 'not':
+        return !(await ev(n.arg));
+      case 'const':
+        return n.value;
       case 'seq': {
         let last = false;
         for (const b of n.body) last = await ev(b);

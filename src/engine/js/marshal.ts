@@ -12,20 +12,30 @@ const BYTES = '\u0000bytes';
 
 /** Host value -> text. Buffers and other byte views become byte arrays; BigInts become strings. */
 export function encodeValue(value: unknown): string {
-  const text = JSON.stringify(value === undefined ? null : value, function replacer(this: Record<string, unknown>, key, v) {
-    const raw = this[key];
-    if (ArrayBuffer.isView(raw)) return { [BYTES]: Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('latin1') };
-    if (raw instanceof ArrayBuffer) return { [BYTES]: Buffer.from(raw).toString('latin1') };
-    if (typeof v === 'bigint') return v.toString();
-    return v;
-  });
+  const text = JSON.stringify(
+    value === undefined ? null : value,
+    function replacer(this: Record<string, unknown>, key, v) {
+      const raw = this[key];
+      if (ArrayBuffer.isView(raw))
+        return { [BYTES]: Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('latin1') };
+      if (raw instanceof ArrayBuffer) return { [BYTES]: Buffer.from(raw).toString('latin1') };
+      if (typeof v === 'bigint') return v.toString();
+      return v;
+    },
+  );
   return text ?? 'null';
 }
 
 /** Text from a script -> host value: plain objects, arrays, strings, numbers, booleans, null, Buffers. */
 export function decodeValue(text: string): unknown {
   return JSON.parse(text, (_key, v) => {
-    if (v !== null && typeof v === 'object' && !Array.isArray(v) && typeof v[BYTES] === 'string' && Object.keys(v).length === 1) {
+    if (
+      v !== null &&
+      typeof v === 'object' &&
+      !Array.isArray(v) &&
+      typeof v[BYTES] === 'string' &&
+      Object.keys(v).length === 1
+    ) {
       return Buffer.from(v[BYTES] as string, 'latin1');
     }
     return v;

@@ -41,7 +41,12 @@ export interface RunRequest {
 }
 
 /** A host call: `text` is the encoded array of arguments. */
-export interface CallMessage { type: 'call'; id: number; name: string; text: string }
+export interface CallMessage {
+  type: 'call';
+  id: number;
+  name: string;
+  text: string;
+}
 
 export interface DoneMessage {
   type: 'done';
@@ -55,4 +60,7 @@ export interface DoneMessage {
 export type ThreadMessage = { type: 'ready' } | CallMessage | DoneMessage;
 
 /** Answer to a host call: `{"v": value}` or `{"e": "message"}` as text. */
-export interface ReplyMessage { id: number; text: string }
+export interface ReplyMessage {
+  id: number;
+  text: string;
+}

@@ -6,7 +6,14 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { MessagePort, Worker } from 'node:worker_threads';
 import { workerThreads } from '../lazy.ts';
-import { SANDBOX_IDLE_MS, SANDBOX_IDLE_THREADS, SANDBOX_MAX_THREADS, SANDBOX_MEMORY_BYTES, SANDBOX_THREAD_STACK_MB, SANDBOX_VALUE_CHARS } from './limits.ts';
+import {
+  SANDBOX_IDLE_MS,
+  SANDBOX_IDLE_THREADS,
+  SANDBOX_MAX_THREADS,
+  SANDBOX_MEMORY_BYTES,
+  SANDBOX_THREAD_STACK_MB,
+  SANDBOX_VALUE_CHARS,
+} from './limits.ts';
 import { VM_CODEC, VM_INSTALL, VM_SETUP } from './marshal.ts';
 import type { ThreadData, ThreadMessage } from './messages.ts';
 
@@ -27,7 +34,9 @@ let compiled: Promise<WebAssembly.Module> | undefined;
 /** The QuickJS module, compiled once (the file is found from the sources and from the bundles alike). */
 function wasmModule(): Promise<WebAssembly.Module> {
   compiled ??= (async () => WebAssembly.compile(readFileSync(createRequire(import.meta.url).resolve(WASM_FILE))))();
-  compiled.catch(() => { compiled = undefined; });
+  compiled.catch(() => {
+    compiled = undefined;
+  });
   return compiled;
 }
 
@@ -37,7 +46,11 @@ async function spawn(): Promise<SandboxThread> {
   const sab = new SharedArrayBuffer(8);
   const channel = new MessageChannel();
   const workerData: ThreadData = {
-    wasm, memoryBytes: SANDBOX_MEMORY_BYTES, valueChars: SANDBOX_VALUE_CHARS, flags: sab, replies: channel.port2,
+    wasm,
+    memoryBytes: SANDBOX_MEMORY_BYTES,
+    valueChars: SANDBOX_VALUE_CHARS,
+    flags: sab,
+    replies: channel.port2,
     vm: { codec: VM_CODEC, setup: VM_SETUP, install: VM_INSTALL },
   };
   const worker = new Worker(WORKER, {
@@ -75,7 +88,8 @@ class ThreadPool {
       t.worker.ref();
       return t;
     }
-    if (this.count >= SANDBOX_MAX_THREADS) return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
+    if (this.count >= SANDBOX_MAX_THREADS)
+      return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
     this.count++;
     try {
       return await spawn();

@@ -24,7 +24,13 @@
 import { decodeValue, encodeValue } from './marshal.ts';
 import { threads, type SandboxThread } from './pool.ts';
 import { ABORT, REPLIES, type CallMessage, type DoneMessage, type RunRequest, type ThreadMessage } from './messages.ts';
-import { SANDBOX_CPU_MS, SANDBOX_GRACE_MS, SANDBOX_STACK_BYTES, SANDBOX_TIMEOUT_MS, SANDBOX_VALUE_CHARS } from './limits.ts';
+import {
+  SANDBOX_CPU_MS,
+  SANDBOX_GRACE_MS,
+  SANDBOX_STACK_BYTES,
+  SANDBOX_TIMEOUT_MS,
+  SANDBOX_VALUE_CHARS,
+} from './limits.ts';
 
 export type HostFunction = (args: unknown[], signal: AbortSignal) => unknown;
 
@@ -51,7 +57,8 @@ export class ScriptError extends Error {}
 
 export async function runScript(source: string, o: ScriptOptions = {}): Promise<ScriptResult> {
   const data = encodeValue(o.data ?? {});
-  if (data.length > SANDBOX_VALUE_CHARS) throw new ScriptError(`the values handed to the script are larger than ${SANDBOX_VALUE_CHARS} characters`);
+  if (data.length > SANDBOX_VALUE_CHARS)
+    throw new ScriptError(`the values handed to the script are larger than ${SANDBOX_VALUE_CHARS} characters`);
   if (o.signal?.aborted) throw new ScriptError('the script was stopped');
   const thread = await threads.acquire();
   if (o.signal?.aborted) {
@@ -60,8 +67,15 @@ export async function runScript(source: string, o: ScriptOptions = {}): Promise<
   }
   const timeoutMs = o.timeoutMs ?? SANDBOX_TIMEOUT_MS;
   const req: RunRequest = {
-    type: 'run', source, filename: o.filename ?? 'template.js', prelude: o.prelude, data,
-    functions: Object.keys(o.functions ?? {}), deadline: Date.now() + timeoutMs, cpuMs: o.cpuMs ?? SANDBOX_CPU_MS, stackBytes: SANDBOX_STACK_BYTES,
+    type: 'run',
+    source,
+    filename: o.filename ?? 'template.js',
+    prelude: o.prelude,
+    data,
+    functions: Object.keys(o.functions ?? {}),
+    deadline: Date.now() + timeoutMs,
+    cpuMs: o.cpuMs ?? SANDBOX_CPU_MS,
+    stackBytes: SANDBOX_STACK_BYTES,
   };
   return new Run(thread, o, req).result;
 }
@@ -77,7 +91,11 @@ class Run {
   private stopAt: number | undefined;
   private readonly watchdog: NodeJS.Timeout;
 
-  constructor(private readonly t: SandboxThread, private readonly o: ScriptOptions, private readonly req: RunRequest) {
+  constructor(
+    private readonly t: SandboxThread,
+    private readonly o: ScriptOptions,
+    private readonly req: RunRequest,
+  ) {
     this.result = new Promise<ScriptResult>((resolve, reject) => {
       this.settle = (err, value) => (err ? reject(err) : resolve({ value }));
     });
@@ -108,10 +126,14 @@ class Run {
 
   private watch(): void {
     const now = Date.now();
-    if (this.stopAt !== undefined && now > this.stopAt) return this.end(new ScriptError('the script did not stop and was ended'), false);
+    if (this.stopAt !== undefined && now > this.stopAt)
+      return this.end(new ScriptError('the script did not stop and was ended'), false);
     if (now > this.req.deadline) this.stop();
     else if (!this.inCall && now - this.computingSince > this.req.cpuMs + SANDBOX_GRACE_MS) {
-      this.end(new ScriptError(`the script computed for more than ${this.req.cpuMs / 1000} s without calling the host`), false);
+      this.end(
+        new ScriptError(`the script computed for more than ${this.req.cpuMs / 1000} s without calling the host`),
+        false,
+      );
     }
   }
 
@@ -124,7 +146,8 @@ class Run {
       if (this.ended.signal.aborted) throw new Error('the script was stopped');
       const args = decodeValue(m.text);
       text = `{"v":${encodeValue(await fn(Array.isArray(args) ? args : [], this.ended.signal))}}`;
-      if (text.length > SANDBOX_VALUE_CHARS) throw new Error(`the answer of ${m.name} is larger than ${SANDBOX_VALUE_CHARS} characters`);
+      if (text.length > SANDBOX_VALUE_CHARS)
+        throw new Error(`the answer of ${m.name} is larger than ${SANDBOX_VALUE_CHARS} characters`);
     } catch (err) {
       text = JSON.stringify({ e: String((err as Error)?.message ?? err).slice(0, 1000) });
     }

@@ -41,32 +41,51 @@ function run(req) {
   const ctx = rt.newContext();
   const handles = [];
   const keep = (h) => (handles.push(h), h);
-  const stopped = () => (stop.reason === 'aborted' ? 'the script was stopped'
-    : stop.reason === 'deadline' ? 'the script ran past its deadline'
-      : `the script computed for more than ${req.cpuMs / 1000} s without calling the host`);
+  const stopped = () =>
+    stop.reason === 'aborted'
+      ? 'the script was stopped'
+      : stop.reason === 'deadline'
+        ? 'the script ran past its deadline'
+        : `the script computed for more than ${req.cpuMs / 1000} s without calling the host`;
   try {
-    const bridge = keep(ctx.newFunction('call', (nameH, textH) => {
-      if (ctx.typeof(nameH) !== 'string' || ctx.typeof(textH) !== 'string') return ctx.newString('{"e":"bad host call"}');
-      const text = ctx.getString(textH);
-      if (text.length > data.valueChars) return ctx.newString(JSON.stringify({ e: `the arguments are larger than ${data.valueChars} characters` }));
-      const answer = hostCall(++callId, ctx.getString(nameH), text, req.deadline);
-      computeUntil = Date.now() + req.cpuMs;
-      return ctx.newString(answer ?? '{"e":"the script was stopped"}');
-    }));
+    const bridge = keep(
+      ctx.newFunction('call', (nameH, textH) => {
+        if (ctx.typeof(nameH) !== 'string' || ctx.typeof(textH) !== 'string')
+          return ctx.newString('{"e":"bad host call"}');
+        const text = ctx.getString(textH);
+        if (text.length > data.valueChars)
+          return ctx.newString(JSON.stringify({ e: `the arguments are larger than ${data.valueChars} characters` }));
+        const answer = hostCall(++callId, ctx.getString(nameH), text, req.deadline);
+        computeUntil = Date.now() + req.cpuMs;
+        return ctx.newString(answer ?? '{"e":"the script was stopped"}');
+      }),
+    );
     const codec = keep(ctx.unwrapResult(ctx.evalCode(data.vm.codec, 'codec.js', { type: 'global', strict: true })));
     const setup = keep(ctx.unwrapResult(ctx.evalCode(data.vm.setup, 'setup.js', { type: 'global', strict: true })));
     const names = keep(ctx.newArray());
     req.functions.forEach((n, i) => ctx.setProp(names, i, keep(ctx.newString(n))));
-    const pair = keep(ctx.unwrapResult(ctx.callFunction(setup, ctx.undefined, codec, bridge, names, keep(ctx.newString(req.data)))));
-    const install = keep(ctx.unwrapResult(ctx.evalCode(
-      req.prelude === undefined ? data.vm.install : `(function (host, data) {\n${req.prelude}\n})`, 'prelude.js', { type: 'global', strict: true },
-    )));
-    keep(ctx.unwrapResult(ctx.callFunction(install, ctx.undefined, keep(ctx.getProp(pair, 0)), keep(ctx.getProp(pair, 1)))));
+    const pair = keep(
+      ctx.unwrapResult(ctx.callFunction(setup, ctx.undefined, codec, bridge, names, keep(ctx.newString(req.data)))),
+    );
+    const install = keep(
+      ctx.unwrapResult(
+        ctx.evalCode(
+          req.prelude === undefined ? data.vm.install : `(function (host, data) {\n${req.prelude}\n})`,
+          'prelude.js',
+          { type: 'global', strict: true },
+        ),
+      ),
+    );
+    keep(
+      ctx.unwrapResult(
+        ctx.callFunction(install, ctx.undefined, keep(ctx.getProp(pair, 0)), keep(ctx.getProp(pair, 1))),
+      ),
+    );
     computeUntil = Date.now() + req.cpuMs; // the setup's time is not the script's
     const fail = (errorH) => {
       keep(errorH);
       const message = stop.reason ? undefined : failure(ctx, codec, errorH); // may itself be interrupted
-      return { type: 'done', value: 'null', error: stop.reason ? stopped() : message ?? 'the script failed' };
+      return { type: 'done', value: 'null', error: stop.reason ? stopped() : (message ?? 'the script failed') };
     };
     const result = ctx.evalCode(req.source, req.filename, { type: 'global', strict: false });
     if (result.error) return fail(result.error);
@@ -95,7 +114,8 @@ function run(req) {
 
 /** The message of what the script threw, read inside the sandbox (a getter there runs there). */
 function failure(ctx, codec, errorH) {
-  if (ctx.typeof(errorH) === 'object' && ctx.dump(errorH) === null) return 'the script ran out of memory (or threw null)';
+  if (ctx.typeof(errorH) === 'object' && ctx.dump(errorH) === null)
+    return 'the script ran out of memory (or threw null)';
   const describe = ctx.getProp(codec, 'message');
   try {
     const text = ctx.callFunction(describe, ctx.undefined, errorH);
@@ -136,7 +156,12 @@ parentPort.on('message', (req) => {
   } catch (err) {
     // A trap inside WebAssembly (the thread's own stack exhausted, an assertion of QuickJS): this
     // instance is not used again.
-    done = { type: 'done', value: 'null', error: `the script failed inside the sandbox (${err?.message})`, broken: true };
+    done = {
+      type: 'done',
+      value: 'null',
+      error: `the script failed inside the sandbox (${err?.message})`,
+      broken: true,
+    };
   }
   parentPort.postMessage(done);
 });

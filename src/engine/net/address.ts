@@ -307,9 +307,15 @@ function intersectSpans(a: AddressSpan[], b: AddressSpan[]): AddressSpan[] {
   return out;
 }
 
-export const intersectRanges = (a: AddressRanges, b: AddressRanges): AddressRanges => ({ v4: intersectSpans(a.v4, b.v4), v6: intersectSpans(a.v6, b.v6) });
+export const intersectRanges = (a: AddressRanges, b: AddressRanges): AddressRanges => ({
+  v4: intersectSpans(a.v4, b.v4),
+  v6: intersectSpans(a.v6, b.v6),
+});
 
-export const subtractRanges = (a: AddressRanges, b: AddressRanges): AddressRanges => ({ v4: subtractSpans(a.v4, b.v4), v6: subtractSpans(a.v6, b.v6) });
+export const subtractRanges = (a: AddressRanges, b: AddressRanges): AddressRanges => ({
+  v4: subtractSpans(a.v4, b.v4),
+  v6: subtractSpans(a.v6, b.v6),
+});
 
 /** How many addresses the set holds. */
 export function rangeSize(r: AddressRanges): bigint {
@@ -339,7 +345,8 @@ export function* addressesIn(r: AddressRanges): Generator<string> {
   // IPv4 is walked as plain numbers: this is the hot loop of a range scan.
   for (const [lo, hi] of r.v4) {
     const last = Number(hi);
-    for (let n = Number(lo); n <= last; n++) yield `${(n >>> 24) & 255}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`;
+    for (let n = Number(lo); n <= last; n++)
+      yield `${(n >>> 24) & 255}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`;
   }
   for (const [lo, hi] of r.v6) for (let n = lo; n <= hi; n++) yield formatIPv6(n);
 }

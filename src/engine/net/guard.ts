@@ -16,7 +16,12 @@ const bracketed = (a: string) => (a.includes(':') ? `[${a}]` : a);
 export class EgressDenied extends Error {
   readonly code = 'EGRESS_DENIED';
 
-  constructor(readonly host: string, readonly address: string | undefined, readonly port: number, readonly reason: string) {
+  constructor(
+    readonly host: string,
+    readonly address: string | undefined,
+    readonly port: number,
+    readonly reason: string,
+  ) {
     const where = address && address !== host ? `${bracketed(host)} (${address})` : bracketed(host);
     super(`connection to ${where} port ${port} refused: ${reason}`);
   }
@@ -97,14 +102,24 @@ export class ConnectGuard {
   private lookupFor(port: number): net.LookupFunction {
     let fn = this.lookups.get(port);
     if (!fn) {
-      fn = ((hostname: string, options: { all?: boolean; family?: number | string }, callback: (...args: unknown[]) => void) => {
-        this.addresses(hostname, port).then((list) => {
-          const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : Number(options.family) || 0;
-          const fit = family ? list.filter((r) => r.family === family) : list;
-          if (fit.length === 0) return callback(Object.assign(new Error(`no IPv${family} address allowed for ${hostname}`), { code: 'ENOTFOUND' }));
-          if (options.all) callback(null, fit);
-          else callback(null, fit[0]!.address, fit[0]!.family);
-        }, (err: Error) => callback(err));
+      fn = ((
+        hostname: string,
+        options: { all?: boolean; family?: number | string },
+        callback: (...args: unknown[]) => void,
+      ) => {
+        this.addresses(hostname, port).then(
+          (list) => {
+            const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : Number(options.family) || 0;
+            const fit = family ? list.filter((r) => r.family === family) : list;
+            if (fit.length === 0)
+              return callback(
+                Object.assign(new Error(`no IPv${family} address allowed for ${hostname}`), { code: 'ENOTFOUND' }),
+              );
+            if (options.all) callback(null, fit);
+            else callback(null, fit[0]!.address, fit[0]!.family);
+          },
+          (err: Error) => callback(err),
+        );
       }) as net.LookupFunction;
       if (this.lookups.size < 1024) this.lookups.set(port, fn);
     }
@@ -148,7 +163,10 @@ export function dialTcp(guard: ConnectGuard | undefined, options: net.TcpNetConn
 }
 
 /** tls.connect under a guard (none: as it is); the server name stays the one asked for. */
-export function dialTls(guard: ConnectGuard | undefined, options: import('node:tls').ConnectionOptions & { host: string; port: number }): import('node:tls').TLSSocket {
+export function dialTls(
+  guard: ConnectGuard | undefined,
+  options: import('node:tls').ConnectionOptions & { host: string; port: number },
+): import('node:tls').TLSSocket {
   if (!guard) return tls().connect(options);
   try {
     const servername = options.servername ?? (net.isIP(unbracket(options.host)) ? undefined : unbracket(options.host));

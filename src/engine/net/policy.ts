@@ -3,7 +3,17 @@
 // "may I connect to this address:port" with the reason when not. Address membership is checked by
 // net.BlockList on the address's normal form (address.ts), so every spelling of a denied address is denied.
 import net from 'node:net';
-import { cidrContains, cidrOf, formatAddress, parseAddress, parseCidr, normalizeName, translatedIPv4, type Address, type Cidr } from './address.ts';
+import {
+  cidrContains,
+  cidrOf,
+  formatAddress,
+  parseAddress,
+  parseCidr,
+  normalizeName,
+  translatedIPv4,
+  type Address,
+  type Cidr,
+} from './address.ts';
 import { nonPublicCidrs } from './special.ts';
 
 export interface EgressRule {
@@ -45,7 +55,15 @@ export function compileRule(target: string): { cidr: Cidr } | { name: string } |
   if (a) return { cidr: cidrOf(a) };
   const name = normalizeName(t);
   if (!name || /[\s/:@]/.test(name)) throw new Error(`"${target}" is not an address, CIDR range or host name`);
-  if (name.includes('*')) return { pattern: new RegExp(`^${name.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`) };
+  if (name.includes('*'))
+    return {
+      pattern: new RegExp(
+        `^${name
+          .split('*')
+          .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+          .join('.*')}$`,
+      ),
+    };
   return { name };
 }
 
@@ -70,7 +88,15 @@ export class Egress {
       const key = `${r.port ?? '*'}\u0000${r.reason}`;
       let g = byKey.get(key);
       if (!g) {
-        g = { port: r.port, reason: r.reason, v4: new net.BlockList(), v6: new net.BlockList(), hasAddresses: false, names: new Set(), patterns: [] };
+        g = {
+          port: r.port,
+          reason: r.reason,
+          v4: new net.BlockList(),
+          v6: new net.BlockList(),
+          hasAddresses: false,
+          names: new Set(),
+          patterns: [],
+        };
         byKey.set(key, g);
         this.groups.push(g);
       }
@@ -115,8 +141,11 @@ export class Egress {
       if (!g.hasAddresses || (g.port !== undefined && g.port !== port)) continue;
       if ((type === 'ipv4' ? g.v4 : g.v6).check(text, type)) return g.reason;
     }
-    if (this.publicOnly && (type === 'ipv4' ? this.special4 : this.special6).check(text, type)
-      && !(type === 'ipv4' ? this.allow4 : this.allow6).check(text, type)) {
+    if (
+      this.publicOnly &&
+      (type === 'ipv4' ? this.special4 : this.special6).check(text, type) &&
+      !(type === 'ipv4' ? this.allow4 : this.allow6).check(text, type)
+    ) {
       return `not a public address (${labelOf(text)})`;
     }
     return undefined;

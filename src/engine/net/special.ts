@@ -31,5 +31,6 @@ export const NON_PUBLIC_RANGES: readonly { cidr: string; label: string }[] = [
 ];
 
 /** The non-public ranges, parsed once. */
-export const nonPublicCidrs = (): { cidr: Cidr; label: string }[] => (parsed ??= NON_PUBLIC_RANGES.map((r) => ({ cidr: parseCidr(r.cidr)!, label: r.label })));
+export const nonPublicCidrs = (): { cidr: Cidr; label: string }[] =>
+  (parsed ??= NON_PUBLIC_RANGES.map((r) => ({ cidr: parseCidr(r.cidr)!, label: r.label })));
 let parsed: { cidr: Cidr; label: string }[] | undefined;

@@ -9,7 +9,10 @@ import type { ConnectGuard } from './guard.ts';
 const undici = lazy<typeof import('undici')>('undici');
 
 /** A connector for undici's `connect` option: the host checked by `guard`, then dialled by address. */
-export function guardedConnector(guard: ConnectGuard, options: buildConnector.BuildOptions = {}): buildConnector.connector {
+export function guardedConnector(
+  guard: ConnectGuard,
+  options: buildConnector.BuildOptions = {},
+): buildConnector.connector {
   const base = undici().buildConnector(options);
   return (opts, callback) => {
     const port = Number(opts.port || (opts.protocol === 'https:' ? 443 : 80));
@@ -21,7 +24,10 @@ export function guardedConnector(guard: ConnectGuard, options: buildConnector.Bu
 }
 
 /** An undici Agent whose connections go through `guard` (none: an ordinary Agent with these options). */
-export function guardedAgent(guard: ConnectGuard | undefined, options: Agent.Options & { connect?: buildConnector.BuildOptions } = {}): Agent {
+export function guardedAgent(
+  guard: ConnectGuard | undefined,
+  options: Agent.Options & { connect?: buildConnector.BuildOptions } = {},
+): Agent {
   const { connect, ...rest } = options;
   const Agent = undici().Agent;
   if (!guard) return new Agent({ ...rest, connect });

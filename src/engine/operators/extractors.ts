@@ -33,13 +33,18 @@ export function runExtractor(e: Extractor, data: Record<string, unknown>): strin
       let source = data;
       if (e.caseInsensitive) {
         source = {};
-        for (const [k, v] of Object.entries(data)) source[k.toLowerCase()] = typeof v === 'string' ? v.toLowerCase() : v;
+        for (const [k, v] of Object.entries(data))
+          source[k.toLowerCase()] = typeof v === 'string' ? v.toLowerCase() : v;
       }
       for (const raw of e.kval ?? []) {
         // nuclei lower-cases kval keys when it compiles them (response names are lower case, '-' as '_').
         const key = raw.toLowerCase();
         const alt = key.replaceAll('-', '_');
-        const k = Object.prototype.hasOwnProperty.call(source, key) ? key : Object.prototype.hasOwnProperty.call(source, alt) ? alt : undefined;
+        const k = Object.prototype.hasOwnProperty.call(source, key)
+          ? key
+          : Object.prototype.hasOwnProperty.call(source, alt)
+            ? alt
+            : undefined;
         if (k === undefined) continue;
         out.add(valueToString(source[k]));
       }

@@ -26,7 +26,11 @@ function copy(data: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-export function runOperators(ops: Operators, data: Record<string, unknown>, opts?: { matchAll?: boolean }): OperatorResult {
+export function runOperators(
+  ops: Operators,
+  data: Record<string, unknown>,
+  opts?: { matchAll?: boolean },
+): OperatorResult {
   // Named extractors add variables; copy the caller's map only then (it is large: a copy per response).
   const extractors = ops.extractors ?? [];
   let named = false;

@@ -22,7 +22,12 @@ function decodeHexWord(w: string): string {
   }
 }
 
-function byCondition(items: string[], condition: 'and' | 'or', matchAll: boolean, test: (item: string, i: number) => string[] | undefined): MatchOutcome {
+function byCondition(
+  items: string[],
+  condition: 'and' | 'or',
+  matchAll: boolean,
+  test: (item: string, i: number) => string[] | undefined,
+): MatchOutcome {
   const collected: string[] = [];
   for (let i = 0; i < items.length; i++) {
     const hit = test(items[i], i);

@@ -25,7 +25,15 @@ const MATCHER_FIELDS: Record<MatcherType, string[]> = {
   dsl: ['dsl'],
   xpath: ['xpath', 'match-all'],
 };
-const MATCHER_LIST: Record<MatcherType, string> = { word: 'words', regex: 'regex', binary: 'binary', status: 'status', size: 'size', dsl: 'dsl', xpath: 'xpath' };
+const MATCHER_LIST: Record<MatcherType, string> = {
+  word: 'words',
+  regex: 'regex',
+  binary: 'binary',
+  status: 'status',
+  size: 'size',
+  dsl: 'dsl',
+  xpath: 'xpath',
+};
 const ALL_MATCHER_FIELDS = new Set([...MATCHER_COMMON, ...Object.values(MATCHER_FIELDS).flat()]);
 const MATCHER_ALLOWED = allowedByType(MATCHER_COMMON, MATCHER_FIELDS);
 
@@ -108,16 +116,25 @@ function checkDsl(list: string[] | undefined, field: string, issues: Issue[]): v
     try {
       compile(expr);
     } catch (e) {
-      if (e instanceof DslError) issues.push({ field: `${field}[${i}]`, reason: `invalid dsl expression '${expr}': ${e.message}` });
+      if (e instanceof DslError)
+        issues.push({ field: `${field}[${i}]`, reason: `invalid dsl expression '${expr}': ${e.message}` });
       else throw e;
     }
   });
 }
 
-function checkFields(obj: Record<string, unknown>, field: string, all: Set<string>, allowed: Set<string>, type: string, issues: Issue[]): void {
+function checkFields(
+  obj: Record<string, unknown>,
+  field: string,
+  all: Set<string>,
+  allowed: Set<string>,
+  type: string,
+  issues: Issue[],
+): void {
   for (const key of Object.keys(obj)) {
     if (!all.has(key)) issues.push({ field: `${field}.${key}`, reason: `unknown field '${key}'` });
-    else if (!allowed.has(key)) issues.push({ field: `${field}.${key}`, reason: `field '${key}' does not apply to type '${type}'` });
+    else if (!allowed.has(key))
+      issues.push({ field: `${field}.${key}`, reason: `field '${key}' does not apply to type '${type}'` });
   }
 }
 
@@ -127,7 +144,14 @@ export function validateMatcher(raw: unknown, field: string): { value?: Matcher;
   const type = raw.type;
   if (type === undefined) return { issues: [{ field: `${field}.type`, reason: 'missing matcher type' }] };
   if (typeof type !== 'string' || !MATCHER_TYPES.includes(type as MatcherType)) {
-    return { issues: [{ field: `${field}.type`, reason: `unknown matcher type '${String(type)}' (expected ${MATCHER_TYPES.join(', ')})` }] };
+    return {
+      issues: [
+        {
+          field: `${field}.type`,
+          reason: `unknown matcher type '${String(type)}' (expected ${MATCHER_TYPES.join(', ')})`,
+        },
+      ],
+    };
   }
   const t = type as MatcherType;
   checkFields(raw, field, ALL_MATCHER_FIELDS, MATCHER_ALLOWED[t], t, issues);
@@ -148,7 +172,11 @@ export function validateMatcher(raw: unknown, field: string): { value?: Matcher;
   put(m, 'part', optString(raw.part, `${field}.part`, issues));
   if (raw.condition !== undefined && raw.condition !== null) {
     if (raw.condition === 'and' || raw.condition === 'or') m.condition = raw.condition;
-    else issues.push({ field: `${field}.condition`, reason: `condition must be 'and' or 'or', got '${String(raw.condition)}'` });
+    else
+      issues.push({
+        field: `${field}.condition`,
+        reason: `condition must be 'and' or 'or', got '${String(raw.condition)}'`,
+      });
   }
   put(m, 'negative', bool(raw.negative, `${field}.negative`, issues));
   put(m, 'internal', bool(raw.internal, `${field}.internal`, issues));
@@ -183,7 +211,14 @@ export function validateExtractor(raw: unknown, field: string): { value?: Extrac
   const type = raw.type;
   if (type === undefined) return { issues: [{ field: `${field}.type`, reason: 'missing extractor type' }] };
   if (typeof type !== 'string' || !EXTRACTOR_TYPES.includes(type as ExtractorType)) {
-    return { issues: [{ field: `${field}.type`, reason: `unknown extractor type '${String(type)}' (expected ${EXTRACTOR_TYPES.join(', ')})` }] };
+    return {
+      issues: [
+        {
+          field: `${field}.type`,
+          reason: `unknown extractor type '${String(type)}' (expected ${EXTRACTOR_TYPES.join(', ')})`,
+        },
+      ],
+    };
   }
   const t = type as ExtractorType;
   checkFields(raw, field, ALL_EXTRACTOR_FIELDS, EXTRACTOR_ALLOWED[t], t, issues);
@@ -201,7 +236,8 @@ export function validateExtractor(raw: unknown, field: string): { value?: Extrac
   put(e, 'attribute', optString(raw.attribute, `${field}.attribute`, issues));
   if (raw.group !== undefined && raw.group !== null) {
     const g = typeof raw.group === 'number' ? raw.group : Number(raw.group);
-    if (!Number.isInteger(g) || g < 0) issues.push({ field: `${field}.group`, reason: 'group must be a non-negative integer' });
+    if (!Number.isInteger(g) || g < 0)
+      issues.push({ field: `${field}.group`, reason: 'group must be a non-negative integer' });
     else if (t === 'regex') e.group = g;
   }
   if (t === 'regex') checkRegexes(e.regex, `${field}.regex`, issues);

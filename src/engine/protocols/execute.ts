@@ -38,7 +38,10 @@ function plan(t: Template): Plan | string {
       // A block no protocol can compile is a template that does not run, never a crashed scan.
       steps = `has a block that cannot be compiled: ${(err as Error).message}`;
     }
-    hit = typeof steps === 'string' ? steps : { steps, multi: steps.length > 1 && steps.some((s) => s.protocol.name !== 'http') };
+    hit =
+      typeof steps === 'string'
+        ? steps
+        : { steps, multi: steps.length > 1 && steps.some((s) => s.protocol.name !== 'http') };
     plans.set(t, hit);
   }
   return hit;
@@ -76,7 +79,11 @@ function buildSteps(t: Template): Step[] | string {
  * calling `dns()` then `http(2)`) make one and hand it to each `protocol.execute(block, ctx)`.
  */
 export function blockContext(
-  t: Template, target: string | undefined, o: ProtocolOptions, multi: boolean, report: BlockContext['report'],
+  t: Template,
+  target: string | undefined,
+  o: ProtocolOptions,
+  multi: boolean,
+  report: BlockContext['report'],
 ): BlockContext {
   return { t, target, o, multi, shared: {}, report };
 }
@@ -96,7 +103,11 @@ export function templateProtocol(t: Template): string {
  * the same protocol each, see runner/cluster.ts): their operators run on this template's responses.
  */
 export async function executeBlocks(
-  t: Template, target: string | undefined, o: ProtocolOptions, emit: (ev: ResultEvent) => void, members: Template[] = [],
+  t: Template,
+  target: string | undefined,
+  o: ProtocolOptions,
+  emit: (ev: ResultEvent) => void,
+  members: Template[] = [],
 ): Promise<TemplateResult> {
   const p = plan(t);
   if (typeof p === 'string') throw new Error(`template ${t.id} cannot run: it ${p}`);
@@ -129,8 +140,15 @@ export async function executeBlocks(
       error = (err as Error).message;
     }
   }
-  if (emitted === 0 && o.matcherStatus) emit(await failureEvent(t, target, error, steps[steps.length - 1].protocol.name));
-  return { matched, dynamic: ctx.shared, error: matched ? undefined : error, requests, membersMatched: ctx.membersMatched };
+  if (emitted === 0 && o.matcherStatus)
+    emit(await failureEvent(t, target, error, steps[steps.length - 1].protocol.name));
+  return {
+    matched,
+    dynamic: ctx.shared,
+    error: matched ? undefined : error,
+    requests,
+    membersMatched: ctx.membersMatched,
+  };
 }
 
 /**
@@ -139,7 +157,11 @@ export async function executeBlocks(
  * in the block context (dns, ssl).
  */
 export function executeCluster(
-  t: Template, members: Template[], target: string | undefined, o: ProtocolOptions, emit: (ev: ResultEvent) => void,
+  t: Template,
+  members: Template[],
+  target: string | undefined,
+  o: ProtocolOptions,
+  emit: (ev: ResultEvent) => void,
 ): Promise<TemplateResult> {
   const p = plan(t);
   const own = typeof p === 'string' ? undefined : p.steps[0].protocol.cluster?.execute;

@@ -7,7 +7,8 @@ import type { Template } from '../template/types.ts';
 import type { ResultEvent } from '../output/types.ts';
 import type { HttpRunOptions } from './http/types.ts';
 
-export type ProtocolName = 'http' | 'dns' | 'tcp' | 'ssl' | 'file' | 'headless' | 'websocket' | 'whois' | 'code' | 'javascript';
+export type ProtocolName =
+  'http' | 'dns' | 'tcp' | 'ssl' | 'file' | 'headless' | 'websocket' | 'whois' | 'code' | 'javascript';
 
 export interface HostErrorTracker {
   isSkipped(host: string): boolean;
@@ -90,7 +91,11 @@ export interface ProtocolClustering<B> {
    * Without it, the leader's block runs with the members in `BlockContext.members`.
    */
   execute?(
-    leader: Template, members: Template[], target: string | undefined, o: ProtocolOptions, emit: (ev: ResultEvent) => void,
+    leader: Template,
+    members: Template[],
+    target: string | undefined,
+    o: ProtocolOptions,
+    emit: (ev: ResultEvent) => void,
   ): Promise<TemplateResult>;
 }
 

@@ -29,7 +29,8 @@ export function clusterVerdict(t: Template): ClusterVerdict {
   if (t.workflows?.length) return { reason: 'workflow' };
   if (t.selfContained) return { reason: 'self-contained' };
   if (Object.keys(t.variables).length || Object.keys(t.constants).length) return { reason: 'variables' };
-  if (t.http.length + t.other.length !== 1) return { reason: t.http.length + t.other.length > 1 ? 'several blocks' : 'no block' };
+  if (t.http.length + t.other.length !== 1)
+    return { reason: t.http.length + t.other.length > 1 ? 'several blocks' : 'no block' };
   const name = t.http.length ? 'http' : t.other[0]!.protocol;
   const p = protocolFor(name);
   const notClusterable = { reason: `${name} block not clusterable` };

@@ -4,7 +4,10 @@
 export class HostErrors {
   private counts = new Map<string, number>();
   /** `onSkip` is told once per host, when it reaches the limit. */
-  constructor(private readonly max: number, private readonly onSkip?: (host: string, errors: number) => void) {}
+  constructor(
+    private readonly max: number,
+    private readonly onSkip?: (host: string, errors: number) => void,
+  ) {}
 
   record(host: string): void {
     const n = (this.counts.get(host) ?? 0) + 1;

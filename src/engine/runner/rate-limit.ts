@@ -7,7 +7,10 @@ export class TokenBucket {
   private waiters: (() => void)[] = [];
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly rate: number, private readonly burst = Math.max(1, rate)) {
+  constructor(
+    private readonly rate: number,
+    private readonly burst = Math.max(1, rate),
+  ) {
     this.tokens = this.burst;
   }
 

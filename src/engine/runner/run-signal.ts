@@ -14,8 +14,16 @@ export function fastAbortController(): FastAbort {
   const ac = new AbortController();
   const signal = ac.signal;
   const listeners = new Set<Listener>();
-  const add = signal.addEventListener.bind(signal) as (t: string, l: Listener | null, o?: AddEventListenerOptions | boolean) => void;
-  const remove = signal.removeEventListener.bind(signal) as (t: string, l: Listener | null, o?: EventListenerOptions | boolean) => void;
+  const add = signal.addEventListener.bind(signal) as (
+    t: string,
+    l: Listener | null,
+    o?: AddEventListenerOptions | boolean,
+  ) => void;
+  const remove = signal.removeEventListener.bind(signal) as (
+    t: string,
+    l: Listener | null,
+    o?: EventListenerOptions | boolean,
+  ) => void;
   Object.defineProperties(signal, {
     addEventListener: {
       value(type: string, l: Listener | null, opts?: AddEventListenerOptions | boolean) {
@@ -46,7 +54,9 @@ export function fastAbortController(): FastAbort {
           else l.handleEvent(ev);
         } catch (err) {
           // as with EventTarget: a throwing listener does not stop the others
-          queueMicrotask(() => { throw err; });
+          queueMicrotask(() => {
+            throw err;
+          });
         }
       }
     },

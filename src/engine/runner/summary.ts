@@ -17,7 +17,10 @@ export function templateProtocol(t: Template): string {
   return order.length > 0 ? order.join('+') : t.type;
 }
 
-export function protocolSummary(templates: Template[], reasonOf: (t: Template) => string | undefined): Map<string, ProtocolCount> {
+export function protocolSummary(
+  templates: Template[],
+  reasonOf: (t: Template) => string | undefined,
+): Map<string, ProtocolCount> {
   const out = new Map<string, ProtocolCount>();
   for (const t of templates) {
     const key = templateProtocol(t);
@@ -33,16 +36,24 @@ export function protocolSummary(templates: Template[], reasonOf: (t: Template) =
 /** One line per protocol, most templates first: `dns: 22 ran, 1 skipped (1 uses trace)`. */
 export function formatProtocolSummary(summary: Map<string, ProtocolCount>): string[] {
   const total = (c: ProtocolCount) => c.ran + [...c.skipped.values()].reduce((a, b) => a + b, 0);
-  return [...summary].sort((a, b) => total(b[1]) - total(a[1]) || a[0].localeCompare(b[0])).map(([name, c]) => {
-    const skipped = [...c.skipped.values()].reduce((a, b) => a + b, 0);
-    const why = [...c.skipped].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${n} ${r}`).join('; ');
-    return `${name}: ${c.ran} ran${skipped > 0 ? `, ${skipped} skipped (${why})` : ''}`;
-  });
+  return [...summary]
+    .sort((a, b) => total(b[1]) - total(a[1]) || a[0].localeCompare(b[0]))
+    .map(([name, c]) => {
+      const skipped = [...c.skipped.values()].reduce((a, b) => a + b, 0);
+      const why = [...c.skipped]
+        .sort((a, b) => b[1] - a[1])
+        .map(([r, n]) => `${n} ${r}`)
+        .join('; ');
+      return `${name}: ${c.ran} ran${skipped > 0 ? `, ${skipped} skipped (${why})` : ''}`;
+    });
 }
 
 /** The http requests one target gets from a template: its payload combinations times its paths, per block. */
 export function requestsPerTarget(t: Template): number {
   let n = 0;
-  for (const b of t.http) n += countCombinations(b.payloads, b.payloads ? b.attack : 'batteringram') * Math.max(1, b.raw.length || b.path.length);
+  for (const b of t.http)
+    n +=
+      countCombinations(b.payloads, b.payloads ? b.attack : 'batteringram') *
+      Math.max(1, b.raw.length || b.path.length);
   return n;
 }

@@ -46,7 +46,11 @@ function appendQuery(url: URL, params: Array<{ key: string; value: string }>): v
 export function applySecret(secret: StaticSecret, req: SecretTargetRequest): void {
   switch (secret.type) {
     case 'basicauth':
-      setHeader(req.headers, 'Authorization', `Basic ${basicCredentials(secret.username ?? '', secret.password ?? '')}`);
+      setHeader(
+        req.headers,
+        'Authorization',
+        `Basic ${basicCredentials(secret.username ?? '', secret.password ?? '')}`,
+      );
       break;
     case 'bearertoken':
       setHeader(req.headers, 'Authorization', `Bearer ${secret.token ?? ''}`);

@@ -29,7 +29,10 @@ function splitCookieHeader(header: string): Array<[string, string | undefined]> 
 }
 
 /** Returns the Cookie header with each given cookie set: same-name cookies are replaced, others appended. */
-export function mergeCookieHeader(existing: string | undefined, cookies: Array<{ key: string; value: string }>): string {
+export function mergeCookieHeader(
+  existing: string | undefined,
+  cookies: Array<{ key: string; value: string }>,
+): string {
   const pairs = existing ? splitCookieHeader(existing) : [];
   for (const { key, value } of cookies) {
     const at = pairs.findIndex(([name]) => name === key);

@@ -39,7 +39,10 @@ export function extractedText(extracted: Record<string, unknown>): Record<string
 const PLACEHOLDER = /\{\{\s*([^{}\s]+)\s*\}\}/g;
 
 /** Fills every placeholder of a secret; the returned list holds names that had no value. */
-export function fillSecret(secret: DynamicSecret, values: Record<string, string>): { secret: StaticSecret; missing: string[] } {
+export function fillSecret(
+  secret: DynamicSecret,
+  values: Record<string, string>,
+): { secret: StaticSecret; missing: string[] } {
   const missing = new Set<string>();
   const fill = (text: string | undefined): string | undefined =>
     text === undefined
@@ -69,7 +72,11 @@ export function fillSecret(secret: DynamicSecret, values: Record<string, string>
 }
 
 /** Turns a login's extracted values into the concrete secret, or throws SecretLoginError. */
-export function resolveDynamic(origin: EntryOrigin, secret: DynamicSecret, extracted: Record<string, unknown>): StaticSecret {
+export function resolveDynamic(
+  origin: EntryOrigin,
+  secret: DynamicSecret,
+  extracted: Record<string, unknown>,
+): StaticSecret {
   const values = extractedText(extracted);
   const names = Object.keys(values);
   if (names.length === 0) throw new SecretLoginError(origin, secret.template, 'the login extracted no values');
@@ -82,10 +89,19 @@ export function resolveDynamic(origin: EntryOrigin, secret: DynamicSecret, extra
     );
   }
   // An extracted value with a line break would smuggle extra header lines into every request.
-  const texts = [filled.username, filled.password, filled.token, ...[filled.headers, filled.params].flatMap((l) => (l ?? []).flatMap((kv) => [kv.key, kv.value])),
-    ...(filled.cookies ?? []).flatMap((c) => [c.raw, c.key, c.value])];
+  const texts = [
+    filled.username,
+    filled.password,
+    filled.token,
+    ...[filled.headers, filled.params].flatMap((l) => (l ?? []).flatMap((kv) => [kv.key, kv.value])),
+    ...(filled.cookies ?? []).flatMap((c) => [c.raw, c.key, c.value]),
+  ];
   if (texts.some((t) => t !== undefined && /[\r\n]/.test(t))) {
-    throw new SecretLoginError(origin, secret.template, 'an extracted value holds a line break; it cannot go into a request');
+    throw new SecretLoginError(
+      origin,
+      secret.template,
+      'an extracted value holds a line break; it cannot go into a request',
+    );
   }
   for (const [i, c] of (filled.cookies ?? []).entries()) {
     if (c.raw !== undefined && !parseRawCookie(c.raw)) {

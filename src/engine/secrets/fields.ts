@@ -52,11 +52,13 @@ export function keyValueList(
   value.forEach((item, i) => {
     const at = `${field}[${i}]`;
     if (!isRecord(item)) return report(at, 'must be a mapping with key and value');
-    for (const k of Object.keys(item)) if (k !== 'key' && k !== 'value') report(`${at}.${k}`, 'unknown field (expected key, value)');
+    for (const k of Object.keys(item))
+      if (k !== 'key' && k !== 'value') report(`${at}.${k}`, 'unknown field (expected key, value)');
     const key = asText(item.key);
     const val = item.value === undefined || item.value === null ? undefined : asText(item.value);
     if (key === undefined || key.trim() === '') report(`${at}.key`, 'key is required and must not be empty');
-    else if (opts.headerNames && !hasPlaceholder(key) && !HEADER_NAME.test(key)) report(`${at}.key`, `"${key}" is not a valid header name`);
+    else if (opts.headerNames && !hasPlaceholder(key) && !HEADER_NAME.test(key))
+      report(`${at}.key`, `"${key}" is not a valid header name`);
     if (val === undefined) {
       if (item.value !== undefined && item.value !== null) report(`${at}.value`, 'value must be a string');
       else if (!opts.allowEmptyValue) report(`${at}.value`, 'value is required and must not be empty');
@@ -82,7 +84,8 @@ export function cookieList(value: unknown, report: Report, dynamic: boolean): Co
   value.forEach((item, i) => {
     const at = `cookies[${i}]`;
     if (!isRecord(item)) return report(at, 'must be a mapping with key and value, or raw');
-    for (const k of Object.keys(item)) if (!['key', 'value', 'raw'].includes(k)) report(`${at}.${k}`, 'unknown field (expected key, value or raw)');
+    for (const k of Object.keys(item))
+      if (!['key', 'value', 'raw'].includes(k)) report(`${at}.${k}`, 'unknown field (expected key, value or raw)');
     const key = item.key === undefined ? undefined : asText(item.key);
     const val = item.value === undefined ? undefined : asText(item.value);
     const raw = item.raw === undefined ? undefined : asText(item.raw);
@@ -96,9 +99,11 @@ export function cookieList(value: unknown, report: Report, dynamic: boolean): Co
       out.push({ raw });
       return;
     }
-    if (key === undefined || key.trim() === '') report(`${at}.key`, 'key is required (or give raw) and must not be empty');
+    if (key === undefined || key.trim() === '')
+      report(`${at}.key`, 'key is required (or give raw) and must not be empty');
     if (val === undefined || val === '') report(`${at}.value`, 'value is required (or give raw) and must not be empty');
-    else if (/[;\r\n]/.test(val) && !hasPlaceholder(val)) report(`${at}.value`, 'value must not contain ";" or line breaks');
+    else if (/[;\r\n]/.test(val) && !hasPlaceholder(val))
+      report(`${at}.value`, 'value must not contain ";" or line breaks');
     if (key && val) out.push({ key, value: val });
   });
   return out;

@@ -18,10 +18,15 @@ export interface ScanSecretOptions {
  * Loads the secret files and runs their dynamic logins; undefined without files. A number is the login
  * timeout (older callers). Throws SecretFileError / SecretLoginError naming the problem.
  */
-export async function loadScanSecrets(files: string[], options: number | ScanSecretOptions = {}): Promise<SecretStore | undefined> {
+export async function loadScanSecrets(
+  files: string[],
+  options: number | ScanSecretOptions = {},
+): Promise<SecretStore | undefined> {
   if (files.length === 0) return undefined;
   const opts = typeof options === 'number' ? { timeout: options } : options;
   const store = await loadSecretFiles(files, { templatesDir: opts.templatesDirs });
-  await store.prepare({ login: runnerLogin({ timeout: opts.timeout ?? 10, retries: opts.retries, socks5Proxy: opts.socks5Proxy }) });
+  await store.prepare({
+    login: runnerLogin({ timeout: opts.timeout ?? 10, retries: opts.retries, socks5Proxy: opts.socks5Proxy }),
+  });
   return store;
 }

@@ -5,6 +5,14 @@ export { SecretLoginError, LoginConfigError } from './dynamic.ts';
 export { loginTargetNeed } from './login-target.ts';
 export { redact, redactDeep, redactEvent, REDACTED } from './redact.ts';
 export { formatIssue } from './validate.ts';
-export type { SecretApplier, SecretTargetRequest, SecretIssue, LoginRunner, SecretEntry, StaticSecret, DynamicSecret } from './types.ts';
+export type {
+  SecretApplier,
+  SecretTargetRequest,
+  SecretIssue,
+  LoginRunner,
+  SecretEntry,
+  StaticSecret,
+  DynamicSecret,
+} from './types.ts';
 export { runnerLogin, type RunnerLoginOptions } from './runner-login.ts';
 export { loadScanSecrets, type ScanSecretOptions } from './for-scan.ts';

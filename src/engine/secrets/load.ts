@@ -10,7 +10,9 @@ import { formatIssue, validateSecretDocument } from './validate.ts';
 export class SecretFileError extends Error {
   readonly issues: SecretIssue[];
   constructor(issues: SecretIssue[]) {
-    super(`invalid secret file (${issues.length} problem${issues.length === 1 ? '' : 's'}):\n${issues.map((i) => '  ' + formatIssue(i)).join('\n')}`);
+    super(
+      `invalid secret file (${issues.length} problem${issues.length === 1 ? '' : 's'}):\n${issues.map((i) => '  ' + formatIssue(i)).join('\n')}`,
+    );
     this.name = 'SecretFileError';
     this.issues = issues;
   }
@@ -41,13 +43,21 @@ function syntaxReason(ext: string, text: string, err: Error): string {
 async function parseFile(file: string): Promise<{ doc?: unknown; issue?: SecretIssue }> {
   const ext = path.extname(file).toLowerCase();
   if (!['.yaml', '.yml', '.json'].includes(ext)) {
-    return { issue: { file, field: '', reason: `unsupported file type "${ext || '(none)'}": use .yaml, .yml or .json` } };
+    return {
+      issue: { file, field: '', reason: `unsupported file type "${ext || '(none)'}": use .yaml, .yml or .json` },
+    };
   }
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    return { issue: { file, field: '', reason: `cannot read the file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` } };
+    return {
+      issue: {
+        file,
+        field: '',
+        reason: `cannot read the file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      },
+    };
   }
   try {
     return { doc: ext === '.json' ? JSON.parse(text) : yaml.load(text) };

@@ -5,7 +5,21 @@ import type { Template } from '../template/types.ts';
 
 /** The variables the runner derives from the target (see protocols/http/input.ts inputVariables). */
 const TARGET_VARIABLES = new Set([
-  'BaseURL', 'RootURL', 'Hostname', 'Host', 'Port', 'Path', 'File', 'Query', 'Scheme', 'Input', 'FQDN', 'RDN', 'DN', 'TLD', 'SD',
+  'BaseURL',
+  'RootURL',
+  'Hostname',
+  'Host',
+  'Port',
+  'Path',
+  'File',
+  'Query',
+  'Scheme',
+  'Input',
+  'FQDN',
+  'RDN',
+  'DN',
+  'TLD',
+  'SD',
 ]);
 
 const EXPRESSION = /\{\{([^{}]*)\}\}/g;
@@ -20,7 +34,10 @@ function namesIn(text: string): string[] {
 
 /** A raw request that gives neither an absolute URL nor a Host header can only go to the target. */
 function rawHasOwnHost(raw: string): boolean {
-  const lines = raw.replace(/^\s+/, '').split(/\r?\n/).filter((l) => !l.trim().startsWith('@'));
+  const lines = raw
+    .replace(/^\s+/, '')
+    .split(/\r?\n/)
+    .filter((l) => !l.trim().startsWith('@'));
   const target = lines[0]?.trim().split(/\s+/)[1] ?? '';
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(target)) return true;
   for (const line of lines.slice(1)) {
@@ -38,7 +55,8 @@ export function loginTargetNeed(t: Template, given: Record<string, string>): str
   if (t.selfContained) return undefined;
   const used = new Set<string>();
   for (const r of t.http) {
-    if (r.raw.some((raw) => !rawHasOwnHost(raw))) return 'its raw request has neither an absolute URL nor a Host header';
+    if (r.raw.some((raw) => !rawHasOwnHost(raw)))
+      return 'its raw request has neither an absolute URL nor a Host header';
     const texts = [...r.path, ...r.raw, ...Object.entries(r.headers).flat(), r.body ?? ''];
     for (const text of texts) for (const n of namesIn(text)) used.add(n);
   }

@@ -17,7 +17,8 @@ export function valuesOfSecret(secret: StaticSecret): string[] {
   switch (secret.type) {
     case 'basicauth':
       add(secret.password);
-      if (secret.username !== undefined && secret.password !== undefined) add(basicCredentials(secret.username, secret.password));
+      if (secret.username !== undefined && secret.password !== undefined)
+        add(basicCredentials(secret.username, secret.password));
       break;
     case 'bearertoken':
       add(secret.token);

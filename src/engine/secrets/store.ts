@@ -58,7 +58,11 @@ export class SecretStore implements SecretApplier {
     } catch (err) {
       if (err instanceof SecretLoginError) throw err;
       if (err instanceof LoginConfigError) throw new SecretLoginError(entry.origin, dyn.template, err.message);
-      throw new SecretLoginError(entry.origin, dyn.template, `the login failed: ${(err as Error).message ?? String(err)}`);
+      throw new SecretLoginError(
+        entry.origin,
+        dyn.template,
+        `the login failed: ${(err as Error).message ?? String(err)}`,
+      );
     }
     const secret = resolveDynamic(entry.origin, dyn, extracted);
     this.resolved.set(entry, secret);

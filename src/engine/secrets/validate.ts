@@ -40,7 +40,11 @@ function resolveTemplate(template: string, templatesDir: string | string[] | und
   const found = candidates.find((c) => existsSync(c));
   if (found) return found;
   if (candidates.length === 1) report('template', `login template not found: ${candidates[0]}`);
-  else report('template', `login template "${template}" not found in any templates directory (${dirs.map((d) => path.resolve(d)).join(', ')})`);
+  else
+    report(
+      'template',
+      `login template "${template}" not found in any templates directory (${dirs.map((d) => path.resolve(d)).join(', ')})`,
+    );
   return candidates[0]!;
 }
 
@@ -73,7 +77,8 @@ function scopeOf(entry: Record<string, unknown>, report: Report): Pick<StaticSec
     const text = asText(item);
     if (text === undefined || text.trim() === '') return report(at, 'must be a non-empty string');
     if (hasDomains) {
-      if (/[/\s]/.test(text.trim())) return report(at, `"${text}" is not a domain: write host or host:port, without scheme or path`);
+      if (/[/\s]/.test(text.trim()))
+        return report(at, `"${text}" is not a domain: write host or host:port, without scheme or path`);
       scope.domains.push(normaliseDomain(text));
     } else {
       try {
@@ -100,9 +105,13 @@ function validateEntry(
   const dynamic = list === 'dynamic';
   const typeText = asText(raw.type);
   let type: SecretType | undefined;
-  if (raw.type === undefined || raw.type === null) report('type', `type is required (one of ${SECRET_TYPES.join(', ')})`);
+  if (raw.type === undefined || raw.type === null)
+    report('type', `type is required (one of ${SECRET_TYPES.join(', ')})`);
   else if (typeText === undefined || !(SECRET_TYPES as readonly string[]).includes(typeText.trim().toLowerCase())) {
-    report('type', `unknown type "${typeText ?? JSON.stringify(raw.type)}" (expected one of ${SECRET_TYPES.join(', ')})`);
+    report(
+      'type',
+      `unknown type "${typeText ?? JSON.stringify(raw.type)}" (expected one of ${SECRET_TYPES.join(', ')})`,
+    );
   } else type = typeText.trim().toLowerCase() as SecretType;
 
   for (const key of Object.keys(raw)) {
@@ -126,7 +135,11 @@ function validateEntry(
       secret.token = requiredText(raw, 'token', report);
       break;
     case 'header':
-      secret.headers = keyValueList(raw.headers, 'headers', report, { required: true, allowEmptyValue: false, headerNames: true });
+      secret.headers = keyValueList(raw.headers, 'headers', report, {
+        required: true,
+        allowEmptyValue: false,
+        headerNames: true,
+      });
       break;
     case 'query':
       secret.params = keyValueList(raw.params, 'params', report, { required: true, allowEmptyValue: false });
@@ -141,21 +154,26 @@ function validateEntry(
 
   const result: DynamicSecret = { ...secret, template: '', variables: [] };
   const template = asText(raw.template);
-  if (raw.template === undefined || raw.template === null) report('template', 'template is required in dynamic entries');
+  if (raw.template === undefined || raw.template === null)
+    report('template', 'template is required in dynamic entries');
   else if (template === undefined || template.trim() === '') report('template', 'template must be a non-empty path');
   else result.template = resolveTemplate(template.trim(), opts.templatesDir, report);
   const variables = keyValueList(raw.variables, 'variables', report, { required: false, allowEmptyValue: true });
   if (variables) result.variables = variables;
   if (raw.input !== undefined && raw.input !== null) {
     const input = asText(raw.input);
-    if (input === undefined || input.trim() === '') report('input', 'input must be a non-empty string (a target URL or host)');
+    if (input === undefined || input.trim() === '')
+      report('input', 'input must be a non-empty string (a target URL or host)');
     else result.input = input.trim();
   }
   return result;
 }
 
 /** Validates one parsed file; entries are returned only when `issues` is empty. */
-export function validateSecretDocument(doc: unknown, opts: ValidateOptions): { entries: SecretEntry[]; issues: SecretIssue[] } {
+export function validateSecretDocument(
+  doc: unknown,
+  opts: ValidateOptions,
+): { entries: SecretEntry[]; issues: SecretIssue[] } {
   const issues: SecretIssue[] = [];
   const entries: SecretEntry[] = [];
   const file = opts.file;
@@ -164,10 +182,12 @@ export function validateSecretDocument(doc: unknown, opts: ValidateOptions): { e
     return { entries, issues };
   }
   for (const key of Object.keys(doc)) {
-    if (!TOP_LEVEL_FIELDS.includes(key)) issues.push({ file, field: key, reason: `unknown top-level field (expected ${TOP_LEVEL_FIELDS.join(', ')})` });
+    if (!TOP_LEVEL_FIELDS.includes(key))
+      issues.push({ file, field: key, reason: `unknown top-level field (expected ${TOP_LEVEL_FIELDS.join(', ')})` });
   }
   const lists = (['static', 'dynamic'] as const).filter((l) => doc[l] !== undefined && doc[l] !== null);
-  if (lists.length === 0) issues.push({ file, field: '', reason: 'the file has neither a `static` nor a `dynamic` list' });
+  if (lists.length === 0)
+    issues.push({ file, field: '', reason: 'the file has neither a `static` nor a `dynamic` list' });
   for (const list of lists) {
     const items = doc[list];
     if (!Array.isArray(items)) {
@@ -188,6 +208,7 @@ export function validateSecretDocument(doc: unknown, opts: ValidateOptions): { e
 
 /** One line per problem: `secrets.yaml: static[1].token: token must not be empty`. */
 export function formatIssue(issue: SecretIssue): string {
-  const where = issue.list !== undefined ? `${issue.list}[${issue.index}]${issue.field ? '.' + issue.field : ''}` : issue.field;
+  const where =
+    issue.list !== undefined ? `${issue.list}[${issue.index}]${issue.field ? '.' + issue.field : ''}` : issue.field;
   return `${issue.file}: ${where ? where + ': ' : ''}${issue.reason}`;
 }

@@ -4,7 +4,8 @@
 // corpus templates call `http(2)` with one http request and still report from `http(1)`).
 import { IssueList } from './issues.ts';
 
-const CALL = /\b(http|dns|tcp|network|ssl|file|headless|websocket|whois|code|javascript)\(\s*(\d+|"[^"]*"|'[^']*')?\s*\)/g;
+const CALL =
+  /\b(http|dns|tcp|network|ssl|file|headless|websocket|whois|code|javascript)\(\s*(\d+|"[^"]*"|'[^']*')?\s*\)/g;
 
 /** `blocks`: protocol -> ids of its requests in order ('' when a request has no id). */
 export function checkFlow(flow: string, blocks: Map<string, string[]>, out: IssueList): void {
@@ -23,7 +24,8 @@ export function checkFlow(flow: string, blocks: Map<string, string[]>, out: Issu
     if (arg === undefined) continue;
     if (/^\d+$/.test(arg)) {
       const n = Number(arg);
-      if (n < 1 || n > requests.length) out.warn('flow', `${m[0]}: the template has ${requests.length} ${protocol} request(s)`);
+      if (n < 1 || n > requests.length)
+        out.warn('flow', `${m[0]}: the template has ${requests.length} ${protocol} request(s)`);
     } else if (!requests.includes(arg.slice(1, -1))) {
       out.warn('flow', `${m[0]}: no ${protocol} request has id ${arg}`);
     }

@@ -10,6 +10,8 @@ export interface WorkerBatch {
 }
 
 parentPort?.on('message', (batch: WorkerBatch) => {
-  const results = batch.files.map(({ file, root }) => parseFile(file, { ...batch.opts, templatesRoot: batch.opts.templatesRoot ?? root }));
+  const results = batch.files.map(({ file, root }) =>
+    parseFile(file, { ...batch.opts, templatesRoot: batch.opts.templatesRoot ?? root }),
+  );
   parentPort!.postMessage(results);
 });

@@ -62,8 +62,18 @@ const OTHER_KEYS: Record<string, OtherProtocol> = {
 };
 
 const TOP_LEVEL = new Set([
-  'id', 'info', 'flow', 'requests', 'http', 'workflows', 'self-contained', 'stop-at-first-match',
-  'signature', 'variables', 'constants', ...Object.keys(OTHER_KEYS),
+  'id',
+  'info',
+  'flow',
+  'requests',
+  'http',
+  'workflows',
+  'self-contained',
+  'stop-at-first-match',
+  'signature',
+  'variables',
+  'constants',
+  ...Object.keys(OTHER_KEYS),
 ]);
 const PROTOCOL_KEYS = ['http', 'requests', 'workflows', ...Object.keys(OTHER_KEYS)];
 
@@ -82,7 +92,10 @@ export function parseTemplate(text: string, file: string, opts: ParseOptions = {
   // storage, JSON) copies, so a 639-byte template with nested aliases grew to 147 MB. Templates from
   // disk or the catalogue are the operator's own; text from users may not use anchors at all.
   if (!opts.fromDisk && !opts.templatesRoot && sharesNodes(doc)) {
-    out.error('', 'YAML anchors and aliases (&name / *name) are not accepted in uploaded templates: write the values out');
+    out.error(
+      '',
+      'YAML anchors and aliases (&name / *name) are not accepted in uploaded templates: write the values out',
+    );
     return { issues: out.errors, warnings: out.warnings };
   }
   if (!isMap(doc)) {
@@ -179,7 +192,8 @@ function build(doc: Dict, raw: string, file: string, out: IssueList, opts: Paylo
 function blockIds(doc: Dict): Map<string, string[]> {
   const blocks = new Map<string, string[]>();
   for (const [key, value] of Object.entries(doc)) {
-    const protocol = key === 'requests' || key === 'http' ? 'http' : Object.hasOwn(OTHER_KEYS, key) ? OTHER_KEYS[key] : undefined;
+    const protocol =
+      key === 'requests' || key === 'http' ? 'http' : Object.hasOwn(OTHER_KEYS, key) ? OTHER_KEYS[key] : undefined;
     if (!protocol || !Array.isArray(value)) continue;
     const ids = value.map((r) => (isMap(r) && typeof r.id === 'string' ? r.id : ''));
     blocks.set(protocol, [...(blocks.get(protocol) ?? []), ...ids]);
@@ -220,7 +234,8 @@ function sharesNodes(doc: unknown): boolean {
     if (v === null || typeof v !== 'object') continue;
     if (seen.has(v)) return true;
     seen.add(v);
-    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === 'object') stack.push(child);
+    for (const child of Array.isArray(v) ? v : Object.values(v))
+      if (child !== null && typeof child === 'object') stack.push(child);
   }
   return false;
 }

@@ -52,7 +52,11 @@ export function readPayloads(v: unknown, field: string, out: IssueList, opts: Pa
     const f = join(field, name);
     if (Array.isArray(value)) {
       // An empty item (`- `) is an empty string in nuclei, e.g. a blank password to try.
-      const values = readList(value.map((x) => (x === null ? '' : x)), f, out);
+      const values = readList(
+        value.map((x) => (x === null ? '' : x)),
+        f,
+        out,
+      );
       if (value.length === 0) out.error(f, 'payload list is empty');
       if (values) setOwn(result, name, values);
     } else if (isMap(value)) {
@@ -68,7 +72,12 @@ export function readPayloads(v: unknown, field: string, out: IssueList, opts: Pa
   return result;
 }
 
-function readLevels(v: Record<string, unknown>, field: string, out: IssueList, aggression: Aggression): string[] | undefined {
+function readLevels(
+  v: Record<string, unknown>,
+  field: string,
+  out: IssueList,
+  aggression: Aggression,
+): string[] | undefined {
   const upTo = LEVELS.indexOf(aggression);
   const values: string[] = [];
   let ok = true;

@@ -23,10 +23,34 @@ const ACTION: Shape = {
     description: 'string',
     action: {
       enum: [
-        'navigate', 'script', 'click', 'rightclick', 'text', 'screenshot', 'time', 'select', 'files',
-        'waitdom', 'waitfcp', 'waitfmp', 'waitidle', 'waitload', 'waitstable', 'getresource', 'extract',
-        'setmethod', 'addheader', 'setheader', 'deleteheader', 'setbody', 'waitevent', 'waitdialog',
-        'keyboard', 'debug', 'sleep', 'waitvisible',
+        'navigate',
+        'script',
+        'click',
+        'rightclick',
+        'text',
+        'screenshot',
+        'time',
+        'select',
+        'files',
+        'waitdom',
+        'waitfcp',
+        'waitfmp',
+        'waitidle',
+        'waitload',
+        'waitstable',
+        'getresource',
+        'extract',
+        'setmethod',
+        'addheader',
+        'setheader',
+        'deleteheader',
+        'setbody',
+        'waitevent',
+        'waitdialog',
+        'keyboard',
+        'debug',
+        'sleep',
+        'waitvisible',
       ],
     },
   },
@@ -47,7 +71,10 @@ export const SHAPES: Record<Protocol, Shape> = {
       ...PAYLOAD_FIELDS,
       id: 'string',
       name: 'string',
-      type: { enum: ['A', 'NS', 'DS', 'CNAME', 'SOA', 'PTR', 'MX', 'TXT', 'AAAA', 'CAA', 'TLSA', 'ANY', 'SRV'], fold: 'upper' },
+      type: {
+        enum: ['A', 'NS', 'DS', 'CNAME', 'SOA', 'PTR', 'MX', 'TXT', 'AAAA', 'CAA', 'TLSA', 'ANY', 'SRV'],
+        fold: 'upper',
+      },
       class: { enum: ['inet', 'csnet', 'chaos', 'hesiod', 'none', 'any'], fold: 'lower' },
       retries: 'uint',
       trace: 'bool',
@@ -77,7 +104,9 @@ export const SHAPES: Record<Protocol, Shape> = {
       host: 'list',
       threads: 'uint',
       inputs: {
-        listOf: { fields: { data: scalar, type: { enum: ['hex', 'text'], fold: 'lower' }, read: 'int', name: 'string' } },
+        listOf: {
+          fields: { data: scalar, type: { enum: ['hex', 'text'], fold: 'lower' }, read: 'int', name: 'string' },
+        },
       },
       port: scalar,
       'exclude-ports': scalar,
@@ -186,7 +215,10 @@ export function parseOtherBlock(
       payloads = readPayloads(item.payloads, join(field, 'payloads'), out, opts);
       const attack = (d.attack as string | undefined) ?? 'batteringram';
       if (payloads && attack === 'batteringram' && Object.keys(payloads).length > 1) {
-        out.error(join(field, 'attack'), `batteringram (the default) takes exactly one payload set, found ${Object.keys(payloads).length}; use pitchfork or clusterbomb`);
+        out.error(
+          join(field, 'attack'),
+          `batteringram (the default) takes exactly one payload set, found ${Object.keys(payloads).length}; use pitchfork or clusterbomb`,
+        );
       }
     }
     result.push({ protocol, raw: item, fields: d, ...(payloads ? { payloads } : {}) });

@@ -116,9 +116,10 @@ export function checkShape(v: unknown, shape: Shape, field: string, out: IssueLi
     const checked = checkValue(value, spec, join(field, key), out);
     if (checked !== undefined) setOwn(result, key, checked);
   }
-  if (shape.required) for (const key of shape.required) {
-    if (v[key] === null || v[key] === undefined) out.error(join(field, key), 'is required');
-  }
+  if (shape.required)
+    for (const key of shape.required) {
+      if (v[key] === null || v[key] === undefined) out.error(join(field, key), 'is required');
+    }
   return result;
 }
 

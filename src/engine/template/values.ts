@@ -8,7 +8,8 @@ export type Dict = Record<string, unknown>;
 export function setOwn(obj: Dict, key: string, value: unknown): void {
   // Only `__proto__` is an accessor on Object.prototype; every other key assigns as an own property, and
   // plain assignment is far cheaper than defineProperty (it was a tenth of the corpus load).
-  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
   else obj[key] = value;
 }
 

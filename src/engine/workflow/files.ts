@@ -37,7 +37,10 @@ export function fileWorkflowSource(): WorkflowSource {
       return [];
     }
     if (ref.tags?.length) {
-      const root = dirs.find((d) => existsSync(path.join(d, 'http')) && statSync(path.join(d, 'http')).isDirectory()) ?? dirs[1] ?? dirs[0]!;
+      const root =
+        dirs.find((d) => existsSync(path.join(d, 'http')) && statSync(path.join(d, 'http')).isDirectory()) ??
+        dirs[1] ??
+        dirs[0]!;
       let all = byRoot.get(root);
       if (!all) byRoot.set(root, (all = loadTemplates([root]).then((r) => r.templates)));
       const want = new Set(ref.tags.map((t) => t.toLowerCase()));

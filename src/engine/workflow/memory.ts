@@ -28,9 +28,11 @@ export function workflowRefs(workflows: unknown[]): { paths: string[]; tags: str
       if (!e || typeof e !== 'object') continue;
       if (typeof e.template === 'string') paths.add(e.template.replace(/^\.\//, '').replace(/\/+$/, ''));
       const tg = e.tags;
-      for (const t of Array.isArray(tg) ? tg : typeof tg === 'string' ? tg.split(',') : []) if (String(t).trim()) tags.add(String(t).trim());
+      for (const t of Array.isArray(tg) ? tg : typeof tg === 'string' ? tg.split(',') : [])
+        if (String(t).trim()) tags.add(String(t).trim());
       walk(e.subtemplates, depth + 1);
-      if (Array.isArray(e.matchers)) for (const m of e.matchers as Record<string, unknown>[]) walk(m?.subtemplates, depth + 1);
+      if (Array.isArray(e.matchers))
+        for (const m of e.matchers as Record<string, unknown>[]) walk(m?.subtemplates, depth + 1);
     }
   };
   walk(workflows, 0);

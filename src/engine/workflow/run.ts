@@ -27,14 +27,20 @@ const asList = (v: string | string[] | undefined) =>
 export type RunOne = (t: Template, target: string | undefined) => Promise<ResultEvent[]>;
 
 export async function runWorkflow(
-  workflow: Template, target: string | undefined, source: WorkflowSource, runOne: RunOne,
+  workflow: Template,
+  target: string | undefined,
+  source: WorkflowSource,
+  runOne: RunOne,
 ): Promise<{ matched: boolean; templates: number }> {
   let matched = false;
   let templates = 0;
   const walk = async (entries: Entry[], depth: number): Promise<void> => {
     if (depth > 10) return; // a tree, never a loop
     for (const entry of entries) {
-      const list = await source({ template: entry.template, tags: entry.tags === undefined ? undefined : asList(entry.tags) }, workflow);
+      const list = await source(
+        { template: entry.template, tags: entry.tags === undefined ? undefined : asList(entry.tags) },
+        workflow,
+      );
       for (const t of list) {
         if (t.workflows?.length) continue; // workflows do not nest
         templates++;
@@ -45,7 +51,9 @@ export async function runWorkflow(
         if (entry.matchers?.length) {
           for (const m of entry.matchers) {
             const want = asList(m.name);
-            const ok = want.length > 0 && (m.condition === 'and' ? want.every((n) => names.has(n)) : want.some((n) => names.has(n)));
+            const ok =
+              want.length > 0 &&
+              (m.condition === 'and' ? want.every((n) => names.has(n)) : want.some((n) => names.has(n)));
             if (ok && m.subtemplates?.length) await walk(m.subtemplates, depth + 1);
           }
         } else if (entry.subtemplates?.length && reported.length) {

@@ -20,10 +20,18 @@ export function adminSocketPath(dataDir: string): string {
   return path.join(dataDir, ADMIN_SOCKET_NAME);
 }
 
-interface RunRequest { task: TaskName; args: Record<string, unknown>; tty?: boolean }
+interface RunRequest {
+  task: TaskName;
+  args: Record<string, unknown>;
+  tty?: boolean;
+}
 
 /** Listens on <dataDir>/admin.sock; returns undefined (and logs why) when it cannot. */
-export async function startAdminSocket(db: Db, dataDir: string, log: Logger): Promise<{ close(): Promise<void> } | undefined> {
+export async function startAdminSocket(
+  db: Db,
+  dataDir: string,
+  log: Logger,
+): Promise<{ close(): Promise<void> } | undefined> {
   const file = adminSocketPath(dataDir);
   if (file.length > MAX_SOCKET_PATH) {
     log.warn({ file }, 'admin socket not started: the data folder path is too long for a Unix socket');
@@ -38,11 +46,16 @@ export async function startAdminSocket(db: Db, dataDir: string, log: Logger): Pr
   });
   chmodSync(file, 0o600);
   return {
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-      try { unlinkSync(file); } catch { /* gone */ }
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+        try {
+          unlinkSync(file);
+        } catch {
+          /* gone */
+        }
+      }),
   };
 }
 
@@ -62,9 +75,12 @@ async function handle(db: Db, log: Logger, req: http.IncomingMessage, res: http.
   let r: RunRequest;
   try {
     r = JSON.parse(body) as RunRequest;
-    if (!Object.prototype.hasOwnProperty.call(TASKS, r.task) || typeof r.args !== 'object' || r.args === null) throw new Error('bad request');
+    if (!Object.prototype.hasOwnProperty.call(TASKS, r.task) || typeof r.args !== 'object' || r.args === null)
+      throw new Error('bad request');
   } catch {
-    res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'unknown task or malformed request' }));
+    res
+      .writeHead(400, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ message: 'unknown task or malformed request' }));
     return;
   }
   res.writeHead(200, { 'content-type': 'application/x-ndjson' });
@@ -87,38 +103,45 @@ async function handle(db: Db, log: Logger, req: http.IncomingMessage, res: http.
  * Runs a task in the `vigil serve` that holds `dataDir`, printing its output here. Resolves with the
  * exit code, or undefined when no server answers on the socket (the caller opens the database itself).
  */
-export function runThroughServer(dataDir: string, task: TaskName, args: Record<string, unknown>): Promise<number | undefined> {
+export function runThroughServer(
+  dataDir: string,
+  task: TaskName,
+  args: Record<string, unknown>,
+): Promise<number | undefined> {
   const file = adminSocketPath(dataDir);
   if (!existsSync(file)) return Promise.resolve(undefined);
   return new Promise((resolve) => {
     let started = false;
-    const req = http.request({ socketPath: file, method: 'POST', path: '/run', headers: { 'content-type': 'application/json' } }, (res) => {
-      started = true;
-      if (res.statusCode !== 200) {
-        res.resume();
-        process.stderr.write(`vigil: the running server refused the task (${res.statusCode})\n`);
-        return resolve(1);
-      }
-      let buf = '';
-      let code = 1;
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => {
-        buf += d;
-        let i;
-        while ((i = buf.indexOf('\n')) >= 0) {
-          const msg = JSON.parse(buf.slice(0, i)) as { o?: string; e?: string; exit?: number; message?: string };
-          buf = buf.slice(i + 1);
-          if (msg.o !== undefined) process.stdout.write(msg.o);
-          if (msg.e !== undefined) process.stderr.write(msg.e);
-          if (msg.exit !== undefined) {
-            code = msg.exit;
-            if (msg.message) process.stderr.write(`vigil: ${msg.message}\n`);
-          }
+    const req = http.request(
+      { socketPath: file, method: 'POST', path: '/run', headers: { 'content-type': 'application/json' } },
+      (res) => {
+        started = true;
+        if (res.statusCode !== 200) {
+          res.resume();
+          process.stderr.write(`vigil: the running server refused the task (${res.statusCode})\n`);
+          return resolve(1);
         }
-      });
-      res.on('end', () => resolve(code));
-      res.on('error', () => resolve(1));
-    });
+        let buf = '';
+        let code = 1;
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => {
+          buf += d;
+          let i;
+          while ((i = buf.indexOf('\n')) >= 0) {
+            const msg = JSON.parse(buf.slice(0, i)) as { o?: string; e?: string; exit?: number; message?: string };
+            buf = buf.slice(i + 1);
+            if (msg.o !== undefined) process.stdout.write(msg.o);
+            if (msg.e !== undefined) process.stderr.write(msg.e);
+            if (msg.exit !== undefined) {
+              code = msg.exit;
+              if (msg.message) process.stderr.write(`vigil: ${msg.message}\n`);
+            }
+          }
+        });
+        res.on('end', () => resolve(code));
+        res.on('error', () => resolve(1));
+      },
+    );
     // No server behind the file (killed without cleanup): the caller works on the database directly.
     // A server that dies mid-task is a failure, never a reason to run the task a second time.
     req.on('error', () => resolve(started ? 1 : undefined));

@@ -16,9 +16,20 @@ import { listRuns } from '../updates/store.ts';
 
 export type { TaskIO };
 
-export interface TemplatesImportArgs { dir: string; early?: boolean; showFailed?: number }
-export interface IntelImportArgs { inputs: string[]; feed?: string; date?: string; json?: boolean }
-export interface UsersKeyArgs { email: string }
+export interface TemplatesImportArgs {
+  dir: string;
+  early?: boolean;
+  showFailed?: number;
+}
+export interface IntelImportArgs {
+  inputs: string[];
+  feed?: string;
+  date?: string;
+  json?: boolean;
+}
+export interface UsersKeyArgs {
+  email: string;
+}
 
 type Task<A> = (db: Db, args: A, io: TaskIO) => Promise<void>;
 
@@ -57,7 +68,8 @@ export const templatesImport: Task<TemplatesImportArgs> = async (db, a, io) => {
   p.end();
   const shown = Math.max(0, a.showFailed ?? 20);
   for (const f of s.failed.slice(0, shown)) io.err(`rejected ${f.file}: ${f.message}\n`);
-  if (s.failed.length > shown) io.err(`... and ${s.failed.length - shown} more rejected (--show-failed ${s.failed.length})\n`);
+  if (s.failed.length > shown)
+    io.err(`... and ${s.failed.length - shown} more rejected (--show-failed ${s.failed.length})\n`);
   const where = s.ref ? ` at ${s.release_tag ?? 'untagged'} ${s.ref.slice(0, 12)}` : '';
   io.out(
     `imported ${s.templates} templates from ${s.dir}${where}${a.early ? ' (early access)' : ''} in ${(s.ms / 1000).toFixed(1)}s: ` +
@@ -70,20 +82,29 @@ export const templatesImport: Task<TemplatesImportArgs> = async (db, a, io) => {
 export const intelImport: Task<IntelImportArgs> = async (db, a, io) => {
   const p = progress(io, 500, 10_000);
   const report = await importIntel(db, a.inputs, {
-    format: a.feed as never, date: a.date,
+    format: a.feed as never,
+    date: a.date,
     onProgress: ({ feed, read }) => p.say(`${feed}: ${read} read`),
   });
   p.end();
   if (a.json) return void io.out(`${JSON.stringify(report, null, 2)}\n`);
   for (const f of report.feeds) {
-    io.out(`${f.feed}: ${f.read} read, ${f.changed} changed, ${f.removed} removed, ${f.skipped} skipped (${f.documents} documents)\n`);
+    io.out(
+      `${f.feed}: ${f.read} read, ${f.changed} changed, ${f.removed} removed, ${f.skipped} skipped (${f.documents} documents)\n`,
+    );
     for (const s of f.skipped_examples.slice(0, 10)) io.out(`  skipped ${s.ref}: ${s.reason}\n`);
     if (f.skipped > 10) io.out(`  ... ${f.skipped - 10} more skipped (see intel_imports)\n`);
   }
   for (const u of report.unreadable.slice(0, 10)) io.out(`unreadable ${u.ref}: ${u.reason}\n`);
-  if (report.unrecognised.length) io.out(`not a known feed format: ${report.unrecognised.slice(0, 10).join(', ')}${report.unrecognised.length > 10 ? ' ...' : ''}\n`);
-  io.out(`records: ${report.records_changed} changed, ${report.records_total} in total; ${report.templates_linked} linked to a template\n`);
-  if (!report.templates_linked) io.out('no CVE is linked to a template: `vigil templates import DIR` fills the template catalogue\n');
+  if (report.unrecognised.length)
+    io.out(
+      `not a known feed format: ${report.unrecognised.slice(0, 10).join(', ')}${report.unrecognised.length > 10 ? ' ...' : ''}\n`,
+    );
+  io.out(
+    `records: ${report.records_changed} changed, ${report.records_total} in total; ${report.templates_linked} linked to a template\n`,
+  );
+  if (!report.templates_linked)
+    io.out('no CVE is linked to a template: `vigil templates import DIR` fills the template catalogue\n');
 };
 
 export const intelRebuild: Task<Record<string, never>> = async (db, _a, io) => {
@@ -106,14 +127,20 @@ export const usersList: Task<Record<string, never>> = async (db, _a, io) => {
 function teamCreator(allowed: boolean): Task<UsersKeyArgs> {
   return async (db, a, io) => {
     await setTeamCreator(db, a.email, allowed);
-    io.out(`${a.email} ${allowed ? 'may create teams (under VIGIL_TEAM_CREATION=allowed, the default)' : 'may no longer create teams'}\n`);
+    io.out(
+      `${a.email} ${allowed ? 'may create teams (under VIGIL_TEAM_CREATION=allowed, the default)' : 'may no longer create teams'}\n`,
+    );
   };
 }
 export const usersAllowTeams = teamCreator(true);
 export const usersDenyTeams = teamCreator(false);
 
-export interface TemplatesUpdateArgs { force?: boolean }
-export interface IntelUpdateArgs { feeds?: string[] }
+export interface TemplatesUpdateArgs {
+  force?: boolean;
+}
+export interface IntelUpdateArgs {
+  feeds?: string[];
+}
 
 export const templatesUpdate: Task<TemplatesUpdateArgs> = async (db, a, io) => {
   await updateTemplates(db, process.env, { force: a.force, io });
@@ -123,7 +150,8 @@ export const intelUpdate: Task<IntelUpdateArgs> = async (db, a, io) => {
   const r = await updateIntel(db, process.env, { feeds: a.feeds, io });
   const failed = r.feeds.filter((f) => f.status === 'failed');
   if (r.feeds.length === 0) throw new Error('no feed to update (see VIGIL_INTEL_FEEDS and VIGIL_FEED_<NAME>_URL)');
-  if (failed.length) throw new Error(`${failed.length} of ${r.feeds.length} feeds failed: ${failed.map((f) => f.feed).join(', ')}`);
+  if (failed.length)
+    throw new Error(`${failed.length} of ${r.feeds.length} feeds failed: ${failed.map((f) => f.feed).join(', ')}`);
 };
 
 export const updatesList: Task<Record<string, never>> = async (db, _a, io) => {

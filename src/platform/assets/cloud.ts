@@ -15,7 +15,12 @@ export function providerNames(entries: ProviderEntry[]): string {
  * Sets an enumeration's cloud accounts on its config: the ids (each a cloudlist config of the team, else a
  * 400 naming its index), once each, and their providers; no ids removes both.
  */
-export async function setCloudAccounts(db: Db, teamId: string, config: { cloudlist_config_ids?: string[]; cloudlist_provider_name?: string }, ids: string[] | undefined): Promise<void> {
+export async function setCloudAccounts(
+  db: Db,
+  teamId: string,
+  config: { cloudlist_config_ids?: string[]; cloudlist_provider_name?: string },
+  ids: string[] | undefined,
+): Promise<void> {
   delete config.cloudlist_provider_name;
   if (!ids?.length) {
     delete config.cloudlist_config_ids;
@@ -27,7 +32,8 @@ export async function setCloudAccounts(db: Db, teamId: string, config: { cloudli
   config.cloudlist_config_ids.forEach((id, i) => {
     const c = found.get(id);
     if (!c) throw badRequest(`cloudlist config ${id} not found`, `cloudlist_config_ids[${i}]`);
-    if (c.config_type !== 'cloudlist') throw badRequest(`config ${id} is a ${c.config_type} config, not a cloudlist one`, `cloudlist_config_ids[${i}]`);
+    if (c.config_type !== 'cloudlist')
+      throw badRequest(`config ${id} is a ${c.config_type} config, not a cloudlist one`, `cloudlist_config_ids[${i}]`);
     entries.push(...safeEntries(c.config));
   });
   config.cloudlist_provider_name = providerNames(entries);
@@ -42,12 +48,20 @@ function safeEntries(text: string): ProviderEntry[] {
 }
 
 /** VIGIL_CLOUD_ENDPOINTS: "do=https://mirror.example/do,cloudflare=http://127.0.0.1:8080" (known providers only). */
-export const cloudEndpoints = (env: NodeJS.ProcessEnv = process.env) => parseCloudEndpoints(env.VIGIL_CLOUD_ENDPOINTS ?? '');
+export const cloudEndpoints = (env: NodeJS.ProcessEnv = process.env) =>
+  parseCloudEndpoints(env.VIGIL_CLOUD_ENDPOINTS ?? '');
 
 /** The accounts of the enumeration's cloudlist configs still there; a missing or unreadable one is a notice. */
-export async function cloudSettings(db: Db, teamId: string, ids: string[], notices: string[]): Promise<{ providers: ProviderEntry[]; baseUrls: Record<string, string> } | undefined> {
+export async function cloudSettings(
+  db: Db,
+  teamId: string,
+  ids: string[],
+  notices: string[],
+): Promise<{ providers: ProviderEntry[]; baseUrls: Record<string, string> } | undefined> {
   if (!ids.length) return undefined;
-  const found = new Map((await loadConfigs(db, teamId, ids)).filter((c) => c.config_type === 'cloudlist').map((c) => [c.id, c]));
+  const found = new Map(
+    (await loadConfigs(db, teamId, ids)).filter((c) => c.config_type === 'cloudlist').map((c) => [c.id, c]),
+  );
   const providers: ProviderEntry[] = [];
   for (const id of ids) {
     const c = found.get(id);

@@ -43,7 +43,10 @@ export interface DiscoveryThreadRun {
 }
 
 /** Runs discovery on a new thread; resolves with the number of assets handed over and the thread's peak heap. */
-export function runDiscoveryThread(input: DiscoveryThreadInput, run: DiscoveryThreadRun): Promise<{ total: number; peakHeapMb: number }> {
+export function runDiscoveryThread(
+  input: DiscoveryThreadInput,
+  run: DiscoveryThreadRun,
+): Promise<{ total: number; peakHeapMb: number }> {
   const heapMb = discoveryHeapMb();
   const w = new Worker(BOOT, { workerData: input, resourceLimits: { maxOldGenerationSizeMb: heapMb } });
   return new Promise((resolve, reject) => {
@@ -59,7 +62,10 @@ export function runDiscoveryThread(input: DiscoveryThreadInput, run: DiscoveryTh
       else resolve(done);
     };
     const onAbort = () => {
-      w.postMessage({ type: 'abort', reason: String(run.signal?.reason ?? 'aborted') } satisfies DiscoveryThreadRequest);
+      w.postMessage({
+        type: 'abort',
+        reason: String(run.signal?.reason ?? 'aborted'),
+      } satisfies DiscoveryThreadRequest);
       killTimer = setTimeout(() => finish(new Error('the discovery thread did not stop; it was terminated')), 5_000);
     };
     w.on('message', (m: DiscoveryThreadMessage) => {
@@ -69,14 +75,26 @@ export function runDiscoveryThread(input: DiscoveryThreadInput, run: DiscoveryTh
           run.onEvent(m);
           break;
         case 'assets':
-          run.onAssets(m.assets).then(() => w.postMessage({ type: 'ack' } satisfies DiscoveryThreadRequest), (err) => finish(err as Error));
+          run.onAssets(m.assets).then(
+            () => w.postMessage({ type: 'ack' } satisfies DiscoveryThreadRequest),
+            (err) => finish(err as Error),
+          );
           break;
-        case 'done': finish(undefined, { total: m.total, peakHeapMb: m.peakHeapMb }); break;
-        case 'error': finish(new Error(m.message)); break;
+        case 'done':
+          finish(undefined, { total: m.total, peakHeapMb: m.peakHeapMb });
+          break;
+        case 'error':
+          finish(new Error(m.message));
+          break;
       }
     });
-    w.once('error', (err: Error & { code?: string }) => finish(err.code === 'ERR_WORKER_OUT_OF_MEMORY'
-      ? new Error(`the discovery thread ran out of memory (VIGIL_ENUMERATION_HEAP_MB: ${heapMb} MiB)`) : err));
+    w.once('error', (err: Error & { code?: string }) =>
+      finish(
+        err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? new Error(`the discovery thread ran out of memory (VIGIL_ENUMERATION_HEAP_MB: ${heapMb} MiB)`)
+          : err,
+      ),
+    );
     w.once('exit', (code) => finish(new Error(`the discovery thread exited (${code})`)));
     if (run.signal?.aborted) return finish(new Error('aborted'));
     run.signal?.addEventListener('abort', onAbort, { once: true });

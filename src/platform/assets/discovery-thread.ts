@@ -34,29 +34,38 @@ async function main(): Promise<void> {
   let technologies: DiscoveryConfig['technologies'];
   if (input.tech) {
     // The engine is loaded only for runs that have templates to run (a thread starts faster without it).
-    const [{ techHook }, { parseTemplate, setDebugOutput }] = await Promise.all([import('../../discovery/index.ts'), import('../../engine/index.ts')]);
+    const [{ techHook }, { parseTemplate, setDebugOutput }] = await Promise.all([
+      import('../../discovery/index.ts'),
+      import('../../engine/index.ts'),
+    ]);
     setDebugOutput(undefined);
-    const templates = input.tech.templates.map((t) => parseTemplate(t.raw, t.uri).template).filter((t): t is Template => !!t);
-    if (templates.length) technologies = techHook(templates, { ...input.tech.options, signal: abort.signal, egress: deny.policy });
+    const templates = input.tech.templates
+      .map((t) => parseTemplate(t.raw, t.uri).template)
+      .filter((t): t is Template => !!t);
+    if (templates.length)
+      technologies = techHook(templates, { ...input.tech.options, signal: abort.signal, egress: deny.policy });
     else post({ type: 'notice', step: 'http_probe', message: 'technology templates skipped: none of them loads' });
   }
   let lastProgress = 0;
-  const found = await runDiscovery({
-    ...input.config,
-    technologies,
-    deny: (host, p) => deny.reason(p ? `${host.includes(':') ? `[${host}]` : host}:${p}` : host) !== undefined,
-    // Every connection of the run is decided on the address connected to (the same rules as data).
-    egress: deny.policy,
-    limits: { ...input.config.limits, signal: abort.signal },
-  }, (e) => {
-    if (e.type === 'notice') post({ type: 'notice', step: e.step, message: e.message });
-    if (e.type !== 'progress') return;
-    // Progress of every probe would be a message each: a few a second are enough.
-    const now = Date.now();
-    if (now - lastProgress < 250 && e.done !== e.total) return;
-    lastProgress = now;
-    post({ type: 'progress', step: e.step, done: e.done, total: e.total });
-  });
+  const found = await runDiscovery(
+    {
+      ...input.config,
+      technologies,
+      deny: (host, p) => deny.reason(p ? `${host.includes(':') ? `[${host}]` : host}:${p}` : host) !== undefined,
+      // Every connection of the run is decided on the address connected to (the same rules as data).
+      egress: deny.policy,
+      limits: { ...input.config.limits, signal: abort.signal },
+    },
+    (e) => {
+      if (e.type === 'notice') post({ type: 'notice', step: e.step, message: e.message });
+      if (e.type !== 'progress') return;
+      // Progress of every probe would be a message each: a few a second are enough.
+      const now = Date.now();
+      if (now - lastProgress < 250 && e.done !== e.total) return;
+      lastProgress = now;
+      post({ type: 'progress', step: e.step, done: e.done, total: e.total });
+    },
+  );
   // Handed over in batches (at most batchSize assets, and 16 MiB of screenshots), each acknowledged once
   // stored, so the main thread never queues a whole run.
   for (let i = 0; i < found.length;) {

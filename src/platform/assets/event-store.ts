@@ -4,9 +4,20 @@
 import type { Db } from '../../db/connection.ts';
 
 /** A policy's alert: the alerting configs it names, and the policy event. */
-export interface PolicyMatchData { configIds: string[]; eventId: string; policyName: string; payload: Record<string, unknown> }
+export interface PolicyMatchData {
+  configIds: string[];
+  eventId: string;
+  policyName: string;
+  payload: Record<string, unknown>;
+}
 /** New assets of an enumeration run (run > 1). */
-export interface NewAssetsData { configIds: string[]; enumerationId: string; enumerationName: string; run: number; assets: { host: string; port?: number | null }[] }
+export interface NewAssetsData {
+  configIds: string[];
+  enumerationId: string;
+  enumerationName: string;
+  run: number;
+  assets: { host: string; port?: number | null }[];
+}
 
 export type AssetEvent =
   | { id: string; team_id: string; event: 'asset_policy_match'; data: PolicyMatchData }

@@ -28,16 +28,21 @@ export interface PolicyBody {
 const cleanList = (xs: string[] | undefined) => [...new Set((xs ?? []).map((x) => x.trim()).filter(Boolean))];
 
 async function checked(ctx: AppContext, teamId: string, p: store.PolicyFields): Promise<store.PolicyFields> {
-  if (!(POLICY_TYPES as readonly string[]).includes(p.policy_type)) throw badRequest(`policy_type "${p.policy_type}" is not one of ${POLICY_TYPES.join(', ')}`, 'policy_type');
+  if (!(POLICY_TYPES as readonly string[]).includes(p.policy_type))
+    throw badRequest(`policy_type "${p.policy_type}" is not one of ${POLICY_TYPES.join(', ')}`, 'policy_type');
   const filter = normalizeFilters(p.policies as AssetFiltersInput, 'policies.');
   if (isEmptyFilter(filter)) throw badRequest('policies must set at least one condition', 'policies');
-  if (filter.time) throw badRequest('time is not a policy condition (policies apply to assets as runs find them)', 'policies.time');
-  if (p.policy_type === 'alert' && !p.alerting_config_ids.length) throw badRequest('an alert policy needs alerting_config_ids', 'alerting_config_ids');
-  if ((p.policy_type === 'set_label' || p.policy_type === 'remove_label') && !p.labels.length) throw badRequest(`a ${p.policy_type} policy needs labels`, 'labels');
+  if (filter.time)
+    throw badRequest('time is not a policy condition (policies apply to assets as runs find them)', 'policies.time');
+  if (p.policy_type === 'alert' && !p.alerting_config_ids.length)
+    throw badRequest('an alert policy needs alerting_config_ids', 'alerting_config_ids');
+  if ((p.policy_type === 'set_label' || p.policy_type === 'remove_label') && !p.labels.length)
+    throw badRequest(`a ${p.policy_type} policy needs labels`, 'labels');
   if (p.enumeration_ids.length) {
     const known = await store.existingEnumerationIds(ctx.db, teamId, p.enumeration_ids);
     const missing = p.enumeration_ids.findIndex((id) => !known.has(id));
-    if (missing >= 0) throw badRequest(`unknown enumeration id "${p.enumeration_ids[missing]}"`, `enumeration_ids[${missing}]`);
+    if (missing >= 0)
+      throw badRequest(`unknown enumeration id "${p.enumeration_ids[missing]}"`, `enumeration_ids[${missing}]`);
   }
   return p;
 }
@@ -77,29 +82,36 @@ export async function listPolicies(ctx: AppContext, teamId: string, q: { limit?:
   return { policies: rows.map(policyView), total, message: 'ok' };
 }
 
-export async function updatePolicy(ctx: AppContext, teamId: string, id: string, body: PolicyBody, mode: 'append' | 'replace' = 'append'): Promise<void> {
+export async function updatePolicy(
+  ctx: AppContext,
+  teamId: string,
+  id: string,
+  body: PolicyBody,
+  mode: 'append' | 'replace' = 'append',
+): Promise<void> {
   const cur = await mustGet(ctx, teamId, id);
   const merge = (now: string[], given: string[] | undefined) =>
     given === undefined ? now : mode === 'append' ? cleanList([...now, ...given]) : cleanList(given);
-  const next: store.PolicyFields = mode === 'replace'
-    ? {
-        name: body.name?.trim() || cur.name,
-        policy_type: body.policy_type ?? cur.policy_type,
-        policies: (body.policies ?? {}) as Record<string, unknown>,
-        alerting_config_ids: cleanList(body.alerting_config_ids),
-        labels: cleanList(body.labels),
-        enumeration_ids: cleanList(body.enumeration_ids),
-        apply_to_existing: body.apply_to_existing ?? false,
-      }
-    : {
-        name: body.name?.trim() || cur.name,
-        policy_type: body.policy_type ?? cur.policy_type,
-        policies: (body.policies ?? cur.policies) as Record<string, unknown>,
-        alerting_config_ids: merge(cur.alerting_config_ids, body.alerting_config_ids),
-        labels: merge(cur.labels, body.labels),
-        enumeration_ids: merge(cur.enumeration_ids, body.enumeration_ids),
-        apply_to_existing: body.apply_to_existing ?? cur.apply_to_existing,
-      };
+  const next: store.PolicyFields =
+    mode === 'replace'
+      ? {
+          name: body.name?.trim() || cur.name,
+          policy_type: body.policy_type ?? cur.policy_type,
+          policies: (body.policies ?? {}) as Record<string, unknown>,
+          alerting_config_ids: cleanList(body.alerting_config_ids),
+          labels: cleanList(body.labels),
+          enumeration_ids: cleanList(body.enumeration_ids),
+          apply_to_existing: body.apply_to_existing ?? false,
+        }
+      : {
+          name: body.name?.trim() || cur.name,
+          policy_type: body.policy_type ?? cur.policy_type,
+          policies: (body.policies ?? cur.policies) as Record<string, unknown>,
+          alerting_config_ids: merge(cur.alerting_config_ids, body.alerting_config_ids),
+          labels: merge(cur.labels, body.labels),
+          enumeration_ids: merge(cur.enumeration_ids, body.enumeration_ids),
+          apply_to_existing: body.apply_to_existing ?? cur.apply_to_existing,
+        };
   await checked(ctx, teamId, next);
   const turnedOn = next.apply_to_existing && !cur.apply_to_existing;
   const alerts = await ctx.db.transaction(async (tx) => {
@@ -113,7 +125,12 @@ export async function deletePolicy(ctx: AppContext, teamId: string, id: string):
   if (!(await store.deletePolicy(ctx.db, teamId, id))) throw notFound(`asset policy ${id} not found`, 'policy_id');
 }
 
-export async function listPolicyEvents(ctx: AppContext, teamId: string, id: string, q: { limit?: number; offset?: number }) {
+export async function listPolicyEvents(
+  ctx: AppContext,
+  teamId: string,
+  id: string,
+  q: { limit?: number; offset?: number },
+) {
   const p = await mustGet(ctx, teamId, id);
   const limit = Math.min(q.limit ?? 50, 100);
   const offset = q.offset ?? 0;
@@ -139,18 +156,40 @@ async function applyToExisting(db: Db, teamId: string, policyId: string): Promis
  * Runs one policy over candidate assets (undefined: every present asset in its scope). `key` makes the
  * recorded events of one run unique, so a retried run records and alerts nothing twice.
  */
-async function applyPolicy(db: Db, policy: store.PolicyRow, at: { candidates: string[] | undefined; key: string; enumerationId?: string; run?: number }): Promise<QueuedAlert[]> {
+async function applyPolicy(
+  db: Db,
+  policy: store.PolicyRow,
+  at: { candidates: string[] | undefined; key: string; enumerationId?: string; run?: number },
+): Promise<QueuedAlert[]> {
   const filter = normalizeFilters(policy.policies as AssetFiltersInput);
   if (policy.enumeration_ids.length) {
-    filter.enumeration_ids = filter.enumeration_ids ? filter.enumeration_ids.filter((e) => policy.enumeration_ids.includes(e)) : policy.enumeration_ids;
+    filter.enumeration_ids = filter.enumeration_ids
+      ? filter.enumeration_ids.filter((e) => policy.enumeration_ids.includes(e))
+      : policy.enumeration_ids;
   }
   const { rows } = await store.listAssets(db, { teamId: policy.team_id, filter, ids: at.candidates });
   if (!rows.length) return [];
-  const assets = rows.map((a) => ({ id: a.id, host: a.host, port: a.port, url: a.url, title: a.title, status_code: a.status_code, enumeration_id: a.enumeration_id }));
-  const base = { teamId: policy.team_id, policyId: policy.id, enumerationId: at.enumerationId ?? null, run: at.run ?? null };
+  const assets = rows.map((a) => ({
+    id: a.id,
+    host: a.host,
+    port: a.port,
+    url: a.url,
+    title: a.title,
+    status_code: a.status_code,
+    enumeration_id: a.enumeration_id,
+  }));
+  const base = {
+    teamId: policy.team_id,
+    policyId: policy.id,
+    enumerationId: at.enumerationId ?? null,
+    run: at.run ?? null,
+  };
   if (policy.policy_type === 'alert') {
     const fresh = await store.insertPolicyEvent(db, {
-      ...base, eventType: 'asset_policy_alert', status: 'pending', dedupKey: `alert:${at.key}`,
+      ...base,
+      eventType: 'asset_policy_alert',
+      status: 'pending',
+      dedupKey: `alert:${at.key}`,
       payload: { policy_type: 'alert', alerting_config_ids: policy.alerting_config_ids, assets },
     });
     if (!fresh) return [];
@@ -160,7 +199,11 @@ async function applyPolicy(db: Db, policy: store.PolicyRow, at: { candidates: st
   const ids: string[] = [];
   for (const a of assets) {
     const fresh = await store.insertPolicyEvent(db, {
-      ...base, assetId: a.id, eventType: 'asset_policy_applied', status: 'succeeded', dedupKey: `${at.key}:${a.id}`,
+      ...base,
+      assetId: a.id,
+      eventType: 'asset_policy_applied',
+      status: 'succeeded',
+      dedupKey: `${at.key}:${a.id}`,
       payload: { policy_type: policy.policy_type, labels: policy.labels, asset: a },
     });
     if (fresh) ids.push(a.id);
@@ -171,7 +214,13 @@ async function applyPolicy(db: Db, policy: store.PolicyRow, at: { candidates: st
 }
 
 /** Runs every policy of the team over the assets a run found new or changed (inside its transaction). */
-export async function applyPoliciesToRun(db: Db, teamId: string, enumerationId: string, run: number, candidates: string[]): Promise<QueuedAlert[]> {
+export async function applyPoliciesToRun(
+  db: Db,
+  teamId: string,
+  enumerationId: string,
+  run: number,
+  candidates: string[],
+): Promise<QueuedAlert[]> {
   if (!candidates.length) return [];
   const { rows: policies } = await store.listPolicies(db, teamId);
   const alerts: QueuedAlert[] = [];
@@ -184,7 +233,12 @@ export async function applyPoliciesToRun(db: Db, teamId: string, enumerationId: 
 }
 
 /** The pending alerts a run recorded (a retried job sends them again; their job ids make that a no-op). */
-export async function pendingAlertsOfRun(db: Db, teamId: string, enumerationId: string, run: number): Promise<QueuedAlert[]> {
+export async function pendingAlertsOfRun(
+  db: Db,
+  teamId: string,
+  enumerationId: string,
+  run: number,
+): Promise<QueuedAlert[]> {
   const rows = await store.pendingAlertEventsOfRun(db, teamId, enumerationId, run);
   return rows.map(({ policy, ...event }) => ({ teamId, policy, event }));
 }
@@ -197,11 +251,16 @@ const jobIdOf = (eventId: string) => {
 
 export async function sendAlerts(ctx: Pick<AppContext, 'queue'>, alerts: QueuedAlert[]): Promise<void> {
   for (const a of alerts) {
-    await enqueue(ctx, ALERT_JOB, {
-      team_id: a.teamId,
-      policy_id: a.policy.id,
-      alerting_config_ids: a.policy.alerting_config_ids,
-      event: policyEventView(a.event, a.policy.name),
-    }, { id: jobIdOf(a.event.id) });
+    await enqueue(
+      ctx,
+      ALERT_JOB,
+      {
+        team_id: a.teamId,
+        policy_id: a.policy.id,
+        alerting_config_ids: a.policy.alerting_config_ids,
+        event: policyEventView(a.event, a.policy.name),
+      },
+      { id: jobIdOf(a.event.id) },
+    );
   }
 }

@@ -14,112 +14,288 @@ const OkId = Type.Object({ message: Type.String(), id: Type.String() });
 export const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
 
-  app.post('/v1/asset/enumerate', {
-    config: { action: 'assets:manage' },
-    schema: { tags, summary: 'Create an enumeration (runs on the workers)', body: S.CreateEnumerationBody, response: { 200: S.CreateEnumerationResponse, ...errorResponses(400, 401, 403) } },
-  }, async (req) => ({ ...(await assets.createEnumeration(ctx, req.caller, req.body)), 'truncated-scan-targets': 0 }));
-
-  app.get('/v1/asset/enumerate', {
-    config: { action: 'assets:view' },
-    schema: { tags, summary: 'List enumerations', querystring: S.EnumerationListQuery, response: { 200: S.Page(S.EnumerateData), ...errorResponses(400, 401, 403) } },
-  }, async (req) => assets.listEnumerations(ctx, req.caller.teamId, req.query));
-
-  app.get('/v1/asset/enumerate/contents', {
-    config: { action: 'assets:view' },
-    schema: { tags, summary: 'Assets of every enumeration of the team, filtered', querystring: S.ContentsQuery, response: { 200: S.Page(S.EnumerationContent), ...errorResponses(400, 401, 403) } },
-  }, async (req) => assets.listContents(ctx, req.caller.teamId, undefined, req.query));
-
-  app.get('/v1/asset/enumerate/:enumerate_id', {
-    config: { action: 'assets:view' },
-    schema: { tags, summary: 'Get an enumeration', params: S.EnumerateIdParams, response: { 200: Type.Object({ message: Type.String(), data: S.EnumerateData }), ...errorResponses(400, 401, 403, 404) } },
-  }, async (req) => assets.getEnumeration(ctx, req.caller.teamId, req.params.enumerate_id));
-
-  app.patch('/v1/asset/enumerate/:enumerate_id', {
-    config: { action: 'assets:manage' },
-    schema: { tags, summary: 'Update an enumeration (applies from its next run)', params: S.EnumerateIdParams, body: S.UpdateEnumerationBody, response: { 200: MessageBody, ...errorResponses(400, 401, 403, 404) } },
-  }, async (req) => {
-    await assets.updateEnumeration(ctx, req.caller.teamId, req.params.enumerate_id, req.body);
-    return { message: 'enumeration updated' };
-  });
-
-  app.delete('/v1/asset/enumerate/:enumerate_id', {
-    config: { action: 'assets:manage' },
-    schema: { tags, summary: 'Delete an enumeration and its assets', params: S.EnumerateIdParams, response: { 200: MessageBody, ...errorResponses(400, 401, 403, 404) } },
-  }, async (req) => {
-    await assets.deleteEnumeration(ctx, req.caller.teamId, req.params.enumerate_id);
-    return { message: 'enumeration deleted' };
-  });
-
-  app.get('/v1/asset/enumerate/:enumerate_id/contents', {
-    config: { action: 'assets:view' },
-    schema: { tags, summary: 'Assets of an enumeration, filtered (AssetFilters as query parameters)', params: S.EnumerateIdParams, querystring: S.ContentsQuery, response: { 200: S.Page(S.EnumerationContent), ...errorResponses(400, 401, 403, 404) } },
-  }, async (req) => assets.listContents(ctx, req.caller.teamId, req.params.enumerate_id, req.query));
-
-  app.post('/v1/asset/enumerate/:enumerate_id/rescan', {
-    config: { action: 'assets:manage' },
-    schema: { tags, summary: 'Run an enumeration again (changes are written to the assets\' history)', params: S.EnumerateIdParams, response: { 200: S.CreateEnumerationResponse, ...errorResponses(400, 401, 403, 404, 409) } },
-  }, async (req) => ({ ...(await assets.rescanEnumeration(ctx, req.caller.teamId, req.params.enumerate_id)), 'truncated-scan-targets': 0 }));
-
-  app.get('/v1/asset/enumerate/:enumerate_id/changelogs', {
-    config: { action: 'assets:view' },
-    schema: { tags, summary: 'What each run of an enumeration changed: the change history of all its assets (newest run first)', params: S.EnumerateIdParams, querystring: S.EnumerationChangelogQuery, response: { 200: S.Page(S.EnumerationChangelogRecord), ...errorResponses(400, 401, 403, 404) } },
-  }, async (req) => assets.listEnumerationChangelogs(ctx, req.caller.teamId, req.params.enumerate_id, req.query));
-
-  app.get('/v1/asset/:asset_id/changelogs', {
-    config: { action: 'assets:view' },
-    schema: { tags, summary: 'Change history of an asset', params: S.AssetIdParams, querystring: S.ChangelogQuery, response: { 200: S.Page(S.ChangelogRecord), ...errorResponses(400, 401, 403, 404) } },
-  }, async (req) => assets.listChangelogs(ctx, req.caller.teamId, req.params.asset_id, req.query));
-
-  app.get('/v1/asset/:asset_id/screenshot', {
-    config: { action: 'assets:view' },
-    schema: { tags, summary: 'The PNG http_screenshot took of a web asset', params: S.AssetIdParams, response: { ...errorResponses(400, 401, 403, 404) } },
-  }, async (req, reply) => {
-    const png = await assets.screenshot(ctx, req.caller.teamId, req.params.asset_id);
-    reply.header('content-type', 'image/png');
-    reply.header('cache-control', 'private, no-store');
-    return reply.send(png);
-  });
-
-  app.post('/v1/asset/policy', {
-    config: { action: 'assets:manage' },
-    schema: { tags, summary: 'Create an asset policy', body: S.PolicyBody, response: { 200: OkId, ...errorResponses(400, 401, 403) } },
-  }, async (req) => ({ message: 'policy created', ...(await policies.createPolicy(ctx, req.caller, req.body)) }));
-
-  app.get('/v1/asset/policy', {
-    config: { action: 'assets:view' },
-    schema: { tags, summary: 'List asset policies', querystring: S.PagingQuery, response: { 200: Type.Object({ policies: Type.Array(S.AssetPolicy), total: Type.Integer(), message: Type.String() }), ...errorResponses(400, 401, 403) } },
-  }, async (req) => policies.listPolicies(ctx, req.caller.teamId, req.query));
-
-  app.get('/v1/asset/policy/:policy_id', {
-    config: { action: 'assets:view' },
-    schema: { tags, summary: 'Get an asset policy', params: S.PolicyIdParams, response: { 200: Type.Object({ data: S.AssetPolicy, message: Type.String() }), ...errorResponses(400, 401, 403, 404) } },
-  }, async (req) => policies.getPolicy(ctx, req.caller.teamId, req.params.policy_id));
-
-  app.patch('/v1/asset/policy/:policy_id', {
-    config: { action: 'assets:manage' },
-    schema: {
-      tags, summary: 'Update an asset policy (update_type append, the default, merges lists; replace overwrites)', params: S.PolicyIdParams,
-      querystring: Type.Object({ update_type: Type.Optional(Type.Union([Type.Literal('append'), Type.Literal('replace')])) }),
-      body: S.UpdatePolicyBody, response: { 200: OkId, ...errorResponses(400, 401, 403, 404) },
+  app.post(
+    '/v1/asset/enumerate',
+    {
+      config: { action: 'assets:manage' },
+      schema: {
+        tags,
+        summary: 'Create an enumeration (runs on the workers)',
+        body: S.CreateEnumerationBody,
+        response: { 200: S.CreateEnumerationResponse, ...errorResponses(400, 401, 403) },
+      },
     },
-  }, async (req) => {
-    await policies.updatePolicy(ctx, req.caller.teamId, req.params.policy_id, req.body, req.query.update_type);
-    return { message: 'policy updated', id: req.params.policy_id };
-  });
+    async (req) => ({ ...(await assets.createEnumeration(ctx, req.caller, req.body)), 'truncated-scan-targets': 0 }),
+  );
 
-  app.delete('/v1/asset/policy/:policy_id', {
-    config: { action: 'assets:manage' },
-    schema: { tags, summary: 'Delete an asset policy', params: S.PolicyIdParams, response: { 200: MessageBody, ...errorResponses(400, 401, 403, 404) } },
-  }, async (req) => {
-    await policies.deletePolicy(ctx, req.caller.teamId, req.params.policy_id);
-    return { message: 'policy deleted' };
-  });
-
-  app.get('/v1/asset/policy/:policy_id/events', {
-    config: { action: 'assets:view' },
-    schema: {
-      tags, summary: 'Actions an asset policy took', params: S.PolicyIdParams, querystring: S.PagingQuery,
-      response: { 200: Type.Object({ data: Type.Object({ events: Type.Array(S.ActivityEvent) }), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer(), message: Type.String() }), ...errorResponses(400, 401, 403, 404) },
+  app.get(
+    '/v1/asset/enumerate',
+    {
+      config: { action: 'assets:view' },
+      schema: {
+        tags,
+        summary: 'List enumerations',
+        querystring: S.EnumerationListQuery,
+        response: { 200: S.Page(S.EnumerateData), ...errorResponses(400, 401, 403) },
+      },
     },
-  }, async (req) => policies.listPolicyEvents(ctx, req.caller.teamId, req.params.policy_id, req.query));
+    async (req) => assets.listEnumerations(ctx, req.caller.teamId, req.query),
+  );
+
+  app.get(
+    '/v1/asset/enumerate/contents',
+    {
+      config: { action: 'assets:view' },
+      schema: {
+        tags,
+        summary: 'Assets of every enumeration of the team, filtered',
+        querystring: S.ContentsQuery,
+        response: { 200: S.Page(S.EnumerationContent), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (req) => assets.listContents(ctx, req.caller.teamId, undefined, req.query),
+  );
+
+  app.get(
+    '/v1/asset/enumerate/:enumerate_id',
+    {
+      config: { action: 'assets:view' },
+      schema: {
+        tags,
+        summary: 'Get an enumeration',
+        params: S.EnumerateIdParams,
+        response: {
+          200: Type.Object({ message: Type.String(), data: S.EnumerateData }),
+          ...errorResponses(400, 401, 403, 404),
+        },
+      },
+    },
+    async (req) => assets.getEnumeration(ctx, req.caller.teamId, req.params.enumerate_id),
+  );
+
+  app.patch(
+    '/v1/asset/enumerate/:enumerate_id',
+    {
+      config: { action: 'assets:manage' },
+      schema: {
+        tags,
+        summary: 'Update an enumeration (applies from its next run)',
+        params: S.EnumerateIdParams,
+        body: S.UpdateEnumerationBody,
+        response: { 200: MessageBody, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (req) => {
+      await assets.updateEnumeration(ctx, req.caller.teamId, req.params.enumerate_id, req.body);
+      return { message: 'enumeration updated' };
+    },
+  );
+
+  app.delete(
+    '/v1/asset/enumerate/:enumerate_id',
+    {
+      config: { action: 'assets:manage' },
+      schema: {
+        tags,
+        summary: 'Delete an enumeration and its assets',
+        params: S.EnumerateIdParams,
+        response: { 200: MessageBody, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (req) => {
+      await assets.deleteEnumeration(ctx, req.caller.teamId, req.params.enumerate_id);
+      return { message: 'enumeration deleted' };
+    },
+  );
+
+  app.get(
+    '/v1/asset/enumerate/:enumerate_id/contents',
+    {
+      config: { action: 'assets:view' },
+      schema: {
+        tags,
+        summary: 'Assets of an enumeration, filtered (AssetFilters as query parameters)',
+        params: S.EnumerateIdParams,
+        querystring: S.ContentsQuery,
+        response: { 200: S.Page(S.EnumerationContent), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (req) => assets.listContents(ctx, req.caller.teamId, req.params.enumerate_id, req.query),
+  );
+
+  app.post(
+    '/v1/asset/enumerate/:enumerate_id/rescan',
+    {
+      config: { action: 'assets:manage' },
+      schema: {
+        tags,
+        summary: "Run an enumeration again (changes are written to the assets' history)",
+        params: S.EnumerateIdParams,
+        response: { 200: S.CreateEnumerationResponse, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (req) => ({
+      ...(await assets.rescanEnumeration(ctx, req.caller.teamId, req.params.enumerate_id)),
+      'truncated-scan-targets': 0,
+    }),
+  );
+
+  app.get(
+    '/v1/asset/enumerate/:enumerate_id/changelogs',
+    {
+      config: { action: 'assets:view' },
+      schema: {
+        tags,
+        summary: 'What each run of an enumeration changed: the change history of all its assets (newest run first)',
+        params: S.EnumerateIdParams,
+        querystring: S.EnumerationChangelogQuery,
+        response: { 200: S.Page(S.EnumerationChangelogRecord), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (req) => assets.listEnumerationChangelogs(ctx, req.caller.teamId, req.params.enumerate_id, req.query),
+  );
+
+  app.get(
+    '/v1/asset/:asset_id/changelogs',
+    {
+      config: { action: 'assets:view' },
+      schema: {
+        tags,
+        summary: 'Change history of an asset',
+        params: S.AssetIdParams,
+        querystring: S.ChangelogQuery,
+        response: { 200: S.Page(S.ChangelogRecord), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (req) => assets.listChangelogs(ctx, req.caller.teamId, req.params.asset_id, req.query),
+  );
+
+  app.get(
+    '/v1/asset/:asset_id/screenshot',
+    {
+      config: { action: 'assets:view' },
+      schema: {
+        tags,
+        summary: 'The PNG http_screenshot took of a web asset',
+        params: S.AssetIdParams,
+        response: { ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (req, reply) => {
+      const png = await assets.screenshot(ctx, req.caller.teamId, req.params.asset_id);
+      reply.header('content-type', 'image/png');
+      reply.header('cache-control', 'private, no-store');
+      return reply.send(png);
+    },
+  );
+
+  app.post(
+    '/v1/asset/policy',
+    {
+      config: { action: 'assets:manage' },
+      schema: {
+        tags,
+        summary: 'Create an asset policy',
+        body: S.PolicyBody,
+        response: { 200: OkId, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (req) => ({ message: 'policy created', ...(await policies.createPolicy(ctx, req.caller, req.body)) }),
+  );
+
+  app.get(
+    '/v1/asset/policy',
+    {
+      config: { action: 'assets:view' },
+      schema: {
+        tags,
+        summary: 'List asset policies',
+        querystring: S.PagingQuery,
+        response: {
+          200: Type.Object({ policies: Type.Array(S.AssetPolicy), total: Type.Integer(), message: Type.String() }),
+          ...errorResponses(400, 401, 403),
+        },
+      },
+    },
+    async (req) => policies.listPolicies(ctx, req.caller.teamId, req.query),
+  );
+
+  app.get(
+    '/v1/asset/policy/:policy_id',
+    {
+      config: { action: 'assets:view' },
+      schema: {
+        tags,
+        summary: 'Get an asset policy',
+        params: S.PolicyIdParams,
+        response: {
+          200: Type.Object({ data: S.AssetPolicy, message: Type.String() }),
+          ...errorResponses(400, 401, 403, 404),
+        },
+      },
+    },
+    async (req) => policies.getPolicy(ctx, req.caller.teamId, req.params.policy_id),
+  );
+
+  app.patch(
+    '/v1/asset/policy/:policy_id',
+    {
+      config: { action: 'assets:manage' },
+      schema: {
+        tags,
+        summary: 'Update an asset policy (update_type append, the default, merges lists; replace overwrites)',
+        params: S.PolicyIdParams,
+        querystring: Type.Object({
+          update_type: Type.Optional(Type.Union([Type.Literal('append'), Type.Literal('replace')])),
+        }),
+        body: S.UpdatePolicyBody,
+        response: { 200: OkId, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (req) => {
+      await policies.updatePolicy(ctx, req.caller.teamId, req.params.policy_id, req.body, req.query.update_type);
+      return { message: 'policy updated', id: req.params.policy_id };
+    },
+  );
+
+  app.delete(
+    '/v1/asset/policy/:policy_id',
+    {
+      config: { action: 'assets:manage' },
+      schema: {
+        tags,
+        summary: 'Delete an asset policy',
+        params: S.PolicyIdParams,
+        response: { 200: MessageBody, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (req) => {
+      await policies.deletePolicy(ctx, req.caller.teamId, req.params.policy_id);
+      return { message: 'policy deleted' };
+    },
+  );
+
+  app.get(
+    '/v1/asset/policy/:policy_id/events',
+    {
+      config: { action: 'assets:view' },
+      schema: {
+        tags,
+        summary: 'Actions an asset policy took',
+        params: S.PolicyIdParams,
+        querystring: S.PagingQuery,
+        response: {
+          200: Type.Object({
+            data: Type.Object({ events: Type.Array(S.ActivityEvent) }),
+            total: Type.Integer(),
+            limit: Type.Integer(),
+            offset: Type.Integer(),
+            message: Type.String(),
+          }),
+          ...errorResponses(400, 401, 403, 404),
+        },
+      },
+    },
+    async (req) => policies.listPolicyEvents(ctx, req.caller.teamId, req.params.policy_id, req.query),
+  );
 };

@@ -7,7 +7,13 @@
 import type { JobContext } from '../worker/registry.ts';
 import type { Db } from '../../db/connection.ts';
 import { randomUUID } from 'node:crypto';
-import { parseProviderConfig, SOURCES as PASSIVE_SOURCES, type DiscoveredAsset, type DiscoveryEvent, type Step } from '../../discovery/index.ts';
+import {
+  parseProviderConfig,
+  SOURCES as PASSIVE_SOURCES,
+  type DiscoveredAsset,
+  type DiscoveryEvent,
+  type Step,
+} from '../../discovery/index.ts';
 import { loadConfigs } from '../configs/resolve.ts';
 import { applyPoliciesToRun, pendingAlertsOfRun, sendAlerts } from './policies.ts';
 import * as store from './store.ts';
@@ -24,7 +30,19 @@ export interface EnumerateJob {
 }
 
 /** The facts compared between runs, with the names change events use. */
-const COMPARED = ['url', 'ip', 'cname', 'status_code', 'title', 'webserver', 'content_length', 'technologies', 'favicon', 'redirect_location', 'chain_status_codes'] as const;
+const COMPARED = [
+  'url',
+  'ip',
+  'cname',
+  'status_code',
+  'title',
+  'webserver',
+  'content_length',
+  'technologies',
+  'favicon',
+  'redirect_location',
+  'chain_status_codes',
+] as const;
 const TLS_COMPARED = ['subject_cn', 'subject_an', 'issuer_cn', 'issuer_org', 'not_after', 'version'] as const;
 
 export function factsOf(a: DiscoveredAsset): store.AssetFacts {
@@ -53,7 +71,10 @@ export function factsOf(a: DiscoveredAsset): store.AssetFacts {
 const same = (x: unknown, y: unknown) => JSON.stringify(x ?? null) === JSON.stringify(y ?? null);
 
 /** {name, from, to} for every compared field that differs. */
-export function changesBetween(old: store.AssetRow, f: store.AssetFacts): { name: string; from: unknown; to: unknown }[] {
+export function changesBetween(
+  old: store.AssetRow,
+  f: store.AssetFacts,
+): { name: string; from: unknown; to: unknown }[] {
   const out: { name: string; from: unknown; to: unknown }[] = [];
   for (const k of COMPARED) {
     const before = k === 'ip' || k === 'technologies' ? [...(old[k] as string[])].sort() : old[k];
@@ -63,14 +84,30 @@ export function changesBetween(old: store.AssetRow, f: store.AssetFacts): { name
   }
   const ot = (old.tls ?? {}) as Record<string, unknown>;
   const nt = (f.tls ?? {}) as Record<string, unknown>;
-  for (const k of TLS_COMPARED) if (!same(ot[k], nt[k])) out.push({ name: `tls_${k}`, from: ot[k] ?? null, to: nt[k] ?? null });
+  for (const k of TLS_COMPARED)
+    if (!same(ot[k], nt[k])) out.push({ name: `tls_${k}`, from: ot[k] ?? null, to: nt[k] ?? null });
   return out;
 }
 
-function snapshot(f: Pick<store.AssetFacts, 'host' | 'port' | 'url' | 'ip' | 'cname' | 'status_code' | 'title' | 'webserver' | 'content_length' | 'technologies'>, labels: string[]) {
+function snapshot(
+  f: Pick<
+    store.AssetFacts,
+    'host' | 'port' | 'url' | 'ip' | 'cname' | 'status_code' | 'title' | 'webserver' | 'content_length' | 'technologies'
+  >,
+  labels: string[],
+) {
   return {
-    name: f.url ?? (f.port ? `${f.host}:${f.port}` : f.host), host: f.host, port: f.port, ip: f.ip, cname: f.cname, status_code: f.status_code,
-    title: f.title, webserver: f.webserver, content_length: f.content_length, technologies: f.technologies, labels,
+    name: f.url ?? (f.port ? `${f.host}:${f.port}` : f.host),
+    host: f.host,
+    port: f.port,
+    ip: f.ip,
+    cname: f.cname,
+    status_code: f.status_code,
+    title: f.title,
+    webserver: f.webserver,
+    content_length: f.content_length,
+    technologies: f.technologies,
+    labels,
   };
 }
 
@@ -81,18 +118,39 @@ const STORE_PAGE = 500;
  * Stores a run's assets (staged by its attempt in enumeration_found) and history, page by page; returns
  * the ids of assets new or changed in it, and counts. Runs inside the run's final transaction.
  */
-export async function storeRun(db: Db, row: store.EnumerationRow, run: number, attempt: string): Promise<{ touched: string[]; fresh: string[]; total: number }> {
+export async function storeRun(
+  db: Db,
+  row: store.EnumerationRow,
+  run: number,
+  attempt: string,
+): Promise<{ touched: string[]; fresh: string[]; total: number }> {
   const touched: string[] = [];
   const fresh: string[] = [];
   let total = 0;
   const log = (assetId: string, eventType: string, changeEvent: unknown[], snap: Record<string, unknown>) =>
-    store.insertChangelog(db, { teamId: row.team_id, assetId, enumerationId: row.id, run, eventType, changeEvent, snapshot: snap });
+    store.insertChangelog(db, {
+      teamId: row.team_id,
+      assetId,
+      enumerationId: row.id,
+      run,
+      eventType,
+      changeEvent,
+      snapshot: snap,
+    });
   for (let after = ''; ;) {
     const page = await store.foundPage(db, row.id, attempt, after, STORE_PAGE);
     if (!page.length) break;
     after = page[page.length - 1]!.asset_key;
     total += page.length;
-    const existing = new Map((await store.assetsByKeys(db, row.id, page.map((f) => f.asset_key))).map((a) => [a.asset_key, a]));
+    const existing = new Map(
+      (
+        await store.assetsByKeys(
+          db,
+          row.id,
+          page.map((f) => f.asset_key),
+        )
+      ).map((a) => [a.asset_key, a]),
+    );
     for (const f of page) {
       const old = existing.get(f.asset_key);
       if (!old) {
@@ -106,7 +164,12 @@ export async function storeRun(db: Db, row: store.EnumerationRow, run: number, a
       const changes = reappeared ? [] : changesBetween(old, f);
       await store.updateAsset(db, old.id, run, f, changes.length > 0, reappeared);
       if (reappeared) {
-        await log(old.id, 'appeared', [{ name: 'asset', from: 'disappeared', to: 'appeared' }], snapshot(f, old.labels));
+        await log(
+          old.id,
+          'appeared',
+          [{ name: 'asset', from: 'disappeared', to: 'appeared' }],
+          snapshot(f, old.labels),
+        );
         fresh.push(old.id);
       }
       if (changes.length) await log(old.id, 'changed', changes, snapshot(f, old.labels));
@@ -120,7 +183,12 @@ export async function storeRun(db: Db, row: store.EnumerationRow, run: number, a
     afterId = page[page.length - 1]!.id;
     for (const old of page) {
       await store.markDisappeared(db, old.id, run);
-      await log(old.id, 'disappeared', [{ name: 'asset', from: 'present', to: 'disappeared' }], snapshot(old, old.labels));
+      await log(
+        old.id,
+        'disappeared',
+        [{ name: 'asset', from: 'present', to: 'disappeared' }],
+        snapshot(old, old.labels),
+      );
     }
   }
   await store.dropFound(db, row.id, run, true);
@@ -142,7 +210,9 @@ export async function passiveSettings(db: Db, teamId: string, cfg: EnumerationCo
   };
   if (cfg.provider_config) add(cfg.provider_config, 'enumeration_config.provider_config');
   const ids = cfg.subfinder_config_ids ?? [];
-  const found = new Map((await loadConfigs(db, teamId, ids)).filter((c) => c.config_type === 'subfinder').map((c) => [c.id, c]));
+  const found = new Map(
+    (await loadConfigs(db, teamId, ids)).filter((c) => c.config_type === 'subfinder').map((c) => [c.id, c]),
+  );
   for (const id of ids) {
     const c = found.get(id);
     if (c) add(c.config ?? '', `subfinder config ${id}`);
@@ -156,7 +226,15 @@ export async function passiveSettings(db: Db, teamId: string, cfg: EnumerationCo
   return { keys, baseUrls };
 }
 
-const STEP_ORDER: Step[] = ['dns_passive', 'dns_bruteforce', 'dns_resolve', 'port_scan', 'http_probe', 'tls_scan', 'http_screenshot'];
+const STEP_ORDER: Step[] = [
+  'dns_passive',
+  'dns_bruteforce',
+  'dns_resolve',
+  'port_scan',
+  'http_probe',
+  'tls_scan',
+  'http_screenshot',
+];
 
 /**
  * What a run's discovery thread gets: the enumeration's settings, its technology templates' texts, its
@@ -167,7 +245,11 @@ async function discoveryInput(ctx: JobContext, row: store.EnumerationRow, notice
   const steps = row.steps as Step[];
   let tech: DiscoveryThreadInput['tech'];
   if (steps.includes('http_probe') && cfg.technology_templates?.length !== 0) {
-    const templates = await technologyTemplates(ctx.db, row.team_id, cfg.technology_templates ?? DEFAULT_TECH_TEMPLATES);
+    const templates = await technologyTemplates(
+      ctx.db,
+      row.team_id,
+      cfg.technology_templates ?? DEFAULT_TECH_TEMPLATES,
+    );
     if (typeof templates === 'string') notices.push(templates);
     else tech = { templates, options: { timeoutSeconds: cfg.timeout ?? 5, ipUrls: (cfg.resolvers ?? []).length > 0 } };
   }
@@ -184,18 +266,29 @@ async function discoveryInput(ctx: JobContext, row: store.EnumerationRow, notice
       passive: steps.includes('dns_passive') ? await passiveSettings(ctx.db, row.team_id, cfg, notices) : undefined,
       cloud,
       limits: {
-        concurrency: cfg.concurrency ?? 50, rateLimit: cfg.rate_limit ?? 0, timeoutMs: cfg.timeout ? cfg.timeout * 1000 : 3000,
+        concurrency: cfg.concurrency ?? 50,
+        rateLimit: cfg.rate_limit ?? 0,
+        timeoutMs: cfg.timeout ? cfg.timeout * 1000 : 3000,
         maxProbes: ctx.config.maxEnumerationProbes,
       },
     },
-    deny: { port: ctx.config.port, host: ctx.config.host, denyTargets: ctx.config.denyTargets, allowDeniedTargets: ctx.config.allowDeniedTargets },
+    deny: {
+      port: ctx.config.port,
+      host: ctx.config.host,
+      denyTargets: ctx.config.denyTargets,
+      allowDeniedTargets: ctx.config.allowDeniedTargets,
+    },
     tech,
     batchSize: STORE_PAGE,
   };
   return { input, cloud };
 }
 
-export async function runEnumeration(ctx: JobContext, job: EnumerateJob, onStored?: (newAssetIds: string[]) => Promise<void>): Promise<{ outcome: string }> {
+export async function runEnumeration(
+  ctx: JobContext,
+  job: EnumerateJob,
+  onStored?: (newAssetIds: string[]) => Promise<void>,
+): Promise<{ outcome: string }> {
   const row = await store.getEnumeration(ctx.db, null, job.enumerationId);
   if (!row || row.run !== job.run) return { outcome: 'superseded' };
   if (row.done_run < job.run) {
@@ -239,11 +332,21 @@ export async function runEnumeration(ctx: JobContext, job: EnumerateJob, onStore
       const queued = await applyPoliciesToRun(tx, row.team_id, row.id, job.run, out.touched);
       await store.finishRun(tx, row.id, job.run, { total: out.total, fresh: out.fresh.length, notices });
       const providers = cloud && providerNames(cloud.providers);
-      if (providers && providers !== cfg.cloudlist_provider_name) await store.setCloudProviderName(tx, row.id, providers);
+      if (providers && providers !== cfg.cloudlist_provider_name)
+        await store.setCloudProviderName(tx, row.id, providers);
       return queued;
     });
     if (alerts === undefined) return { outcome: 'superseded' };
-    ctx.log.info({ enumeration_id: row.id, run: job.run, total_assets: discovered.total, discovery_heap_mb: discovered.peakHeapMb, notices }, 'enumeration run stored');
+    ctx.log.info(
+      {
+        enumeration_id: row.id,
+        run: job.run,
+        total_assets: discovered.total,
+        discovery_heap_mb: discovered.peakHeapMb,
+        notices,
+      },
+      'enumeration run stored',
+    );
   }
   // Alerts and the automatic scan after the commit; both are safe to repeat.
   await sendAlerts(ctx, await pendingAlertsOfRun(ctx.db, row.team_id, row.id, job.run));
@@ -252,10 +355,16 @@ export async function runEnumeration(ctx: JobContext, job: EnumerateJob, onStore
   if (job.run > 1) {
     // An event row for the monitor loop, which turns it into new_asset alerts (once per run).
     if (fresh.length) {
-      await insertAssetEvent(ctx.db, row.team_id, { event: 'new_asset', data: {
-        configIds: row.alerting_config_ids ?? [], enumerationId: row.id, enumerationName: row.name, run: job.run,
-        assets: fresh.map((r) => ({ host: r.host, port: r.port })),
-      } });
+      await insertAssetEvent(ctx.db, row.team_id, {
+        event: 'new_asset',
+        data: {
+          configIds: row.alerting_config_ids ?? [],
+          enumerationId: row.id,
+          enumerationName: row.name,
+          run: job.run,
+          assets: fresh.map((r) => ({ host: r.host, port: r.port })),
+        },
+      });
     }
   }
   if (onStored) await onStored(fresh.map((r) => r.id));

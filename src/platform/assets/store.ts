@@ -51,14 +51,27 @@ export async function insertEnumeration(db: Db, e: NewEnumeration): Promise<void
     `INSERT INTO asset_enumerations (id, team_id, name, status, created_by, root_domains, steps, enumeration_ports,
        enumeration_config, exclusions, alerting_config_ids, automatic_vuln_scans)
      VALUES ($1, $2, $3, 'queued', $4, $5::jsonb, $6::jsonb, $7, $8::jsonb, $9::jsonb, $10::jsonb, $11)`,
-    [e.id, e.teamId, e.name, e.createdBy, JSON.stringify(e.rootDomains), JSON.stringify(e.steps), e.ports,
-      JSON.stringify(e.config), JSON.stringify(e.exclusions), JSON.stringify(e.alertingConfigIds), e.automaticVulnScans],
+    [
+      e.id,
+      e.teamId,
+      e.name,
+      e.createdBy,
+      JSON.stringify(e.rootDomains),
+      JSON.stringify(e.steps),
+      e.ports,
+      JSON.stringify(e.config),
+      JSON.stringify(e.exclusions),
+      JSON.stringify(e.alertingConfigIds),
+      e.automaticVulnScans,
+    ],
   );
 }
 
 export async function getEnumeration(db: Db, teamId: string | null, id: string): Promise<EnumerationRow | undefined> {
   const { rows } = await db.query<EnumerationRow>(
-    `SELECT * FROM asset_enumerations WHERE id = $1 AND ($2::text IS NULL OR team_id = $2)`, [id, teamId]);
+    `SELECT * FROM asset_enumerations WHERE id = $1 AND ($2::text IS NULL OR team_id = $2)`,
+    [id, teamId],
+  );
   return rows[0];
 }
 
@@ -76,7 +89,10 @@ export interface EnumerationListQuery {
   order: { column: string; desc: boolean }[];
 }
 
-export async function listEnumerations(db: Db, q: EnumerationListQuery): Promise<{ rows: EnumerationRow[]; total: number }> {
+export async function listEnumerations(
+  db: Db,
+  q: EnumerationListQuery,
+): Promise<{ rows: EnumerationRow[]; total: number }> {
   const params: unknown[] = [q.teamId];
   const where = ['team_id = $1'];
   if (q.search) {
@@ -103,15 +119,37 @@ export async function listEnumerations(db: Db, q: EnumerationListQuery): Promise
     where.push(`created_at < $${params.length}::date + 1`);
   }
   const order = [...q.order.map((o) => `${o.column} ${o.desc ? 'DESC' : 'ASC'}`), 'created_at DESC', 'id'].join(', ');
-  const total = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM asset_enumerations WHERE ${where.join(' AND ')}`, params);
+  const total = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM asset_enumerations WHERE ${where.join(' AND ')}`,
+    params,
+  );
   params.push(q.limit, q.offset);
   const { rows } = await db.query<EnumerationRow>(
-    `SELECT * FROM asset_enumerations WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT $${params.length - 1} OFFSET $${params.length}`, params);
+    `SELECT * FROM asset_enumerations WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT $${params.length - 1} OFFSET $${params.length}`,
+    params,
+  );
   return { rows, total: total.rows[0]!.n };
 }
 
 /** Changes the given settings; columns are fixed names, values parameters. */
-export async function updateEnumeration(db: Db, teamId: string, id: string, set: Partial<Record<'name' | 'root_domains' | 'steps' | 'enumeration_ports' | 'enumeration_config' | 'exclusions' | 'alerting_config_ids' | 'automatic_vuln_scans', unknown>>): Promise<boolean> {
+export async function updateEnumeration(
+  db: Db,
+  teamId: string,
+  id: string,
+  set: Partial<
+    Record<
+      | 'name'
+      | 'root_domains'
+      | 'steps'
+      | 'enumeration_ports'
+      | 'enumeration_config'
+      | 'exclusions'
+      | 'alerting_config_ids'
+      | 'automatic_vuln_scans',
+      unknown
+    >
+  >,
+): Promise<boolean> {
   const params: unknown[] = [id, teamId];
   const sets = ['updated_at = now()'];
   for (const [k, v] of Object.entries(set)) {
@@ -125,7 +163,10 @@ export async function updateEnumeration(db: Db, teamId: string, id: string, set:
 }
 
 export async function deleteEnumeration(db: Db, teamId: string, id: string): Promise<boolean> {
-  const res = await db.query('DELETE FROM asset_enumerations WHERE id = $1 AND team_id = $2 RETURNING id', [id, teamId]);
+  const res = await db.query('DELETE FROM asset_enumerations WHERE id = $1 AND team_id = $2 RETURNING id', [
+    id,
+    teamId,
+  ]);
   return res.rowCount > 0;
 }
 
@@ -134,7 +175,9 @@ export async function queueNextRun(db: Db, teamId: string, id: string): Promise<
   const { rows } = await db.query<{ run: number }>(
     `UPDATE asset_enumerations SET run = run + 1, status = 'queued', progress = 0, failure_reason = NULL, notices = '[]'::jsonb, attempts = 0,
        started_at = NULL, completed_at = NULL, updated_at = now()
-     WHERE id = $1 AND team_id = $2 AND status NOT IN ('queued', 'running') RETURNING run`, [id, teamId]);
+     WHERE id = $1 AND team_id = $2 AND status NOT IN ('queued', 'running') RETURNING run`,
+    [id, teamId],
+  );
   return rows[0]?.run;
 }
 
@@ -142,42 +185,65 @@ export async function markRunning(db: Db, id: string, run: number): Promise<void
   await db.query(
     `UPDATE asset_enumerations SET status = 'running', started_at = COALESCE(started_at, now()), updated_at = now(),
        worker = $3, attempts = attempts + 1
-     WHERE id = $1 AND run = $2 AND done_run < $2`, [id, run, `${hostname()}:${process.pid}`]);
+     WHERE id = $1 AND run = $2 AND done_run < $2`,
+    [id, run, `${hostname()}:${process.pid}`],
+  );
 }
 
 export async function setProgress(db: Db, id: string, run: number, progress: number): Promise<void> {
-  await db.query(`UPDATE asset_enumerations SET progress = $3, updated_at = now() WHERE id = $1 AND run = $2 AND status = 'running'`, [id, run, progress]);
+  await db.query(
+    `UPDATE asset_enumerations SET progress = $3, updated_at = now() WHERE id = $1 AND run = $2 AND status = 'running'`,
+    [id, run, progress],
+  );
 }
 
 /** Marks a run failed; what its attempts staged is dropped (never stored). */
 export async function failRun(db: Db, id: string, run: number, reason: string): Promise<void> {
   await db.query(
     `UPDATE asset_enumerations SET status = 'failed', failure_reason = $3, completed_at = now(), updated_at = now()
-     WHERE id = $1 AND run = $2 AND done_run < $2`, [id, run, reason]);
+     WHERE id = $1 AND run = $2 AND done_run < $2`,
+    [id, run, reason],
+  );
   await dropFound(db, id, run, true);
 }
 
 /** Ends a run as stored: the status, counts and notices. */
-export async function finishRun(db: Db, id: string, run: number, totals: { total: number; fresh: number; notices: string[] }): Promise<void> {
+export async function finishRun(
+  db: Db,
+  id: string,
+  run: number,
+  totals: { total: number; fresh: number; notices: string[] },
+): Promise<void> {
   await db.query(
     `UPDATE asset_enumerations SET status = 'finished', progress = 100, done_run = $2, total_assets = $3, new_assets = $4,
        notices = $5::jsonb, completed_at = now(), updated_at = now()
-     WHERE id = $1`, [id, run, totals.total, totals.fresh, JSON.stringify(totals.notices)]);
+     WHERE id = $1`,
+    [id, run, totals.total, totals.fresh, JSON.stringify(totals.notices)],
+  );
 }
 
 /** The providers the run listed (its cloudlist configs may have been edited since the enumeration was saved). */
 export async function setCloudProviderName(db: Db, id: string, name: string): Promise<void> {
-  await db.query(`UPDATE asset_enumerations SET enumeration_config = jsonb_set(enumeration_config, '{cloudlist_provider_name}', to_jsonb($2::text))
-    WHERE id = $1 AND enumeration_config ? 'cloudlist_config_ids'`, [id, name]);
+  await db.query(
+    `UPDATE asset_enumerations SET enumeration_config = jsonb_set(enumeration_config, '{cloudlist_provider_name}', to_jsonb($2::text))
+    WHERE id = $1 AND enumeration_config ? 'cloudlist_config_ids'`,
+    [id, name],
+  );
 }
 
 export async function markAutoScan(db: Db, id: string, run: number): Promise<boolean> {
-  const res = await db.query(`UPDATE asset_enumerations SET auto_scan_run = $2 WHERE id = $1 AND auto_scan_run < $2 RETURNING id`, [id, run]);
+  const res = await db.query(
+    `UPDATE asset_enumerations SET auto_scan_run = $2 WHERE id = $1 AND auto_scan_run < $2 RETURNING id`,
+    [id, run],
+  );
   return res.rowCount > 0;
 }
 
 export async function existingEnumerationIds(db: Db, teamId: string, ids: string[]): Promise<Set<string>> {
-  const { rows } = await db.query<{ id: string }>('SELECT id FROM asset_enumerations WHERE team_id = $1 AND id = ANY($2::text[])', [teamId, ids]);
+  const { rows } = await db.query<{ id: string }>(
+    'SELECT id FROM asset_enumerations WHERE team_id = $1 AND id = ANY($2::text[])',
+    [teamId, ids],
+  );
   return new Set(rows.map((r) => r.id));
 }
 
@@ -222,7 +288,6 @@ export interface AssetRow extends Omit<AssetFacts, 'screenshot'> {
   last_seen_at: Date;
 }
 
-
 const ASSET_COLUMNS = `a.id::text AS id, a.team_id, a.enumeration_id, e.name AS enumeration_name, e.run AS enumeration_run, a.asset_key, a.host, a.port,
   a.url, a.ip, a.cname, a.status_code, a.title, a.webserver, a.content_length, a.technologies, a.favicon, a.chain_status_codes,
   a.redirect_location, a.tls, (a.screenshot IS NOT NULL) AS has_screenshot, a.sources, a.labels, a.first_seen_run, a.last_seen_run,
@@ -232,63 +297,126 @@ const ASSET_COLUMNS = `a.id::text AS id, a.team_id, a.enumeration_id, e.name AS 
  * Stages what an attempt of a run found (enumeration_found); the first row of an asset key is kept, as a
  * run keeps the first record of a key.
  */
-export async function stageFound(db: Db, enumerationId: string, run: number, attempt: string, facts: AssetFacts[]): Promise<void> {
+export async function stageFound(
+  db: Db,
+  enumerationId: string,
+  run: number,
+  attempt: string,
+  facts: AssetFacts[],
+): Promise<void> {
   if (!facts.length) return;
   await db.query(
     `INSERT INTO enumeration_found (enumeration_id, run, attempt, asset_key, facts, screenshot)
      SELECT $1, $2, $3, f.key, f.facts::jsonb, CASE WHEN f.shot = '' THEN NULL ELSE decode(f.shot, 'base64') END
        FROM unnest($4::text[], $5::text[], $6::text[]) AS f(key, facts, shot)
      ON CONFLICT (enumeration_id, attempt, asset_key) DO NOTHING`,
-    [enumerationId, run, attempt, facts.map((f) => f.asset_key), facts.map(({ screenshot: _s, ...rest }) => JSON.stringify(rest)),
-      facts.map((f) => f.screenshot?.toString('base64') ?? '')],
+    [
+      enumerationId,
+      run,
+      attempt,
+      facts.map((f) => f.asset_key),
+      facts.map(({ screenshot: _s, ...rest }) => JSON.stringify(rest)),
+      facts.map((f) => f.screenshot?.toString('base64') ?? ''),
+    ],
   );
 }
 
 /** A page of an attempt's staged assets, in key order after `after`. */
-export async function foundPage(db: Db, enumerationId: string, attempt: string, after: string, limit: number): Promise<AssetFacts[]> {
+export async function foundPage(
+  db: Db,
+  enumerationId: string,
+  attempt: string,
+  after: string,
+  limit: number,
+): Promise<AssetFacts[]> {
   const { rows } = await db.query<{ facts: Omit<AssetFacts, 'screenshot'>; screenshot: Buffer | Uint8Array | null }>(
     `SELECT facts, screenshot FROM enumeration_found WHERE enumeration_id = $1 AND attempt = $2 AND asset_key > $3 ORDER BY asset_key LIMIT $4`,
-    [enumerationId, attempt, after, limit]);
+    [enumerationId, attempt, after, limit],
+  );
   return rows.map((r) => ({ ...r.facts, screenshot: r.screenshot ? Buffer.from(r.screenshot) : null }));
 }
 
 /** Drops staged rows: of every run before `run` (attempts that never finished), or of `run` too. */
 export async function dropFound(db: Db, enumerationId: string, run: number, includingRun: boolean): Promise<void> {
-  await db.query(`DELETE FROM enumeration_found WHERE enumeration_id = $1 AND (run < $2 OR ($3 AND run = $2))`, [enumerationId, run, includingRun]);
+  await db.query(`DELETE FROM enumeration_found WHERE enumeration_id = $1 AND (run < $2 OR ($3 AND run = $2))`, [
+    enumerationId,
+    run,
+    includingRun,
+  ]);
 }
 
 /** The assets of an enumeration with these keys (the disappeared ones too). */
 export async function assetsByKeys(db: Db, enumerationId: string, keys: string[]): Promise<AssetRow[]> {
   const { rows } = await db.query<AssetRow>(
     `SELECT ${ASSET_COLUMNS} FROM assets a JOIN asset_enumerations e ON e.id = a.enumeration_id WHERE a.enumeration_id = $1 AND a.asset_key = ANY($2::text[])`,
-    [enumerationId, keys]);
+    [enumerationId, keys],
+  );
   return rows;
 }
 
 /** A page of the assets present before a run and not seen in it (id order after `afterId`). */
-export async function unseenPage(db: Db, enumerationId: string, run: number, afterId: string, limit: number): Promise<AssetRow[]> {
+export async function unseenPage(
+  db: Db,
+  enumerationId: string,
+  run: number,
+  afterId: string,
+  limit: number,
+): Promise<AssetRow[]> {
   const { rows } = await db.query<AssetRow>(
     `SELECT ${ASSET_COLUMNS} FROM assets a JOIN asset_enumerations e ON e.id = a.enumeration_id
       WHERE a.enumeration_id = $1 AND a.disappeared_at IS NULL AND a.last_seen_run < $2 AND a.id > $3::bigint ORDER BY a.id LIMIT $4`,
-    [enumerationId, run, afterId, limit]);
+    [enumerationId, run, afterId, limit],
+  );
   return rows;
 }
 
-export async function insertAsset(db: Db, teamId: string, enumerationId: string, run: number, f: AssetFacts): Promise<string> {
+export async function insertAsset(
+  db: Db,
+  teamId: string,
+  enumerationId: string,
+  run: number,
+  f: AssetFacts,
+): Promise<string> {
   const { rows } = await db.query<{ id: string }>(
     `INSERT INTO assets (team_id, enumeration_id, asset_key, host, port, url, ip, cname, status_code, title, webserver, content_length,
        technologies, favicon, chain_status_codes, redirect_location, tls, sources, screenshot, first_seen_run, last_seen_run, last_changed_run)
      VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9, $10, $11, $12, $13::jsonb, $14, $15::jsonb, $16, $17::jsonb, $18::jsonb, $19, $20, $20, $20)
      RETURNING id::text`,
-    [teamId, enumerationId, f.asset_key, f.host, f.port, f.url, JSON.stringify(f.ip), JSON.stringify(f.cname), f.status_code, f.title,
-      f.webserver, f.content_length, JSON.stringify(f.technologies), f.favicon, JSON.stringify(f.chain_status_codes), f.redirect_location,
-      f.tls === null ? null : JSON.stringify(f.tls), JSON.stringify(f.sources), f.screenshot, run],
+    [
+      teamId,
+      enumerationId,
+      f.asset_key,
+      f.host,
+      f.port,
+      f.url,
+      JSON.stringify(f.ip),
+      JSON.stringify(f.cname),
+      f.status_code,
+      f.title,
+      f.webserver,
+      f.content_length,
+      JSON.stringify(f.technologies),
+      f.favicon,
+      JSON.stringify(f.chain_status_codes),
+      f.redirect_location,
+      f.tls === null ? null : JSON.stringify(f.tls),
+      JSON.stringify(f.sources),
+      f.screenshot,
+      run,
+    ],
   );
   return rows[0]!.id;
 }
 
 /** Writes a run's facts over an asset seen again (changed or not). */
-export async function updateAsset(db: Db, id: string, run: number, f: AssetFacts, changed: boolean, reappeared: boolean): Promise<void> {
+export async function updateAsset(
+  db: Db,
+  id: string,
+  run: number,
+  f: AssetFacts,
+  changed: boolean,
+  reappeared: boolean,
+): Promise<void> {
   await db.query(
     `UPDATE assets SET url = $3, ip = $4::jsonb, cname = $5::jsonb, status_code = $6, title = $7, webserver = $8, content_length = $9,
        technologies = $10::jsonb, favicon = $11, chain_status_codes = $12::jsonb, redirect_location = $13, tls = $14::jsonb,
@@ -297,26 +425,70 @@ export async function updateAsset(db: Db, id: string, run: number, f: AssetFacts
        first_seen_run = CASE WHEN $18 THEN $2 ELSE first_seen_run END,
        updated_at = CASE WHEN $17 OR $18 THEN now() ELSE updated_at END
      WHERE id = $1`,
-    [id, run, f.url, JSON.stringify(f.ip), JSON.stringify(f.cname), f.status_code, f.title, f.webserver, f.content_length,
-      JSON.stringify(f.technologies), f.favicon, JSON.stringify(f.chain_status_codes), f.redirect_location,
-      f.tls === null ? null : JSON.stringify(f.tls), JSON.stringify(f.sources), f.screenshot, changed, reappeared],
+    [
+      id,
+      run,
+      f.url,
+      JSON.stringify(f.ip),
+      JSON.stringify(f.cname),
+      f.status_code,
+      f.title,
+      f.webserver,
+      f.content_length,
+      JSON.stringify(f.technologies),
+      f.favicon,
+      JSON.stringify(f.chain_status_codes),
+      f.redirect_location,
+      f.tls === null ? null : JSON.stringify(f.tls),
+      JSON.stringify(f.sources),
+      f.screenshot,
+      changed,
+      reappeared,
+    ],
   );
 }
 
 export async function markDisappeared(db: Db, id: string, run: number): Promise<void> {
-  await db.query('UPDATE assets SET disappeared_at = now(), last_changed_run = $2, updated_at = now() WHERE id = $1', [id, run]);
+  await db.query('UPDATE assets SET disappeared_at = now(), last_changed_run = $2, updated_at = now() WHERE id = $1', [
+    id,
+    run,
+  ]);
 }
 
-export async function insertChangelog(db: Db, c: { teamId: string; assetId: string; enumerationId: string; run: number; eventType: string; changeEvent: unknown[]; snapshot: Record<string, unknown> }): Promise<void> {
+export async function insertChangelog(
+  db: Db,
+  c: {
+    teamId: string;
+    assetId: string;
+    enumerationId: string;
+    run: number;
+    eventType: string;
+    changeEvent: unknown[];
+    snapshot: Record<string, unknown>;
+  },
+): Promise<void> {
   await db.query(
     `INSERT INTO asset_changelogs (team_id, asset_id, enumeration_id, run, event_type, change_event, snapshot)
      VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb) ON CONFLICT (asset_id, run, event_type) DO NOTHING`,
-    [c.teamId, c.assetId, c.enumerationId, c.run, c.eventType, JSON.stringify(c.changeEvent), JSON.stringify(c.snapshot)],
+    [
+      c.teamId,
+      c.assetId,
+      c.enumerationId,
+      c.run,
+      c.eventType,
+      JSON.stringify(c.changeEvent),
+      JSON.stringify(c.snapshot),
+    ],
   );
 }
 
 const INTERVALS: Record<string, string> = {
-  last_day: '1 day', last_week: '7 days', last_month: '1 month', last_3_months: '3 months', last_6_months: '6 months', last_12_months: '12 months',
+  last_day: '1 day',
+  last_week: '7 days',
+  last_month: '1 month',
+  last_3_months: '3 months',
+  last_6_months: '6 months',
+  last_12_months: '12 months',
 };
 export const intervalOf = (time: string | undefined) => (time ? INTERVALS[time] : undefined);
 
@@ -344,12 +516,16 @@ export function filterSql(f: AssetFilter, params: unknown[]): string[] {
   if (f.title) w.push(`a.title ILIKE ANY(${p(f.title.map(like))}::text[])`);
   if (f.cname) w.push(`a.cname ?| ${p(f.cname)}::text[]`);
   if (f.technologies) {
-    w.push(`EXISTS (SELECT 1 FROM jsonb_array_elements_text(a.technologies) t WHERE lower(t) = ANY(${p(f.technologies.map((t) => t.toLowerCase()))}::text[]))`);
+    w.push(
+      `EXISTS (SELECT 1 FROM jsonb_array_elements_text(a.technologies) t WHERE lower(t) = ANY(${p(f.technologies.map((t) => t.toLowerCase()))}::text[]))`,
+    );
   }
   if (f.ip) w.push(`a.ip ?| ${p(f.ip)}::text[]`);
   if (f.domain) {
     const d = p(f.domain);
-    w.push(`(lower(a.host) = ANY(${d}::text[]) OR EXISTS (SELECT 1 FROM unnest(${d}::text[]) AS dom WHERE lower(a.host) LIKE '%.' || dom))`);
+    w.push(
+      `(lower(a.host) = ANY(${d}::text[]) OR EXISTS (SELECT 1 FROM unnest(${d}::text[]) AS dom WHERE lower(a.host) LIKE '%.' || dom))`,
+    );
   }
   const since = intervalOf(f.time);
   if (since) w.push(`a.created_at >= now() - ${p(since)}::interval`);
@@ -362,7 +538,9 @@ export function filterSql(f: AssetFilter, params: unknown[]): string[] {
   if (f.enumeration_ids) w.push(`a.enumeration_id = ANY(${p(f.enumeration_ids)}::text[])`);
   if (f.not_seen_for_days) {
     // Not seen for N days although a run of its enumeration has completed since.
-    w.push(`a.disappeared_at IS NOT NULL AND a.last_seen_at < now() - (${p(f.not_seen_for_days)} * interval '1 day') AND e.completed_at > a.last_seen_at`);
+    w.push(
+      `a.disappeared_at IS NOT NULL AND a.last_seen_at < now() - (${p(f.not_seen_for_days)} * interval '1 day') AND e.completed_at > a.last_seen_at`,
+    );
   } else {
     w.push('a.disappeared_at IS NULL');
   }
@@ -390,19 +568,30 @@ export async function listAssets(db: Db, q: AssetQuery): Promise<{ rows: AssetRo
   }
   const from = `FROM assets a JOIN asset_enumerations e ON e.id = a.enumeration_id WHERE ${where.join(' AND ')}`;
   const total = await db.query<{ n: number }>(`SELECT count(*)::int AS n ${from}`, params);
-  const paging = q.limit === undefined ? '' : (params.push(q.limit, q.offset ?? 0), `LIMIT $${params.length - 1} OFFSET $${params.length}`);
-  const { rows } = await db.query<AssetRow>(`SELECT ${ASSET_COLUMNS} ${from} ORDER BY ${q.order ?? 'a.id'} ${paging}`, params);
+  const paging =
+    q.limit === undefined
+      ? ''
+      : (params.push(q.limit, q.offset ?? 0), `LIMIT $${params.length - 1} OFFSET $${params.length}`);
+  const { rows } = await db.query<AssetRow>(
+    `SELECT ${ASSET_COLUMNS} ${from} ORDER BY ${q.order ?? 'a.id'} ${paging}`,
+    params,
+  );
   return { rows, total: total.rows[0]!.n };
 }
 
 export async function getAsset(db: Db, teamId: string, id: string): Promise<AssetRow | undefined> {
   const { rows } = await db.query<AssetRow>(
-    `SELECT ${ASSET_COLUMNS} FROM assets a JOIN asset_enumerations e ON e.id = a.enumeration_id WHERE a.id = $1 AND a.team_id = $2`, [id, teamId]);
+    `SELECT ${ASSET_COLUMNS} FROM assets a JOIN asset_enumerations e ON e.id = a.enumeration_id WHERE a.id = $1 AND a.team_id = $2`,
+    [id, teamId],
+  );
   return rows[0];
 }
 
 export async function getScreenshot(db: Db, teamId: string, id: string): Promise<Buffer | undefined> {
-  const { rows } = await db.query<{ screenshot: Uint8Array | null }>('SELECT screenshot FROM assets WHERE id = $1 AND team_id = $2', [id, teamId]);
+  const { rows } = await db.query<{ screenshot: Uint8Array | null }>(
+    'SELECT screenshot FROM assets WHERE id = $1 AND team_id = $2',
+    [id, teamId],
+  );
   const png = rows[0]?.screenshot;
   return png ? Buffer.from(png) : undefined;
 }
@@ -416,11 +605,15 @@ export async function setLabels(db: Db, ids: string[], labels: string[], add: bo
   if (add) {
     await db.query(
       `UPDATE assets SET labels = (SELECT COALESCE(jsonb_agg(DISTINCT x), '[]'::jsonb) FROM jsonb_array_elements_text(labels || $2::jsonb) x)
-       WHERE id = ANY($1::bigint[])`, [ids, JSON.stringify(labels)]);
+       WHERE id = ANY($1::bigint[])`,
+      [ids, JSON.stringify(labels)],
+    );
   } else {
     await db.query(
       `UPDATE assets SET labels = (SELECT COALESCE(jsonb_agg(x), '[]'::jsonb) FROM jsonb_array_elements_text(labels) x WHERE x <> ALL($2::text[]))
-       WHERE id = ANY($1::bigint[])`, [ids, labels]);
+       WHERE id = ANY($1::bigint[])`,
+      [ids, labels],
+    );
   }
 }
 
@@ -438,10 +631,27 @@ export interface ChangelogRow {
 }
 
 /** The history of one asset, or of every asset of one enumeration (optionally one run of it). */
-export async function listChangelogs(db: Db, q: { teamId: string; assetId?: string; enumerationId?: string; run?: number; since?: string; eventTypes?: string[]; order: string; limit: number; offset: number }): Promise<{ rows: ChangelogRow[]; total: number }> {
+export async function listChangelogs(
+  db: Db,
+  q: {
+    teamId: string;
+    assetId?: string;
+    enumerationId?: string;
+    run?: number;
+    since?: string;
+    eventTypes?: string[];
+    order: string;
+    limit: number;
+    offset: number;
+  },
+): Promise<{ rows: ChangelogRow[]; total: number }> {
   const params: unknown[] = [q.teamId];
   const where = ['team_id = $1'];
-  for (const [column, value] of [['asset_id', q.assetId], ['enumeration_id', q.enumerationId], ['run', q.run]] as const) {
+  for (const [column, value] of [
+    ['asset_id', q.assetId],
+    ['enumeration_id', q.enumerationId],
+    ['run', q.run],
+  ] as const) {
     if (value === undefined) continue;
     params.push(value);
     where.push(`${column} = $${params.length}`);
@@ -453,14 +663,18 @@ export async function listChangelogs(db: Db, q: { teamId: string; assetId?: stri
   if (q.eventTypes?.length) {
     params.push(q.eventTypes);
     // A kind (appeared, changed, disappeared) or the name of a changed field (title, status_code...).
-    where.push(`(event_type = ANY($${params.length}::text[]) OR EXISTS (SELECT 1 FROM jsonb_array_elements(change_event) c WHERE c->>'name' = ANY($${params.length}::text[])))`);
+    where.push(
+      `(event_type = ANY($${params.length}::text[]) OR EXISTS (SELECT 1 FROM jsonb_array_elements(change_event) c WHERE c->>'name' = ANY($${params.length}::text[])))`,
+    );
   }
   const w = where.join(' AND ');
   const total = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM asset_changelogs WHERE ${w}`, params);
   params.push(q.limit, q.offset);
   const { rows } = await db.query<ChangelogRow>(
     `SELECT id::text AS id, asset_id::text AS asset_id, enumeration_id, run, event_type, change_event, snapshot, created_at FROM asset_changelogs
-     WHERE ${w} ORDER BY ${q.order} LIMIT $${params.length - 1} OFFSET $${params.length}`, params);
+     WHERE ${w} ORDER BY ${q.order} LIMIT $${params.length - 1} OFFSET $${params.length}`,
+    params,
+  );
   return { rows, total: total.rows[0]!.n };
 }
 
@@ -493,35 +707,78 @@ export interface PolicyFields {
   apply_to_existing: boolean;
 }
 
-export async function insertPolicy(db: Db, id: string, teamId: string, createdBy: number | null, p: PolicyFields): Promise<void> {
+export async function insertPolicy(
+  db: Db,
+  id: string,
+  teamId: string,
+  createdBy: number | null,
+  p: PolicyFields,
+): Promise<void> {
   await db.query(
     `INSERT INTO asset_policies (id, team_id, name, policy_type, policies, alerting_config_ids, labels, enumeration_ids, apply_to_existing, created_by)
      VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7::jsonb, $8::jsonb, $9, $10)`,
-    [id, teamId, p.name, p.policy_type, JSON.stringify(p.policies), JSON.stringify(p.alerting_config_ids), JSON.stringify(p.labels),
-      JSON.stringify(p.enumeration_ids), p.apply_to_existing, createdBy],
+    [
+      id,
+      teamId,
+      p.name,
+      p.policy_type,
+      JSON.stringify(p.policies),
+      JSON.stringify(p.alerting_config_ids),
+      JSON.stringify(p.labels),
+      JSON.stringify(p.enumeration_ids),
+      p.apply_to_existing,
+      createdBy,
+    ],
   );
 }
 
-export async function updatePolicy(db: Db, teamId: string, id: string, p: PolicyFields, resetExisting: boolean): Promise<void> {
+export async function updatePolicy(
+  db: Db,
+  teamId: string,
+  id: string,
+  p: PolicyFields,
+  resetExisting: boolean,
+): Promise<void> {
   await db.query(
     `UPDATE asset_policies SET name = $3, policy_type = $4, policies = $5::jsonb, alerting_config_ids = $6::jsonb, labels = $7::jsonb,
        enumeration_ids = $8::jsonb, apply_to_existing = $9, existing_applied = existing_applied AND NOT $10, updated_at = now()
      WHERE id = $1 AND team_id = $2`,
-    [id, teamId, p.name, p.policy_type, JSON.stringify(p.policies), JSON.stringify(p.alerting_config_ids), JSON.stringify(p.labels),
-      JSON.stringify(p.enumeration_ids), p.apply_to_existing, resetExisting],
+    [
+      id,
+      teamId,
+      p.name,
+      p.policy_type,
+      JSON.stringify(p.policies),
+      JSON.stringify(p.alerting_config_ids),
+      JSON.stringify(p.labels),
+      JSON.stringify(p.enumeration_ids),
+      p.apply_to_existing,
+      resetExisting,
+    ],
   );
 }
 
 export async function getPolicy(db: Db, teamId: string, id: string): Promise<PolicyRow | undefined> {
-  const { rows } = await db.query<PolicyRow>('SELECT * FROM asset_policies WHERE id = $1 AND team_id = $2', [id, teamId]);
+  const { rows } = await db.query<PolicyRow>('SELECT * FROM asset_policies WHERE id = $1 AND team_id = $2', [
+    id,
+    teamId,
+  ]);
   return rows[0];
 }
 
-export async function listPolicies(db: Db, teamId: string, limit?: number, offset = 0): Promise<{ rows: PolicyRow[]; total: number }> {
-  const total = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM asset_policies WHERE team_id = $1', [teamId]);
+export async function listPolicies(
+  db: Db,
+  teamId: string,
+  limit?: number,
+  offset = 0,
+): Promise<{ rows: PolicyRow[]; total: number }> {
+  const total = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM asset_policies WHERE team_id = $1', [
+    teamId,
+  ]);
   const { rows } = await db.query<PolicyRow>(
     `SELECT * FROM asset_policies WHERE team_id = $1 ORDER BY created_at, id ${limit === undefined ? '' : 'LIMIT $2 OFFSET $3'}`,
-    limit === undefined ? [teamId] : [teamId, limit, offset]);
+    limit === undefined ? [teamId] : [teamId, limit, offset],
+  );
   return { rows, total: total.rows[0]!.n };
 }
 
@@ -531,7 +788,10 @@ export async function deletePolicy(db: Db, teamId: string, id: string): Promise<
 }
 
 export async function markPolicyExecuted(db: Db, id: string, existingApplied: boolean): Promise<void> {
-  await db.query(`UPDATE asset_policies SET last_executed_at = now(), existing_applied = existing_applied OR $2 WHERE id = $1`, [id, existingApplied]);
+  await db.query(
+    `UPDATE asset_policies SET last_executed_at = now(), existing_applied = existing_applied OR $2 WHERE id = $1`,
+    [id, existingApplied],
+  );
 }
 
 export interface PolicyEventRow {
@@ -551,40 +811,90 @@ export interface PolicyEventRow {
 }
 
 /** Records one event; false when the same (policy, dedup_key) is already recorded. */
-export async function insertPolicyEvent(db: Db, e: { teamId: string; policyId: string; eventType: string; status: string; assetId?: string | null; enumerationId?: string | null; run?: number | null; dedupKey: string; payload: Record<string, unknown> }): Promise<boolean> {
+export async function insertPolicyEvent(
+  db: Db,
+  e: {
+    teamId: string;
+    policyId: string;
+    eventType: string;
+    status: string;
+    assetId?: string | null;
+    enumerationId?: string | null;
+    run?: number | null;
+    dedupKey: string;
+    payload: Record<string, unknown>;
+  },
+): Promise<boolean> {
   const res = await db.query(
     `INSERT INTO asset_policy_events (team_id, policy_id, event_type, status, asset_id, enumeration_id, run, dedup_key, message_payload)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb) ON CONFLICT (policy_id, dedup_key) DO NOTHING RETURNING id`,
-    [e.teamId, e.policyId, e.eventType, e.status, e.assetId ?? null, e.enumerationId ?? null, e.run ?? null, e.dedupKey, JSON.stringify(e.payload)]);
+    [
+      e.teamId,
+      e.policyId,
+      e.eventType,
+      e.status,
+      e.assetId ?? null,
+      e.enumerationId ?? null,
+      e.run ?? null,
+      e.dedupKey,
+      JSON.stringify(e.payload),
+    ],
+  );
   return res.rowCount > 0;
 }
 
-export async function listPolicyEvents(db: Db, teamId: string, policyId: string, limit: number, offset: number): Promise<{ rows: PolicyEventRow[]; total: number }> {
-  const total = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM asset_policy_events WHERE team_id = $1 AND policy_id = $2', [teamId, policyId]);
+export async function listPolicyEvents(
+  db: Db,
+  teamId: string,
+  policyId: string,
+  limit: number,
+  offset: number,
+): Promise<{ rows: PolicyEventRow[]; total: number }> {
+  const total = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM asset_policy_events WHERE team_id = $1 AND policy_id = $2',
+    [teamId, policyId],
+  );
   const { rows } = await db.query<PolicyEventRow>(
     `SELECT id::text AS id, team_id, policy_id, event_type, status, asset_id::text AS asset_id, enumeration_id, run, dedup_key, error_message,
        message_payload, created_at, updated_at FROM asset_policy_events WHERE team_id = $1 AND policy_id = $2 ORDER BY asset_policy_events.id DESC LIMIT $3 OFFSET $4`,
-    [teamId, policyId, limit, offset]);
+    [teamId, policyId, limit, offset],
+  );
   return { rows, total: total.rows[0]!.n };
 }
 
 export async function addNotice(db: Db, id: string, notice: string): Promise<void> {
-  await db.query(`UPDATE asset_enumerations SET notices = notices || $2::jsonb WHERE id = $1`, [id, JSON.stringify([notice])]);
+  await db.query(`UPDATE asset_enumerations SET notices = notices || $2::jsonb WHERE id = $1`, [
+    id,
+    JSON.stringify([notice]),
+  ]);
 }
 
 /** Assets first seen in this run of the enumeration and still present. */
-export async function newAssetsOfRun(db: Db, enumerationId: string, run: number): Promise<{ id: string; host: string; port: number | null }[]> {
+export async function newAssetsOfRun(
+  db: Db,
+  enumerationId: string,
+  run: number,
+): Promise<{ id: string; host: string; port: number | null }[]> {
   const { rows } = await db.query<{ id: string; host: string; port: number | null }>(
-    `SELECT id::text AS id, host, port FROM assets WHERE enumeration_id = $1 AND first_seen_run = $2 AND disappeared_at IS NULL ORDER BY id`, [enumerationId, run]);
+    `SELECT id::text AS id, host, port FROM assets WHERE enumeration_id = $1 AND first_seen_run = $2 AND disappeared_at IS NULL ORDER BY id`,
+    [enumerationId, run],
+  );
   return rows;
 }
 
 /** The alert events a discovery run recorded, each with its policy row. */
-export async function pendingAlertEventsOfRun(db: Db, teamId: string, enumerationId: string, run: number): Promise<(PolicyEventRow & { policy: PolicyRow })[]> {
+export async function pendingAlertEventsOfRun(
+  db: Db,
+  teamId: string,
+  enumerationId: string,
+  run: number,
+): Promise<(PolicyEventRow & { policy: PolicyRow })[]> {
   const { rows } = await db.query<PolicyEventRow & { policy: PolicyRow }>(
     `SELECT ev.id::text AS id, ev.team_id, ev.policy_id, ev.event_type, ev.status, ev.asset_id::text AS asset_id, ev.enumeration_id, ev.run,
        ev.dedup_key, ev.error_message, ev.message_payload, ev.created_at, ev.updated_at, to_jsonb(p) AS policy
      FROM asset_policy_events ev JOIN asset_policies p ON p.id = ev.policy_id
-     WHERE ev.team_id = $1 AND ev.enumeration_id = $2 AND ev.run = $3 AND ev.event_type = 'asset_policy_alert'`, [teamId, enumerationId, run]);
+     WHERE ev.team_id = $1 AND ev.enumeration_id = $2 AND ev.run = $3 AND ev.event_type = 'asset_policy_alert'`,
+    [teamId, enumerationId, run],
+  );
   return rows;
 }

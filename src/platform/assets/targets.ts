@@ -25,7 +25,8 @@ export async function assetTargets(db: Db, teamId: string, sel: AssetSelection):
   if (sel.enumerationIds.length) {
     const known = await store.existingEnumerationIds(db, teamId, sel.enumerationIds);
     const missing = sel.enumerationIds.findIndex((id) => !known.has(id));
-    if (missing >= 0) throw badRequest(`unknown enumeration id "${sel.enumerationIds[missing]}"`, `enumeration_ids[${missing}].id`);
+    if (missing >= 0)
+      throw badRequest(`unknown enumeration id "${sel.enumerationIds[missing]}"`, `enumeration_ids[${missing}].id`);
   }
 
   // The named assets, plus the assets of the named enumerations; all of them (scan_all_assets) or the
@@ -36,7 +37,9 @@ export async function assetTargets(db: Db, teamId: string, sel: AssetSelection):
   } else {
     if (sel.assets.length) rows.push(...(await store.listAssets(db, { teamId, filter, ids: sel.assets })).rows);
     if (sel.enumerationIds.length) {
-      const ids = filter.enumeration_ids ? filter.enumeration_ids.filter((e) => sel.enumerationIds.includes(e)) : sel.enumerationIds;
+      const ids = filter.enumeration_ids
+        ? filter.enumeration_ids.filter((e) => sel.enumerationIds.includes(e))
+        : sel.enumerationIds;
       rows.push(...(await store.listAssets(db, { teamId, filter: { ...filter, enumeration_ids: ids } })).rows);
     }
   }
@@ -50,7 +53,14 @@ export async function enumerationRefs(db: Db, teamId: string, ids: string[]): Pr
   const out = [];
   for (const id of ids) {
     const e = await store.getEnumeration(db, teamId, id);
-    if (e) out.push({ id, name: e.name, ...enumerationType(e), types: ['hosts', 'ports', 'http'], total_assets: e.total_assets });
+    if (e)
+      out.push({
+        id,
+        name: e.name,
+        ...enumerationType(e),
+        types: ['hosts', 'ports', 'http'],
+        total_assets: e.total_assets,
+      });
   }
   return out;
 }

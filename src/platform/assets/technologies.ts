@@ -10,7 +10,11 @@ import { textsByPk } from '../templates/store.ts';
 export const DEFAULT_TECH_TEMPLATES = ['http/technologies/tech-detect.yaml'];
 
 /** The templates' texts, or a notice saying why there are none (no such templates stored). */
-export async function technologyTemplates(db: Db, teamId: string, selectors: string[]): Promise<{ raw: string; uri: string }[] | string> {
+export async function technologyTemplates(
+  db: Db,
+  teamId: string,
+  selectors: string[],
+): Promise<{ raw: string; uri: string }[] | string> {
   let rows;
   try {
     rows = await resolveTemplates(db, teamId, { templates: selectors });
@@ -18,5 +22,8 @@ export async function technologyTemplates(db: Db, teamId: string, selectors: str
     if (err instanceof ApiError) return `technology templates skipped: ${err.message}`;
     throw err;
   }
-  return textsByPk(db, rows.map((r) => r.pk));
+  return textsByPk(
+    db,
+    rows.map((r) => r.pk),
+  );
 }

@@ -20,7 +20,10 @@ function shownConfig(c: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** `cloudlist` for an enumeration that lists cloud accounts, `domain` for one of roots only. */
-export function enumerationType(row: Pick<EnumerationRow, 'enumeration_config'>): { enumeration_type: string; cloudlist_provider_name?: string } {
+export function enumerationType(row: Pick<EnumerationRow, 'enumeration_config'>): {
+  enumeration_type: string;
+  cloudlist_provider_name?: string;
+} {
   const c = row.enumeration_config as { cloudlist_config_ids?: string[]; cloudlist_provider_name?: string };
   return c.cloudlist_config_ids?.length
     ? { enumeration_type: 'cloudlist', cloudlist_provider_name: c.cloudlist_provider_name ?? '' }
@@ -41,7 +44,8 @@ export function enumerationView(row: EnumerationRow) {
     enumeration_time_elapsed: elapsed(row),
     ...enumerationType(row),
     ...((row.enumeration_config as { cloudlist_config_ids?: string[] }).cloudlist_config_ids?.length
-      ? { cloudlist_config_ids: (row.enumeration_config as { cloudlist_config_ids: string[] }).cloudlist_config_ids } : {}),
+      ? { cloudlist_config_ids: (row.enumeration_config as { cloudlist_config_ids: string[] }).cloudlist_config_ids }
+      : {}),
     root_domains: row.root_domains,
     domain_names: row.root_domains,
     exclusions: row.exclusions,
@@ -61,7 +65,7 @@ export function enumerationView(row: EnumerationRow) {
 
 export function assetView(a: AssetRow) {
   const tls = (a.tls ?? {}) as Record<string, unknown>;
-  const tlsField = <T>(k: string) => (tls[k] as T | undefined);
+  const tlsField = <T>(k: string) => tls[k] as T | undefined;
   return {
     id: Number(a.id),
     enumeration_id: a.enumeration_id,

@@ -17,7 +17,9 @@ let common: Promise<ReadonlySet<string>> | undefined;
 
 /** The common-password list, lower case, as a set (about 170 ms to load once). */
 function commonPasswords(): Promise<ReadonlySet<string>> {
-  common ??= import('@zxcvbn-ts/language-common').then((m) => new Set(m.dictionary['passwords-common'].map((p) => String(p).toLowerCase())));
+  common ??= import('@zxcvbn-ts/language-common').then(
+    (m) => new Set(m.dictionary['passwords-common'].map((p) => String(p).toLowerCase())),
+  );
   return common;
 }
 
@@ -54,7 +56,8 @@ function isRun(p: string): boolean {
 export async function checkNewPassword(password: string, opts: { param?: string; email?: string } = {}): Promise<void> {
   const param = opts.param ?? 'password';
   const length = lengthOf(password);
-  if (length < MIN_PASSWORD) throw badRequest(`${param} must have at least ${MIN_PASSWORD} characters (it has ${length})`, param);
+  if (length < MIN_PASSWORD)
+    throw badRequest(`${param} must have at least ${MIN_PASSWORD} characters (it has ${length})`, param);
   if (password.length > MAX_PASSWORD) throw badRequest(`${param} may have at most ${MAX_PASSWORD} characters`, param);
   if (!/\S/u.test(password)) throw badRequest(`${param} must not be only spaces`, param);
 
@@ -64,7 +67,10 @@ export async function checkNewPassword(password: string, opts: { param?: string;
   // The word inside added digits and symbols: "Password2024!" -> "password".
   const core = compact.replace(/^[\d\W_]+|[\d\W_]+$/gu, '');
   if (list.has(lower) || list.has(compact) || (core.length >= 4 && list.has(core))) {
-    throw badRequest(`${param} is on a list of common passwords: choose another (a few unrelated words make a good one)`, param);
+    throw badRequest(
+      `${param} is on a list of common passwords: choose another (a few unrelated words make a good one)`,
+      param,
+    );
   }
   if (repeats(compact, list)) throw badRequest(`${param} repeats a short piece of text: choose another`, param);
   if (isRun(compact)) throw badRequest(`${param} is a run of consecutive characters: choose another`, param);

@@ -26,7 +26,15 @@ export const ACTIONS = [
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
-const READ: Action[] = ['team:view', 'scans:view', 'results:view', 'assets:view', 'templates:view', 'configs:view', 'intel:view'];
+const READ: Action[] = [
+  'team:view',
+  'scans:view',
+  'results:view',
+  'assets:view',
+  'templates:view',
+  'configs:view',
+  'intel:view',
+];
 const ADMIN: Action[] = [
   ...READ,
   'team:manage_members',

@@ -42,7 +42,11 @@ function credential(req: FastifyRequest): { key?: string; cookie?: string } {
 /** With the cookie, a request that changes data must carry the session's CSRF token. */
 function checkCsrf(req: FastifyRequest, csrfToken: string): void {
   if (!SAFE_METHODS.has(req.method) && !sameToken(header(req, 'x-csrf-token'), csrfToken)) {
-    throw new ApiError(403, 'missing or wrong X-CSRF-Token: requests that change data with the session cookie must send it', 'csrf_failed');
+    throw new ApiError(
+      403,
+      'missing or wrong X-CSRF-Token: requests that change data with the session cookie must send it',
+      'csrf_failed',
+    );
   }
 }
 

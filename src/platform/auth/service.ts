@@ -15,7 +15,11 @@ export interface Caller {
   role: Role;
 }
 
-export async function authenticate(db: Db, apiKey: string | undefined, teamHeader: string | undefined): Promise<Caller> {
+export async function authenticate(
+  db: Db,
+  apiKey: string | undefined,
+  teamHeader: string | undefined,
+): Promise<Caller> {
   if (!apiKey) throw unauthorized('missing API key: send it in the X-API-Key header');
   const asked = teamHeader?.trim() || undefined;
   // One round trip in the common case: key -> user -> membership of the asked (or default) team. The role
@@ -28,7 +32,9 @@ export async function authenticate(db: Db, apiKey: string | undefined, teamHeade
 /** The caller's team and role from a key's or a session's user row (shared by both ways of signing in). */
 export async function resolveCaller(db: Db, found: store.CallerRow, asked: string | undefined): Promise<Caller> {
   let teamId = found.team_id ?? undefined;
-  let membership: { role: Role; status: string } | undefined = found.role ? { role: found.role, status: found.status! } : undefined;
+  let membership: { role: Role; status: string } | undefined = found.role
+    ? { role: found.role, status: found.status! }
+    : undefined;
   if (!membership && !asked) {
     // Removed from the default team (or never had one): fall back to the first team the user is in.
     const first = (await store.listUserTeams(db, found.user_id))[0];
@@ -50,7 +56,11 @@ export async function issueKey(db: Db, userId: number, given?: string): Promise<
   return key;
 }
 
-export async function createTeamWithOwner(db: Db, email: string, teamName: string): Promise<{ userId: number; teamId: string }> {
+export async function createTeamWithOwner(
+  db: Db,
+  email: string,
+  teamName: string,
+): Promise<{ userId: number; teamId: string }> {
   return db.transaction(async (tx) => {
     const teamId = randomUUID();
     await store.insertTeam(tx, teamId, teamName);
@@ -68,7 +78,11 @@ export async function createTeamWithOwner(db: Db, email: string, teamName: strin
  * only then: once an owner exists the variable changes nothing, so a key the owner rotated stays rotated
  * across restarts (a leaked bootstrap value must not come back to life).
  */
-export async function bootstrapOwner(db: Db, ownerEmail: string, bootstrapKey?: string): Promise<{ email: string; apiKey?: string; userId?: number; teamId?: string }> {
+export async function bootstrapOwner(
+  db: Db,
+  ownerEmail: string,
+  bootstrapKey?: string,
+): Promise<{ email: string; apiKey?: string; userId?: number; teamId?: string }> {
   // Serialised with an advisory lock: two processes starting at once must not create two owners.
   return db.transaction(async (tx) => {
     await advisoryXactLock(tx, BOOTSTRAP_LOCK);

@@ -30,16 +30,24 @@ export async function createSession(db: Db, userId: number): Promise<NewSession>
   return { token, csrfToken };
 }
 
-export async function authenticateSession(db: Db, token: string, teamHeader: string | undefined): Promise<{ caller: Caller; csrfToken: string }> {
+export async function authenticateSession(
+  db: Db,
+  token: string,
+  teamHeader: string | undefined,
+): Promise<{ caller: Caller; csrfToken: string }> {
   const asked = teamHeader?.trim() || undefined;
   const found = await store.findCallerBySessionHash(db, sha(token), asked, SESSION_IDLE_HOURS);
   if (!found) throw unauthorized('the session has ended: sign in again');
-  if (Date.now() - new Date(found.last_seen_at).getTime() > 60_000) void store.touchSession(db, sha(token)).catch(() => {});
+  if (Date.now() - new Date(found.last_seen_at).getTime() > 60_000)
+    void store.touchSession(db, sha(token)).catch(() => {});
   return { caller: await resolveCaller(db, found, asked), csrfToken: found.csrf_token };
 }
 
 /** The session's user without choosing a team (invite acceptance); 401 when the session has ended. */
-export async function sessionUser(db: Db, token: string): Promise<{ userId: number; email: string; csrfToken: string }> {
+export async function sessionUser(
+  db: Db,
+  token: string,
+): Promise<{ userId: number; email: string; csrfToken: string }> {
   const found = await store.findCallerBySessionHash(db, sha(token), undefined, SESSION_IDLE_HOURS);
   if (!found) throw unauthorized('the session has ended: sign in again');
   return { userId: Number(found.user_id), email: found.email, csrfToken: found.csrf_token };
@@ -95,7 +103,11 @@ export interface SignInInput {
 }
 
 /** Checks the credentials (with the failure limits) and returns the user; never says which part was wrong. */
-export async function checkCredentials(db: Db, input: SignInInput, limits: SignInLimits): Promise<{ userId: number; email: string }> {
+export async function checkCredentials(
+  db: Db,
+  input: SignInInput,
+  limits: SignInLimits,
+): Promise<{ userId: number; email: string }> {
   const { byAccount, byAddress } = limits;
   const ipKey = 'ip:' + input.ip;
   if (input.api_key !== undefined) {

@@ -46,7 +46,11 @@ export interface CallerRow {
 }
 
 /** The key's user and their membership of `teamId` (or of their default team when teamId is undefined). */
-export async function findCallerByKeyHash(db: Db, keyHash: string, teamId: string | undefined): Promise<CallerRow | undefined> {
+export async function findCallerByKeyHash(
+  db: Db,
+  keyHash: string,
+  teamId: string | undefined,
+): Promise<CallerRow | undefined> {
   const { rows } = await db.query<CallerRow>(
     `SELECT u.id AS user_id, u.email, u.last_sign_in, m.team_id, m.role, m.status
        FROM api_keys k
@@ -64,10 +68,10 @@ export async function findUserByEmail(db: Db, email: string): Promise<UserRow | 
 }
 
 export async function insertUser(db: Db, email: string, defaultTeamId: string | null): Promise<UserRow> {
-  const { rows } = await db.query<UserRow>(
-    'INSERT INTO users (email, default_team_id) VALUES ($1, $2) RETURNING *',
-    [email.toLowerCase(), defaultTeamId],
-  );
+  const { rows } = await db.query<UserRow>('INSERT INTO users (email, default_team_id) VALUES ($1, $2) RETURNING *', [
+    email.toLowerCase(),
+    defaultTeamId,
+  ]);
   return rows[0]!;
 }
 
@@ -124,7 +128,13 @@ export async function listUserTeams(db: Db, userId: number): Promise<(TeamRow & 
   return rows;
 }
 
-export async function insertMember(db: Db, teamId: string, userId: number, role: Role, accepted: boolean): Promise<void> {
+export async function insertMember(
+  db: Db,
+  teamId: string,
+  userId: number,
+  role: Role,
+  accepted: boolean,
+): Promise<void> {
   await db.query(
     `INSERT INTO team_members (team_id, user_id, role, status, accepted_at)
      VALUES ($1, $2, $3, $4, CASE WHEN $5::boolean THEN now() END)`,
@@ -145,7 +155,11 @@ export async function deleteMember(db: Db, teamId: string, userId: number): Prom
 export async function replaceApiKey(db: Db, userId: number, keyHash: string, prefix: string): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.query('DELETE FROM api_keys WHERE user_id = $1', [userId]);
-    await tx.query('INSERT INTO api_keys (user_id, key_hash, key_prefix) VALUES ($1, $2, $3)', [userId, keyHash, prefix]);
+    await tx.query('INSERT INTO api_keys (user_id, key_hash, key_prefix) VALUES ($1, $2, $3)', [
+      userId,
+      keyHash,
+      prefix,
+    ]);
   });
 }
 
@@ -156,7 +170,12 @@ export async function acceptInvite(db: Db, teamId: string, userId: number): Prom
   );
 }
 
-export async function findCallerBySessionHash(db: Db, tokenHash: string, teamId: string | undefined, idleHours: number): Promise<(CallerRow & { csrf_token: string; last_seen_at: Date }) | undefined> {
+export async function findCallerBySessionHash(
+  db: Db,
+  tokenHash: string,
+  teamId: string | undefined,
+  idleHours: number,
+): Promise<(CallerRow & { csrf_token: string; last_seen_at: Date }) | undefined> {
   const { rows } = await db.query<CallerRow & { csrf_token: string; last_seen_at: Date }>(
     `SELECT u.id AS user_id, u.email, u.last_sign_in, m.team_id, m.role, m.status, s.csrf_token, s.last_seen_at
        FROM sessions s
@@ -168,7 +187,13 @@ export async function findCallerBySessionHash(db: Db, tokenHash: string, teamId:
   return rows[0];
 }
 
-export async function insertSession(db: Db, tokenHash: string, userId: number, csrfToken: string, days: number): Promise<void> {
+export async function insertSession(
+  db: Db,
+  tokenHash: string,
+  userId: number,
+  csrfToken: string,
+  days: number,
+): Promise<void> {
   // Expired sessions of anyone are cleared on the way (cheap with the index; keeps the table small).
   await db.query('DELETE FROM sessions WHERE expires_at < now()');
   await db.query(
@@ -178,7 +203,10 @@ export async function insertSession(db: Db, tokenHash: string, userId: number, c
 }
 
 export async function touchSession(db: Db, tokenHash: string): Promise<void> {
-  await db.query("UPDATE sessions SET last_seen_at = now() WHERE token_hash = $1 AND last_seen_at < now() - interval '1 minute'", [tokenHash]);
+  await db.query(
+    "UPDATE sessions SET last_seen_at = now() WHERE token_hash = $1 AND last_seen_at < now() - interval '1 minute'",
+    [tokenHash],
+  );
 }
 
 export async function deleteSession(db: Db, tokenHash: string): Promise<number> {
@@ -190,7 +218,9 @@ export async function deleteUserSessions(db: Db, userId: number, exceptHash?: st
 }
 
 export async function findPasswordHash(db: Db, userId: number): Promise<string | null> {
-  const { rows } = await db.query<{ password_hash: string | null }>('SELECT password_hash FROM users WHERE id = $1', [userId]);
+  const { rows } = await db.query<{ password_hash: string | null }>('SELECT password_hash FROM users WHERE id = $1', [
+    userId,
+  ]);
   return rows[0]?.password_hash ?? null;
 }
 
@@ -198,20 +228,33 @@ export async function setPasswordHash(db: Db, userId: number, hash: string): Pro
   await db.query('UPDATE users SET password_hash = $2 WHERE id = $1', [userId, hash]);
 }
 
-export async function findKeyInfo(db: Db, userId: number): Promise<{ key_prefix: string; created_at: Date } | undefined> {
+export async function findKeyInfo(
+  db: Db,
+  userId: number,
+): Promise<{ key_prefix: string; created_at: Date } | undefined> {
   const { rows } = await db.query<{ key_prefix: string; created_at: Date }>(
-    'SELECT key_prefix, created_at FROM api_keys WHERE user_id = $1 ORDER BY created_at DESC LIMIT 1', [userId]);
+    'SELECT key_prefix, created_at FROM api_keys WHERE user_id = $1 ORDER BY created_at DESC LIMIT 1',
+    [userId],
+  );
   return rows[0];
 }
 
 /** Marks the instance owner (the first account, made by the first start); a database has at most one. */
 export async function markInstanceOwner(db: Db, userId: number): Promise<void> {
-  await db.query('UPDATE users SET is_instance_owner = true WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM users WHERE is_instance_owner)', [userId]);
+  await db.query(
+    'UPDATE users SET is_instance_owner = true WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM users WHERE is_instance_owner)',
+    [userId],
+  );
 }
 
-export async function findTeamCreationRights(db: Db, userId: number): Promise<{ is_instance_owner: boolean; may_create_teams: boolean }> {
+export async function findTeamCreationRights(
+  db: Db,
+  userId: number,
+): Promise<{ is_instance_owner: boolean; may_create_teams: boolean }> {
   const { rows } = await db.query<{ is_instance_owner: boolean; may_create_teams: boolean }>(
-    'SELECT is_instance_owner, may_create_teams FROM users WHERE id = $1', [userId]);
+    'SELECT is_instance_owner, may_create_teams FROM users WHERE id = $1',
+    [userId],
+  );
   return rows[0] ?? { is_instance_owner: false, may_create_teams: false };
 }
 
@@ -230,13 +273,22 @@ export async function listTeamCreators(db: Db): Promise<{ email: string }[]> {
 export async function hasCredentials(db: Db, userId: number): Promise<boolean> {
   const { rows } = await db.query<{ yes: boolean }>(
     `SELECT (u.password_hash IS NOT NULL OR EXISTS (SELECT 1 FROM api_keys k WHERE k.user_id = u.id)) AS yes FROM users u WHERE u.id = $1`,
-    [userId]);
+    [userId],
+  );
   return rows[0]?.yes ?? false;
 }
 
 /** Every user with each team they belong to (one row per membership; a user of no team once), for `vigil users list`. */
-export async function listUserMemberships(db: Db): Promise<{ email: string; team: string | null; team_id: string | null; role: string | null; creates: string }[]> {
-  const { rows } = await db.query<{ email: string; team: string | null; team_id: string | null; role: string | null; creates: string }>(
+export async function listUserMemberships(
+  db: Db,
+): Promise<{ email: string; team: string | null; team_id: string | null; role: string | null; creates: string }[]> {
+  const { rows } = await db.query<{
+    email: string;
+    team: string | null;
+    team_id: string | null;
+    role: string | null;
+    creates: string;
+  }>(
     `SELECT u.email, t.name AS team, t.id AS team_id, m.role,
             CASE WHEN u.is_instance_owner THEN 'instance-owner' WHEN u.may_create_teams THEN 'creates-teams' ELSE '-' END AS creates
        FROM users u

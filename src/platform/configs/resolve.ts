@@ -57,9 +57,16 @@ export async function resolveScanConfigs(db: Db, teamId: string, sel: ConfigSele
   // Global configs of other types are not applied here (they were never read for a scan's settings).
   const scanRows = rows.filter((r) => r.config_type === 'scan' && (own.includes(r.id) || (withGlobal && r.is_global)));
   // Globals first, then the scan's own in the order it lists them, so the scan's own settings win.
-  const ordered = [...scanRows.filter((r) => !own.includes(r.id)), ...own.flatMap((id) => scanRows.filter((r) => r.id === id))];
+  const ordered = [
+    ...scanRows.filter((r) => !own.includes(r.id)),
+    ...own.flatMap((id) => scanRows.filter((r) => r.id === id)),
+  ];
   const template = rows.filter((r) => r.config_type === 'template' && own.includes(r.id));
-  return { scan: ordered.map((row) => ({ row, doc: parse(row) })), template: template.map((row) => ({ row, doc: parse(row) })), rows };
+  return {
+    scan: ordered.map((row) => ({ row, doc: parse(row) })),
+    template: template.map((row) => ({ row, doc: parse(row) })),
+    rows,
+  };
 }
 
 /**
@@ -70,9 +77,15 @@ export function checkConfigRefs(configs: ScanConfigs, sel: ConfigSelection): voi
   for (const [field, types] of REF_TYPES) {
     const ids = (sel[field] as string[] | undefined) ?? [];
     if (!ids.length) continue;
-    const found = new Set(configs.rows.filter((c) => types.includes(c.config_type) && ids.includes(c.id)).map((c) => c.id));
+    const found = new Set(
+      configs.rows.filter((c) => types.includes(c.config_type) && ids.includes(c.id)).map((c) => c.id),
+    );
     const bad = ids.findIndex((id) => !found.has(id));
-    if (bad >= 0) throw badRequest(`${field}[${bad}]: no ${types.join(' or ')} config "${ids[bad]}" in this team`, `${field}[${bad}]`);
+    if (bad >= 0)
+      throw badRequest(
+        `${field}[${bad}]: no ${types.join(' or ')} config "${ids[bad]}" in this team`,
+        `${field}[${bad}]`,
+      );
   }
 }
 
@@ -84,7 +97,12 @@ export async function configRefs(db: Db, teamId: string, ids: string[], type: st
   const types = [type, ...(type === 'scan' ? ['template', 'remediation', 'vuln_score'] : [])];
   const rows = ids.length || withGlobal ? await configsFor(db, teamId, ids, types, withGlobal) : [];
   const found = new Map(rows.map((c) => [c.id, c]));
-  const ref = (c: ConfigRow | undefined, id: string) => ({ id, name: c?.name ?? id, config_type: c?.config_type ?? type, provider_name: c?.provider_name ?? '' });
+  const ref = (c: ConfigRow | undefined, id: string) => ({
+    id,
+    name: c?.name ?? id,
+    config_type: c?.config_type ?? type,
+    provider_name: c?.provider_name ?? '',
+  });
   // Global configs that apply through the same flag: scan, remediation and vuln_score ones for scans.
   const globalTypes = type === 'scan' ? ['scan', 'remediation', 'vuln_score'] : [type];
   const globals = rows.filter((c) => c.is_global && globalTypes.includes(c.config_type) && !ids.includes(c.id));

@@ -8,7 +8,10 @@ export const ConfigIdParams = Type.Object({ config_id: Type.String({ minLength: 
 
 export const Message = Type.Object({ message: Type.String() });
 
-const ConfigType = Type.String({ maxLength: 40, description: 'scan, reporting, template, alerting, cloudlist, subfinder, remediation, vuln_score' });
+const ConfigType = Type.String({
+  maxLength: 40,
+  description: 'scan, reporting, template, alerting, cloudlist, subfinder, remediation, vuln_score',
+});
 
 export const ConfigListQuery = Type.Object({
   type: Type.Optional(ConfigType),
@@ -18,24 +21,39 @@ export const ConfigListQuery = Type.Object({
 });
 
 export const ConfigRecord = Type.Object({
-  id: Str, name: Str, config_type: Str, config: Type.String({ description: 'YAML text; empty for callers who may not manage configs' }),
-  provider_name: Str, read_only: Type.Boolean(), global: Type.Boolean(), created_at: Str, updated_at: Str,
+  id: Str,
+  name: Str,
+  config_type: Str,
+  config: Type.String({ description: 'YAML text; empty for callers who may not manage configs' }),
+  provider_name: Str,
+  read_only: Type.Boolean(),
+  global: Type.Boolean(),
+  created_at: Str,
+  updated_at: Str,
 });
 
 const ConfigText = Type.String({ maxLength: 1024 * 1024, description: 'YAML text' });
 
-export const CreateConfigBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 255 }),
-  config_type: Type.Optional(ConfigType),
-  config: ConfigText,
-  global: Type.Optional(Type.Boolean({ description: 'applies to every scan of the team unless the scan sets disable_global_*' })),
-  read_only: Type.Optional(Type.Boolean({ description: 'no later change or delete through the API' })),
-}, { additionalProperties: false });
+export const CreateConfigBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 255 }),
+    config_type: Type.Optional(ConfigType),
+    config: ConfigText,
+    global: Type.Optional(
+      Type.Boolean({ description: 'applies to every scan of the team unless the scan sets disable_global_*' }),
+    ),
+    read_only: Type.Optional(Type.Boolean({ description: 'no later change or delete through the API' })),
+  },
+  { additionalProperties: false },
+);
 
-export const PatchConfigBody = Type.Object({
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-  config: Type.Optional(ConfigText),
-  global: Type.Optional(Type.Boolean()),
-}, { additionalProperties: false });
+export const PatchConfigBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    config: Type.Optional(ConfigText),
+    global: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
 
 export const ConfigCreated = Type.Object({ message: Type.String(), id: Type.String() });

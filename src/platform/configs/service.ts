@@ -20,7 +20,8 @@ export interface CreateConfigBody {
 
 function checkType(value: string | undefined, param: string): ConfigType {
   if (value === undefined) throw badRequest(`${param} is required (${CONFIG_TYPES.join(', ')})`, param);
-  if (!(CONFIG_TYPES as readonly string[]).includes(value)) throw badRequest(`${param} must be one of ${CONFIG_TYPES.join(', ')}`, param);
+  if (!(CONFIG_TYPES as readonly string[]).includes(value))
+    throw badRequest(`${param} must be one of ${CONFIG_TYPES.join(', ')}`, param);
   return value as ConfigType;
 }
 
@@ -51,15 +52,30 @@ export async function createConfig(ctx: AppContext, caller: Caller, body: Create
   const doc = validateConfig(type, body.config);
   const id = randomUUID();
   await store.insertConfig(ctx.db, {
-    id, team_id: caller.teamId, name, config_type: type, config: body.config, provider_name: providerName(type, doc),
-    is_global: body.global ?? false, read_only: body.read_only ?? false,
+    id,
+    team_id: caller.teamId,
+    name,
+    config_type: type,
+    config: body.config,
+    provider_name: providerName(type, doc),
+    is_global: body.global ?? false,
+    read_only: body.read_only ?? false,
   });
   return id;
 }
 
-export async function listConfigs(ctx: AppContext, caller: Caller, q: { type?: string; search?: string; limit?: number; offset?: number }) {
+export async function listConfigs(
+  ctx: AppContext,
+  caller: Caller,
+  q: { type?: string; search?: string; limit?: number; offset?: number },
+) {
   const type = q.type === undefined || q.type === '' ? undefined : checkType(q.type, 'type');
-  const rows = await store.listConfigs(ctx.db, caller.teamId, { type, search: q.search?.trim() || undefined, limit: q.limit ?? 100, offset: q.offset ?? 0 });
+  const rows = await store.listConfigs(ctx.db, caller.teamId, {
+    type,
+    search: q.search?.trim() || undefined,
+    limit: q.limit ?? 100,
+    offset: q.offset ?? 0,
+  });
   const show = can(caller.role, 'configs:manage');
   return rows.map((r) => configView(r, show));
 }
@@ -77,13 +93,26 @@ export async function getConfig(ctx: AppContext, caller: Caller, id: string, asJ
   return view;
 }
 
-export async function updateConfig(ctx: AppContext, caller: Caller, id: string, body: { name?: string; config?: string; global?: boolean }): Promise<void> {
+export async function updateConfig(
+  ctx: AppContext,
+  caller: Caller,
+  id: string,
+  body: { name?: string; config?: string; global?: boolean },
+): Promise<void> {
   const row = await mustGetConfig(ctx, caller.teamId, id);
   if (row.read_only) throw forbidden(`config ${id} is read-only`);
   const name = checkName(body.name);
   let provider: string | undefined;
-  if (body.config !== undefined) provider = providerName(row.config_type as ConfigType, validateConfig(row.config_type as ConfigType, body.config));
-  if (!(await store.updateConfig(ctx.db, caller.teamId, id, { name, config: body.config, provider_name: provider, is_global: body.global }))) {
+  if (body.config !== undefined)
+    provider = providerName(row.config_type as ConfigType, validateConfig(row.config_type as ConfigType, body.config));
+  if (
+    !(await store.updateConfig(ctx.db, caller.teamId, id, {
+      name,
+      config: body.config,
+      provider_name: provider,
+      is_global: body.global,
+    }))
+  ) {
     throw notFound(`config ${id} not found`, 'config_id');
   }
 }

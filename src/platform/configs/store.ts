@@ -22,7 +22,11 @@ export async function insertConfig(db: Db, c: Omit<ConfigRow, 'created_at' | 'up
   );
 }
 
-export async function listConfigs(db: Db, teamId: string, f: { type?: string; search?: string; limit: number; offset: number }): Promise<ConfigRow[]> {
+export async function listConfigs(
+  db: Db,
+  teamId: string,
+  f: { type?: string; search?: string; limit: number; offset: number },
+): Promise<ConfigRow[]> {
   const where = ['team_id = $1'];
   const params: unknown[] = [teamId];
   if (f.type) {
@@ -52,7 +56,13 @@ export async function getConfigById(db: Db, id: string): Promise<ConfigRow | und
 }
 
 /** The team's configs with these ids (any order) and, unless excluded, its global ones of the type. */
-export async function configsFor(db: Db, teamId: string, ids: string[], types: string[], withGlobal: boolean): Promise<ConfigRow[]> {
+export async function configsFor(
+  db: Db,
+  teamId: string,
+  ids: string[],
+  types: string[],
+  withGlobal: boolean,
+): Promise<ConfigRow[]> {
   const { rows } = await db.query<ConfigRow>(
     `SELECT * FROM configs WHERE team_id = $1 AND config_type = ANY($2::text[])
        AND (id = ANY($3::text[]) OR ($4 AND is_global)) ORDER BY created_at, id`,
@@ -61,7 +71,12 @@ export async function configsFor(db: Db, teamId: string, ids: string[], types: s
   return rows;
 }
 
-export async function updateConfig(db: Db, teamId: string, id: string, c: { name?: string; config?: string; provider_name?: string; is_global?: boolean }): Promise<boolean> {
+export async function updateConfig(
+  db: Db,
+  teamId: string,
+  id: string,
+  c: { name?: string; config?: string; provider_name?: string; is_global?: boolean },
+): Promise<boolean> {
   const res = await db.query(
     `UPDATE configs SET name = COALESCE($3, name), config = COALESCE($4, config), provider_name = COALESCE($5, provider_name),
        is_global = COALESCE($6, is_global), updated_at = now()

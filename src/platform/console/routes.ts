@@ -51,7 +51,9 @@ export const consoleRoutes: FastifyPluginAsync = async (app) => {
 
   const page = (reply: FastifyReply) => {
     if (!existsSync(path.join(dist, 'index.html'))) {
-      return reply.code(404).send({ message: 'the console is not built: run `npm run build:web`', code: 'not_found', status: 404 });
+      return reply
+        .code(404)
+        .send({ message: 'the console is not built: run `npm run build:web`', code: 'not_found', status: 404 });
     }
     return fileHeaders(reply).header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
   };

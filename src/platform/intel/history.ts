@@ -35,6 +35,13 @@ export function nextFact(old: DailyFact | undefined, next: DailyFact): DailyFact
 }
 
 export async function withPrevious(db: Db, feed: string, rows: { cve_id: string; data: DailyFact }[]) {
-  const stored = await store.getFacts(db, feed, rows.map((r) => r.cve_id));
-  return rows.map(({ cve_id, data }) => ({ cve_id, data: nextFact(stored.get(cve_id) as DailyFact | undefined, data) }));
+  const stored = await store.getFacts(
+    db,
+    feed,
+    rows.map((r) => r.cve_id),
+  );
+  return rows.map(({ cve_id, data }) => ({
+    cve_id,
+    data: nextFact(stored.get(cve_id) as DailyFact | undefined, data),
+  }));
 }

@@ -51,7 +51,10 @@ const FEED_OF: Record<string, string> = { vulncheck_kev: 'vulncheck_kev' };
 const feedName = (format: string) => FEED_OF[format] ?? format;
 
 export async function importIntel(db: Db, inputs: string[], opts: ImportOptions = {}): Promise<ImportReport> {
-  const reports = new Map<string, FeedReport & { started: Date; seen: Set<string>; buffer: Map<string, unknown>; sources: Set<string> }>();
+  const reports = new Map<
+    string,
+    FeedReport & { started: Date; seen: Set<string>; buffer: Map<string, unknown>; sources: Set<string> }
+  >();
   const touched = new Set<string>();
   const cweBuffer = new Map<string, string>();
   const changedCwes: string[] = [];
@@ -61,7 +64,19 @@ export async function importIntel(db: Db, inputs: string[], opts: ImportOptions 
   const reportFor = (feed: string) => {
     let r = reports.get(feed);
     if (!r) {
-      r = { feed, documents: 0, read: 0, changed: 0, removed: 0, skipped: 0, skipped_examples: [], started: new Date(), seen: new Set(), buffer: new Map(), sources: new Set() };
+      r = {
+        feed,
+        documents: 0,
+        read: 0,
+        changed: 0,
+        removed: 0,
+        skipped: 0,
+        skipped_examples: [],
+        started: new Date(),
+        seen: new Set(),
+        buffer: new Map(),
+        sources: new Set(),
+      };
       reports.set(feed, r);
     }
     return r;
@@ -146,13 +161,26 @@ export async function importIntel(db: Db, inputs: string[], opts: ImportOptions 
   const recordsChanged = await recompute(db, [...touched], (n) => opts.onProgress?.({ feed: 'records', read: n }));
   for (const r of reports.values()) {
     await store.logImport(db, {
-      feed: r.feed, source: [...r.sources].slice(0, 20).join(', '), started: r.started,
-      read: r.read, changed: r.changed, skipped: r.skipped_examples, skippedCount: r.skipped,
+      feed: r.feed,
+      source: [...r.sources].slice(0, 20).join(', '),
+      started: r.started,
+      read: r.read,
+      changed: r.changed,
+      skipped: r.skipped_examples,
+      skippedCount: r.skipped,
     });
   }
   const total = await store.countRecords(db);
   return {
-    feeds: [...reports.values()].map(({ feed, documents, read, changed, removed, skipped, skipped_examples }) => ({ feed, documents, read, changed, removed, skipped, skipped_examples })),
+    feeds: [...reports.values()].map(({ feed, documents, read, changed, removed, skipped, skipped_examples }) => ({
+      feed,
+      documents,
+      read,
+      changed,
+      removed,
+      skipped,
+      skipped_examples,
+    })),
     unrecognised,
     unreadable,
     records_changed: recordsChanged,

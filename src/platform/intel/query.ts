@@ -39,7 +39,11 @@ export const SEARCH_FIELDS: Record<string, { col: string; kind: Kind }> = {
 
 /** Sortable fields -> SQL (age sorts opposite to the publication date). */
 export const SORT_FIELDS: Record<string, { col: string; invert?: boolean }> = {
-  ...Object.fromEntries(Object.entries(SEARCH_FIELDS).filter(([, f]) => f.kind !== 'contains' && f.kind !== 'array' && f.kind !== 'age').map(([k, f]) => [k, { col: f.col }])),
+  ...Object.fromEntries(
+    Object.entries(SEARCH_FIELDS)
+      .filter(([, f]) => f.kind !== 'contains' && f.kind !== 'array' && f.kind !== 'age')
+      .map(([k, f]) => [k, { col: f.col }]),
+  ),
   age_in_days: { col: 'cve_created_at', invert: true },
   created_at: { col: 'created_at' },
   updated_at: { col: 'updated_at' },
@@ -72,11 +76,29 @@ function tokenize(q: string): Token[] {
   };
   while (i < q.length) {
     const c = q[i]!;
-    if (/\s/.test(c)) { i++; continue; }
-    if (c === '(' || c === ')') { out.push({ t: c }); i++; continue; }
-    if (q.startsWith('&&', i)) { out.push({ t: 'and' }); i += 2; continue; }
-    if (q.startsWith('||', i)) { out.push({ t: 'or' }); i += 2; continue; }
-    if (c === '"') { out.push({ t: 'term', value: readQuoted() }); continue; }
+    if (/\s/.test(c)) {
+      i++;
+      continue;
+    }
+    if (c === '(' || c === ')') {
+      out.push({ t: c });
+      i++;
+      continue;
+    }
+    if (q.startsWith('&&', i)) {
+      out.push({ t: 'and' });
+      i += 2;
+      continue;
+    }
+    if (q.startsWith('||', i)) {
+      out.push({ t: 'or' });
+      i += 2;
+      continue;
+    }
+    if (c === '"') {
+      out.push({ t: 'term', value: readQuoted() });
+      continue;
+    }
     let word = '';
     while (i < q.length && !/[\s()]/.test(q[i]!) && !q.startsWith('&&', i) && !q.startsWith('||', i)) {
       if (q[i] === '"' && word.endsWith(':')) break;
@@ -86,11 +108,21 @@ function tokenize(q: string): Token[] {
       out.push({ t: 'term', field: word.slice(0, -1), value: readQuoted() });
       continue;
     }
-    if (word === 'NOT' || word === '!') { out.push({ t: 'not' }); continue; }
-    if (word === 'AND') { out.push({ t: 'and' }); continue; }
-    if (word === 'OR') { out.push({ t: 'or' }); continue; }
+    if (word === 'NOT' || word === '!') {
+      out.push({ t: 'not' });
+      continue;
+    }
+    if (word === 'AND') {
+      out.push({ t: 'and' });
+      continue;
+    }
+    if (word === 'OR') {
+      out.push({ t: 'or' });
+      continue;
+    }
     const colon = word.indexOf(':');
-    if (colon > 0 && /^[a-z_]+$/.test(word.slice(0, colon))) out.push({ t: 'term', field: word.slice(0, colon), value: word.slice(colon + 1) });
+    if (colon > 0 && /^[a-z_]+$/.test(word.slice(0, colon)))
+      out.push({ t: 'term', field: word.slice(0, colon), value: word.slice(colon + 1) });
     else out.push({ t: 'term', value: word });
   }
   return out;
@@ -113,7 +145,8 @@ export function whereFor(q: string, b: SqlBuilder): string {
   let depth = 0;
   /** Enters one level of NOT or parentheses, refusing past the limit. */
   const nested = (parse: () => string): string => {
-    if (++depth > MAX_QUERY_DEPTH) throw badRequest(`q is nested more than ${MAX_QUERY_DEPTH} levels deep (NOT and parentheses)`, 'q');
+    if (++depth > MAX_QUERY_DEPTH)
+      throw badRequest(`q is nested more than ${MAX_QUERY_DEPTH} levels deep (NOT and parentheses)`, 'q');
     const sql = parse();
     depth--;
     return sql;
@@ -121,21 +154,34 @@ export function whereFor(q: string, b: SqlBuilder): string {
   const peek = () => tokens[pos];
   const parseOr = (): string => {
     const parts = [parseAnd()];
-    while (peek()?.t === 'or') { pos++; parts.push(parseAnd()); }
+    while (peek()?.t === 'or') {
+      pos++;
+      parts.push(parseAnd());
+    }
     return parts.length > 1 ? `(${parts.join(' OR ')})` : parts[0]!;
   };
   const parseAnd = (): string => {
     const parts = [parseUnary()];
     for (;;) {
       const t = peek();
-      if (t?.t === 'and') { pos++; parts.push(parseUnary()); continue; }
-      if (t && (t.t === 'term' || t.t === 'not' || t.t === '(')) { parts.push(parseUnary()); continue; }
+      if (t?.t === 'and') {
+        pos++;
+        parts.push(parseUnary());
+        continue;
+      }
+      if (t && (t.t === 'term' || t.t === 'not' || t.t === '(')) {
+        parts.push(parseUnary());
+        continue;
+      }
       break;
     }
     return parts.length > 1 ? `(${parts.join(' AND ')})` : parts[0]!;
   };
   const parseUnary = (): string => {
-    if (peek()?.t === 'not') { pos++; return nested(() => `NOT COALESCE(${parseUnary()}, false)`); }
+    if (peek()?.t === 'not') {
+      pos++;
+      return nested(() => `NOT COALESCE(${parseUnary()}, false)`);
+    }
     return parsePrimary();
   };
   const parsePrimary = (): string => {
@@ -163,7 +209,8 @@ function termSql(field: string | undefined, raw: string, b: SqlBuilder): string 
     return `search_text LIKE ${b.p(`%${likeEscape(raw.toLowerCase())}%`)}`;
   }
   const f = SEARCH_FIELDS[field];
-  if (!f) throw badRequest(`q: unknown field "${field}"; searchable fields: ${Object.keys(SEARCH_FIELDS).join(', ')}`, 'q');
+  if (!f)
+    throw badRequest(`q: unknown field "${field}"; searchable fields: ${Object.keys(SEARCH_FIELDS).join(', ')}`, 'q');
   const m = raw.match(/^(>=|<=|>|<|=)?(.*)$/s)!;
   const op = m[1] ?? '=';
   const value = m[2]!;
@@ -171,7 +218,8 @@ function termSql(field: string | undefined, raw: string, b: SqlBuilder): string 
   switch (f.kind) {
     case 'text':
       if (op !== '=') throw badRequest(`q: ${field} takes no range`, 'q');
-      if (value.includes('*')) return `lower(${f.col}) LIKE ${b.p(likeEscape(value.toLowerCase()).replace(/\*/g, '%'))}`;
+      if (value.includes('*'))
+        return `lower(${f.col}) LIKE ${b.p(likeEscape(value.toLowerCase()).replace(/\*/g, '%'))}`;
       return f.col === 'cve_id' || f.col === 'doc_id'
         ? `${f.col} = ${b.p(f.col === 'cve_id' ? value.toUpperCase() : value)}`
         : `lower(${f.col}) = ${b.p(value.toLowerCase())}`;
@@ -206,9 +254,16 @@ function termSql(field: string | undefined, raw: string, b: SqlBuilder): string 
 export function orderBy(sortAsc: string | undefined, sortDesc: string | undefined): string {
   const parts: string[] = [];
   const add = (list: string | undefined, dir: 'ASC' | 'DESC', param: string) => {
-    for (const name of (list ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    for (const name of (list ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
       const f = SORT_FIELDS[name];
-      if (!f) throw badRequest(`${param}: cannot sort by "${name}"; sortable fields: ${Object.keys(SORT_FIELDS).join(', ')}`, param);
+      if (!f)
+        throw badRequest(
+          `${param}: cannot sort by "${name}"; sortable fields: ${Object.keys(SORT_FIELDS).join(', ')}`,
+          param,
+        );
       const d = f.invert ? (dir === 'ASC' ? 'DESC' : 'ASC') : dir;
       parts.push(`${f.col} ${d} NULLS LAST`);
     }

@@ -44,12 +44,33 @@ export function docIdFor(cveId: string): string {
 }
 
 // Hosts whose package or source listings mean the affected product's source is public.
-const OSS_HOSTS = ['github.com', 'gitlab.com', 'bitbucket.org', 'git.kernel.org', 'wordpress.org', 'pypi.org', 'npmjs.com', 'registry.npmjs.org',
-  'crates.io', 'rubygems.org', 'packagist.org', 'pkg.go.dev', 'proxy.golang.org', 'repo.maven.apache.org', 'nuget.org', 'hex.pm', 'sourceforge.net'];
+const OSS_HOSTS = [
+  'github.com',
+  'gitlab.com',
+  'bitbucket.org',
+  'git.kernel.org',
+  'wordpress.org',
+  'pypi.org',
+  'npmjs.com',
+  'registry.npmjs.org',
+  'crates.io',
+  'rubygems.org',
+  'packagist.org',
+  'pkg.go.dev',
+  'proxy.golang.org',
+  'repo.maven.apache.org',
+  'nuget.org',
+  'hex.pm',
+  'sourceforge.net',
+];
 
 const PATCH_TAGS = new Set(['patch', 'vendor-advisory']);
 
-export function computeRecord(cveId: string, f: CveFacts, cweNames: Map<string, string>): { doc: VulnDoc; columns: VulnColumns } | undefined {
+export function computeRecord(
+  cveId: string,
+  f: CveFacts,
+  cweNames: Map<string, string>,
+): { doc: VulnDoc; columns: VulnColumns } | undefined {
   const cves = [f.cve5, f.nvd2].filter((c): c is CveFact => !!c);
   if (!cves.length) return undefined; // a record exists only once a CVE feed describes the CVE
   const main = cves[0]!;
@@ -60,30 +81,49 @@ export function computeRecord(cveId: string, f: CveFacts, cweNames: Map<string, 
   const isKev = kev.length > 0;
   const isVkev = !!f.vulncheck_kev;
   const pocs = mergedPocs(f);
-  const pocFirst = pocs.map((p) => p.added_at).filter((d): d is string => !!d).sort()[0];
+  const pocFirst = pocs
+    .map((p) => p.added_at)
+    .filter((d): d is string => !!d)
+    .sort()[0];
   const citations = mergedCitations(cves);
   const affected = affectedProducts(cves);
   const cwe = unique([...cves.flatMap((c) => c.cwes.map((w) => w.id)), ...(f.kev?.cwes ?? []), ...templateCwes(f)]);
   const cveNames = new Map(cves.flatMap((c) => c.cwes.filter((w) => w.name).map((w) => [w.id, w.name!] as const)));
-  const weaknesses = cwe.map((id) => ({ cwe_id: id, cwe_name: cweNames.get(id) ?? cveNames.get(id) })).map(dropUndefined);
+  const weaknesses = cwe
+    .map((id) => ({ cwe_id: id, cwe_name: cweNames.get(id) ?? cveNames.get(id) }))
+    .map(dropUndefined);
   const templateCoverage = tpl ? (tpl.metadata.verified === true ? 'verified' : 'unverified') : 'none';
   const remote = cvss ? isRemote(cvss.vector) : undefined;
   const auth = cvss ? isAuth(cvss.vector) : undefined;
   const ui = cvss ? userInteraction(cvss.vector) : undefined;
   const severity = cvss ? (cvss.severity ?? severityFromScore(cvss.score, cvss.version)) : tpl?.severity;
-  const exploitSeen = isKev || (f.pocs?.itw ?? 0) > 0 || (f.vulncheck_kev?.reported_exploitation ?? 0) > 0 || cves.some((c) => c.ssvc_exploitation === 'active');
+  const exploitSeen =
+    isKev ||
+    (f.pocs?.itw ?? 0) > 0 ||
+    (f.vulncheck_kev?.reported_exploitation ?? 0) > 0 ||
+    cves.some((c) => c.ssvc_exploitation === 'active');
   const firstAffected = affected.find((p) => p.vendor && p.product);
   const vendor = f.kev?.vendor ?? f.vulncheck_kev?.vendor ?? firstAffected?.vendor;
   const product = f.kev?.product ?? f.vulncheck_kev?.product ?? firstAffected?.product;
   const published = cves.map((c) => c.published).find(Boolean);
-  const updated = cves.map((c) => c.updated).filter((d): d is string => !!d).sort().at(-1);
+  const updated = cves
+    .map((c) => c.updated)
+    .filter((d): d is string => !!d)
+    .sort()
+    .at(-1);
   const rejected = cves.some((c) => c.state === 'REJECTED');
   const vulnStatus = f.nvd2?.vuln_status?.toLowerCase() ?? (rejected ? 'rejected' : 'published');
   const configurations = unique(cves.flatMap((c) => c.configurations));
   const solutions = unique(cves.flatMap((c) => c.solutions));
   const docId = docIdFor(cveId);
   const epss = f.epss;
-  const score = ntps({ cvss_score: cvss?.score, epss_score: epss?.score, is_kev: isKev, is_poc: pocs.length > 0, template_coverage: templateCoverage });
+  const score = ntps({
+    cvss_score: cvss?.score,
+    epss_score: epss?.score,
+    is_kev: isKev,
+    is_poc: pocs.length > 0,
+    template_coverage: templateCoverage,
+  });
   const nucleiPoc = tpl ? pocs.find((p) => p.source === 'nuclei' && p.url.endsWith(`/${tpl.uri}`)) : undefined;
 
   const doc: VulnDoc = {
@@ -98,7 +138,9 @@ export function computeRecord(cveId: string, f: CveFacts, cweNames: Map<string, 
     epss_percentile: epss?.percentile,
     is_kev: isKev,
     is_vkev: isVkev,
-    is_oss: affected.some((p) => Object.keys(p.project_repos ?? {}).length > 0) || cves.some((c) => c.affected.some(isOssAffected)),
+    is_oss:
+      affected.some((p) => Object.keys(p.project_repos ?? {}).length > 0) ||
+      cves.some((c) => c.affected.some(isOssAffected)),
     is_patch_available: citations.some((c) => c.tags.some((t) => PATCH_TAGS.has(normTag(t)))),
     is_poc: pocs.length > 0,
     is_remote: remote,
@@ -118,7 +160,9 @@ export function computeRecord(cveId: string, f: CveFacts, cweNames: Map<string, 
     impact: tpl?.impact,
     name: main.title ?? f.kev?.name ?? f.vulncheck_kev?.name ?? tpl?.name ?? f.nvd2?.title ?? cveId,
     product,
-    remediation: solutions.length ? solutions.join('\n') : (tpl?.remediation ?? f.kev?.required_action ?? f.vulncheck_kev?.required_action),
+    remediation: solutions.length
+      ? solutions.join('\n')
+      : (tpl?.remediation ?? f.kev?.required_action ?? f.vulncheck_kev?.required_action),
     severity,
     vendor,
     requirement_type: auth ? 'authentication' : ui ? 'user_interaction' : cvss ? 'none' : undefined,
@@ -132,12 +176,14 @@ export function computeRecord(cveId: string, f: CveFacts, cweNames: Map<string, 
     doc_id: docId,
     doc_type: 'cve',
     exposure: f.exposure,
-    bounty: f.bounty ? dropUndefined({
-      rank: f.bounty.rank,
-      reports: f.bounty.reports,
-      delta_rank: f.bounty.prev ? f.bounty.rank - f.bounty.prev.rank : undefined,
-      delta_reports: f.bounty.prev ? f.bounty.reports - f.bounty.prev.reports : undefined,
-    }) : undefined,
+    bounty: f.bounty
+      ? dropUndefined({
+          rank: f.bounty.rank,
+          reports: f.bounty.reports,
+          delta_rank: f.bounty.prev ? f.bounty.rank - f.bounty.prev.rank : undefined,
+          delta_reports: f.bounty.prev ? f.bounty.reports - f.bounty.prev.reports : undefined,
+        })
+      : undefined,
     ntps: score,
     // when the template entered the public catalogue (nuclei's PoC entry), else when the store first saw it
     template_created_at: tpl ? (nucleiPoc?.added_at ?? tpl.created_at) : undefined,
@@ -170,7 +216,10 @@ export function computeRecord(cveId: string, f: CveFacts, cweNames: Map<string, 
     vuln_status: vulnStatus,
     template_coverage: templateCoverage,
     cwe,
-    search_text: [cveId, clean.name, clean.description, vendor, product, tpl?.id].filter(Boolean).join(' \n ').toLowerCase(),
+    search_text: [cveId, clean.name, clean.description, vendor, product, tpl?.id]
+      .filter(Boolean)
+      .join(' \n ')
+      .toLowerCase(),
   };
   return { doc: clean, columns };
 }
@@ -190,7 +239,12 @@ function cisaFromCve(f: CveFacts): KevFact | undefined {
 }
 
 function kevInfo(k: KevFact, source: string) {
-  return dropUndefined({ added_date: k.added_date, due_date: k.due_date, known_ransomware_campaign_use: k.ransomware, source });
+  return dropUndefined({
+    added_date: k.added_date,
+    due_date: k.due_date,
+    known_ransomware_campaign_use: k.ransomware,
+    source,
+  });
 }
 
 function mergedPocs(f: CveFacts): PocItem[] {
@@ -205,7 +259,11 @@ function mergedPocs(f: CveFacts): PocItem[] {
     .map((p) => dropUndefined({ added_at: p.added_at, source: p.source, url: p.url }) as PocItem);
 }
 
-interface Citation { source: string; tags: string[]; url: string }
+interface Citation {
+  source: string;
+  tags: string[];
+  url: string;
+}
 
 function mergedCitations(cves: CveFact[]): Citation[] {
   const byUrl = new Map<string, Citation>();
@@ -217,7 +275,14 @@ function mergedCitations(cves: CveFact[]): Citation[] {
   return [...byUrl.values()];
 }
 
-interface Product { vendor?: string; product?: string; cpe: string[]; project_repos?: Record<string, string>; projects?: string[]; product_type?: string }
+interface Product {
+  vendor?: string;
+  product?: string;
+  cpe: string[];
+  project_repos?: Record<string, string>;
+  projects?: string[];
+  product_type?: string;
+}
 
 function affectedProducts(cves: CveFact[]): Product[] {
   const byKey = new Map<string, Product>();
@@ -230,7 +295,8 @@ function affectedProducts(cves: CveFact[]): Product[] {
     const p = byKey.get(key) ?? { vendor, product, cpe: [] };
     for (const cpe of a.cpes) if (!p.cpe.includes(cpe)) p.cpe.push(cpe);
     if (a.repo) p.project_repos = { ...(p.project_repos ?? {}), [a.repo]: a.package_name ?? product ?? '' };
-    if (a.package_name && !(p.projects ?? []).includes(a.package_name)) p.projects = [...(p.projects ?? []), a.package_name];
+    if (a.package_name && !(p.projects ?? []).includes(a.package_name))
+      p.projects = [...(p.projects ?? []), a.package_name];
     const part = (fromCpe ?? p.cpe.map(cpeParts).find(Boolean))?.part;
     if (part && CPE_PART_TYPE[part]) p.product_type = CPE_PART_TYPE[part];
     byKey.set(key, p);
@@ -283,7 +349,8 @@ function templateGroup(f: CveFacts): VulnDoc {
 }
 
 function classification(c: Record<string, unknown>): Record<string, unknown> {
-  const num = (v: unknown) => (v === undefined || v === null || v === '' || Number.isNaN(Number(v)) ? undefined : Number(v));
+  const num = (v: unknown) =>
+    v === undefined || v === null || v === '' || Number.isNaN(Number(v)) ? undefined : Number(v);
   const strs = (v: unknown) => (Array.isArray(v) ? v.map(String) : typeof v === 'string' ? [v] : undefined);
   return dropUndefined({
     'cve-id': strs(c['cve-id']),
@@ -296,7 +363,11 @@ function classification(c: Record<string, unknown>): Record<string, unknown> {
   });
 }
 
-const normTag = (t: string) => t.trim().toLowerCase().replace(/[\s_]+/g, '-');
+const normTag = (t: string) =>
+  t
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-');
 
 function unique<T>(list: T[]): T[] {
   return [...new Set(list)];

@@ -11,7 +11,10 @@ const DAY = 86_400_000;
 
 /** Parses `fields` (comma separated); an unknown name is a 400 that names it. */
 export function parseFields(fields: string | string[] | undefined): string[] | undefined {
-  const list = (Array.isArray(fields) ? fields.join(',') : fields ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const list = (Array.isArray(fields) ? fields.join(',') : (fields ?? ''))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (!list.length) return undefined;
   for (const f of list) if (!FIELD_NAMES.has(f)) throw badRequest(`unknown field "${f}" in fields`, 'fields');
   return list;
@@ -48,7 +51,11 @@ export function lookupJson(row: store.StoredVuln, now: number): string {
 
 async function findRow(db: Db, id: string): Promise<store.StoredVuln> {
   const cveId = normCveId(id);
-  const row = cveId ? await store.findByCveId(db, cveId) : /^[0-9a-f]{24}$/i.test(id) ? await store.findByDocId(db, id.toLowerCase()) : undefined;
+  const row = cveId
+    ? await store.findByCveId(db, cveId)
+    : /^[0-9a-f]{24}$/i.test(id)
+      ? await store.findByDocId(db, id.toLowerCase())
+      : undefined;
   if (!row) throw notFound(`no vulnerability with id "${id}"`, 'id');
   return row;
 }
@@ -82,17 +89,62 @@ export interface SearchParams {
   facet_size?: number;
 }
 
-const TERM_FACETS = ['severity', 'vendor', 'product', 'assignee', 'vuln_status', 'template_coverage', 'cwe',
-  'is_kev', 'is_vkev', 'is_poc', 'is_template', 'is_exploit_seen', 'is_patch_available', 'is_oss', 'is_remote', 'is_auth'];
+const TERM_FACETS = [
+  'severity',
+  'vendor',
+  'product',
+  'assignee',
+  'vuln_status',
+  'template_coverage',
+  'cwe',
+  'is_kev',
+  'is_vkev',
+  'is_poc',
+  'is_template',
+  'is_exploit_seen',
+  'is_patch_available',
+  'is_oss',
+  'is_remote',
+  'is_auth',
+];
 // Range facet buckets: [label, lower bound (inclusive), upper bound (exclusive)]; numbers are constants.
 const RANGES: Record<string, [string, number, number][]> = {
-  cvss_score: [['0-4', 0, 4], ['4-7', 4, 7], ['7-9', 7, 9], ['9-10', 9, 11]],
-  epss_score: [['0-0.01', 0, 0.01], ['0.01-0.1', 0.01, 0.1], ['0.1-0.5', 0.1, 0.5], ['0.5-1', 0.5, 2]],
-  epss_percentile: [['0-0.5', 0, 0.5], ['0.5-0.9', 0.5, 0.9], ['0.9-0.99', 0.9, 0.99], ['0.99-1', 0.99, 2]],
-  ntps: [['0-25', 0, 25], ['25-50', 25, 50], ['50-75', 50, 75], ['75-100', 75, 101]],
-  poc_count: [['0', 0, 1], ['1-4', 1, 5], ['5-19', 5, 20], ['20+', 20, 1e9]],
+  cvss_score: [
+    ['0-4', 0, 4],
+    ['4-7', 4, 7],
+    ['7-9', 7, 9],
+    ['9-10', 9, 11],
+  ],
+  epss_score: [
+    ['0-0.01', 0, 0.01],
+    ['0.01-0.1', 0.01, 0.1],
+    ['0.1-0.5', 0.1, 0.5],
+    ['0.5-1', 0.5, 2],
+  ],
+  epss_percentile: [
+    ['0-0.5', 0, 0.5],
+    ['0.5-0.9', 0.5, 0.9],
+    ['0.9-0.99', 0.9, 0.99],
+    ['0.99-1', 0.99, 2],
+  ],
+  ntps: [
+    ['0-25', 0, 25],
+    ['25-50', 25, 50],
+    ['50-75', 50, 75],
+    ['75-100', 75, 101],
+  ],
+  poc_count: [
+    ['0', 0, 1],
+    ['1-4', 1, 5],
+    ['5-19', 5, 20],
+    ['20+', 20, 1e9],
+  ],
 };
-const csv = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(',') : v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const csv = (v: string | string[] | undefined) =>
+  (Array.isArray(v) ? v.join(',') : (v ?? ''))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 export async function search(db: Db, p: SearchParams) {
   const wanted = parseFields(p.fields);
@@ -116,16 +168,19 @@ async function facetsFor(db: Db, where: string, params: unknown[], total: number
   const ranges = csv(p.range_facets);
   if (!terms.length && !ranges.length) return undefined;
   const size = p.facet_size ?? 10;
-  if (!Number.isInteger(size) || size < 1 || size > 1000) throw badRequest('facet_size must be 1 to 1000', 'facet_size');
+  if (!Number.isInteger(size) || size < 1 || size > 1000)
+    throw badRequest('facet_size must be 1 to 1000', 'facet_size');
   const out: Record<string, { buckets: Record<string, number>; missing: number; other: number; total: number }> = {};
   for (const name of terms) {
-    if (!TERM_FACETS.includes(name)) throw badRequest(`term_facets: "${name}" cannot be faceted; use one of ${TERM_FACETS.join(', ')}`, 'term_facets');
+    if (!TERM_FACETS.includes(name))
+      throw badRequest(`term_facets: "${name}" cannot be faceted; use one of ${TERM_FACETS.join(', ')}`, 'term_facets');
     const col = SEARCH_FIELDS[name]!.col;
     const expr = name === 'cwe' ? 'unnest(cwe)' : `${col}::text`;
     const res = await store.groupCounts(db, expr, where, params, size + 1);
-    const missing = name === 'cwe'
-      ? await store.countWhere(db, `${where} AND cardinality(cwe) = 0`, params)
-      : res.find((r) => r.k === null)?.n ?? 0;
+    const missing =
+      name === 'cwe'
+        ? await store.countWhere(db, `${where} AND cardinality(cwe) = 0`, params)
+        : (res.find((r) => r.k === null)?.n ?? 0);
     const buckets: Record<string, number> = {};
     for (const r of res) if (r.k !== null && Object.keys(buckets).length < size) buckets[r.k] = r.n;
     const counted = Object.values(buckets).reduce((a, n) => a + n, 0);
@@ -134,7 +189,11 @@ async function facetsFor(db: Db, where: string, params: unknown[], total: number
   }
   for (const name of ranges) {
     const edges = RANGES[name];
-    if (!edges) throw badRequest(`range_facets: "${name}" has no ranges; use one of ${Object.keys(RANGES).join(', ')}`, 'range_facets');
+    if (!edges)
+      throw badRequest(
+        `range_facets: "${name}" has no ranges; use one of ${Object.keys(RANGES).join(', ')}`,
+        'range_facets',
+      );
     const col = SEARCH_FIELDS[name]!.col;
     const cases = edges.map(([label, lo, hi]) => `WHEN ${col} >= ${lo} AND ${col} < ${hi} THEN '${label}'`);
     const res = await store.groupCounts(db, `CASE ${cases.join(' ')} END`, where, params);

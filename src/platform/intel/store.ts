@@ -7,7 +7,9 @@ import type { VulnColumns, VulnDoc } from './record.ts';
 
 // PostgreSQL text and jsonb cannot hold NUL characters; some feeds carry them inside descriptions.
 export function toJson(value: unknown): string {
-  return JSON.stringify(value, (_k, v) => (typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', '') : v));
+  return JSON.stringify(value, (_k, v) =>
+    typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', '') : v,
+  );
 }
 
 export interface FactRow {
@@ -99,7 +101,9 @@ export async function upsertRecords(db: Db, records: (VulnColumns & { doc: VulnD
   if (!records.length) return 0;
   // Serialising the same record always gives the same text, so text equality is record equality.
   const rows = records.map((r) => ({ ...r, doc: toJson(r.doc) }));
-  const updates = NAMES.filter((n) => n !== 'cve_id').map((n) => `${n} = EXCLUDED.${n}`).join(', ');
+  const updates = NAMES.filter((n) => n !== 'cve_id')
+    .map((n) => `${n} = EXCLUDED.${n}`)
+    .join(', ');
   const res = await db.query(
     `INSERT INTO intel_vulns (${NAMES.join(', ')})
      SELECT ${NAMES.map((n) => `x.${n}`).join(', ')} FROM jsonb_to_recordset($1::jsonb) AS x(${COLS})
@@ -139,7 +143,18 @@ export async function findJson(db: Db, id: string): Promise<StoredVuln | undefin
   return id.startsWith('CVE-') ? findByCveId(db, id) : findByDocId(db, id);
 }
 
-export async function logImport(db: Db, r: { feed: string; source: string; started: Date; read: number; changed: number; skipped: { ref: string; reason: string }[]; skippedCount: number }): Promise<void> {
+export async function logImport(
+  db: Db,
+  r: {
+    feed: string;
+    source: string;
+    started: Date;
+    read: number;
+    changed: number;
+    skipped: { ref: string; reason: string }[];
+    skippedCount: number;
+  },
+): Promise<void> {
   await db.query(
     `INSERT INTO intel_imports (feed, source, started_at, finished_at, read_count, changed_count, skipped_count, skipped)
      VALUES ($1, $2, $3, now(), $4, $5, $6, $7::jsonb)`,
@@ -151,27 +166,52 @@ export async function logImport(db: Db, r: { feed: string; source: string; start
 // parameters), `params` its values.
 
 export async function countWhere(db: Db, where: string, params: unknown[]): Promise<number> {
-  return (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM intel_vulns WHERE ${where}`, params)).rows[0]!.n;
+  return (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM intel_vulns WHERE ${where}`, params)).rows[0]!
+    .n;
 }
 
 /** `limit` and `offset` are parameter placeholders of the builder. */
-export async function readWhere(db: Db, where: string, order: string, limit: string, offset: string, params: unknown[]): Promise<StoredVuln[]> {
-  return (await db.query<StoredVuln>(`${READ} WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`, params)).rows;
+export async function readWhere(
+  db: Db,
+  where: string,
+  order: string,
+  limit: string,
+  offset: string,
+  params: unknown[],
+): Promise<StoredVuln[]> {
+  return (
+    await db.query<StoredVuln>(`${READ} WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`, params)
+  ).rows;
 }
 
 /** Counts per value of `expr` (a column expression of query.ts's field table); with `limit`, the largest first. */
-export async function groupCounts(db: Db, expr: string, where: string, params: unknown[], limit?: number): Promise<{ k: string | null; n: number }[]> {
+export async function groupCounts(
+  db: Db,
+  expr: string,
+  where: string,
+  params: unknown[],
+  limit?: number,
+): Promise<{ k: string | null; n: number }[]> {
   const tail = limit === undefined ? '' : ` ORDER BY 2 DESC, 1 LIMIT ${limit}`;
-  return (await db.query<{ k: string | null; n: number }>(`SELECT ${expr} AS k, count(*)::int AS n FROM intel_vulns WHERE ${where} GROUP BY 1${tail}`, params)).rows;
+  return (
+    await db.query<{ k: string | null; n: number }>(
+      `SELECT ${expr} AS k, count(*)::int AS n FROM intel_vulns WHERE ${where} GROUP BY 1${tail}`,
+      params,
+    )
+  ).rows;
 }
 
 /** How many CWE entries the matching records name in all. */
 export async function countCweWhere(db: Db, where: string, params: unknown[]): Promise<number> {
-  return (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM intel_vulns, unnest(cwe) WHERE ${where}`, params)).rows[0]!.n;
+  return (
+    await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM intel_vulns, unnest(cwe) WHERE ${where}`, params)
+  ).rows[0]!.n;
 }
 
 /** How many records there are, and how many of them have a template. */
 export async function countRecords(db: Db): Promise<{ records: number; withTemplate: number }> {
-  const { rows } = await db.query<{ n: number; t: number }>('SELECT count(*)::int AS n, count(*) FILTER (WHERE is_template)::int AS t FROM intel_vulns');
+  const { rows } = await db.query<{ n: number; t: number }>(
+    'SELECT count(*)::int AS n, count(*) FILTER (WHERE is_template)::int AS t FROM intel_vulns',
+  );
   return { records: rows[0]!.n, withTemplate: rows[0]!.t };
 }

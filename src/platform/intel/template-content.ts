@@ -4,7 +4,6 @@ import type { Db } from '../../db/connection.ts';
 import type { CveFacts, TemplateFact, TemplateLink } from './facts.ts';
 import { publicContents } from '../templates/store.ts';
 
-
 /**
  * Replaces the stored links of a batch of facts by the full templates read from the store. A link whose
  * template has meanwhile left the catalogue is dropped (the next relink removes it for good).

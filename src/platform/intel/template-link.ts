@@ -19,7 +19,10 @@ interface Candidate extends TemplateLink {
  * (Several templates name CVE-2021-44228, for example, but http/cves/2021/CVE-2021-44228.yaml is its own.)
  */
 function rank(cveId: string, c: Candidate): (number | string)[] {
-  const base = c.uri.slice(c.uri.lastIndexOf('/') + 1).replace(/\.ya?ml$/i, '').toUpperCase();
+  const base = c.uri
+    .slice(c.uri.lastIndexOf('/') + 1)
+    .replace(/\.ya?ml$/i, '')
+    .toUpperCase();
   return [
     c.is_early ? 1 : 0,
     base === cveId ? 0 : base.startsWith(cveId) ? 1 : 2,
@@ -65,7 +68,8 @@ export async function linkTemplateFacts(db: Db): Promise<string[]> {
   const links = await chooseLinks(db);
   const rows = [...links].map(([cve_id, data]) => ({ cve_id, data }));
   const changed: string[] = [];
-  for (let i = 0; i < rows.length; i += 1000) changed.push(...(await store.upsertFacts(db, 'template', rows.slice(i, i + 1000))));
+  for (let i = 0; i < rows.length; i += 1000)
+    changed.push(...(await store.upsertFacts(db, 'template', rows.slice(i, i + 1000))));
   changed.push(...(await store.deleteFactsExcept(db, 'template', [...links.keys()])));
   return changed;
 }

@@ -5,7 +5,12 @@ import nodemailer from 'nodemailer';
 import type { AppContext } from '../shared/context.ts';
 import { integrationGuard, send, SendError, UNREACHABLE, type EgressConfig } from './http-send.ts';
 
-export type AlertPayload = Record<string, unknown> & { event: string; message: string; scan_id: string; scan_name: string };
+export type AlertPayload = Record<string, unknown> & {
+  event: string;
+  message: string;
+  scan_id: string;
+  scan_name: string;
+};
 
 /** {{key}} placeholders of a body or subject; inside JSON text the values are JSON-escaped. */
 export function renderTemplate(text: string, payload: AlertPayload, jsonEscape: boolean): string {
@@ -17,7 +22,11 @@ export function renderTemplate(text: string, payload: AlertPayload, jsonEscape: 
 }
 
 /** Sends; resolves with the receiver's status (null for mail), throws SendError on failure. */
-export async function sendAlert(ctx: AppContext, doc: Record<string, any>, payload: AlertPayload): Promise<number | null> {
+export async function sendAlert(
+  ctx: AppContext,
+  doc: Record<string, any>,
+  payload: AlertPayload,
+): Promise<number | null> {
   switch (doc.provider) {
     case 'webhook': {
       const w = doc.webhook as { url: string; method?: string; headers?: Record<string, string>; body?: string };
@@ -30,32 +39,59 @@ export async function sendAlert(ctx: AppContext, doc: Record<string, any>, paylo
     }
     case 'slack': {
       const s = doc.slack as { 'webhook-url': string; channel?: string; username?: string };
-      const body = { text: payload.message, ...(s.channel ? { channel: s.channel } : {}), ...(s.username ? { username: s.username } : {}) };
-      return (await send(ctx.config, s['webhook-url'], { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).status;
+      const body = {
+        text: payload.message,
+        ...(s.channel ? { channel: s.channel } : {}),
+        ...(s.username ? { username: s.username } : {}),
+      };
+      return (
+        await send(ctx.config, s['webhook-url'], {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).status;
     }
     case 'teams': {
       const t = doc.teams as { 'webhook-url': string };
-      const facts = [['Scan', `${payload.scan_name} (${payload.scan_id})`], ['Event', payload.event]];
+      const facts = [
+        ['Scan', `${payload.scan_name} (${payload.scan_id})`],
+        ['Event', payload.event],
+      ];
       const body = {
         type: 'message',
-        attachments: [{
-          contentType: 'application/vnd.microsoft.card.adaptive',
-          content: {
-            $schema: 'http://adaptivecards.io/schemas/adaptive-card.json', type: 'AdaptiveCard', version: '1.4',
-            body: [
-              { type: 'TextBlock', text: payload.message, wrap: true, weight: 'Bolder' },
-              { type: 'FactSet', facts: facts.map(([title, value]) => ({ title, value })) },
-            ],
+        attachments: [
+          {
+            contentType: 'application/vnd.microsoft.card.adaptive',
+            content: {
+              $schema: 'http://adaptivecards.io/schemas/adaptive-card.json',
+              type: 'AdaptiveCard',
+              version: '1.4',
+              body: [
+                { type: 'TextBlock', text: payload.message, wrap: true, weight: 'Bolder' },
+                { type: 'FactSet', facts: facts.map(([title, value]) => ({ title, value })) },
+              ],
+            },
           },
-        }],
+        ],
       };
-      return (await send(ctx.config, t['webhook-url'], { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).status;
+      return (
+        await send(ctx.config, t['webhook-url'], {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).status;
     }
     case 'email': {
       const e = doc.email as SmtpSettings & { to: string[]; subject?: string };
       const x = await sendMail(ctx.config, e, {
-        from: e.from, to: e.to,
-        subject: renderTemplate(e.subject ?? 'Vigil: {{event}} - {{scan_name}}', payload, false).replace(/[\r\n]+/g, ' '),
+        from: e.from,
+        to: e.to,
+        subject: renderTemplate(e.subject ?? 'Vigil: {{event}} - {{scan_name}}', payload, false).replace(
+          /[\r\n]+/g,
+          ' ',
+        ),
         text: `${payload.message}\n\n${JSON.stringify(payload, null, 2)}\n`,
       });
       if (x) {
@@ -71,14 +107,30 @@ export async function sendAlert(ctx: AppContext, doc: Record<string, any>, paylo
 }
 
 /** One plain-text mail through the SMTP server of an `email` alerting config, to the given addresses. */
-export async function sendConfigMail(config: EgressConfig, doc: Record<string, any>, to: string[], subject: string, text: string): Promise<void> {
+export async function sendConfigMail(
+  config: EgressConfig,
+  doc: Record<string, any>,
+  to: string[],
+  subject: string,
+  text: string,
+): Promise<void> {
   const e = doc.email as SmtpSettings;
   const x = await sendMail(config, e, { from: e.from, to, subject: subject.replace(/[\r\n]+/g, ' '), text });
   if (x) throw new Error(mailErrorText(x));
 }
 
-interface SmtpSettings { host: string; port: number; secure?: boolean; username?: string; password?: string; from: string }
-interface MailError { code?: string; responseCode?: number }
+interface SmtpSettings {
+  host: string;
+  port: number;
+  secure?: boolean;
+  username?: string;
+  password?: string;
+  from: string;
+}
+interface MailError {
+  code?: string;
+  responseCode?: number;
+}
 
 /** Errors a reached SMTP server answered with (its own code is worth saying); every other failure did not reach one. */
 const SERVER_ANSWERS = new Set(['EAUTH', 'EENVELOPE', 'EMESSAGE']);
@@ -94,7 +146,11 @@ function mailErrorText(x: MailError): string {
  * (decided here after DNS; the certificate is still checked against the configured name). Resolves with
  * the error, undefined when sent.
  */
-async function sendMail(config: EgressConfig, e: SmtpSettings, mail: { from: string; to: string[]; subject: string; text: string }): Promise<MailError | undefined> {
+async function sendMail(
+  config: EgressConfig,
+  e: SmtpSettings,
+  mail: { from: string; to: string[]; subject: string; text: string },
+): Promise<MailError | undefined> {
   let address: string;
   try {
     address = await integrationGuard(config).address(e.host, e.port);
@@ -102,9 +158,16 @@ async function sendMail(config: EgressConfig, e: SmtpSettings, mail: { from: str
     return { code: 'EREFUSED' };
   }
   const transport = nodemailer.createTransport({
-    host: address, servername: net.isIP(e.host) ? undefined : e.host, port: e.port, secure: e.secure ?? e.port === 465,
+    host: address,
+    servername: net.isIP(e.host) ? undefined : e.host,
+    port: e.port,
+    secure: e.secure ?? e.port === 465,
     auth: e.username ? { user: e.username, pass: e.password ?? '' } : undefined,
-    connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000, logger: false, debug: false,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 20_000,
+    logger: false,
+    debug: false,
   });
   try {
     await transport.sendMail(mail);

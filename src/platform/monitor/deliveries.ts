@@ -60,31 +60,58 @@ async function attempt(ctx: AppContext, d: store.DeliveryRow): Promise<void> {
     else await deliverTicket(ctx, d.config_id, doc, d.payload as never);
     await store.markDelivered(ctx.db, d.id, status);
   } catch (err) {
-    const e = err instanceof SendError ? err : new SendError('internal error while sending (details in the server log)');
-    if (!(err instanceof SendError)) ctx.log.error({ err, delivery_id: d.id, config_id: d.config_id }, 'delivery failed');
+    const e =
+      err instanceof SendError ? err : new SendError('internal error while sending (details in the server log)');
+    if (!(err instanceof SendError))
+      ctx.log.error({ err, delivery_id: d.id, config_id: d.config_id }, 'delivery failed');
     const retryIn = e.retry ? backoff(d.attempts) : null;
     await store.markAttemptFailed(ctx.db, d.id, e.message, e.status, retryIn);
     // The config id and the reason only: URLs, headers and credentials stay out of the log.
-    ctx.log.warn({ delivery_id: d.id, config_id: d.config_id, attempt: d.attempts, reason: e.message, retry_in_s: retryIn }, 'delivery attempt failed');
+    ctx.log.warn(
+      { delivery_id: d.id, config_id: d.config_id, attempt: d.attempts, reason: e.message, retry_in_s: retryIn },
+      'delivery attempt failed',
+    );
   }
 }
 
 const iso = (x: Date | null | undefined) => (x ? new Date(x).toISOString() : '');
 
-export async function listDeliveries(ctx: AppContext, caller: Caller, configId: string, q: { limit?: number; offset?: number }) {
+export async function listDeliveries(
+  ctx: AppContext,
+  caller: Caller,
+  configId: string,
+  q: { limit?: number; offset?: number },
+) {
   const config = await mustGetConfig(ctx, caller.teamId, configId);
   if (config.config_type !== 'alerting' && config.config_type !== 'reporting') {
-    throw badRequest(`config ${configId} is a ${config.config_type} config; only alerting and reporting configs deliver`, 'config_id');
+    throw badRequest(
+      `config ${configId} is a ${config.config_type} config; only alerting and reporting configs deliver`,
+      'config_id',
+    );
   }
   const rows = await store.listDeliveries(ctx.db, configId, q.limit ?? 100, q.offset ?? 0);
-  const tickets = config.config_type === 'reporting' ? new Map((await store.listTickets(ctx.db, configId)).map((t) => [t.vuln_hash, t])) : undefined;
+  const tickets =
+    config.config_type === 'reporting'
+      ? new Map((await store.listTickets(ctx.db, configId)).map((t) => [t.vuln_hash, t]))
+      : undefined;
   return rows.map((r) => {
     const t = r.vuln_hash ? tickets?.get(r.vuln_hash) : undefined;
     return {
-      id: r.id, config_id: r.config_id, kind: r.kind, event: r.event, scan_id: r.scan_id ?? '', run: r.run ?? 0,
-      vuln_hash: r.vuln_hash ?? '', status: r.status, attempts: r.attempts, last_error: r.last_error ?? '',
-      response_status: r.response_status ?? 0, created_at: iso(r.created_at), updated_at: iso(r.updated_at),
-      delivered_at: iso(r.delivered_at), next_attempt_at: r.status === 'pending' ? iso(r.next_attempt_at) : '',
+      id: r.id,
+      config_id: r.config_id,
+      kind: r.kind,
+      event: r.event,
+      scan_id: r.scan_id ?? '',
+      run: r.run ?? 0,
+      vuln_hash: r.vuln_hash ?? '',
+      status: r.status,
+      attempts: r.attempts,
+      last_error: r.last_error ?? '',
+      response_status: r.response_status ?? 0,
+      created_at: iso(r.created_at),
+      updated_at: iso(r.updated_at),
+      delivered_at: iso(r.delivered_at),
+      next_attempt_at: r.status === 'pending' ? iso(r.next_attempt_at) : '',
       ...(t ? { ticket_id: t.external_id, ticket_url: t.url } : {}),
     };
   });

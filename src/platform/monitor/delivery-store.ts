@@ -49,9 +49,18 @@ export interface NewDelivery {
 /** Adds deliveries; one that exists already (the same event handled twice) is not added again. */
 export async function insertDeliveries(db: Db, list: NewDelivery[]): Promise<void> {
   for (let i = 0; i < list.length; i += 500) {
-    const json = JSON.stringify(list.slice(i, i + 500).map((d) => ({
-      c: d.configId, t: d.teamId, k: d.kind, e: d.event, s: d.scanId, r: d.run, h: d.vulnHash ?? null, p: d.payload,
-    })));
+    const json = JSON.stringify(
+      list.slice(i, i + 500).map((d) => ({
+        c: d.configId,
+        t: d.teamId,
+        k: d.kind,
+        e: d.event,
+        s: d.scanId,
+        r: d.run,
+        h: d.vulnHash ?? null,
+        p: d.payload,
+      })),
+    );
     await db.query(
       `INSERT INTO deliveries (config_id, team_id, kind, event, scan_id, run, vuln_hash, payload)
        SELECT x.c, x.t, x.k, x.e, x.s, x.r, x.h, x.p FROM jsonb_to_recordset($1::jsonb) AS x(c text, t text, k text, e text, s text, r int, h text, p jsonb)
@@ -104,7 +113,13 @@ export async function markDelivered(db: Db, id: string, responseStatus: number |
 }
 
 /** A failed attempt: tried again after `retryInSeconds`, or failed for good when that is null. */
-export async function markAttemptFailed(db: Db, id: string, error: string, responseStatus: number | null, retryInSeconds: number | null): Promise<void> {
+export async function markAttemptFailed(
+  db: Db,
+  id: string,
+  error: string,
+  responseStatus: number | null,
+  retryInSeconds: number | null,
+): Promise<void> {
   await db.query(
     `UPDATE deliveries SET last_error = $2, response_status = $3, updated_at = now(),
        status = CASE WHEN $4::float8 IS NULL THEN 'failed' ELSE 'pending' END,
@@ -134,17 +149,31 @@ export interface TicketRow {
  * Reserves the ticket of a finding before the tracker is asked: true when this caller must create it;
  * otherwise the existing row (external_id '' while another attempt is still creating it).
  */
-export async function reserveTicket(db: Db, configId: string, vulnHash: string, tracker: string): Promise<true | TicketRow> {
+export async function reserveTicket(
+  db: Db,
+  configId: string,
+  vulnHash: string,
+  tracker: string,
+): Promise<true | TicketRow> {
   const ins = await db.query(
     `INSERT INTO report_tickets (config_id, vuln_hash, tracker, external_id) VALUES ($1, $2, $3, '') ON CONFLICT DO NOTHING`,
     [configId, vulnHash, tracker],
   );
   if (ins.rowCount > 0) return true;
-  const { rows } = await db.query<TicketRow>('SELECT * FROM report_tickets WHERE config_id = $1 AND vuln_hash = $2', [configId, vulnHash]);
+  const { rows } = await db.query<TicketRow>('SELECT * FROM report_tickets WHERE config_id = $1 AND vuln_hash = $2', [
+    configId,
+    vulnHash,
+  ]);
   return rows[0] ?? true;
 }
 
-export async function completeTicket(db: Db, configId: string, vulnHash: string, externalId: string, url: string): Promise<void> {
+export async function completeTicket(
+  db: Db,
+  configId: string,
+  vulnHash: string,
+  externalId: string,
+  url: string,
+): Promise<void> {
   await db.query(
     'UPDATE report_tickets SET external_id = $3, url = $4, updated_at = now() WHERE config_id = $1 AND vuln_hash = $2',
     [configId, vulnHash, externalId, url],
@@ -153,16 +182,26 @@ export async function completeTicket(db: Db, configId: string, vulnHash: string,
 
 /** Drops a reservation whose creation failed, so a retry can try again. */
 export async function releaseTicket(db: Db, configId: string, vulnHash: string): Promise<void> {
-  await db.query(`DELETE FROM report_tickets WHERE config_id = $1 AND vuln_hash = $2 AND external_id = ''`, [configId, vulnHash]);
+  await db.query(`DELETE FROM report_tickets WHERE config_id = $1 AND vuln_hash = $2 AND external_id = ''`, [
+    configId,
+    vulnHash,
+  ]);
 }
 
 export async function touchTicket(db: Db, configId: string, vulnHash: string): Promise<void> {
-  await db.query('UPDATE report_tickets SET updated_at = now() WHERE config_id = $1 AND vuln_hash = $2', [configId, vulnHash]);
+  await db.query('UPDATE report_tickets SET updated_at = now() WHERE config_id = $1 AND vuln_hash = $2', [
+    configId,
+    vulnHash,
+  ]);
 }
 
-export async function listTickets(db: Db, configId: string): Promise<(TicketRow & { created_at: Date; updated_at: Date })[]> {
+export async function listTickets(
+  db: Db,
+  configId: string,
+): Promise<(TicketRow & { created_at: Date; updated_at: Date })[]> {
   const { rows } = await db.query<TicketRow & { created_at: Date; updated_at: Date }>(
-    'SELECT * FROM report_tickets WHERE config_id = $1 ORDER BY created_at, vuln_hash', [configId],
+    'SELECT * FROM report_tickets WHERE config_id = $1 ORDER BY created_at, vuln_hash',
+    [configId],
   );
   return rows;
 }
@@ -181,7 +220,13 @@ export interface FindingSummary {
 }
 
 /** Findings of a scan seen in a run; `onlyNew`: those first seen in it. */
-export async function runFindings(db: Db, scanId: string, run: number, onlyNew: boolean, limit = 10_000): Promise<FindingSummary[]> {
+export async function runFindings(
+  db: Db,
+  scanId: string,
+  run: number,
+  onlyNew: boolean,
+  limit = 10_000,
+): Promise<FindingSummary[]> {
   const { rows } = await db.query<FindingSummary>(
     `SELECT vuln_hash, template_id, name, severity, host, matched_at, tags, first_run, last_run,
        event->'info'->>'description' AS description

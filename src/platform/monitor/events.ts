@@ -32,7 +32,12 @@ export function parseConfig(c: ConfigRow): Record<string, unknown> {
 const asksFor = (doc: Record<string, unknown>, event: string) => ((doc.events as string[]) ?? []).includes(event);
 
 /** The alerting configs (the given ones and the team's global ones) whose `events` include `event`. */
-async function alertingConfigsFor(ctx: Pick<AppContext, 'db'>, teamId: string, ids: string[], event: string): Promise<ConfigRow[]> {
+async function alertingConfigsFor(
+  ctx: Pick<AppContext, 'db'>,
+  teamId: string,
+  ids: string[],
+  event: string,
+): Promise<ConfigRow[]> {
   return (await configsFor(ctx.db, teamId, ids, ['alerting'], true)).filter((c) => asksFor(parseConfig(c), event));
 }
 
@@ -75,7 +80,12 @@ async function handleEvent(ctx: AppContext, ev: store.EventRow): Promise<void> {
   if (!scan) return; // deleted since
   if (ev.event === 'scan_finished') {
     // Scores and states first: the alerts and tickets below see the scored severities.
-    await applyVulnScores(ctx.db, scan.id, ev.team_id, scan.request as { scan_config_ids?: string[]; disable_global_scan_config?: boolean });
+    await applyVulnScores(
+      ctx.db,
+      scan.id,
+      ev.team_id,
+      scan.request as { scan_config_ids?: string[]; disable_global_scan_config?: boolean },
+    );
     await markFindingStates(ctx.db, scan.id, ev.run);
     scan = (await getScanById(ctx.db, ev.scan_id)) ?? scan;
   }
@@ -96,11 +106,18 @@ async function handleEvent(ctx: AppContext, ev: store.EventRow): Promise<void> {
   const common = { teamId: ev.team_id, scanId: scan.id, run: ev.run };
 
   // Each config's YAML parsed once for this event.
-  const alerting = (await configsFor(ctx.db, ev.team_id, req.alerting_config_ids ?? [], ['alerting'], !req.disable_global_alert_config))
-    .map((c) => ({ c, doc: parseConfig(c) }));
+  const alerting = (
+    await configsFor(ctx.db, ev.team_id, req.alerting_config_ids ?? [], ['alerting'], !req.disable_global_alert_config)
+  ).map((c) => ({ c, doc: parseConfig(c) }));
   for (const { c, doc } of alerting) {
     if (asksFor(doc, ev.event)) {
-      deliveries.push({ ...common, configId: c.id, kind: 'alert', event: ev.event, payload: { ...base, message: eventMessage(base) } });
+      deliveries.push({
+        ...common,
+        configId: c.id,
+        kind: 'alert',
+        event: ev.event,
+        payload: { ...base, message: eventMessage(base) },
+      });
     }
   }
 
@@ -114,23 +131,41 @@ async function handleEvent(ctx: AppContext, ev: store.EventRow): Promise<void> {
         const hits = fresh.filter((f) => severityRank(f.severity) >= floor);
         if (!hits.length) continue;
         const payload = {
-          ...base, event: 'new_finding', findings_count: hits.length,
+          ...base,
+          event: 'new_finding',
+          findings_count: hits.length,
           findings: hits.slice(0, MAX_FINDINGS_IN_ALERT).map(findingView),
         };
-        deliveries.push({ ...common, configId: c.id, kind: 'alert', event: 'new_finding', payload: { ...payload, message: eventMessage(payload) } });
+        deliveries.push({
+          ...common,
+          configId: c.id,
+          kind: 'alert',
+          event: 'new_finding',
+          payload: { ...payload, message: eventMessage(payload) },
+        });
       }
     }
 
     // Tickets: every finding seen in this run, for each reporting config whose lists let it through. A
     // finding that already has a ticket gets it updated, not a second one (see trackers.ts).
-    const reporting = await configsFor(ctx.db, ev.team_id, req.reporting_config_ids ?? [], ['reporting'], !req.disable_global_report_config);
+    const reporting = await configsFor(
+      ctx.db,
+      ev.team_id,
+      req.reporting_config_ids ?? [],
+      ['reporting'],
+      !req.disable_global_report_config,
+    );
     if (reporting.length) {
       const seen = await store.runFindings(ctx.db, scan.id, ev.run, false);
       for (const c of reporting) {
         const doc = parseConfig(c);
         for (const f of seen.filter((x) => passes(doc, x))) {
           deliveries.push({
-            ...common, configId: c.id, kind: 'ticket', event: 'ticket', vulnHash: f.vuln_hash,
+            ...common,
+            configId: c.id,
+            kind: 'ticket',
+            event: 'ticket',
+            vulnHash: f.vuln_hash,
             payload: { scan_id: scan.id, scan_name: scan.name, run: ev.run, finding: findingView(f) },
           });
         }
@@ -142,16 +177,23 @@ async function handleEvent(ctx: AppContext, ev: store.EventRow): Promise<void> {
 
 function findingView(f: store.FindingSummary) {
   return {
-    vuln_hash: f.vuln_hash, template_id: f.template_id, name: f.name ?? f.template_id, severity: f.severity,
-    host: f.host, matched_at: f.matched_at, tags: f.tags, description: f.description ?? '',
+    vuln_hash: f.vuln_hash,
+    template_id: f.template_id,
+    name: f.name ?? f.template_id,
+    severity: f.severity,
+    host: f.host,
+    matched_at: f.matched_at,
+    tags: f.tags,
+    description: f.description ?? '',
   };
 }
 
 /** allow-list / deny-list of a reporting config (severity and tags). */
 function passes(doc: Record<string, unknown>, f: store.FindingSummary): boolean {
   const match = (l: { severity?: string[]; tags?: string[] } | undefined) =>
-    !!l && ((l.severity ?? []).map((s) => s.toLowerCase()).includes(f.severity.toLowerCase())
-      || (l.tags ?? []).some((t) => f.tags.map((x) => x.toLowerCase()).includes(t.toLowerCase())));
+    !!l &&
+    ((l.severity ?? []).map((s) => s.toLowerCase()).includes(f.severity.toLowerCase()) ||
+      (l.tags ?? []).some((t) => f.tags.map((x) => x.toLowerCase()).includes(t.toLowerCase())));
   const allow = doc['allow-list'] as { severity?: string[]; tags?: string[] } | undefined;
   const deny = doc['deny-list'] as { severity?: string[]; tags?: string[] } | undefined;
   if (allow && (allow.severity?.length || allow.tags?.length) && !match(allow)) return false;
@@ -159,18 +201,34 @@ function passes(doc: Record<string, unknown>, f: store.FindingSummary): boolean 
 }
 
 /** A one-line text for chat and mail. */
-export function eventMessage(p: { event: string; scan_name: string; scan_id: string; failure_reason?: string; total_result?: number; findings_count?: number; findings?: { severity: string; name: string; matched_at: string }[] }): string {
+export function eventMessage(p: {
+  event: string;
+  scan_name: string;
+  scan_id: string;
+  failure_reason?: string;
+  total_result?: number;
+  findings_count?: number;
+  findings?: { severity: string; name: string; matched_at: string }[];
+}): string {
   const scan = `scan "${p.scan_name}" (${p.scan_id})`;
   switch (p.event) {
-    case 'scan_running': return `Vigil: ${scan} is running`;
-    case 'scan_finished': return `Vigil: ${scan} finished with ${p.total_result ?? 0} findings`;
-    case 'scan_stopped': return `Vigil: ${scan} was stopped`;
-    case 'scan_failed': return `Vigil: ${scan} failed: ${p.failure_reason || 'unknown reason'}`;
+    case 'scan_running':
+      return `Vigil: ${scan} is running`;
+    case 'scan_finished':
+      return `Vigil: ${scan} finished with ${p.total_result ?? 0} findings`;
+    case 'scan_stopped':
+      return `Vigil: ${scan} was stopped`;
+    case 'scan_failed':
+      return `Vigil: ${scan} failed: ${p.failure_reason || 'unknown reason'}`;
     case 'new_finding': {
-      const list = (p.findings ?? []).slice(0, 10).map((f) => `[${f.severity}] ${f.name} at ${f.matched_at}`).join('; ');
+      const list = (p.findings ?? [])
+        .slice(0, 10)
+        .map((f) => `[${f.severity}] ${f.name} at ${f.matched_at}`)
+        .join('; ');
       return `Vigil: ${p.findings_count} new finding(s) in ${scan}: ${list}`;
     }
-    default: return `Vigil: ${scan}: ${p.event}`;
+    default:
+      return `Vigil: ${scan}: ${p.event}`;
   }
 }
 
@@ -180,18 +238,32 @@ export function eventMessage(p: { event: string; scan_name: string; scan_id: str
  * queues nothing twice). The monitor loop sends them like every other alert, with retries.
  */
 export async function queueAssetPolicyAlert(
-  ctx: Pick<AppContext, 'db'>, a: { teamId: string; configIds: string[]; eventId: string; policyName: string; payload: Record<string, unknown> },
+  ctx: Pick<AppContext, 'db'>,
+  a: { teamId: string; configIds: string[]; eventId: string; policyName: string; payload: Record<string, unknown> },
 ): Promise<number> {
   const wanted = await alertingConfigsFor(ctx, a.teamId, a.configIds, 'asset_policy_match');
   const assets = (a.payload.message_payload as { host?: string; name?: string } | undefined) ?? {};
   const what = assets.host ?? assets.name ?? 'an asset';
   const payload = {
-    ...a.payload, event: 'asset_policy_match', scan_id: '', scan_name: a.policyName,
+    ...a.payload,
+    event: 'asset_policy_match',
+    scan_id: '',
+    scan_name: a.policyName,
     message: `Vigil: asset policy "${a.policyName}" matched ${what}`,
   };
-  await store.insertDeliveries(ctx.db, wanted.map((c) => ({
-    configId: c.id, teamId: a.teamId, kind: 'alert' as const, event: 'asset_policy_match', scanId: null, run: null, vulnHash: `asset-event:${a.eventId}`, payload,
-  })));
+  await store.insertDeliveries(
+    ctx.db,
+    wanted.map((c) => ({
+      configId: c.id,
+      teamId: a.teamId,
+      kind: 'alert' as const,
+      event: 'asset_policy_match',
+      scanId: null,
+      run: null,
+      vulnHash: `asset-event:${a.eventId}`,
+      payload,
+    })),
+  );
   return wanted.length;
 }
 
@@ -201,18 +273,40 @@ export async function queueAssetPolicyAlert(
  */
 export async function queueNewAssetsAlert(
   ctx: Pick<AppContext, 'db'>,
-  a: { teamId: string; configIds: string[]; enumerationId: string; enumerationName: string; run: number; assets: { host: string; port?: number | null }[] },
+  a: {
+    teamId: string;
+    configIds: string[];
+    enumerationId: string;
+    enumerationName: string;
+    run: number;
+    assets: { host: string; port?: number | null }[];
+  },
 ): Promise<number> {
   if (a.assets.length === 0) return 0;
   const wanted = await alertingConfigsFor(ctx, a.teamId, a.configIds, 'new_asset');
   const names = a.assets.slice(0, 20).map((x) => (x.port ? `${x.host}:${x.port}` : x.host));
   const payload = {
-    event: 'new_asset', scan_id: '', scan_name: a.enumerationName, enumeration_id: a.enumerationId, run: a.run,
-    assets_count: a.assets.length, assets: a.assets.slice(0, MAX_FINDINGS_IN_ALERT),
+    event: 'new_asset',
+    scan_id: '',
+    scan_name: a.enumerationName,
+    enumeration_id: a.enumerationId,
+    run: a.run,
+    assets_count: a.assets.length,
+    assets: a.assets.slice(0, MAX_FINDINGS_IN_ALERT),
     message: `Vigil: ${a.assets.length} new asset(s) in enumeration "${a.enumerationName}": ${names.join(', ')}${a.assets.length > names.length ? ', ...' : ''}`,
   };
-  await store.insertDeliveries(ctx.db, wanted.map((c) => ({
-    configId: c.id, teamId: a.teamId, kind: 'alert' as const, event: 'new_asset', scanId: null, run: a.run, vulnHash: `enumeration:${a.enumerationId}`, payload,
-  })));
+  await store.insertDeliveries(
+    ctx.db,
+    wanted.map((c) => ({
+      configId: c.id,
+      teamId: a.teamId,
+      kind: 'alert' as const,
+      event: 'new_asset',
+      scanId: null,
+      run: a.run,
+      vulnHash: `enumeration:${a.enumerationId}`,
+      payload,
+    })),
+  );
   return wanted.length;
 }

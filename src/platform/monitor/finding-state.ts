@@ -31,7 +31,10 @@ function hostName(h: string): string {
 }
 
 /** Whether a rule covers a finding: every field the rule gives must match. */
-export function ruleMatches(rule: Rule, f: { template_id: string; template_path: string | null; tags: string[]; host: string }): boolean {
+export function ruleMatches(
+  rule: Rule,
+  f: { template_id: string; template_path: string | null; tags: string[]; host: string },
+): boolean {
   if (rule.template && rule.template !== f.template_id && rule.template !== f.template_path) return false;
   if (rule.tag && !f.tags.map((t) => t.toLowerCase()).includes(rule.tag.toLowerCase())) return false;
   if (rule.host) {
@@ -47,10 +50,16 @@ export function ruleMatches(rule: Rule, f: { template_id: string; template_path:
  * kept in original_severity, and a finding no rule covers any more gets it back.
  */
 export async function applyVulnScores(db: Db, scanId: string, teamId: string, refs: ScanRefs): Promise<number> {
-  const configs = await configsFor(db, teamId, refs.scan_config_ids ?? [], ['vuln_score'], !refs.disable_global_scan_config);
+  const configs = await configsFor(
+    db,
+    teamId,
+    refs.scan_config_ids ?? [],
+    ['vuln_score'],
+    !refs.disable_global_scan_config,
+  );
   const rules: Rule[] = configs.flatMap((c) => {
     try {
-      return ((yaml.load(c.config, { schema: yaml.CORE_SCHEMA }) as { rules?: Rule[] })?.rules ?? []);
+      return (yaml.load(c.config, { schema: yaml.CORE_SCHEMA }) as { rules?: Rule[] })?.rules ?? [];
     } catch {
       return [];
     }

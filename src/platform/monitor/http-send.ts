@@ -9,7 +9,11 @@ import { integrationEgress } from '../shared/deny.ts';
 import { guardFor, guardedAgent, type ConnectGuard } from '../../engine/index.ts';
 
 export class SendError extends Error {
-  constructor(message: string, readonly status: number | null = null, readonly retry = true) {
+  constructor(
+    message: string,
+    readonly status: number | null = null,
+    readonly retry = true,
+  ) {
     super(message);
   }
 }
@@ -69,8 +73,12 @@ export async function send(
   let res: Awaited<ReturnType<typeof fetch>>;
   try {
     res = await fetch(u, {
-      method: init.method, headers: init.headers, body: init.body, redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs()), dispatcher: agentFor(integrationGuard(config)),
+      method: init.method,
+      headers: init.headers,
+      body: init.body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs()),
+      dispatcher: agentFor(integrationGuard(config)),
     });
   } catch {
     // Refused by the policy, refused by the host, reset, timed out, not resolved: all the same here.

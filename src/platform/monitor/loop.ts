@@ -46,17 +46,23 @@ export function startMonitor(ctx: AppContext, intervalMs = monitorIntervalMs()):
   for (const step of steps) {
     const tick = () => {
       if (stopped) return;
-      const p: Promise<void> = step.run(ctx).then(
-        () => undefined,
-        (err) => ctx.log.error({ err, step: step.name }, 'monitor step failed'),
-      ).finally(() => {
-        running.delete(p);
-        if (!stopped) schedule(intervalMs);
-      });
+      const p: Promise<void> = step
+        .run(ctx)
+        .then(
+          () => undefined,
+          (err) => ctx.log.error({ err, step: step.name }, 'monitor step failed'),
+        )
+        .finally(() => {
+          running.delete(p);
+          if (!stopped) schedule(intervalMs);
+        });
       running.add(p);
     };
     const schedule = (ms: number) => {
-      const t = setTimeout(() => { timers.delete(t); tick(); }, ms);
+      const t = setTimeout(() => {
+        timers.delete(t);
+        tick();
+      }, ms);
       timers.add(t);
     };
     schedule(Math.min(intervalMs, 1000));

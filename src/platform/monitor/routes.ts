@@ -14,51 +14,76 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
   const tags = ['scans'];
 
-  app.post('/v1/scans/schedule', {
-    config: { action: 'scans:manage' },
-    schema: {
-      tags, summary: 'Set the schedule of a scan (times are UTC; see docs/schedules.md)', body: S.SetScheduleBody,
-      response: { 200: S.Message, ...errorResponses(400, 401, 403) },
+  app.post(
+    '/v1/scans/schedule',
+    {
+      config: { action: 'scans:manage' },
+      schema: {
+        tags,
+        summary: 'Set the schedule of a scan (times are UTC; see docs/schedules.md)',
+        body: S.SetScheduleBody,
+        response: { 200: S.Message, ...errorResponses(400, 401, 403) },
+      },
     },
-  }, async (req) => {
-    await schedules.setSchedule(ctx, req.caller.teamId, req.body);
-    return { message: `schedule of scan ${req.body.scan_id} set` };
-  });
+    async (req) => {
+      await schedules.setSchedule(ctx, req.caller.teamId, req.body);
+      return { message: `schedule of scan ${req.body.scan_id} set` };
+    },
+  );
 
-  app.get('/v1/scans/schedule', {
-    config: { action: 'scans:view' },
-    schema: {
-      tags, summary: 'Scan schedules of the team',
-      response: { 200: Type.Object({ message: Type.String(), schedules: Type.Array(S.Schedule) }), ...errorResponses(401, 403) },
+  app.get(
+    '/v1/scans/schedule',
+    {
+      config: { action: 'scans:view' },
+      schema: {
+        tags,
+        summary: 'Scan schedules of the team',
+        response: {
+          200: Type.Object({ message: Type.String(), schedules: Type.Array(S.Schedule) }),
+          ...errorResponses(401, 403),
+        },
+      },
     },
-  }, async (req) => ({ message: 'ok', schedules: await schedules.listSchedules(ctx, req.caller.teamId) }));
+    async (req) => ({ message: 'ok', schedules: await schedules.listSchedules(ctx, req.caller.teamId) }),
+  );
 
-  app.delete('/v1/scans/schedule', {
-    config: { action: 'scans:manage' },
-    schema: {
-      tags, summary: 'Remove the schedule of a scan', querystring: Type.Object({ scan_id: Type.String({ minLength: 1, maxLength: 100 }) }),
-      response: { 200: S.Message, ...errorResponses(400, 401, 403, 404) },
+  app.delete(
+    '/v1/scans/schedule',
+    {
+      config: { action: 'scans:manage' },
+      schema: {
+        tags,
+        summary: 'Remove the schedule of a scan',
+        querystring: Type.Object({ scan_id: Type.String({ minLength: 1, maxLength: 100 }) }),
+        response: { 200: S.Message, ...errorResponses(400, 401, 403, 404) },
+      },
     },
-  }, async (req) => {
-    await schedules.deleteSchedule(ctx, req.caller.teamId, req.query.scan_id);
-    return { message: `schedule of scan ${req.query.scan_id} removed` };
-  });
+    async (req) => {
+      await schedules.deleteSchedule(ctx, req.caller.teamId, req.query.scan_id);
+      return { message: `schedule of scan ${req.query.scan_id} removed` };
+    },
+  );
 };
 
 export const deliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
   const ctags = ['configurations'];
 
-  app.get('/v1/scans/config/:config_id/deliveries', {
-    config: { action: 'configs:view' },
-    schema: {
-      tags: ctags, summary: 'Alerts and tickets sent for an alerting or reporting config, newest first, with attempts and errors',
-      params: ConfigIdParams,
-      querystring: Type.Object({
-        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
-        offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
-      }),
-      response: { 200: Type.Array(S.Delivery), ...errorResponses(400, 401, 403, 404) },
+  app.get(
+    '/v1/scans/config/:config_id/deliveries',
+    {
+      config: { action: 'configs:view' },
+      schema: {
+        tags: ctags,
+        summary: 'Alerts and tickets sent for an alerting or reporting config, newest first, with attempts and errors',
+        params: ConfigIdParams,
+        querystring: Type.Object({
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+          offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+        }),
+        response: { 200: Type.Array(S.Delivery), ...errorResponses(400, 401, 403, 404) },
+      },
     },
-  }, async (req) => listDeliveries(ctx, req.caller, req.params.config_id, req.query));
+    async (req) => listDeliveries(ctx, req.caller, req.params.config_id, req.query),
+  );
 };

@@ -48,8 +48,10 @@ export function nextRun(spec: ScheduleSpec, after: Date): Date {
     case 'weekly':
     case 'custom': {
       const wanted =
-        spec.frequency === 'daily' ? null
-          : spec.frequency === 'weekly' ? new Set([new Date(anchor).getUTCDay()])
+        spec.frequency === 'daily'
+          ? null
+          : spec.frequency === 'weekly'
+            ? new Set([new Date(anchor).getUTCDay()])
             : new Set(spec.weekdays ?? []);
       if (wanted && wanted.size === 0) throw new Error('a custom schedule needs at least one weekday');
       // Eight days always hold the next matching weekday after the bound's own day.
@@ -95,7 +97,9 @@ export function parseStartTime(value: string, setAt: Date): { anchor: Date; text
     const anchor = new Date(dayStart(setAt.getTime()) + h * HOUR + m * 60_000 + s * 1000);
     return { anchor, text: `${time[1]}:${time[2]}:${String(s).padStart(2, '0')}` };
   }
-  const dt = /^(\d{4})-(\d{2})-(\d{2})[T ]([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:\.\d{1,9})?)?(Z|[+-]00:?00)?$/i.exec(v);
+  const dt = /^(\d{4})-(\d{2})-(\d{2})[T ]([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:\.\d{1,9})?)?(Z|[+-]00:?00)?$/i.exec(
+    v,
+  );
   if (dt) {
     const [y, mo, d] = [Number(dt[1]), Number(dt[2]) - 1, Number(dt[3])];
     // Years before 1970 are no start for a schedule (and Date.UTC reads 0-99 as 1900-1999).

@@ -20,7 +20,9 @@ export interface ScheduleRow {
 const COLUMNS = `scan_id, team_id, scan_frequency, start_time, hourly_frequency, custom_weekdays, anchor,
   schedule_next_run, schedule_last_run, schedule_next_run::text AS next_text`;
 
-export function specOf(r: Pick<ScheduleRow, 'scan_frequency' | 'anchor' | 'hourly_frequency' | 'custom_weekdays'>): ScheduleSpec {
+export function specOf(
+  r: Pick<ScheduleRow, 'scan_frequency' | 'anchor' | 'hourly_frequency' | 'custom_weekdays'>,
+): ScheduleSpec {
   return {
     frequency: r.scan_frequency,
     anchor: new Date(r.anchor),
@@ -29,10 +31,19 @@ export function specOf(r: Pick<ScheduleRow, 'scan_frequency' | 'anchor' | 'hourl
   };
 }
 
-export async function upsertSchedule(db: Db, s: {
-  scanId: string; teamId: string; frequency: Frequency; startTime: string; hourly: number | null; weekdays: number[] | null;
-  anchor: Date; nextRun: Date;
-}): Promise<void> {
+export async function upsertSchedule(
+  db: Db,
+  s: {
+    scanId: string;
+    teamId: string;
+    frequency: Frequency;
+    startTime: string;
+    hourly: number | null;
+    weekdays: number[] | null;
+    anchor: Date;
+    nextRun: Date;
+  },
+): Promise<void> {
   await db.query(
     `INSERT INTO scan_schedules (scan_id, team_id, scan_frequency, start_time, hourly_frequency, custom_weekdays, anchor, schedule_next_run)
      VALUES ($1, $2, $3, $4, $5, $6::int[], $7, $8)
@@ -44,7 +55,10 @@ export async function upsertSchedule(db: Db, s: {
 }
 
 export async function listSchedules(db: Db, teamId: string): Promise<ScheduleRow[]> {
-  const { rows } = await db.query<ScheduleRow>(`SELECT ${COLUMNS} FROM scan_schedules WHERE team_id = $1 ORDER BY created_at DESC, scan_id`, [teamId]);
+  const { rows } = await db.query<ScheduleRow>(
+    `SELECT ${COLUMNS} FROM scan_schedules WHERE team_id = $1 ORDER BY created_at DESC, scan_id`,
+    [teamId],
+  );
   return rows;
 }
 

@@ -28,7 +28,8 @@ export function checkSchedule(body: SetScheduleBody, now: Date) {
   }
   let hourly: number | null = null;
   if (body.hourly_frequency !== undefined && body.hourly_frequency !== null) {
-    if (frequency !== 'hourly') throw badRequest('hourly_frequency applies only to scan_frequency hourly', 'hourly_frequency');
+    if (frequency !== 'hourly')
+      throw badRequest('hourly_frequency applies only to scan_frequency hourly', 'hourly_frequency');
     if (!Number.isInteger(body.hourly_frequency) || body.hourly_frequency < 1 || body.hourly_frequency > 24) {
       throw badRequest('hourly_frequency must be an integer from 1 to 24', 'hourly_frequency');
     }
@@ -37,27 +38,49 @@ export function checkSchedule(body: SetScheduleBody, now: Date) {
 
   let weekdays: number[] | null = null;
   if (body.custom_weekdays !== undefined && body.custom_weekdays !== null) {
-    if (frequency !== 'custom') throw badRequest('custom_weekdays applies only to scan_frequency custom', 'custom_weekdays');
+    if (frequency !== 'custom')
+      throw badRequest('custom_weekdays applies only to scan_frequency custom', 'custom_weekdays');
     body.custom_weekdays.forEach((d, i) => {
-      if (!Number.isInteger(d) || d < 0 || d > 6) throw badRequest(`custom_weekdays[${i}] must be an integer from 0 (Sunday) to 6 (Saturday)`, `custom_weekdays[${i}]`);
+      if (!Number.isInteger(d) || d < 0 || d > 6)
+        throw badRequest(
+          `custom_weekdays[${i}] must be an integer from 0 (Sunday) to 6 (Saturday)`,
+          `custom_weekdays[${i}]`,
+        );
     });
     weekdays = [...new Set(body.custom_weekdays)].sort((a, b) => a - b);
   }
-  if (frequency === 'custom' && !weekdays?.length) throw badRequest('scan_frequency custom needs custom_weekdays (0-6, 0 = Sunday)', 'custom_weekdays');
+  if (frequency === 'custom' && !weekdays?.length)
+    throw badRequest('scan_frequency custom needs custom_weekdays (0-6, 0 = Sunday)', 'custom_weekdays');
 
-  const start = body.start_time === undefined || body.start_time === ''
-    ? parseStartTime(now.toISOString().slice(11, 19), now)
-    : parseStartTime(body.start_time, now);
-  if (!start) throw badRequest(`start_time must be a UTC time of day (HH:MM or HH:MM:SS) or a UTC date-time (YYYY-MM-DDTHH:MM:SSZ) in the years ${MIN_START_YEAR}-9999`, 'start_time');
-  const spec = { frequency, anchor: start.anchor, hourlyFrequency: hourly ?? undefined, weekdays: weekdays ?? undefined };
+  const start =
+    body.start_time === undefined || body.start_time === ''
+      ? parseStartTime(now.toISOString().slice(11, 19), now)
+      : parseStartTime(body.start_time, now);
+  if (!start)
+    throw badRequest(
+      `start_time must be a UTC time of day (HH:MM or HH:MM:SS) or a UTC date-time (YYYY-MM-DDTHH:MM:SSZ) in the years ${MIN_START_YEAR}-9999`,
+      'start_time',
+    );
+  const spec = {
+    frequency,
+    anchor: start.anchor,
+    hourlyFrequency: hourly ?? undefined,
+    weekdays: weekdays ?? undefined,
+  };
   return { frequency, hourly, weekdays, startTime: start.text, anchor: start.anchor, nextRun: nextRun(spec, now) };
 }
 
-export async function setSchedule(ctx: AppContext, teamId: string, body: SetScheduleBody, now = new Date()): Promise<void> {
+export async function setSchedule(
+  ctx: AppContext,
+  teamId: string,
+  body: SetScheduleBody,
+  now = new Date(),
+): Promise<void> {
   const c = checkSchedule(body, now);
   const scan = await getScan(ctx.db, teamId, body.scan_id);
   if (!scan) throw badRequest(`unknown scan "${body.scan_id}"`, 'scan_id');
-  if (scan.status === 'uploaded') throw badRequest(`scan ${body.scan_id} was imported; it has nothing to run on a schedule`, 'scan_id');
+  if (scan.status === 'uploaded')
+    throw badRequest(`scan ${body.scan_id} was imported; it has nothing to run on a schedule`, 'scan_id');
   await store.upsertSchedule(ctx.db, { scanId: scan.id, teamId, ...c });
 }
 
@@ -81,7 +104,8 @@ export async function listSchedules(ctx: AppContext, teamId: string) {
 }
 
 export async function deleteSchedule(ctx: AppContext, teamId: string, scanId: string): Promise<void> {
-  if (!(await store.deleteSchedule(ctx.db, teamId, scanId))) throw notFound(`scan ${scanId} has no schedule`, 'scan_id');
+  if (!(await store.deleteSchedule(ctx.db, teamId, scanId)))
+    throw notFound(`scan ${scanId} has no schedule`, 'scan_id');
 }
 
 /**

@@ -7,25 +7,47 @@ const Str = Type.String({ maxLength: 4096 });
 
 export { Message };
 
-export const SetScheduleBody = Type.Object({
-  scan_id: Type.String({ minLength: 1, maxLength: 100 }),
-  scan_frequency: Type.String({ maxLength: 20, description: 'hourly, daily, weekly, monthly or custom' }),
-  start_time: Type.Optional(Type.String({ maxLength: 64, description: 'UTC time of day HH:MM[:SS], or a UTC date-time' })),
-  hourly_frequency: Type.Optional(Type.Integer({ description: 'hours between runs, 1-24 (hourly only)' })),
-  custom_weekdays: Type.Optional(Type.Array(Type.Integer(), { maxItems: 7, description: '0-6, 0 = Sunday (custom only)' })),
-}, { additionalProperties: false });
+export const SetScheduleBody = Type.Object(
+  {
+    scan_id: Type.String({ minLength: 1, maxLength: 100 }),
+    scan_frequency: Type.String({ maxLength: 20, description: 'hourly, daily, weekly, monthly or custom' }),
+    start_time: Type.Optional(
+      Type.String({ maxLength: 64, description: 'UTC time of day HH:MM[:SS], or a UTC date-time' }),
+    ),
+    hourly_frequency: Type.Optional(Type.Integer({ description: 'hours between runs, 1-24 (hourly only)' })),
+    custom_weekdays: Type.Optional(
+      Type.Array(Type.Integer(), { maxItems: 7, description: '0-6, 0 = Sunday (custom only)' }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const Schedule = Type.Object({
-  scan_frequency: Str, scan_id: Str, schedule_last_run: Str, schedule_next_run: Str,
-  start_time: Type.Optional(Str), hourly_frequency: Type.Optional(Type.Integer()),
+  scan_frequency: Str,
+  scan_id: Str,
+  schedule_last_run: Str,
+  schedule_next_run: Str,
+  start_time: Type.Optional(Str),
+  hourly_frequency: Type.Optional(Type.Integer()),
   custom_weekdays: Type.Optional(Type.Array(Type.Integer())),
 });
 
 export const Delivery = Type.Object({
-  id: Str, config_id: Str, kind: Type.String({ description: 'alert or ticket' }),
+  id: Str,
+  config_id: Str,
+  kind: Type.String({ description: 'alert or ticket' }),
   event: Type.String({ description: 'scan_running, scan_finished, scan_failed, scan_stopped, new_finding, or ticket' }),
-  scan_id: Str, run: Type.Integer(), vuln_hash: Str,
-  status: Type.String({ description: 'pending, delivered or failed' }), attempts: Type.Integer(),
-  last_error: Str, response_status: Type.Integer(), created_at: Str, updated_at: Str, delivered_at: Str, next_attempt_at: Str,
-  ticket_id: Type.Optional(Str), ticket_url: Type.Optional(Str),
+  scan_id: Str,
+  run: Type.Integer(),
+  vuln_hash: Str,
+  status: Type.String({ description: 'pending, delivered or failed' }),
+  attempts: Type.Integer(),
+  last_error: Str,
+  response_status: Type.Integer(),
+  created_at: Str,
+  updated_at: Str,
+  delivered_at: Str,
+  next_attempt_at: Str,
+  ticket_id: Type.Optional(Str),
+  ticket_url: Type.Optional(Str),
 });

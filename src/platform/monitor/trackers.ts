@@ -78,18 +78,32 @@ function trackerFor(ctx: AppContext, doc: Record<string, any>): { name: string; 
   if (doc.github) {
     const g = doc.github;
     const base = `${trim(g['base-url'] ?? 'https://api.github.com')}/repos/${encodeURIComponent(g.owner)}/${encodeURIComponent(g['project-name'])}`;
-    const headers = { ...json, accept: 'application/vnd.github+json', authorization: `Bearer ${g.token}`, 'x-github-api-version': '2022-11-28', 'user-agent': 'vigil' };
+    const headers = {
+      ...json,
+      accept: 'application/vnd.github+json',
+      authorization: `Bearer ${g.token}`,
+      'x-github-api-version': '2022-11-28',
+      'user-agent': 'vigil',
+    };
     return {
       name: 'github',
       api: {
         async create(t, b, labels) {
-          const r = await send(cfg, `${base}/issues`, { method: 'POST', headers, body: JSON.stringify({ title: t, body: b, labels }) });
+          const r = await send(cfg, `${base}/issues`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ title: t, body: b, labels }),
+          });
           const j = r.json as { number?: number; html_url?: string };
           if (!isCount(j?.number)) throw new SendError('GitHub answered without an issue number');
           return { id: String(j.number), url: ticketUrl(j.html_url) };
         },
         async comment(id, b) {
-          await send(cfg, `${base}/issues/${id}/comments`, { method: 'POST', headers, body: JSON.stringify({ body: b }) });
+          await send(cfg, `${base}/issues/${id}/comments`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ body: b }),
+          });
         },
       },
     };
@@ -102,7 +116,11 @@ function trackerFor(ctx: AppContext, doc: Record<string, any>): { name: string; 
       name: 'gitlab',
       api: {
         async create(t, b, labels) {
-          const r = await send(cfg, `${base}/issues`, { method: 'POST', headers, body: JSON.stringify({ title: t, description: b, labels: labels.join(',') }) });
+          const r = await send(cfg, `${base}/issues`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ title: t, description: b, labels: labels.join(',') }),
+          });
           const j = r.json as { iid?: number; web_url?: string };
           if (!isCount(j?.iid)) throw new SendError('GitLab answered without an issue iid');
           return { id: String(j.iid), url: ticketUrl(j.web_url) };
@@ -116,20 +134,37 @@ function trackerFor(ctx: AppContext, doc: Record<string, any>): { name: string; 
   if (doc.jira) {
     const g = doc.jira;
     const base = trim(g.url);
-    const authorization = g.email ? `Basic ${Buffer.from(`${g.email}:${g.token}`).toString('base64')}` : `Bearer ${g.token}`;
+    const authorization = g.email
+      ? `Basic ${Buffer.from(`${g.email}:${g.token}`).toString('base64')}`
+      : `Bearer ${g.token}`;
     const headers = { ...json, authorization };
     return {
       name: 'jira',
       api: {
         async create(t, b, labels) {
-          const fields = { project: { key: g['project-name'] }, summary: t, description: b, issuetype: { name: g['issue-type'] ?? 'Bug' }, ...(labels.length ? { labels } : {}) };
-          const r = await send(cfg, `${base}/rest/api/2/issue`, { method: 'POST', headers, body: JSON.stringify({ fields }) });
+          const fields = {
+            project: { key: g['project-name'] },
+            summary: t,
+            description: b,
+            issuetype: { name: g['issue-type'] ?? 'Bug' },
+            ...(labels.length ? { labels } : {}),
+          };
+          const r = await send(cfg, `${base}/rest/api/2/issue`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ fields }),
+          });
           const j = r.json as { key?: string };
-          if (typeof j?.key !== 'string' || !/^[A-Za-z][A-Za-z0-9_]{0,63}-\d{1,12}$/.test(j.key)) throw new SendError('Jira answered without an issue key');
+          if (typeof j?.key !== 'string' || !/^[A-Za-z][A-Za-z0-9_]{0,63}-\d{1,12}$/.test(j.key))
+            throw new SendError('Jira answered without an issue key');
           return { id: j.key, url: ticketUrl(`${base}/browse/${encodeURIComponent(j.key)}`) };
         },
         async comment(id, b) {
-          await send(cfg, `${base}/rest/api/2/issue/${encodeURIComponent(id)}/comment`, { method: 'POST', headers, body: JSON.stringify({ body: b }) });
+          await send(cfg, `${base}/rest/api/2/issue/${encodeURIComponent(id)}/comment`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ body: b }),
+          });
         },
       },
     };
@@ -148,14 +183,26 @@ function trackerFor(ctx: AppContext, doc: Record<string, any>): { name: string; 
       name: 'linear',
       api: {
         async create(t, b) {
-          const input = { teamId: g['team-id'], title: t, description: b, ...(g['project-id'] ? { projectId: g['project-id'] } : {}) };
-          const d = await gql('mutation IssueCreate($input: IssueCreateInput!) { issueCreate(input: $input) { success issue { id identifier url } } }', { input });
+          const input = {
+            teamId: g['team-id'],
+            title: t,
+            description: b,
+            ...(g['project-id'] ? { projectId: g['project-id'] } : {}),
+          };
+          const d = await gql(
+            'mutation IssueCreate($input: IssueCreateInput!) { issueCreate(input: $input) { success issue { id identifier url } } }',
+            { input },
+          );
           const issue = d?.issueCreate?.issue;
-          if (!d?.issueCreate?.success || typeof issue?.id !== 'string' || !/^[\w-]{1,64}$/.test(issue.id)) throw new SendError('Linear did not create the issue');
+          if (!d?.issueCreate?.success || typeof issue?.id !== 'string' || !/^[\w-]{1,64}$/.test(issue.id))
+            throw new SendError('Linear did not create the issue');
           return { id: issue.id, url: ticketUrl(issue.url) };
         },
         async comment(id, b) {
-          const d = await gql('mutation CommentCreate($input: CommentCreateInput!) { commentCreate(input: $input) { success } }', { input: { issueId: id, body: b } });
+          const d = await gql(
+            'mutation CommentCreate($input: CommentCreateInput!) { commentCreate(input: $input) { success } }',
+            { input: { issueId: id, body: b } },
+          );
           if (!d?.commentCreate?.success) throw new SendError('Linear did not add the comment');
         },
       },
@@ -169,13 +216,21 @@ function trackerFor(ctx: AppContext, doc: Record<string, any>): { name: string; 
       name: 'gitea',
       api: {
         async create(t, b) {
-          const r = await send(cfg, `${base}/issues`, { method: 'POST', headers, body: JSON.stringify({ title: t, body: b }) });
+          const r = await send(cfg, `${base}/issues`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ title: t, body: b }),
+          });
           const j = r.json as { number?: number; html_url?: string };
           if (!isCount(j?.number)) throw new SendError('Gitea answered without an issue number');
           return { id: String(j.number), url: ticketUrl(j.html_url) };
         },
         async comment(id, b) {
-          await send(cfg, `${base}/issues/${id}/comments`, { method: 'POST', headers, body: JSON.stringify({ body: b }) });
+          await send(cfg, `${base}/issues/${id}/comments`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ body: b }),
+          });
         },
       },
     };
@@ -184,13 +239,21 @@ function trackerFor(ctx: AppContext, doc: Record<string, any>): { name: string; 
 }
 
 /** Opens (or, for a finding that has one, comments on) the ticket of one finding. */
-export async function deliverTicket(ctx: AppContext, configId: string, doc: Record<string, any>, p: TicketPayload): Promise<void> {
+export async function deliverTicket(
+  ctx: AppContext,
+  configId: string,
+  doc: Record<string, any>,
+  p: TicketPayload,
+): Promise<void> {
   const { name, api } = trackerFor(ctx, doc);
   const f = p.finding;
   const reserved = await store.reserveTicket(ctx.db, configId, f.vuln_hash, name);
   if (reserved !== true) {
     if (!reserved.external_id) throw new SendError('the ticket of this finding is being created by another attempt');
-    await api.comment(reserved.external_id, `Seen again by Vigil in scan ${p.scan_name} (${p.scan_id}), run ${p.run}: ${f.matched_at}`);
+    await api.comment(
+      reserved.external_id,
+      `Seen again by Vigil in scan ${p.scan_name} (${p.scan_id}), run ${p.run}: ${f.matched_at}`,
+    );
     await store.touchTicket(ctx.db, configId, f.vuln_hash);
     return;
   }

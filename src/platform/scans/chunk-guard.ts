@@ -17,7 +17,8 @@ export interface ChunkGuard {
 }
 
 export function guardChunk(
-  ctx: Pick<AppContext, 'db'>, a: { scanId: string; run: number; lease: Lease; signal?: AbortSignal; pollMs?: number },
+  ctx: Pick<AppContext, 'db'>,
+  a: { scanId: string; run: number; lease: Lease; signal?: AbortSignal; pollMs?: number },
 ): ChunkGuard {
   const stop = new AbortController();
   let stopped = false;
@@ -37,20 +38,27 @@ export function guardChunk(
     }
   }, a.pollMs ?? 1000);
   // The lease is renewed while the chunk runs; losing it stops sending at once.
-  const renew = setInterval(async () => {
-    try {
-      if (!(await renewSlot(ctx.db, a.scanId, a.lease))) {
-        leaseLost = true;
-        stop.abort(new Error('chunk slot lease lost'));
+  const renew = setInterval(
+    async () => {
+      try {
+        if (!(await renewSlot(ctx.db, a.scanId, a.lease))) {
+          leaseLost = true;
+          stop.abort(new Error('chunk slot lease lost'));
+        }
+      } catch {
+        // retried on the next tick; the lease outlives two missed renewals
       }
-    } catch {
-      // retried on the next tick; the lease outlives two missed renewals
-    }
-  }, (LEASE_SECONDS * 1000) / 3);
+    },
+    (LEASE_SECONDS * 1000) / 3,
+  );
   return {
     signal: stop.signal,
-    get stopped() { return stopped; },
-    get leaseLost() { return leaseLost; },
+    get stopped() {
+      return stopped;
+    },
+    get leaseLost() {
+      return leaseLost;
+    },
     close() {
       clearInterval(poll);
       clearInterval(renew);

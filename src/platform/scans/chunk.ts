@@ -37,7 +37,11 @@ export interface ChunkRunOptions {
 /** busy: every slot of the scan is held by other chunks; the caller queues the chunk again later. */
 export type ChunkOutcome = 'done' | 'skipped' | 'stopped' | 'failed' | 'busy';
 
-export async function runChunk(ctx: Pick<AppContext, 'db' | 'log' | 'config'>, job: ChunkJob, opts: ChunkRunOptions = {}): Promise<ChunkOutcome> {
+export async function runChunk(
+  ctx: Pick<AppContext, 'db' | 'log' | 'config'>,
+  job: ChunkJob,
+  opts: ChunkRunOptions = {},
+): Promise<ChunkOutcome> {
   const { scanId, run, idx } = job;
   const peek = await store.peekChunk(ctx.db, scanId, run, idx);
   if (!peek) return 'skipped';
@@ -50,13 +54,19 @@ export async function runChunk(ctx: Pick<AppContext, 'db' | 'log' | 'config'>, j
   try {
     return await runLeased(ctx, job, opts, lease, slots);
   } finally {
-    await releaseSlot(ctx.db, scanId, lease).catch((err) => ctx.log.warn({ err, scan_id: scanId }, 'releasing a chunk slot failed'));
+    await releaseSlot(ctx.db, scanId, lease).catch((err) =>
+      ctx.log.warn({ err, scan_id: scanId }, 'releasing a chunk slot failed'),
+    );
   }
 }
 
 /** The chunk, once its slot is held: claim, run the engine under the guard into the sink, finish. */
 async function runLeased(
-  ctx: Pick<AppContext, 'db' | 'log' | 'config'>, job: ChunkJob, opts: ChunkRunOptions, lease: Lease, slots: number,
+  ctx: Pick<AppContext, 'db' | 'log' | 'config'>,
+  job: ChunkJob,
+  opts: ChunkRunOptions,
+  lease: Lease,
+  slots: number,
 ): Promise<ChunkOutcome> {
   const { scanId, run, idx } = job;
   if (lease.waitMs > 0) await sleep(lease.waitMs, opts.signal);
@@ -88,8 +98,14 @@ async function runLeased(
   const sink = resultSink(ctx, { scanId, teamId: scan.team_id, run, idx });
   if (proxyNotice && idx === 0) {
     sink.log({
-      target: chunk.targets[0] ?? '', templateId: 'worker-secrets', matched: false, severity: null, at: new Date(), event: null, vulnHash: null,
-      error: "worker secrets not applied: the scan routes its requests through its own socks5_proxy",
+      target: chunk.targets[0] ?? '',
+      templateId: 'worker-secrets',
+      matched: false,
+      severity: null,
+      at: new Date(),
+      event: null,
+      vulnHash: null,
+      error: 'worker secrets not applied: the scan routes its requests through its own socks5_proxy',
     });
   }
   const options = {
@@ -110,7 +126,10 @@ async function runLeased(
   let loadedNone: boolean;
   try {
     // The worker's secrets never leave this thread.
-    loadedNone = pool && !secrets ? await runOnThreads(ctx, pool, engineRun) : await runInProcess(ctx, engineRun, preloaded, secrets);
+    loadedNone =
+      pool && !secrets
+        ? await runOnThreads(ctx, pool, engineRun)
+        : await runInProcess(ctx, engineRun, preloaded, secrets);
   } finally {
     guard.close();
     sink.close();
@@ -121,7 +140,8 @@ async function runLeased(
   }
   if (guard.stopped) return 'stopped';
   if (guard.leaseLost) throw new Error(`chunk ${idx} of scan ${scanId} lost its slot lease to another attempt`);
-  if (opts.signal?.aborted) throw new Error(`chunk ${idx} of scan ${scanId} interrupted: ${String(opts.signal.reason ?? 'shutdown')}`);
+  if (opts.signal?.aborted)
+    throw new Error(`chunk ${idx} of scan ${scanId} interrupted: ${String(opts.signal.reason ?? 'shutdown')}`);
   await sink.finish();
   await store.finishChunk(ctx.db, scanId, run, idx);
   return 'done';
@@ -129,7 +149,11 @@ async function runLeased(
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const done = () => { clearTimeout(t); signal?.removeEventListener('abort', done); resolve(); };
+    const done = () => {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
     const t = setTimeout(done, ms);
     signal?.addEventListener('abort', done, { once: true });
   });

@@ -90,7 +90,11 @@ export interface EngineRun {
 }
 
 /** Runs the chunk on an engine thread (templates parsed there). Returns true when none of the scan's templates loaded. */
-export async function runOnThreads(ctx: Pick<AppContext, 'db' | 'log'>, pool: EnginePool, r: EngineRun): Promise<boolean> {
+export async function runOnThreads(
+  ctx: Pick<AppContext, 'db' | 'log'>,
+  pool: EnginePool,
+  r: EngineRun,
+): Promise<boolean> {
   let loadedNone = false;
   await pool.run({
     key: `${r.scanId}:${r.run}`,
@@ -102,7 +106,9 @@ export async function runOnThreads(ctx: Pick<AppContext, 'db' | 'log'>, pool: En
         ...deps.map((d) => ({ ...d, dependency: true })),
       ];
     },
-    targets: r.targets, options: r.options, signal: r.signal,
+    targets: r.targets,
+    options: r.options,
+    signal: r.signal,
     onLoaded(count, skipped) {
       loadedNone = count === 0;
       for (const s of skipped) {
@@ -123,16 +129,25 @@ export async function runOnThreads(ctx: Pick<AppContext, 'db' | 'log'>, pool: En
  * worker's secrets if any. Returns true when none of the scan's templates loaded.
  */
 export async function runInProcess(
-  ctx: Pick<AppContext, 'db' | 'log'>, r: EngineRun, preloaded: ParsedSet | undefined, secrets: ScanOptions['secrets'],
+  ctx: Pick<AppContext, 'db' | 'log'>,
+  r: EngineRun,
+  preloaded: ParsedSet | undefined,
+  secrets: ScanOptions['secrets'],
 ): Promise<boolean> {
   const list = preloaded && preloaded.length > 0 ? preloaded : await parsedTemplates(ctx, r.scanId, r.run);
   for (const sk of list.skipped ?? []) r.sink.onTemplateSkipped(sk.uri, `it does not load: ${sk.reason}`);
   if (list.length === 0) return true;
-  await runScan({ ...r.options, targets: r.targets, templates: list, secrets, signal: r.signal,
+  await runScan({
+    ...r.options,
+    targets: r.targets,
+    templates: list,
+    secrets,
+    signal: r.signal,
     workflowSource: memoryWorkflowSource(list.deps ?? []),
     onResult: (ev) => r.sink.onResult(ev as unknown as ResultEvent),
     onAttempt: (a) => r.sink.onAttempt(a),
     onHostSkipped: (host, errors) => r.sink.onHostSkipped(host, errors),
-    onTemplateSkipped: (id, reason) => r.sink.onTemplateSkipped(id, reason) });
+    onTemplateSkipped: (id, reason) => r.sink.onTemplateSkipped(id, reason),
+  });
   return false;
 }

@@ -5,10 +5,27 @@
 import { Worker } from 'node:worker_threads';
 import type { AttemptInfo, ResultEvent, ScanOptions } from '../../engine/index.ts';
 
-export type ThreadScanOptions = Pick<ScanOptions, 'concurrency' | 'bulkSize' | 'rateLimit' | 'timeout' | 'retries' | 'maxHostErrors' | 'vars' | 'socks5Proxy' | 'headers' | 'egress'>;
+export type ThreadScanOptions = Pick<
+  ScanOptions,
+  | 'concurrency'
+  | 'bulkSize'
+  | 'rateLimit'
+  | 'timeout'
+  | 'retries'
+  | 'maxHostErrors'
+  | 'vars'
+  | 'socks5Proxy'
+  | 'headers'
+  | 'egress'
+>;
 
 /** A template's text for a thread; `dependency`: only a workflow of the scan may run it. */
-export interface ThreadTemplate { raw: string; uri: string; payloadFiles?: Record<string, string[]>; dependency?: boolean }
+export interface ThreadTemplate {
+  raw: string;
+  uri: string;
+  payloadFiles?: Record<string, string[]>;
+  dependency?: boolean;
+}
 
 export type ThreadRequest =
   | { type: 'run'; key: string; templates?: ThreadTemplate[]; targets: string[]; options: ThreadScanOptions }
@@ -83,57 +100,85 @@ class EnginePool {
   }
 
   run(chunk: ThreadChunk): Promise<void> {
-    return this.acquire().then((w) => new Promise<void>((resolve, reject) => {
-      let settled = false;
-      let killTimer: NodeJS.Timeout | undefined;
-      const finish = (err?: Error, healthy = true) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(killTimer);
-        w.off('message', onMessage);
-        w.off('error', onError);
-        w.off('exit', onExit);
-        chunk.signal.removeEventListener('abort', onAbort);
-        this.release(w, healthy);
-        if (err) reject(err);
-        else resolve();
-      };
-      const onMessage = (m: ThreadMessage) => {
-        try {
-          switch (m.type) {
-            case 'need-templates':
-              void chunk.loadTemplates().then(
-                (templates) => w.postMessage({ type: 'run', key: chunk.key, templates, targets: chunk.targets, options: chunk.options } satisfies ThreadRequest),
-                (err) => finish(err as Error),
-              );
-              break;
-            case 'loaded': chunk.onLoaded(m.count, m.skipped); break;
-            case 'batch':
-              for (const r of m.results) chunk.onResult(r);
-              for (const a of m.attempts) chunk.onAttempt(a);
-              break;
-            case 'host-skipped': chunk.onHostSkipped(m.host, m.errors); break;
-            case 'template-skipped': chunk.onTemplateSkipped(m.templateId, m.reason); break;
-            case 'done': finish(); break;
-            case 'error': finish(new Error(m.message)); break;
-          }
-        } catch (err) {
-          finish(err as Error);
-        }
-      };
-      const onError = (err: Error) => finish(err, false);
-      const onExit = (code: number) => finish(new Error(`engine thread exited (${code})`), false);
-      const onAbort = () => {
-        w.postMessage({ type: 'abort', reason: String(chunk.signal.reason ?? 'aborted') } satisfies ThreadRequest);
-        killTimer = setTimeout(() => finish(new Error('the engine thread did not stop; it was terminated'), false), 5_000);
-      };
-      w.on('message', onMessage);
-      w.once('error', onError);
-      w.once('exit', onExit);
-      if (chunk.signal.aborted) return finish(new Error('aborted'));
-      chunk.signal.addEventListener('abort', onAbort, { once: true });
-      w.postMessage({ type: 'run', key: chunk.key, targets: chunk.targets, options: chunk.options } satisfies ThreadRequest);
-    }));
+    return this.acquire().then(
+      (w) =>
+        new Promise<void>((resolve, reject) => {
+          let settled = false;
+          let killTimer: NodeJS.Timeout | undefined;
+          const finish = (err?: Error, healthy = true) => {
+            if (settled) return;
+            settled = true;
+            clearTimeout(killTimer);
+            w.off('message', onMessage);
+            w.off('error', onError);
+            w.off('exit', onExit);
+            chunk.signal.removeEventListener('abort', onAbort);
+            this.release(w, healthy);
+            if (err) reject(err);
+            else resolve();
+          };
+          const onMessage = (m: ThreadMessage) => {
+            try {
+              switch (m.type) {
+                case 'need-templates':
+                  void chunk.loadTemplates().then(
+                    (templates) =>
+                      w.postMessage({
+                        type: 'run',
+                        key: chunk.key,
+                        templates,
+                        targets: chunk.targets,
+                        options: chunk.options,
+                      } satisfies ThreadRequest),
+                    (err) => finish(err as Error),
+                  );
+                  break;
+                case 'loaded':
+                  chunk.onLoaded(m.count, m.skipped);
+                  break;
+                case 'batch':
+                  for (const r of m.results) chunk.onResult(r);
+                  for (const a of m.attempts) chunk.onAttempt(a);
+                  break;
+                case 'host-skipped':
+                  chunk.onHostSkipped(m.host, m.errors);
+                  break;
+                case 'template-skipped':
+                  chunk.onTemplateSkipped(m.templateId, m.reason);
+                  break;
+                case 'done':
+                  finish();
+                  break;
+                case 'error':
+                  finish(new Error(m.message));
+                  break;
+              }
+            } catch (err) {
+              finish(err as Error);
+            }
+          };
+          const onError = (err: Error) => finish(err, false);
+          const onExit = (code: number) => finish(new Error(`engine thread exited (${code})`), false);
+          const onAbort = () => {
+            w.postMessage({ type: 'abort', reason: String(chunk.signal.reason ?? 'aborted') } satisfies ThreadRequest);
+            killTimer = setTimeout(
+              () => finish(new Error('the engine thread did not stop; it was terminated'), false),
+              5_000,
+            );
+          };
+          w.on('message', onMessage);
+          w.once('error', onError);
+          w.once('exit', onExit);
+          if (chunk.signal.aborted) return finish(new Error('aborted'));
+          chunk.signal.addEventListener('abort', onAbort, { once: true });
+          w.postMessage({
+            type: 'run',
+            key: chunk.key,
+            targets: chunk.targets,
+            options: chunk.options,
+          } satisfies ThreadRequest);
+        }),
+    );
   }
 }
 

@@ -3,13 +3,24 @@
 // scan's templates (cached per scan run), runs the engine, and sends results and attempt records back
 // in batches; the main thread does all the database work.
 import { parentPort } from 'node:worker_threads';
-import { memoryWorkflowSource, parseTemplate, runScan, setDebugOutput, type AttemptInfo, type ResultEvent, type Template } from '../../engine/index.ts';
+import {
+  memoryWorkflowSource,
+  parseTemplate,
+  runScan,
+  setDebugOutput,
+  type AttemptInfo,
+  type ResultEvent,
+  type Template,
+} from '../../engine/index.ts';
 import type { ThreadRequest, ThreadMessage } from './engine-pool.ts';
 
 setDebugOutput(undefined);
 
 const port = parentPort!;
-const parsed = new Map<string, { templates: Template[]; deps: Template[]; skipped: { uri: string; reason: string }[] }>();
+const parsed = new Map<
+  string,
+  { templates: Template[]; deps: Template[]; skipped: { uri: string; reason: string }[] }
+>();
 let current: AbortController | undefined;
 
 port.on('message', (msg: ThreadRequest) => {
@@ -17,7 +28,9 @@ port.on('message', (msg: ThreadRequest) => {
     current?.abort(new Error(msg.reason));
     return;
   }
-  void run(msg).catch((err) => port.postMessage({ type: 'error', message: (err as Error).message } satisfies ThreadMessage));
+  void run(msg).catch((err) =>
+    port.postMessage({ type: 'error', message: (err as Error).message } satisfies ThreadMessage),
+  );
 });
 
 async function run(msg: Extract<ThreadRequest, { type: 'run' }>): Promise<void> {

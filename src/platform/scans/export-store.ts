@@ -7,7 +7,7 @@ export interface ExportRow {
   id: string;
   team_id: string;
   scan_id: string;
-  params: { filter: LogFilter & { since?: string }; };
+  params: { filter: LogFilter & { since?: string } };
   format: LogFormat;
   status: string;
   built: boolean;
@@ -20,7 +20,17 @@ export interface ExportRow {
 
 /** A new export; the team's exports a day past their link's expiry are dropped first, with their stored parts. */
 export async function insertExport(
-  db: Db, e: { id: string; teamId: string; scanId: string; tokenHash: string; filter: LogFilter; format: LogFormat; status: string; ttlSeconds: number },
+  db: Db,
+  e: {
+    id: string;
+    teamId: string;
+    scanId: string;
+    tokenHash: string;
+    filter: LogFilter;
+    format: LogFormat;
+    status: string;
+    ttlSeconds: number;
+  },
 ): Promise<void> {
   await db.query(`DELETE FROM scan_exports WHERE team_id = $1 AND expires_at < now() - interval '1 day'`, [e.teamId]);
   await db.query(
@@ -41,7 +51,9 @@ export async function getTeamExport(db: Db, id: string, teamId: string): Promise
 }
 
 export async function readyExportByToken(db: Db, tokenHash: string): Promise<ExportRow | undefined> {
-  const { rows } = await db.query<ExportRow>(`SELECT * FROM scan_exports WHERE token_hash = $1 AND status = 'ready'`, [tokenHash]);
+  const { rows } = await db.query<ExportRow>(`SELECT * FROM scan_exports WHERE token_hash = $1 AND status = 'ready'`, [
+    tokenHash,
+  ]);
   return rows[0];
 }
 
@@ -56,12 +68,18 @@ export async function insertPart(db: Db, id: string, seq: number, data: Buffer):
 }
 
 export async function readPart(db: Db, id: string, seq: number): Promise<Uint8Array | undefined> {
-  const { rows } = await db.query<{ data: Uint8Array }>('SELECT data FROM scan_export_parts WHERE export_id = $1 AND seq = $2', [id, seq]);
+  const { rows } = await db.query<{ data: Uint8Array }>(
+    'SELECT data FROM scan_export_parts WHERE export_id = $1 AND seq = $2',
+    [id, seq],
+  );
   return rows[0]?.data;
 }
 
 export async function finishBuild(db: Db, id: string, rowCount: number): Promise<void> {
-  await db.query(`UPDATE scan_exports SET status = 'ready', built = true, row_count = $2 WHERE id = $1`, [id, rowCount]);
+  await db.query(`UPDATE scan_exports SET status = 'ready', built = true, row_count = $2 WHERE id = $1`, [
+    id,
+    rowCount,
+  ]);
 }
 
 export async function failBuild(db: Db, id: string, error: string): Promise<void> {
@@ -79,7 +97,10 @@ export async function renewLink(db: Db, id: string, tokenHash: string, ttlSecond
 
 /** The named database-wide secret, made from `fresh` on first use (every process then reads the same). */
 export async function platformSecret(db: Db, name: string, fresh: string): Promise<string> {
-  await db.query(`INSERT INTO platform_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, [name, fresh]);
+  await db.query(`INSERT INTO platform_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, [
+    name,
+    fresh,
+  ]);
   const { rows } = await db.query<{ value: string }>('SELECT value FROM platform_secrets WHERE name = $1', [name]);
   return rows[0]!.value;
 }

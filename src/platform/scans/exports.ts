@@ -19,7 +19,8 @@ const hashToken = (t: string) => createHash('sha256').update(t).digest('hex');
 const newToken = () => randomBytes(32).toString('base64url');
 
 function linkFor(ctx: AppContext, token: string): string {
-  const base = ctx.config.publicUrl ?? `${ctx.config.tlsCert ? 'https' : 'http'}://${ctx.config.host}:${ctx.config.port}`;
+  const base =
+    ctx.config.publicUrl ?? `${ctx.config.tlsCert ? 'https' : 'http'}://${ctx.config.host}:${ctx.config.port}`;
   return `${base.replace(/\/$/, '')}/v1/export/download/${token}`;
 }
 
@@ -27,25 +28,48 @@ function fileName(row: Pick<ExportRow, 'scan_id' | 'format'>): string {
   return `scan-log-${row.scan_id}.${row.format === 'raw' ? 'log' : row.format}`;
 }
 
-async function insertExport(db: Db, e: { teamId: string; scanId: string; filter: LogFilter; format: LogFormat; async: boolean; tokenHash: string }) {
+async function insertExport(
+  db: Db,
+  e: { teamId: string; scanId: string; filter: LogFilter; format: LogFormat; async: boolean; tokenHash: string },
+) {
   const id = randomBytes(12).toString('hex');
   await store.insertExport(db, { ...e, id, status: e.async ? 'pending' : 'ready', ttlSeconds: LINK_TTL_SECONDS });
   return id;
 }
 
 /** Sync export: a link valid for LINK_TTL_SECONDS; the file is produced while it is downloaded. */
-export async function syncExport(ctx: AppContext, teamId: string, scanId: string, filter: LogFilter, format: LogFormat): Promise<string> {
+export async function syncExport(
+  ctx: AppContext,
+  teamId: string,
+  scanId: string,
+  filter: LogFilter,
+  format: LogFormat,
+): Promise<string> {
   const token = newToken();
   await insertExport(ctx.db, { teamId, scanId, filter, format, async: false, tokenHash: hashToken(token) });
   return linkFor(ctx, token);
 }
 
 /** Async export: returns the export id; a job builds the file. */
-export async function asyncExport(ctx: AppContext, teamId: string, scanId: string, filter: LogFilter, format: LogFormat): Promise<string> {
+export async function asyncExport(
+  ctx: AppContext,
+  teamId: string,
+  scanId: string,
+  filter: LogFilter,
+  format: LogFormat,
+): Promise<string> {
   // The real token is handed out by exportStatus once the file is ready.
-  const id = await insertExport(ctx.db, { teamId, scanId, filter, format, async: true, tokenHash: hashToken(newToken()) });
+  const id = await insertExport(ctx.db, {
+    teamId,
+    scanId,
+    filter,
+    format,
+    async: true,
+    tokenHash: hashToken(newToken()),
+  });
   if (ctx.queue) await ctx.queue.send(EXPORT_JOB, { exportId: id });
-  else setImmediate(() => buildExport(ctx, id).catch((err) => ctx.log.error({ err, export_id: id }, 'log export failed')));
+  else
+    setImmediate(() => buildExport(ctx, id).catch((err) => ctx.log.error({ err, export_id: id }, 'log export failed')));
   return id;
 }
 
@@ -97,13 +121,28 @@ export async function exportStatus(ctx: AppContext, teamId: string, exportId: st
   const row = await store.getTeamExport(ctx.db, exportId, teamId);
   if (!row) throw notFound(`export ${exportId} not found`, 'export_id');
   const out: {
-    export_id: string; scan_id: string; status: string; format: string; created_at: string;
-    url?: string; expires_at?: string; row_count?: number; error?: string;
-  } = { export_id: row.id, scan_id: row.scan_id, status: row.status, format: row.format, created_at: row.created_at.toISOString() };
+    export_id: string;
+    scan_id: string;
+    status: string;
+    format: string;
+    created_at: string;
+    url?: string;
+    expires_at?: string;
+    row_count?: number;
+    error?: string;
+  } = {
+    export_id: row.id,
+    scan_id: row.scan_id,
+    status: row.status,
+    format: row.format,
+    created_at: row.created_at.toISOString(),
+  };
   if (row.status === 'ready') {
     // The link is derived from the export and a server secret, so every poll answers the same link:
     // polling never invalidates a link someone already holds. Its lifetime starts at the first answer.
-    const token = createHmac('sha256', await linkSecret(ctx.db)).update(`export:${row.id}`).digest('base64url');
+    const token = createHmac('sha256', await linkSecret(ctx.db))
+      .update(`export:${row.id}`)
+      .digest('base64url');
     let expires = row.expires_at;
     if (row.token_hash !== hashToken(token)) {
       expires = await store.renewLink(ctx.db, row.id, hashToken(token), LINK_TTL_SECONDS);
@@ -117,10 +156,14 @@ export async function exportStatus(ctx: AppContext, teamId: string, exportId: st
 }
 
 /** The public download: checks the token and its expiry, then streams the file. */
-export async function openDownload(db: Db, token: string): Promise<{ stream: Readable; format: LogFormat; name: string }> {
+export async function openDownload(
+  db: Db,
+  token: string,
+): Promise<{ stream: Readable; format: LogFormat; name: string }> {
   const row = await store.readyExportByToken(db, hashToken(token));
   if (!row) throw notFound('unknown download link');
-  if (row.expires_at.getTime() < Date.now()) throw new ApiError(410, 'this download link has expired; ask for a new export', 'expired');
+  if (row.expires_at.getTime() < Date.now())
+    throw new ApiError(410, 'this download link has expired; ask for a new export', 'expired');
   const pieces = row.built ? readParts(db, row.id) : formatLogs(readLogs(db, row.scan_id, filterOf(row)), row.format);
   return { stream: Readable.from(pieces), format: row.format, name: fileName(row) };
 }

@@ -45,7 +45,11 @@ export function vulnHash(ev: ResultEvent): string {
 export function tagsOf(ev: ResultEvent): string[] {
   const t = ev.info?.tags;
   if (Array.isArray(t)) return t.map(String);
-  if (typeof t === 'string') return t.split(',').map((s) => s.trim()).filter(Boolean);
+  if (typeof t === 'string')
+    return t
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   return [];
 }
 

@@ -55,7 +55,8 @@ async function* linesOf(body: AsyncIterable<Buffer | string>): AsyncGenerator<st
 function readLine(line: string, n: number): FindingRow {
   // Counted before parsing, as for request bodies: a deep value would exhaust the stack later (when it
   // is written back as JSON, or in the database).
-  if (jsonDepthExceeds(line, MAX_JSON_DEPTH)) throw badRequest(`line ${n} is nested more than ${MAX_JSON_DEPTH} levels deep`, 'body');
+  if (jsonDepthExceeds(line, MAX_JSON_DEPTH))
+    throw badRequest(`line ${n} is nested more than ${MAX_JSON_DEPTH} levels deep`, 'body');
   let ev: unknown;
   try {
     ev = JSON.parse(line);
@@ -68,17 +69,27 @@ function readLine(line: string, n: number): FindingRow {
   const r = ev as ResultEvent;
   checkIndexed(r, 'template-id', MAX_TEMPLATE_ID_BYTES, n);
   checkIndexed(r, 'host', MAX_HOST_BYTES, n);
-  if (/\u0000/.test(line) || /\\u0000/i.test(line) || LONE_SURROGATE.test(line) || /\\ud[89ab][0-9a-f]{2}(?!\\ud[c-f])/i.test(line)) {
+  if (
+    /\u0000/.test(line) ||
+    /\\u0000/i.test(line) ||
+    LONE_SURROGATE.test(line) ||
+    /\\ud[89ab][0-9a-f]{2}(?!\\ud[c-f])/i.test(line)
+  ) {
     throw badRequest(`line ${n} contains a NUL character or an unpaired surrogate`, 'body');
   }
   if (r.port !== undefined && r.port !== '') {
     const p = Number(r.port);
-    if (!Number.isInteger(p) || p < 0 || p > 65535) throw badRequest(`line ${n}: port ${JSON.stringify(r.port)} is out of range (0-65535)`, 'body');
+    if (!Number.isInteger(p) || p < 0 || p > 65535)
+      throw badRequest(`line ${n}: port ${JSON.stringify(r.port)} is out of range (0-65535)`, 'body');
   }
   if (r.timestamp !== undefined) {
     const t = typeof r.timestamp === 'string' ? new Date(r.timestamp) : new Date(NaN);
     const y = t.getUTCFullYear();
-    if (Number.isNaN(t.getTime()) || y < 1 || y > 9999) throw badRequest(`line ${n}: timestamp ${JSON.stringify(r.timestamp)} is not a date between years 1 and 9999`, 'body');
+    if (Number.isNaN(t.getTime()) || y < 1 || y > 9999)
+      throw badRequest(
+        `line ${n}: timestamp ${JSON.stringify(r.timestamp)} is not a date between years 1 and 9999`,
+        'body',
+      );
   }
   return toFindingRow(r);
 }
@@ -114,8 +125,14 @@ async function flush(ctx: AppContext, st: ImportState, rows: FindingRow[]): Prom
     st.seenLogs.add(key);
     const at = new Date(r.event.timestamp ?? Date.now());
     logs.push({
-      target: r.host, templateId: r.templateId, matched: true, severity: r.severity, error: null,
-      event: logEventText(r.event), vulnHash: r.vulnHash, at: Number.isNaN(at.getTime()) ? new Date() : at,
+      target: r.host,
+      templateId: r.templateId,
+      matched: true,
+      severity: r.severity,
+      error: null,
+      event: logEventText(r.event),
+      vulnHash: r.vulnHash,
+      at: Number.isNaN(at.getTime()) ? new Date() : at,
     });
   }
   await ctx.db.transaction(async (tx) => {
@@ -128,7 +145,12 @@ async function flush(ctx: AppContext, st: ImportState, rows: FindingRow[]): Prom
   await new Promise((resolve) => setImmediate(resolve));
 }
 
-async function consume(ctx: AppContext, st: ImportState, body: AsyncIterable<Buffer | string>, beforeFirst: () => Promise<void>): Promise<void> {
+async function consume(
+  ctx: AppContext,
+  st: ImportState,
+  body: AsyncIterable<Buffer | string>,
+  beforeFirst: () => Promise<void>,
+): Promise<void> {
   let batch: FindingRow[] = [];
   let started = false;
   let n = 0;
@@ -157,17 +179,37 @@ async function finish(ctx: AppContext, st: ImportState): Promise<void> {
 }
 
 /** POST /v1/scans/import: a new uploaded scan from a JSON-lines stream. */
-export async function importResults(ctx: AppContext, caller: Caller, body: AsyncIterable<Buffer | string>, name: string | undefined) {
+export async function importResults(
+  ctx: AppContext,
+  caller: Caller,
+  body: AsyncIterable<Buffer | string>,
+  name: string | undefined,
+) {
   const st: ImportState = {
-    scanId: newScanId(), teamId: caller.teamId, seenLogs: new Set(), hosts: new Set(), extraHosts: 0, templates: new Set(), count: 0,
+    scanId: newScanId(),
+    teamId: caller.teamId,
+    seenLogs: new Set(),
+    hosts: new Set(),
+    extraHosts: 0,
+    templates: new Set(),
+    count: 0,
   };
   let created = false;
   try {
     await consume(ctx, st, body, async () => {
       await store.insertScan(ctx.db, {
-        id: st.scanId, teamId: caller.teamId, name: name?.trim() || `import ${new Date().toISOString()}`, status: 'uploaded',
-        createdBy: caller.userId, targets: [], totalTemplate: 0, request: {}, engineOptions: {},
-        isAutomatic: false, isInternal: false, isOss: true,
+        id: st.scanId,
+        teamId: caller.teamId,
+        name: name?.trim() || `import ${new Date().toISOString()}`,
+        status: 'uploaded',
+        createdBy: caller.userId,
+        targets: [],
+        totalTemplate: 0,
+        request: {},
+        engineOptions: {},
+        isAutomatic: false,
+        isInternal: false,
+        isOss: true,
       });
       created = true;
     });
@@ -182,13 +224,24 @@ export async function importResults(ctx: AppContext, caller: Caller, body: Async
 }
 
 /** PATCH /v1/scans/{scan_id}/import: more results for an uploaded scan (nuclei's uploader chunks). */
-export async function appendResults(ctx: AppContext, caller: Caller, scanId: string, body: AsyncIterable<Buffer | string>) {
+export async function appendResults(
+  ctx: AppContext,
+  caller: Caller,
+  scanId: string,
+  body: AsyncIterable<Buffer | string>,
+) {
   const scan = await store.getScan(ctx.db, caller.teamId, scanId);
   if (!scan) throw notFound(`scan ${scanId} not found`, 'scan_id');
-  if (scan.status !== 'uploaded') throw badRequest(`scan ${scanId} was not imported: results can only be added to uploaded scans`, 'scan_id');
+  if (scan.status !== 'uploaded')
+    throw badRequest(`scan ${scanId} was not imported: results can only be added to uploaded scans`, 'scan_id');
   const st: ImportState = {
-    scanId, teamId: caller.teamId, seenLogs: new Set(), hosts: new Set((scan.targets as string[] | null) ?? []), extraHosts: 0,
-    templates: new Set(), count: 0,
+    scanId,
+    teamId: caller.teamId,
+    seenLogs: new Set(),
+    hosts: new Set((scan.targets as string[] | null) ?? []),
+    extraHosts: 0,
+    templates: new Set(),
+    count: 0,
   };
   for (const id of await store.resultTemplateIds(ctx.db, scanId)) st.templates.add(id);
   for (const r of await loggedPairs(ctx.db, scanId)) st.seenLogs.add(`${r.target}\u0000${r.template_id}`);

@@ -47,7 +47,13 @@ export interface LogRow {
 }
 
 /** Up to `batch` records matching the filter with id above `afterId`, in id order. */
-export async function logsAfter(db: Db, scanId: string, f: LogFilter, afterId: number, batch: number): Promise<LogRow[]> {
+export async function logsAfter(
+  db: Db,
+  scanId: string,
+  f: LogFilter,
+  afterId: number,
+  batch: number,
+): Promise<LogRow[]> {
   const w = whereOf(scanId, f);
   const { rows } = await db.query<LogRow>(
     `SELECT id, target, template_id, matched, created_at, error, severity, event, vuln_hash FROM scan_logs
@@ -58,8 +64,14 @@ export async function logsAfter(db: Db, scanId: string, f: LogFilter, afterId: n
 }
 
 export interface HistoryRow {
-  severity: string | null; target: string; template_id: string; matched: boolean; created_at: Date;
-  vuln_hash: string | null; event: string | null; total: number;
+  severity: string | null;
+  target: string;
+  template_id: string;
+  matched: boolean;
+  created_at: Date;
+  vuln_hash: string | null;
+  event: string | null;
+  total: number;
 }
 
 /** The team's log records of the same scan, target and template as the hash's, across runs, newest first (total: all of them). */
@@ -81,6 +93,9 @@ export async function logHistoryOfHash(db: Db, teamId: string, hash: string, lim
 
 /** The (target, template) pairs a scan has log records for, each once. */
 export async function loggedPairs(db: Db, scanId: string): Promise<{ target: string; template_id: string }[]> {
-  const { rows } = await db.query<{ target: string; template_id: string }>('SELECT DISTINCT target, template_id FROM scan_logs WHERE scan_id = $1', [scanId]);
+  const { rows } = await db.query<{ target: string; template_id: string }>(
+    'SELECT DISTINCT target, template_id FROM scan_logs WHERE scan_id = $1',
+    [scanId],
+  );
   return rows;
 }

@@ -38,15 +38,28 @@ export function parseLogQuery(q: LogQuery): { filter: LogFilter; format: LogForm
   return {
     format: q.format ?? 'json',
     filter: {
-      run: q.rescan_count, host: q.host || undefined, template: q.template || undefined, matched, since,
-      search: q.search || undefined, error: q.error || undefined, level: q.severity ?? 'all_logs',
+      run: q.rescan_count,
+      host: q.host || undefined,
+      template: q.template || undefined,
+      matched,
+      since,
+      search: q.search || undefined,
+      error: q.error || undefined,
+      level: q.severity ?? 'all_logs',
     },
   };
 }
 
 const DAY = 86_400_000;
 function relativeTime(v: string): Date | undefined {
-  const days = { last_day: 1, last_week: 7, last_month: 30, last_3_months: 90, last_6_months: 180, last_12_months: 365 }[v];
+  const days = {
+    last_day: 1,
+    last_week: 7,
+    last_month: 30,
+    last_3_months: 90,
+    last_6_months: 180,
+    last_12_months: 365,
+  }[v];
   return days ? new Date(Date.now() - days * DAY) : undefined;
 }
 
@@ -82,7 +95,16 @@ export async function* readLogs(db: Db, scanId: string, f: LogFilter, batch = 10
   }
 }
 
-const CSV_COLUMNS: (keyof LogRecord)[] = ['timestamp', 'target', 'template_id', 'matched', 'severity', 'error', 'vuln_hash', 'event'];
+const CSV_COLUMNS: (keyof LogRecord)[] = [
+  'timestamp',
+  'target',
+  'template_id',
+  'matched',
+  'severity',
+  'error',
+  'vuln_hash',
+  'event',
+];
 
 function csvCell(v: unknown): string {
   const s = String(v ?? '');

@@ -26,7 +26,10 @@ export interface ResultSink extends EngineCallbacks {
   close(): void;
 }
 
-export function resultSink(ctx: Pick<AppContext, 'db'>, a: { scanId: string; teamId: string; run: number; idx: number }): ResultSink {
+export function resultSink(
+  ctx: Pick<AppContext, 'db'>,
+  a: { scanId: string; teamId: string; run: number; idx: number },
+): ResultSink {
   const { scanId, run, idx } = a;
   let findings: FindingRow[] = [];
   let logs: store.LogRow[] = [];
@@ -39,15 +42,17 @@ export function resultSink(ctx: Pick<AppContext, 'db'>, a: { scanId: string; tea
     const l = logs;
     findings = [];
     logs = [];
-    writing = writing.then(async () => {
-      if (f.length) {
-        await store.insertFindings(ctx.db, scanId, a.teamId, run, f);
-        scanFindings.inc(f.length);
-      }
-      if (l.length) await store.insertLogs(ctx.db, scanId, a.teamId, run, l);
-    }).catch((err) => {
-      writeError ??= err;
-    });
+    writing = writing
+      .then(async () => {
+        if (f.length) {
+          await store.insertFindings(ctx.db, scanId, a.teamId, run, f);
+          scanFindings.inc(f.length);
+        }
+        if (l.length) await store.insertLogs(ctx.db, scanId, a.teamId, run, l);
+      })
+      .catch((err) => {
+        writeError ??= err;
+      });
   };
   const periodic = setInterval(() => {
     if (findings.length || logs.length) flush();
@@ -71,21 +76,42 @@ export function resultSink(ctx: Pick<AppContext, 'db'>, a: { scanId: string; tea
       scanAttempts.inc();
       const first = at.matched ? firstFinding.get(`${at.templateId}\u0000${hostOf(at.target)}`) : undefined;
       logs.push({
-        target: at.target, templateId: at.templateId, matched: at.matched, severity: at.severity ?? null,
-        error: at.error ?? null, event: first?.event ?? null, vulnHash: first?.hash ?? null, at: new Date(),
+        target: at.target,
+        templateId: at.templateId,
+        matched: at.matched,
+        severity: at.severity ?? null,
+        error: at.error ?? null,
+        event: first?.event ?? null,
+        vulnHash: first?.hash ?? null,
+        at: new Date(),
       });
       if (logs.length >= 2500) flush();
     },
     // Once per host and chunk: the scan log says why this host got no further requests.
     onHostSkipped(host, errors) {
       logs.push({
-        target: host, templateId: 'max-host-errors', matched: false, severity: null, event: null, vulnHash: null, at: new Date(),
+        target: host,
+        templateId: 'max-host-errors',
+        matched: false,
+        severity: null,
+        event: null,
+        vulnHash: null,
+        at: new Date(),
         error: `host skipped: ${errors} errors reached the max host errors limit; no more requests went to it`,
       });
     },
     onTemplateSkipped(templateId, reason) {
       if (idx !== 0) return;
-      logs.push({ target: '', templateId, matched: false, severity: null, event: null, vulnHash: null, at: new Date(), error: `template not run: ${reason}` });
+      logs.push({
+        target: '',
+        templateId,
+        matched: false,
+        severity: null,
+        event: null,
+        vulnHash: null,
+        at: new Date(),
+        error: `template not run: ${reason}`,
+      });
       notRun.add(templateId);
       if (totalsQueued) return;
       totalsQueued = true;
@@ -93,9 +119,11 @@ export function resultSink(ctx: Pick<AppContext, 'db'>, a: { scanId: string; tea
       setImmediate(() => {
         totalsQueued = false;
         const n = notRun.size;
-        writing = writing.then(() => store.setRunnableTotals(ctx.db, scanId, run, n)).catch((err) => {
-          writeError ??= err;
-        });
+        writing = writing
+          .then(() => store.setRunnableTotals(ctx.db, scanId, run, n))
+          .catch((err) => {
+            writeError ??= err;
+          });
       });
     },
     async finish() {

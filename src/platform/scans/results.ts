@@ -23,14 +23,30 @@ export interface ResultsQuery {
   sort_desc?: string;
 }
 
-const list = (v: string | undefined) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const list = (v: string | undefined) =>
+  (v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
 const SEVERITIES = ['info', 'low', 'medium', 'high', 'critical', 'unknown'];
-const TIMES: Record<string, number> = { last_day: 1, last_week: 7, last_month: 30, last_3_months: 90, last_6_months: 180, last_12_months: 365 };
+const TIMES: Record<string, number> = {
+  last_day: 1,
+  last_week: 7,
+  last_month: 30,
+  last_3_months: 90,
+  last_6_months: 180,
+  last_12_months: 365,
+};
 
 const SORTABLE: Record<string, string> = {
-  created_at: 'r.created_at', updated_at: 'r.updated_at', severity: 'sev_rank', template_id: 'r.template_id',
-  host: 'r.host', target: 'r.host', scan_id: 'r.scan_id',
+  created_at: 'r.created_at',
+  updated_at: 'r.updated_at',
+  severity: 'sev_rank',
+  template_id: 'r.template_id',
+  host: 'r.host',
+  target: 'r.host',
+  scan_id: 'r.scan_id',
 };
 
 interface ResultRow {
@@ -64,16 +80,23 @@ export async function listResults(ctx: AppContext, teamId: string, q: ResultsQue
   };
   if (q.scan_id) add((n) => `r.scan_id = ${n}`, q.scan_id);
   const sev = list(q.severity).map((s) => s.toLowerCase());
-  for (const s of sev) if (!SEVERITIES.includes(s)) throw badRequest(`unknown severity "${s}"; use ${SEVERITIES.join(', ')}`, 'severity');
+  for (const s of sev)
+    if (!SEVERITIES.includes(s)) throw badRequest(`unknown severity "${s}"; use ${SEVERITIES.join(', ')}`, 'severity');
   if (sev.length) add((n) => `r.severity = ANY(${n}::text[])`, sev);
-  if (q.search) add((n) => `(r.template_id ILIKE ${n} OR r.name ILIKE ${n} OR r.host ILIKE ${n} OR r.matched_at ILIKE ${n})`, like(q.search));
+  if (q.search)
+    add(
+      (n) => `(r.template_id ILIKE ${n} OR r.name ILIKE ${n} OR r.host ILIKE ${n} OR r.matched_at ILIKE ${n})`,
+      like(q.search),
+    );
   const hosts = list(q.host);
   if (hosts.length) add((n) => `(r.host = ANY(${n}::text[]) OR r.matched_at = ANY(${n}::text[]))`, hosts);
   const domains = list(q.domain).map((d) => d.toLowerCase());
   if (domains.length) {
     const conds = domains.map((d) => {
       params.push(like(`://${d}`), like(`.${d}`), d);
-      const a = params.length - 2, b = params.length - 1, c = params.length;
+      const a = params.length - 2,
+        b = params.length - 1,
+        c = params.length;
       // host is a URL or a bare name; match the name itself or any subdomain
       return `(r.host ILIKE $${a} OR r.host ILIKE $${b} OR lower(r.host) = $${c} OR lower(r.host) LIKE $${c} || ':%')`;
     });
@@ -86,7 +109,8 @@ export async function listResults(ctx: AppContext, teamId: string, q: ResultsQue
   });
   if (ports.length) add((n) => `r.port = ANY(${n}::int[])`, ports);
   const templates = list(q.templates);
-  if (templates.length) add((n) => `(r.template_id = ANY(${n}::text[]) OR r.template_path = ANY(${n}::text[]))`, templates);
+  if (templates.length)
+    add((n) => `(r.template_id = ANY(${n}::text[]) OR r.template_path = ANY(${n}::text[]))`, templates);
   const tags = list(q.tags).map((t) => t.toLowerCase());
   if (tags.length) add((n) => `r.tags && ${n}::text[]`, tags);
   if (q.time) {
@@ -95,7 +119,11 @@ export async function listResults(ctx: AppContext, teamId: string, q: ResultsQue
     add((n) => `r.created_at >= now() - make_interval(days => ${n})`, days);
   }
   const order = parseSort(q.sort_asc, q.sort_desc, SORTABLE);
-  const orderSql = [...order.map((o) => `${o.column} ${o.desc ? 'DESC' : 'ASC'}`), 'r.created_at DESC', 'r.id DESC'].join(', ');
+  const orderSql = [
+    ...order.map((o) => `${o.column} ${o.desc ? 'DESC' : 'ASC'}`),
+    'r.created_at DESC',
+    'r.id DESC',
+  ].join(', ');
   const whereSql = where.join(' AND ');
   const total = await countResultsWhere(ctx.db, whereSql, params);
   const rows = await resultsPage<ResultRow>(ctx.db, whereSql, orderSql, params, limit, offset);
@@ -140,7 +168,13 @@ function resultItem(r: ResultRow) {
 }
 
 interface HistoryEntry {
-  severity: string; target: string; template_id: string; matched: boolean; timestamp: string; vuln_hash: string; event: string;
+  severity: string;
+  target: string;
+  template_id: string;
+  matched: boolean;
+  timestamp: string;
+  vuln_hash: string;
+  event: string;
 }
 
 /** For each hash: the scan-log records of the same scan, target and template across runs, newest first. */
@@ -151,8 +185,13 @@ export async function vulnHistory(ctx: AppContext, teamId: string, hashes: strin
     out[hash] = {
       history_count: rows[0]?.total ?? 0,
       history: rows.map((r) => ({
-        severity: r.severity ?? '', target: r.target, template_id: r.template_id, matched: r.matched,
-        timestamp: new Date(r.created_at).toISOString(), vuln_hash: r.vuln_hash ?? '', event: r.event ?? (r.matched ? 'matched' : 'not_matched'),
+        severity: r.severity ?? '',
+        target: r.target,
+        template_id: r.template_id,
+        matched: r.matched,
+        timestamp: new Date(r.created_at).toISOString(),
+        vuln_hash: r.vuln_hash ?? '',
+        event: r.event ?? (r.matched ? 'matched' : 'not_matched'),
       })),
     };
   }

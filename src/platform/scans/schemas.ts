@@ -6,49 +6,79 @@ export { Page } from '../shared/paging.ts';
 const Str = Type.String({ maxLength: 4096 });
 const StrList = Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 10_000 });
 
-export const AssetFilters = Type.Object({
-  is_tech: Type.Optional(Type.Boolean()), is_favicon: Type.Optional(Type.Boolean()), is_new: Type.Optional(Type.Boolean()),
-  is_screenshot: Type.Optional(Type.Boolean()), only_dns: Type.Optional(Type.Boolean()), only_ip: Type.Optional(Type.Boolean()),
-  labels: Type.Optional(Str), host: Type.Optional(Str), port: Type.Optional(Str), status_code: Type.Optional(Str),
-  content_length: Type.Optional(Str), title: Type.Optional(Str), cname: Type.Optional(Str), technologies: Type.Optional(Str),
-  ip: Type.Optional(Str), domain: Type.Optional(StrList),
-  start_date: Type.Optional(Type.String({ format: 'date' })), end_date: Type.Optional(Type.String({ format: 'date' })),
-  custom_filter: Type.Optional(Str), search: Type.Optional(Str), enumeration_ids: Type.Optional(StrList),
-  // At most a century: a larger count of days put the cut-off before the earliest date SQL can hold.
-  not_seen_for_days: Type.Optional(Type.Integer({ minimum: 0, maximum: 36_500 })),
-}, { additionalProperties: false });
+export const AssetFilters = Type.Object(
+  {
+    is_tech: Type.Optional(Type.Boolean()),
+    is_favicon: Type.Optional(Type.Boolean()),
+    is_new: Type.Optional(Type.Boolean()),
+    is_screenshot: Type.Optional(Type.Boolean()),
+    only_dns: Type.Optional(Type.Boolean()),
+    only_ip: Type.Optional(Type.Boolean()),
+    labels: Type.Optional(Str),
+    host: Type.Optional(Str),
+    port: Type.Optional(Str),
+    status_code: Type.Optional(Str),
+    content_length: Type.Optional(Str),
+    title: Type.Optional(Str),
+    cname: Type.Optional(Str),
+    technologies: Type.Optional(Str),
+    ip: Type.Optional(Str),
+    domain: Type.Optional(StrList),
+    start_date: Type.Optional(Type.String({ format: 'date' })),
+    end_date: Type.Optional(Type.String({ format: 'date' })),
+    custom_filter: Type.Optional(Str),
+    search: Type.Optional(Str),
+    enumeration_ids: Type.Optional(StrList),
+    // At most a century: a larger count of days put the cut-off before the earliest date SQL can hold.
+    not_seen_for_days: Type.Optional(Type.Integer({ minimum: 0, maximum: 36_500 })),
+  },
+  { additionalProperties: false },
+);
 
-export const CreateScanBody = Type.Object({
-  targets: Type.Optional(Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 100_000 })),
-  templates: Type.Optional(StrList),
-  assets: Type.Optional(StrList),
-  early_templates: Type.Optional(StrList),
-  exclude_targets: Type.Optional(StrList),
-  exclusions: Type.Optional(Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 10_000, description: 'exclusion patterns; a leading + makes an allow-list pattern' })),
-  private_templates: Type.Optional(Type.Array(
-    Type.Object({ name: Type.String({ minLength: 1, maxLength: 255 }), contents: Type.String({ minLength: 1, maxLength: 1024 * 1024 }) }),
-    { maxItems: 1000 },
-  )),
-  name: Type.Optional(Type.String({ maxLength: 500 })),
-  recommended: Type.Optional(Type.Boolean()),
-  all: Type.Optional(Type.Boolean()),
-  schedule_only: Type.Optional(Type.Boolean()),
-  automatic_scan: Type.Optional(Type.Boolean()),
-  scan_all_assets: Type.Optional(Type.Boolean()),
-  disable_global_alert_config: Type.Optional(Type.Boolean()),
-  disable_global_report_config: Type.Optional(Type.Boolean()),
-  disable_global_scan_config: Type.Optional(Type.Boolean()),
-  alerting_config_ids: Type.Optional(StrList),
-  scan_config_ids: Type.Optional(StrList),
-  reporting_config_ids: Type.Optional(StrList),
-  enumeration_ids: Type.Optional(Type.Array(Type.Object({ id: Str }), { maxItems: 1000 })),
-  socks5_proxy: Type.Optional(Str),
-  agent_id: Type.Optional(Str),
-  agent_tags: Type.Optional(StrList),
-  agent_networks: Type.Optional(StrList),
-  agent_behavior: Type.Optional(Type.Union([Type.Literal('distribute'), Type.Literal('mirror')])),
-  asset_filters: Type.Optional(AssetFilters),
-}, { additionalProperties: false });
+export const CreateScanBody = Type.Object(
+  {
+    targets: Type.Optional(Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 100_000 })),
+    templates: Type.Optional(StrList),
+    assets: Type.Optional(StrList),
+    early_templates: Type.Optional(StrList),
+    exclude_targets: Type.Optional(StrList),
+    exclusions: Type.Optional(
+      Type.Array(Type.String({ maxLength: 4096 }), {
+        maxItems: 10_000,
+        description: 'exclusion patterns; a leading + makes an allow-list pattern',
+      }),
+    ),
+    private_templates: Type.Optional(
+      Type.Array(
+        Type.Object({
+          name: Type.String({ minLength: 1, maxLength: 255 }),
+          contents: Type.String({ minLength: 1, maxLength: 1024 * 1024 }),
+        }),
+        { maxItems: 1000 },
+      ),
+    ),
+    name: Type.Optional(Type.String({ maxLength: 500 })),
+    recommended: Type.Optional(Type.Boolean()),
+    all: Type.Optional(Type.Boolean()),
+    schedule_only: Type.Optional(Type.Boolean()),
+    automatic_scan: Type.Optional(Type.Boolean()),
+    scan_all_assets: Type.Optional(Type.Boolean()),
+    disable_global_alert_config: Type.Optional(Type.Boolean()),
+    disable_global_report_config: Type.Optional(Type.Boolean()),
+    disable_global_scan_config: Type.Optional(Type.Boolean()),
+    alerting_config_ids: Type.Optional(StrList),
+    scan_config_ids: Type.Optional(StrList),
+    reporting_config_ids: Type.Optional(StrList),
+    enumeration_ids: Type.Optional(Type.Array(Type.Object({ id: Str }), { maxItems: 1000 })),
+    socks5_proxy: Type.Optional(Str),
+    agent_id: Type.Optional(Str),
+    agent_tags: Type.Optional(StrList),
+    agent_networks: Type.Optional(StrList),
+    agent_behavior: Type.Optional(Type.Union([Type.Literal('distribute'), Type.Literal('mirror')])),
+    asset_filters: Type.Optional(AssetFilters),
+  },
+  { additionalProperties: false },
+);
 
 export const CreateScanResponse = Type.Object({
   message: Str,
@@ -57,22 +87,46 @@ export const CreateScanResponse = Type.Object({
 });
 
 export const Schedule = Type.Object({
-  scan_frequency: Str, scan_id: Str, schedule_last_run: Str, schedule_next_run: Str,
-  start_time: Type.Optional(Str), hourly_frequency: Type.Optional(Type.Integer()),
+  scan_frequency: Str,
+  scan_id: Str,
+  schedule_last_run: Str,
+  schedule_next_run: Str,
+  start_time: Type.Optional(Str),
+  hourly_frequency: Type.Optional(Type.Integer()),
   custom_weekdays: Type.Optional(Type.Array(Type.Integer())),
 });
 
 export const ScanListItem = Type.Object({
-  scan_id: Str, name: Str, status: Str, failure_reason: Str, progress: Type.Integer(), scan_time_elapsed: Str,
-  created_at: Str, updated_at: Str, completed_at: Str,
-  total_target: Type.Integer(), total_template: Type.Integer(), total_scan: Type.Integer(), total_result: Type.Integer(),
-  rescan_count: Type.Integer(), is_rescan: Type.Boolean(), is_oss: Type.Boolean(), is_cloud: Type.Boolean(),
-  is_automatic: Type.Boolean(), is_internal: Type.Boolean(),
+  scan_id: Str,
+  name: Str,
+  status: Str,
+  failure_reason: Str,
+  progress: Type.Integer(),
+  scan_time_elapsed: Str,
+  created_at: Str,
+  updated_at: Str,
+  completed_at: Str,
+  total_target: Type.Integer(),
+  total_template: Type.Integer(),
+  total_scan: Type.Integer(),
+  total_result: Type.Integer(),
+  rescan_count: Type.Integer(),
+  is_rescan: Type.Boolean(),
+  is_oss: Type.Boolean(),
+  is_cloud: Type.Boolean(),
+  is_automatic: Type.Boolean(),
+  is_internal: Type.Boolean(),
   severity: Type.Record(Type.String(), Type.Integer()),
-  asset_ids: StrList, public_templates: StrList, template_ids: StrList, template_urls: StrList,
-  scan_config_ids: StrList, report_config_ids: StrList,
+  asset_ids: StrList,
+  public_templates: StrList,
+  template_ids: StrList,
+  template_urls: StrList,
+  scan_config_ids: StrList,
+  report_config_ids: StrList,
   schedule: Type.Optional(Schedule),
-  agent_id: Type.Optional(Str), agent_tags: Type.Optional(StrList), agent_networks: Type.Optional(StrList),
+  agent_id: Type.Optional(Str),
+  agent_tags: Type.Optional(StrList),
+  agent_networks: Type.Optional(StrList),
   agent_behavior: Type.Optional(Type.Union([Type.Literal('distribute'), Type.Literal('mirror')])),
 });
 
@@ -80,7 +134,9 @@ export const ListQuery = Type.Object({
   offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
   search: Type.Optional(Str),
-  status: Type.Optional(Type.String({ description: 'failed, finished, queued, running, starting, uploaded, scheduled (comma-separated)' })),
+  status: Type.Optional(
+    Type.String({ description: 'failed, finished, queued, running, starting, uploaded, scheduled (comma-separated)' }),
+  ),
   sort_asc: Type.Optional(Str),
   sort_desc: Type.Optional(Str),
   is_internal: Type.Optional(Type.Boolean()),
@@ -91,11 +147,29 @@ export const ScanIdParams = Type.Object({ scan_id: Type.String({ minLength: 1, m
 const ConfigRef = Type.Object({ id: Str, name: Str, config_type: Str, provider_name: Type.Optional(Str) });
 
 export const ScanConfig = Type.Object({
-  targets: StrList, assets_lists: StrList, public_templates: StrList, early_templates: StrList, template_urls: StrList,
-  template_ids: StrList, scan_config_ids: Type.Array(ConfigRef), report_config_ids: Type.Array(ConfigRef),
+  targets: StrList,
+  assets_lists: StrList,
+  public_templates: StrList,
+  early_templates: StrList,
+  template_urls: StrList,
+  template_ids: StrList,
+  scan_config_ids: Type.Array(ConfigRef),
+  report_config_ids: Type.Array(ConfigRef),
   alerting_config_ids: Type.Array(ConfigRef),
-  enumeration_ids: Type.Array(Type.Object({ id: Str, name: Str, enumeration_type: Str, types: StrList, total_assets: Type.Optional(Type.Integer()), cloudlist_provider_name: Type.Optional(Str) })),
-  socks5_proxy: Str, agent_id: Str, agent_tags: StrList, agent_networks: StrList,
+  enumeration_ids: Type.Array(
+    Type.Object({
+      id: Str,
+      name: Str,
+      enumeration_type: Str,
+      types: StrList,
+      total_assets: Type.Optional(Type.Integer()),
+      cloudlist_provider_name: Type.Optional(Str),
+    }),
+  ),
+  socks5_proxy: Str,
+  agent_id: Str,
+  agent_tags: StrList,
+  agent_networks: StrList,
   agent_behavior: Type.Union([Type.Literal('distribute'), Type.Literal('mirror')]),
   scan_all_assets: Type.Boolean(),
   asset_filters: Type.Record(Type.String(), Type.Unknown()),
@@ -112,18 +186,38 @@ export const ResultsQuery = Type.Object({
   port: Type.Optional(Type.String({ description: 'comma-separated ports' })),
   templates: Type.Optional(Type.String({ description: 'comma-separated template ids or paths' })),
   tags: Type.Optional(Type.String({ description: 'comma-separated tags' })),
-  time: Type.Optional(Type.String({ description: 'last_day, last_week, last_month, last_3_months, last_6_months, last_12_months' })),
+  time: Type.Optional(
+    Type.String({ description: 'last_day, last_week, last_month, last_3_months, last_6_months, last_12_months' }),
+  ),
   sort_asc: Type.Optional(Str),
   sort_desc: Type.Optional(Str),
 });
 
 export const ResultItem = Type.Object({
-  vuln_id: Str, vuln_hash: Str, scan_id: Str, target: Str, matched_at: Str, template_id: Str,
-  template_url: Type.Optional(Str), template_path: Type.Optional(Str), template_name: Type.Optional(Str),
-  severity: Str, tags: StrList, port: Type.Optional(Type.Integer()), result_type: Str, matcher_status: Type.Boolean(),
-  vuln_status: Str, description: Type.Optional(Str), impact: Type.Optional(Str), remediation: Type.Optional(Str),
-  reference: Type.Optional(StrList), created_at: Str, updated_at: Str,
-  event: Type.Record(Type.String(), Type.Unknown(), { description: "the engine's result in nuclei's JSON field names" }),
+  vuln_id: Str,
+  vuln_hash: Str,
+  scan_id: Str,
+  target: Str,
+  matched_at: Str,
+  template_id: Str,
+  template_url: Type.Optional(Str),
+  template_path: Type.Optional(Str),
+  template_name: Type.Optional(Str),
+  severity: Str,
+  tags: StrList,
+  port: Type.Optional(Type.Integer()),
+  result_type: Str,
+  matcher_status: Type.Boolean(),
+  vuln_status: Str,
+  description: Type.Optional(Str),
+  impact: Type.Optional(Str),
+  remediation: Type.Optional(Str),
+  reference: Type.Optional(StrList),
+  created_at: Str,
+  updated_at: Str,
+  event: Type.Record(Type.String(), Type.Unknown(), {
+    description: "the engine's result in nuclei's JSON field names",
+  }),
 });
 
 export const LogExportQuery = Type.Object({
@@ -134,15 +228,25 @@ export const LogExportQuery = Type.Object({
   time: Type.Optional(Type.String({ description: 'records at or after this date-time (or last_day, last_week, ...)' })),
   search: Type.Optional(Type.String({ description: 'searched in error, target and template' })),
   error: Type.Optional(Str),
-  format: Type.Optional(Type.Union([Type.Literal('raw'), Type.Literal('json'), Type.Literal('csv')], { default: 'json' })),
+  format: Type.Optional(
+    Type.Union([Type.Literal('raw'), Type.Literal('json'), Type.Literal('csv')], { default: 'json' }),
+  ),
   async: Type.Optional(Type.Boolean()),
   alert_email: Type.Optional(Str),
-  severity: Type.Optional(Type.Union([Type.Literal('error'), Type.Literal('info'), Type.Literal('all_logs')], { default: 'all_logs' })),
+  severity: Type.Optional(
+    Type.Union([Type.Literal('error'), Type.Literal('info'), Type.Literal('all_logs')], { default: 'all_logs' }),
+  ),
 });
 
 export const ExportStatus = Type.Object({
-  export_id: Str, scan_id: Str, status: Type.String({ description: 'pending, building, ready or failed' }), format: Str,
-  created_at: Str, url: Type.Optional(Str), expires_at: Type.Optional(Str), row_count: Type.Optional(Type.Integer()),
+  export_id: Str,
+  scan_id: Str,
+  status: Type.String({ description: 'pending, building, ready or failed' }),
+  format: Str,
+  created_at: Str,
+  url: Type.Optional(Str),
+  expires_at: Type.Optional(Str),
+  row_count: Type.Optional(Type.Integer()),
   error: Type.Optional(Str),
 });
 
@@ -152,6 +256,15 @@ export const HistoryQuery = Type.Object({
 });
 
 const HistoryEntry = Type.Object({
-  severity: Str, target: Str, template_id: Str, matched: Type.Boolean(), timestamp: Str, vuln_hash: Str, event: Str,
+  severity: Str,
+  target: Str,
+  template_id: Str,
+  matched: Type.Boolean(),
+  timestamp: Str,
+  vuln_hash: Str,
+  event: Str,
 });
-export const HistoryResponse = Type.Record(Type.String(), Type.Object({ history_count: Type.Integer(), history: Type.Array(HistoryEntry) }));
+export const HistoryResponse = Type.Record(
+  Type.String(),
+  Type.Object({ history_count: Type.Integer(), history: Type.Array(HistoryEntry) }),
+);

@@ -6,7 +6,13 @@ import type { Caller } from '../auth/service.ts';
 import { badRequest, conflict, notFound } from '../shared/errors.ts';
 import { checkTarget, expandTargets, isInternalTarget, scopeFilter } from './targets.ts';
 import { checkDenied, denyList } from '../shared/deny.ts';
-import { inlineTemplates, resolveAssetTargets, resolveStoreTemplates, hasStoreSelection, enumerationRefs } from './sources.ts';
+import {
+  inlineTemplates,
+  resolveAssetTargets,
+  resolveStoreTemplates,
+  hasStoreSelection,
+  enumerationRefs,
+} from './sources.ts';
 import { startRun } from './dispatch.ts';
 import { engineOptionsFor, applyTemplateConfigs } from './apply-configs.ts';
 import { checkConfigRefs, configRefs, resolveScanConfigs, type ScanConfigs } from '../configs/resolve.ts';
@@ -83,7 +89,12 @@ async function plan(ctx: AppContext, teamId: string, body: CreateScanBody, confi
   // Denied addresses inside ranges are cut like exclusions (arithmetically, before expansion).
   keep.deny = [...(keep.deny ?? []), ...deny.patterns.flatMap((p) => (p.cidr ? [p.cidr] : []))];
   const scoped = Object.assign((t: string) => keep(t) && !deny.reason(t), keep);
-  const { targets, truncated, inputsUsed } = expandTargets([...direct, ...fromAssets], scoped, ctx.config.maxScanTargets, ctx.config.maxRangeAddresses);
+  const { targets, truncated, inputsUsed } = expandTargets(
+    [...direct, ...fromAssets],
+    scoped,
+    ctx.config.maxScanTargets,
+    ctx.config.maxRangeAddresses,
+  );
 
   const selection = {
     templates: body.templates ?? [],
@@ -94,20 +105,29 @@ async function plan(ctx: AppContext, teamId: string, body: CreateScanBody, confi
   const inline = inlineTemplates(body.private_templates ?? []);
   const stored = hasStoreSelection(selection) ? await resolveStoreTemplates(ctx.db, teamId, selection) : [];
   const seen = new Set<string>();
-  const chosen = [...inline, ...stored].filter((t) => (seen.has(t.templateId) ? false : (seen.add(t.templateId), true)));
+  const chosen = [...inline, ...stored].filter((t) =>
+    seen.has(t.templateId) ? false : (seen.add(t.templateId), true),
+  );
   // Template configs add their selection; scan configs' tag and severity filters narrow the whole list.
   const templates = await applyTemplateConfigs(ctx.db, teamId, configs, chosen);
 
   if (targets.length === 0) {
     const hadInput = direct.length + fromAssets.length > 0;
-    throw badRequest(hadInput ? 'every target is excluded by exclude_targets / exclusions' : 'the scan has no targets', 'targets');
+    throw badRequest(
+      hadInput ? 'every target is excluded by exclude_targets / exclusions' : 'the scan has no targets',
+      'targets',
+    );
   }
   if (templates.length === 0) throw badRequest('the scan has no templates', 'templates');
   // Inputs past the maximum are not kept in the stored request: a rescan plans the same targets.
   return { targets, truncated, templates, directUsed: direct.slice(0, Math.min(direct.length, inputsUsed)) };
 }
 
-export async function createScan(ctx: AppContext, caller: Caller, body: CreateScanBody): Promise<{ id: string; truncated: number; status: string }> {
+export async function createScan(
+  ctx: AppContext,
+  caller: Caller,
+  body: CreateScanBody,
+): Promise<{ id: string; truncated: number; status: string }> {
   checkProxy(body.socks5_proxy);
   // The scan's configs are read and parsed once here, then passed as data.
   const configs = await resolveScanConfigs(ctx.db, caller.teamId, body);
@@ -118,9 +138,17 @@ export async function createScan(ctx: AppContext, caller: Caller, body: CreateSc
   const status = body.schedule_only ? 'scheduled' : 'queued';
   await ctx.db.transaction(async (tx) => {
     await store.insertScan(tx, {
-      id, teamId: caller.teamId, status, createdBy: caller.userId, targets: p.targets, totalTemplate: p.templates.length,
-      name: body.name?.trim() || defaultName(p.targets), request: storedRequest(body, p), engineOptions: { ...engineOptions },
-      isAutomatic: body.automatic_scan ?? false, isInternal: p.targets.every(isInternalTarget),
+      id,
+      teamId: caller.teamId,
+      status,
+      createdBy: caller.userId,
+      targets: p.targets,
+      totalTemplate: p.templates.length,
+      name: body.name?.trim() || defaultName(p.targets),
+      request: storedRequest(body, p),
+      engineOptions: { ...engineOptions },
+      isAutomatic: body.automatic_scan ?? false,
+      isInternal: p.targets.every(isInternalTarget),
     });
     await store.replaceTemplates(tx, id, p.templates);
   });
@@ -148,8 +176,10 @@ const ACTIVE = new Set(['queued', 'starting', 'running']);
 /** Stops a queued or running scan: it ends as failed with reason "stopped". */
 export async function stopScan(ctx: AppContext, teamId: string, id: string): Promise<void> {
   const scan = await mustGet(ctx, teamId, id);
-  if (!ACTIVE.has(scan.status)) throw badRequest(`scan ${id} is ${scan.status}; only a queued or running scan can be stopped`, 'scan_id');
-  if (!(await store.failScan(ctx.db, id, 'stopped'))) throw conflict(`scan ${id} ended before it could be stopped`, 'scan_id');
+  if (!ACTIVE.has(scan.status))
+    throw badRequest(`scan ${id} is ${scan.status}; only a queued or running scan can be stopped`, 'scan_id');
+  if (!(await store.failScan(ctx.db, id, 'stopped')))
+    throw conflict(`scan ${id} ended before it could be stopped`, 'scan_id');
 }
 
 /**
@@ -158,14 +188,21 @@ export async function stopScan(ctx: AppContext, teamId: string, id: string): Pro
  */
 export async function rescan(ctx: AppContext, teamId: string, id: string): Promise<{ id: string; truncated: number }> {
   const scan = await mustGet(ctx, teamId, id);
-  if (ACTIVE.has(scan.status)) throw conflict(`scan ${id} is ${scan.status}; stop it before running it again`, 'scan_id');
-  if (scan.status === 'uploaded') throw badRequest(`scan ${id} was imported; it has no targets or templates to run`, 'scan_id');
+  if (ACTIVE.has(scan.status))
+    throw conflict(`scan ${id} is ${scan.status}; stop it before running it again`, 'scan_id');
+  if (scan.status === 'uploaded')
+    throw badRequest(`scan ${id} was imported; it has no targets or templates to run`, 'scan_id');
   const body = scan.request as CreateScanBody;
   const p = await plan(ctx, teamId, body, await resolveScanConfigs(ctx.db, teamId, body));
   const run = scan.status === 'scheduled' && scan.chunks_total === 0 ? scan.rescan_count : scan.rescan_count + 1;
   await ctx.db.transaction(async (tx) => {
     // Takes the new run only if nobody else started one since the read above (two rescans at once).
-    const took = await store.queueRerun(tx, id, { targets: p.targets, totalTemplate: p.templates.length, seenRescanCount: scan.rescan_count, run });
+    const took = await store.queueRerun(tx, id, {
+      targets: p.targets,
+      totalTemplate: p.templates.length,
+      seenRescanCount: scan.rescan_count,
+      run,
+    });
     if (!took) throw conflict(`scan ${id} was started by another request`, 'scan_id');
     await store.replaceTemplates(tx, id, p.templates);
   });
@@ -246,9 +283,17 @@ function scheduleItem(s: ScheduleJson) {
 }
 
 const SORTABLE: Record<string, string> = {
-  created_at: 'created_at', updated_at: 'updated_at', completed_at: 'completed_at', name: 'name', status: 'status',
-  progress: 'progress', total_result: 'total_result', total_target: 'total_target', total_template: 'total_template',
-  total_scan: 'total_scan', rescan_count: 'rescan_count',
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+  completed_at: 'completed_at',
+  name: 'name',
+  status: 'status',
+  progress: 'progress',
+  total_result: 'total_result',
+  total_target: 'total_target',
+  total_template: 'total_template',
+  total_scan: 'total_scan',
+  rescan_count: 'rescan_count',
 };
 
 export const STATUSES = ['failed', 'finished', 'queued', 'running', 'starting', 'uploaded', 'scheduled'];
@@ -266,32 +311,52 @@ export interface ListQuery {
 export async function listScans(ctx: AppContext, teamId: string, q: ListQuery) {
   const offset = q.offset ?? 0;
   const limit = q.limit ?? 100;
-  const status = q.status?.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const status = q.status
+    ?.split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
   for (const s of status ?? []) {
     if (!STATUSES.includes(s)) throw badRequest(`unknown status "${s}"; use ${STATUSES.join(', ')}`, 'status');
   }
   const order = parseSort(q.sort_asc, q.sort_desc, SORTABLE);
   const { rows, total } = await store.listScans(ctx.db, {
-    teamId, offset, limit, search: q.search?.trim() || undefined, status, isInternal: q.is_internal, order,
+    teamId,
+    offset,
+    limit,
+    search: q.search?.trim() || undefined,
+    status,
+    isInternal: q.is_internal,
+    order,
   });
-  const schedules = await schedulesOf(ctx.db, rows.map((r) => r.id));
-  return pageEnvelope(rows.map((r) => listItem(r, schedules.get(r.id))), total, offset, limit);
+  const schedules = await schedulesOf(
+    ctx.db,
+    rows.map((r) => r.id),
+  );
+  return pageEnvelope(
+    rows.map((r) => listItem(r, schedules.get(r.id))),
+    total,
+    offset,
+    limit,
+  );
 }
 
 export async function getScan(ctx: AppContext, teamId: string, id: string) {
   const scan = await mustGet(ctx, teamId, id);
   const req = scan.request as CreateScanBody;
-  return listItem({
-    ...scan,
-    req_templates: req.templates ?? null,
-    req_scan_config_ids: req.scan_config_ids ?? null,
-    req_report_config_ids: req.reporting_config_ids ?? null,
-    req_assets: req.assets ?? null,
-    req_agent_id: req.agent_id ?? null,
-    req_agent_tags: req.agent_tags ?? null,
-    req_agent_networks: req.agent_networks ?? null,
-    req_agent_behavior: req.agent_behavior ?? null,
-  }, (await schedulesOf(ctx.db, [id])).get(id));
+  return listItem(
+    {
+      ...scan,
+      req_templates: req.templates ?? null,
+      req_scan_config_ids: req.scan_config_ids ?? null,
+      req_report_config_ids: req.reporting_config_ids ?? null,
+      req_assets: req.assets ?? null,
+      req_agent_id: req.agent_id ?? null,
+      req_agent_tags: req.agent_tags ?? null,
+      req_agent_networks: req.agent_networks ?? null,
+      req_agent_behavior: req.agent_behavior ?? null,
+    },
+    (await schedulesOf(ctx.db, [id])).get(id),
+  );
 }
 
 /** The spec's scan configuration record, config references with their names. */
@@ -318,10 +383,32 @@ export async function scanConfig(ctx: AppContext, teamId: string, id: string, sh
     early_templates: req.early_templates ?? [],
     template_urls: templates.filter((t) => t.source === 'inline').map((t) => t.uri),
     template_ids: templates.map((t) => t.template_id),
-    scan_config_ids: await configRefs(ctx.db, teamId, req.scan_config_ids ?? [], 'scan', !req.disable_global_scan_config),
-    report_config_ids: await configRefs(ctx.db, teamId, req.reporting_config_ids ?? [], 'reporting', !req.disable_global_report_config),
-    alerting_config_ids: await configRefs(ctx.db, teamId, req.alerting_config_ids ?? [], 'alerting', !req.disable_global_alert_config),
-    enumeration_ids: await enumerationRefs(ctx.db, teamId, (req.enumeration_ids ?? []).map((e) => e.id)),
+    scan_config_ids: await configRefs(
+      ctx.db,
+      teamId,
+      req.scan_config_ids ?? [],
+      'scan',
+      !req.disable_global_scan_config,
+    ),
+    report_config_ids: await configRefs(
+      ctx.db,
+      teamId,
+      req.reporting_config_ids ?? [],
+      'reporting',
+      !req.disable_global_report_config,
+    ),
+    alerting_config_ids: await configRefs(
+      ctx.db,
+      teamId,
+      req.alerting_config_ids ?? [],
+      'alerting',
+      !req.disable_global_alert_config,
+    ),
+    enumeration_ids: await enumerationRefs(
+      ctx.db,
+      teamId,
+      (req.enumeration_ids ?? []).map((e) => e.id),
+    ),
     socks5_proxy: req.socks5_proxy ? (showSecrets ? req.socks5_proxy : maskProxy(req.socks5_proxy)) : '',
     agent_id: req.agent_id ?? '',
     agent_tags: req.agent_tags ?? [],

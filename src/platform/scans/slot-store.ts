@@ -33,7 +33,13 @@ export async function takeSlot(db: Db, c: SlotClaim): Promise<number | undefined
 }
 
 /** Extends a lease by `leaseSeconds`; false when the holder no longer holds it. */
-export async function extendLease(db: Db, scanId: string, slot: number, holder: string, leaseSeconds: number): Promise<boolean> {
+export async function extendLease(
+  db: Db,
+  scanId: string,
+  slot: number,
+  holder: string,
+  leaseSeconds: number,
+): Promise<boolean> {
   const { rows } = await db.query(
     `UPDATE scan_slots SET expires_at = now() + make_interval(secs => $4::float8)
      WHERE scan_id = $1 AND slot = $2 AND holder = $3 RETURNING slot`,

@@ -48,13 +48,27 @@ export interface Lease {
  * evaluated on the locked row, so two workers never win the same slot.
  */
 export async function acquireSlot(
-  db: Db, scanId: string, run: number, idx: number, slots: number, burstSeconds: number,
+  db: Db,
+  scanId: string,
+  run: number,
+  idx: number,
+  slots: number,
+  burstSeconds: number,
 ): Promise<Lease | undefined> {
   const holder = randomUUID();
   const start = Math.floor(Math.random() * slots); // spread workers over the slots
   for (let i = 0; i < slots; i++) {
     const slot = (start + i) % slots;
-    const waitMs = await slotStore.takeSlot(db, { scanId, slot, run, idx, holder, worker: WORKER_NAME, leaseSeconds: LEASE_SECONDS, burstSeconds });
+    const waitMs = await slotStore.takeSlot(db, {
+      scanId,
+      slot,
+      run,
+      idx,
+      holder,
+      worker: WORKER_NAME,
+      leaseSeconds: LEASE_SECONDS,
+      burstSeconds,
+    });
     if (waitMs !== undefined) return { slot, holder, waitMs: Math.ceil(waitMs) };
   }
   return undefined;

@@ -40,7 +40,8 @@ export function provideAssetInventory(i: AssetInventory): void {
 }
 
 function assetInventory(): AssetInventory {
-  if (!inventory) throw new Error('the asset inventory is not loaded: import src/platform/assets/targets.ts in this process');
+  if (!inventory)
+    throw new Error('the asset inventory is not loaded: import src/platform/assets/targets.ts in this process');
   return inventory;
 }
 
@@ -49,7 +50,8 @@ function assetInventory(): AssetInventory {
  * team's, narrowed by asset_filters. An unknown id is a 400 naming it.
  */
 export async function resolveAssetTargets(db: Db, teamId: string, sel: AssetSelection): Promise<string[]> {
-  if (!sel.assets.length && !sel.enumerationIds.length && !sel.scanAllAssets && sel.assetFilters === undefined) return [];
+  if (!sel.assets.length && !sel.enumerationIds.length && !sel.scanAllAssets && sel.assetFilters === undefined)
+    return [];
   return assetInventory().targets(db, teamId, sel);
 }
 
@@ -64,7 +66,8 @@ export interface TemplateSelection {
   all: boolean;
 }
 
-export const hasStoreSelection = (s: TemplateSelection) => s.templates.length > 0 || s.earlyTemplates.length > 0 || s.recommended || s.all;
+export const hasStoreSelection = (s: TemplateSelection) =>
+  s.templates.length > 0 || s.earlyTemplates.length > 0 || s.recommended || s.all;
 
 /** Catalogue ids / paths / folders, private ids, early, recommended and all, through the template store. */
 export async function resolveStoreTemplates(db: Db, teamId: string, sel: TemplateSelection): Promise<ScanTemplate[]> {
@@ -85,9 +88,13 @@ export function inlineTemplates(list: { name: string; contents: string }[]): Sca
     const res = parseTemplate(t.contents, t.name);
     const issue = res.issues[0];
     if (issue) {
-      throw badRequest(`private template "${t.name}": ${issue.field ? issue.field + ': ' : ''}${issue.reason}`, `private_templates[${i}].contents`);
+      throw badRequest(
+        `private template "${t.name}": ${issue.field ? issue.field + ': ' : ''}${issue.reason}`,
+        `private_templates[${i}].contents`,
+      );
     }
-    if (!res.template || res.notTemplate) throw badRequest(`private template "${t.name}" is not a template`, `private_templates[${i}].contents`);
+    if (!res.template || res.notTemplate)
+      throw badRequest(`private template "${t.name}" is not a template`, `private_templates[${i}].contents`);
     return { templateId: res.template.id, uri: t.name, source: 'inline', raw: t.contents };
   });
 }

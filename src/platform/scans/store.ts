@@ -52,9 +52,20 @@ export async function insertScan(db: Db, s: NewScan): Promise<void> {
        request, engine_options, is_automatic, is_internal, is_oss)
      VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, $10::jsonb, $11::jsonb, $12, $13, $14)`,
     [
-      s.id, s.teamId, s.name, s.status, s.createdBy, JSON.stringify(s.targets), s.targets.length, s.totalTemplate,
-      s.targets.length * s.totalTemplate, JSON.stringify(s.request), JSON.stringify(s.engineOptions),
-      s.isAutomatic, s.isInternal, s.isOss ?? false,
+      s.id,
+      s.teamId,
+      s.name,
+      s.status,
+      s.createdBy,
+      JSON.stringify(s.targets),
+      s.targets.length,
+      s.totalTemplate,
+      s.targets.length * s.totalTemplate,
+      JSON.stringify(s.request),
+      JSON.stringify(s.engineOptions),
+      s.isAutomatic,
+      s.isInternal,
+      s.isOss ?? false,
     ],
   );
 }
@@ -82,14 +93,23 @@ export async function replaceTemplates(db: Db, scanId: string, templates: ScanTe
       const b = j * 8;
       return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}, $${b + 7}::bigint, $${b + 8})`;
     });
-    await db.query(`INSERT INTO scan_templates (scan_id, ord, template_id, uri, source, raw, ref_pk, digest) VALUES ${rows.join(', ')}`, values);
+    await db.query(
+      `INSERT INTO scan_templates (scan_id, ord, template_id, uri, source, raw, ref_pk, digest) VALUES ${rows.join(', ')}`,
+      values,
+    );
   }
 }
 
 export async function loadTemplates(db: Db, scanId: string): Promise<ScanTemplate[]> {
   // Referenced templates come from the store while the digest still matches; one changed or removed
   // since the scan was planned comes back with no text, and the chunk skips it with a log line.
-  const { rows } = await db.query<{ template_id: string; uri: string; source: string; raw: string | null; payload_files: Record<string, string[]> | null }>(
+  const { rows } = await db.query<{
+    template_id: string;
+    uri: string;
+    source: string;
+    raw: string | null;
+    payload_files: Record<string, string[]> | null;
+  }>(
     `SELECT s.template_id, s.uri, s.source,
             CASE WHEN s.ref_pk IS NULL THEN s.raw ELSE t.raw END AS raw, t.payload_files
        FROM scan_templates s
@@ -98,11 +118,18 @@ export async function loadTemplates(db: Db, scanId: string): Promise<ScanTemplat
     [scanId],
   );
   return rows.map((r) => ({
-    templateId: r.template_id, uri: r.uri, source: r.source, raw: r.raw ?? '', ...(r.payload_files ? { payloadFiles: r.payload_files } : {}),
+    templateId: r.template_id,
+    uri: r.uri,
+    source: r.source,
+    raw: r.raw ?? '',
+    ...(r.payload_files ? { payloadFiles: r.payload_files } : {}),
   }));
 }
 
-export async function templateSummary(db: Db, scanId: string): Promise<{ template_id: string; uri: string; source: string }[]> {
+export async function templateSummary(
+  db: Db,
+  scanId: string,
+): Promise<{ template_id: string; uri: string; source: string }[]> {
   const { rows } = await db.query<{ template_id: string; uri: string; source: string }>(
     'SELECT template_id, uri, source FROM scan_templates WHERE scan_id = $1 ORDER BY ord',
     [scanId],
@@ -158,8 +185,6 @@ const LIST_COLUMNS = `id, team_id, name, status, failure_reason, progress, creat
   request->'agent_id' AS req_agent_id, request->'agent_tags' AS req_agent_tags,
   request->'agent_networks' AS req_agent_networks, request->'agent_behavior' AS req_agent_behavior`;
 
-
-
 export type ListRow = Omit<ScanRow, 'targets' | 'request'> & {
   req_templates: string[] | null;
   req_scan_config_ids: string[] | null;
@@ -187,10 +212,14 @@ export async function listScans(db: Db, f: ListFilter): Promise<{ rows: ListRow[
     params.push(f.isInternal);
     where.push(`is_internal = $${params.length}`);
   }
-  const order = [...f.order.map((o) => `${o.column} ${o.desc ? 'DESC' : 'ASC'}`), 'created_at DESC', 'id DESC'].join(', ');
+  const order = [...f.order.map((o) => `${o.column} ${o.desc ? 'DESC' : 'ASC'}`), 'created_at DESC', 'id DESC'].join(
+    ', ',
+  );
   const whereSql = where.join(' AND ');
   // One round trip: the page, each row carrying the total (kept counts, or counted matches for a search).
-  const totalSql = f.search ? 'count(*) OVER ()' : `(${TOTALS_SQL.replace(/\$(\d)/g, (_m, d) => `$${Number(d) + params.length}`)})`;
+  const totalSql = f.search
+    ? 'count(*) OVER ()'
+    : `(${TOTALS_SQL.replace(/\$(\d)/g, (_m, d) => `$${Number(d) + params.length}`)})`;
   const totalParams = f.search ? [] : [f.teamId, f.status?.length ? f.status : null, f.isInternal ?? null];
   const all = [...params, ...totalParams, f.limit, f.offset];
   const { rows } = await db.query<ListRow & { total_count: number | string | null }>(
@@ -199,7 +228,11 @@ export async function listScans(db: Db, f: ListFilter): Promise<{ rows: ListRow[
     all,
   );
   // An empty page (offset past the end) carries no total: ask for it alone.
-  const total = rows[0] ? Number(rows[0].total_count ?? 0) : f.search ? await countRows(db, whereSql, params) : await countFromTotals(db, f);
+  const total = rows[0]
+    ? Number(rows[0].total_count ?? 0)
+    : f.search
+      ? await countRows(db, whereSql, params)
+      : await countFromTotals(db, f);
   for (const r of rows) delete (r as { total_count?: unknown }).total_count;
   return { rows, total };
 }
@@ -231,7 +264,10 @@ export async function failScan(db: Db, id: string, reason: string): Promise<bool
   return db.transaction(async (tx) => {
     // Chunk rows first, then the scan row: the order claimChunk and finishChunk take them in, so a stop
     // during a running chunk cannot deadlock with it on PostgreSQL.
-    await tx.query(`SELECT 1 FROM scan_chunks WHERE scan_id = $1 AND status IN ('pending', 'running') ORDER BY run, idx FOR UPDATE`, [id]);
+    await tx.query(
+      `SELECT 1 FROM scan_chunks WHERE scan_id = $1 AND status IN ('pending', 'running') ORDER BY run, idx FOR UPDATE`,
+      [id],
+    );
     const res = await tx.query(
       `UPDATE scans SET status = 'failed', failure_reason = $2, completed_at = now(), updated_at = now()
        WHERE id = $1 AND status IN ('queued', 'starting', 'running', 'scheduled')`,
@@ -259,7 +295,10 @@ export interface ChunkRow {
 
 /** A chunk that can still run, with what its slot count depends on; changes nothing. */
 export async function peekChunk(
-  db: Db, scanId: string, run: number, idx: number,
+  db: Db,
+  scanId: string,
+  run: number,
+  idx: number,
 ): Promise<{ engine_options: unknown; chunks_total: number } | undefined> {
   const { rows } = await db.query<{ engine_options: unknown; chunks_total: number }>(
     `SELECT s.engine_options, s.chunks_total FROM scan_chunks c JOIN scans s ON s.id = c.scan_id
@@ -274,7 +313,12 @@ export async function peekChunk(
  * Claims a chunk for a worker when its scan still runs that run: counts the attempt and moves a queued
  * scan to starting. Returns undefined when the chunk must be skipped (scan stopped, deleted, rescanned, chunk done).
  */
-export async function claimChunk(db: Db, scanId: string, run: number, idx: number): Promise<{ chunk: ChunkRow; scan: ScanRow } | undefined> {
+export async function claimChunk(
+  db: Db,
+  scanId: string,
+  run: number,
+  idx: number,
+): Promise<{ chunk: ChunkRow; scan: ScanRow } | undefined> {
   return db.transaction(async (tx) => {
     const { rows } = await tx.query<ChunkRow>(
       `UPDATE scan_chunks c SET status = 'running', attempts = c.attempts + 1, started_at = now(), worker = $4
@@ -348,15 +392,33 @@ export async function recountResults(db: Db, scanId: string): Promise<void> {
 }
 
 /** Stores findings once each: a retried chunk or rescan only marks them as seen in this run. */
-export async function insertFindings(db: Db, scanId: string, teamId: string, run: number, all: FindingRow[]): Promise<void> {
+export async function insertFindings(
+  db: Db,
+  scanId: string,
+  teamId: string,
+  run: number,
+  all: FindingRow[],
+): Promise<void> {
   // One statement may not touch a row twice: the first event of a hash wins.
   const rows = [...new Map(all.map((r) => [r.vulnHash, r] as const).reverse()).values()].reverse();
   // The rows travel as one JSON parameter, like scan logs (see insertLogs).
   for (let i = 0; i < rows.length; i += 1000) {
-    const json = JSON.stringify(rows.slice(i, i + 1000).map((r) => ({
-      h: r.vulnHash, id: r.templateId, u: r.templateUrl, p: r.templatePath, host: r.host, at: r.matchedAt,
-      port: r.port, s: r.severity, n: r.name, tags: r.tags, rt: r.resultType, ev: r.event,
-    })));
+    const json = JSON.stringify(
+      rows.slice(i, i + 1000).map((r) => ({
+        h: r.vulnHash,
+        id: r.templateId,
+        u: r.templateUrl,
+        p: r.templatePath,
+        host: r.host,
+        at: r.matchedAt,
+        port: r.port,
+        s: r.severity,
+        n: r.name,
+        tags: r.tags,
+        rt: r.resultType,
+        ev: r.event,
+      })),
+    );
     await db.query(
       `INSERT INTO scan_results (scan_id, team_id, vuln_hash, template_id, template_url, template_path, host, matched_at,
          port, severity, name, tags, result_type, event, first_run, last_run)
@@ -388,9 +450,18 @@ export interface LogRow {
  */
 export async function insertLogs(db: Db, scanId: string, teamId: string, run: number, rows: LogRow[]): Promise<void> {
   for (let i = 0; i < rows.length; i += 5000) {
-    const json = JSON.stringify(rows.slice(i, i + 5000).map((r) => ({
-      t: r.target, id: r.templateId, m: r.matched, s: r.severity, e: r.error, ev: r.event, h: r.vulnHash, at: r.at,
-    })));
+    const json = JSON.stringify(
+      rows.slice(i, i + 5000).map((r) => ({
+        t: r.target,
+        id: r.templateId,
+        m: r.matched,
+        s: r.severity,
+        e: r.error,
+        ev: r.event,
+        h: r.vulnHash,
+        at: r.at,
+      })),
+    );
     const res = await db.query(
       `INSERT INTO scan_logs (scan_id, team_id, run, target, template_id, matched, severity, error, event, vuln_hash, created_at)
        SELECT $1, $2, $3, x.t, x.id, x.m, x.s, x.e, x.ev, x.h, x.at
@@ -426,7 +497,10 @@ export async function setRunnableTotals(db: Db, scanId: string, run: number, not
 
 /** One finding of a team by its row id (the API's vuln_id); undefined when the team has no such row. */
 export async function getResult<T>(db: Db, teamId: string, id: string): Promise<T | undefined> {
-  const { rows } = await db.query<T & object>('SELECT * FROM scan_results WHERE team_id = $1 AND id = $2::bigint', [teamId, id]);
+  const { rows } = await db.query<T & object>('SELECT * FROM scan_results WHERE team_id = $1 AND id = $2::bigint', [
+    teamId,
+    id,
+  ]);
   return rows[0];
 }
 
@@ -437,7 +511,13 @@ export async function deleteTeamScans(db: Db, teamId: string): Promise<void> {
 }
 
 /** An imported scan is complete: its hosts, counts and times. */
-export async function completeImport(db: Db, scanId: string, targets: string[], totalTarget: number, totalTemplate: number): Promise<void> {
+export async function completeImport(
+  db: Db,
+  scanId: string,
+  targets: string[],
+  totalTarget: number,
+  totalTemplate: number,
+): Promise<void> {
   await db.query(
     `UPDATE scans SET targets = $2::jsonb, total_target = $3::int, total_template = $4::int, total_scan = $3::int * $4::int,
        progress = 100, completed_at = now(), started_at = COALESCE(started_at, now()) WHERE id = $1`,
@@ -450,20 +530,33 @@ export async function completeImport(db: Db, scanId: string, targets: string[], 
  * rescan_count `r.seenRescanCount` (two rescans at once) and the scan is not active; false when it did not.
  */
 export async function queueRerun(
-  db: Db, id: string, r: { targets: string[]; totalTemplate: number; seenRescanCount: number; run: number },
+  db: Db,
+  id: string,
+  r: { targets: string[]; totalTemplate: number; seenRescanCount: number; run: number },
 ): Promise<boolean> {
   const took = await db.query(
     `UPDATE scans SET targets = $2::jsonb, total_target = $3, total_template = $4, total_scan = $5, status = 'queued',
        rescan_count = $7, updated_at = now()
      WHERE id = $1 AND rescan_count = $6 AND status NOT IN ('queued', 'starting', 'running')`,
-    [id, JSON.stringify(r.targets), r.targets.length, r.totalTemplate, r.targets.length * r.totalTemplate, r.seenRescanCount, r.run],
+    [
+      id,
+      JSON.stringify(r.targets),
+      r.targets.length,
+      r.totalTemplate,
+      r.targets.length * r.totalTemplate,
+      r.seenRescanCount,
+      r.run,
+    ],
   );
   return took.rowCount !== 0;
 }
 
 /** How many findings match a WHERE over scan_results aliased r (built by results.ts from the list's filters). */
 export async function countResultsWhere(db: Db, whereSql: string, params: unknown[]): Promise<number> {
-  const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM scan_results r WHERE ${whereSql}`, params);
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM scan_results r WHERE ${whereSql}`,
+    params,
+  );
   return rows[0]!.n;
 }
 
@@ -472,7 +565,14 @@ export async function countResultsWhere(db: Db, whereSql: string, params: unknow
  * sev_rank). The page's ids first, then their rows: rows skipped by the offset are never read in full (their
  * event JSON is large), which keeps deep pages fast with 100,000 findings (bench/findings.ts).
  */
-export async function resultsPage<T>(db: Db, whereSql: string, orderSql: string, params: unknown[], limit: number, offset: number): Promise<T[]> {
+export async function resultsPage<T>(
+  db: Db,
+  whereSql: string,
+  orderSql: string,
+  params: unknown[],
+  limit: number,
+  offset: number,
+): Promise<T[]> {
   const { rows } = await db.query<T>(
     `WITH page AS (
        SELECT r.id, CASE r.severity WHEN 'critical' THEN 5 WHEN 'high' THEN 4 WHEN 'medium' THEN 3 WHEN 'low' THEN 2 WHEN 'info' THEN 1 ELSE 0 END AS sev_rank
@@ -486,12 +586,18 @@ export async function resultsPage<T>(db: Db, whereSql: string, orderSql: string,
 
 /** The template ids of a scan's findings, each once. */
 export async function resultTemplateIds(db: Db, scanId: string): Promise<string[]> {
-  const { rows } = await db.query<{ template_id: string }>('SELECT DISTINCT template_id FROM scan_results WHERE scan_id = $1', [scanId]);
+  const { rows } = await db.query<{ template_id: string }>(
+    'SELECT DISTINCT template_id FROM scan_results WHERE scan_id = $1',
+    [scanId],
+  );
   return rows.map((r) => r.template_id);
 }
 
 /** New severities of findings (vuln_score rules); `original` is the severity before the first rescoring. */
-export async function setSeverities(db: Db, changes: { id: string; severity: string; original: string | null }[]): Promise<void> {
+export async function setSeverities(
+  db: Db,
+  changes: { id: string; severity: string; original: string | null }[],
+): Promise<void> {
   await db.query(
     `UPDATE scan_results r SET severity = x.s, original_severity = x.o, updated_at = now()
      FROM jsonb_to_recordset($1::jsonb) AS x(id bigint, s text, o text) WHERE r.id = x.id`,
@@ -500,7 +606,11 @@ export async function setSeverities(db: Db, changes: { id: string; severity: str
 }
 
 /** After a finished run: not seen in it → fixed; fixed but seen again → regression. */
-export async function markFindingStates(db: Db, scanId: string, run: number): Promise<{ fixed: number; regressions: number }> {
+export async function markFindingStates(
+  db: Db,
+  scanId: string,
+  run: number,
+): Promise<{ fixed: number; regressions: number }> {
   const fixed = await db.query(
     `UPDATE scan_results SET vuln_status = 'fixed', updated_at = now() WHERE scan_id = $1 AND last_run < $2 AND vuln_status <> 'fixed'`,
     [scanId, run],

@@ -3,8 +3,16 @@
 import net from 'node:net';
 import { badRequest } from '../shared/errors.ts';
 import {
-  cidrContains, formatAddress, intersectRanges, parseAddress, parseCidr, rangeSize, rangesOf, subtractRanges,
-  type AddressRanges, type Cidr,
+  cidrContains,
+  formatAddress,
+  intersectRanges,
+  parseAddress,
+  parseCidr,
+  rangeSize,
+  rangesOf,
+  subtractRanges,
+  type AddressRanges,
+  type Cidr,
 } from '../../engine/index.ts';
 import { hostOf, parsePattern } from '../shared/target-patterns.ts';
 
@@ -75,7 +83,12 @@ function scopedRanges(c: Cidr, deny: AddressRanges, allow: AddressRanges | undef
  * left of all ranges together may hold at most `maxRangeAddresses` addresses (else a 400 naming the
  * limit). Addresses are listed only up to the maximum; the rest of a range is counted, not walked.
  */
-export function expandTargets(inputs: string[], keep: Scope, max: number, maxRangeAddresses = DEFAULT_MAX_RANGE_ADDRESSES): ExpandResult {
+export function expandTargets(
+  inputs: string[],
+  keep: Scope,
+  max: number,
+  maxRangeAddresses = DEFAULT_MAX_RANGE_ADDRESSES,
+): ExpandResult {
   const seen = new Set<string>();
   const out: string[] = [];
   let truncated = 0;
@@ -120,8 +133,17 @@ export function expandTargets(inputs: string[], keep: Scope, max: number, maxRan
 /** Range addresses a scan may name in all (after exclusions) before it is refused: a /12 of IPv4. */
 export const DEFAULT_MAX_RANGE_ADDRESSES = 1 << 20;
 
-const PRIVATE_CIDRS = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '127.0.0.0/8', '169.254.0.0/16', '100.64.0.0/10', '::1/128', 'fc00::/7', 'fe80::/10']
-  .map((c) => parseCidr(c)!);
+const PRIVATE_CIDRS = [
+  '10.0.0.0/8',
+  '172.16.0.0/12',
+  '192.168.0.0/16',
+  '127.0.0.0/8',
+  '169.254.0.0/16',
+  '100.64.0.0/10',
+  '::1/128',
+  'fc00::/7',
+  'fe80::/10',
+].map((c) => parseCidr(c)!);
 
 /** A private, loopback or link-local address, localhost, or an internal-only name (.local, .internal, .lan). */
 export function isInternalTarget(target: string): boolean {

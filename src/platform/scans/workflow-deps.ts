@@ -9,7 +9,11 @@ import { workflowTemplates } from '../templates/store.ts';
 /** At most this many templates are loaded for the workflows of one scan. */
 const MAX_DEPENDENCIES = 5_000;
 
-export interface DependencyTemplate { raw: string; uri: string; payloadFiles?: Record<string, string[]> }
+export interface DependencyTemplate {
+  raw: string;
+  uri: string;
+  payloadFiles?: Record<string, string[]>;
+}
 
 export async function workflowDependencies(db: Db, rows: ScanTemplate[]): Promise<DependencyTemplate[]> {
   const paths = new Set<string>();

@@ -51,9 +51,15 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformCon
     maxRangeAddresses: Number(env.VIGIL_MAX_RANGE_ADDRESSES ?? 1 << 20),
     maxEnumerationProbes: Number(env.VIGIL_MAX_ENUMERATION_PROBES ?? 2 ** 24),
     maxEnumerationNames: Number(env.VIGIL_MAX_ENUMERATION_NAMES ?? 1_000_000),
-    denyTargets: (env.VIGIL_DENY_TARGETS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    denyTargets: (env.VIGIL_DENY_TARGETS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     allowDeniedTargets: /^(1|true|yes)$/i.test(env.VIGIL_ALLOW_DENIED_TARGETS ?? ''),
-    egressAllow: (env.VIGIL_EGRESS_ALLOW ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    egressAllow: (env.VIGIL_EGRESS_ALLOW ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     templatesDir: env.VIGIL_TEMPLATES_DIR || undefined,
     publicUrl: env.VIGIL_PUBLIC_URL || undefined,
     tlsCert: env.VIGIL_TLS_CERT || undefined,

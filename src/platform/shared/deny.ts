@@ -7,19 +7,38 @@ import os from 'node:os';
 import type { PlatformConfig } from './config.ts';
 import { badRequest } from './errors.ts';
 import { hostOf, parsePattern, type ScopePattern } from './target-patterns.ts';
-import { compileRule, Egress, hostsFileAddresses, parseHost, type EgressPolicy, type EgressRule } from '../../engine/index.ts';
+import {
+  compileRule,
+  Egress,
+  hostsFileAddresses,
+  parseHost,
+  type EgressPolicy,
+  type EgressRule,
+} from '../../engine/index.ts';
 
 /** Cloud metadata endpoints (AWS, ECS, GCP, Azure, Alibaba, OpenStack, Oracle...). */
 export const METADATA_TARGETS = [
-  '169.254.169.254', '169.254.170.2', '169.254.169.253', 'fd00:ec2::254', '100.100.100.200',
-  'metadata.google.internal', 'metadata.goog', 'metadata.azure.internal', 'instance-data', 'instance-data.ec2.internal',
+  '169.254.169.254',
+  '169.254.170.2',
+  '169.254.169.253',
+  'fd00:ec2::254',
+  '100.100.100.200',
+  'metadata.google.internal',
+  'metadata.goog',
+  'metadata.azure.internal',
+  'instance-data',
+  'instance-data.ec2.internal',
 ];
 
 const METADATA = 'cloud metadata address';
 const OWN_PORT = "this platform's own API port";
 const LISTED = 'on the deny list (VIGIL_DENY_TARGETS)';
 /** How scan creation says each reason of a named target. */
-const SAID: Record<string, string> = { [METADATA]: `is a ${METADATA}`, [OWN_PORT]: `is ${OWN_PORT}`, [LISTED]: `is ${LISTED}` };
+const SAID: Record<string, string> = {
+  [METADATA]: `is a ${METADATA}`,
+  [OWN_PORT]: `is ${OWN_PORT}`,
+  [LISTED]: `is ${LISTED}`,
+};
 
 /** Addresses that reach this machine: loopback, "this host" (0.0.0.0 connects locally), every interface's address. */
 function localAddresses(host: string): string[] {
@@ -62,7 +81,8 @@ export function scanEgress(config: DenyConfig): EgressPolicy {
   const deny: EgressRule[] = [];
   if (!config.allowDeniedTargets) {
     for (const t of METADATA_TARGETS) deny.push({ target: t, reason: METADATA });
-    for (const t of [...localAddresses(config.host), ...LOCAL_NAMES]) deny.push({ target: t, port: config.port, reason: OWN_PORT });
+    for (const t of [...localAddresses(config.host), ...LOCAL_NAMES])
+      deny.push({ target: t, port: config.port, reason: OWN_PORT });
     if (parseHost(config.host).kind === 'name') deny.push({ target: config.host, port: config.port, reason: OWN_PORT });
   }
   for (const p of config.denyTargets ?? []) deny.push(...listedRules(p));
@@ -128,7 +148,8 @@ const NO_PORT = 0;
 export function denyList(config: DenyConfig): DenyList {
   const policy = scanEgress(config);
   const egress = new Egress(policy);
-  const patterns = (policy.deny ?? []).filter((r) => r.port === undefined && 'cidr' in compileRule(r.target))
+  const patterns = (policy.deny ?? [])
+    .filter((r) => r.port === undefined && 'cidr' in compileRule(r.target))
     .map((r) => parsePattern(r.target, 'VIGIL_DENY_TARGETS'));
   return {
     policy,
@@ -138,9 +159,13 @@ export function denyList(config: DenyConfig): DenyList {
       const host = parseHost(hostOf(target));
       // A name is decided by its own rules and by the addresses the hosts file gives it (where it leads
       // without any DNS); other names are decided when the engine connects.
-      const why = host.kind === 'address'
-        ? egress.addressDenied(host.address, port)
-        : egress.nameDenied(host.name, port) ?? hostsFileAddresses(host.name).map((a) => egress.addressDenied(a, port)).find(Boolean);
+      const why =
+        host.kind === 'address'
+          ? egress.addressDenied(host.address, port)
+          : (egress.nameDenied(host.name, port) ??
+            hostsFileAddresses(host.name)
+              .map((a) => egress.addressDenied(a, port))
+              .find(Boolean));
       return why ? (SAID[why] ?? `is ${why}`) : undefined;
     },
   };
@@ -151,7 +176,10 @@ export function checkDenied(deny: DenyList, targets: string[], param: string): v
   targets.forEach((t, i) => {
     const why = deny.reason(t);
     if (why) {
-      throw badRequest(`target "${t}" ${why}; scans of it are denied (an operator can allow it with VIGIL_ALLOW_DENIED_TARGETS=1)`, `${param}[${i}]`);
+      throw badRequest(
+        `target "${t}" ${why}; scans of it are denied (an operator can allow it with VIGIL_ALLOW_DENIED_TARGETS=1)`,
+        `${param}[${i}]`,
+      );
     }
   });
 }

@@ -53,4 +53,8 @@ export function errorResponses(...statuses: number[]): Record<number, unknown> {
  * fuzz and role tests hold every route to that), and 403 would read as a role's refusal.
  */
 export const hostedOnly = (what: string) =>
-  new ApiError(404, `${what} needs the hosted ProjectDiscovery platform's own data; this self-hosted Vigil has no source for it`, 'hosted_only');
+  new ApiError(
+    404,
+    `${what} needs the hosted ProjectDiscovery platform's own data; this self-hosted Vigil has no source for it`,
+    'hosted_only',
+  );

@@ -32,9 +32,11 @@ function walk(value: unknown, where: string, maxString: number | undefined): voi
     if (typeof v === 'string') {
       const why = stringProblem(v);
       if (why) throw badRequest(`${at || 'value'} ${why}`, at || undefined);
-      if (maxString !== undefined && v.length > maxString) throw badRequest(`${at || 'value'} is longer than ${maxString} characters`, at || undefined);
+      if (maxString !== undefined && v.length > maxString)
+        throw badRequest(`${at || 'value'} is longer than ${maxString} characters`, at || undefined);
     } else if (typeof v === 'number') {
-      if (!Number.isFinite(v) || Math.abs(v) > Number.MAX_SAFE_INTEGER) throw badRequest(`${at || 'value'} is out of range`, at || undefined);
+      if (!Number.isFinite(v) || Math.abs(v) > Number.MAX_SAFE_INTEGER)
+        throw badRequest(`${at || 'value'} is out of range`, at || undefined);
     } else if (Array.isArray(v)) {
       for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], `${at}[${i}]`]);
     } else if (v !== null && typeof v === 'object' && !Buffer.isBuffer(v) && !(v instanceof Stream) && !seen.has(v)) {
@@ -62,7 +64,8 @@ export function jsonDepthExceeds(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
+      if (c === 92)
+        i++; // backslash: skip the escaped character
       else if (c === 34) inString = false;
     } else if (c === 34) inString = true;
     else if (c === 123 || c === 91) {
@@ -86,13 +89,21 @@ function eachSchema(schema: unknown, visit: (s: Record<string, unknown>) => void
     if (props && typeof props === 'object') for (const v of Object.values(props)) eachSchema(v, visit, seen);
   }
   for (const key of ['items', 'additionalProperties', 'not']) eachSchema(s[key], visit, seen);
-  for (const key of ['anyOf', 'oneOf', 'allOf']) if (Array.isArray(s[key])) for (const v of s[key] as unknown[]) eachSchema(v, visit, seen);
+  for (const key of ['anyOf', 'oneOf', 'allOf'])
+    if (Array.isArray(s[key])) for (const v of s[key] as unknown[]) eachSchema(v, visit, seen);
 }
 
 /** Gives every string of a request schema without a maxLength one, so no route takes unbounded text. */
 function boundStrings(schema: unknown, max: number): void {
   eachSchema(schema, (s) => {
-    if (s.type === 'string' && s.maxLength === undefined && s.format === undefined && s.enum === undefined && s.const === undefined) s.maxLength = max;
+    if (
+      s.type === 'string' &&
+      s.maxLength === undefined &&
+      s.format === undefined &&
+      s.enum === undefined &&
+      s.const === undefined
+    )
+      s.maxLength = max;
   });
 }
 
@@ -135,7 +146,8 @@ export function registerInputChecks(app: FastifyInstance): void {
   app.addHook('preValidation', async (req: FastifyRequest) => {
     walk(req.params, '', MAX_PARAM_LENGTH);
     walk(req.query, '', MAX_PARAM_LENGTH);
-    if (req.body !== null && typeof req.body === 'object' && (Array.isArray(req.body) || isPlainObject(req.body))) walk(req.body, '', undefined);
+    if (req.body !== null && typeof req.body === 'object' && (Array.isArray(req.body) || isPlainObject(req.body)))
+      walk(req.body, '', undefined);
   });
   // Again after validation: query values are numbers only once the schema coerced them ("1e309" is
   // Infinity then, "99999999999999999999" is 1e20).

@@ -70,10 +70,14 @@ export function observeRequest(method: string, route: string | undefined, status
 }
 
 /** Serves GET /metrics on its own port; returns undefined when VIGIL_METRICS_PORT is not set. */
-export async function startMetricsServer(env: NodeJS.ProcessEnv, log: Logger): Promise<{ url: string; close(): Promise<void> } | undefined> {
+export async function startMetricsServer(
+  env: NodeJS.ProcessEnv,
+  log: Logger,
+): Promise<{ url: string; close(): Promise<void> } | undefined> {
   if (!env.VIGIL_METRICS_PORT) return undefined;
   const port = Number(env.VIGIL_METRICS_PORT);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid VIGIL_METRICS_PORT "${env.VIGIL_METRICS_PORT}": use a port number`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`invalid VIGIL_METRICS_PORT "${env.VIGIL_METRICS_PORT}": use a port number`);
   const host = env.VIGIL_METRICS_HOST || '127.0.0.1';
   const server = http.createServer((req, res) => {
     if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
@@ -94,9 +98,10 @@ export async function startMetricsServer(env: NodeJS.ProcessEnv, log: Logger): P
   log.info({ url }, 'metrics listening');
   return {
     url,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

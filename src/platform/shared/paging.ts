@@ -6,16 +6,27 @@ import { badRequest } from './errors.ts';
 const Str = Type.String({ maxLength: 4096 });
 
 /** The schema of one page of `item`s. */
-export const Page = <T extends ReturnType<typeof Type.Object>>(item: T) => Type.Object({
-  current_page: Type.Integer(), result_count: Type.Integer(), total_results: Type.Integer(), total_pages: Type.Integer(),
-  message: Str, data: Type.Array(item),
-});
+export const Page = <T extends ReturnType<typeof Type.Object>>(item: T) =>
+  Type.Object({
+    current_page: Type.Integer(),
+    result_count: Type.Integer(),
+    total_results: Type.Integer(),
+    total_pages: Type.Integer(),
+    message: Str,
+    data: Type.Array(item),
+  });
 
 /** sort_asc / sort_desc: comma-separated fields; an unknown field is a 400 naming the parameter. */
 export function parseSort(asc: string | undefined, desc: string | undefined, allowed: Record<string, string>) {
   const out: { column: string; desc: boolean }[] = [];
-  for (const [param, value, isDesc] of [['sort_asc', asc, false], ['sort_desc', desc, true]] as const) {
-    for (const f of (value ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const [param, value, isDesc] of [
+    ['sort_asc', asc, false],
+    ['sort_desc', desc, true],
+  ] as const) {
+    for (const f of (value ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
       const column = allowed[f];
       if (!column) throw badRequest(`cannot sort by "${f}"; use one of ${Object.keys(allowed).join(', ')}`, param);
       out.push({ column, desc: isDesc });

@@ -61,4 +61,3 @@ export function parsePattern(raw: string, param: string): ScopePattern {
 }
 
 const escapeRe = (s: string) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
-

@@ -11,13 +11,55 @@ import { errorResponses, hostedOnly } from '../shared/errors.ts';
 const Anything = Type.Object({}, { additionalProperties: true });
 
 const OPERATIONS: { method: 'GET' | 'POST'; url: string; action: Action; summary: string; what: string }[] = [
-  { method: 'GET', url: '/v1/domain/associated', action: 'assets:view', summary: 'Associated domains (hosted platform only)', what: 'Finding associated domains (acquisitions, certificate logs, WHOIS)' },
-  { method: 'GET', url: '/v1/leaks', action: 'intel:view', summary: 'Leaked credentials (hosted platform only)', what: 'Leaked credentials' },
-  { method: 'GET', url: '/v1/leaks/stats/domain', action: 'intel:view', summary: "A domain's leak statistics (hosted platform only)", what: 'Leak statistics' },
-  { method: 'GET', url: '/v1/leaks/stats/email', action: 'intel:view', summary: "An email's leak statistics (hosted platform only)", what: 'Leak statistics' },
-  { method: 'POST', url: '/v1/leaks/export', action: 'intel:view', summary: 'Export leaked credentials (hosted platform only)', what: 'Exporting leaked credentials' },
-  { method: 'POST', url: '/v1/leaks/info', action: 'intel:view', summary: 'A leak by id (hosted platform only)', what: 'Leak information' },
-  { method: 'POST', url: '/v1/leaks/status', action: 'assets:manage', summary: "Change leaks' status (hosted platform only)", what: 'Leak status' },
+  {
+    method: 'GET',
+    url: '/v1/domain/associated',
+    action: 'assets:view',
+    summary: 'Associated domains (hosted platform only)',
+    what: 'Finding associated domains (acquisitions, certificate logs, WHOIS)',
+  },
+  {
+    method: 'GET',
+    url: '/v1/leaks',
+    action: 'intel:view',
+    summary: 'Leaked credentials (hosted platform only)',
+    what: 'Leaked credentials',
+  },
+  {
+    method: 'GET',
+    url: '/v1/leaks/stats/domain',
+    action: 'intel:view',
+    summary: "A domain's leak statistics (hosted platform only)",
+    what: 'Leak statistics',
+  },
+  {
+    method: 'GET',
+    url: '/v1/leaks/stats/email',
+    action: 'intel:view',
+    summary: "An email's leak statistics (hosted platform only)",
+    what: 'Leak statistics',
+  },
+  {
+    method: 'POST',
+    url: '/v1/leaks/export',
+    action: 'intel:view',
+    summary: 'Export leaked credentials (hosted platform only)',
+    what: 'Exporting leaked credentials',
+  },
+  {
+    method: 'POST',
+    url: '/v1/leaks/info',
+    action: 'intel:view',
+    summary: 'A leak by id (hosted platform only)',
+    what: 'Leak information',
+  },
+  {
+    method: 'POST',
+    url: '/v1/leaks/status',
+    action: 'assets:manage',
+    summary: "Change leaks' status (hosted platform only)",
+    what: 'Leak status',
+  },
 ];
 
 export const hostedOnlyRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -29,7 +71,8 @@ export const hostedOnlyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['hosted-only'],
         summary: op.summary,
-        description: "Answers 404 with code hosted_only: this operation needs the hosted platform's own data, which a self-hosted instance does not have.",
+        description:
+          "Answers 404 with code hosted_only: this operation needs the hosted platform's own data, which a self-hosted instance does not have.",
         ...(op.method === 'GET' ? { querystring: Anything } : { body: Type.Optional(Anything) }),
         response: errorResponses(400, 401, 403, 404),
       },

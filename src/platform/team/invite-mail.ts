@@ -16,17 +16,24 @@ export async function inviteMailer(ctx: Pick<AppContext, 'db'>, teamId: string):
 
 /** Mails the invite link through the given SMTP config; failures are logged, never thrown. */
 export async function mailInvite(
-  ctx: Pick<AppContext, 'config' | 'log'>, smtp: SmtpConfig,
+  ctx: Pick<AppContext, 'config' | 'log'>,
+  smtp: SmtpConfig,
   a: { teamId: string; teamName: string; email: string; token: string; expiresAt: Date; account: 'new' | 'existing' },
 ): Promise<void> {
-  const base = (ctx.config.publicUrl ?? `${ctx.config.tlsCert ? 'https' : 'http'}://${ctx.config.host}:${ctx.config.port}`).replace(/\/+$/, '');
+  const base = (
+    ctx.config.publicUrl ?? `${ctx.config.tlsCert ? 'https' : 'http'}://${ctx.config.host}:${ctx.config.port}`
+  ).replace(/\/+$/, '');
   const what = a.account === 'new' ? 'Set your password and sign in' : `Sign in as ${a.email} and accept`;
-  const text = `You have been invited to the Vigil team "${a.teamName}".\n\n${what}: ${base}/invite#${a.token}\n\n` +
+  const text =
+    `You have been invited to the Vigil team "${a.teamName}".\n\n${what}: ${base}/invite#${a.token}\n\n` +
     `The link works once, until ${a.expiresAt.toISOString()}.\n`;
   try {
     await sendConfigMail(ctx.config, smtp, [a.email], `Your invitation to Vigil (${a.teamName})`, text);
     ctx.log.info({ team_id: a.teamId }, 'invite emailed');
   } catch (err) {
-    ctx.log.warn({ team_id: a.teamId, reason: (err as Error).message }, 'invite email failed; the invite token was still returned');
+    ctx.log.warn(
+      { team_id: a.teamId, reason: (err as Error).message },
+      'invite email failed; the invite token was still returned',
+    );
   }
 }

@@ -30,14 +30,32 @@ export interface NewInvite {
 export async function createInvite(db: Db, teamId: string, userId: number, createdBy: number): Promise<NewInvite> {
   const kind = (await store.isUnclaimedAccount(db, userId, teamId)) ? 'account' : 'join';
   const token = newToken();
-  const expiresAt = await store.insertInvite(db, { tokenHash: hash(token), teamId, userId, createdBy, kind, days: INVITE_TTL_DAYS });
+  const expiresAt = await store.insertInvite(db, {
+    tokenHash: hash(token),
+    teamId,
+    userId,
+    createdBy,
+    kind,
+    days: INVITE_TTL_DAYS,
+  });
   return { token, expiresAt, account: kind === 'account' ? 'new' : 'existing' };
 }
 
 /** The first start's link that sets the owner's password (`/invite#<token>`), printed once. */
-export async function createPasswordLink(db: Db, userId: number, teamId: string): Promise<{ token: string; expiresAt: Date }> {
+export async function createPasswordLink(
+  db: Db,
+  userId: number,
+  teamId: string,
+): Promise<{ token: string; expiresAt: Date }> {
   const token = newToken();
-  const expiresAt = await store.insertInvite(db, { tokenHash: hash(token), teamId, userId, createdBy: userId, kind: 'first_password', days: INVITE_TTL_DAYS });
+  const expiresAt = await store.insertInvite(db, {
+    tokenHash: hash(token),
+    teamId,
+    userId,
+    createdBy: userId,
+    kind: 'first_password',
+    days: INVITE_TTL_DAYS,
+  });
   return { token, expiresAt };
 }
 
@@ -56,7 +74,13 @@ function unknownInvite(): ApiError {
 export async function lookupInvite(db: Db, token: string) {
   const inv = await store.findOpenInvite(db, hash(token));
   if (!inv) throw unknownInvite();
-  return { email: inv.email, team_id: inv.team_id, team_name: inv.team_name, accept_with: acceptWith(inv), expires_at: inv.expires_at.toISOString() };
+  return {
+    email: inv.email,
+    team_id: inv.team_id,
+    team_name: inv.team_name,
+    accept_with: acceptWith(inv),
+    expires_at: inv.expires_at.toISOString(),
+  };
 }
 
 export interface AcceptInput {
@@ -94,12 +118,19 @@ export async function acceptInvite(db: Db, input: AcceptInput): Promise<Accepted
     const inv = await store.claimInvite(tx, tokenHash);
     if (!inv) throw unknownInvite();
     const setsPassword = decide(inv, input);
-    if (!(await authStore.findMembership(tx, inv.team_id, inv.user_id))) throw notFound('the membership this invite was for was removed', 'token');
+    if (!(await authStore.findMembership(tx, inv.team_id, inv.user_id)))
+      throw notFound('the membership this invite was for was removed', 'token');
     if (passwordHash && setsPassword) await authStore.setPasswordHash(tx, inv.user_id, passwordHash);
     await authStore.acceptInvite(tx, inv.team_id, inv.user_id);
     // Only an account this invite set up gets a key from it.
     const apiKey = inv.kind === 'account' && setsPassword && !inv.has_key ? await issueKey(tx, inv.user_id) : undefined;
-    return { email: inv.email, teamId: inv.team_id, userId: inv.user_id, apiKey, passwordSet: Boolean(passwordHash && setsPassword) };
+    return {
+      email: inv.email,
+      teamId: inv.team_id,
+      userId: inv.user_id,
+      apiKey,
+      passwordSet: Boolean(passwordHash && setsPassword),
+    };
   });
 }
 
@@ -111,16 +142,28 @@ export async function acceptInvite(db: Db, input: AcceptInput): Promise<Accepted
 function decide(inv: store.OpenInvite, input: AcceptInput): boolean {
   const setsUp = acceptWith(inv) === 'password';
   if (input.caller && input.caller.userId !== inv.user_id) {
-    throw forbidden(`this invite is for ${inv.email}, and you are signed in as ${input.caller.email}: sign in as ${inv.email} to accept it`);
+    throw forbidden(
+      `this invite is for ${inv.email}, and you are signed in as ${input.caller.email}: sign in as ${inv.email} to accept it`,
+    );
   }
   if (!setsUp) {
-    if (!input.caller) throw new ApiError(401, `this invite is for the existing account ${inv.email}: sign in as ${inv.email}, then accept it`, 'unauthorized');
+    if (!input.caller)
+      throw new ApiError(
+        401,
+        `this invite is for the existing account ${inv.email}: sign in as ${inv.email}, then accept it`,
+        'unauthorized',
+      );
     if (input.password !== undefined) {
-      if (inv.kind === 'first_password') throw conflict('this account already has a password: sign in with it', 'password');
-      throw badRequest('an invite for an existing account sets no password: leave password out (change it in your settings)', 'password');
+      if (inv.kind === 'first_password')
+        throw conflict('this account already has a password: sign in with it', 'password');
+      throw badRequest(
+        'an invite for an existing account sets no password: leave password out (change it in your settings)',
+        'password',
+      );
     }
     return false;
   }
-  if (inv.kind === 'first_password' && input.password === undefined) throw badRequest('password is required: this link sets the owner\'s password', 'password');
+  if (inv.kind === 'first_password' && input.password === undefined)
+    throw badRequest("password is required: this link sets the owner's password", 'password');
   return true;
 }

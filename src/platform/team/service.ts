@@ -39,7 +39,8 @@ export async function listMembers(db: Db, teamId: string) {
  */
 export async function addMember(db: Db, caller: Caller, email: string, roleText?: string): Promise<number> {
   const role = roleOf(roleText, 'MEMBER');
-  if (role === 'OWNER') throw badRequest('the Owner role cannot be given to a new member; a team has one Owner', 'role');
+  if (role === 'OWNER')
+    throw badRequest('the Owner role cannot be given to a new member; a team has one Owner', 'role');
   return db.transaction(async (tx) => {
     const members = await store.listMembers(tx, caller.teamId);
     let user = await store.findUserByEmail(tx, email);
@@ -62,7 +63,12 @@ export async function addMember(db: Db, caller: Caller, email: string, roleText?
  * read on every request. Without a role, for the caller's own email, it accepts the caller's invite (the
  * reference titles the endpoint "Accept team invite"; using the key already accepts it).
  */
-export async function updateMember(db: Db, caller: Caller, email: string, roleText: string | undefined): Promise<{ role: Role; accepted?: boolean }> {
+export async function updateMember(
+  db: Db,
+  caller: Caller,
+  email: string,
+  roleText: string | undefined,
+): Promise<{ role: Role; accepted?: boolean }> {
   if (roleText === undefined) {
     if (email.toLowerCase() !== caller.email.toLowerCase()) {
       throw badRequest("role is required to change another member's role: ADMIN, MEMBER, VIEWER or GUEST", 'role');
@@ -71,7 +77,8 @@ export async function updateMember(db: Db, caller: Caller, email: string, roleTe
     return { role: caller.role, accepted: true };
   }
   // Rule 1: only an Admin or the Owner changes roles (asked of the one permission table).
-  if (!can(caller.role, 'team:manage_members')) throw forbidden(`role ${caller.role} may not change roles: an Admin or the Owner can`);
+  if (!can(caller.role, 'team:manage_members'))
+    throw forbidden(`role ${caller.role} may not change roles: an Admin or the Owner can`);
   const role = roleOf(roleText, 'MEMBER');
   const target = await memberByEmail(db, caller.teamId, email);
   // Rules 3 and 4: nobody changes the Owner's role here (an Admin never; the Owner transfers ownership elsewhere).
@@ -83,7 +90,11 @@ export async function updateMember(db: Db, caller: Caller, email: string, roleTe
     );
   }
   // Rules 4 and 5: the Owner role is never given here, so a team keeps exactly one Owner.
-  if (role === 'OWNER') throw badRequest('the Owner role cannot be given here: a team has one Owner, and ownership transfer is a separate process', 'role');
+  if (role === 'OWNER')
+    throw badRequest(
+      'the Owner role cannot be given here: a team has one Owner, and ownership transfer is a separate process',
+      'role',
+    );
   await store.updateMemberRole(db, caller.teamId, target.user_id, role);
   return { role };
 }

@@ -31,9 +31,13 @@ export async function isUnclaimedAccount(db: Db, userId: number, teamId: string)
 
 /** Replaces any open invite of the user to the team with a new one (one live link per member). */
 export async function insertInvite(
-  db: Db, i: { tokenHash: string; teamId: string; userId: number; createdBy: number; kind: InviteKind; days: number },
+  db: Db,
+  i: { tokenHash: string; teamId: string; userId: number; createdBy: number; kind: InviteKind; days: number },
 ): Promise<Date> {
-  await db.query('DELETE FROM team_invites WHERE team_id = $1 AND user_id = $2 AND used_at IS NULL', [i.teamId, i.userId]);
+  await db.query('DELETE FROM team_invites WHERE team_id = $1 AND user_id = $2 AND used_at IS NULL', [
+    i.teamId,
+    i.userId,
+  ]);
   const { rows } = await db.query<{ expires_at: Date }>(
     `INSERT INTO team_invites (token_hash, team_id, user_id, created_by, kind, expires_at)
      VALUES ($1, $2, $3, $4, $5, now() + make_interval(days => $6)) RETURNING expires_at`,

@@ -35,9 +35,11 @@ export async function teamCreationRights(db: Db, mode: TeamCreation, userId: num
 
 export async function checkMayCreateTeam(db: Db, mode: TeamCreation, caller: Caller): Promise<void> {
   if ((await teamCreationRights(db, mode, caller.userId)).canCreateTeam) return;
-  throw forbidden(mode === 'owner'
-    ? 'only the instance owner may create teams on this server (VIGIL_TEAM_CREATION=owner)'
-    : 'only the instance owner and the users they allowed may create teams on this server: ask the instance owner');
+  throw forbidden(
+    mode === 'owner'
+      ? 'only the instance owner may create teams on this server (VIGIL_TEAM_CREATION=owner)'
+      : 'only the instance owner and the users they allowed may create teams on this server: ask the instance owner',
+  );
 }
 
 export async function requireInstanceOwner(db: Db, caller: Caller): Promise<void> {

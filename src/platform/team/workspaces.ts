@@ -25,7 +25,8 @@ export async function createWorkspace(db: Db, caller: Caller, name: string): Pro
 }
 
 export async function renameWorkspace(db: Db, caller: Caller, name: string): Promise<void> {
-  if (caller.role !== 'OWNER' && caller.role !== 'ADMIN') throw forbidden(`role ${caller.role} may not change team settings`);
+  if (caller.role !== 'OWNER' && caller.role !== 'ADMIN')
+    throw forbidden(`role ${caller.role} may not change team settings`);
   await store.renameTeam(db, caller.teamId, cleanName(name));
 }
 

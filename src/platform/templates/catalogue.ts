@@ -57,8 +57,18 @@ export async function importCatalogue(db: Db, dir: string, opts: ImportOptions =
   const existing = await store.publicDigests(db);
 
   const summary: ImportSummary = {
-    dir: root, files: files.length, templates: 0, added: 0, updated: 0, unchanged: 0, removed: 0, skipped: 0,
-    failed: [], release_tag: git.tag, ref: git.commit, ms: 0,
+    dir: root,
+    files: files.length,
+    templates: 0,
+    added: 0,
+    updated: 0,
+    unchanged: 0,
+    removed: 0,
+    skipped: 0,
+    failed: [],
+    release_tag: git.tag,
+    ref: git.commit,
+    ms: 0,
   };
   const seen = new Set<string>();
   const writes: store.NewRow[] = [];
@@ -112,7 +122,8 @@ export async function importCatalogue(db: Db, dir: string, opts: ImportOptions =
   });
 
   function report(done: number): void {
-    if (opts.onProgress && (done % every === 0 || done === files.length)) opts.onProgress({ phase: 'read', done, total: files.length });
+    if (opts.onProgress && (done % every === 0 || done === files.length))
+      opts.onProgress({ phase: 'read', done, total: files.length });
   }
 
   const gone = [...existing].filter(([uri, e]) => e.is_early === early && !seen.has(uri)).map(([uri]) => uri);
@@ -122,7 +133,8 @@ export async function importCatalogue(db: Db, dir: string, opts: ImportOptions =
     for (let i = 0; i < writes.length; i += batch) {
       await store.upsertPublic(tx, writes.slice(i, i + batch), batch);
       const done = Math.min(i + batch, writes.length);
-      if (done % every < batch || done === writes.length) opts.onProgress?.({ phase: 'write', done, total: writes.length });
+      if (done % every < batch || done === writes.length)
+        opts.onProgress?.({ phase: 'write', done, total: writes.length });
     }
     await store.deletePublic(tx, gone);
     return store.clearNewExcept(tx, added);
@@ -155,7 +167,11 @@ export function listTemplateFiles(root: string): string[] {
 export function gitInfo(root: string): { commit: string | null; tag: string | null } {
   const run = (...args: string[]) => {
     try {
-      return execFileSync('git', ['-C', root, ...args], { stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 }).toString().trim() || null;
+      return (
+        execFileSync('git', ['-C', root, ...args], { stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 })
+          .toString()
+          .trim() || null
+      );
     } catch {
       return null;
     }

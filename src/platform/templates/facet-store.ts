@@ -65,8 +65,10 @@ const AGE_OF_EPOCH = `CASE WHEN value::numeric >= extract(epoch FROM now() - int
  * expansion per template.
  */
 function entriesSql(c: string): string {
-  const scalar = VALUE_FACETS.filter((f) => !f.array).map((f) =>
-    `SELECT CASE WHEN v IS NULL THEN 'missing' ELSE '${f.key}' END, COALESCE(v, '${f.key}'), count(*) FROM (SELECT ${f.expr} AS v FROM ${c}) AS s GROUP BY v`);
+  const scalar = VALUE_FACETS.filter((f) => !f.array).map(
+    (f) =>
+      `SELECT CASE WHEN v IS NULL THEN 'missing' ELSE '${f.key}' END, COALESCE(v, '${f.key}'), count(*) FROM (SELECT ${f.expr} AS v FROM ${c}) AS s GROUP BY v`,
+  );
   const arrays = VALUE_FACETS.filter((f) => f.array).flatMap((f) => [
     `SELECT '${f.key}', v, count(*) FROM (SELECT unnest(${f.expr}) AS v FROM ${c}) AS s WHERE v IS NOT NULL GROUP BY v`,
     `SELECT 'missing', '${f.key}', count(*) FILTER (WHERE cardinality(${f.expr}) = 0) FROM ${c}`,
@@ -89,7 +91,12 @@ function entriesSql(c: string): string {
  * not among the owner's top N + m keeps N untouched values ahead of it, so those are the candidates.
  */
 export async function countsByComplement(
-  db: Db, owner: string, scopeSql: string, condSql: string, values: unknown[], size: number,
+  db: Db,
+  owner: string,
+  scopeSql: string,
+  condSql: string,
+  values: unknown[],
+  size: number,
 ): Promise<FacetCounts> {
   const o = `$${values.length + 1}`;
   const f = `$${values.length + 2}`;
@@ -147,7 +154,9 @@ export interface FilterBound {
  * which of the owners have templates.
  */
 export async function matchLowerBound(
-  db: Db, owners: string[], bounds: (FilterBound | null)[],
+  db: Db,
+  owners: string[],
+  bounds: (FilterBound | null)[],
 ): Promise<{ bound: number; total: number; owners: string[] }> {
   const params: unknown[] = [owners];
   const sums = bounds.map((b) => {
@@ -182,7 +191,13 @@ function readRows(rows: CountRow[]): FacetCounts {
     else if (valueFacets.has(r.facet)) out.top.push({ facet: r.facet, value: r.value, n });
   }
   // Buckets in rank order: most frequent first, ties by value in C collation (UTF-8 byte order).
-  out.top.sort((a, b) => (a.facet === b.facet ? b.n - a.n || Buffer.compare(Buffer.from(a.value), Buffer.from(b.value)) : a.facet < b.facet ? -1 : 1));
+  out.top.sort((a, b) =>
+    a.facet === b.facet
+      ? b.n - a.n || Buffer.compare(Buffer.from(a.value), Buffer.from(b.value))
+      : a.facet < b.facet
+        ? -1
+        : 1,
+  );
   // Scalar facets store no 'valued' row: every template without a value is counted as missing.
   for (const f of VALUE_FACETS) if (!f.array) out.valued[f.key] = out.total - (out.missing[f.key] ?? 0);
   return out;
@@ -215,17 +230,27 @@ export async function countMatches(db: Db, source: string, values: unknown[], si
   const counts: [string, string][] = [['total', 'count(*)']];
   for (const f of VALUE_FACETS) {
     counts.push(
-      f.array ? [`valued:${f.key}`, `COALESCE(sum(cardinality(${f.expr})), 0)`] : [`valued:${f.key}`, `count(${f.expr})`],
-      f.array ? [`missing:${f.key}`, `count(*) FILTER (WHERE cardinality(${f.expr}) = 0)`] : [`missing:${f.key}`, `count(*) - count(${f.expr})`],
+      f.array
+        ? [`valued:${f.key}`, `COALESCE(sum(cardinality(${f.expr})), 0)`]
+        : [`valued:${f.key}`, `count(${f.expr})`],
+      f.array
+        ? [`missing:${f.key}`, `count(*) FILTER (WHERE cardinality(${f.expr}) = 0)`]
+        : [`missing:${f.key}`, `count(*) - count(${f.expr})`],
     );
   }
   for (const flag of ['is_new', 'is_early']) {
-    counts.push([`${flag}:true`, `count(*) FILTER (WHERE ${flag})`], [`${flag}:false`, `count(*) FILTER (WHERE NOT ${flag})`]);
+    counts.push(
+      [`${flag}:true`, `count(*) FILTER (WHERE ${flag})`],
+      [`${flag}:false`, `count(*) FILTER (WHERE NOT ${flag})`],
+    );
   }
-  for (const bucket of CREATION_BUCKETS) counts.push([`age:${bucket}`, `count(*) FILTER (WHERE ${ageFilterSql(bucket)})`]);
+  for (const bucket of CREATION_BUCKETS)
+    counts.push([`age:${bucket}`, `count(*) FILTER (WHERE ${ageFilterSql(bucket)})`]);
   // An array's values come from unnest in the select list (one ProjectSet node), cheaper than a lateral join.
   const tops = VALUE_FACETS.map((f) => {
-    const from = f.array ? `(SELECT unnest(${f.expr}) AS value FROM m) AS v` : `(SELECT ${f.expr} AS value FROM m) AS v`;
+    const from = f.array
+      ? `(SELECT unnest(${f.expr}) AS value FROM m) AS v`
+      : `(SELECT ${f.expr} AS value FROM m) AS v`;
     return `(SELECT '${f.key}' AS facet, value, count(*) AS n, NULL::bigint[] AS c FROM ${from}
       WHERE value IS NOT NULL GROUP BY value ORDER BY n DESC, value COLLATE "C" LIMIT ${n})`;
   });
@@ -235,7 +260,10 @@ export async function countMatches(db: Db, source: string, values: unknown[], si
     )
     SELECT '' AS facet, NULL AS value, 0::bigint AS n, ARRAY[${counts.map(([, e]) => e).join(', ')}]::bigint[] AS c FROM m
     UNION ALL ${tops.join('\n    UNION ALL ')}`;
-  const res = await db.query<{ facet: string; value: string | null; n: number; c: number[] | null }>(sql, [...values, size]);
+  const res = await db.query<{ facet: string; value: string | null; n: number; c: number[] | null }>(sql, [
+    ...values,
+    size,
+  ]);
   const out = emptyCounts();
   const row = res.rows.find((r) => r.facet === '')!.c!.map(Number);
   counts.forEach(([name], i) => {

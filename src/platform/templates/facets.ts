@@ -7,7 +7,18 @@ export interface FacetStats {
   total: number;
 }
 
-export const FACET_KEYS = ['is_new', 'creation_stats', 'author', 'is_early', 'dir', 'product', 'severity', 'tags', 'type', 'vendor'] as const;
+export const FACET_KEYS = [
+  'is_new',
+  'creation_stats',
+  'author',
+  'is_early',
+  'dir',
+  'product',
+  'severity',
+  'tags',
+  'type',
+  'vendor',
+] as const;
 export type FacetKey = (typeof FACET_KEYS)[number];
 
 /** Age buckets of creation_stats, newest first; each template falls in exactly one. */
@@ -39,12 +50,19 @@ export interface FacetCounts {
 
 export function emptyCounts(): FacetCounts {
   return {
-    total: 0, missing: {}, valued: {}, flags: { is_new: { true: 0, false: 0 }, is_early: { true: 0, false: 0 } }, ages: {}, top: [],
+    total: 0,
+    missing: {},
+    valued: {},
+    flags: { is_new: { true: 0, false: 0 }, is_early: { true: 0, false: 0 } },
+    ages: {},
+    top: [],
   };
 }
 
 export function assembleFacets(c: FacetCounts, size: number): Record<FacetKey, FacetStats> {
-  const facets = Object.fromEntries(FACET_KEYS.map((k) => [k, { buckets: {}, missing: 0, other: 0, total: c.total }])) as Record<FacetKey, FacetStats>;
+  const facets = Object.fromEntries(
+    FACET_KEYS.map((k) => [k, { buckets: {}, missing: 0, other: 0, total: c.total }]),
+  ) as Record<FacetKey, FacetStats>;
   const shown: Record<string, number> = {};
   for (const row of c.top) {
     facets[row.facet as FacetKey].buckets[row.value] = row.n;

@@ -4,22 +4,50 @@ import type { TemplateRow } from './store.ts';
 
 /** Every field of the Template record, and the column it is read from. */
 export const RECORD_COLUMNS: Record<string, string> = {
-  uri: 'uri', id: 'id', name: 'name', author: 'author', tags: 'tags', severity: 'severity', type: 'type',
-  dir: 'dir', ref: 'ref', vendor: 'vendor', product: 'product', classification: 'classification',
-  metadata: 'metadata', digest: 'digest', created_at: 'created_at', updated_at: 'updated_at',
-  release_tag: 'release_tag', is_early: 'is_early', raw: 'raw', template_id: 'template_id',
-  description: 'description', filename: 'filename', impact: 'impact', ai_meta: 'ai_meta', references: 'refs',
-  template_type: 'template_type', is_draft: 'is_draft', is_github: 'is_github', is_new: 'is_new',
-  is_svcteam: 'is_svcteam', remediation: 'remediation',
+  uri: 'uri',
+  id: 'id',
+  name: 'name',
+  author: 'author',
+  tags: 'tags',
+  severity: 'severity',
+  type: 'type',
+  dir: 'dir',
+  ref: 'ref',
+  vendor: 'vendor',
+  product: 'product',
+  classification: 'classification',
+  metadata: 'metadata',
+  digest: 'digest',
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+  release_tag: 'release_tag',
+  is_early: 'is_early',
+  raw: 'raw',
+  template_id: 'template_id',
+  description: 'description',
+  filename: 'filename',
+  impact: 'impact',
+  ai_meta: 'ai_meta',
+  references: 'refs',
+  template_type: 'template_type',
+  is_draft: 'is_draft',
+  is_github: 'is_github',
+  is_new: 'is_new',
+  is_svcteam: 'is_svcteam',
+  remediation: 'remediation',
 };
 export const RECORD_FIELDS = Object.keys(RECORD_COLUMNS);
 
 /** `fields=id,name,tags` -> the field list; absent or empty -> every field. Unknown names are a 400. */
 export function parseFields(fields: string | undefined): string[] {
-  const list = (fields ?? '').split(',').map((f) => f.trim()).filter(Boolean);
+  const list = (fields ?? '')
+    .split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
   if (list.length === 0) return RECORD_FIELDS;
   for (const f of list) {
-    if (!(f in RECORD_COLUMNS)) throw badRequest(`unknown field "${f}" in fields; known fields: ${RECORD_FIELDS.join(', ')}`, 'fields');
+    if (!(f in RECORD_COLUMNS))
+      throw badRequest(`unknown field "${f}" in fields; known fields: ${RECORD_FIELDS.join(', ')}`, 'fields');
   }
   return [...new Set(list)];
 }

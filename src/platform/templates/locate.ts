@@ -13,7 +13,10 @@ export function fieldPath(field: string): (string | number)[] {
   const out: (string | number)[] = [];
   for (const part of field.split('.')) {
     const m = /^([^[\]]*)((?:\[\d+\])*)$/.exec(part);
-    if (!m) { out.push(part); continue; }
+    if (!m) {
+      out.push(part);
+      continue;
+    }
     if (m[1]) out.push(m[1]);
     for (const idx of m[2]!.matchAll(/\[(\d+)\]/g)) out.push(Number(idx[1]));
   }
@@ -36,7 +39,9 @@ export function locateIssue(text: string, field: string, reason: string): Locate
   let at: number | undefined = (node as Node | null)?.range?.[0];
   for (const key of fieldPath(field)) {
     if (isMap(node)) {
-      const pair = node.items.find((p) => String((p.key as { value?: unknown } | null)?.value ?? p.key) === String(key));
+      const pair = node.items.find(
+        (p) => String((p.key as { value?: unknown } | null)?.value ?? p.key) === String(key),
+      );
       if (!pair) break;
       at = (pair.key as Node | null)?.range?.[0] ?? at;
       node = pair.value;

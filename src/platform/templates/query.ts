@@ -75,9 +75,15 @@ export function parseQuery(q: string | undefined): ParsedQuery {
     const name = rawName!.toLowerCase();
     const spec = FILTERS[name];
     if (!spec) {
-      throw badRequest(`unknown filter "${rawName}" in q; use one of ${[...new Set(Object.keys(FILTERS))].join(', ')}`, 'q');
+      throw badRequest(
+        `unknown filter "${rawName}" in q; use one of ${[...new Set(Object.keys(FILTERS))].join(', ')}`,
+        'q',
+      );
     }
-    const values = rawValue!.split(',').map((v) => v.trim()).filter(Boolean);
+    const values = rawValue!
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean);
     if (values.length === 0) throw badRequest(`filter "${rawName}" in q has no value`, 'q');
     const normalized = values.map((v) => {
       if (spec.kind === 'bool') {

@@ -27,8 +27,7 @@ export interface TemplateFields {
 }
 
 export type ReadResult =
-  | { ok: true; fields: TemplateFields }
-  | { ok: false; notTemplate: boolean; issues: TemplateIssue[]; message: string };
+  { ok: true; fields: TemplateFields } | { ok: false; notTemplate: boolean; issues: TemplateIssue[]; message: string };
 
 export function digestOf(text: string): string {
   return createHash('sha256').update(text).digest('hex');
@@ -42,7 +41,12 @@ export function readTemplate(text: string, file: string, opts: ParseOptions = {}
   }
   // Payload files read at import are kept with the template, so workers never need the catalogue folder.
   const payloadFiles: Record<string, string[]> = {};
-  const res = parseTemplate(text, file, { ...opts, onPayloadFile: (name, values) => { payloadFiles[name] = values; } });
+  const res = parseTemplate(text, file, {
+    ...opts,
+    onPayloadFile: (name, values) => {
+      payloadFiles[name] = values;
+    },
+  });
   if (!res.template) {
     const message = res.notTemplate
       ? 'not a template: it has no id, no info and no protocol block'

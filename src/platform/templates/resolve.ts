@@ -34,7 +34,11 @@ const norm = (s: string) => s.trim().replace(/^\.\//, '').replace(/\/+$/, '');
  * Resolves selectors to a de-duplicated list ordered by uri. A selector that matches nothing is a 400
  * naming it (param `templates` or `early_templates`), so a typo never silently scans with fewer templates.
  */
-export async function resolveTemplates(db: Db, teamId: string, selectors: TemplateSelectors): Promise<ResolvedTemplate[]> {
+export async function resolveTemplates(
+  db: Db,
+  teamId: string,
+  selectors: TemplateSelectors,
+): Promise<ResolvedTemplate[]> {
   const found = new Map<number, ResolvedTemplate>();
   const keep = (rows: ResolvedTemplate[]) => {
     for (const r of rows) found.set(Number(r.pk), { id: r.id, uri: r.uri, pk: Number(r.pk), digest: r.digest });

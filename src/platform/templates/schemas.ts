@@ -33,7 +33,9 @@ export const TemplateRecord = Type.Object(
     author: Strs,
     tags: Strs,
     severity: Str,
-    type: Type.Optional(Type.String({ description: 'protocol: http, dns, tcp, ssl, file, headless, code, javascript, workflow' })),
+    type: Type.Optional(
+      Type.String({ description: 'protocol: http, dns, tcp, ssl, file, headless, code, javascript, workflow' }),
+    ),
     dir: Str,
     ref: Type.Optional(Type.String({ description: 'git commit of the catalogue checkout' })),
     vendor: Str,
@@ -75,8 +77,16 @@ export const FacetStats = Type.Object(
 const facet = FacetStats;
 export const Facets = Type.Object(
   {
-    is_new: facet, creation_stats: facet, author: facet, is_early: facet, dir: facet,
-    product: facet, severity: facet, tags: facet, type: facet, vendor: facet,
+    is_new: facet,
+    creation_stats: facet,
+    author: facet,
+    is_early: facet,
+    dir: facet,
+    product: facet,
+    severity: facet,
+    tags: facet,
+    type: facet,
+    vendor: facet,
   },
   {},
 );

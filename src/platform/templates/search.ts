@@ -36,9 +36,21 @@ const SEVERITY_RANK = 'templates_severity_rank(severity)';
 
 /** Sortable fields and their SQL expressions (severity sorts by rank, not alphabetically). */
 export const SORT_FIELDS: Record<string, string> = {
-  id: 'id', template_id: 'template_id', name: 'lower(name)', severity: SEVERITY_RANK, type: 'type', dir: 'dir',
-  vendor: 'vendor', product: 'product', uri: 'uri', filename: 'filename', created_at: 'created_at',
-  updated_at: 'updated_at', release_tag: 'release_tag', template_type: 'template_type', is_new: 'is_new',
+  id: 'id',
+  template_id: 'template_id',
+  name: 'lower(name)',
+  severity: SEVERITY_RANK,
+  type: 'type',
+  dir: 'dir',
+  vendor: 'vendor',
+  product: 'product',
+  uri: 'uri',
+  filename: 'filename',
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+  release_tag: 'release_tag',
+  template_type: 'template_type',
+  is_new: 'is_new',
   is_early: 'is_early',
 };
 
@@ -65,9 +77,10 @@ function filterSql(f: Filter, p: Params): string {
     case 'array':
     case 'upperArray':
       // author keeps its case in storage: compared in lower case through a GIN expression index.
-      sql = f.column === 'author'
-        ? `templates_lower(author) && ${p.add(f.values.map((v) => v.toLowerCase()))}::text[]`
-        : `${f.column} && ${p.add(f.values)}::text[]`;
+      sql =
+        f.column === 'author'
+          ? `templates_lower(author) && ${p.add(f.values.map((v) => v.toLowerCase()))}::text[]`
+          : `${f.column} && ${p.add(f.values)}::text[]`;
       break;
     default:
       sql = `${f.column} = ANY(${p.add(f.values)}::text[])`;
@@ -78,9 +91,13 @@ function filterSql(f: Filter, p: Params): string {
 function sortSql(asc: string | undefined, desc: string | undefined, rank: string | undefined): string {
   const parts: string[] = [];
   const add = (list: string | undefined, dir: 'ASC' | 'DESC', param: string) => {
-    for (const name of (list ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    for (const name of (list ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
       const expr = SORT_FIELDS[name];
-      if (!expr) throw badRequest(`cannot sort by "${name}"; sortable fields: ${Object.keys(SORT_FIELDS).join(', ')}`, param);
+      if (!expr)
+        throw badRequest(`cannot sort by "${name}"; sortable fields: ${Object.keys(SORT_FIELDS).join(', ')}`, param);
       parts.push(`${expr} ${dir} NULLS LAST`);
     }
   };
@@ -132,7 +149,9 @@ export async function searchTemplates(db: Db, teamId: string, params: SearchPara
   const whereValues = [...p.values];
 
   // Ranking and highlighting use any of the words.
-  const rowsFrom = tsqueries.length ? `, to_tsquery('simple', ${p.add(tsqueries.map((t) => `(${t})`).join(' | '))}) AS rq` : '';
+  const rowsFrom = tsqueries.length
+    ? `, to_tsquery('simple', ${p.add(tsqueries.map((t) => `(${t})`).join(' | '))}) AS rq`
+    : '';
   const rank = rowsFrom ? 'ts_rank(search, rq)' : undefined;
   const order = sortSql(params.sort_asc, params.sort_desc, rank);
 
@@ -140,15 +159,26 @@ export async function searchTemplates(db: Db, teamId: string, params: SearchPara
   const marked = !!rowsFrom; // ts_headline marks matches only when there are free words
   if (params.highlight && marked) {
     const opts = `'${HEADLINE_OPTIONS}'`;
-    if (fields.includes('name')) select.push(`ts_headline('simple', ${withoutMarksSql('name')}, rq, ${opts}) AS hl_name`);
+    if (fields.includes('name'))
+      select.push(`ts_headline('simple', ${withoutMarksSql('name')}, rq, ${opts}) AS hl_name`);
     if (fields.includes('description')) {
-      select.push(`CASE WHEN description IS NULL THEN NULL ELSE ts_headline('simple', ${withoutMarksSql('description')}, rq, ${opts}) END AS hl_description`);
+      select.push(
+        `CASE WHEN description IS NULL THEN NULL ELSE ts_headline('simple', ${withoutMarksSql('description')}, rq, ${opts}) END AS hl_description`,
+      );
     }
   }
   // Both queries at once: on a PostgreSQL pool they run on two connections.
   const [rows, counts] = await Promise.all([
     searchPage(db, { select, from: fromSql + rowsFrom, where: condSql, order }, p.values, limit, offset),
-    facetCounts(db, { scope: params.scope ?? 'public_private', teamId, query, where, from: fromSql, values: whereValues, size: facetSize }),
+    facetCounts(db, {
+      scope: params.scope ?? 'public_private',
+      teamId,
+      query,
+      where,
+      from: fromSql,
+      values: whereValues,
+      size: facetSize,
+    }),
   ]);
   const results = rows.map((r) => {
     if (params.highlight) {
@@ -173,7 +203,8 @@ const BOUND_FACETS = new Set(['severity', 'type', 'dir', 'vendor', 'product', 'i
 function filterBound(f: Filter): FilterBound | null {
   if (BOUND_FACETS.has(f.column)) return { facet: f.column, values: f.values, negate: f.negate };
   // Array facets: a negated filter excludes at most the values' counts; a positive one gives no bound.
-  if (f.negate && (f.column === 'tags' || f.column === 'author')) return { facet: f.column, values: f.values, negate: true, lower: f.column === 'author' };
+  if (f.negate && (f.column === 'tags' || f.column === 'author'))
+    return { facet: f.column, values: f.values, negate: true, lower: f.column === 'author' };
   return null;
 }
 

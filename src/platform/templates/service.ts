@@ -59,7 +59,12 @@ export async function createPrivate(db: Db, teamId: string, input: TemplateInput
   return toRecord(row);
 }
 
-export async function updatePrivate(db: Db, teamId: string, templateId: string, input: TemplateInput): Promise<TemplateRecord> {
+export async function updatePrivate(
+  db: Db,
+  teamId: string,
+  templateId: string,
+  input: TemplateInput,
+): Promise<TemplateRecord> {
   const current = await store.getPrivate(db, teamId, templateId);
   if (!current) throw await missing(db, templateId);
   const fields = validate(input.template, input.filename ?? current.filename ?? 'template.yaml');
@@ -88,7 +93,12 @@ async function missing(db: Db, templateId: string) {
   return notFound(`no private template ${templateId} in this team`, 'template_id');
 }
 
-export async function getPrivate(db: Db, teamId: string, templateId: string, fieldsParam?: string): Promise<TemplateRecord> {
+export async function getPrivate(
+  db: Db,
+  teamId: string,
+  templateId: string,
+  fieldsParam?: string,
+): Promise<TemplateRecord> {
   const fields = parseFields(fieldsParam);
   const row = await store.getPrivate(db, teamId, templateId);
   if (!row) throw notFound(`no private template ${templateId} in this team`, 'template_id');
@@ -127,9 +137,14 @@ export interface LocatedIssue {
 
 /** The validator's verdict on template text, each issue with its line (for the console's editor). */
 export function checkTemplate(text: string): { valid: boolean; errors: LocatedIssue[]; warnings: LocatedIssue[] } {
-  const where = (field: string, reason: string): LocatedIssue => ({ message: reason, field, ...locateIssue(text, field, reason) });
+  const where = (field: string, reason: string): LocatedIssue => ({
+    message: reason,
+    field,
+    ...locateIssue(text, field, reason),
+  });
   if (!text.trim()) return { valid: false, errors: [{ message: 'template is empty', field: '' }], warnings: [] };
-  if (Buffer.byteLength(text) > MAX_TEMPLATE_BYTES) return { valid: false, errors: [{ message: 'template is larger than 2 MiB', field: '' }], warnings: [] };
+  if (Buffer.byteLength(text) > MAX_TEMPLATE_BYTES)
+    return { valid: false, errors: [{ message: 'template is larger than 2 MiB', field: '' }], warnings: [] };
   const res = readTemplate(text, 'template.yaml', { missingPayloadFile: 'warn' });
   if (res.ok) return { valid: true, errors: [], warnings: [] };
   const issues = res.issues.length ? res.issues : [{ field: '', reason: res.message }];
@@ -167,7 +182,8 @@ const TTL_UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d:
 export function parseTtl(ttl: string): number {
   const m = /^(\d{1,7})([smhdw])$/.exec(ttl.trim());
   const ms = m ? Number(m[1]) * TTL_UNITS[m[2]!]! : NaN;
-  if (!(ms > 0)) throw badRequest(`ttl must be a positive duration such as 30m, 12h, 7d or 2w (got "${ttl.slice(0, 40)}")`, 'ttl');
+  if (!(ms > 0))
+    throw badRequest(`ttl must be a positive duration such as 30m, 12h, 7d or 2w (got "${ttl.slice(0, 40)}")`, 'ttl');
   if (ms > MAX_TTL_MS) throw badRequest('ttl must be at most 365d: a share link always expires', 'ttl');
   return ms;
 }
@@ -175,28 +191,53 @@ export function parseTtl(ttl: string): number {
 /** Only link sharing exists here: users and organizations of the hosted platform have no equivalent. */
 function checkShareType(shareType: string | undefined): 'unlisted' {
   if (shareType === undefined || shareType === 'unlisted') return 'unlisted';
-  throw badRequest(`share_type ${shareType} is not available: Vigil shares templates by link only (share_type unlisted)`, 'share_type');
+  throw badRequest(
+    `share_type ${shareType} is not available: Vigil shares templates by link only (share_type unlisted)`,
+    'share_type',
+  );
 }
 
 function shareMeta(templateId: string, s: shares.ShareRow) {
-  return { template_id: templateId, share_type: s.share_type, ttl: s.ttl, expires_at: s.expires_at.toISOString(), organizations: [], users_email: [] };
+  return {
+    template_id: templateId,
+    share_type: s.share_type,
+    ttl: s.ttl,
+    expires_at: s.expires_at.toISOString(),
+    organizations: [],
+    users_email: [],
+  };
 }
 
 /** Shares a private template of the team by link; the answer carries the token, which is never shown again. */
-export async function shareTemplate(db: Db, teamId: string, input: { template_id: string; share_type?: string; ttl?: string }) {
+export async function shareTemplate(
+  db: Db,
+  teamId: string,
+  input: { template_id: string; share_type?: string; ttl?: string },
+) {
   const shareType = checkShareType(input.share_type);
   const ttl = (input.ttl ?? DEFAULT_TTL).trim();
   const expiresAt = new Date(Date.now() + parseTtl(ttl));
   const token = SHARE_TOKEN_PREFIX + randomBytes(32).toString('base64url');
-  const row = await shares.upsert(db, teamId, input.template_id, { tokenHash: hashApiKey(token), shareType, ttl, expiresAt });
+  const row = await shares.upsert(db, teamId, input.template_id, {
+    tokenHash: hashApiKey(token),
+    shareType,
+    ttl,
+    expiresAt,
+  });
   if (!row) throw await missing(db, input.template_id);
   return { ...shareMeta(input.template_id, row), share_token: token, share_path: `/v1/template/share/${token}` };
 }
 
 /** Changes how long a share lasts (from now); the link stays the same. */
-export async function updateShare(db: Db, teamId: string, templateId: string, input: { ttl?: string; share_type?: string }) {
+export async function updateShare(
+  db: Db,
+  teamId: string,
+  templateId: string,
+  input: { ttl?: string; share_type?: string },
+) {
   checkShareType(input.share_type);
-  if (input.ttl === undefined) throw badRequest('ttl is required: it is the only setting of a link share that can change', 'ttl');
+  if (input.ttl === undefined)
+    throw badRequest('ttl is required: it is the only setting of a link share that can change', 'ttl');
   const ttl = input.ttl.trim();
   const row = await shares.update(db, teamId, templateId, { ttl, expiresAt: new Date(Date.now() + parseTtl(ttl)) });
   if (!row) throw notFound(`template ${templateId} of this team is not shared`, 'template_id');
@@ -204,19 +245,29 @@ export async function updateShare(db: Db, teamId: string, templateId: string, in
 }
 
 export async function unshare(db: Db, teamId: string, templateId: string): Promise<void> {
-  if (!(await shares.remove(db, teamId, templateId))) throw notFound(`template ${templateId} of this team is not shared`, 'template_id');
+  if (!(await shares.remove(db, teamId, templateId)))
+    throw notFound(`template ${templateId} of this team is not shared`, 'template_id');
 }
 
 function sharedRecord(row: shares.SharedRow, fields: string[]): TemplateRecord {
-  return { ...toRecord(row, fields), share_type: row.share_type, ttl: row.ttl, expires_at: row.share_expires_at.toISOString() };
+  return {
+    ...toRecord(row, fields),
+    share_type: row.share_type,
+    ttl: row.ttl,
+    expires_at: row.share_expires_at.toISOString(),
+  };
 }
 
 /** The template a link opens (read-only): 404 for an unknown or revoked link, 410 once it has expired. */
 export async function readShared(db: Db, token: string, fieldsParam?: string): Promise<TemplateRecord> {
   const fields = parseFields(fieldsParam);
-  const row = token.startsWith(SHARE_TOKEN_PREFIX) && token.length <= 100 ? await shares.findByTokenHash(db, hashApiKey(token), columnsFor(fields)) : undefined;
+  const row =
+    token.startsWith(SHARE_TOKEN_PREFIX) && token.length <= 100
+      ? await shares.findByTokenHash(db, hashApiKey(token), columnsFor(fields))
+      : undefined;
   if (!row) throw notFound('no shared template at this link (unknown or revoked)', 'template_id');
-  if (row.share_expires_at.getTime() <= Date.now()) throw new ApiError(410, 'this share link has expired', 'expired', 'template_id');
+  if (row.share_expires_at.getTime() <= Date.now())
+    throw new ApiError(410, 'this share link has expired', 'expired', 'template_id');
   const record = sharedRecord(row, fields);
   // To the reader it is a shared template, whatever it is to its team.
   if ('template_type' in record) record.template_type = 'shared';
@@ -227,21 +278,35 @@ const SORT_HELP = Object.keys(shares.SORTS).join(', ');
 
 function sortOrder(asc?: string, desc?: string): { key: string; desc: boolean }[] {
   const parse = (csv: string | undefined, isDesc: boolean, param: string) =>
-    (csv ?? '').split(',').map((k) => k.trim()).filter(Boolean).map((key) => {
-      if (!(key in shares.SORTS)) throw badRequest(`cannot sort by "${key.slice(0, 40)}"; sort keys: ${SORT_HELP}`, param);
-      return { key, desc: isDesc };
-    });
+    (csv ?? '')
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean)
+      .map((key) => {
+        if (!(key in shares.SORTS))
+          throw badRequest(`cannot sort by "${key.slice(0, 40)}"; sort keys: ${SORT_HELP}`, param);
+        return { key, desc: isDesc };
+      });
   return [...parse(desc, true, 'sort_desc'), ...parse(asc, false, 'sort_asc')];
 }
 
 /** The team's shared templates, with each share's type, ttl and expiry (never the link's token). */
-export async function listShares(db: Db, teamId: string, q: { offset?: number; limit?: number; fields?: string; sort_asc?: string; sort_desc?: string }) {
+export async function listShares(
+  db: Db,
+  teamId: string,
+  q: { offset?: number; limit?: number; fields?: string; sort_asc?: string; sort_desc?: string },
+) {
   const fields = parseFields(q.fields);
   const limit = q.limit ?? 100;
   const offset = q.offset ?? 0;
   if (limit < 0 || limit > 1000) throw badRequest('limit must be between 0 and 1000', 'limit');
   if (offset < 0) throw badRequest('offset must not be negative', 'offset');
-  const { rows, total } = await shares.list(db, teamId, { offset, limit, columns: columnsFor(fields), order: sortOrder(q.sort_asc, q.sort_desc) });
+  const { rows, total } = await shares.list(db, teamId, {
+    offset,
+    limit,
+    columns: columnsFor(fields),
+    order: sortOrder(q.sort_asc, q.sort_desc),
+  });
   const results = rows.map((r) => sharedRecord(r, fields));
   return { results, message: 'ok', count: results.length, total };
 }

@@ -14,10 +14,19 @@ export interface ShareRow {
 }
 
 /** A shared template's columns with its share's, as one row (the template's own columns are those asked). */
-export type SharedRow = Partial<TemplateRow> & { share_type: string; ttl: string; share_expires_at: Date; template_id: string };
+export type SharedRow = Partial<TemplateRow> & {
+  share_type: string;
+  ttl: string;
+  share_expires_at: Date;
+  template_id: string;
+};
 
 const SHARE_COLUMNS = 's.share_type, s.ttl, s.expires_at AS share_expires_at';
-const prefixed = (columns: string) => columns.split(',').map((c) => `t.${c.trim()}`).join(', ');
+const prefixed = (columns: string) =>
+  columns
+    .split(',')
+    .map((c) => `t.${c.trim()}`)
+    .join(', ');
 
 /** Shares the team's private template (replacing an earlier link of it); undefined when the team has no such template. */
 export async function upsert(
@@ -38,7 +47,12 @@ export async function upsert(
 }
 
 /** Changes a share's lifetime (the token stays); undefined when the template is not shared. */
-export async function update(db: Db, teamId: string, templateId: string, change: { ttl: string; expiresAt: Date }): Promise<ShareRow | undefined> {
+export async function update(
+  db: Db,
+  teamId: string,
+  templateId: string,
+  change: { ttl: string; expiresAt: Date },
+): Promise<ShareRow | undefined> {
   const res = await db.query<ShareRow>(
     `UPDATE template_shares s SET ttl = $3, expires_at = $4, updated_at = now()
        FROM templates t WHERE t.pk = s.template_pk AND s.team_id = $1 AND t.template_id = $2
@@ -68,7 +82,11 @@ export async function findByTokenHash(db: Db, tokenHash: string, columns: string
 
 /** Sort keys of a team's share list, and the SQL they order by. */
 export const SORTS: Record<string, string> = {
-  created_at: 's.created_at', updated_at: 's.updated_at', expires_at: 's.expires_at', name: 't.name', template_id: 't.template_id',
+  created_at: 's.created_at',
+  updated_at: 's.updated_at',
+  expires_at: 's.expires_at',
+  name: 't.name',
+  template_id: 't.template_id',
 };
 
 /** One page of the team's shares, newest first unless an order is given (keys of SORTS, checked by the caller). */
@@ -77,8 +95,14 @@ export async function list(
   teamId: string,
   page: { offset: number; limit: number; columns: string; order: { key: string; desc: boolean }[] },
 ): Promise<{ rows: SharedRow[]; total: number }> {
-  const total = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM template_shares WHERE team_id = $1', [teamId]);
-  const order = [...page.order.map((o) => `${SORTS[o.key]!} ${o.desc ? 'DESC' : 'ASC'}`), 's.created_at DESC', 's.template_pk DESC'].join(', ');
+  const total = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM template_shares WHERE team_id = $1', [
+    teamId,
+  ]);
+  const order = [
+    ...page.order.map((o) => `${SORTS[o.key]!} ${o.desc ? 'DESC' : 'ASC'}`),
+    's.created_at DESC',
+    's.template_pk DESC',
+  ].join(', ');
   const res = await db.query<SharedRow>(
     `SELECT ${prefixed(page.columns)}, ${SHARE_COLUMNS} FROM template_shares s JOIN templates t ON t.pk = s.template_pk
      WHERE s.team_id = $1 ORDER BY ${order} OFFSET $2 LIMIT $3`,

@@ -40,9 +40,36 @@ export interface NewRow extends TemplateFields {
 }
 
 const WRITE_COLUMNS = [
-  'team_id', 'template_type', 'template_id', 'id', 'uri', 'name', 'author', 'tags', 'severity', 'type', 'dir',
-  'vendor', 'product', 'classification', 'metadata', 'cve_ids', 'digest', 'raw', 'description', 'impact',
-  'remediation', 'refs', 'filename', 'release_tag', 'ref', 'ai_meta', 'is_new', 'is_early', 'is_svcteam', 'payload_files',
+  'team_id',
+  'template_type',
+  'template_id',
+  'id',
+  'uri',
+  'name',
+  'author',
+  'tags',
+  'severity',
+  'type',
+  'dir',
+  'vendor',
+  'product',
+  'classification',
+  'metadata',
+  'cve_ids',
+  'digest',
+  'raw',
+  'description',
+  'impact',
+  'remediation',
+  'refs',
+  'filename',
+  'release_tag',
+  'ref',
+  'ai_meta',
+  'is_new',
+  'is_early',
+  'is_svcteam',
+  'payload_files',
 ] as const;
 const JSON_COLUMNS = new Set(['classification', 'metadata', 'ai_meta', 'payload_files']);
 // Three extra parameters per row feed the weighted search document.
@@ -111,11 +138,17 @@ export async function upsertPublic(db: Db, rows: NewRow[], batchSize = 200): Pro
 }
 
 /** Replaces a private template's content (and optionally filename, dir, ai_meta). */
-export async function updatePrivate(db: Db, teamId: string, templateId: string, r: NewRow): Promise<TemplateRow | undefined> {
+export async function updatePrivate(
+  db: Db,
+  teamId: string,
+  templateId: string,
+  r: NewRow,
+): Promise<TemplateRow | undefined> {
   const all = rowParams(r);
   // Only the content columns change; every parameter sent must appear in the SQL (PostgreSQL infers types).
-  const keep = WRITE_COLUMNS.map((c, j) => [c, j] as const)
-    .filter(([c]) => !['team_id', 'template_type', 'template_id', 'uri', 'is_new', 'is_early', 'is_svcteam'].includes(c));
+  const keep = WRITE_COLUMNS.map((c, j) => [c, j] as const).filter(
+    ([c]) => !['team_id', 'template_type', 'template_id', 'uri', 'is_new', 'is_early', 'is_svcteam'].includes(c),
+  );
   const params = [...keep.map(([, j]) => all[j]), ...all.slice(WRITE_COLUMNS.length)];
   const sets = keep.map(([c], i) => `${c} = ${JSON_COLUMNS.has(c) ? `$${i + 1}::jsonb` : `$${i + 1}`}`);
   const s = keep.length;
@@ -130,7 +163,10 @@ export async function updatePrivate(db: Db, teamId: string, templateId: string, 
 }
 
 export async function getPrivate(db: Db, teamId: string, templateId: string): Promise<TemplateRow | undefined> {
-  const res = await db.query<TemplateRow>('SELECT * FROM templates WHERE team_id = $1 AND template_id = $2', [teamId, templateId]);
+  const res = await db.query<TemplateRow>('SELECT * FROM templates WHERE team_id = $1 AND template_id = $2', [
+    teamId,
+    templateId,
+  ]);
   return res.rows[0];
 }
 
@@ -147,7 +183,13 @@ export async function deletePrivate(db: Db, teamId: string, templateId: string):
   return res.rowCount > 0;
 }
 
-export async function listPrivate(db: Db, teamId: string, offset: number, limit: number, columns: string): Promise<{ rows: TemplateRow[]; total: number }> {
+export async function listPrivate(
+  db: Db,
+  teamId: string,
+  offset: number,
+  limit: number,
+  columns: string,
+): Promise<{ rows: TemplateRow[]; total: number }> {
   const total = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM templates WHERE team_id = $1', [teamId]);
   const res = await db.query<TemplateRow>(
     `SELECT ${columns} FROM templates WHERE team_id = $1 ORDER BY created_at DESC, pk DESC OFFSET $2 LIMIT $3`,
@@ -175,7 +217,10 @@ export async function deletePublic(db: Db, uris: string[]): Promise<void> {
  * left untouched by this import and still marked from an earlier one need clearing.
  */
 export async function clearNewExcept(db: Db, added: string[]): Promise<number> {
-  const res = await db.query('UPDATE templates SET is_new = false WHERE team_id IS NULL AND is_new AND NOT (uri = ANY($1::text[]))', [added]);
+  const res = await db.query(
+    'UPDATE templates SET is_new = false WHERE team_id IS NULL AND is_new AND NOT (uri = ANY($1::text[]))',
+    [added],
+  );
   return res.rowCount;
 }
 
@@ -183,18 +228,32 @@ export async function clearNewExcept(db: Db, added: string[]): Promise<number> {
 
 /** Texts of templates by row, ordered by path (an enumeration's technology templates). */
 export async function textsByPk(db: Db, pks: number[]): Promise<{ uri: string; raw: string }[]> {
-  const { rows } = await db.query<{ uri: string; raw: string }>('SELECT uri, raw FROM templates WHERE pk = ANY($1::bigint[]) ORDER BY uri', [pks]);
+  const { rows } = await db.query<{ uri: string; raw: string }>(
+    'SELECT uri, raw FROM templates WHERE pk = ANY($1::bigint[]) ORDER BY uri',
+    [pks],
+  );
   return rows;
 }
 
 /** Tags and severity of templates by row (a scan config's template filters). */
-export async function tagsAndSeverity(db: Db, pks: number[]): Promise<{ pk: number; tags: string[]; severity: string }[]> {
-  const { rows } = await db.query<{ pk: number; tags: string[]; severity: string }>('SELECT pk, tags, severity FROM templates WHERE pk = ANY($1::bigint[])', [pks]);
+export async function tagsAndSeverity(
+  db: Db,
+  pks: number[],
+): Promise<{ pk: number; tags: string[]; severity: string }[]> {
+  const { rows } = await db.query<{ pk: number; tags: string[]; severity: string }>(
+    'SELECT pk, tags, severity FROM templates WHERE pk = ANY($1::bigint[])',
+    [pks],
+  );
   return rows;
 }
 
 /** The team's and the public (not early) templates with any of the tags and any of the severities (empty: any). */
-export async function selectByTagsAndSeverity(db: Db, teamId: string, tags: string[], severities: string[]): Promise<{ pk: number; id: string; uri: string; digest: string }[]> {
+export async function selectByTagsAndSeverity(
+  db: Db,
+  teamId: string,
+  tags: string[],
+  severities: string[],
+): Promise<{ pk: number; id: string; uri: string; digest: string }[]> {
   const { rows } = await db.query<{ pk: number; id: string; uri: string; digest: string }>(
     `SELECT pk, id, uri, digest FROM templates
      WHERE ((team_id IS NULL AND NOT is_early) OR team_id = $1)
@@ -206,7 +265,12 @@ export async function selectByTagsAndSeverity(db: Db, teamId: string, tags: stri
 }
 
 /** Public templates (no workflows themselves) at these paths, under these folders, or with these tags: a workflow's dependencies. */
-export async function workflowTemplates(db: Db, paths: string[], tags: string[], limit: number): Promise<{ uri: string; raw: string; payload_files: Record<string, string[]> | null }[]> {
+export async function workflowTemplates(
+  db: Db,
+  paths: string[],
+  tags: string[],
+  limit: number,
+): Promise<{ uri: string; raw: string; payload_files: Record<string, string[]> | null }[]> {
   const { rows } = await db.query<{ uri: string; raw: string; payload_files: Record<string, string[]> | null }>(
     `SELECT uri, raw, payload_files FROM templates
       WHERE team_id IS NULL AND NOT is_early AND raw !~ '(^|\n)workflows\\s*:'
@@ -271,7 +335,6 @@ export async function publicContents(db: Db, uris: string[]): Promise<TemplateCo
   return rows;
 }
 
-
 /** VACUUM (ANALYZE) of the catalogue's tables after a bulk change (planner statistics, GIN entry statistics). */
 export async function vacuumAnalyze(db: Db): Promise<void> {
   await db.query('VACUUM (ANALYZE) templates, template_facet_counts');
@@ -296,37 +359,49 @@ export type SelectorMatch = Omit<SelectedTemplate, 'pk'> & { pk: number | null; 
 
 /** Every generally available catalogue template (not early, not private). */
 export async function generalTemplates(db: Db): Promise<SelectedTemplate[]> {
-  return (await db.query<SelectedTemplate>('SELECT pk, id, uri, digest FROM templates WHERE team_id IS NULL AND NOT is_early')).rows;
+  return (
+    await db.query<SelectedTemplate>('SELECT pk, id, uri, digest FROM templates WHERE team_id IS NULL AND NOT is_early')
+  ).rows;
 }
 
 /** Generally available catalogue templates above info, of the given types, without the excluded tags, flows or workflows. */
-export async function recommendedTemplates(db: Db, types: string[], excludedTags: string[]): Promise<SelectedTemplate[]> {
-  return (await db.query<SelectedTemplate>(
-    `SELECT pk, id, uri, digest FROM templates WHERE team_id IS NULL AND NOT is_early AND severity <> 'info'
+export async function recommendedTemplates(
+  db: Db,
+  types: string[],
+  excludedTags: string[],
+): Promise<SelectedTemplate[]> {
+  return (
+    await db.query<SelectedTemplate>(
+      `SELECT pk, id, uri, digest FROM templates WHERE team_id IS NULL AND NOT is_early AND severity <> 'info'
        AND type = ANY($1::text[]) AND NOT (tags && $2::text[]) AND raw !~ '(^|\n)(flow|workflows):'`,
-    [types, excludedTags],
-  )).rows;
+      [types, excludedTags],
+    )
+  ).rows;
 }
 
 /** Catalogue templates by id, path or folder, and the team's private ones by template_id or id. */
 export async function matchSelectors(db: Db, selectors: string[], teamId: string): Promise<SelectorMatch[]> {
-  return (await db.query<SelectorMatch>(
-    `SELECT s.sel, t.pk, t.id, t.uri, t.digest FROM unnest($1::text[]) AS s(sel)
+  return (
+    await db.query<SelectorMatch>(
+      `SELECT s.sel, t.pk, t.id, t.uri, t.digest FROM unnest($1::text[]) AS s(sel)
      LEFT JOIN templates t ON
        (t.team_id IS NULL AND NOT t.is_early AND (t.id = s.sel OR t.uri = s.sel OR starts_with(t.uri, s.sel || '/')))
        OR (t.team_id = $2 AND (t.template_id = s.sel OR t.id = s.sel))`,
-    [selectors, teamId],
-  )).rows;
+      [selectors, teamId],
+    )
+  ).rows;
 }
 
 /** Early-access catalogue templates by id, path or folder; "all" matches every one. */
 export async function matchEarlySelectors(db: Db, selectors: string[]): Promise<SelectorMatch[]> {
-  return (await db.query<SelectorMatch>(
-    `SELECT s.sel, t.pk, t.id, t.uri, t.digest FROM unnest($1::text[]) AS s(sel)
+  return (
+    await db.query<SelectorMatch>(
+      `SELECT s.sel, t.pk, t.id, t.uri, t.digest FROM unnest($1::text[]) AS s(sel)
      LEFT JOIN templates t ON t.team_id IS NULL AND t.is_early
        AND (s.sel = 'all' OR t.id = s.sel OR t.uri = s.sel OR starts_with(t.uri, s.sel || '/'))`,
-    [selectors],
-  )).rows;
+      [selectors],
+    )
+  ).rows;
 }
 
 /**
@@ -334,7 +409,11 @@ export async function matchEarlySelectors(db: Db, selectors: string[]): Promise<
  * over parameters `values`); limit and offset are the statement's last two parameters.
  */
 export async function searchPage(
-  db: Db, q: { select: string[]; from: string; where: string; order: string }, values: unknown[], limit: number, offset: number,
+  db: Db,
+  q: { select: string[]; from: string; where: string; order: string },
+  values: unknown[],
+  limit: number,
+  offset: number,
 ): Promise<Record<string, unknown>[]> {
   const n = values.length;
   const { rows } = await db.query<Record<string, unknown>>(
@@ -345,8 +424,17 @@ export async function searchPage(
 }
 
 /** One page of the public catalogue (or of its early-access set), ordered by path. */
-export async function listPublic(db: Db, early: boolean, offset: number, limit: number, columns: string): Promise<{ rows: TemplateRow[]; total: number }> {
-  const total = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM templates WHERE team_id IS NULL AND is_early = $1', [early]);
+export async function listPublic(
+  db: Db,
+  early: boolean,
+  offset: number,
+  limit: number,
+  columns: string,
+): Promise<{ rows: TemplateRow[]; total: number }> {
+  const total = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM templates WHERE team_id IS NULL AND is_early = $1',
+    [early],
+  );
   const res = await db.query<TemplateRow>(
     `SELECT ${columns} FROM templates WHERE team_id IS NULL AND is_early = $1 ORDER BY uri OFFSET $2 LIMIT $3`,
     [early, offset, limit],

@@ -15,7 +15,10 @@ export interface Downloaded {
   cleanup(): void;
 }
 
-export async function download(url: string, opts: { token?: string; name?: string; timeoutMs?: number; signal?: AbortSignal } = {}): Promise<Downloaded> {
+export async function download(
+  url: string,
+  opts: { token?: string; name?: string; timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<Downloaded> {
   const dir = mkdtempSync(path.join(tmpdir(), 'vigil-update-'));
   const cleanup = () => rmSync(dir, { recursive: true, force: true });
   const file = path.join(dir, opts.name ?? (path.posix.basename(new URL(url).pathname) || 'download'));
@@ -38,7 +41,8 @@ export async function download(url: string, opts: { token?: string; name?: strin
     });
     await pipeline(Readable.fromWeb(res.body as never), count, createWriteStream(file));
     const expected = Number(res.headers.get('content-length'));
-    if (Number.isFinite(expected) && expected > 0 && expected !== bytes) throw new Error(`truncated: ${bytes} of ${expected} bytes`);
+    if (Number.isFinite(expected) && expected > 0 && expected !== bytes)
+      throw new Error(`truncated: ${bytes} of ${expected} bytes`);
     return { file, bytes, cleanup };
   } catch (err) {
     cleanup();

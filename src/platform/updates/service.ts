@@ -31,7 +31,10 @@ export interface TemplatesUpdateResult {
 async function latestRelease(url: string): Promise<{ tag: string; zip: string }> {
   let res;
   try {
-    res = await fetch(url, { headers: { accept: 'application/vnd.github+json', 'user-agent': 'vigil-updater' }, signal: AbortSignal.timeout(60_000) });
+    res = await fetch(url, {
+      headers: { accept: 'application/vnd.github+json', 'user-agent': 'vigil-updater' },
+      signal: AbortSignal.timeout(60_000),
+    });
   } catch (err) {
     throw new Error(`cannot reach ${url}: ${(err as Error).message}`);
   }
@@ -91,7 +94,9 @@ function archiveRoot(dir: string): string {
 }
 
 export async function updateTemplates(
-  db: Db, env: NodeJS.ProcessEnv, opts: { force?: boolean; io?: TaskIO } = {},
+  db: Db,
+  env: NodeJS.ProcessEnv,
+  opts: { force?: boolean; io?: TaskIO } = {},
 ): Promise<TemplatesUpdateResult> {
   const io = opts.io ?? quiet;
   const url = templatesReleaseUrl(env);
@@ -112,11 +117,21 @@ export async function updateTemplates(
       const s = await importCatalogueAndRelink(db, archiveRoot(work), {
         releaseTag: release.tag,
         progressEvery: 500,
-        onProgress: (p) => io.err(io.tty ? `\r\x1b[K${p.phase} ${p.done}/${p.total}${p.done === p.total ? '\n' : ''}` : ''),
+        onProgress: (p) =>
+          io.err(io.tty ? `\r\x1b[K${p.phase} ${p.done}/${p.total}${p.done === p.total ? '\n' : ''}` : ''),
       });
-      const detail = { templates: s.templates, added: s.added, updated: s.updated, unchanged: s.unchanged, removed: s.removed, rejected: s.failed.length };
+      const detail = {
+        templates: s.templates,
+        added: s.added,
+        updated: s.updated,
+        unchanged: s.unchanged,
+        removed: s.removed,
+        rejected: s.failed.length,
+      };
       await store.finishRun(db, run, 'done', { version: release.tag, detail });
-      io.out(`templates: ${release.tag} imported: ${s.templates} templates, ${s.added} added, ${s.updated} updated, ${s.removed} removed, ${s.failed.length} rejected\n`);
+      io.out(
+        `templates: ${release.tag} imported: ${s.templates} templates, ${s.added} added, ${s.updated} updated, ${s.removed} removed, ${s.failed.length} rejected\n`,
+      );
       return { status: 'done', version: release.tag, ...detail };
     } finally {
       zip.cleanup();
@@ -134,7 +149,11 @@ export interface IntelUpdateResult {
 }
 
 /** Fetches each feed and imports it; one feed failing does not stop the others (the run says which). */
-export async function updateIntel(db: Db, env: NodeJS.ProcessEnv, opts: { feeds?: string[]; io?: TaskIO } = {}): Promise<IntelUpdateResult> {
+export async function updateIntel(
+  db: Db,
+  env: NodeJS.ProcessEnv,
+  opts: { feeds?: string[]; io?: TaskIO } = {},
+): Promise<IntelUpdateResult> {
   const io = opts.io ?? quiet;
   const { sources, skipped } = feedSources(env, opts.feeds);
   const out: IntelUpdateResult = { feeds: [], skipped };
@@ -150,9 +169,17 @@ export async function updateIntel(db: Db, env: NodeJS.ProcessEnv, opts: { feeds?
         // A complete download that holds nothing readable (an error page, another format) is a failure,
         // and it removed nothing: snapshot feeds only drop records when the new snapshot has some.
         if (!f || f.read === 0) {
-          throw new Error(`the download holds no ${src.feed} records (${report.unreadable[0]?.reason ?? (report.unrecognised.length ? 'not a known feed format' : 'empty')})`);
+          throw new Error(
+            `the download holds no ${src.feed} records (${report.unreadable[0]?.reason ?? (report.unrecognised.length ? 'not a known feed format' : 'empty')})`,
+          );
         }
-        const detail = { bytes: file.bytes, read: f?.read ?? 0, changed: f?.changed ?? 0, removed: f?.removed ?? 0, records_changed: report.records_changed };
+        const detail = {
+          bytes: file.bytes,
+          read: f?.read ?? 0,
+          changed: f?.changed ?? 0,
+          removed: f?.removed ?? 0,
+          records_changed: report.records_changed,
+        };
         await store.finishRun(db, run, 'done', { detail });
         out.feeds.push({ feed: src.feed, status: 'done', changed: detail.changed });
         io.out(`${src.feed}: ${detail.read} read, ${detail.changed} changed, ${detail.removed} removed\n`);

@@ -21,7 +21,17 @@ export const OFFICIAL_FEED_URLS: Partial<Record<FeedFormat, string>> = {
 
 // Updated by default: the CVE list, KEV, EPSS, PoCs; VulnCheck KEV when a token is set; CWE names and
 // the other formats when their URL is configured (they have no official JSON address).
-const DEFAULT_FEEDS: FeedFormat[] = ['cve5', 'kev', 'vulncheck_kev', 'epss', 'nomisec', 'cwe', 'pocs', 'bounty', 'exposure'];
+const DEFAULT_FEEDS: FeedFormat[] = [
+  'cve5',
+  'kev',
+  'vulncheck_kev',
+  'epss',
+  'nomisec',
+  'cwe',
+  'pocs',
+  'bounty',
+  'exposure',
+];
 
 const envName = (feed: string) => `VIGIL_FEED_${feed.toUpperCase()}_URL`;
 
@@ -30,8 +40,17 @@ const envName = (feed: string) => `VIGIL_FEED_${feed.toUpperCase()}_URL`;
  * VIGIL_FEED_<NAME>_URL or its official address. A feed with no address, or VulnCheck KEV without
  * VIGIL_VULNCHECK_TOKEN, is left out with the reason.
  */
-export function feedSources(env: NodeJS.ProcessEnv, only?: string[]): { sources: FeedSource[]; skipped: { feed: string; reason: string }[] } {
-  const wanted = only?.length ? only : (env.VIGIL_INTEL_FEEDS ? env.VIGIL_INTEL_FEEDS.split(',').map((s) => s.trim()).filter(Boolean) : DEFAULT_FEEDS);
+export function feedSources(
+  env: NodeJS.ProcessEnv,
+  only?: string[],
+): { sources: FeedSource[]; skipped: { feed: string; reason: string }[] } {
+  const wanted = only?.length
+    ? only
+    : env.VIGIL_INTEL_FEEDS
+      ? env.VIGIL_INTEL_FEEDS.split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : DEFAULT_FEEDS;
   const sources: FeedSource[] = [];
   const skipped: { feed: string; reason: string }[] = [];
   for (const feed of wanted as FeedFormat[]) {
@@ -54,5 +73,7 @@ export function feedSources(env: NodeJS.ProcessEnv, only?: string[]): { sources:
 
 /** GitHub's "latest release" answer for the public templates (tag_name, zipball_url). */
 export function templatesReleaseUrl(env: NodeJS.ProcessEnv): string {
-  return env.VIGIL_TEMPLATES_RELEASE_URL || 'https://api.github.com/repos/projectdiscovery/nuclei-templates/releases/latest';
+  return (
+    env.VIGIL_TEMPLATES_RELEASE_URL || 'https://api.github.com/repos/projectdiscovery/nuclei-templates/releases/latest'
+  );
 }

@@ -70,7 +70,12 @@ export async function startWorker(ctx: AppContext, opts: WorkerOptions = {}): Pr
         await idle(interval * 1000);
         continue;
       }
-      const entry: Running = { name: job.name, id: next.id, controller: new AbortController(), done: Promise.resolve() };
+      const entry: Running = {
+        name: job.name,
+        id: next.id,
+        controller: new AbortController(),
+        done: Promise.resolve(),
+      };
       entry.done = runOne(job, next, entry.controller);
       running.add(entry);
       jobsRunning.inc({ job: job.name });
@@ -112,7 +117,10 @@ export async function startWorker(ctx: AppContext, opts: WorkerOptions = {}): Pr
   }
   log.info({ jobs: jobs.map((j) => j.name) }, 'worker started');
   workerRuntimes.inc();
-  watchQueue(boss, jobs.map((j) => j.name));
+  watchQueue(
+    boss,
+    jobs.map((j) => j.name),
+  );
 
   return {
     get running() {

@@ -30,13 +30,38 @@ describe.skipIf(!existsSync(corpus))('vigil scan over the corpus http/ folder', 
   it('finishes, reports what it skipped, and talks to 127.0.0.1 only', async () => {
     const log = path.join(dir, 'guard.log');
     const r = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, [path.join(root, 'bin/vigil.mjs'), 'scan', '-t', corpus, '-u', server.url, '-rl', '0', '-c', '50',
-        '--timeout', '3', '--retries', '0', '-etags', 'osint,intrusive',
-        // dns blocks (multi-protocol templates) ask a loopback resolver, never the machine's.
-        '-r', '127.0.0.1:9'], {
-        cwd: root, timeout: 240_000, maxBuffer: 64 * 1024 * 1024,
-        env: { ...process.env, NODE_OPTIONS: `--import=${guard}`, VIGIL_GUARD_LOG: log },
-      }, (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }));
+      execFile(
+        process.execPath,
+        [
+          path.join(root, 'bin/vigil.mjs'),
+          'scan',
+          '-t',
+          corpus,
+          '-u',
+          server.url,
+          '-rl',
+          '0',
+          '-c',
+          '50',
+          '--timeout',
+          '3',
+          '--retries',
+          '0',
+          '-etags',
+          'osint,intrusive',
+          // dns blocks (multi-protocol templates) ask a loopback resolver, never the machine's.
+          '-r',
+          '127.0.0.1:9',
+        ],
+        {
+          cwd: root,
+          timeout: 240_000,
+          maxBuffer: 64 * 1024 * 1024,
+          env: { ...process.env, NODE_OPTIONS: `--import=${guard}`, VIGIL_GUARD_LOG: log },
+        },
+        (err, stdout, stderr) =>
+          resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
+      );
     });
     expect(r.code, r.stderr.slice(-2000)).toBe(0);
     expect(r.stderr).toMatch(/\d+ template\(s\) could not be loaded and were skipped/);

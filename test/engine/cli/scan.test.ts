@@ -11,9 +11,14 @@ const testdata = path.join(root, 'test/engine/protocols/http/testdata');
 
 function vigil(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(root, 'bin/vigil.mjs'), 'scan', ...args], { cwd: root, timeout: 60_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [path.join(root, 'bin/vigil.mjs'), 'scan', ...args],
+      { cwd: root, timeout: 60_000 },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -21,7 +26,9 @@ describe('vigil scan', { timeout: 120_000 }, () => {
   let server: TestServer;
   let tmp: string;
   beforeAll(async () => {
-    server = await startHttpServer((q, res) => res.end(q.url === '/' ? 'This is test matcher text' : `${q.headers.test ?? ''}`));
+    server = await startHttpServer((q, res) =>
+      res.end(q.url === '/' ? 'This is test matcher text' : `${q.headers.test ?? ''}`),
+    );
     tmp = mkdtempSync(path.join(tmpdir(), 'vigil-cli-'));
   });
   afterAll(async () => server.close());
@@ -34,7 +41,10 @@ describe('vigil scan', { timeout: 120_000 }, () => {
 
   it('prints matcher and extractor names and extracted values', async () => {
     const t = path.join(tmp, 'named.yaml');
-    writeFileSync(t, `id: named\ninfo:\n  name: named\n  author: vigil\n  severity: high\nhttp:\n  - method: GET\n    path:\n      - "{{BaseURL}}"\n    matchers:\n      - type: word\n        name: textfound\n        words:\n          - matcher\n    extractors:\n      - type: regex\n        regex:\n          - "test [a-z]+"\n`);
+    writeFileSync(
+      t,
+      `id: named\ninfo:\n  name: named\n  author: vigil\n  severity: high\nhttp:\n  - method: GET\n    path:\n      - "{{BaseURL}}"\n    matchers:\n      - type: word\n        name: textfound\n        words:\n          - matcher\n    extractors:\n      - type: regex\n        regex:\n          - "test [a-z]+"\n`,
+    );
     const r = await vigil(['-u', server.url, '-t', t]);
     expect(r.stdout.trim()).toBe(`[named:textfound] [http] [high] ${server.url} [test matcher]`);
   });
@@ -44,7 +54,14 @@ describe('vigil scan', { timeout: 120_000 }, () => {
     const r = await vigil(['-u', server.url, '-t', path.join(testdata, 'get.yaml'), '-j', '-o', out]);
     expect(r.code).toBe(0);
     const ev = JSON.parse(r.stdout.trim());
-    expect(ev).toMatchObject({ 'template-id': 'basic-get', type: 'http', host: server.url, 'matched-at': server.url, 'matcher-status': true, ip: '127.0.0.1' });
+    expect(ev).toMatchObject({
+      'template-id': 'basic-get',
+      type: 'http',
+      host: server.url,
+      'matched-at': server.url,
+      'matcher-status': true,
+      ip: '127.0.0.1',
+    });
     expect(ev.info.name).toBe('Plain GET');
     expect(typeof ev.timestamp).toBe('string');
     expect(ev.request).toContain('GET / HTTP/1.1');
@@ -66,7 +83,10 @@ describe('vigil scan', { timeout: 120_000 }, () => {
     const list = path.join(tmp, 'targets.txt');
     writeFileSync(list, `# comment\n${server.url}/a\n\n`);
     const t = path.join(tmp, 'var.yaml');
-    writeFileSync(t, `id: var-echo\ninfo:\n  name: v\n  author: vigil\n  severity: info\nhttp:\n  - method: GET\n    path:\n      - "{{BaseURL}}"\n    headers:\n      test: "{{who}}"\n    matchers:\n      - type: word\n        words:\n          - from-cli\n`);
+    writeFileSync(
+      t,
+      `id: var-echo\ninfo:\n  name: v\n  author: vigil\n  severity: info\nhttp:\n  - method: GET\n    path:\n      - "{{BaseURL}}"\n    headers:\n      test: "{{who}}"\n    matchers:\n      - type: word\n        words:\n          - from-cli\n`,
+    );
     expect((await vigil(['-l', list, '-t', t, '-V', 'who=from-cli'])).stdout).toContain('[var-echo]');
     expect((await vigil(['-l', list, '-t', t, '--var', 'who=other'])).stdout.trim()).toBe('');
   });
@@ -77,7 +97,9 @@ describe('vigil scan', { timeout: 120_000 }, () => {
     const r = await vigil(['-u', byName, '-t', path.join(testdata, 'get.yaml'), '-lna', '-ms', '-j']);
     expect(r.code).toBe(0);
     expect(server.requests.length).toBe(before);
-    expect(JSON.parse(r.stdout.trim()).error).toMatch(/^connection to localhost \((127\.0\.0\.1|::1)\) port \d+ refused: not a public address \(loopback\)$/);
+    expect(JSON.parse(r.stdout.trim()).error).toMatch(
+      /^connection to localhost \((127\.0\.0\.1|::1)\) port \d+ refused: not a public address \(loopback\)$/,
+    );
     expect((await vigil(['-u', byName, '-t', path.join(testdata, 'get.yaml')])).stdout).toContain('[basic-get]');
   });
 
@@ -89,7 +111,10 @@ describe('vigil scan', { timeout: 120_000 }, () => {
 
   it('exits non-zero for an invalid template, an unreadable list, a bad --var and no targets', async () => {
     const bad = path.join(tmp, 'bad.yaml');
-    writeFileSync(bad, 'id: bad template\ninfo:\n  name: x\n  author: y\nhttp:\n  - method: GET\n    path:\n      - "{{BaseURL}}"\n');
+    writeFileSync(
+      bad,
+      'id: bad template\ninfo:\n  name: x\n  author: y\nhttp:\n  - method: GET\n    path:\n      - "{{BaseURL}}"\n',
+    );
     const invalid = await vigil(['-u', server.url, '-t', bad]);
     expect(invalid.code).not.toBe(0);
     expect(invalid.stderr).toContain('bad.yaml');
@@ -102,8 +127,14 @@ describe('vigil scan', { timeout: 120_000 }, () => {
 
   it('skips templates of a folder that cannot be loaded, says how many and why, and scans the rest', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'vigil-cli-mixed-'));
-    writeFileSync(path.join(dir, 'good.yaml'), `id: good\ninfo:\n  name: good\n  author: vigil\n  severity: info\nhttp:\n  - method: GET\n    path:\n      - "{{BaseURL}}"\n    matchers:\n      - type: word\n        words: [matcher]\n`);
-    writeFileSync(path.join(dir, 'bad-id.yaml'), 'id: bad template\ninfo:\n  name: x\n  author: y\nhttp:\n  - method: GET\n    path:\n      - "{{BaseURL}}"\n');
+    writeFileSync(
+      path.join(dir, 'good.yaml'),
+      `id: good\ninfo:\n  name: good\n  author: vigil\n  severity: info\nhttp:\n  - method: GET\n    path:\n      - "{{BaseURL}}"\n    matchers:\n      - type: word\n        words: [matcher]\n`,
+    );
+    writeFileSync(
+      path.join(dir, 'bad-id.yaml'),
+      'id: bad template\ninfo:\n  name: x\n  author: y\nhttp:\n  - method: GET\n    path:\n      - "{{BaseURL}}"\n',
+    );
     writeFileSync(path.join(dir, 'bad-yaml.yaml'), 'id: [unclosed\n');
     const r = await vigil(['-u', server.url, '-t', dir]);
     expect(r.code).toBe(0);
@@ -119,18 +150,34 @@ describe('vigil scan', { timeout: 120_000 }, () => {
 
   it('many skipped templates: each reason with its count names the files it is about (first few, then how many more)', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'vigil-cli-payloads-'));
-    writeFileSync(path.join(dir, 'good.yaml'), `id: good\ninfo:\n  name: good\n  author: vigil\n  severity: info\nhttp:\n  - method: GET\n    path:\n      - "{{BaseURL}}"\n    matchers:\n      - type: word\n        words: [matcher]\n`);
+    writeFileSync(
+      path.join(dir, 'good.yaml'),
+      `id: good\ninfo:\n  name: good\n  author: vigil\n  severity: info\nhttp:\n  - method: GET\n    path:\n      - "{{BaseURL}}"\n    matchers:\n      - type: word\n        words: [matcher]\n`,
+    );
     // 25 templates whose payload file is missing: 20 name one file, 2 another, one each three more.
-    const wordlists = [...Array<string>(20).fill('wordlists/common.txt'), 'wordlists/users.txt', 'wordlists/users.txt', 'a.txt', 'b.txt', 'c.txt'];
-    wordlists.forEach((file, n) => writeFileSync(path.join(dir, `payload-${n}.yaml`),
-      `id: payload-${n}\ninfo:\n  name: p\n  author: vigil\n  severity: info\nhttp:\n  - method: GET\n    path:\n      - "{{BaseURL}}/{{word}}"\n` +
-      `    payloads:\n      word: ${file}\n    matchers:\n      - type: word\n        words: [matcher]\n`));
+    const wordlists = [
+      ...Array<string>(20).fill('wordlists/common.txt'),
+      'wordlists/users.txt',
+      'wordlists/users.txt',
+      'a.txt',
+      'b.txt',
+      'c.txt',
+    ];
+    wordlists.forEach((file, n) =>
+      writeFileSync(
+        path.join(dir, `payload-${n}.yaml`),
+        `id: payload-${n}\ninfo:\n  name: p\n  author: vigil\n  severity: info\nhttp:\n  - method: GET\n    path:\n      - "{{BaseURL}}/{{word}}"\n` +
+          `    payloads:\n      word: ${file}\n    matchers:\n      - type: word\n        words: [matcher]\n`,
+      ),
+    );
     const r = await vigil(['-u', server.url, '-t', dir]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim()).toBe(`[good] [http] [info] ${server.url}`);
     const line = r.stderr.split('\n').find((l) => l.startsWith('[WRN] 25 x payload file "…" not found'));
     expect(line, r.stderr).toBeDefined();
-    expect(line).toMatch(/: "wordlists\/common\.txt" \(20\), "wordlists\/users\.txt" \(2\), "[abc]\.txt" \(1\) and 2 more$/);
+    expect(line).toMatch(
+      /: "wordlists\/common\.txt" \(20\), "wordlists\/users\.txt" \(2\), "[abc]\.txt" \(1\) and 2 more$/,
+    );
     expect(r.stderr).toContain('25 template(s) could not be loaded and were skipped');
   });
 });

@@ -26,11 +26,23 @@ function copyBuild(): string {
   return dir;
 }
 
-function vigil(args: string[], env: Record<string, string> = {}, root = install): Promise<{ code: number; stdout: string; stderr: string }> {
+function vigil(
+  args: string[],
+  env: Record<string, string> = {},
+  root = install,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(root, 'bin/vigil.mjs'), 'scan', ...args], {
-      cwd: root, timeout: 60_000, env: { ...process.env, VIGIL_DEBUG_START: '1', ...env },
-    }, (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }));
+    execFile(
+      process.execPath,
+      [path.join(root, 'bin/vigil.mjs'), 'scan', ...args],
+      {
+        cwd: root,
+        timeout: 60_000,
+        env: { ...process.env, VIGIL_DEBUG_START: '1', ...env },
+      },
+      (err, stdout, stderr) =>
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -39,7 +51,8 @@ const cacheState = (stderr: string) => /vigil: code cache (\w+)/.exec(stderr)?.[
 // The repository's own build must be current for the copy to test today's code: with sources edited
 // since `npm run build`, bin/vigil.mjs runs them through tsx, and these tests are skipped.
 const fromBuild = cacheState((await vigil(['--help'], {}, repo)).stderr) !== undefined;
-if (!fromBuild) console.warn('start.test: dist/ is older than src/ (run `npm run build`); the code-cache tests are skipped');
+if (!fromBuild)
+  console.warn('start.test: dist/ is older than src/ (run `npm run build`); the code-cache tests are skipped');
 
 describe.skipIf(!fromBuild)('vigil scan from the build', { timeout: 120_000 }, () => {
   let server: TestServer;
@@ -50,7 +63,10 @@ describe.skipIf(!fromBuild)('vigil scan from the build', { timeout: 120_000 }, (
     server = await startHttpServer((q, res) => res.end(q.url === '/admin' ? '<title>Admin</title>' : 'nothing'));
     tmp = mkdtempSync(path.join(tmpdir(), 'vigil-start-'));
     template = path.join(tmp, 'admin.yaml');
-    writeFileSync(template, `id: admin\ninfo: { name: admin, author: vigil, severity: low }\nhttp:\n  - method: GET\n    path: ['{{BaseURL}}/{{p}}']\n    payloads:\n      p: [a, admin, b]\n    matchers:\n      - type: word\n        words: ['<title>Admin</title>']\n`);
+    writeFileSync(
+      template,
+      `id: admin\ninfo: { name: admin, author: vigil, severity: low }\nhttp:\n  - method: GET\n    path: ['{{BaseURL}}/{{p}}']\n    payloads:\n      p: [a, admin, b]\n    matchers:\n      - type: word\n        words: ['<title>Admin</title>']\n`,
+    );
   });
   afterAll(async () => {
     await server.close();
@@ -58,10 +74,13 @@ describe.skipIf(!fromBuild)('vigil scan from the build', { timeout: 120_000 }, (
     rmSync(install, { recursive: true, force: true });
   });
 
-  it('keeps no cache from a scan that lowered V8\'s tiering budget (other starts would refuse it), and such a scan uses one made by another', async () => {
+  it("keeps no cache from a scan that lowered V8's tiering budget (other starts would refuse it), and such a scan uses one made by another", async () => {
     const heavy = path.join(tmp, 'heavy.yaml');
     const words = Array.from({ length: 2000 }, (_, i) => `w${i}`).join(', ');
-    writeFileSync(heavy, `id: heavy\ninfo: { name: heavy, author: vigil, severity: low }\nhttp:\n  - method: GET\n    path: ['{{BaseURL}}/{{p}}']\n    payloads:\n      p: [${words}, admin]\n    matchers:\n      - type: word\n        words: ['<title>Admin</title>']\n`);
+    writeFileSync(
+      heavy,
+      `id: heavy\ninfo: { name: heavy, author: vigil, severity: low }\nhttp:\n  - method: GET\n    path: ['{{BaseURL}}/{{p}}']\n    payloads:\n      p: [${words}, admin]\n    matchers:\n      - type: word\n        words: ['<title>Admin</title>']\n`,
+    );
     const first = await vigil(['-u', server.url, '-t', heavy, '-rl', '0']);
     expect(cacheState(first.stderr)).toBe('absent');
     expect(first.stdout.trim()).toBe(`[heavy] [http] [low] ${server.url}/admin`);
@@ -84,7 +103,11 @@ describe.skipIf(!fromBuild)('vigil scan from the build', { timeout: 120_000 }, (
     const second = await vigil(['-u', server.url, '-t', template, '-j']);
     expect(cacheState(second.stderr)).toBe('used');
     expect(second.code).toBe(0);
-    const matched = (out: string) => out.trim().split('\n').map((l) => JSON.parse(l)['matched-at']);
+    const matched = (out: string) =>
+      out
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)['matched-at']);
     expect(matched(first.stdout)).toEqual([`${server.url}/admin`]);
     expect(matched(second.stdout)).toEqual(matched(first.stdout));
     // From the TypeScript sources: the same finding.
@@ -106,7 +129,10 @@ describe.skipIf(!fromBuild)('vigil scan from the build', { timeout: 120_000 }, (
 
   it('runs a flow with JavaScript statements from the bundle and from the sources (sandbox thread and QuickJS found)', async () => {
     const flow = path.join(tmp, 'js-flow.yaml');
-    writeFileSync(flow, `id: js-flow\ninfo: { name: js flow, author: vigil, severity: low }\nflow: |\n  for (const p of iterate("a", "admin")) { set("p", p); http(1); }\nhttp:\n  - method: GET\n    path: ['{{BaseURL}}/{{p}}']\n    matchers:\n      - type: word\n        words: ['<title>Admin</title>']\n`);
+    writeFileSync(
+      flow,
+      `id: js-flow\ninfo: { name: js flow, author: vigil, severity: low }\nflow: |\n  for (const p of iterate("a", "admin")) { set("p", p); http(1); }\nhttp:\n  - method: GET\n    path: ['{{BaseURL}}/{{p}}']\n    matchers:\n      - type: word\n        words: ['<title>Admin</title>']\n`,
+    );
     const bundled = await vigil(['-u', server.url, '-t', flow]);
     expect(cacheState(bundled.stderr)).toBeDefined();
     expect(bundled.stdout.trim()).toBe(`[js-flow] [http] [low] ${server.url}/admin`);

@@ -22,7 +22,8 @@ function collect(o: unknown, out: { file: string; expr: string }[], file: string
   if (Array.isArray(o)) o.forEach((x) => collect(x, out, file));
   else if (o && typeof o === 'object') {
     const rec = o as Record<string, unknown>;
-    if (rec.type === 'dsl' && Array.isArray(rec.dsl)) for (const e of rec.dsl) if (typeof e === 'string') out.push({ file, expr: e });
+    if (rec.type === 'dsl' && Array.isArray(rec.dsl))
+      for (const e of rec.dsl) if (typeof e === 'string') out.push({ file, expr: e });
     Object.values(rec).forEach((x) => collect(x, out, file));
   }
 }
@@ -58,7 +59,8 @@ describe.skipIf(!hasShared('corpus/nuclei-templates'))('corpus DSL expressions',
         failures.push(`${file}: ${expr} -> ${(e as Error).message}`);
       }
     }
-    if (failures.length) console.log(`${failures.length} of ${exprs.length} failed:\n` + failures.slice(0, 50).join('\n'));
+    if (failures.length)
+      console.log(`${failures.length} of ${exprs.length} failed:\n` + failures.slice(0, 50).join('\n'));
     expect(exprs.length).toBeGreaterThan(9000);
     expect(failures).toEqual([]);
   }, 180000);

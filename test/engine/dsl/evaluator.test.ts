@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { compile, evaluate, DslError, isFunction } from '../../../src/engine/dsl/index.ts';
 
-const vars = { body: 'Hello World', status_code: 200, content_length: 11, content_type: 'text/html', a: true, b: false, n: null, list: ['x', 'y'] };
+const vars = {
+  body: 'Hello World',
+  status_code: 200,
+  content_length: 11,
+  content_type: 'text/html',
+  a: true,
+  b: false,
+  n: null,
+  list: ['x', 'y'],
+};
 
 describe('govaluate semantics', () => {
   it('arithmetic on doubles with Go precedence', () => {
@@ -18,7 +27,7 @@ describe('govaluate semantics', () => {
     expect(evaluate('1 + "a"', {})).toBe('1a');
     expect(evaluate('"v" + 1.5', {})).toBe('v1.5');
     expect(evaluate('"x" + 1000000', {})).toBe('x1e+06');
-    expect(evaluate("'a' + \"b\"", {})).toBe('ab');
+    expect(evaluate('\'a\' + "b"', {})).toBe('ab');
     expect(evaluate('"a" + 0.00001', {})).toBe('a1e-05');
     expect(evaluate('to_string(0.00001)', {})).toBe('0.00001');
     expect(evaluate('to_string(123456789)', {})).toBe('123456789');

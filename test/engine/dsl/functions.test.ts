@@ -4,7 +4,16 @@ import crypto from 'node:crypto';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { unzipSync } from 'fflate';
-import { evaluate, evaluateWithIO, functionNames, isFunction, DslError, takePendingWait, setDebugOutput, escapeControl } from '../../../src/engine/dsl/index.ts';
+import {
+  evaluate,
+  evaluateWithIO,
+  functionNames,
+  isFunction,
+  DslError,
+  takePendingWait,
+  setDebugOutput,
+  escapeControl,
+} from '../../../src/engine/dsl/index.ts';
 
 const ev = (e: string, vars: Record<string, unknown> = {}) => evaluate(e, vars);
 
@@ -15,8 +24,12 @@ describe('function table', () => {
     for (const n of names) expect(isFunction(n.replaceAll('_', ''))).toBe(true);
   });
   it('enforces exact arity with the Go error text', () => {
-    expect(() => ev('md5("a", "b")')).toThrow('invalid dsl function signature. correct method signature "md5(arg1 interface{}) interface{}"');
-    expect(() => ev('contains("a")')).toThrow(/correct method signature "contains\(arg1, arg2 interface\{\}\) interface\{\}"/);
+    expect(() => ev('md5("a", "b")')).toThrow(
+      'invalid dsl function signature. correct method signature "md5(arg1 interface{}) interface{}"',
+    );
+    expect(() => ev('contains("a")')).toThrow(
+      /correct method signature "contains\(arg1, arg2 interface\{\}\) interface\{\}"/,
+    );
     expect(() => ev('starts_with("a")')).toThrow(DslError);
   });
 });
@@ -124,7 +137,9 @@ describe('encoding functions', () => {
     expect(Buffer.from(py.replace(/\n/g, ''), 'base64').toString()).toBe(long);
   });
   it('url encoding', () => {
-    expect(ev('url_encode("https://projectdiscovery.io/test?a=1")')).toBe('https%3A%2F%2Fprojectdiscovery.io%2Ftest%3Fa%3D1');
+    expect(ev('url_encode("https://projectdiscovery.io/test?a=1")')).toBe(
+      'https%3A%2F%2Fprojectdiscovery.io%2Ftest%3Fa%3D1',
+    );
     expect(ev('url_encode("a b-_.~")')).toBe('a%20b-_.~');
     expect(ev('url_encode("a-b", true)')).toBe('a%2Db');
     expect(ev('url_decode("https:%2F%2Fprojectdiscovery.io%3Ftest=1")')).toBe('https://projectdiscovery.io?test=1');
@@ -151,8 +166,12 @@ describe('encoding functions', () => {
     expect(ev('bin_to_dec(1010)')).toBe(10);
   });
   it('json, ip_format, unpack, xor', () => {
-    expect(ev('json_minify("{  \\"name\\":  \\"John Doe\\",   \\"foo\\":  \\"bar\\"     }")')).toBe('{"foo":"bar","name":"John Doe"}');
-    expect(ev('json_prettify("{\\"foo\\":\\"bar\\",\\"name\\":\\"John Doe\\"}")')).toBe('{\n    "foo": "bar",\n    "name": "John Doe"\n}');
+    expect(ev('json_minify("{  \\"name\\":  \\"John Doe\\",   \\"foo\\":  \\"bar\\"     }")')).toBe(
+      '{"foo":"bar","name":"John Doe"}',
+    );
+    expect(ev('json_prettify("{\\"foo\\":\\"bar\\",\\"name\\":\\"John Doe\\"}")')).toBe(
+      '{\n    "foo": "bar",\n    "name": "John Doe"\n}',
+    );
     expect(ev("ip_format('127.0.0.1', '1')")).toBe('127.0.0.1');
     expect(ev("ip_format('127.0.0.1', '3')")).toBe('0177.0.0.01');
     expect(ev("ip_format('127.0.0.1', '5')")).toBe('2130706433');
@@ -198,7 +217,9 @@ describe('hash and crypto functions', () => {
     expect(ev('md5(1234)')).toBe('81dc9bdb52d04dc20036dbd8313ed055');
     expect(ev('sha1("abc")')).toBe('a9993e364706816aba3e25717850c26c9cd0d89d');
     expect(ev('sha256("abc")')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
-    expect(ev('sha512("abc")')).toBe('ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f');
+    expect(ev('sha512("abc")')).toBe(
+      'ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f',
+    );
   });
   it('mmh3 is signed 32-bit murmur3 in decimal', () => {
     expect(ev('mmh3("")')).toBe('0');
@@ -208,8 +229,12 @@ describe('hash and crypto functions', () => {
   });
   it('hmac', () => {
     expect(ev("hmac('sha1', 'test', 'scrt')")).toBe('8856b111056d946d5c6c92a21b43c233596623c6');
-    expect(ev("hmac('sha256', 'test', 'scrt')")).toBe('1f1bff5574f18426eb376d6dd5368a754e67a798aa2074644d5e3fd4c90c7a92');
-    expect(ev("hmac('sha512', 'test', 'scrt')")).toBe('1d3fff1dbb7369c1615ffb494813146bea051ce07e5d44bdeca539653ea97656bf9d38db264cddbe6a83ea15139c8f861a7e73e10e43ad4865e852a9ee6de2e9');
+    expect(ev("hmac('sha256', 'test', 'scrt')")).toBe(
+      '1f1bff5574f18426eb376d6dd5368a754e67a798aa2074644d5e3fd4c90c7a92',
+    );
+    expect(ev("hmac('sha512', 'test', 'scrt')")).toBe(
+      '1d3fff1dbb7369c1615ffb494813146bea051ce07e5d44bdeca539653ea97656bf9d38db264cddbe6a83ea15139c8f861a7e73e10e43ad4865e852a9ee6de2e9',
+    );
     expect(() => ev("hmac('md4', 'a', 'b')")).toThrow(/unsupported hash algorithm/);
   });
   it('aes_cbc / aes_gcm / rsa_encrypt decrypt with the standard algorithms', () => {
@@ -226,21 +251,27 @@ describe('hash and crypto functions', () => {
     const pem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
     const enc = ev('rsa_encrypt("plaindata", pem)', { pem }) as string;
     // Undo the RSA step without padding checks and look for the PKCS#1 v1.5 block: 00 02 <random> 00 message.
-    const block = crypto.privateDecrypt({ key: privateKey, padding: crypto.constants.RSA_NO_PADDING }, Buffer.from(enc, 'base64'));
+    const block = crypto.privateDecrypt(
+      { key: privateKey, padding: crypto.constants.RSA_NO_PADDING },
+      Buffer.from(enc, 'base64'),
+    );
     expect(block.length).toBe(128);
     expect(block[0]).toBe(0);
     expect(block[1]).toBe(2);
     expect(block.subarray(block.indexOf(0, 2) + 1).toString()).toBe('plaindata');
   });
   it('generate_jwt signs HS256 like kataras/jwt', () => {
-    expect(ev('generate_jwt("{\\"name\\":\\"John Doe\\",\\"foo\\":\\"bar\\"}", "HS256", "hello-world")'))
-      .toBe('eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJmb28iOiJiYXIiLCJuYW1lIjoiSm9obiBEb2UifQ.EsrL8lIcYJR_Ns-JuhF3VCllCP7xwbpMCCfHin_WT6U');
+    expect(ev('generate_jwt("{\\"name\\":\\"John Doe\\",\\"foo\\":\\"bar\\"}", "HS256", "hello-world")')).toBe(
+      'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJmb28iOiJiYXIiLCJuYW1lIjoiSm9obiBEb2UifQ.EsrL8lIcYJR_Ns-JuhF3VCllCP7xwbpMCCfHin_WT6U',
+    );
     const none = ev('generate_jwt("{\\"a\\":1}", "none")') as string;
     expect(none.endsWith('.')).toBe(true);
     expect(JSON.parse(Buffer.from(none.split('.')[0], 'base64url').toString())).toEqual({ alg: 'none', typ: 'JWT' });
   });
   it('cookie_unsign finds the signing key of a Django cookie', () => {
-    expect(ev('cookie_unsign("gAJ9cQFYCgAAAHRlc3Rjb29raWVxAlgGAAAAd29ya2VkcQNzLg:1mgnkC:z5yDxzI06qYVAU3bkLaWYpADT4I")')).toBe('changeme');
+    expect(
+      ev('cookie_unsign("gAJ9cQFYCgAAAHRlc3Rjb29raWVxAlgGAAAAd29ya2VkcQNzLg:1mgnkC:z5yDxzI06qYVAU3bkLaWYpADT4I")'),
+    ).toBe('changeme');
   });
 });
 
@@ -266,8 +297,12 @@ describe('time functions', () => {
   it('date_time with % placeholders and Go layouts', () => {
     const d = new Date(1642032000 * 1000);
     const pad = (n: number) => String(n).padStart(2, '0');
-    expect(ev('date_time("%Y-%M-%D", 1642032000)')).toBe(`${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`);
-    expect(ev('date_time("02-01-2006 15:04", 1642032000)')).toBe(`${pad(d.getDate())}-${pad(d.getMonth() + 1)}-${d.getFullYear()} ${pad(d.getHours())}:${pad(d.getMinutes())}`);
+    expect(ev('date_time("%Y-%M-%D", 1642032000)')).toBe(
+      `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`,
+    );
+    expect(ev('date_time("02-01-2006 15:04", 1642032000)')).toBe(
+      `${pad(d.getDate())}-${pad(d.getMonth() + 1)}-${d.getFullYear()} ${pad(d.getHours())}:${pad(d.getMinutes())}`,
+    );
     expect(ev('date_time("Jan 2 2006", 1642032000)')).toBe(`Jan ${d.getDate()} ${d.getFullYear()}`);
   });
   it('unix_time and to_unix_time', () => {
@@ -329,7 +364,9 @@ describe('network and unsupported functions', () => {
     expect(() => ev('jarm("127.0.0.1")')).toThrow(/missing port/);
   });
   it('gadget generators and llm_prompt are refused clearly', () => {
-    expect(() => ev('generate_java_gadget("commons-collections3.1", "id", "base64")')).toThrow(/^unsupported: generate_java_gadget/);
+    expect(() => ev('generate_java_gadget("commons-collections3.1", "id", "base64")')).toThrow(
+      /^unsupported: generate_java_gadget/,
+    );
     expect(() => ev('generate_dotnet_gadget("a", "b", "c", "d")')).toThrow(/^unsupported: generate_dotnet_gadget/);
     expect(() => ev('llm_prompt("hi")')).toThrow(/^unsupported: llm_prompt/);
   });

@@ -17,7 +17,15 @@ describe('jarm building blocks', () => {
     expect(mung([1, 2, 3, 4], 'MIDDLE_OUT')).toEqual([3, 2, 4, 1]);
   });
   it('builds a well-formed ClientHello record', () => {
-    const probe = { version: 'TLS_1.2' as const, ciphers: 'ALL' as const, order: 'FORWARD', grease: false, rareAlpn: false, support: '1.2_SUPPORT' as const, extOrder: 'REVERSE' };
+    const probe = {
+      version: 'TLS_1.2' as const,
+      ciphers: 'ALL' as const,
+      order: 'FORWARD',
+      grease: false,
+      rareAlpn: false,
+      support: '1.2_SUPPORT' as const,
+      extOrder: 'REVERSE',
+    };
     const pkt = clientHello('example.com', probe);
     expect(pkt[0]).toBe(0x16);
     expect(pkt.readUInt16BE(3)).toBe(pkt.length - 5);
@@ -42,10 +50,30 @@ describe('network functions against 127.0.0.1', () => {
   let port = 0;
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-jarm-'));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', path.join(dir, 'k.pem'), '-out', path.join(dir, 'c.pem'), '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        path.join(dir, 'k.pem'),
+        '-out',
+        path.join(dir, 'c.pem'),
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+      ],
+      { stdio: 'ignore' },
+    );
     const script = `const tls=require('tls'),fs=require('fs');const s=tls.createServer({key:fs.readFileSync(${JSON.stringify(path.join(dir, 'k.pem'))}),cert:fs.readFileSync(${JSON.stringify(path.join(dir, 'c.pem'))})},c=>c.end());s.listen(0,'127.0.0.1',()=>console.log(s.address().port));`;
     server = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-    port = await new Promise<number>((resolve) => server.stdout!.once('data', (d) => resolve(Number(String(d).trim()))));
+    port = await new Promise<number>((resolve) =>
+      server.stdout!.once('data', (d) => resolve(Number(String(d).trim()))),
+    );
   });
   afterAll(() => {
     server?.kill();

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { render, renderBytes, unresolvedVariables, unsupportedCalls } from '../../../src/engine/dsl/index.ts';
 
-const vars = { BaseURL: 'http://127.0.0.1:8080/app', Host: '127.0.0.1', Port: '8080', 'interactsh-url': 'x1.oast.me', user: 'admin', n: 3, evil: '{{Host}}' };
+const vars = {
+  BaseURL: 'http://127.0.0.1:8080/app',
+  Host: '127.0.0.1',
+  Port: '8080',
+  'interactsh-url': 'x1.oast.me',
+  user: 'admin',
+  n: 3,
+  evil: '{{Host}}',
+};
 
 describe('render', () => {
   it('replaces variables and expressions, with or without inner spaces', () => {
@@ -11,7 +19,9 @@ describe('render', () => {
     expect(render('{{base64(user + ":" + "pw")}}', vars)).toBe(Buffer.from('admin:pw').toString('base64'));
   });
   it('leaves markers with unknown variables untouched', () => {
-    expect(render('{{missing}} and {{md5(missing)}} but {{Host}}', vars)).toBe('{{missing}} and {{md5(missing)}} but 127.0.0.1');
+    expect(render('{{missing}} and {{md5(missing)}} but {{Host}}', vars)).toBe(
+      '{{missing}} and {{md5(missing)}} but 127.0.0.1',
+    );
   });
   it('renders nested markers first', () => {
     expect(render("{{base64('{{Host}}:{{Port}}')}}", vars)).toBe(Buffer.from('127.0.0.1:8080').toString('base64'));
@@ -32,14 +42,22 @@ describe('render', () => {
     const b = renderBytes("é{{hex_decode('ff00')}}{{Host}}", vars);
     expect([...b]).toEqual([0xc3, 0xa9, 0xff, 0x00, ...Buffer.from('127.0.0.1')]);
     expect(render("{{hex_decode('ff')}}", vars)).toBe('\u00ff');
-    expect(renderBytes('{{base64(concat(hex_decode("ff"), "a"))}}', vars).toString()).toBe(Buffer.from([0xff, 0x61]).toString('base64'));
+    expect(renderBytes('{{base64(concat(hex_decode("ff"), "a"))}}', vars).toString()).toBe(
+      Buffer.from([0xff, 0x61]).toString('base64'),
+    );
   });
   it('lists unresolved variables', () => {
-    expect(unresolvedVariables('{{Host}}/{{token}}/{{md5(secret + salt)}}/§payload§', vars)).toEqual(['token', 'secret', 'salt', 'payload']);
+    expect(unresolvedVariables('{{Host}}/{{token}}/{{md5(secret + salt)}}/§payload§', vars)).toEqual([
+      'token',
+      'secret',
+      'salt',
+      'payload',
+    ]);
     expect(unresolvedVariables('{{Host}}', vars)).toEqual([]);
   });
   it('names calls to unsupported functions that rendering left in place', () => {
-    const text = 'a: {{generate_java_gadget("commons-collections3.1", "id", to_upper(user))}}\nb: {{llm_prompt("hi")}}\nc: {{Host}}';
+    const text =
+      'a: {{generate_java_gadget("commons-collections3.1", "id", to_upper(user))}}\nb: {{llm_prompt("hi")}}\nc: {{Host}}';
     expect(render(text, vars)).toContain('{{generate_java_gadget(');
     const found = unsupportedCalls(text, vars);
     expect(found).toHaveLength(2);
@@ -55,14 +73,37 @@ describe('render from the pieces of a text', () => {
   // A text is split into literals and markers once, then rendered from its pieces: the same output the
   // first time and every time after, whatever the values of the moment.
   it('renders edge cases the same way each time', () => {
-    const values = { ...vars, p: 'p1', bytes: Buffer.from([0xff, 0x41]), num: 2.5, flag: true, empty: '', sp: ' Host ' };
+    const values = {
+      ...vars,
+      p: 'p1',
+      bytes: Buffer.from([0xff, 0x41]),
+      num: 2.5,
+      flag: true,
+      empty: '',
+      sp: ' Host ',
+    };
     const cases: [string, string][] = [
-      ['', ''], ['plain', 'plain'], ['/{{p}}', '/p1'], ['{{ p }}x{{p}}', 'p1xp1'], ['{{}}', '{{}}'], ['{{  }}a', '{{  }}a'],
-      ['§§', '§§'], ['§ §b', '§ §b'], ['§p§§num§', 'p12.5'], ['§unclosed', '§unclosed'], ['{{unclosed', '{{unclosed'],
-      ['a}}{{b', 'a}}{{b'], ['{{p}}{{', 'p1{{'], ['{{bytes}}|{{num}}|{{flag}}|{{empty}}', '\u00ffA|2.5|true|'],
-      ['{{missing}}{{p}}', '{{missing}}p1'], ['§{{p}}§', '§{{p}}§'], ['{{{{sp}}}}', '127.0.0.1'], ['{{ {{empty}} }}', '{{ {{empty}} }}'],
+      ['', ''],
+      ['plain', 'plain'],
+      ['/{{p}}', '/p1'],
+      ['{{ p }}x{{p}}', 'p1xp1'],
+      ['{{}}', '{{}}'],
+      ['{{  }}a', '{{  }}a'],
+      ['§§', '§§'],
+      ['§ §b', '§ §b'],
+      ['§p§§num§', 'p12.5'],
+      ['§unclosed', '§unclosed'],
+      ['{{unclosed', '{{unclosed'],
+      ['a}}{{b', 'a}}{{b'],
+      ['{{p}}{{', 'p1{{'],
+      ['{{bytes}}|{{num}}|{{flag}}|{{empty}}', '\u00ffA|2.5|true|'],
+      ['{{missing}}{{p}}', '{{missing}}p1'],
+      ['§{{p}}§', '§{{p}}§'],
+      ['{{{{sp}}}}', '127.0.0.1'],
+      ['{{ {{empty}} }}', '{{ {{empty}} }}'],
     ];
-    for (let round = 0; round < 2; round++) for (const [text, want] of cases) expect(render(text, values), text).toBe(want);
+    for (let round = 0; round < 2; round++)
+      for (const [text, want] of cases) expect(render(text, values), text).toBe(want);
     expect(render('{{p}}', { p: 'other' })).toBe('other');
   });
 });

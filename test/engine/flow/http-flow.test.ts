@@ -11,7 +11,10 @@ const pool = serverPool();
 afterAll(() => pool.closeAll());
 
 function template(flow: string, blocks: string): ReturnType<typeof parseTemplate>['template'] {
-  const res = parseTemplate(`id: flow-test\ninfo: { name: flow test, author: vigil, severity: high }\nflow: ${flow}\nhttp:\n${blocks}`, 'flow.yaml');
+  const res = parseTemplate(
+    `id: flow-test\ninfo: { name: flow test, author: vigil, severity: high }\nflow: ${flow}\nhttp:\n${blocks}`,
+    'flow.yaml',
+  );
   expect(res.issues).toEqual([]);
   return res.template!;
 }
@@ -54,7 +57,10 @@ async function scan(flow: string, probeBody: string) {
   const t = template(flow, BLOCKS)!;
   expect(unsupportedReason(t)).toBeUndefined();
   await runScan({ targets: [server.url], templates: [t], rateLimit: 0, onResult: (e) => events.push(e) });
-  return { paths: server.requests.map((r) => r.url), events: events.filter((e) => e['matcher-status'] !== false).map((e) => e['matched-at']!.replace(server.url, '')) };
+  return {
+    paths: server.requests.map((r) => r.url),
+    events: events.filter((e) => e['matcher-status'] !== false).map((e) => e['matched-at']!.replace(server.url, '')),
+  };
 }
 
 describe('http flows', () => {
@@ -84,7 +90,10 @@ describe('http flows', () => {
     const closed = await scan('|\n  if (http(1)) { http(2) }', 'busy');
     expect(closed.paths).toEqual(['/probe']);
     // set() feeds the next block; template shows what earlier blocks extracted.
-    const looped = await scan('|\n  http(1)\n  for (let t of iterate(template.token, "zzz")) { set("token", t); http(2) }', 'ready token=abc123');
+    const looped = await scan(
+      '|\n  http(1)\n  for (let t of iterate(template.token, "zzz")) { set("token", t); http(2) }',
+      'ready token=abc123',
+    );
     expect(looped.paths).toEqual(['/probe', '/use/abc123', '/use/zzz']);
     expect(looped.events).toEqual(['/use/abc123']);
   });

@@ -18,7 +18,10 @@ beforeAll(async () => {
   dns = await startDnsServer({
     records: {
       localhost: [{ type: 'CNAME', data: 'cname.vercel-dns.com' }],
-      'oast.vigil.test': [{ type: 'NS', data: 'ns1.oast.vigil.test' }, { type: 'NS', data: 'ns2.oast.vigil.test' }],
+      'oast.vigil.test': [
+        { type: 'NS', data: 'ns1.oast.vigil.test' },
+        { type: 'NS', data: 'ns2.oast.vigil.test' },
+      ],
       'ns1.oast.vigil.test': [{ type: 'A', data: '192.0.2.1' }],
       'ns2.oast.vigil.test': [{ type: 'A', data: '192.0.2.2' }],
     },
@@ -38,13 +41,23 @@ afterAll(async () => {
 
 async function scan(t: Template, target: string, extra: Partial<ScanOptions> = {}): Promise<ResultEvent[]> {
   const events: ResultEvent[] = [];
-  await runScan({ targets: [target], templates: [t], rateLimit: 0, timeout: 3, retries: 0, resolvers: [dns.resolver], onResult: (e) => events.push(e), ...extra });
+  await runScan({
+    targets: [target],
+    templates: [t],
+    rateLimit: 0,
+    timeout: 3,
+    retries: 0,
+    resolvers: [dns.resolver],
+    onResult: (e) => events.push(e),
+    ...extra,
+  });
   return events;
 }
 
 const head = (id: string) => `id: ${id}\ninfo: { name: ${id}, author: pdteam, severity: info }\n`;
 
-const conditional = (word: string) => tpl(`${head('ghost-blog-detection')}flow: dns() && http()
+const conditional = (word: string) =>
+  tpl(`${head('ghost-blog-detection')}flow: dns() && http()
 
 dns:
   - name: "{{FQDN}}"

@@ -16,7 +16,15 @@ import { tpl } from '../../helpers/templates.ts';
 async function scan(t: Template, targets: string[], extra: Partial<ScanOptions> = {}): Promise<ResultEvent[]> {
   expect(unsupportedReason(t)).toBeUndefined();
   const events: ResultEvent[] = [];
-  await runScan({ targets, templates: [t], rateLimit: 0, timeout: 3, retries: 0, onResult: (e) => events.push(e), ...extra });
+  await runScan({
+    targets,
+    templates: [t],
+    rateLimit: 0,
+    timeout: 3,
+    retries: 0,
+    onResult: (e) => events.push(e),
+    ...extra,
+  });
   return events;
 }
 
@@ -33,7 +41,10 @@ const wsSeen: string[] = [];
 beforeAll(async () => {
   dns = await startDnsServer({
     records: {
-      'vigil.test': [{ type: 'NS', data: 'ns1.vigil.test' }, { type: 'NS', data: 'ns2.vigil.test' }],
+      'vigil.test': [
+        { type: 'NS', data: 'ns1.vigil.test' },
+        { type: 'NS', data: 'ns2.vigil.test' },
+      ],
       'ns1.vigil.test': [{ type: 'A', data: '192.0.2.53' }],
       'ns2.vigil.test': [{ type: 'A', data: '192.0.2.54' }],
       'shop.vigil.test': [{ type: 'CNAME', data: 'shop.vigil-cdn.test' }],
@@ -55,15 +66,27 @@ beforeAll(async () => {
       res.statusCode = 404;
       return res.end('{}');
     }
-    res.end(JSON.stringify({
-      objectClassName: 'domain', ldhName: 'vigil.test', handle: 'D1-VIGIL',
-      nameservers: [{ ldhName: 'ns1.vigil.test' }, { ldhName: 'ns2.vigil.test' }],
-    }));
+    res.end(
+      JSON.stringify({
+        objectClassName: 'domain',
+        ldhName: 'vigil.test',
+        handle: 'D1-VIGIL',
+        nameservers: [{ ldhName: 'ns1.vigil.test' }, { ldhName: 'ns2.vigil.test' }],
+      }),
+    );
   });
   // One HTTPS server for two virtual hosts, its certificate naming both (and itself).
-  vhosts = await startHttpsServer((req, res) => {
-    res.end(req.headers.host === 'admin.vigil.test' ? 'admin console secret-panel' : `site ${req.headers.host}`);
-  }, { cert: makeCert({ subject: '/CN=localhost/O=Vigil Test', dns: ['localhost', 'admin.vigil.test', 'www.vigil.test'] }) });
+  vhosts = await startHttpsServer(
+    (req, res) => {
+      res.end(req.headers.host === 'admin.vigil.test' ? 'admin console secret-panel' : `site ${req.headers.host}`);
+    },
+    {
+      cert: makeCert({
+        subject: '/CN=localhost/O=Vigil Test',
+        dns: ['localhost', 'admin.vigil.test', 'www.vigil.test'],
+      }),
+    },
+  );
   tcp = await startTcpServer((sock) => {
     sock.write('+OK vigil-cache 4.0.2 ready\r\n');
     sock.on('data', (d) => {
@@ -75,11 +98,13 @@ beforeAll(async () => {
   wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await new Promise<void>((r) => wss.once('listening', () => r()));
   wsPort = (wss.address() as net.AddressInfo).port;
-  wss.on('connection', (ws) => ws.on('message', (m) => {
-    const text = m.toString();
-    wsSeen.push(text);
-    ws.send(text === 'HELLO' ? 'HELLO path=/ws-ok' : text.startsWith('GET ') ? `page ${text.slice(4)}` : 'what');
-  }));
+  wss.on('connection', (ws) =>
+    ws.on('message', (m) => {
+      const text = m.toString();
+      wsSeen.push(text);
+      ws.send(text === 'HELLO' ? 'HELLO path=/ws-ok' : text.startsWith('GET ') ? `page ${text.slice(4)}` : 'what');
+    }),
+  );
 });
 
 afterAll(async () => {
@@ -92,7 +117,8 @@ const head = (id: string) => `id: ${id}\ninfo: { name: ${id}, author: vigil, sev
 
 describe('flows over dns blocks', () => {
   // nuclei's own flow test (pkg/tmplexec/flow/testcases/nuclei-flow-dns.yaml), in its three spellings.
-  const dnsFlow = (id: string, call1: string, call2: string, id1 = '', id2 = '') => tpl(`${head(id)}flow: |
+  const dnsFlow = (id: string, call1: string, call2: string, id1 = '', id2 = '') =>
+    tpl(`${head(id)}flow: |
   ${call1};
   template["nameservers"].forEach(nameserver => {
     set("nameserver",nameserver);
@@ -133,7 +159,11 @@ dns:
     it(`NS names from dns(1) feed one A query per name server (${label})`, async () => {
       const before = dns.queries.length;
       const events = await scan(t, ['vigil.test'], { resolvers: [dns.resolver] });
-      expect(dns.queries.slice(before).map((q) => `${q.questions![0].type} ${q.questions![0].name}`)).toEqual(['NS vigil.test', 'A ns1.vigil.test', 'A ns2.vigil.test']);
+      expect(dns.queries.slice(before).map((q) => `${q.questions![0].type} ${q.questions![0].name}`)).toEqual([
+        'NS vigil.test',
+        'A ns1.vigil.test',
+        'A ns2.vigil.test',
+      ]);
       expect(events.map((e) => [e['template-id'], e['matched-at'], e['extracted-results'] ?? []])).toEqual([
         [t.id, 'vigil.test', []],
         [t.id, 'ns1.vigil.test', ['192.0.2.53']],
@@ -165,7 +195,10 @@ http:
     const target = `http://localhost:${web.port}`;
     const events = await scan(viaLocalhost, [target], { resolvers: [dns.resolver] });
     expect(web.requests.slice(before).map((r) => r.url)).toEqual(['/origin/shop.vigil-cdn.test.']);
-    expect(events.map((e) => `${e.type}:${e['matched-at']}`)).toEqual(['dns:shop.vigil.test', `http:${target}/origin/shop.vigil-cdn.test.`]);
+    expect(events.map((e) => `${e.type}:${e['matched-at']}`)).toEqual([
+      'dns:shop.vigil.test',
+      `http:${target}/origin/shop.vigil-cdn.test.`,
+    ]);
     const shut = tpl(`${head('cdn-takeover-shut')}flow: dns() && http()
 dns:
   - name: "plain.vigil.test"
@@ -210,7 +243,11 @@ http:
   it('ssl() then http() per certificate name (JS flow, iterate and set)', async () => {
     const before = vhosts.requests.length;
     const events = await scan(vhostEnum, [vhosts.url]);
-    expect(vhosts.requests.slice(before).map((r) => r.headers.host)).toEqual(['localhost', 'admin.vigil.test', 'www.vigil.test']);
+    expect(vhosts.requests.slice(before).map((r) => r.headers.host)).toEqual([
+      'localhost',
+      'admin.vigil.test',
+      'www.vigil.test',
+    ]);
     expect(events.map((e) => [e.type, e['extracted-results']])).toEqual([['http', ['admin.vigil.test']]]);
   });
 
@@ -365,7 +402,10 @@ dns:
     const before = dns.queries.length;
     const events = await scan(t, ['vigil.test'], { resolvers: [dns.resolver] });
     expect(dns.queries.slice(before).map((q) => q.questions![0].name)).toEqual(['ns1.vigil.test', 'ns2.vigil.test']);
-    expect(events.filter((e) => e.type === 'dns').map((e) => e['extracted-results'])).toEqual([['192.0.2.53'], ['192.0.2.54']]);
+    expect(events.filter((e) => e.type === 'dns').map((e) => e['extracted-results'])).toEqual([
+      ['192.0.2.53'],
+      ['192.0.2.54'],
+    ]);
   });
 
   it('a flow over a protocol this engine does not run is refused with the reason', () => {

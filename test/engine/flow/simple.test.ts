@@ -23,15 +23,31 @@ async function trace(src: string, answers: Record<string, boolean>): Promise<{ v
 describe('protocol-call flows', () => {
   it('short-circuits && and || as JavaScript does, line by line', async () => {
     expect(await trace('http(1) && http(2)', { 'http(1)': false })).toEqual({ value: false, calls: ['http(1)'] });
-    expect(await trace('http(1) && http(2)', { 'http(1)': true, 'http(2)': true })).toEqual({ value: true, calls: ['http(1)', 'http(2)'] });
-    expect(await trace('http(1) && (http(2) || http(3)) && http(4)', { 'http(1)': true, 'http(2)': true, 'http(4)': true }))
-      .toEqual({ value: true, calls: ['http(1)', 'http(2)', 'http(4)'] });
-    expect(await trace('http(1) && http(2)\nhttp(3)', { 'http(1)': false, 'http(3)': true })).toEqual({ value: true, calls: ['http(1)', 'http(3)'] });
-    expect(await trace('dns(); !http("login") // comment\n/* more */ network(2)', {})).toEqual({ value: false, calls: ['dns()', 'http(login)', 'tcp(2)'] });
+    expect(await trace('http(1) && http(2)', { 'http(1)': true, 'http(2)': true })).toEqual({
+      value: true,
+      calls: ['http(1)', 'http(2)'],
+    });
+    expect(
+      await trace('http(1) && (http(2) || http(3)) && http(4)', { 'http(1)': true, 'http(2)': true, 'http(4)': true }),
+    ).toEqual({ value: true, calls: ['http(1)', 'http(2)', 'http(4)'] });
+    expect(await trace('http(1) && http(2)\nhttp(3)', { 'http(1)': false, 'http(3)': true })).toEqual({
+      value: true,
+      calls: ['http(1)', 'http(3)'],
+    });
+    expect(await trace('dns(); !http("login") // comment\n/* more */ network(2)', {})).toEqual({
+      value: false,
+      calls: ['dns()', 'http(login)', 'tcp(2)'],
+    });
   });
 
   it('refuses statements and non-protocol calls with a reason', () => {
-    for (const src of ['if (http(1)) { http(2) }', 'for (let x of iterate(template.a)) { http(1) }', 'set("a", 1)', 'http(1) + 1', 'http(template.x)']) {
+    for (const src of [
+      'if (http(1)) { http(2) }',
+      'for (let x of iterate(template.a)) { http(1) }',
+      'set("a", 1)',
+      'http(1) + 1',
+      'http(template.x)',
+    ]) {
       const r = compileSimpleFlow(src);
       expect('error' in r, src).toBe(true);
       expect((r as { error: string }).error).toMatch(/JavaScript beyond protocol calls/);
@@ -45,7 +61,10 @@ describe('protocol-call flows', () => {
     const walk = (dir: string) => {
       for (const e of readdirSync(dir, { withFileTypes: true })) {
         const p = path.join(dir, e.name);
-        if (e.isDirectory()) { if (!e.name.startsWith('.')) walk(p); continue; }
+        if (e.isDirectory()) {
+          if (!e.name.startsWith('.')) walk(p);
+          continue;
+        }
         if (!/\.ya?ml$/.test(e.name)) continue;
         const text = readFileSync(p, 'utf8');
         if (!/^flow:/m.test(text)) continue;
@@ -55,7 +74,10 @@ describe('protocol-call flows', () => {
         const r = compileSimpleFlow(doc.flow);
         if (!('error' in r)) {
           simple++;
-          expect((r as CompiledFlow).calls.every((c) => c.protocol === 'http'), p).toBe(true);
+          expect(
+            (r as CompiledFlow).calls.every((c) => c.protocol === 'http'),
+            p,
+          ).toBe(true);
         }
       }
     };

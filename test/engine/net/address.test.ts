@@ -3,21 +3,57 @@
 import { describe, expect, it } from 'vitest';
 import net from 'node:net';
 import {
-  addressesIn, cidrContains, intersectRanges, parseAddress, parseAddressOrCidr, parseCidr, parseHost, rangeSize, rangesHave, rangesOf, subtractRanges,
-  translatedIPv4, formatCidr,
+  addressesIn,
+  cidrContains,
+  intersectRanges,
+  parseAddress,
+  parseAddressOrCidr,
+  parseCidr,
+  parseHost,
+  rangeSize,
+  rangesHave,
+  rangesOf,
+  subtractRanges,
+  translatedIPv4,
+  formatCidr,
 } from '../../../src/engine/net/address.ts';
 import { Egress } from '../../../src/engine/net/policy.ts';
 
 describe('parseAddress', () => {
   it('reads every IPv4 spelling as getaddrinfo does', () => {
     for (const s of [
-      '127.0.0.1', '2130706433', '0x7f000001', '0X7F000001', '017700000001', '127.1', '127.0.1', '0x7f.1', '0177.0.0.1',
-      '0x7f.0x0.0x0.0x1', '127.0.0.1.', '[127.0.0.1]', '::ffff:127.0.0.1', '[::ffff:127.0.0.1]', '::ffff:7f00:1', '[::FFFF:7F00:1]',
-      '0:0:0:0:0:ffff:7f00:1', '::127.0.0.1', '::7f00:1',
+      '127.0.0.1',
+      '2130706433',
+      '0x7f000001',
+      '0X7F000001',
+      '017700000001',
+      '127.1',
+      '127.0.1',
+      '0x7f.1',
+      '0177.0.0.1',
+      '0x7f.0x0.0x0.0x1',
+      '127.0.0.1.',
+      '[127.0.0.1]',
+      '::ffff:127.0.0.1',
+      '[::ffff:127.0.0.1]',
+      '::ffff:7f00:1',
+      '[::FFFF:7F00:1]',
+      '0:0:0:0:0:ffff:7f00:1',
+      '::127.0.0.1',
+      '::7f00:1',
     ]) {
       expect(parseAddress(s)?.text, s).toBe('127.0.0.1');
     }
-    for (const s of ['169.254.169.254', '2852039166', '0xa9fea9fe', '025177524776', '169.254.43518', '0xa9.0xfe.0xa9.0xfe', '::ffff:a9fe:a9fe', '[::ffff:169.254.169.254]']) {
+    for (const s of [
+      '169.254.169.254',
+      '2852039166',
+      '0xa9fea9fe',
+      '025177524776',
+      '169.254.43518',
+      '0xa9.0xfe.0xa9.0xfe',
+      '::ffff:a9fe:a9fe',
+      '[::ffff:169.254.169.254]',
+    ]) {
       expect(parseAddress(s)?.text, s).toBe('169.254.169.254');
     }
   });
@@ -32,7 +68,22 @@ describe('parseAddress', () => {
   });
 
   it('leaves names and malformed numbers alone', () => {
-    for (const s of ['example.com', 'metadata.google.internal', '1.2.3.4.5', '256.1.1.1', '1.2.3.256', '4294967296', '08', '0x', 'deadbeef', '1::2::3', ':::', '12345::', '1.2.3.4:80', '']) {
+    for (const s of [
+      'example.com',
+      'metadata.google.internal',
+      '1.2.3.4.5',
+      '256.1.1.1',
+      '1.2.3.256',
+      '4294967296',
+      '08',
+      '0x',
+      'deadbeef',
+      '1::2::3',
+      ':::',
+      '12345::',
+      '1.2.3.4:80',
+      '',
+    ]) {
       const a = parseAddress(s);
       // '0x' is 0 to inet_aton; everything else here is no address.
       if (s === '0x') expect(a?.text).toBe('0.0.0.0');
@@ -41,7 +92,16 @@ describe('parseAddress', () => {
   });
 
   it('agrees with Node on every address Node accepts', () => {
-    for (const s of ['1.2.3.4', '255.255.255.255', '0.0.0.0', '::', '1::', '::ffff:1.2.3.4', '2001:db8::ff00:42:8329', 'fe80::']) {
+    for (const s of [
+      '1.2.3.4',
+      '255.255.255.255',
+      '0.0.0.0',
+      '::',
+      '1::',
+      '::ffff:1.2.3.4',
+      '2001:db8::ff00:42:8329',
+      'fe80::',
+    ]) {
       const a = parseAddress(s)!;
       expect(net.isIP(a.text), s).toBe(a.family);
     }
@@ -72,7 +132,8 @@ describe('parseCidr', () => {
 
   it('tests membership on the normal form', () => {
     const c = parseCidr('127.0.0.0/8')!;
-    for (const s of ['2130706433', '::ffff:127.0.0.2', '127.1']) expect(cidrContains(c, parseAddress(s)!), s).toBe(true);
+    for (const s of ['2130706433', '::ffff:127.0.0.2', '127.1'])
+      expect(cidrContains(c, parseAddress(s)!), s).toBe(true);
     expect(cidrContains(c, parseAddress('128.0.0.1')!)).toBe(false);
     expect(cidrContains(c, parseAddress('::1')!)).toBe(false);
   });
@@ -89,8 +150,15 @@ describe('Egress', () => {
     ],
   });
 
-  it('denies every spelling of a denied address, on every port or only the rule\'s', () => {
-    for (const s of ['169.254.169.254', '2852039166', '::ffff:a9fe:a9fe', '[::ffff:169.254.169.254]', '64:ff9b::a9fe:a9fe', 'FD00:EC2::254']) {
+  it("denies every spelling of a denied address, on every port or only the rule's", () => {
+    for (const s of [
+      '169.254.169.254',
+      '2852039166',
+      '::ffff:a9fe:a9fe',
+      '[::ffff:169.254.169.254]',
+      '64:ff9b::a9fe:a9fe',
+      'FD00:EC2::254',
+    ]) {
       expect(policy.addressDenied(s, 80), s).toBe('cloud metadata address');
     }
     expect(policy.addressDenied('::ffff:127.0.0.1', 8085)).toBe('own API port');
@@ -106,7 +174,11 @@ describe('Egress', () => {
   });
 
   it('public only: special ranges refused with their kind, the allow-list let through, deny rules kept', () => {
-    const pub = new Egress({ publicOnly: true, allow: ['127.0.0.0/8'], deny: [{ target: '127.0.0.1', port: 8085, reason: 'own API port' }] });
+    const pub = new Egress({
+      publicOnly: true,
+      allow: ['127.0.0.0/8'],
+      deny: [{ target: '127.0.0.1', port: 8085, reason: 'own API port' }],
+    });
     expect(pub.addressDenied('10.1.2.3', 443)).toBe('not a public address (private)');
     expect(pub.addressDenied('::ffff:192.168.1.1', 443)).toBe('not a public address (private)');
     expect(pub.addressDenied('169.254.169.254', 80)).toBe('not a public address (link-local)');
@@ -128,8 +200,23 @@ describe('Egress', () => {
 describe('address sets', () => {
   it('merges, subtracts and intersects ranges by arithmetic; an IPv4-mapped range is IPv4', () => {
     const set = (...xs: string[]) => rangesOf(xs.map((x) => parseAddressOrCidr(x)!));
-    const r = subtractRanges(set('10.0.0.0/30', '10.0.0.4/30', '::ffff:10.0.1.0/126'), set('10.0.0.2', '2001:db8::/32'));
-    expect([...addressesIn(r)]).toEqual(['10.0.0.0', '10.0.0.1', '10.0.0.3', '10.0.0.4', '10.0.0.5', '10.0.0.6', '10.0.0.7', '10.0.1.0', '10.0.1.1', '10.0.1.2', '10.0.1.3']);
+    const r = subtractRanges(
+      set('10.0.0.0/30', '10.0.0.4/30', '::ffff:10.0.1.0/126'),
+      set('10.0.0.2', '2001:db8::/32'),
+    );
+    expect([...addressesIn(r)]).toEqual([
+      '10.0.0.0',
+      '10.0.0.1',
+      '10.0.0.3',
+      '10.0.0.4',
+      '10.0.0.5',
+      '10.0.0.6',
+      '10.0.0.7',
+      '10.0.1.0',
+      '10.0.1.1',
+      '10.0.1.2',
+      '10.0.1.3',
+    ]);
     expect(r.v6).toEqual([]);
     expect(rangeSize(intersectRanges(r, set('10.0.0.0/29')))).toBe(7n);
     expect(rangesHave(r, parseAddress('::ffff:10.0.1.2')!)).toBe(true);

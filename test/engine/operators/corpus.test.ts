@@ -35,7 +35,10 @@ describe.skipIf(!hasShared('corpus/nuclei-templates'))('corpus operators', () =>
               // Workflow matchers (name + subtemplates) are a different structure.
               if (k === 'matchers' && item && typeof item === 'object' && 'subtemplates' in item) return;
               const field = `${where}.${k}[${i}]`;
-              const r = k === 'matchers' ? (matchers++, validateMatcher(item, field)) : (extractors++, validateExtractor(item, field));
+              const r =
+                k === 'matchers'
+                  ? (matchers++, validateMatcher(item, field))
+                  : (extractors++, validateExtractor(item, field));
               for (const issue of r.issues) {
                 if (KNOWN_INVALID.some((s) => issue.reason.includes(s))) continue;
                 problems.push(`${file} ${issue.field}: ${issue.reason}`);

@@ -2,15 +2,33 @@ import { describe, expect, it } from 'vitest';
 import { runJq, parseJq } from '../../../src/engine/operators/jq/index.ts';
 
 const doc = {
-  events: [{ eventAction: 'registration', eventDate: '2020-01-01' }, { eventAction: 'expiration', eventDate: '2030-01-01' }],
-  entities: [{ roles: ['registrant'], vcardArray: ['vcard', [['version', {}, 'text', '4.0'], ['fn', {}, 'text', 'John'], ['adr', {}, 'text', ['', 'x', 'Main St']]]] }],
+  events: [
+    { eventAction: 'registration', eventDate: '2020-01-01' },
+    { eventAction: 'expiration', eventDate: '2030-01-01' },
+  ],
+  entities: [
+    {
+      roles: ['registrant'],
+      vcardArray: [
+        'vcard',
+        [
+          ['version', {}, 'text', '4.0'],
+          ['fn', {}, 'text', 'John'],
+          ['adr', {}, 'text', ['', 'x', 'Main St']],
+        ],
+      ],
+    },
+  ],
   server: { name: 'srv', version: '1.2' },
   'm.server': 'm.example',
   'setup-token': 'st',
   Capabilities: { a: true, b: false, c: true },
   Rows: [{ usename: 'u', passwd: 'p' }],
   items: [{ metadata: { name: 'p1', namespace: 'ns' }, spec: { containers: [1, 2] } }],
-  NoticeConfigList: [{ Route: 0, Project: 'x' }, { Route: 1, Project: 'y' }],
+  NoticeConfigList: [
+    { Route: 0, Project: 'x' },
+    { Route: 1, Project: 'y' },
+  ],
   secureDNS: {},
   deep: { a: { nodeId: 'N1' } },
   allow: true,
@@ -27,8 +45,14 @@ describe('jq subset used by the corpus', () => {
     ['."m.server" | select( . != null )', ['m.example']],
     ['.server | select((.name != null) and (.version != null)) | .name, .version', ['srv', '1.2']],
     ['.events[] | select(.eventAction == "registration").eventDate', ['2020-01-01']],
-    ['.entities[] | select(.roles[] | contains("registrant")) | .vcardArray[1].[] | select(.[0] == "fn") | .[-1]', ['John']],
-    ['.entities[] | select(.roles[] | contains("registrant")) | .vcardArray[1].[] | select(.[0] == "adr") | .[-1][] | select(. != "")', ['x', 'Main St']],
+    [
+      '.entities[] | select(.roles[] | contains("registrant")) | .vcardArray[1].[] | select(.[0] == "fn") | .[-1]',
+      ['John'],
+    ],
+    [
+      '.entities[] | select(.roles[] | contains("registrant")) | .vcardArray[1].[] | select(.[0] == "adr") | .[-1][] | select(. != "")',
+      ['x', 'Main St'],
+    ],
     ['.Capabilities | with_entries(select(.value == true)) | keys', [['a', 'c']]],
     ['.Rows[] | "\\(.usename) : \\(.passwd)"', ['u : p']],
     ['.items[] | {pod: .metadata.name, containers: .spec.containers}', [{ pod: 'p1', containers: [1, 2] }]],

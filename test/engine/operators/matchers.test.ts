@@ -39,8 +39,12 @@ describe('matcher types', () => {
     expect(one({ type: 'word', words: ['ADMIN PANEL'] })).toBe(false);
     expect(one({ type: 'word', words: ['ADMIN PANEL'], caseInsensitive: true })).toBe(true);
     expect(one({ type: 'word', words: ['Admin'], negative: true })).toBe(false);
-    expect(one({ type: 'word', words: ['{{Hostname}}'] }, { ...data, body: 'redirect to 127.0.0.1:8080/x' })).toBe(true);
-    expect(one({ type: 'word', words: ['PHP/7.4'], part: 'x_powered_by' }, { ...data, x_powered_by: 'PHP/7.4' })).toBe(true);
+    expect(one({ type: 'word', words: ['{{Hostname}}'] }, { ...data, body: 'redirect to 127.0.0.1:8080/x' })).toBe(
+      true,
+    );
+    expect(one({ type: 'word', words: ['PHP/7.4'], part: 'x_powered_by' }, { ...data, x_powered_by: 'PHP/7.4' })).toBe(
+      true,
+    );
   });
   it('word with hex encoding', () => {
     expect(one({ type: 'word', words: [Buffer.from('Admin Panel').toString('hex')], encoding: 'hex' })).toBe(true);
@@ -57,7 +61,9 @@ describe('matcher types', () => {
     expect(one({ type: 'regex', regex: ['Version [0-9.]+'] })).toBe(true);
     expect(one({ type: 'regex', regex: ['(?i)admin panel'] })).toBe(true);
     expect(one({ type: 'regex', regex: ['(?m)^Server: nginx'], part: 'header' })).toBe(true);
-    expect(one({ type: 'regex', regex: ['\\Ahttp', '(?P<v>\\d+\\.\\d+)\\z'], condition: 'and' }, { body: 'http 1.2' })).toBe(true);
+    expect(
+      one({ type: 'regex', regex: ['\\Ahttp', '(?P<v>\\d+\\.\\d+)\\z'], condition: 'and' }, { body: 'http 1.2' }),
+    ).toBe(true);
     expect(one({ type: 'regex', regex: ['nope', 'Version'], condition: 'and' })).toBe(false);
   });
   it('binary matches hex byte patterns', () => {
@@ -76,7 +82,9 @@ describe('matcher types', () => {
     expect(one({ type: 'dsl', dsl: ['undefined_var == 1', 'status_code == 200'] })).toBe(true);
     expect(one({ type: 'dsl', dsl: ['undefined_var == 1', 'status_code == 200'], condition: 'and' })).toBe(false);
     expect(one({ type: 'dsl', dsl: ['status_code == 404'], negative: true })).toBe(true);
-    expect(one({ type: 'dsl', dsl: ['contains(body, "{{Hostname}}")'] }, { ...data, body: 'at 127.0.0.1:8080' })).toBe(true);
+    expect(one({ type: 'dsl', dsl: ['contains(body, "{{Hostname}}")'] }, { ...data, body: 'at 127.0.0.1:8080' })).toBe(
+      true,
+    );
     expect(one({ type: 'dsl', dsl: ['contains(body, "{{nothere}}")', 'status_code == 200'] })).toBe(false);
   });
   it('xpath selects nodes in HTML', () => {
@@ -101,7 +109,10 @@ describe('matchers-condition and names', () => {
     const r = runOperators({ matchers, extractors: [], matchersCondition: 'and' }, data);
     expect(r.matched).toBe(false);
     expect(r.matcherNames).toEqual([]);
-    const r2 = runOperators({ matchers: [matchers[0], matchers[1], matchers[3]], extractors: [], matchersCondition: 'and' }, data);
+    const r2 = runOperators(
+      { matchers: [matchers[0], matchers[1], matchers[3]], extractors: [], matchersCondition: 'and' },
+      data,
+    );
     expect(r2.matched).toBe(true);
     expect(r2.matcherNames).toEqual(['ok', 'nginx']);
   });

@@ -28,7 +28,8 @@ describe('xpath over tolerant HTML', () => {
     expect(texts("//div[starts-with(@id, 'fusion') and normalize-space(.)='nonce']")).toEqual(['nonce']);
   });
   it('translate() and matches() from the corpus SRI checks', () => {
-    const q = "//script[contains(@src,'//') and not(matches(translate(@integrity,'ABCDEFGHIJKLMNOPQRSTUVWXYZ+/-=','abcdefghijklmnopqrstuvwxyz+/-='), '^sha(256|384|512)-'))]";
+    const q =
+      "//script[contains(@src,'//') and not(matches(translate(@integrity,'ABCDEFGHIJKLMNOPQRSTUVWXYZ+/-=','abcdefghijklmnopqrstuvwxyz+/-='), '^sha(256|384|512)-'))]";
     expect(queryXPath(html, q).map((h) => h.attr('src'))).toEqual(['//cdn.example/b.js']);
   });
   it('script content is raw text', () => {

@@ -37,14 +37,33 @@ async function listen(srv: http.Server | https.Server): Promise<number> {
   return (srv.address() as net.AddressInfo).port;
 }
 
-async function scan(templates: Template[], targets: string[], extra: Partial<ScanOptions> = {}): Promise<ResultEvent[]> {
+async function scan(
+  templates: Template[],
+  targets: string[],
+  extra: Partial<ScanOptions> = {},
+): Promise<ResultEvent[]> {
   const events: ResultEvent[] = [];
-  await runScan({ targets, templates, rateLimit: 0, timeout: 3, resolvers: [dns.resolver], onResult: (e) => events.push(e), ...extra });
+  await runScan({
+    targets,
+    templates,
+    rateLimit: 0,
+    timeout: 3,
+    resolvers: [dns.resolver],
+    onResult: (e) => events.push(e),
+    ...extra,
+  });
   return events;
 }
 
 beforeAll(async () => {
-  dns = await startDnsServer({ records: { localhost: [{ type: 'A', data: '69.164.223.206' }, { type: 'TXT', data: ['site-id=42'] }] } });
+  dns = await startDnsServer({
+    records: {
+      localhost: [
+        { type: 'A', data: '69.164.223.206' },
+        { type: 'TXT', data: ['site-id=42'] },
+      ],
+    },
+  });
 });
 afterAll(async () => {
   for (const c of closers) c();
@@ -99,17 +118,23 @@ http:
     expect(events.map((e) => [e.type, e['matched-at']])).toEqual([['dns', 'localhost']]);
     // The dns block cannot reach its resolver: the http block still runs (and here matches nothing).
     const web = await listen(http.createServer((_q, res) => res.end('never-there')));
-    const down = await scan([t], [`http://localhost:${web}`], { resolvers: ['127.0.0.1:9'], timeout: 1, matcherStatus: true });
+    const down = await scan([t], [`http://localhost:${web}`], {
+      resolvers: ['127.0.0.1:9'],
+      timeout: 1,
+      matcherStatus: true,
+    });
     expect(down.map((e) => [e.type, e['matcher-status']])).toEqual([['http', true]]);
   });
 });
 
 describe.runIf(hasShared('corpus/nuclei-templates/http'))('corpus multi-protocol templates', () => {
   it('http/takeovers/worksites-takeover.yaml (dns + http): matches the worksites 404 page', async () => {
-    const port = await listen(http.createServer((_q, res) => {
-      res.statusCode = 404;
-      res.end('<h1>Company Not Found</h1> powered by worksites.net');
-    }));
+    const port = await listen(
+      http.createServer((_q, res) => {
+        res.statusCode = 404;
+        res.end('<h1>Company Not Found</h1> powered by worksites.net');
+      }),
+    );
     const ok = await listen(http.createServer((_q, res) => res.end('a live site')));
     const t = corpusTemplate('http/takeovers/worksites-takeover.yaml');
     const events = await scan([t], [`http://localhost:${port}`, `http://localhost:${ok}`]);
@@ -120,9 +145,15 @@ describe.runIf(hasShared('corpus/nuclei-templates/http'))('corpus multi-protocol
 
   it('http/exposed-panels/cisco/cisco-ios-xe-panel.yaml (ssl + http): issuer from the ssl block, body from http', async () => {
     const pem = makeCert({ subject: '/CN=IOS-Self-Signed-Certificate-2841536934' });
-    const port = await listen(https.createServer({ key: pem.key, cert: pem.cert }, (_q, res) => res.end('<script src="/webui/login.js"></script>')));
+    const port = await listen(
+      https.createServer({ key: pem.key, cert: pem.cert }, (_q, res) =>
+        res.end('<script src="/webui/login.js"></script>'),
+      ),
+    );
     const other = makeCert({ subject: '/CN=localhost' });
-    const plain = await listen(https.createServer({ key: other.key, cert: other.cert }, (_q, res) => res.end('webui too')));
+    const plain = await listen(
+      https.createServer({ key: other.key, cert: other.cert }, (_q, res) => res.end('webui too')),
+    );
     const t = corpusTemplate('http/exposed-panels/cisco/cisco-ios-xe-panel.yaml');
     const events = await scan([t], [`https://127.0.0.1:${port}`, `https://127.0.0.1:${plain}`]);
     expect(events).toHaveLength(1);

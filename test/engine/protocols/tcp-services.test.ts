@@ -84,7 +84,11 @@ variables:
 `);
     const events = await scan([t], [`127.0.0.1:${port}`]);
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ type: 'tcp', 'matched-at': `127.0.0.1:${port}`, 'extracted-results': ['vigil-ftpd 3.1'] });
+    expect(events[0]).toMatchObject({
+      type: 'tcp',
+      'matched-at': `127.0.0.1:${port}`,
+      'extracted-results': ['vigil-ftpd 3.1'],
+    });
     expect(String(events[0]!.request)).toContain('HELLO nuclei');
   });
 
@@ -105,11 +109,15 @@ variables:
 
   it('runs corpus templates against the machine services that are up (Redis, MariaDB, PostgreSQL, RabbitMQ)', async (ctx) => {
     if (!hasShared('corpus/nuclei-templates')) return ctx.skip();
-    const up = async (p: number) => new Promise<boolean>((resolve) => {
-      const c = net.connect(p, '127.0.0.1');
-      c.once('connect', () => { c.destroy(); resolve(true); });
-      c.once('error', () => resolve(false));
-    });
+    const up = async (p: number) =>
+      new Promise<boolean>((resolve) => {
+        const c = net.connect(p, '127.0.0.1');
+        c.once('connect', () => {
+          c.destroy();
+          resolve(true);
+        });
+        c.once('error', () => resolve(false));
+      });
     // template -> the service port that must make it match
     const cases: [string, number][] = [
       ['network/exposures/exposed-redis.yaml', 6379],
@@ -124,7 +132,10 @@ variables:
     const events = await scan(loaded.templates, ['127.0.0.1']);
     for (const [file, p] of running) {
       const id = path.basename(file, '.yaml');
-      expect(events.some((e) => e['template-id'] === id && e['matched-at'] === `127.0.0.1:${p}`), `${id} on ${p}`).toBe(true);
+      expect(
+        events.some((e) => e['template-id'] === id && e['matched-at'] === `127.0.0.1:${p}`),
+        `${id} on ${p}`,
+      ).toBe(true);
     }
   });
 });

@@ -29,7 +29,13 @@ async function both(templates: Template[], handler: (base: () => string) => Hand
     const server = await pool.serve(handler(() => url));
     url = server.url;
     const events: string[] = [];
-    await runScan({ targets: [server.url], templates, rateLimit: 0, cluster, onResult: (e) => events.push(`${e['template-id']} ${e['matched-at']}`) });
+    await runScan({
+      targets: [server.url],
+      templates,
+      rateLimit: 0,
+      cluster,
+      onResult: (e) => events.push(`${e['template-id']} ${e['matched-at']}`),
+    });
     // Matched-at without this run's server address (each run has its own server).
     return { requests: server.requests.map((r) => r.url), events: events.map((e) => e.replace(server.url, '')).sort() };
   };
@@ -43,10 +49,16 @@ describe('clustering rules', () => {
       tpl('form-2', block(['/'], word('system_form_2'))),
       tpl('interactsh-word', block(['/'], word('interactsh'))),
       tpl('dsl-indexed', block(['/'], '      - type: dsl\n        dsl: ["status_code_1 == 200"]\n')),
-      tpl('interactsh-part', block(['/'], '      - type: word\n        part: interactsh_protocol\n        words: ["dns"]\n')),
+      tpl(
+        'interactsh-part',
+        block(['/'], '      - type: word\n        part: interactsh_protocol\n        words: ["dns"]\n'),
+      ),
     ];
     expect(groups(templates)).toEqual([['plain', 'form-2', 'interactsh-word'], ['dsl-indexed'], ['interactsh-part']]);
-    const { on, off } = await both(templates, () => (_req, res) => res.end('Welcome <form id=system_form_2> interactsh server'));
+    const { on, off } = await both(
+      templates,
+      () => (_req, res) => res.end('Welcome <form id=system_form_2> interactsh server'),
+    );
     expect(off.requests).toHaveLength(5);
     expect(on.requests).toHaveLength(3);
     expect(on.events).toEqual(off.events);
@@ -70,7 +82,8 @@ describe('clustering rules', () => {
     expect(off.requests.sort()).toEqual(['/', '/', '/', '/', '/a', '/a', '/a', '/b', '/b']);
     expect(on.requests).toEqual(['/', '/a', '/b']); // and /c on the other server
     expect(on.events).toEqual(off.events);
-    const seen = (id: string) => on.events.filter((e) => e.startsWith(`${id} `)).map((e) => e.replace(/^\S+ (http:\/\/[^/]+)?/, ''));
+    const seen = (id: string) =>
+      on.events.filter((e) => e.startsWith(`${id} `)).map((e) => e.replace(/^\S+ (http:\/\/[^/]+)?/, ''));
     expect(seen('no-redirects')).toEqual(['/']);
     expect(seen('one-hop')).toEqual(['/', '/a']);
     expect(seen('same-host')).toEqual(['/', '/a', '/b']);
@@ -93,7 +106,10 @@ describe('clustering rules', () => {
       tpl('both-stop-1', block(['/s', '/t'], word('hit'), '    stop-at-first-match: true\n')),
       tpl('both-stop-2', block(['/s', '/t'], word('hit'), '    stop-at-first-match: true\n')),
     ];
-    expect(groups(templates)).toEqual([['stop-early', 'all-paths', 'stop-late'], ['both-stop-1', 'both-stop-2']]);
+    expect(groups(templates)).toEqual([
+      ['stop-early', 'all-paths', 'stop-late'],
+      ['both-stop-1', 'both-stop-2'],
+    ]);
     const { on, off } = await both(templates, () => (req, res) => res.end(req.url === '/q' ? 'hit late' : 'hit'));
     expect(off.requests.sort()).toEqual(['/p', '/p', '/p', '/q', '/q', '/r', '/s', '/s']);
     expect(on.requests.sort()).toEqual(['/p', '/q', '/r', '/s']);

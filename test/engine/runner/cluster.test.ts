@@ -24,19 +24,22 @@ describe('request clustering', () => {
     tpl('nginx', get('/', 'nginx')),
     tpl('title', get('/', '<title>')),
     tpl('admin', get('/admin', 'Admin')),
-    tpl('with-payload', `  - method: GET
+    tpl(
+      'with-payload',
+      `  - method: GET
     path: ["{{BaseURL}}/"]
     payloads:
       x: [pache]
     matchers:
       - type: word
         words: ["A{{x}}"]
-`),
+`,
+    ),
     tpl('with-vars', get('/', 'Apache'), 'variables:\n  v: "1"\n'),
     tpl('with-id', get('/', 'Apache', '    id: probe\n')),
   ];
 
-  it('groups by nuclei\'s rules, stricter where a template computes something for itself', () => {
+  it("groups by nuclei's rules, stricter where a template computes something for itself", () => {
     const groups = clusterTemplates(templates).map((c) => [c.leader.id, ...c.members.map((m) => m.id)]);
     expect(groups).toEqual([['apache', 'nginx', 'title'], ['admin'], ['with-payload'], ['with-vars'], ['with-id']]);
   });
@@ -50,10 +53,19 @@ describe('request clustering', () => {
       const events: ResultEvent[] = [];
       const attempts: string[] = [];
       const stats = await runScan({
-        targets: [server.url], templates, rateLimit: 0, cluster,
-        onResult: (e) => events.push(e), onAttempt: (a) => attempts.push(`${a.templateId}:${a.matched}`),
+        targets: [server.url],
+        templates,
+        rateLimit: 0,
+        cluster,
+        onResult: (e) => events.push(e),
+        onAttempt: (a) => attempts.push(`${a.templateId}:${a.matched}`),
       });
-      return { requests: server.requests.length, events: events.map((e) => e['template-id']).sort(), attempts: attempts.sort(), stats };
+      return {
+        requests: server.requests.length,
+        events: events.map((e) => e['template-id']).sort(),
+        attempts: attempts.sort(),
+        stats,
+      };
     };
     const on = await run(true);
     const off = await run(false);

@@ -22,7 +22,7 @@ const raw: http.Server[] = [];
 afterAll(async () => {
   await closeClients();
   await Promise.all(servers.map((s) => s.close()));
-  for (const s of raw) s.closeAllConnections?.(), s.close();
+  for (const s of raw) (s.closeAllConnections?.(), s.close());
 });
 
 function tpl(id: string, body: string): Template {
@@ -32,7 +32,11 @@ function tpl(id: string, body: string): Template {
 }
 
 /** Runs a scan while a 10 ms interval ticks; returns the events, the ticks seen and the wall time. */
-async function scanTicking(target: string, templates: Template[], timeout = 10): Promise<{ events: ResultEvent[]; ticks: number; ms: number; maxGap: number }> {
+async function scanTicking(
+  target: string,
+  templates: Template[],
+  timeout = 10,
+): Promise<{ events: ResultEvent[]; ticks: number; ms: number; maxGap: number }> {
   const events: ResultEvent[] = [];
   let ticks = 0;
   let last = Date.now();
@@ -55,7 +59,10 @@ async function scanTicking(target: string, templates: Template[], timeout = 10):
 describe('engine limits', () => {
   it('a catastrophic regex on a small body finishes at once (linear fallback)', async () => {
     const s = await serve((_q, res) => res.end('a'.repeat(30) + 'b'));
-    const t = tpl('redos', 'http:\n  - method: GET\n    path: ["{{BaseURL}}/"]\n    matchers:\n      - type: regex\n        regex: ["(a+)+$", "^(x+x+)+y$"]\n        condition: or\n      - type: dsl\n        dsl: [\'regex("(a|aa)+$", body)\']\n');
+    const t = tpl(
+      'redos',
+      'http:\n  - method: GET\n    path: ["{{BaseURL}}/"]\n    matchers:\n      - type: regex\n        regex: ["(a+)+$", "^(x+x+)+y$"]\n        condition: or\n      - type: dsl\n        dsl: [\'regex("(a|aa)+$", body)\']\n',
+    );
     const r = await scanTicking(s.url, [t]);
     expect(r.ms).toBeLessThan(5_000); // 98.6 s with the event loop frozen before
     expect(r.maxGap).toBeLessThan(1_000);
@@ -64,7 +71,10 @@ describe('engine limits', () => {
 
   it('wait_for delays the request without blocking the event loop', async () => {
     const s = await serve((_q, res) => res.end('ok'));
-    const t = tpl('waits', 'http:\n  - method: GET\n    path: ["{{BaseURL}}/?{{wait_for(2)}}"]\n    matchers:\n      - type: word\n        words: [ok]\n');
+    const t = tpl(
+      'waits',
+      'http:\n  - method: GET\n    path: ["{{BaseURL}}/?{{wait_for(2)}}"]\n    matchers:\n      - type: word\n        words: [ok]\n',
+    );
     const r = await scanTicking(s.url, [t]);
     expect(r.events).toHaveLength(1);
     expect(r.ms).toBeGreaterThanOrEqual(1_900);
@@ -74,7 +84,10 @@ describe('engine limits', () => {
 
   it('wait_for in a matcher waits for its time too, without blocking the event loop', async () => {
     const s = await serve((_q, res) => res.end('ok'));
-    const t = tpl('waits-matching', 'http:\n  - method: GET\n    path: ["{{BaseURL}}/"]\n    matchers:\n      - type: dsl\n        dsl: ["wait_for(1) && status_code == 200"]\n');
+    const t = tpl(
+      'waits-matching',
+      'http:\n  - method: GET\n    path: ["{{BaseURL}}/"]\n    matchers:\n      - type: dsl\n        dsl: ["wait_for(1) && status_code == 200"]\n',
+    );
     const r = await scanTicking(s.url, [t]);
     expect(r.events).toHaveLength(1);
     expect(r.ms).toBeGreaterThanOrEqual(900);
@@ -92,7 +105,10 @@ describe('engine limits', () => {
     });
     const sizes = 'extractors:\n      - type: dsl\n        dsl: ["len(body)"]\n';
     const a = tpl('bomb', `http:\n  - method: GET\n    path: ["{{BaseURL}}/bomb"]\n    ${sizes}`);
-    const b = tpl('big', `http:\n  - method: GET\n    path: ["{{BaseURL}}/big"]\n    max-size: 104857600\n    ${sizes}`);
+    const b = tpl(
+      'big',
+      `http:\n  - method: GET\n    path: ["{{BaseURL}}/big"]\n    max-size: 104857600\n    ${sizes}`,
+    );
     const heapBefore = process.memoryUsage().rss;
     const r = await scanTicking(s.url, [a, b]);
     const len = (id: string) => Number(r.events.find((e) => e['template-id'] === id)?.['extracted-results']?.[0]);
@@ -110,7 +126,10 @@ describe('engine limits', () => {
     raw.push(drip);
     await new Promise<void>((r) => drip.listen(0, '127.0.0.1', r));
     const port = (drip.address() as { port: number }).port;
-    const t = tpl('drip', 'http:\n  - method: GET\n    path: ["{{BaseURL}}/"]\n    matchers:\n      - type: word\n        words: [x]\n');
+    const t = tpl(
+      'drip',
+      'http:\n  - method: GET\n    path: ["{{BaseURL}}/"]\n    matchers:\n      - type: word\n        words: [x]\n',
+    );
     const r = await scanTicking(`http://127.0.0.1:${port}`, [t], 2);
     expect(r.ms).toBeLessThan(8_000); // never ended before: the idle timeout never fired
   });
@@ -124,13 +143,26 @@ describe('engine limits', () => {
   });
 
   it('refuses YAML anchors and aliases in template text from users', () => {
-    const lol = ['id: lol', 'info: {name: lol, author: x, severity: low}', 'variables:', '  a: &a ["x","x","x","x","x","x","x","x","x"]',
-      '  b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]', '  c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]', '  d: [*c,*c,*c,*c,*c,*c,*c,*c,*c]',
-      'http:', '  - path: ["{{BaseURL}}"]', '    matchers: [{type: status, status: [200]}]'].join('\n');
+    const lol = [
+      'id: lol',
+      'info: {name: lol, author: x, severity: low}',
+      'variables:',
+      '  a: &a ["x","x","x","x","x","x","x","x","x"]',
+      '  b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]',
+      '  c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]',
+      '  d: [*c,*c,*c,*c,*c,*c,*c,*c,*c]',
+      'http:',
+      '  - path: ["{{BaseURL}}"]',
+      '    matchers: [{type: status, status: [200]}]',
+    ].join('\n');
     const r = parseTemplate(lol, 'upload.yaml');
     expect(r.template).toBeUndefined();
     expect(r.issues[0]!.reason).toContain('anchors and aliases');
     // The same file read from disk by the operator is theirs to write.
-    expect(parseTemplate(lol, 'upload.yaml', { fromDisk: true }).issues.map((i) => i.reason).join()).not.toContain('anchors');
+    expect(
+      parseTemplate(lol, 'upload.yaml', { fromDisk: true })
+        .issues.map((i) => i.reason)
+        .join(),
+    ).not.toContain('anchors');
   });
 });

@@ -7,7 +7,9 @@ describe('TokenBucket', () => {
     const bucket = new TokenBucket(20);
     const start = performance.now();
     const times: number[] = [];
-    await Promise.all(Array.from({ length: 30 }, () => bucket.take().then(() => times.push(performance.now() - start))));
+    await Promise.all(
+      Array.from({ length: 30 }, () => bucket.take().then(() => times.push(performance.now() - start))),
+    );
     times.sort((a, b) => a - b);
     expect(times[19]).toBeLessThan(100);
     // 10 more tokens at 20/s need about 500 ms.

@@ -28,10 +28,30 @@ function tpl(id: string, body: string): Template {
   return r.template;
 }
 
-const word = (id: string, w: string, extra = '') => tpl(id, `http:\n  - method: GET\n    path:\n      - "{{BaseURL}}/${id}"\n${extra}    matchers:\n      - type: word\n        words:\n          - "${w}"\n`);
+const word = (id: string, w: string, extra = '') =>
+  tpl(
+    id,
+    `http:\n  - method: GET\n    path:\n      - "{{BaseURL}}/${id}"\n${extra}    matchers:\n      - type: word\n        words:\n          - "${w}"\n`,
+  );
 
-const ALLOWED = ['template-id', 'template-path', 'info', 'type', 'host', 'matched-at', 'matcher-name', 'extractor-name',
-  'extracted-results', 'ip', 'timestamp', 'request', 'response', 'curl-command', 'matcher-status', 'error'];
+const ALLOWED = [
+  'template-id',
+  'template-path',
+  'info',
+  'type',
+  'host',
+  'matched-at',
+  'matcher-name',
+  'extractor-name',
+  'extracted-results',
+  'ip',
+  'timestamp',
+  'request',
+  'response',
+  'curl-command',
+  'matcher-status',
+  'error',
+];
 
 describe('runScan', () => {
   it('runs every template on every target and reports attempts, progress and nuclei fields', async () => {
@@ -41,8 +61,12 @@ describe('runScan', () => {
     const attempts: { target: string; templateId: string; matched: boolean }[] = [];
     const progress: number[] = [];
     const stats = await runScan({
-      targets: [a.url, b.url], templates: [word('t1', 'hit'), word('t2', 'hit')], rateLimit: 0,
-      onResult: (e) => events.push(e), onAttempt: (x) => attempts.push(x), onProgress: (p) => progress.push(p.done),
+      targets: [a.url, b.url],
+      templates: [word('t1', 'hit'), word('t2', 'hit')],
+      rateLimit: 0,
+      onResult: (e) => events.push(e),
+      onAttempt: (x) => attempts.push(x),
+      onProgress: (p) => progress.push(p.done),
     });
     expect(events).toHaveLength(1);
     const ev = events[0];
@@ -66,7 +90,12 @@ describe('runScan', () => {
     // dns, tcp, ssl, websocket and whois run now; code does not.
     const codeT = tpl('code-only', 'code:\n  - engine: [sh]\n    source: echo 1\n');
     const notices: string[] = [];
-    const stats = await runScan({ targets: ['http://127.0.0.1:1'], templates: [codeT], onResult: () => undefined, onNotice: (m) => notices.push(m) });
+    const stats = await runScan({
+      targets: ['http://127.0.0.1:1'],
+      templates: [codeT],
+      onResult: () => undefined,
+      onNotice: (m) => notices.push(m),
+    });
     expect(notices).toHaveLength(1);
     expect(notices[0]).toMatch(/code-only.*code protocol/);
     expect(stats.skippedTemplates).toBe(1);
@@ -77,11 +106,17 @@ describe('runScan', () => {
     const s = await serve((q, res) => res.end(`auth=${q.headers.authorization ?? 'none'}`));
     const dir = mkdtempSync(path.join(tmpdir(), 'vigil-sf-'));
     const file = path.join(dir, 'secrets.yaml');
-    writeFileSync(file, `static:\n  - type: bearertoken\n    domains:\n      - 127.0.0.1:${s.port}\n    token: sup3r-s3cret-token\n`);
+    writeFileSync(
+      file,
+      `static:\n  - type: bearertoken\n    domains:\n      - 127.0.0.1:${s.port}\n    token: sup3r-s3cret-token\n`,
+    );
     const secrets = await loadSecretFiles([file]);
     const events: ResultEvent[] = [];
     await runScan({
-      targets: [s.url], rateLimit: 0, secrets, onResult: (e) => events.push(e),
+      targets: [s.url],
+      rateLimit: 0,
+      secrets,
+      onResult: (e) => events.push(e),
       templates: [word('with-secret', 'auth=Bearer'), word('skip-secret', 'auth=none', '    skip-secret-file: true\n')],
     });
     expect(events.map((e) => e['template-id']).sort()).toEqual(['skip-secret', 'with-secret']);
@@ -95,16 +130,26 @@ describe('runScan', () => {
   it('stops sending to a host after max host errors', async () => {
     const closed = await new Promise<number>((resolve) => {
       const srv = net.createServer();
-      srv.listen(0, '127.0.0.1', () => { const p = (srv.address() as net.AddressInfo).port; srv.close(() => resolve(p)); });
+      srv.listen(0, '127.0.0.1', () => {
+        const p = (srv.address() as net.AddressInfo).port;
+        srv.close(() => resolve(p));
+      });
     });
     const templates = Array.from({ length: 10 }, (_, i) => word(`e${i}`, 'x'));
     const attempts: (string | undefined)[] = [];
     const notices: string[] = [];
     const skipped: string[] = [];
     const stats = await runScan({
-      targets: [`http://127.0.0.1:${closed}`], templates, rateLimit: 0, retries: 0, maxHostErrors: 3, concurrency: 1,
-      onResult: () => undefined, onAttempt: (a) => attempts.push(a.error),
-      onNotice: (m) => notices.push(m), onHostSkipped: (h) => skipped.push(h),
+      targets: [`http://127.0.0.1:${closed}`],
+      templates,
+      rateLimit: 0,
+      retries: 0,
+      maxHostErrors: 3,
+      concurrency: 1,
+      onResult: () => undefined,
+      onAttempt: (a) => attempts.push(a.error),
+      onNotice: (m) => notices.push(m),
+      onHostSkipped: (h) => skipped.push(h),
     });
     expect(stats.requests).toBe(3);
     expect(attempts).toHaveLength(10);
@@ -127,9 +172,20 @@ describe('runScan', () => {
   it('stops when aborted', async () => {
     const controller = new AbortController();
     // Aborted while the first requests are being answered (each answer takes 200 ms).
-    const s = await serve(async (_q, res) => { controller.abort(); await new Promise((r) => setTimeout(r, 200)); res.end('x'); });
+    const s = await serve(async (_q, res) => {
+      controller.abort();
+      await new Promise((r) => setTimeout(r, 200));
+      res.end('x');
+    });
     const templates = Array.from({ length: 20 }, (_, i) => word(`a${i}`, 'x'));
-    const stats = await runScan({ targets: [s.url], templates, concurrency: 2, rateLimit: 0, signal: controller.signal, onResult: () => undefined });
+    const stats = await runScan({
+      targets: [s.url],
+      templates,
+      concurrency: 2,
+      rateLimit: 0,
+      signal: controller.signal,
+      onResult: () => undefined,
+    });
     expect(stats.aborted).toBe(true);
     expect(s.requests.length).toBeLessThan(20);
   });
@@ -137,8 +193,13 @@ describe('runScan', () => {
 
 describe('executeTemplate', () => {
   it('returns events and every extracted value, internal ones included', async () => {
-    const s = await serve((_q, res) => { res.setHeader('Set-Cookie', 'session=abc123'); res.end('token=tok-1 user=admin'); });
-    const t = tpl('login', `http:
+    const s = await serve((_q, res) => {
+      res.setHeader('Set-Cookie', 'session=abc123');
+      res.end('token=tok-1 user=admin');
+    });
+    const t = tpl(
+      'login',
+      `http:
   - method: GET
     path:
       - "{{BaseURL}}/login"
@@ -153,7 +214,8 @@ describe('executeTemplate', () => {
         name: session
         kval:
           - session
-`);
+`,
+    );
     const r = await executeTemplate(t, s.url);
     expect(r.dynamic.token).toBe('tok-1');
     expect(r.events).toHaveLength(1);
@@ -168,17 +230,28 @@ describe('http features', () => {
       const auth = q.headers.authorization ?? '';
       const f = Object.fromEntries([...auth.matchAll(/(\w+)="?([^",]+)"?/g)].map((m) => [m[1], m[2]]));
       const ha1 = md5('admin:vigil:pw');
-      const ok = auth.startsWith('Digest ') && f.response === md5(`${ha1}:n0nce:${f.nc}:${f.cnonce}:auth:${md5(`GET:${f.uri}`)}`);
-      if (!ok) { res.writeHead(401, { 'WWW-Authenticate': 'Digest realm="vigil", qop="auth", nonce="n0nce"' }); res.end(); return; }
+      const ok =
+        auth.startsWith('Digest ') &&
+        f.response === md5(`${ha1}:n0nce:${f.nc}:${f.cnonce}:auth:${md5(`GET:${f.uri}`)}`);
+      if (!ok) {
+        res.writeHead(401, { 'WWW-Authenticate': 'Digest realm="vigil", qop="auth", nonce="n0nce"' });
+        res.end();
+        return;
+      }
       res.end('digest-ok');
     });
-    const t = tpl('digest', 'http:\n  - method: GET\n    path:\n      - "{{BaseURL}}/secret"\n    digest-username: admin\n    digest-password: pw\n    matchers:\n      - type: word\n        words:\n          - digest-ok\n');
+    const t = tpl(
+      'digest',
+      'http:\n  - method: GET\n    path:\n      - "{{BaseURL}}/secret"\n    digest-username: admin\n    digest-password: pw\n    matchers:\n      - type: word\n        words:\n          - digest-ok\n',
+    );
     expect((await executeTemplate(t, s.url)).events).toHaveLength(1);
   });
 
   it('iterate-all sends one request per extracted value', async () => {
     const s = await serve((q, res) => res.end(q.url === '/' ? 'id=1 id=2 id=3' : `item ${q.url}`));
-    const t = tpl('iter', `http:
+    const t = tpl(
+      'iter',
+      `http:
   - raw:
       - |
         GET / HTTP/1.1
@@ -198,7 +271,8 @@ describe('http features', () => {
       - type: word
         words:
           - "item /item/"
-`);
+`,
+    );
     const r = await executeTemplate(t, s.url);
     expect(s.requests.map((x) => x.url)).toEqual(['/', '/item/1', '/item/2', '/item/3']);
     expect(r.events).toHaveLength(3);
@@ -206,12 +280,17 @@ describe('http features', () => {
 
   it('unsafe sends the raw bytes as written; read-all reads past Content-Length', async () => {
     let got = '';
-    const tcp = await startTcpServer((sock) => sock.on('data', (d) => {
-      got += d.toString('latin1');
-      if (got.includes('\r\n\r\n')) sock.end('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokand-the-rest');
-    }));
+    const tcp = await startTcpServer((sock) =>
+      sock.on('data', (d) => {
+        got += d.toString('latin1');
+        if (got.includes('\r\n\r\n')) sock.end('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokand-the-rest');
+      }),
+    );
     try {
-      const raw = (extra: string) => tpl('unsafe-raw', `http:
+      const raw = (extra: string) =>
+        tpl(
+          'unsafe-raw',
+          `http:
   - raw:
       - |
         GET /a/../b?x=%zz HTTP/1.1
@@ -223,10 +302,13 @@ ${extra}    matchers:
       - type: word
         words:
           - and-the-rest
-`);
+`,
+        );
       const target = `http://127.0.0.1:${tcp.port}`;
       expect((await executeTemplate(raw(''), target)).events).toHaveLength(0);
-      expect(got).toBe(`GET /a/../b?x=%zz HTTP/1.1\r\nHost: 127.0.0.1:${tcp.port}\r\nX-Weird:    spaced\r\nTransfer-Encoding: chunked\r\n\r\n`);
+      expect(got).toBe(
+        `GET /a/../b?x=%zz HTTP/1.1\r\nHost: 127.0.0.1:${tcp.port}\r\nX-Weird:    spaced\r\nTransfer-Encoding: chunked\r\n\r\n`,
+      );
       got = '';
       expect((await executeTemplate(raw('    read-all: true\n'), target)).events).toHaveLength(1);
     } finally {
@@ -236,10 +318,17 @@ ${extra}    matchers:
 
   it('disable-cookie keeps the jar out; the default jar sends cookies back', async () => {
     const s = await serve((q, res) => {
-      if (q.url === '/set') { res.setHeader('Set-Cookie', 'sid=42'); res.end('set'); return; }
+      if (q.url === '/set') {
+        res.setHeader('Set-Cookie', 'sid=42');
+        res.end('set');
+        return;
+      }
       res.end(`cookie=${q.headers.cookie ?? ''}`);
     });
-    const t = (extra: string) => tpl('cookies', `http:
+    const t = (extra: string) =>
+      tpl(
+        'cookies',
+        `http:
   - method: GET
     path:
       - "{{BaseURL}}/set"
@@ -248,7 +337,8 @@ ${extra}    matchers:
       - type: word
         words:
           - "cookie=sid=42"
-`);
+`,
+      );
     expect((await executeTemplate(t(''), s.url)).events).toHaveLength(1);
     expect((await executeTemplate(t('    disable-cookie: true\n'), s.url)).events).toHaveLength(0);
   });
@@ -256,13 +346,24 @@ ${extra}    matchers:
   it('host-redirects does not leave the host; max-size cuts the body', async () => {
     const other = await serve((_q, res) => res.end('other host'));
     const s = await serve((q, res) => {
-      if (q.url === '/away') { res.writeHead(302, { Location: `${other.url.replace('127.0.0.1', 'localhost')}/x` }); res.end(); return; }
+      if (q.url === '/away') {
+        res.writeHead(302, { Location: `${other.url.replace('127.0.0.1', 'localhost')}/x` });
+        res.end();
+        return;
+      }
       res.end('a'.repeat(50) + 'TAIL');
     });
-    const hr = tpl('hr', 'http:\n  - method: GET\n    path:\n      - "{{BaseURL}}/away"\n    host-redirects: true\n    matchers:\n      - type: status\n        status:\n          - 302\n');
+    const hr = tpl(
+      'hr',
+      'http:\n  - method: GET\n    path:\n      - "{{BaseURL}}/away"\n    host-redirects: true\n    matchers:\n      - type: status\n        status:\n          - 302\n',
+    );
     expect((await executeTemplate(hr, s.url)).events).toHaveLength(1);
     expect(other.requests).toHaveLength(0);
-    const ms = (n: number) => tpl('ms', `http:\n  - method: GET\n    path:\n      - "{{BaseURL}}/"\n    max-size: ${n}\n    matchers:\n      - type: word\n        words:\n          - TAIL\n`);
+    const ms = (n: number) =>
+      tpl(
+        'ms',
+        `http:\n  - method: GET\n    path:\n      - "{{BaseURL}}/"\n    max-size: ${n}\n    matchers:\n      - type: word\n        words:\n          - TAIL\n`,
+      );
     expect((await executeTemplate(ms(20), s.url)).events).toHaveLength(0);
     expect((await executeTemplate(ms(1000), s.url)).events).toHaveLength(1);
   });
@@ -272,7 +373,12 @@ ${extra}    matchers:
     const proxy = await startSocks5();
     try {
       const events: ResultEvent[] = [];
-      await runScan({ targets: [s.url], templates: [word('socks', 'via-proxy')], socks5Proxy: `socks5://127.0.0.1:${proxy.port}`, onResult: (e) => events.push(e) });
+      await runScan({
+        targets: [s.url],
+        templates: [word('socks', 'via-proxy')],
+        socks5Proxy: `socks5://127.0.0.1:${proxy.port}`,
+        onResult: (e) => events.push(e),
+      });
       expect(events).toHaveLength(1);
       expect(proxy.seen).toEqual([`127.0.0.1:${s.port}`]);
     } finally {
@@ -283,9 +389,17 @@ ${extra}    matchers:
 
   it('reports unresolved variables instead of sending', async () => {
     const s = await serve((_q, res) => res.end('x'));
-    const t = tpl('unresolved', 'http:\n  - method: GET\n    path:\n      - "{{BaseURL}}/{{nothing_here}}"\n    matchers:\n      - type: word\n        words:\n          - x\n');
+    const t = tpl(
+      'unresolved',
+      'http:\n  - method: GET\n    path:\n      - "{{BaseURL}}/{{nothing_here}}"\n    matchers:\n      - type: word\n        words:\n          - x\n',
+    );
     const attempts: (string | undefined)[] = [];
-    await runScan({ targets: [s.url], templates: [t], onResult: () => undefined, onAttempt: (a) => attempts.push(a.error) });
+    await runScan({
+      targets: [s.url],
+      templates: [t],
+      onResult: () => undefined,
+      onAttempt: (a) => attempts.push(a.error),
+    });
     expect(s.requests).toHaveLength(0);
     expect(attempts[0]).toMatch(/nothing_here/);
   });

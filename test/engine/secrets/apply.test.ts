@@ -47,23 +47,35 @@ describe('applying', () => {
     expect(r.status).toBe(200);
     expect(Object.keys(r.sent.headers).filter((k) => k.toLowerCase() === 'authorization')).toHaveLength(1);
 
-    const cookieStore = await loadSecretFiles([writeFile(tempDir(), 'c.yaml', `static:\n${entryYaml('cookie', host)}`)]);
+    const cookieStore = await loadSecretFiles([
+      writeFile(tempDir(), 'c.yaml', `static:\n${entryYaml('cookie', host)}`),
+    ]);
     const c = await send(cookieStore, server.url + '/cookie', { Cookie: 'a=1; session=stale; b=2' });
     expect(c.status).toBe(200);
     expect(c.sent.headers.Cookie).toBe(`a=1; session=${CREDS.session}; b=2`);
   });
 
   it('appends query parameters after the template ones without re-encoding them', async () => {
-    const store = await loadSecretFiles([writeFile(tempDir(), 'q.json', JSON.stringify({
-      static: [{ type: 'query', domains: [host], params: [{ key: 'api_key', value: CREDS.queryKey }] }],
-    }))]);
+    const store = await loadSecretFiles([
+      writeFile(
+        tempDir(),
+        'q.json',
+        JSON.stringify({
+          static: [{ type: 'query', domains: [host], params: [{ key: 'api_key', value: CREDS.queryKey }] }],
+        }),
+      ),
+    ]);
     const r = await send(store, `${server.url}/query?x=%27a%20b`);
     expect(r.status).toBe(200);
     expect(r.sent.url.search).toBe(`?x=%27a%20b&api_key=${encodeURIComponent(CREDS.queryKey)}`);
   });
 
   it('header type sets several headers; cookie type with key/value pairs', async () => {
-    const store = await loadSecretFiles([writeFile(tempDir(), 'h.yaml', `static:
+    const store = await loadSecretFiles([
+      writeFile(
+        tempDir(),
+        'h.yaml',
+        `static:
   - type: header
     domains: ["${host}"]
     headers:
@@ -74,7 +86,9 @@ describe('applying', () => {
     cookies:
       - {key: session, value: ${CREDS.session}}
       - {key: lang, value: en}
-`)]);
+`,
+      ),
+    ]);
     const r = await send(store, server.url + '/header', { 'x-api-key': 'old' });
     expect(r.status).toBe(200);
     expect(r.sent.headers).toEqual({ 'X-Api-Key': CREDS.apiKey, 'X-Second': 'two' });

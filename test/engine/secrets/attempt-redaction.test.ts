@@ -41,18 +41,29 @@ http:
 describe('onAttempt error redaction', () => {
   it('replaces secret values in the error of an attempt', async () => {
     const host = `127.0.0.1:${server.port}`;
-    const store = await loadSecretFiles([writeFile(tempDir(), 's.yaml', `static:
+    const store = await loadSecretFiles([
+      writeFile(
+        tempDir(),
+        's.yaml',
+        `static:
   - type: bearertoken
     domains: ["${host}"]
     token: ${CREDS.token}
-`)]);
+`,
+      ),
+    ]);
     const parsed = parseTemplate(TEMPLATE, 'broken.yaml');
     if (!parsed.template) throw new Error(JSON.stringify(parsed.issues));
     const attempts: AttemptInfo[] = [];
     const results: ResultEvent[] = [];
     await runScan({
-      targets: [`http://${host}`], templates: [parsed.template], secrets: store, retries: 0, matcherStatus: true,
-      onResult: (e) => results.push(e), onAttempt: (a) => attempts.push(a),
+      targets: [`http://${host}`],
+      templates: [parsed.template],
+      secrets: store,
+      retries: 0,
+      matcherStatus: true,
+      onResult: (e) => results.push(e),
+      onAttempt: (a) => attempts.push(a),
     });
     expect(attempts).toHaveLength(1);
     // The error does carry the echoed header (the secret was sent), with the token replaced.

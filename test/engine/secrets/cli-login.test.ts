@@ -14,7 +14,8 @@ beforeAll(async () => {
   app = await startHttpServer((req, res, body) => {
     if (req.method === 'POST' && req.url === '/login') {
       const form = new URLSearchParams(body);
-      if (form.get('username') === 'admin' && form.get('password') === 'letmein') res.setHeader('Set-Cookie', `session=${SESSION}; Path=/`);
+      if (form.get('username') === 'admin' && form.get('password') === 'letmein')
+        res.setHeader('Set-Cookie', `session=${SESSION}; Path=/`);
       return void res.end('ok');
     }
     const ok = (req.headers.cookie ?? '').split(/;\s*/).includes(`session=${SESSION}`);
@@ -58,25 +59,38 @@ function probes(dir: string, n: number): string {
   return dir;
 }
 
-const secretFile = (dir: string, template: string) => writeFile(dir, 'secrets.yaml', `dynamic:
+const secretFile = (dir: string, template: string) =>
+  writeFile(
+    dir,
+    'secrets.yaml',
+    `dynamic:
   - template: ${template}
     variables: [{key: username, value: admin}, {key: password, value: letmein}]
     input: ${app.url}
     type: cookie
     domains: ["127.0.0.1:${app.port}"]
     cookies: [{raw: "{{session_cookie}}"}]
-`);
+`,
+  );
 
 /** Requests the app saw since `start`, by path. */
 const count = (start: number, url: string) => app.requests.slice(start).filter((r) => r.url === url).length;
 
-const ids = (stdout: string) => stdout.trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { 'template-id': string })['template-id']).sort();
+const ids = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => (JSON.parse(l) as { 'template-id': string })['template-id'])
+    .sort();
 
 describe('vigil scan with a dynamic secret', () => {
   it('--help documents --templates-dir', async () => {
     const r = await vigil(['scan', '--help']);
     expect(r.stdout).toContain('--templates-dir <dir>');
-    expect(r.stdout.replace(/\s+/g, ' ')).toContain('base for relative login template paths in secret files (default: each -t folder, then the current directory)');
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain(
+      'base for relative login template paths in secret files (default: each -t folder, then the current directory)',
+    );
   });
 
   it('20 templates at -c 10: the login runs once, every request is authenticated, -j output redacted', async () => {
@@ -84,7 +98,21 @@ describe('vigil scan with a dynamic secret', () => {
     writeFile(path.join(dir, 'auth'), 'login.yaml', LOGIN);
     const s = secretFile(dir, 'login.yaml');
     const start = app.requests.length;
-    const r = await vigil(['scan', '-u', app.url, '-t', probes(path.join(dir, 'probes'), 20), '-c', '10', '--no-cluster', '-j', '-sf', s, '--templates-dir', path.join(dir, 'auth')]);
+    const r = await vigil([
+      'scan',
+      '-u',
+      app.url,
+      '-t',
+      probes(path.join(dir, 'probes'), 20),
+      '-c',
+      '10',
+      '--no-cluster',
+      '-j',
+      '-sf',
+      s,
+      '--templates-dir',
+      path.join(dir, 'auth'),
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(count(start, '/login')).toBe(1);
     expect(count(start, '/protected')).toBe(20);
@@ -121,7 +149,9 @@ describe('vigil scan with a dynamic secret', () => {
     const before = app.requests.length;
     const bad = await vigil(['scan', '-u', app.url, '-t', folder, '-sf', missing], { cwd });
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain(`${missing}: dynamic[0].template: login template "nowhere.yaml" not found in any templates directory (${folder}, ${cwd})`);
+    expect(bad.stderr).toContain(
+      `${missing}: dynamic[0].template: login template "nowhere.yaml" not found in any templates directory (${folder}, ${cwd})`,
+    );
     expect(app.requests.length).toBe(before);
   });
 });

@@ -38,24 +38,49 @@ describe('vigil scan with a secret file', () => {
     const dir = tempDir();
     const tpl = writeFile(dir, 'echo.yaml', TEMPLATE);
     const host = `127.0.0.1:${server.port}`;
-    const basic = writeFile(dir, 'basic.yaml', `static:
+    const basic = writeFile(
+      dir,
+      'basic.yaml',
+      `static:
   - type: basicauth
     domains: ["${host}"]
     username: ${CREDS.user}
     password: "${CREDS.password}"
-`);
+`,
+    );
     // The query secret applies to nothing here (one secret per target): a second target name gets it.
-    const query = writeFile(dir, 'query.json', JSON.stringify({ static: [{ type: 'query', 'domains-regex': ['nothing-matches'], params: [{ key: 'k', value: CREDS.queryKey }] }] }));
+    const query = writeFile(
+      dir,
+      'query.json',
+      JSON.stringify({
+        static: [
+          { type: 'query', 'domains-regex': ['nothing-matches'], params: [{ key: 'k', value: CREDS.queryKey }] },
+        ],
+      }),
+    );
     const denied = await vigil(['scan', '-u', server.url, '-t', tpl, '-j', '-sf', basic, '--secret-file', query]);
     expect(denied.code).toBe(0);
     expect(denied.stdout.trim()).toBe(''); // the query secret is missing, so the server says no
 
-    const both = writeFile(dir, 'both.yaml', `static:
+    const both = writeFile(
+      dir,
+      'both.yaml',
+      `static:
   - type: header
     domains: ["${host}"]
     headers: [{key: Authorization, value: "Basic ${BASIC}"}]
-`);
-    const hdr = await vigil(['scan', '-u', `${server.url}/?k=${encodeURIComponent(CREDS.queryKey)}`, '-t', tpl, '-j', '-sf', both]);
+`,
+    );
+    const hdr = await vigil([
+      'scan',
+      '-u',
+      `${server.url}/?k=${encodeURIComponent(CREDS.queryKey)}`,
+      '-t',
+      tpl,
+      '-j',
+      '-sf',
+      both,
+    ]);
     expect(hdr.code, hdr.stderr).toBe(0);
     const lines = hdr.stdout.trim().split('\n').filter(Boolean);
     expect(lines.length).toBeGreaterThan(0);
@@ -71,13 +96,24 @@ describe('vigil scan with a secret file', () => {
   it('redacts a query secret in every field, including matched-at and extracted results', async () => {
     const dir = tempDir();
     const host = `127.0.0.1:${server.port}`;
-    const file = writeFile(dir, 's.yaml', `static:
+    const file = writeFile(
+      dir,
+      's.yaml',
+      `static:
   - type: query
     domains: ["${host}"]
     params: [{key: k, value: "${CREDS.queryKey}"}]
-`);
+`,
+    );
     // Basic credentials come from the template side here so only the query secret is in play.
-    const withAuth = writeFile(dir, 'auth.yaml', TEMPLATE.replace("    matchers:", `    headers: {Authorization: "Basic ${BASIC}"}\n    matchers:`).replace("part: header\n        regex: ['X-Echo-Auth: .*']", "part: body\n        regex: ['k=.*']"));
+    const withAuth = writeFile(
+      dir,
+      'auth.yaml',
+      TEMPLATE.replace('    matchers:', `    headers: {Authorization: "Basic ${BASIC}"}\n    matchers:`).replace(
+        "part: header\n        regex: ['X-Echo-Auth: .*']",
+        "part: body\n        regex: ['k=.*']",
+      ),
+    );
     const r = await vigil(['scan', '-u', server.url, '-t', withAuth, '-j', '-sf', file]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim()).not.toBe('');
@@ -88,7 +124,10 @@ describe('vigil scan with a secret file', () => {
   it('an invalid secret file prints every problem and exits 1 before any request', async () => {
     const dir = tempDir();
     const tpl = writeFile(dir, 'echo.yaml', TEMPLATE);
-    const bad = writeFile(dir, 'bad.yaml', `static:
+    const bad = writeFile(
+      dir,
+      'bad.yaml',
+      `static:
   - type: bearertoken
     domains: [a.test]
     domains-regex: ['.*']
@@ -97,7 +136,8 @@ describe('vigil scan with a secret file', () => {
     domains: [b.test]
     username: u
     token: x
-`);
+`,
+    );
     const before = server.requests.length;
     const r = await vigil(['scan', '-u', server.url, '-t', tpl, '-sf', bad]);
     expect(r.code).toBe(1);
@@ -110,7 +150,10 @@ describe('vigil scan with a secret file', () => {
   it('a failed login stops the scan before it starts', async () => {
     const dir = tempDir();
     const tpl = writeFile(dir, 'echo.yaml', TEMPLATE);
-    writeFile(dir, 'login.yaml', `id: login
+    writeFile(
+      dir,
+      'login.yaml',
+      `id: login
 info: {name: login, author: vigil, severity: info}
 http:
   - method: POST
@@ -120,18 +163,25 @@ http:
         name: token
         internal: true
         regex: ['token=[a-z]+']
-`);
-    const file = writeFile(dir, 's.yaml', `dynamic:
+`,
+    );
+    const file = writeFile(
+      dir,
+      's.yaml',
+      `dynamic:
   - template: ${path.join(dir, 'login.yaml')}
     input: ${server.url}
     type: bearertoken
     domains-regex: ['.*']
     token: "{{token}}"
-`);
+`,
+    );
     const before = server.requests.length;
     const r = await vigil(['scan', '-u', server.url, '-t', tpl, '-sf', file]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`dynamic[0]: login template ${path.join(dir, 'login.yaml')}: the login extracted no values`);
+    expect(r.stderr).toContain(
+      `dynamic[0]: login template ${path.join(dir, 'login.yaml')}: the login extracted no values`,
+    );
     expect(server.requests.slice(before).map((q) => q.url)).toEqual(['/login']);
   });
 });

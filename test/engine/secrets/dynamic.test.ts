@@ -82,7 +82,9 @@ describe('dynamic secrets', () => {
     const before = server.requests.length;
     const err = await store.prepare({ login: httpLogin }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SecretLoginError);
-    expect((err as Error).message).toBe(`secret file ${store.entries[0]!.origin.file}: dynamic[0]: login template ${tpl}: the login extracted no values`);
+    expect((err as Error).message).toBe(
+      `secret file ${store.entries[0]!.origin.file}: dynamic[0]: login template ${tpl}: the login extracted no values`,
+    );
     await expect(store.prepare({ login: httpLogin })).rejects.toThrow('extracted no values');
     expect(server.requests.length - before).toBe(1);
     expect(() => store.apply({ url: new URL('https://app.test/'), headers: {} })).toThrow('login has not run');
@@ -103,12 +105,16 @@ describe('dynamic secrets', () => {
 
   it('a login that throws is reported as a failed login', async () => {
     const store = await storeFor(cookieEntry().replace('URL', 'http://127.0.0.1:1'));
-    await expect(store.prepare({ login: httpLogin })).rejects.toThrow(/dynamic\[0\]: login template .*login\.yaml: the login failed: /);
+    await expect(store.prepare({ login: httpLogin })).rejects.toThrow(
+      /dynamic\[0\]: login template .*login\.yaml: the login failed: /,
+    );
   });
 
   it('a filled raw cookie must still hold a name=value pair', async () => {
     const store = await storeFor(cookieEntry().replace('URL', server.url).replace('{{session_cookie}}', '{{token}}'));
-    await expect(store.prepare({ login: httpLogin })).rejects.toThrow('cookies[0].raw has no name=value pair once filled');
+    await expect(store.prepare({ login: httpLogin })).rejects.toThrow(
+      'cookies[0].raw has no name=value pair once filled',
+    );
   });
 
   it('an extracted value with a line break is refused', async () => {

@@ -10,11 +10,19 @@ import type http from 'node:http';
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /** Runs the real `vigil` command line (bin/vigil.mjs) and collects its exit code and output. */
-export function vigil(args: string[], opts: { cwd?: string } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+export function vigil(
+  args: string[],
+  opts: { cwd?: string } = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(repoRoot, 'bin/vigil.mjs'), ...args], { cwd: opts.cwd ?? repoRoot, timeout: 60_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [path.join(repoRoot, 'bin/vigil.mjs'), ...args],
+      { cwd: opts.cwd ?? repoRoot, timeout: 60_000 },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 

@@ -36,18 +36,31 @@ const rawLogin = (lines: string[]) =>
 async function loginWithoutInput(template: string, variables = '') {
   const dir = tempDir();
   writeFile(dir, 'login.yaml', template);
-  const file = writeFile(dir, 's.yaml', `dynamic:
+  const file = writeFile(
+    dir,
+    's.yaml',
+    `dynamic:
   - template: login.yaml
 ${variables}    type: bearertoken
     domains: [app.test]
     token: "{{tok}}"
-`);
+`,
+  );
   const store = await loadSecretFiles([file], { templatesDir: dir });
   const before = app.requests.length;
-  const error = await store.prepare({ login: runnerLogin({ timeout: 5, retries: 0 }) }).then(() => undefined, (e: unknown) => e as Error);
+  const error = await store.prepare({ login: runnerLogin({ timeout: 5, retries: 0 }) }).then(
+    () => undefined,
+    (e: unknown) => e as Error,
+  );
   const req = { url: new URL('https://app.test/'), headers: {} as Record<string, string> };
   if (!error) store.apply(req);
-  return { error, file, template: path.join(dir, 'login.yaml'), logins: app.requests.length - before, sent: req.headers };
+  return {
+    error,
+    file,
+    template: path.join(dir, 'login.yaml'),
+    logins: app.requests.length - before,
+    sent: req.headers,
+  };
 }
 
 describe('dynamic entry without input', () => {
@@ -65,7 +78,10 @@ describe('dynamic entry without input', () => {
   });
 
   it('runs a template whose URL comes from the entry variables', async () => {
-    const r = await loginWithoutInput(pathLogin('{{login_url}}'), `    variables: [{key: login_url, value: "${app.url}/login"}]\n`);
+    const r = await loginWithoutInput(
+      pathLogin('{{login_url}}'),
+      `    variables: [{key: login_url, value: "${app.url}/login"}]\n`,
+    );
     expect(r.error).toBeUndefined();
     expect(r.sent).toEqual({ Authorization: `Bearer ${TOKEN}` });
   });
@@ -91,7 +107,9 @@ describe('dynamic entry without input', () => {
   it('refuses a raw request with neither an absolute URL nor a Host header', async () => {
     const r = await loginWithoutInput(rawLogin(['POST /login HTTP/1.1', 'Content-Type: text/plain']));
     expect(r.error!.message).toContain('dynamic[0]: login template');
-    expect(r.error!.message).toContain('input is required because the login template login.yaml is not self-contained (its raw request has neither an absolute URL nor a Host header)');
+    expect(r.error!.message).toContain(
+      'input is required because the login template login.yaml is not self-contained (its raw request has neither an absolute URL nor a Host header)',
+    );
     expect(r.logins).toBe(0);
   });
 });
@@ -106,11 +124,15 @@ describe('loginTargetNeed', () => {
   it('sees target variables in DSL calls, headers and through template variables', () => {
     expect(need(rawLogin(['POST /login HTTP/1.1', 'Host: {{Hostname}}']))).toBe('its requests use {{Hostname}}');
     expect(need(pathLogin('http://127.0.0.1:1/login?h={{base64(Host)}}'))).toBe('its requests use {{Host}}');
-    expect(need(pathLogin('{{login}}', 'variables:\n  login: "{{RootURL}}/login"\n'))).toBe('its requests use {{RootURL}}');
+    expect(need(pathLogin('{{login}}', 'variables:\n  login: "{{RootURL}}/login"\n'))).toBe(
+      'its requests use {{RootURL}}',
+    );
   });
 
   it('a variable given by the entry, or one that does not use the target, needs no input', () => {
     expect(need(pathLogin('{{BaseURL}}/login'), { BaseURL: 'http://127.0.0.1:1' })).toBeUndefined();
-    expect(need(pathLogin('{{login}}', 'variables:\n  login: "http://127.0.0.1:1/{{to_lower(\'LOGIN\')}}"\n'))).toBeUndefined();
+    expect(
+      need(pathLogin('{{login}}', 'variables:\n  login: "http://127.0.0.1:1/{{to_lower(\'LOGIN\')}}"\n')),
+    ).toBeUndefined();
   });
 });

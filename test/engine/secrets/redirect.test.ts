@@ -19,44 +19,57 @@ describe('secrets and redirects', () => {
   it('drops every secret header, cookie and query value on a redirect to another host', async () => {
     const other = await startHttpServer((_q, res) => res.end('landed'));
     servers.push(other);
-    const mk = () => startHttpServer((q, res) => {
-      if (q.url!.startsWith('/start')) {
-        res.writeHead(302, { location: `http://localhost:${other.port}/landing` });
-        res.end();
-      } else if (q.url!.startsWith('/same')) {
-        res.writeHead(302, { location: '/final' });
-        res.end();
-      } else res.end('final');
-    });
+    const mk = () =>
+      startHttpServer((q, res) => {
+        if (q.url!.startsWith('/start')) {
+          res.writeHead(302, { location: `http://localhost:${other.port}/landing` });
+          res.end();
+        } else if (q.url!.startsWith('/same')) {
+          res.writeHead(302, { location: '/final' });
+          res.end();
+        } else res.end('final');
+      });
     const [o1, o2, o3] = [await mk(), await mk(), await mk()];
     servers.push(o1, o2, o3);
     const dir = mkdtempSync(path.join(tmpdir(), 'vigil-sf-redirect-'));
     try {
       const file = path.join(dir, 'secrets.yaml');
-      writeFileSync(file, [
-        'static:',
-        '  - type: header',
-        `    domains: ["127.0.0.1:${o1.port}"]`,
-        '    headers:',
-        '      - key: X-Api-Token',
-        '        value: hdr-s3cret-value',
-        '  - type: cookie',
-        `    domains: ["127.0.0.1:${o2.port}"]`,
-        '    cookies:',
-        '      - key: session',
-        '        value: cookie-s3cret-value',
-        '  - type: query',
-        `    domains: ["127.0.0.1:${o3.port}"]`,
-        '    params:',
-        '      - key: apikey',
-        '        value: query-s3cret-value',
-      ].join('\n') + '\n');
+      writeFileSync(
+        file,
+        [
+          'static:',
+          '  - type: header',
+          `    domains: ["127.0.0.1:${o1.port}"]`,
+          '    headers:',
+          '      - key: X-Api-Token',
+          '        value: hdr-s3cret-value',
+          '  - type: cookie',
+          `    domains: ["127.0.0.1:${o2.port}"]`,
+          '    cookies:',
+          '      - key: session',
+          '        value: cookie-s3cret-value',
+          '  - type: query',
+          `    domains: ["127.0.0.1:${o3.port}"]`,
+          '    params:',
+          '      - key: apikey',
+          '        value: query-s3cret-value',
+        ].join('\n') + '\n',
+      );
       const secrets = await loadSecretFiles([file]);
       const tpl = (id: string, p: string) => {
-        const r = parseTemplate(`id: ${id}\ninfo: {name: r, author: v, severity: low}\nhttp:\n  - method: GET\n    path: ["{{BaseURL}}${p}"]\n    redirects: true\n    max-redirects: 3\n    matchers:\n      - type: status\n        status: [200]\n`, `${id}.yaml`);
+        const r = parseTemplate(
+          `id: ${id}\ninfo: {name: r, author: v, severity: low}\nhttp:\n  - method: GET\n    path: ["{{BaseURL}}${p}"]\n    redirects: true\n    max-redirects: 3\n    matchers:\n      - type: status\n        status: [200]\n`,
+          `${id}.yaml`,
+        );
         return r.template!;
       };
-      await runScan({ targets: [o1.url, o2.url, o3.url], templates: [tpl('cross', '/start'), tpl('same', '/same')], secrets, rateLimit: 0, onResult: () => {} });
+      await runScan({
+        targets: [o1.url, o2.url, o3.url],
+        templates: [tpl('cross', '/start'), tpl('same', '/same')],
+        secrets,
+        rateLimit: 0,
+        onResult: () => {},
+      });
       // Each first request got its secret.
       expect(o1.requests.find((r) => r.url.startsWith('/start'))!.headers['x-api-token']).toBe('hdr-s3cret-value');
       expect(o2.requests.find((r) => r.url.startsWith('/start'))!.headers.cookie).toContain('cookie-s3cret-value');

@@ -103,7 +103,15 @@ async function scan(templates: Template[], secretsYaml: string, opts: { template
   const store = await loadSecretFiles([file], { templatesDir: opts.templatesDir });
   await store.prepare({ login: runnerLogin({ timeout: 5 }) });
   const results: ResultEvent[] = [];
-  await runScan({ targets: [app.url], templates, secrets: store, concurrency: 10, retries: 0, cluster: false, onResult: (e) => results.push(e) });
+  await runScan({
+    targets: [app.url],
+    templates,
+    secrets: store,
+    concurrency: 10,
+    retries: 0,
+    cluster: false,
+    onResult: (e) => results.push(e),
+  });
   return { results, store };
 }
 
@@ -113,9 +121,13 @@ describe('dynamic secrets through the runner', () => {
   it('cookie login: one login for 20 templates at concurrency 10, every protected request authenticated', async () => {
     const dir = tempDir();
     writeFile(dir, 'login.yaml', COOKIE_LOGIN);
-    const templates = Array.from({ length: 20 }, (_, i) => parse(probe(`protected-${i}`, '/protected', 'authenticated-data'), `p${i}.yaml`));
+    const templates = Array.from({ length: 20 }, (_, i) =>
+      parse(probe(`protected-${i}`, '/protected', 'authenticated-data'), `p${i}.yaml`),
+    );
     const start = app.requests.length;
-    const { results } = await scan(templates, `dynamic:
+    const { results } = await scan(
+      templates,
+      `dynamic:
   - template: login.yaml
     variables:
       - {key: username, value: admin}
@@ -125,12 +137,19 @@ describe('dynamic secrets through the runner', () => {
     domains: ["${host()}"]
     cookies:
       - raw: "{{session_cookie}}"
-`, { templatesDir: dir });
+`,
+      { templatesDir: dir },
+    );
     const seen = app.requests.slice(start);
     expect(seen[0]).toMatchObject({ method: 'POST', url: '/login' });
     expect(seen.filter((r) => r.url === '/login')).toHaveLength(1);
     expect(seen.filter((r) => r.url === '/protected')).toHaveLength(20);
-    expect(results.filter((r) => r['matcher-status']).map((r) => r['template-id']).sort()).toEqual(templates.map((t) => t.id).sort());
+    expect(
+      results
+        .filter((r) => r['matcher-status'])
+        .map((r) => r['template-id'])
+        .sort(),
+    ).toEqual(templates.map((t) => t.id).sort());
     // The session value never shows in output.
     expect(JSON.stringify(results)).not.toContain(SESSION);
   });
@@ -138,37 +157,51 @@ describe('dynamic secrets through the runner', () => {
   it('bearer login: JSON token extracted and sent as Authorization: Bearer', async () => {
     const dir = tempDir();
     writeFile(dir, 'api-login.yaml', BEARER_LOGIN);
-    const templates = Array.from({ length: 20 }, (_, i) => parse(probe(`api-${i}`, '/api/data', 'api-secret-data'), `a${i}.yaml`));
+    const templates = Array.from({ length: 20 }, (_, i) =>
+      parse(probe(`api-${i}`, '/api/data', 'api-secret-data'), `a${i}.yaml`),
+    );
     const start = app.requests.length;
-    const { results } = await scan(templates, `dynamic:
+    const { results } = await scan(
+      templates,
+      `dynamic:
   - template: ${path.join(dir, 'api-login.yaml')}
     variables: [{key: user, value: api-admin}]
     input: ${app.url}
     type: bearertoken
     domains-regex: ['^127\\.0\\.0\\.1:${app.port}$']
     token: "{{access_token}}"
-`, { templatesDir: dir });
+`,
+      { templatesDir: dir },
+    );
     const seen = app.requests.slice(start);
     expect(seen.filter((r) => r.url === '/api/login')).toHaveLength(1);
-    expect(seen.filter((r) => r.url === '/api/data').map((r) => r.headers.authorization)).toEqual(Array(20).fill(`Bearer ${BEARER}`));
+    expect(seen.filter((r) => r.url === '/api/data').map((r) => r.headers.authorization)).toEqual(
+      Array(20).fill(`Bearer ${BEARER}`),
+    );
     expect(results.filter((r) => r['matcher-status'])).toHaveLength(20);
   });
 
   it('a failed login stops before any scan request, naming the entry and template', async () => {
     const dir = tempDir();
     writeFile(dir, 'login.yaml', COOKIE_LOGIN);
-    const file = writeFile(dir, 'secrets.yaml', `dynamic:
+    const file = writeFile(
+      dir,
+      'secrets.yaml',
+      `dynamic:
   - template: login.yaml
     variables: [{key: username, value: admin}, {key: password, value: wrong}]
     input: ${app.url}
     type: cookie
     domains: ["${host()}"]
     cookies: [{raw: "{{session_cookie}}"}]
-`);
+`,
+    );
     const store = await loadSecretFiles([file], { templatesDir: dir });
     const err = await store.prepare({ login: runnerLogin({ timeout: 5 }) }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SecretLoginError);
-    expect((err as Error).message).toContain(`dynamic[0]: login template ${path.join(dir, 'login.yaml')}: the login extracted no values`);
+    expect((err as Error).message).toContain(
+      `dynamic[0]: login template ${path.join(dir, 'login.yaml')}: the login extracted no values`,
+    );
   });
 });
 
@@ -182,19 +215,31 @@ describe('static secrets and skip-secret-file through the runner', () => {
   it('each static type opens its endpoint; skip-secret-file requests go without', async () => {
     const h = `127.0.0.1:${target.port}`;
     const types = ['basicauth', 'bearertoken', 'header', 'cookie', 'query'];
-    const paths: Record<string, string> = { basicauth: '/basic', bearertoken: '/bearer', header: '/header', cookie: '/cookie', query: '/query' };
+    const paths: Record<string, string> = {
+      basicauth: '/basic',
+      bearertoken: '/bearer',
+      header: '/header',
+      cookie: '/cookie',
+      query: '/query',
+    };
     for (const type of types) {
       const dir = tempDir();
       const file = writeFile(dir, 's.yaml', `static:\n${entryYaml(type, h)}`);
       const store = await loadSecretFiles([file]);
       const templates = [
         parse(probe(`with-${type}`, paths[type]!, `granted:${paths[type]!.slice(1)}`), 'w.yaml'),
-        parse(probe(`skip-${type}`, paths[type]!, `granted:${paths[type]!.slice(1)}`, '    skip-secret-file: true\n'), 's.yaml'),
+        parse(
+          probe(`skip-${type}`, paths[type]!, `granted:${paths[type]!.slice(1)}`, '    skip-secret-file: true\n'),
+          's.yaml',
+        ),
       ];
       const results: ResultEvent[] = [];
       const start = target.requests.length;
       await runScan({ targets: [target.url], templates, secrets: store, retries: 0, onResult: (e) => results.push(e) });
-      expect(results.filter((r) => r['matcher-status']).map((r) => r['template-id']), type).toEqual([`with-${type}`]);
+      expect(
+        results.filter((r) => r['matcher-status']).map((r) => r['template-id']),
+        type,
+      ).toEqual([`with-${type}`]);
       const seen = target.requests.slice(start);
       expect(seen.map((r) => r.url.split('?')[0]).sort()).toEqual([paths[type], paths[type]]);
       // Without any secret file the endpoint stays closed.
@@ -214,16 +259,26 @@ describe('scope through the runner', () => {
   afterAll(() => Promise.all([a.close(), b.close()]));
 
   it('a domain with a port reaches only that port; a regex entry covers the rest, domains first', async () => {
-    const file = writeFile(tempDir(), 's.yaml', `static:
+    const file = writeFile(
+      tempDir(),
+      's.yaml',
+      `static:
   - type: header
     domains-regex: ['^127\\.0\\.0\\.1:\\d+$']
     headers: [{key: X-Api-Key, value: wrong-key-for-all}]
-${entryYaml('header', `127.0.0.1:${a.port}`)}`);
+${entryYaml('header', `127.0.0.1:${a.port}`)}`,
+    );
     const store = await loadSecretFiles([file]);
     const t = parse(probe('header-probe', '/header', 'granted:header'), 'h.yaml');
     const results: ResultEvent[] = [];
     const [sa, sb] = [a.requests.length, b.requests.length];
-    await runScan({ targets: [a.url, b.url], templates: [t], secrets: store, retries: 0, onResult: (e) => results.push(e) });
+    await runScan({
+      targets: [a.url, b.url],
+      templates: [t],
+      secrets: store,
+      retries: 0,
+      onResult: (e) => results.push(e),
+    });
     expect(results.filter((r) => r['matcher-status']).map((r) => r.host)).toEqual([a.url]);
     expect(a.requests.slice(sa).map((r) => r.headers['x-api-key'])).toEqual([CREDS.apiKey]);
     expect(b.requests.slice(sb).map((r) => r.headers['x-api-key'])).toEqual(['wrong-key-for-all']);
@@ -243,16 +298,21 @@ describe('redaction of results', () => {
 
   it('every field of an emitted result is redacted: matched-at, host, extracted results, request, response, curl', async () => {
     const h = `127.0.0.1:${echo.port}`;
-    const file = writeFile(tempDir(), 's.yaml', `static:
+    const file = writeFile(
+      tempDir(),
+      's.yaml',
+      `static:
   - type: query
     domains: ["${h}"]
     params: [{key: k, value: "${CREDS.queryKey}"}]
   - type: header
     domains-regex: ['.*']
     headers: [{key: Authorization, value: "Token ${CREDS.token}"}]
-`);
+`,
+    );
     const store = await loadSecretFiles([file]);
-    const t = parse(`id: echo
+    const t = parse(
+      `id: echo
 info: {name: echo, author: vigil, severity: info}
 http:
   - method: GET
@@ -263,9 +323,17 @@ http:
     extractors:
       - type: regex
         regex: ['k=.+ and']
-`, 'e.yaml');
+`,
+      'e.yaml',
+    );
     const results: ResultEvent[] = [];
-    await runScan({ targets: [echo.url], templates: [t], secrets: store, retries: 0, onResult: (e) => results.push(e) });
+    await runScan({
+      targets: [echo.url],
+      templates: [t],
+      secrets: store,
+      retries: 0,
+      onResult: (e) => results.push(e),
+    });
     expect(results).toHaveLength(1);
     const text = JSON.stringify(results);
     expect(text).not.toContain(encodeURIComponent(CREDS.queryKey));
@@ -278,4 +346,3 @@ http:
     expect(echo.requests.at(-1)!.headers.authorization).toBeUndefined();
   });
 });
-

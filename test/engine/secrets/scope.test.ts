@@ -11,10 +11,17 @@ async function storeOf(entries: Array<{ name: string; domains?: string[]; regex?
   const per = Math.ceil(entries.length / files);
   for (let f = 0; f < files; f++) {
     const part = entries.slice(f * per, (f + 1) * per);
-    const yaml = 'static:\n' + part.map((e) =>
-      `  - type: bearertoken\n    token: ${e.name}\n` +
-      (e.domains ? `    domains: ${JSON.stringify(e.domains)}\n` : `    domains-regex: ${JSON.stringify(e.regex)}\n`),
-    ).join('');
+    const yaml =
+      'static:\n' +
+      part
+        .map(
+          (e) =>
+            `  - type: bearertoken\n    token: ${e.name}\n` +
+            (e.domains
+              ? `    domains: ${JSON.stringify(e.domains)}\n`
+              : `    domains-regex: ${JSON.stringify(e.regex)}\n`),
+        )
+        .join('');
     paths.push(writeFile(dir, `s${f}.yaml`, yaml));
   }
   const store = await loadSecretFiles(paths);
@@ -64,12 +71,15 @@ describe('scope', () => {
   });
 
   it('first matching entry wins, in file order and across files', async () => {
-    const pick = await storeOf([
-      { name: 'first', domains: ['dup.test'] },
-      { name: 'second', domains: ['dup.test', 'only-second.test'] },
-      { name: 're1', regex: ['\\.zone$'] },
-      { name: 're2', regex: ['b\\.zone$'] },
-    ], 2);
+    const pick = await storeOf(
+      [
+        { name: 'first', domains: ['dup.test'] },
+        { name: 'second', domains: ['dup.test', 'only-second.test'] },
+        { name: 're1', regex: ['\\.zone$'] },
+        { name: 're2', regex: ['b\\.zone$'] },
+      ],
+      2,
+    );
     expect(pick('https://dup.test/')).toBe('first');
     expect(pick('https://only-second.test/')).toBe('second');
     expect(pick('https://b.zone/')).toBe('re1');

@@ -34,7 +34,9 @@ describe('vigil templates validate', () => {
   it('prints each failure and the summary, exits 1 when a template is invalid', { timeout: 60_000 }, async () => {
     const r = await vigil(dir);
     const lines = r.stdout.trim().split('\n');
-    expect(lines[0]).toMatch(new RegExp(`^${path.join(dir, 'bad.yaml')}: http\\[0\\]\\.matchers\\[1\\]\\.type: .*wordz`));
+    expect(lines[0]).toMatch(
+      new RegExp(`^${path.join(dir, 'bad.yaml')}: http\\[0\\]\\.matchers\\[1\\]\\.type: .*wordz`),
+    );
     expect(lines.at(-1)).toBe('1 valid, 1 invalid, 1 skipped (not templates)');
     expect(r.code).toBe(1);
   });
@@ -45,25 +47,31 @@ describe('vigil templates validate', () => {
     expect(r.code).toBe(0);
   });
 
-  it('warns about a missing payload file by default, and counts it invalid with --strict-payloads', { timeout: 60_000 }, async () => {
-    const sub = mkdtempSync(path.join(tmpdir(), 'vigil-validate-payload-'));
-    try {
-      const file = path.join(sub, 'words.yaml');
-      writeFileSync(
-        file,
-        'id: needs-words\ninfo:\n  name: Words\n  author: me\n  severity: info\nhttp:\n  - path: ["{{BaseURL}}/{{w}}"]\n    payloads:\n      w: helpers/wordlists/absent.txt\n    matchers:\n      - type: status\n        status: [200]\n',
-      );
-      const lenient = await vigil(file);
-      expect(lenient.code).toBe(0);
-      expect(lenient.stdout).toMatch(/^warning: .*words\.yaml: http\[0\]\.payloads\.w: payload file "helpers\/wordlists\/absent\.txt" not found/m);
-      expect(lenient.stdout.trim().split('\n').at(-1)).toBe('1 valid, 0 invalid');
-      const strict = await vigil('--strict-payloads', file);
-      expect(strict.code).toBe(1);
-      expect(strict.stdout.trim().split('\n').at(-1)).toBe('0 valid, 1 invalid');
-    } finally {
-      rmSync(sub, { recursive: true, force: true });
-    }
-  });
+  it(
+    'warns about a missing payload file by default, and counts it invalid with --strict-payloads',
+    { timeout: 60_000 },
+    async () => {
+      const sub = mkdtempSync(path.join(tmpdir(), 'vigil-validate-payload-'));
+      try {
+        const file = path.join(sub, 'words.yaml');
+        writeFileSync(
+          file,
+          'id: needs-words\ninfo:\n  name: Words\n  author: me\n  severity: info\nhttp:\n  - path: ["{{BaseURL}}/{{w}}"]\n    payloads:\n      w: helpers/wordlists/absent.txt\n    matchers:\n      - type: status\n        status: [200]\n',
+        );
+        const lenient = await vigil(file);
+        expect(lenient.code).toBe(0);
+        expect(lenient.stdout).toMatch(
+          /^warning: .*words\.yaml: http\[0\]\.payloads\.w: payload file "helpers\/wordlists\/absent\.txt" not found/m,
+        );
+        expect(lenient.stdout.trim().split('\n').at(-1)).toBe('1 valid, 0 invalid');
+        const strict = await vigil('--strict-payloads', file);
+        expect(strict.code).toBe(1);
+        expect(strict.stdout.trim().split('\n').at(-1)).toBe('0 valid, 1 invalid');
+      } finally {
+        rmSync(sub, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('exits 2 on bad usage', { timeout: 60_000 }, async () => {
     const none = await vigil();

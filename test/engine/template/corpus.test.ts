@@ -28,7 +28,9 @@ describe.skipIf(!hasShared('corpus/nuclei-templates'))('nuclei-templates corpus'
     const r = await loadTemplates([corpus], {}, { missingPayloadFile: 'warn' });
     const total = r.valid + r.invalid;
     const rate = r.valid / total;
-    console.log(`corpus: ${r.valid} valid, ${r.invalid} invalid, ${r.skipped.length} skipped; ${(rate * 100).toFixed(2)}% valid`);
+    console.log(
+      `corpus: ${r.valid} valid, ${r.invalid} invalid, ${r.skipped.length} skipped; ${(rate * 100).toFixed(2)}% valid`,
+    );
     console.log('rejected classes:', classes(r.issues));
     console.log('warning classes:', classes(r.warnings));
     expect(r.files).toBe(total + r.skipped.length);
@@ -39,20 +41,98 @@ describe.skipIf(!hasShared('corpus/nuclei-templates'))('nuclei-templates corpus'
   });
 
   const breakages: [string, string, (text: string) => string, string, RegExp][] = [
-    ['unknown matcher type', 'http/exposures/configs/git-config.yaml', (t) => t.replace('type: word', 'type: words'), 'http[0].matchers[0].type', /words/],
-    ['invalid id', 'http/exposures/configs/git-config.yaml', (t) => t.replace('id: git-config', 'id: git config'), 'id', /not a valid id/],
-    ['missing name', 'http/exposures/configs/git-config.yaml', (t) => t.replace(/\n {2}name: .*\n/, '\n'), 'info.name', /required/],
-    ['bad severity', 'http/exposures/configs/git-config.yaml', (t) => t.replace('severity: medium', 'severity: moderate'), 'info.severity', /one of/],
-    ['unknown request key', 'http/exposures/configs/git-config.yaml', (t) => t.replace('    path:\n', '    paths:\n'), 'http[0].paths', /unknown field/],
-    ['unknown top-level key', 'http/exposures/configs/git-config.yaml', (t) => t + '\nrequest:\n  - path: [x]\n', 'request', /unknown top-level/],
-    ['bad method', 'http/exposures/configs/git-config.yaml', (t) => t.replace('method: GET', 'method: GRAB'), 'http[0].method', /GRAB/],
-    ['bad matchers-condition', 'http/exposures/configs/git-config.yaml', (t) => t.replace('matchers-condition: and', 'matchers-condition: xor'), 'http[0].matchers-condition', /and, or/],
-    ['status as text', 'http/exposures/configs/git-config.yaml', (t) => t.replace('          - 200', '          - ok'), 'http[0].matchers[2].status[0]', /integer|number/],
-    ['two payload sets without attack', 'http/default-logins/octobercms/octobercms-default-login.yaml', (t) => t.replace('    attack: clusterbomb\n', ''), 'http[0].attack', /batteringram/],
-    ['bad attack', 'http/default-logins/octobercms/octobercms-default-login.yaml', (t) => t.replace('attack: clusterbomb', 'attack: sniper'), 'http[0].attack', /one of/],
+    [
+      'unknown matcher type',
+      'http/exposures/configs/git-config.yaml',
+      (t) => t.replace('type: word', 'type: words'),
+      'http[0].matchers[0].type',
+      /words/,
+    ],
+    [
+      'invalid id',
+      'http/exposures/configs/git-config.yaml',
+      (t) => t.replace('id: git-config', 'id: git config'),
+      'id',
+      /not a valid id/,
+    ],
+    [
+      'missing name',
+      'http/exposures/configs/git-config.yaml',
+      (t) => t.replace(/\n {2}name: .*\n/, '\n'),
+      'info.name',
+      /required/,
+    ],
+    [
+      'bad severity',
+      'http/exposures/configs/git-config.yaml',
+      (t) => t.replace('severity: medium', 'severity: moderate'),
+      'info.severity',
+      /one of/,
+    ],
+    [
+      'unknown request key',
+      'http/exposures/configs/git-config.yaml',
+      (t) => t.replace('    path:\n', '    paths:\n'),
+      'http[0].paths',
+      /unknown field/,
+    ],
+    [
+      'unknown top-level key',
+      'http/exposures/configs/git-config.yaml',
+      (t) => t + '\nrequest:\n  - path: [x]\n',
+      'request',
+      /unknown top-level/,
+    ],
+    [
+      'bad method',
+      'http/exposures/configs/git-config.yaml',
+      (t) => t.replace('method: GET', 'method: GRAB'),
+      'http[0].method',
+      /GRAB/,
+    ],
+    [
+      'bad matchers-condition',
+      'http/exposures/configs/git-config.yaml',
+      (t) => t.replace('matchers-condition: and', 'matchers-condition: xor'),
+      'http[0].matchers-condition',
+      /and, or/,
+    ],
+    [
+      'status as text',
+      'http/exposures/configs/git-config.yaml',
+      (t) => t.replace('          - 200', '          - ok'),
+      'http[0].matchers[2].status[0]',
+      /integer|number/,
+    ],
+    [
+      'two payload sets without attack',
+      'http/default-logins/octobercms/octobercms-default-login.yaml',
+      (t) => t.replace('    attack: clusterbomb\n', ''),
+      'http[0].attack',
+      /batteringram/,
+    ],
+    [
+      'bad attack',
+      'http/default-logins/octobercms/octobercms-default-login.yaml',
+      (t) => t.replace('attack: clusterbomb', 'attack: sniper'),
+      'http[0].attack',
+      /one of/,
+    ],
     ['bad dns type', 'dns/caa-fingerprint.yaml', (t) => t.replace('type: CAA', 'type: CAB'), 'dns[0].type', /one of/],
-    ['tcp inputs not a list', 'network/detection/activemq-openwire-transport-detect.yaml', (t) => t.replace(/ {2}- inputs:\n(\s+- .*\n)+/, '  - inputs: nope\n'), 'tcp[0].inputs', /list/],
-    ['workflow typo', 'workflows/74cms-workflow.yaml', (t) => t.replace('- tags: 74cms', '- tag: 74cms'), 'workflows[0].matchers[0].subtemplates[0].tag', /unknown field/],
+    [
+      'tcp inputs not a list',
+      'network/detection/activemq-openwire-transport-detect.yaml',
+      (t) => t.replace(/ {2}- inputs:\n(\s+- .*\n)+/, '  - inputs: nope\n'),
+      'tcp[0].inputs',
+      /list/,
+    ],
+    [
+      'workflow typo',
+      'workflows/74cms-workflow.yaml',
+      (t) => t.replace('- tags: 74cms', '- tag: 74cms'),
+      'workflows[0].matchers[0].subtemplates[0].tag',
+      /unknown field/,
+    ],
   ];
 
   it.each(breakages)('refuses a corpus template with %s', (_, rel, breakIt, field, reason) => {

@@ -124,8 +124,20 @@ describe('http block mapping', () => {
     });
     expect(h.matchers).toHaveLength(2);
     expect(h.matchers[0]).toMatchObject({ type: 'status', status: [200, 302] });
-    expect(h.matchers[1]).toMatchObject({ type: 'word', part: 'header', words: ['session'], condition: 'and', caseInsensitive: true });
-    expect(h.extractors[0]).toMatchObject({ type: 'regex', name: 'token', internal: true, group: 1, regex: ['token=([a-z]+)'] });
+    expect(h.matchers[1]).toMatchObject({
+      type: 'word',
+      part: 'header',
+      words: ['session'],
+      condition: 'and',
+      caseInsensitive: true,
+    });
+    expect(h.extractors[0]).toMatchObject({
+      type: 'regex',
+      name: 'token',
+      internal: true,
+      group: 1,
+      regex: ['token=([a-z]+)'],
+    });
   });
 
   it('keeps raw requests, fuzzing and pre-condition', () => {
@@ -185,13 +197,24 @@ describe('http block mapping', () => {
   });
 
   it('allows a request without path for global matchers and fuzzing only', () => {
-    expect(issues(parseTemplate(tpl('http:\n  - global-matchers: true\n    matchers:\n      - type: word\n        words: [x]\n'), 'f'))).toEqual([]);
-    expect(issues(parseTemplate(tpl('http:\n  - path: []\n'), 'f'))).toEqual(['http[0]: needs `path` or `raw` (or `fuzzing` rules)']);
+    expect(
+      issues(
+        parseTemplate(
+          tpl('http:\n  - global-matchers: true\n    matchers:\n      - type: word\n        words: [x]\n'),
+          'f',
+        ),
+      ),
+    ).toEqual([]);
+    expect(issues(parseTemplate(tpl('http:\n  - path: []\n'), 'f'))).toEqual([
+      'http[0]: needs `path` or `raw` (or `fuzzing` rules)',
+    ]);
   });
 
   it('refuses protocol-redirects without redirects and unsafe with fuzzing', () => {
     const r = parseTemplate(
-      tpl('http:\n  - path: ["{{BaseURL}}"]\n    protocol-redirects: true\n  - unsafe: true\n    fuzzing:\n      - part: query\n        fuzz: [x]\n'),
+      tpl(
+        'http:\n  - path: ["{{BaseURL}}"]\n    protocol-redirects: true\n  - unsafe: true\n    fuzzing:\n      - part: query\n        fuzz: [x]\n',
+      ),
       'f',
     );
     expect(issues(r)).toEqual([
@@ -214,10 +237,13 @@ describe('http block mapping', () => {
 
 describe('req-condition detection', () => {
   const withMatcher = (m: string) =>
-    parseTemplate(tpl(`http:\n  - path: ["{{BaseURL}}/a", "{{BaseURL}}/b"]\n    matchers:\n${m}`), 'f').template!.http[0];
+    parseTemplate(tpl(`http:\n  - path: ["{{BaseURL}}/a", "{{BaseURL}}/b"]\n    matchers:\n${m}`), 'f').template!
+      .http[0];
 
   it('turns on for _N names in a dsl matcher', () => {
-    expect(withMatcher('      - type: dsl\n        dsl: ["status_code_2 == 200 && contains(body_1, \'x\')"]\n').reqCondition).toBe(true);
+    expect(
+      withMatcher('      - type: dsl\n        dsl: ["status_code_2 == 200 && contains(body_1, \'x\')"]\n').reqCondition,
+    ).toBe(true);
   });
 
   it('turns on for a numbered part', () => {
@@ -233,7 +259,9 @@ describe('req-condition detection', () => {
   });
 
   it('stays off without numbered names', () => {
-    expect(withMatcher('      - type: dsl\n        dsl: ["status_code == 200 && len(body) > 3"]\n').reqCondition).toBe(false);
+    expect(withMatcher('      - type: dsl\n        dsl: ["status_code == 200 && len(body) > 3"]\n').reqCondition).toBe(
+      false,
+    );
     expect(withMatcher('      - type: word\n        words: [body_1]\n').reqCondition).toBe(false);
   });
 });
@@ -248,10 +276,15 @@ describe('payloads', () => {
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   const withPayloads = (p: string, extra = '', use = '{{user}}{{pass}}{{n}}') =>
-    parseTemplate(tpl(`http:\n  - path: ["{{BaseURL}}/${use}"]\n${extra}    payloads:\n${p}`), file, { templatesRoot: root });
+    parseTemplate(tpl(`http:\n  - path: ["{{BaseURL}}/${use}"]\n${extra}    payloads:\n${p}`), file, {
+      templatesRoot: root,
+    });
 
   it('keeps inline lists, converting scalars and empty items to strings', () => {
-    const r = withPayloads('      user: [admin, 1, true, ""]\n      pass:\n        - x\n        -\n', '    attack: pitchfork\n');
+    const r = withPayloads(
+      '      user: [admin, 1, true, ""]\n      pass:\n        - x\n        -\n',
+      '    attack: pitchfork\n',
+    );
     expect(issues(r)).toEqual([]);
     expect(r.template!.http[0].payloads).toEqual({ user: ['admin', '1', 'true', ''], pass: ['x', ''] });
     expect(r.template!.http[0].attack).toBe('pitchfork');
@@ -288,17 +321,22 @@ describe('payloads', () => {
     expect(issues(withPayloads(`      user: ${escape}\n`))).toEqual([
       `http[0].payloads.user: payload file "${escape}" is outside the templates folder (allowLocalFileAccess permits it)`,
     ]);
-    const allowed = parseTemplate(tpl(`http:\n  - path: ["{{BaseURL}}/{{user}}"]\n    payloads:\n      user: ${escape}\n`), file, {
-      templatesRoot: root,
-      allowLocalFileAccess: true,
-    });
+    const allowed = parseTemplate(
+      tpl(`http:\n  - path: ["{{BaseURL}}/{{user}}"]\n    payloads:\n      user: ${escape}\n`),
+      file,
+      {
+        templatesRoot: root,
+        allowLocalFileAccess: true,
+      },
+    );
     expect(allowed.template!.http[0].payloads).toEqual({ user: ['secret'] });
     rmSync(path.join(root, '..', path.basename(root) + '-secret.txt'));
   });
 
   it('refuses payload files for templates given as text (uploads), whatever file name they claim', () => {
     const text = (p: string) => tpl(`http:\n  - path: ["{{BaseURL}}/{{user}}"]\n    payloads:\n      user: ${p}\n`);
-    const reason = (p: string) => `http[0].payloads.user: payload file "${p}" cannot be used: templates given as text (uploads, private templates) may only use inline payload lists`;
+    const reason = (p: string) =>
+      `http[0].payloads.user: payload file "${p}" cannot be used: templates given as text (uploads, private templates) may only use inline payload lists`;
     expect(issues(parseTemplate(text('/etc/hostname'), 'upload.yaml'))).toEqual([reason('/etc/hostname')]);
     // The name a user gives is a label, even when it is a real file on the server (the old path for the attack).
     for (const name of ['/etc/hostname', 'package.json', path.join(process.cwd(), 'package.json')]) {
@@ -317,7 +355,9 @@ describe('payloads', () => {
   it('picks aggression levels cumulatively', () => {
     const p = '      user:\n        low: [a]\n        medium: [b]\n        high: [c]\n';
     expect(withPayloads(p).template!.http[0].payloads).toEqual({ user: ['a'] });
-    const high = parseTemplate(tpl(`http:\n  - path: ["{{BaseURL}}/{{user}}"]\n    payloads:\n${p}`), file, { aggression: 'high' });
+    const high = parseTemplate(tpl(`http:\n  - path: ["{{BaseURL}}/{{user}}"]\n    payloads:\n${p}`), file, {
+      aggression: 'high',
+    });
     expect(high.template!.http[0].payloads).toEqual({ user: ['a', 'b', 'c'] });
     expect(issues(withPayloads('      user:\n        extreme: [a]\n'))).toEqual([
       'http[0].payloads.user.extreme: unknown aggression level (use low, medium, high)',
@@ -326,7 +366,9 @@ describe('payloads', () => {
 
   it('rejects empty lists and wrong types', () => {
     expect(issues(withPayloads('      user: []\n'))).toEqual(['http[0].payloads.user: payload list is empty']);
-    expect(issues(withPayloads('      user: [[a]]\n'))).toEqual(['http[0].payloads.user[0]: must be a string, got a list']);
+    expect(issues(withPayloads('      user: [[a]]\n'))).toEqual([
+      'http[0].payloads.user[0]: must be a string, got a list',
+    ]);
     expect(issues(parseTemplate(tpl('http:\n  - path: ["{{BaseURL}}"]\n    payloads: [a]\n'), file))).toEqual([
       'http[0].payloads: must be a map of payload names to values, got a list',
     ]);

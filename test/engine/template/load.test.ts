@@ -7,7 +7,13 @@ import { loadTemplateFile, loadTemplates } from '../../../src/engine/template/in
 
 let dir: string;
 
-function template(id: string, severity: string, tags: string, author = 'alice', body = 'http:\n  - path: ["{{BaseURL}}"]\n'): string {
+function template(
+  id: string,
+  severity: string,
+  tags: string,
+  author = 'alice',
+  body = 'http:\n  - path: ["{{BaseURL}}"]\n',
+): string {
   return `id: ${id}\ninfo:\n  name: ${id}\n  author: ${author}\n  severity: ${severity}\n  tags: ${tags}\n${body}`;
 }
 
@@ -18,8 +24,14 @@ beforeAll(() => {
   mkdirSync(path.join(dir, 'profiles'), { recursive: true });
   writeFileSync(path.join(dir, 'http', 'cves', 'cve-a.yaml'), template('cve-a', 'critical', 'cve,rce'));
   writeFileSync(path.join(dir, 'http', 'panel.yml'), template('panel', 'info', 'panel,tech', 'bob'));
-  writeFileSync(path.join(dir, 'dns', 'dns-x.yaml'), template('dns-x', 'low', 'dns', 'alice', 'dns:\n  - name: "{{FQDN}}"\n    type: A\n'));
-  writeFileSync(path.join(dir, 'http', 'broken.yaml'), template('broken', 'high', 'x', 'a', 'http:\n  - path: ["{{BaseURL}}"]\n    methd: GET\n'));
+  writeFileSync(
+    path.join(dir, 'dns', 'dns-x.yaml'),
+    template('dns-x', 'low', 'dns', 'alice', 'dns:\n  - name: "{{FQDN}}"\n    type: A\n'),
+  );
+  writeFileSync(
+    path.join(dir, 'http', 'broken.yaml'),
+    template('broken', 'high', 'x', 'a', 'http:\n  - path: ["{{BaseURL}}"]\n    methd: GET\n'),
+  );
   writeFileSync(path.join(dir, 'profiles', 'all.yml'), 'tags: [cve]\nseverity: [high]\n');
   writeFileSync(path.join(dir, '.pre-commit-config.yml'), 'repos: []\n');
   writeFileSync(path.join(dir, 'README.md'), '# not yaml\n');
@@ -32,10 +44,17 @@ describe('loadTemplates', () => {
     expect(r.files).toBe(6);
     expect(r.valid).toBe(3);
     expect(r.invalid).toBe(1);
-    expect(r.skipped.map((f) => path.relative(dir, f)).sort()).toEqual(['.pre-commit-config.yml', path.join('profiles', 'all.yml')]);
+    expect(r.skipped.map((f) => path.relative(dir, f)).sort()).toEqual([
+      '.pre-commit-config.yml',
+      path.join('profiles', 'all.yml'),
+    ]);
     expect(r.templates.map((t) => t.id).sort()).toEqual(['cve-a', 'dns-x', 'panel']);
     expect(r.issues).toEqual([
-      { file: path.join(dir, 'http', 'broken.yaml'), field: 'http[0].methd', reason: 'unknown field (did you mean "method"?)' },
+      {
+        file: path.join(dir, 'http', 'broken.yaml'),
+        field: 'http[0].methd',
+        reason: 'unknown field (did you mean "method"?)',
+      },
     ]);
   });
 

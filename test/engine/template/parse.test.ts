@@ -24,14 +24,22 @@ describe('parseTemplate: top level', () => {
       severity: 'high',
       reference: ['https://example.com/a'],
       metadata: { 'max-request': 1 },
-      classification: { 'cve-id': ['CVE-2021-1234'], 'cwe-id': ['CWE-22', 'CWE-23'], 'cvss-score': 9.8, cpe: 'cpe:/a:x:y' },
+      classification: {
+        'cve-id': ['CVE-2021-1234'],
+        'cwe-id': ['CWE-22', 'CWE-23'],
+        'cvss-score': 9.8,
+        cpe: 'cpe:/a:x:y',
+      },
     });
     expect(t.http).toHaveLength(1);
   });
 
   it('accepts author and tags as lists and reference as a list without comma splitting', () => {
     const r = parseTemplate(
-      tpl(HTTP_OK, 'id: x\ninfo:\n  name: X\n  author: [a, b]\n  tags: [one, two]\n  reference:\n    - https://a/?x=1,2\n'),
+      tpl(
+        HTTP_OK,
+        'id: x\ninfo:\n  name: X\n  author: [a, b]\n  tags: [one, two]\n  reference:\n    - https://a/?x=1,2\n',
+      ),
       'f.yaml',
     );
     expect(r.template?.info.author).toEqual(['a', 'b']);
@@ -72,12 +80,17 @@ describe('parseTemplate: top level', () => {
     expect(missing.template?.info.severity).toBe('unknown');
     expect(missing.warnings.map((w) => w.field)).toEqual(['info.severity']);
     const bad = parseTemplate(tpl(HTTP_OK, 'id: x\ninfo:\n  name: X\n  author: a\n  severity: severe\n'), 'f');
-    expect(issues(bad)).toEqual(['info.severity: must be one of info, low, medium, high, critical, unknown; got "severe"']);
+    expect(issues(bad)).toEqual([
+      'info.severity: must be one of info, low, medium, high, critical, unknown; got "severe"',
+    ]);
   });
 
   it('rejects unknown keys at the top level, in info and in classification', () => {
     const r = parseTemplate(
-      tpl(HTTP_OK + 'tag: x\n', 'id: x\ninfo:\n  name: X\n  author: a\n  severty: high\n  classification:\n    cve: CVE-1\n'),
+      tpl(
+        HTTP_OK + 'tag: x\n',
+        'id: x\ninfo:\n  name: X\n  author: a\n  severty: high\n  classification:\n    cve: CVE-1\n',
+      ),
       'f.yaml',
     );
     expect(issues(r)).toEqual([
@@ -89,7 +102,10 @@ describe('parseTemplate: top level', () => {
 
   it('type-checks info fields, metadata and classification', () => {
     const r = parseTemplate(
-      tpl(HTTP_OK, 'id: x\ninfo:\n  name: [X]\n  author: a\n  metadata: nope\n  classification:\n    cvss-score: high\n'),
+      tpl(
+        HTTP_OK,
+        'id: x\ninfo:\n  name: [X]\n  author: a\n  metadata: nope\n  classification:\n    cvss-score: high\n',
+      ),
       'f',
     );
     expect(issues(r)).toEqual([
@@ -131,7 +147,9 @@ describe('parseTemplate: top level', () => {
     ]);
     expect(({} as Record<string, unknown>).x).toBeUndefined();
     const ok = parseTemplate(
-      tpl('http:\n  - path: ["{{BaseURL}}/{{__proto__}}"]\n    headers:\n      __proto__: x\n    payloads:\n      __proto__: [a]\nvariables:\n  __proto__: v\n'),
+      tpl(
+        'http:\n  - path: ["{{BaseURL}}/{{__proto__}}"]\n    headers:\n      __proto__: x\n    payloads:\n      __proto__: [a]\nvariables:\n  __proto__: v\n',
+      ),
       'f',
     ).template!;
     expect(Object.hasOwn(ok.http[0].headers, '__proto__')).toBe(true);
@@ -140,7 +158,9 @@ describe('parseTemplate: top level', () => {
   });
 
   it('requires a protocol block or workflows', () => {
-    expect(issues(parseTemplate(tpl(''), 'f'))).toEqual([': template has no protocol block (http, dns, tcp, ...) and no workflows']);
+    expect(issues(parseTemplate(tpl(''), 'f'))).toEqual([
+      ': template has no protocol block (http, dns, tcp, ...) and no workflows',
+    ]);
   });
 
   it('rejects both old and new names of a block', () => {
@@ -224,13 +244,19 @@ describe('parseTemplate: randstr', () => {
 describe('parseTemplate: other protocol blocks', () => {
   it('keeps valid blocks raw, names the type, and maps network to tcp', () => {
     const r = parseTemplate(
-      tpl('network:\n  - host: ["{{Hostname}}"]\n    inputs:\n      - data: "PING\\r\\n"\n    read-size: 64\n    matchers:\n      - type: word\n        words: [PONG]\n'),
+      tpl(
+        'network:\n  - host: ["{{Hostname}}"]\n    inputs:\n      - data: "PING\\r\\n"\n    read-size: 64\n    matchers:\n      - type: word\n        words: [PONG]\n',
+      ),
       'f',
     );
     expect(issues(r)).toEqual([]);
     expect(r.template!.type).toBe('tcp');
     expect(r.template!.other).toEqual([
-      { protocol: 'tcp', raw: expect.objectContaining({ host: ['{{Hostname}}'], 'read-size': 64 }), fields: expect.objectContaining({ 'read-size': 64 }) },
+      {
+        protocol: 'tcp',
+        raw: expect.objectContaining({ host: ['{{Hostname}}'], 'read-size': 64 }),
+        fields: expect.objectContaining({ 'read-size': 64 }),
+      },
     ]);
   });
 
@@ -251,7 +277,10 @@ describe('parseTemplate: other protocol blocks', () => {
   });
 
   it('picks the reported type in nuclei order for multi-protocol templates', () => {
-    const r = parseTemplate(tpl('code:\n  - engine: [sh]\n    source: x\n' + HTTP_OK + 'flow: code(1) && http(1)\n'), 'f');
+    const r = parseTemplate(
+      tpl('code:\n  - engine: [sh]\n    source: x\n' + HTTP_OK + 'flow: code(1) && http(1)\n'),
+      'f',
+    );
     expect(r.template!.type).toBe('http');
     expect(r.template!.other[0].protocol).toBe('code');
   });
@@ -279,7 +308,9 @@ describe('parseTemplate: other protocol blocks', () => {
 
   it('checks workflows recursively', () => {
     const r = parseTemplate(
-      tpl('workflows:\n  - template: a.yaml\n    matchers:\n      - name: wp\n        subtemplates:\n          - templat: b.yaml\n  - {}\n'),
+      tpl(
+        'workflows:\n  - template: a.yaml\n    matchers:\n      - name: wp\n        subtemplates:\n          - templat: b.yaml\n  - {}\n',
+      ),
       'f',
     );
     expect(issues(r)).toEqual([

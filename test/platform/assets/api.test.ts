@@ -17,8 +17,10 @@ describe.each(dbKinds())('assets API rules on %s', (kind) => {
   let web: TestServer;
   let member: { key: string };
   let other: { key: string; teamId: string };
-  const count = async () => (await t.request({ method: 'GET', url: '/v1/asset/enumerate' })).json().total_results as number;
-  const enumerate = (payload: Record<string, unknown>, key?: string) => t.request({ method: 'POST', url: '/v1/asset/enumerate', payload, key });
+  const count = async () =>
+    (await t.request({ method: 'GET', url: '/v1/asset/enumerate' })).json().total_results as number;
+  const enumerate = (payload: Record<string, unknown>, key?: string) =>
+    t.request({ method: 'POST', url: '/v1/asset/enumerate', payload, key });
 
   beforeAll(async () => {
     // No worker: runs are driven by calling the job handler, as a worker (or its retry) would.
@@ -35,7 +37,10 @@ describe.each(dbKinds())('assets API rules on %s', (kind) => {
   const runJob = async (enumerationId: string, run: number) => {
     const h = getJobHandler(ENUMERATE_JOB)!;
     const ctx: JobContext = { ...t.ctx, queue: t.boss, signal: new AbortController().signal };
-    return h.handler({ id: 'test', name: ENUMERATE_JOB, data: { enumerationId, run }, retryCount: 0, retryLimit: 2 }, ctx);
+    return h.handler(
+      { id: 'test', name: ENUMERATE_JOB, data: { enumerationId, run }, retryCount: 0, retryLimit: 2 },
+      ctx,
+    );
   };
 
   it.each([
@@ -47,11 +52,23 @@ describe.each(dbKinds())('assets API rules on %s', (kind) => {
     [{ root_domains: ['example.test'], steps: ['dns_resolve', 'dns_magic'] }, 'steps[1]', /unknown step "dns_magic"/],
     [{ root_domains: ['example.test'], enumeration_ports: '80,70000' }, 'enumeration_ports', /out of range/],
     [{ root_domains: ['example.test'], enumeration_ports: '0' }, 'enumeration_ports', /out of range/],
-    [{ root_domains: ['example.test'], enumeration_config: { ports: 'http' } }, 'enumeration_config.ports', /not a number/],
-    [{ root_domains: ['example.test'], enumeration_config: { resolvers: ['dns.example:53'] } }, 'enumeration_config.resolvers[0]', /resolver/],
+    [
+      { root_domains: ['example.test'], enumeration_config: { ports: 'http' } },
+      'enumeration_config.ports',
+      /not a number/,
+    ],
+    [
+      { root_domains: ['example.test'], enumeration_config: { resolvers: ['dns.example:53'] } },
+      'enumeration_config.resolvers[0]',
+      /resolver/,
+    ],
     [{ root_domains: ['example.test'], exclusions: ['10.0.0.0/99'] }, 'exclusions[0]', /not a valid CIDR/],
     [{ root_domains: ['example.test', '169.254.169.254'] }, 'root_domains[1]', /cloud metadata address/],
-    [{ root_domains: ['example.test'], enumeration_config: { resolvers: ['169.254.169.254:53'] } }, 'enumeration_config.resolvers[0]', /cloud metadata address/],
+    [
+      { root_domains: ['example.test'], enumeration_config: { resolvers: ['169.254.169.254:53'] } },
+      'enumeration_config.resolvers[0]',
+      /cloud metadata address/,
+    ],
   ])('refuses %j (400 naming %s, nothing stored)', async (payload, param, message) => {
     const res = await enumerate(payload);
     expect(res.statusCode, res.body).toBe(400);
@@ -75,7 +92,12 @@ describe.each(dbKinds())('assets API rules on %s', (kind) => {
 
   it('members and viewers can read but not create enumerations or policies; owners and admins can', async () => {
     expect((await enumerate({ root_domains: ['example.test'] }, member.key)).statusCode).toBe(403);
-    const policy = await t.request({ method: 'POST', url: '/v1/asset/policy', key: member.key, payload: { policy_type: 'set_label', policies: { port: '80' }, labels: ['x'] } });
+    const policy = await t.request({
+      method: 'POST',
+      url: '/v1/asset/policy',
+      key: member.key,
+      payload: { policy_type: 'set_label', policies: { port: '80' }, labels: ['x'] },
+    });
     expect(policy.statusCode).toBe(403);
     expect(policy.json()).toMatchObject({ code: 'forbidden' });
     expect(await count()).toBe(0);
@@ -83,18 +105,39 @@ describe.each(dbKinds())('assets API rules on %s', (kind) => {
     expect((await t.request({ method: 'GET', url: '/v1/asset/enumerate', key: member.key })).statusCode).toBe(200);
     expect((await t.request({ method: 'GET', url: '/v1/asset/policy', key: member.key })).statusCode).toBe(200);
     const admin = await t.addUser('admin@localhost', 'admin');
-    const made = await enumerate({ root_domains: ['127.0.0.4'], enumeration_ports: String(web.port), name: 'by admin' }, admin.key);
+    const made = await enumerate(
+      { root_domains: ['127.0.0.4'], enumeration_ports: String(web.port), name: 'by admin' },
+      admin.key,
+    );
     expect(made.statusCode, made.body).toBe(200);
-    expect((await t.request({ method: 'DELETE', url: `/v1/asset/enumerate/${made.json().id}`, key: member.key })).statusCode).toBe(403);
-    expect((await t.request({ method: 'POST', url: `/v1/asset/enumerate/${made.json().id}/rescan`, key: member.key })).statusCode).toBe(403);
+    expect(
+      (await t.request({ method: 'DELETE', url: `/v1/asset/enumerate/${made.json().id}`, key: member.key })).statusCode,
+    ).toBe(403);
+    expect(
+      (await t.request({ method: 'POST', url: `/v1/asset/enumerate/${made.json().id}/rescan`, key: member.key }))
+        .statusCode,
+    ).toBe(403);
     expect((await t.request({ method: 'DELETE', url: `/v1/asset/enumerate/${made.json().id}` })).statusCode).toBe(200);
   });
 
   it('a retried run stores nothing twice; another team sees none of it', async () => {
-    const made = await enumerate({ root_domains: ['127.0.0.4/32'], enumeration_ports: String(web.port), steps: ['port_scan', 'http_probe'] });
+    const made = await enumerate({
+      root_domains: ['127.0.0.4/32'],
+      enumeration_ports: String(web.port),
+      steps: ['port_scan', 'http_probe'],
+    });
     expect(made.statusCode, made.body).toBe(200);
     const id = made.json().id as string;
-    const policy = await t.request({ method: 'POST', url: '/v1/asset/policy', payload: { policy_type: 'alert', policies: { title: 'local' }, alerting_config_ids: ['a1'], enumeration_ids: [id] } });
+    const policy = await t.request({
+      method: 'POST',
+      url: '/v1/asset/policy',
+      payload: {
+        policy_type: 'alert',
+        policies: { title: 'local' },
+        alerting_config_ids: ['a1'],
+        enumeration_ids: [id],
+      },
+    });
     expect(policy.statusCode, policy.body).toBe(200);
     const policyId = policy.json().id as string;
 
@@ -117,39 +160,82 @@ describe.each(dbKinds())('assets API rules on %s', (kind) => {
     expect((await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}`, ...o })).statusCode).toBe(404);
     expect((await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}/contents`, ...o })).statusCode).toBe(404);
     expect((await t.request({ method: 'POST', url: `/v1/asset/enumerate/${id}/rescan`, ...o })).statusCode).toBe(404);
-    expect((await t.request({ method: 'PATCH', url: `/v1/asset/enumerate/${id}`, payload: { name: 'x' }, ...o })).statusCode).toBe(404);
+    expect(
+      (await t.request({ method: 'PATCH', url: `/v1/asset/enumerate/${id}`, payload: { name: 'x' }, ...o })).statusCode,
+    ).toBe(404);
     expect((await t.request({ method: 'DELETE', url: `/v1/asset/enumerate/${id}`, ...o })).statusCode).toBe(404);
     expect((await t.request({ method: 'GET', url: `/v1/asset/${assetId}/changelogs`, ...o })).statusCode).toBe(404);
     expect((await t.request({ method: 'GET', url: `/v1/asset/policy/${policyId}`, ...o })).statusCode).toBe(404);
     expect((await t.request({ method: 'GET', url: `/v1/asset/policy/${policyId}/events`, ...o })).statusCode).toBe(404);
     expect((await t.request({ method: 'DELETE', url: `/v1/asset/policy/${policyId}`, ...o })).statusCode).toBe(404);
     expect((await t.request({ method: 'GET', url: '/v1/asset/enumerate', ...o })).json().total_results).toBe(0);
-    expect((await t.request({ method: 'GET', url: '/v1/asset/enumerate/contents', ...o })).json().total_results).toBe(0);
+    expect((await t.request({ method: 'GET', url: '/v1/asset/enumerate/contents', ...o })).json().total_results).toBe(
+      0,
+    );
     expect((await t.request({ method: 'GET', url: '/v1/asset/policy', ...o })).json().total).toBe(0);
-    const tpl = [{ name: 'x.yaml', contents: 'id: x\ninfo:\n  name: x\n  author: v\n  severity: info\nhttp:\n  - method: GET\n    path: ["{{BaseURL}}"]\n' }];
-    const scan = await t.request({ method: 'POST', url: '/v1/scans', payload: { enumeration_ids: [{ id }], private_templates: tpl }, ...o });
+    const tpl = [
+      {
+        name: 'x.yaml',
+        contents:
+          'id: x\ninfo:\n  name: x\n  author: v\n  severity: info\nhttp:\n  - method: GET\n    path: ["{{BaseURL}}"]\n',
+      },
+    ];
+    const scan = await t.request({
+      method: 'POST',
+      url: '/v1/scans',
+      payload: { enumeration_ids: [{ id }], private_templates: tpl },
+      ...o,
+    });
     expect(scan.statusCode).toBe(400);
     expect(scan.json()).toMatchObject({ param: 'enumeration_ids[0].id' });
-    const byAsset = await t.request({ method: 'POST', url: '/v1/scans', payload: { assets: [String(assetId)], private_templates: tpl }, ...o });
+    const byAsset = await t.request({
+      method: 'POST',
+      url: '/v1/scans',
+      payload: { assets: [String(assetId)], private_templates: tpl },
+      ...o,
+    });
     expect(byAsset.json()).toMatchObject({ param: 'assets[0]' });
-    const all = await t.request({ method: 'POST', url: '/v1/scans', payload: { scan_all_assets: true, private_templates: tpl }, ...o });
+    const all = await t.request({
+      method: 'POST',
+      url: '/v1/scans',
+      payload: { scan_all_assets: true, private_templates: tpl },
+      ...o,
+    });
     expect(all.json()).toMatchObject({ message: 'the scan has no targets' });
     // The owner's scan over the asset id resolves to its URL.
-    const mine = await t.request({ method: 'POST', url: '/v1/scans', payload: { assets: [String(assetId)], private_templates: tpl } });
+    const mine = await t.request({
+      method: 'POST',
+      url: '/v1/scans',
+      payload: { assets: [String(assetId)], private_templates: tpl },
+    });
     expect(mine.statusCode, mine.body).toBe(200);
-    expect((await t.request({ method: 'GET', url: `/v1/scans/${mine.json().id}/config` })).json().targets).toEqual([`http://127.0.0.4:${web.port}`]);
+    expect((await t.request({ method: 'GET', url: `/v1/scans/${mine.json().id}/config` })).json().targets).toEqual([
+      `http://127.0.0.4:${web.port}`,
+    ]);
   });
 
   it('technologies come from fingerprint templates run by the engine (a private template here)', async () => {
-    const tpl = 'id: local-tech\ninfo:\n  name: Local tech\n  author: vigil\n  severity: info\n  tags: tech\nhttp:\n  - method: GET\n    path:\n      - "{{BaseURL}}"\n    matchers-condition: or\n    matchers:\n      - type: word\n        name: localcms\n        words: ["<title>Local</title>"]\n      - type: word\n        name: never-there\n        words: ["zzzz-not-present"]\n';
-    const made = await t.request({ method: 'POST', url: '/v1/template', payload: { template: tpl, filename: 'local-tech.yaml' } });
+    const tpl =
+      'id: local-tech\ninfo:\n  name: Local tech\n  author: vigil\n  severity: info\n  tags: tech\nhttp:\n  - method: GET\n    path:\n      - "{{BaseURL}}"\n    matchers-condition: or\n    matchers:\n      - type: word\n        name: localcms\n        words: ["<title>Local</title>"]\n      - type: word\n        name: never-there\n        words: ["zzzz-not-present"]\n';
+    const made = await t.request({
+      method: 'POST',
+      url: '/v1/template',
+      payload: { template: tpl, filename: 'local-tech.yaml' },
+    });
     expect(made.statusCode, made.body).toBe(200);
-    const res = await enumerate({ root_domains: ['127.0.0.4'], enumeration_ports: String(web.port), enumeration_config: { technology_templates: ['local-tech'] } });
+    const res = await enumerate({
+      root_domains: ['127.0.0.4'],
+      enumeration_ports: String(web.port),
+      enumeration_config: { technology_templates: ['local-tech'] },
+    });
     const id = res.json().id;
     await runJob(id, 1);
     const list = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}/contents` })).json();
     expect(list.data[0].technologies).toEqual(['localcms']);
-    expect((await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}/contents?technologies=LocalCMS` })).json().total_results).toBe(1);
+    expect(
+      (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}/contents?technologies=LocalCMS` })).json()
+        .total_results,
+    ).toBe(1);
     // By default the catalogue's tech-detect runs; this database has no catalogue, and the run says so.
     const plain = await enumerate({ root_domains: ['127.0.0.4'], enumeration_ports: String(web.port) });
     await runJob(plain.json().id, 1);
@@ -159,34 +245,54 @@ describe.each(dbKinds())('assets API rules on %s', (kind) => {
     await t.request({ method: 'DELETE', url: `/v1/asset/enumerate/${plain.json().id}` });
   });
 
-  it.skipIf(!hasShared('corpus/nuclei-templates'))('the catalogue\'s tech-detect names the technologies of a web asset', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'vigil-tech-'));
-    const server = await startHttpServer((_req, res) => {
-      res.setHeader('Server', 'nginx/1.25.3');
-      res.setHeader('X-Powered-By', 'PHP/8.2.1');
-      res.end('<html><title>tech</title><a href="https://www.atlassian.com/software/jira">Project Management Software</a></html>');
-    }, { host: '127.0.0.5' });
-    try {
-      mkdirSync(path.join(dir, 'http/technologies'), { recursive: true });
-      copyFileSync(path.join(sharedDir, 'corpus/nuclei-templates/http/technologies/tech-detect.yaml'), path.join(dir, 'http/technologies/tech-detect.yaml'));
-      await importCatalogue(t.ctx.db, dir);
-      const res = await enumerate({ root_domains: ['127.0.0.5'], enumeration_ports: String(server.port) });
-      await runJob(res.json().id, 1);
-      const list = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${res.json().id}/contents` })).json();
-      // "nginx" and "PHP" from the headers themselves (tech-detect names them too: kept once); the page's
-      // Jira only from tech-detect's body matcher.
-      expect(list.data[0].technologies.map((x: string) => x.toLowerCase()).sort()).toEqual(['atlassian-jira', 'nginx', 'php']);
-      const data = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${res.json().id}` })).json().data;
-      expect(data.notices).toEqual([]);
-      await t.request({ method: 'DELETE', url: `/v1/asset/enumerate/${res.json().id}` });
-    } finally {
-      await server.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  it.skipIf(!hasShared('corpus/nuclei-templates'))(
+    "the catalogue's tech-detect names the technologies of a web asset",
+    async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'vigil-tech-'));
+      const server = await startHttpServer(
+        (_req, res) => {
+          res.setHeader('Server', 'nginx/1.25.3');
+          res.setHeader('X-Powered-By', 'PHP/8.2.1');
+          res.end(
+            '<html><title>tech</title><a href="https://www.atlassian.com/software/jira">Project Management Software</a></html>',
+          );
+        },
+        { host: '127.0.0.5' },
+      );
+      try {
+        mkdirSync(path.join(dir, 'http/technologies'), { recursive: true });
+        copyFileSync(
+          path.join(sharedDir, 'corpus/nuclei-templates/http/technologies/tech-detect.yaml'),
+          path.join(dir, 'http/technologies/tech-detect.yaml'),
+        );
+        await importCatalogue(t.ctx.db, dir);
+        const res = await enumerate({ root_domains: ['127.0.0.5'], enumeration_ports: String(server.port) });
+        await runJob(res.json().id, 1);
+        const list = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${res.json().id}/contents` })).json();
+        // "nginx" and "PHP" from the headers themselves (tech-detect names them too: kept once); the page's
+        // Jira only from tech-detect's body matcher.
+        expect(list.data[0].technologies.map((x: string) => x.toLowerCase()).sort()).toEqual([
+          'atlassian-jira',
+          'nginx',
+          'php',
+        ]);
+        const data = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${res.json().id}` })).json().data;
+        expect(data.notices).toEqual([]);
+        await t.request({ method: 'DELETE', url: `/v1/asset/enumerate/${res.json().id}` });
+      } finally {
+        await server.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
-  it('automatic_vuln_scans: a scan of the run\'s new web assets, or a notice when it cannot start', async () => {
-    const none = await enumerate({ root_domains: ['127.0.0.4'], enumeration_ports: String(web.port), automatic_vuln_scans: true, enumeration_config: { technology_templates: [] } });
+  it("automatic_vuln_scans: a scan of the run's new web assets, or a notice when it cannot start", async () => {
+    const none = await enumerate({
+      root_domains: ['127.0.0.4'],
+      enumeration_ports: String(web.port),
+      automatic_vuln_scans: true,
+      enumeration_config: { technology_templates: [] },
+    });
     await runJob(none.json().id, 1);
     const data = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${none.json().id}` })).json().data;
     expect(data.notices).toEqual(['automatic vulnerability scan not started: the scan has no templates']);
@@ -196,12 +302,21 @@ describe.each(dbKinds())('assets API rules on %s', (kind) => {
     const dir = mkdtempSync(path.join(tmpdir(), 'vigil-rec-'));
     try {
       mkdirSync(path.join(dir, 'http/misconfiguration'), { recursive: true });
-      writeFileSync(path.join(dir, 'http/misconfiguration/rec.yaml'), 'id: rec-check\ninfo:\n  name: rec\n  author: vigil\n  severity: medium\n  tags: misconfig\nhttp:\n  - method: GET\n    path:\n      - "{{BaseURL}}/rec"\n    matchers:\n      - type: status\n        status: [200]\n');
+      writeFileSync(
+        path.join(dir, 'http/misconfiguration/rec.yaml'),
+        'id: rec-check\ninfo:\n  name: rec\n  author: vigil\n  severity: medium\n  tags: misconfig\nhttp:\n  - method: GET\n    path:\n      - "{{BaseURL}}/rec"\n    matchers:\n      - type: status\n        status: [200]\n',
+      );
       await importCatalogue(t.ctx.db, dir);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-    const made = await enumerate({ name: 'auto', root_domains: ['127.0.0.4'], enumeration_ports: String(web.port), automatic_vuln_scans: true, enumeration_config: { technology_templates: [] } });
+    const made = await enumerate({
+      name: 'auto',
+      root_domains: ['127.0.0.4'],
+      enumeration_ports: String(web.port),
+      automatic_vuln_scans: true,
+      enumeration_config: { technology_templates: [] },
+    });
     const id = made.json().id;
     await runJob(id, 1);
     await runJob(id, 1); // a retry does not start a second scan
@@ -217,28 +332,50 @@ describe.each(dbKinds())('assets API rules on %s', (kind) => {
     await t.request({ method: 'DELETE', url: `/v1/asset/enumerate/${id}` });
   });
 
-  it.skipIf(!existsSync('/usr/bin/chromium'))('http_screenshot stores a PNG served to the team only', async () => {
-    const made = await enumerate({ root_domains: ['127.0.0.4'], enumeration_ports: String(web.port), steps: ['port_scan', 'http_probe', 'http_screenshot'], enumeration_config: { technology_templates: [] } });
-    const id = made.json().id;
-    await runJob(id, 1);
-    const list = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}/contents?is_screenshot=true` })).json();
-    expect(list.total_results).toBe(1);
-    const png = await t.request({ method: 'GET', url: `/v1/asset/${list.data[0].id}/screenshot` });
-    expect(png.statusCode).toBe(200);
-    expect(png.headers['content-type']).toBe('image/png');
-    expect(png.rawPayload.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
-    expect((await t.request({ method: 'GET', url: `/v1/asset/${list.data[0].id}/screenshot`, key: other.key })).statusCode).toBe(404);
-    await t.request({ method: 'DELETE', url: `/v1/asset/enumerate/${id}` });
-  }, 60_000);
+  it.skipIf(!existsSync('/usr/bin/chromium'))(
+    'http_screenshot stores a PNG served to the team only',
+    async () => {
+      const made = await enumerate({
+        root_domains: ['127.0.0.4'],
+        enumeration_ports: String(web.port),
+        steps: ['port_scan', 'http_probe', 'http_screenshot'],
+        enumeration_config: { technology_templates: [] },
+      });
+      const id = made.json().id;
+      await runJob(id, 1);
+      const list = (
+        await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}/contents?is_screenshot=true` })
+      ).json();
+      expect(list.total_results).toBe(1);
+      const png = await t.request({ method: 'GET', url: `/v1/asset/${list.data[0].id}/screenshot` });
+      expect(png.statusCode).toBe(200);
+      expect(png.headers['content-type']).toBe('image/png');
+      expect(png.rawPayload.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+      expect(
+        (await t.request({ method: 'GET', url: `/v1/asset/${list.data[0].id}/screenshot`, key: other.key })).statusCode,
+      ).toBe(404);
+      await t.request({ method: 'DELETE', url: `/v1/asset/enumerate/${id}` });
+    },
+    60_000,
+  );
 
   it('http_screenshot without a browser is skipped with a notice', async () => {
     process.env.VIGIL_CHROMIUM = '/nonexistent/chromium';
     try {
-      const made = await enumerate({ root_domains: ['127.0.0.4'], enumeration_ports: String(web.port), steps: ['port_scan', 'http_probe', 'http_screenshot'], enumeration_config: { technology_templates: [] } });
+      const made = await enumerate({
+        root_domains: ['127.0.0.4'],
+        enumeration_ports: String(web.port),
+        steps: ['port_scan', 'http_probe', 'http_screenshot'],
+        enumeration_config: { technology_templates: [] },
+      });
       const id = made.json().id;
       await runJob(id, 1);
       const data = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}` })).json().data;
-      expect(data).toMatchObject({ status: 'finished', total_assets: 1, notices: ["http_screenshot skipped: no browser at /nonexistent/chromium (install Debian's chromium)"] });
+      expect(data).toMatchObject({
+        status: 'finished',
+        total_assets: 1,
+        notices: ["http_screenshot skipped: no browser at /nonexistent/chromium (install Debian's chromium)"],
+      });
       const list = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}/contents` })).json();
       expect(list.data[0].is_screenshot).toBe(false);
       expect((await t.request({ method: 'GET', url: `/v1/asset/${list.data[0].id}/screenshot` })).statusCode).toBe(404);
@@ -249,10 +386,18 @@ describe.each(dbKinds())('assets API rules on %s', (kind) => {
   });
 
   it('delete and remove_label policies act on the assets a run finds', async () => {
-    const made = await enumerate({ root_domains: ['127.0.0.4'], enumeration_ports: String(web.port), enumeration_config: { technology_templates: [] } });
+    const made = await enumerate({
+      root_domains: ['127.0.0.4'],
+      enumeration_ports: String(web.port),
+      enumeration_config: { technology_templates: [] },
+    });
     const id = made.json().id;
     const policy = async (payload: Record<string, unknown>) => {
-      const res = await t.request({ method: 'POST', url: '/v1/asset/policy', payload: { enumeration_ids: [id], ...payload } });
+      const res = await t.request({
+        method: 'POST',
+        url: '/v1/asset/policy',
+        payload: { enumeration_ids: [id], ...payload },
+      });
       expect(res.statusCode, res.body).toBe(200);
       return res.json().id as string;
     };
@@ -262,20 +407,27 @@ describe.each(dbKinds())('assets API rules on %s', (kind) => {
     let list = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}/contents` })).json();
     // Policies run in creation order: the label set by the first is removed by the second.
     expect(list.data[0].labels).toEqual(['keep']);
-    for (const p of [tag, untag]) expect((await t.request({ method: 'GET', url: `/v1/asset/policy/${p}/events` })).json().total).toBe(1);
+    for (const p of [tag, untag])
+      expect((await t.request({ method: 'GET', url: `/v1/asset/policy/${p}/events` })).json().total).toBe(1);
 
     const del = await policy({ policy_type: 'delete', policies: { labels: 'keep', title: 'local' } });
     // A rescan that changes nothing gives the policies nothing to act on: the asset stays.
     await t.request({ method: 'POST', url: `/v1/asset/enumerate/${id}/rescan` });
     await runJob(id, 2);
-    expect((await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}/contents` })).json().total_results).toBe(1);
+    expect((await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}/contents` })).json().total_results).toBe(
+      1,
+    );
     // Turned on for existing assets, it deletes the matching one at once and says so.
     await t.request({ method: 'PATCH', url: `/v1/asset/policy/${del}`, payload: { apply_to_existing: true } });
     list = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}/contents` })).json();
     expect(list.total_results).toBe(0);
     const ev = (await t.request({ method: 'GET', url: `/v1/asset/policy/${del}/events` })).json();
     expect(ev.total).toBe(1);
-    expect(ev.data.events[0]).toMatchObject({ event_type: 'asset_policy_applied', status: 'succeeded', message_payload: { policy_type: 'delete' } });
+    expect(ev.data.events[0]).toMatchObject({
+      event_type: 'asset_policy_applied',
+      status: 'succeeded',
+      message_payload: { policy_type: 'delete' },
+    });
     for (const p of [tag, untag, del]) await t.request({ method: 'DELETE', url: `/v1/asset/policy/${p}` });
     await t.request({ method: 'DELETE', url: `/v1/asset/enumerate/${id}` });
   });
@@ -285,9 +437,15 @@ describe.each(dbKinds())('assets API rules on %s', (kind) => {
     const dns = await startDnsServer({ records: { 'a.passive.test': a, 'b.passive.test': a, 'vt.passive.test': a } });
     const seenKeys: string[] = [];
     const src = await startHttpServer((req, res) => {
-      if (req.url!.startsWith('/crt')) return res.end(JSON.stringify([{ name_value: 'a.passive.test\n*.b.passive.test' }, { name_value: 'gone.passive.test' }]));
+      if (req.url!.startsWith('/crt'))
+        return res.end(
+          JSON.stringify([{ name_value: 'a.passive.test\n*.b.passive.test' }, { name_value: 'gone.passive.test' }]),
+        );
       if (req.url!.startsWith('/ht')) return res.end('b.passive.test,127.0.0.4\nother.example,1.2.3.4\n');
-      if (req.url!.startsWith('/otx')) { res.statusCode = 503; return res.end(); }
+      if (req.url!.startsWith('/otx')) {
+        res.statusCode = 503;
+        return res.end();
+      }
       if (req.url!.startsWith('/vt')) {
         seenKeys.push(String(req.headers['x-apikey']));
         return res.end(JSON.stringify({ data: [{ id: 'vt.passive.test' }] }));
@@ -299,9 +457,12 @@ describe.each(dbKinds())('assets API rules on %s', (kind) => {
     for (const [k, v] of Object.entries(env)) process.env[`VIGIL_PASSIVE_${k}_URL`] = src.url + v;
     try {
       const made = await t.request({
-        method: 'POST', url: '/v1/asset/enumerate',
+        method: 'POST',
+        url: '/v1/asset/enumerate',
         payload: {
-          root_domains: ['passive.test'], steps: ['dns_passive', 'dns_resolve'], subfinder_config_ids: ['sf-1'],
+          root_domains: ['passive.test'],
+          steps: ['dns_passive', 'dns_resolve'],
+          subfinder_config_ids: ['sf-1'],
           enumeration_config: { resolvers: [dns.resolver], provider_config: 'virustotal:\n  - vt-key\n' },
         },
       });
@@ -310,7 +471,9 @@ describe.each(dbKinds())('assets API rules on %s', (kind) => {
       await runJob(id, 1);
       const list = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}/contents` })).json();
       expect(list.data.map((a: any) => a.host).sort()).toEqual(['a.passive.test', 'b.passive.test', 'vt.passive.test']);
-      expect(list.data.find((a: any) => a.host === 'vt.passive.test').source).toEqual([{ source: 'dns_passive:virustotal', metadata: {} }]);
+      expect(list.data.find((a: any) => a.host === 'vt.passive.test').source).toEqual([
+        { source: 'dns_passive:virustotal', metadata: {} },
+      ]);
       expect(seenKeys).toEqual(['vt-key']);
       const data = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}` })).json().data;
       expect(data.enumeration_config).toMatchObject({ provider_config: '****', subfinder_config_ids: ['sf-1'] });
@@ -319,17 +482,42 @@ describe.each(dbKinds())('assets API rules on %s', (kind) => {
         'dns_passive: source securitytrails skipped: no key configured (provider config "securitytrails")',
         'dns_passive: subfinder config sf-1 not found; its keys are not used',
       ]);
-      expect(JSON.stringify((await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}`, key: member.key })).json())).not.toContain('vt-key');
+      expect(
+        JSON.stringify((await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}`, key: member.key })).json()),
+      ).not.toContain('vt-key');
 
       // An edit of other settings that sends the shown config back (the mask included, as the console
       // does) keeps the stored keys and the subfinder configs; [] removes the subfinder configs.
-      const stored = async () => (await t.ctx.db.query<{ c: Record<string, unknown> }>('SELECT enumeration_config AS c FROM asset_enumerations WHERE id = $1', [id])).rows[0]!.c;
+      const stored = async () =>
+        (
+          await t.ctx.db.query<{ c: Record<string, unknown> }>(
+            'SELECT enumeration_config AS c FROM asset_enumerations WHERE id = $1',
+            [id],
+          )
+        ).rows[0]!.c;
       const { subfinder_config_ids: _sf, ...shown } = data.enumeration_config;
-      const edited = await t.request({ method: 'PATCH', url: `/v1/asset/enumerate/${id}`, payload: { enumeration_config: { ...shown, timeout: 4 } } });
+      const edited = await t.request({
+        method: 'PATCH',
+        url: `/v1/asset/enumerate/${id}`,
+        payload: { enumeration_config: { ...shown, timeout: 4 } },
+      });
       expect(edited.statusCode, edited.body).toBe(200);
-      expect(await stored()).toMatchObject({ provider_config: 'virustotal:\n  - vt-key\n', subfinder_config_ids: ['sf-1'], timeout: 4 });
-      expect((await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}` })).json().data.enumeration_config).toMatchObject({ provider_config: '****', timeout: 4 });
-      await t.request({ method: 'PATCH', url: `/v1/asset/enumerate/${id}`, payload: { enumeration_config: { ...shown, provider_config: 'virustotal:\n  - vt-key-2\n' }, subfinder_config_ids: [] } });
+      expect(await stored()).toMatchObject({
+        provider_config: 'virustotal:\n  - vt-key\n',
+        subfinder_config_ids: ['sf-1'],
+        timeout: 4,
+      });
+      expect(
+        (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}` })).json().data.enumeration_config,
+      ).toMatchObject({ provider_config: '****', timeout: 4 });
+      await t.request({
+        method: 'PATCH',
+        url: `/v1/asset/enumerate/${id}`,
+        payload: {
+          enumeration_config: { ...shown, provider_config: 'virustotal:\n  - vt-key-2\n' },
+          subfinder_config_ids: [],
+        },
+      });
       const after = await stored();
       expect(after.provider_config).toBe('virustotal:\n  - vt-key-2\n');
       expect(after).not.toHaveProperty('subfinder_config_ids');
@@ -365,10 +553,24 @@ describe.each(dbKinds())('assets API rules on %s', (kind) => {
     const id = made.json().id;
     await t.request({ method: 'PATCH', url: `/v1/asset/policy/${id}`, payload: { labels: ['b'] } });
     expect((await t.request({ method: 'GET', url: `/v1/asset/policy/${id}` })).json().data.labels).toEqual(['a', 'b']);
-    await t.request({ method: 'PATCH', url: `/v1/asset/policy/${id}?update_type=replace`, payload: { policy_type: 'set_label', policies: { port: '443' }, labels: ['c'] } });
+    await t.request({
+      method: 'PATCH',
+      url: `/v1/asset/policy/${id}?update_type=replace`,
+      payload: { policy_type: 'set_label', policies: { port: '443' }, labels: ['c'] },
+    });
     const got = (await t.request({ method: 'GET', url: `/v1/asset/policy/${id}` })).json().data;
-    expect(got).toMatchObject({ name: 'tagger', labels: ['c'], policies: { port: '443' }, policy_type: 'set_label', apply_to_existing: false });
-    const badPatch = await t.request({ method: 'PATCH', url: `/v1/asset/policy/${id}?update_type=replace`, payload: { policy_type: 'set_label', policies: { port: '443' } } });
+    expect(got).toMatchObject({
+      name: 'tagger',
+      labels: ['c'],
+      policies: { port: '443' },
+      policy_type: 'set_label',
+      apply_to_existing: false,
+    });
+    const badPatch = await t.request({
+      method: 'PATCH',
+      url: `/v1/asset/policy/${id}?update_type=replace`,
+      payload: { policy_type: 'set_label', policies: { port: '443' } },
+    });
     expect(badPatch.statusCode).toBe(400);
     expect((await t.request({ method: 'DELETE', url: `/v1/asset/policy/${id}` })).statusCode).toBe(200);
     expect((await t.request({ method: 'GET', url: `/v1/asset/policy/${id}` })).statusCode).toBe(404);
@@ -377,7 +579,11 @@ describe.each(dbKinds())('assets API rules on %s', (kind) => {
   it('apply_to_existing labels the assets already stored; update and list enumerations', async () => {
     const assetsNow = (await t.request({ method: 'GET', url: '/v1/asset/enumerate/contents' })).json();
     expect(assetsNow.total_results).toBeGreaterThan(0);
-    const res = await t.request({ method: 'POST', url: '/v1/asset/policy', payload: { policy_type: 'set_label', policies: { title: 'Local' }, labels: ['web'], apply_to_existing: true } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/asset/policy',
+      payload: { policy_type: 'set_label', policies: { title: 'Local' }, labels: ['web'], apply_to_existing: true },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const labelled = (await t.request({ method: 'GET', url: '/v1/asset/enumerate/contents?labels=web' })).json();
     expect(labelled.total_results).toBe(assetsNow.total_results);
@@ -386,10 +592,22 @@ describe.each(dbKinds())('assets API rules on %s', (kind) => {
 
     const list = (await t.request({ method: 'GET', url: '/v1/asset/enumerate?sort_asc=name' })).json();
     const id = list.data[0].id;
-    expect((await t.request({ method: 'PATCH', url: `/v1/asset/enumerate/${id}`, payload: { name: 'renamed', enumeration_ports: '99999' } })).statusCode).toBe(400);
-    expect((await t.request({ method: 'PATCH', url: `/v1/asset/enumerate/${id}`, payload: { name: 'renamed' } })).statusCode).toBe(200);
+    expect(
+      (
+        await t.request({
+          method: 'PATCH',
+          url: `/v1/asset/enumerate/${id}`,
+          payload: { name: 'renamed', enumeration_ports: '99999' },
+        })
+      ).statusCode,
+    ).toBe(400);
+    expect(
+      (await t.request({ method: 'PATCH', url: `/v1/asset/enumerate/${id}`, payload: { name: 'renamed' } })).statusCode,
+    ).toBe(200);
     expect((await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}` })).json().data.name).toBe('renamed');
-    expect((await t.request({ method: 'GET', url: '/v1/asset/enumerate?search=renamed' })).json().total_results).toBe(1);
+    expect((await t.request({ method: 'GET', url: '/v1/asset/enumerate?search=renamed' })).json().total_results).toBe(
+      1,
+    );
     expect((await t.request({ method: 'GET', url: '/v1/asset/enumerate?status=bogus' })).statusCode).toBe(400);
     expect((await t.request({ method: 'GET', url: '/v1/asset/enumerate?sort_desc=secret' })).statusCode).toBe(400);
     expect((await t.request({ method: 'GET', url: '/v1/asset/abc/changelogs' })).statusCode).toBe(400);

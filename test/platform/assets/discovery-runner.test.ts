@@ -26,9 +26,20 @@ describe('discovery thread', () => {
     silent?.close();
   });
 
-  const input = (over: Partial<DiscoveryThreadInput['config']>, extra: Partial<DiscoveryThreadInput> = {}): DiscoveryThreadInput => ({
-    config: { roots: ['127.0.0.1'], steps: ['port_scan', 'http_probe'], ports: servers.map((s) => s.port).join(','), limits: { timeoutMs: 2000 }, ...over },
-    deny, batchSize: 2, ...extra,
+  const input = (
+    over: Partial<DiscoveryThreadInput['config']>,
+    extra: Partial<DiscoveryThreadInput> = {},
+  ): DiscoveryThreadInput => ({
+    config: {
+      roots: ['127.0.0.1'],
+      steps: ['port_scan', 'http_probe'],
+      ports: servers.map((s) => s.port).join(','),
+      limits: { timeoutMs: 2000 },
+      ...over,
+    },
+    deny,
+    batchSize: 2,
+    ...extra,
   });
 
   it('hands its assets over in batches, the next only after the last was stored', async () => {
@@ -50,7 +61,7 @@ describe('discovery thread', () => {
     expect(most).toBe(1);
   });
 
-  it('applies the deny list on the thread: the platform\'s own port on loopback is never probed', async () => {
+  it("applies the deny list on the thread: the platform's own port on loopback is never probed", async () => {
     const found: string[] = [];
     const before = servers[1]!.requests.length;
     await runDiscoveryThread(input({}, { deny: { ...deny, port: servers[1]!.port } }), {
@@ -64,7 +75,9 @@ describe('discovery thread', () => {
   it('an aborted run ends within seconds even while a probe waits on a silent server', async () => {
     const stop = new AbortController();
     const run = runDiscoveryThread(input({ ports: String(silentPort), limits: { timeoutMs: 60_000 } }), {
-      signal: stop.signal, onEvent: () => {}, onAssets: async () => {},
+      signal: stop.signal,
+      onEvent: () => {},
+      onAssets: async () => {},
     });
     // Once the probe has sent its request to the silent port, it waits for its 60 s timeout.
     const asked = silentAsked;

@@ -24,27 +24,37 @@ export interface AssetTestApp extends TestApp {
   waitRun(id: string, run: number, timeoutMs?: number): Promise<Record<string, any>>;
 }
 
-export async function createAssetApp(kind: DbKind, opts: { worker?: boolean; config?: Partial<PlatformConfig> } = {}): Promise<AssetTestApp> {
+export async function createAssetApp(
+  kind: DbKind,
+  opts: { worker?: boolean; config?: Partial<PlatformConfig> } = {},
+): Promise<AssetTestApp> {
   const t = await createTestApp(kind, opts.config);
   const boss = await startTestQueue(t.testDb);
   t.ctx.queue = boss;
   await ensureQueues(boss, [getJobHandler(ENUMERATE_JOB)!, getJobHandler(ALERT_JOB)!, getJobHandler(SCAN_CHUNK_JOB)!]);
   // The alert job is not worked here: tests count the alerts queued for delivery.
-  const worker = opts.worker === false ? undefined : await startWorker(t.ctx, {
-    jobs: [getJobHandler(ENUMERATE_JOB)!, getJobHandler(SCAN_CHUNK_JOB)!],
-    pollingIntervalSeconds: 0.5,
-  });
+  const worker =
+    opts.worker === false
+      ? undefined
+      : await startWorker(t.ctx, {
+          jobs: [getJobHandler(ENUMERATE_JOB)!, getJobHandler(SCAN_CHUNK_JOB)!],
+          pollingIntervalSeconds: 0.5,
+        });
   return {
     ...t,
     boss,
     worker,
     async waitRun(id, run, timeoutMs = 60_000) {
-      return waitFor(async () => {
-        const res = await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}` });
-        const d = res.json().data;
-        if (d?.status === 'failed') throw new Error(`enumeration failed: ${d.failure_reason}`);
-        return d?.status === 'finished' && d.rescan_count === run - 1 && d;
-      }, timeoutMs, 200);
+      return waitFor(
+        async () => {
+          const res = await t.request({ method: 'GET', url: `/v1/asset/enumerate/${id}` });
+          const d = res.json().data;
+          if (d?.status === 'failed') throw new Error(`enumeration failed: ${d.failure_reason}`);
+          return d?.status === 'finished' && d.rescan_count === run - 1 && d;
+        },
+        timeoutMs,
+        200,
+      );
     },
     async close() {
       await worker?.stop(2_000);
@@ -66,7 +76,10 @@ export async function otherTeamUser(t: TestApp, email: string): Promise<{ key: s
 /** Jobs of a name in the test's queue, in any state (read from pg-boss's job table). */
 export async function jobsOf(t: AssetTestApp, name: string): Promise<{ id: string; data: any }[]> {
   const table = `${quoteIdent(queueSchemaFor(t.testDb.schema))}.job`;
-  const { rows } = await t.ctx.db.query<{ id: string; data: any }>(`SELECT id::text AS id, data FROM ${table} WHERE name = $1 ORDER BY created_on`, [name]);
+  const { rows } = await t.ctx.db.query<{ id: string; data: any }>(
+    `SELECT id::text AS id, data FROM ${table} WHERE name = $1 ORDER BY created_on`,
+    [name],
+  );
   return rows;
 }
 export { ALERT_JOB, ENUMERATE_JOB };

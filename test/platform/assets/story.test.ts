@@ -28,21 +28,27 @@ describe.each(dbKinds())('assets story on %s', (kind) => {
 
   beforeAll(async () => {
     t = await createAssetApp(kind);
-    shop = await startHttpServer((req, res) => {
-      res.setHeader('Server', 'nginx/1.25.3');
-      if (req.url === '/favicon.ico') {
-        res.statusCode = 404;
-        return res.end();
-      }
-      if (maintenance) {
-        res.statusCode = 503;
-        return res.end(page('Maintenance'));
-      }
-      res.end(page('Shop'));
-    }, { host: '127.0.0.2' });
+    shop = await startHttpServer(
+      (req, res) => {
+        res.setHeader('Server', 'nginx/1.25.3');
+        if (req.url === '/favicon.ico') {
+          res.statusCode = 404;
+          return res.end();
+        }
+        if (maintenance) {
+          res.statusCode = 503;
+          return res.end(page('Maintenance'));
+        }
+        res.end(page('Shop'));
+      },
+      { host: '127.0.0.2' },
+    );
     admin = await startHttpServer((_req, res) => res.end(page('Admin')), { host: '127.0.0.2' });
     adminPort = admin.port;
-    api = await startHttpsServer((_req, res) => res.end(page('API')), { host: '127.0.0.3', cert: makeCert({ subject: '/CN=api.example.test/O=Vigil Test', dns: ['api.example.test'] }) });
+    api = await startHttpsServer((_req, res) => res.end(page('API')), {
+      host: '127.0.0.3',
+      cert: makeCert({ subject: '/CN=api.example.test/O=Vigil Test', dns: ['api.example.test'] }),
+    });
     dns = await startDnsServer({
       records: {
         'app.example.test': [{ type: 'A', data: '127.0.0.2' }],
@@ -59,9 +65,11 @@ describe.each(dbKinds())('assets story on %s', (kind) => {
 
   it('an enumeration finds the expected hosts, ports and web facts', async () => {
     const res = await t.request({
-      method: 'POST', url: '/v1/asset/enumerate',
+      method: 'POST',
+      url: '/v1/asset/enumerate',
       payload: {
-        name: 'example', root_domains: ['example.test'],
+        name: 'example',
+        root_domains: ['example.test'],
         steps: ['dns_resolve', 'dns_bruteforce', 'port_scan', 'http_probe', 'tls_scan'],
         enumeration_ports: `${shop.port},${adminPort},${api.port}`,
         enumeration_config: { resolvers: [dns.resolver], wordlist: ['app', 'www', 'api', 'new', 'mail'], timeout: 2 },
@@ -70,27 +78,59 @@ describe.each(dbKinds())('assets story on %s', (kind) => {
     expect(res.statusCode, res.body).toBe(200);
     enumId = res.json().id;
     const done = await t.waitRun(enumId, 1);
-    expect(done).toMatchObject({ status: 'finished', progress: 100, total_assets: 8, new_assets: 8, rescan_count: 0, is_rescan: false });
+    expect(done).toMatchObject({
+      status: 'finished',
+      progress: 100,
+      total_assets: 8,
+      new_assets: 8,
+      rescan_count: 0,
+      is_rescan: false,
+    });
 
     const { data } = await contents(enumId);
-    expect(data.map(key).sort()).toEqual([
-      'api.example.test', `api.example.test:${api.port}`,
-      'app.example.test', `app.example.test:${adminPort}`, `app.example.test:${shop.port}`,
-      'www.example.test', `www.example.test:${adminPort}`, `www.example.test:${shop.port}`,
-    ].sort());
+    expect(data.map(key).sort()).toEqual(
+      [
+        'api.example.test',
+        `api.example.test:${api.port}`,
+        'app.example.test',
+        `app.example.test:${adminPort}`,
+        `app.example.test:${shop.port}`,
+        'www.example.test',
+        `www.example.test:${adminPort}`,
+        `www.example.test:${shop.port}`,
+      ].sort(),
+    );
     const appShop = data.find((a) => key(a) === `app.example.test:${shop.port}`);
     expect(appShop).toMatchObject({
-      type: 'http', ip: ['127.0.0.2'], status_code: 200, title: 'Shop', webserver: 'nginx/1.25.3', technologies: ['nginx'],
-      content_length: Buffer.byteLength(page('Shop')), is_new: true, labels: [],
+      type: 'http',
+      ip: ['127.0.0.2'],
+      status_code: 200,
+      title: 'Shop',
+      webserver: 'nginx/1.25.3',
+      technologies: ['nginx'],
+      content_length: Buffer.byteLength(page('Shop')),
+      is_new: true,
+      labels: [],
     });
     expect(data.find((a) => key(a) === `www.example.test:${shop.port}`).cname).toEqual(['app.example.test']);
     const apiTls = data.find((a) => key(a) === `api.example.test:${api.port}`);
-    expect(apiTls).toMatchObject({ title: 'API', tls_subject_cn: 'api.example.test', tls_subject_an: ['api.example.test'], tls_self_signed: true });
+    expect(apiTls).toMatchObject({
+      title: 'API',
+      tls_subject_cn: 'api.example.test',
+      tls_subject_an: ['api.example.test'],
+      tls_self_signed: true,
+    });
 
     // AssetFilters as query parameters.
-    expect((await contents(enumId, '&only_dns=true')).data.map(key).sort()).toEqual(['api.example.test', 'app.example.test', 'www.example.test']);
+    expect((await contents(enumId, '&only_dns=true')).data.map(key).sort()).toEqual([
+      'api.example.test',
+      'app.example.test',
+      'www.example.test',
+    ]);
     expect((await contents(enumId, `&port=${api.port}`)).data.map(key)).toEqual([`api.example.test:${api.port}`]);
-    expect((await contents(enumId, '&title=shop&host=www.example.test')).data.map(key)).toEqual([`www.example.test:${shop.port}`]);
+    expect((await contents(enumId, '&title=shop&host=www.example.test')).data.map(key)).toEqual([
+      `www.example.test:${shop.port}`,
+    ]);
     expect((await contents(enumId, '&cname=app.example.test')).total_results).toBe(3);
     expect((await contents(enumId, '&technologies=NGINX')).total_results).toBe(2);
     const bad = await t.request({ method: 'GET', url: `/v1/asset/enumerate/${enumId}/contents?port=99999` });
@@ -103,14 +143,26 @@ describe.each(dbKinds())('assets story on %s', (kind) => {
     const idOf = (k: string) => before.find((a) => key(a) === k)?.id as number;
 
     const policy = await t.request({
-      method: 'POST', url: '/v1/asset/policy',
-      payload: { name: 'down for maintenance', policy_type: 'alert', policies: { status_code: '503' }, alerting_config_ids: ['alert-config-1'] },
+      method: 'POST',
+      url: '/v1/asset/policy',
+      payload: {
+        name: 'down for maintenance',
+        policy_type: 'alert',
+        policies: { status_code: '503' },
+        alerting_config_ids: ['alert-config-1'],
+      },
     });
     expect(policy.statusCode, policy.body).toBe(200);
     const policyId = policy.json().id;
     const labeler = await t.request({
-      method: 'POST', url: '/v1/asset/policy',
-      payload: { name: 'label new', policy_type: 'set_label', policies: { host: 'new.example.test' }, labels: ['fresh'] },
+      method: 'POST',
+      url: '/v1/asset/policy',
+      payload: {
+        name: 'label new',
+        policy_type: 'set_label',
+        policies: { host: 'new.example.test' },
+        labels: ['fresh'],
+      },
     });
     expect(labeler.statusCode, labeler.body).toBe(200);
 
@@ -119,7 +171,13 @@ describe.each(dbKinds())('assets story on %s', (kind) => {
     await admin.close();
     dns.zone.records['new.example.test'] = [{ type: 'A', data: '127.0.0.2' }];
     // A new certificate on the API: another name, another expiry.
-    (api.server as import('node:tls').Server).setSecureContext(makeCert({ subject: '/CN=api.example.test/O=Vigil Test', dns: ['api.example.test', 'v2.example.test'], days: 90 }));
+    (api.server as import('node:tls').Server).setSecureContext(
+      makeCert({
+        subject: '/CN=api.example.test/O=Vigil Test',
+        dns: ['api.example.test', 'v2.example.test'],
+        days: 90,
+      }),
+    );
 
     const rescan = await t.request({ method: 'POST', url: `/v1/asset/enumerate/${enumId}/rescan` });
     expect(rescan.statusCode, rescan.body).toBe(200);
@@ -128,12 +186,30 @@ describe.each(dbKinds())('assets story on %s', (kind) => {
     expect(done).toMatchObject({ total_assets: 8, new_assets: 2, is_rescan: true, rescan_count: 1 });
 
     const after = (await contents(enumId)).data;
-    expect(after.map(key).sort()).toEqual([
-      'api.example.test', `api.example.test:${api.port}`, 'app.example.test', `app.example.test:${shop.port}`,
-      'new.example.test', `new.example.test:${shop.port}`, 'www.example.test', `www.example.test:${shop.port}`,
-    ].sort());
-    expect(after.filter((a) => a.is_new).map(key).sort()).toEqual(['new.example.test', `new.example.test:${shop.port}`]);
-    expect(after.filter((a) => a.labels.includes('fresh')).map(key).sort()).toEqual(['new.example.test', `new.example.test:${shop.port}`]);
+    expect(after.map(key).sort()).toEqual(
+      [
+        'api.example.test',
+        `api.example.test:${api.port}`,
+        'app.example.test',
+        `app.example.test:${shop.port}`,
+        'new.example.test',
+        `new.example.test:${shop.port}`,
+        'www.example.test',
+        `www.example.test:${shop.port}`,
+      ].sort(),
+    );
+    expect(
+      after
+        .filter((a) => a.is_new)
+        .map(key)
+        .sort(),
+    ).toEqual(['new.example.test', `new.example.test:${shop.port}`]);
+    expect(
+      after
+        .filter((a) => a.labels.includes('fresh'))
+        .map(key)
+        .sort(),
+    ).toEqual(['new.example.test', `new.example.test:${shop.port}`]);
 
     // Every change event of run 2, over every asset (the disappeared ones included).
     const ids = new Map<number, string>([...before, ...after].map((a) => [a.id, key(a)]));
@@ -178,13 +254,21 @@ describe.each(dbKinds())('assets story on %s', (kind) => {
     const run2 = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${enumId}/changelogs?run=2` })).json();
     expect(run2.total_results).toBe(7);
     const byAsset: typeof events = {};
-    for (const c of run2.data) (byAsset[ids.get(Number(c.asset_id))!] ??= []).push({ event_type: c.event_type, change_event: c.change_event });
+    for (const c of run2.data)
+      (byAsset[ids.get(Number(c.asset_id))!] ??= []).push({ event_type: c.event_type, change_event: c.change_event });
     expect(byAsset).toEqual(events);
-    const everyRun = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${enumId}/changelogs?limit=1000` })).json();
+    const everyRun = (
+      await t.request({ method: 'GET', url: `/v1/asset/enumerate/${enumId}/changelogs?limit=1000` })
+    ).json();
     expect(everyRun.total_results).toBe(8 + 7);
     expect(everyRun.data[0].run).toBe(2);
-    const gone2 = (await t.request({ method: 'GET', url: `/v1/asset/enumerate/${enumId}/changelogs?run=2&event_type=disappeared` })).json();
-    expect(gone2.data.map((c: any) => ids.get(Number(c.asset_id))).sort()).toEqual([`app.example.test:${adminPort}`, `www.example.test:${adminPort}`]);
+    const gone2 = (
+      await t.request({ method: 'GET', url: `/v1/asset/enumerate/${enumId}/changelogs?run=2&event_type=disappeared` })
+    ).json();
+    expect(gone2.data.map((c: any) => ids.get(Number(c.asset_id))).sort()).toEqual([
+      `app.example.test:${adminPort}`,
+      `www.example.test:${adminPort}`,
+    ]);
     expect((await t.request({ method: 'GET', url: `/v1/asset/enumerate/nope/changelogs` })).statusCode).toBe(404);
 
     // not_seen_for_days: a disappeared asset last seen long ago (its enumeration has run since).
@@ -201,22 +285,38 @@ describe.each(dbKinds())('assets story on %s', (kind) => {
     expect(all.data.map((c: any) => c.event_type)).toEqual(['changed', 'appeared']);
     const asc = (await t.request({ method: 'GET', url: `/v1/asset/${appShop}/changelogs?sort_asc=created_at` })).json();
     expect(asc.data.map((c: any) => c.event_type)).toEqual(['appeared', 'changed']);
-    const titled = (await t.request({ method: 'GET', url: `/v1/asset/${appShop}/changelogs?event_type=title&time=last_day` })).json();
+    const titled = (
+      await t.request({ method: 'GET', url: `/v1/asset/${appShop}/changelogs?event_type=title&time=last_day` })
+    ).json();
     expect(titled.data.map((c: any) => c.event_type)).toEqual(['changed']);
     const paged = (await t.request({ method: 'GET', url: `/v1/asset/${appShop}/changelogs?limit=1&offset=1` })).json();
     expect(paged).toMatchObject({ result_count: 1, total_results: 2, current_page: 2, total_pages: 2 });
-    expect((await t.request({ method: 'GET', url: `/v1/asset/${appShop}/changelogs?time=yesterday` })).statusCode).toBe(400);
+    expect((await t.request({ method: 'GET', url: `/v1/asset/${appShop}/changelogs?time=yesterday` })).statusCode).toBe(
+      400,
+    );
 
     // The alert policy fired once: one event naming the 503 assets (the new host is served by the same
     // server, so it answers 503 too), one alert queued.
     const ev = (await t.request({ method: 'GET', url: `/v1/asset/policy/${policyId}/events` })).json();
     expect(ev.total).toBe(1);
-    expect(ev.data.events[0]).toMatchObject({ event_type: 'asset_policy_alert', subject_id: policyId, subject_name: 'down for maintenance', status: 'pending' });
-    expect(ev.data.events[0].message_payload.assets.map((a: any) => `${a.host}:${a.port}`).sort())
-      .toEqual([`app.example.test:${shop.port}`, `new.example.test:${shop.port}`, `www.example.test:${shop.port}`]);
+    expect(ev.data.events[0]).toMatchObject({
+      event_type: 'asset_policy_alert',
+      subject_id: policyId,
+      subject_name: 'down for maintenance',
+      status: 'pending',
+    });
+    expect(ev.data.events[0].message_payload.assets.map((a: any) => `${a.host}:${a.port}`).sort()).toEqual([
+      `app.example.test:${shop.port}`,
+      `new.example.test:${shop.port}`,
+      `www.example.test:${shop.port}`,
+    ]);
     let alerts = await jobsOf(t, ALERT_JOB);
     expect(alerts.length).toBe(1);
-    expect(alerts[0]!.data).toMatchObject({ team_id: t.owner.teamId, policy_id: policyId, alerting_config_ids: ['alert-config-1'] });
+    expect(alerts[0]!.data).toMatchObject({
+      team_id: t.owner.teamId,
+      policy_id: policyId,
+      alerting_config_ids: ['alert-config-1'],
+    });
     const got = (await t.request({ method: 'GET', url: `/v1/asset/policy/${policyId}` })).json().data;
     expect(got.last_executed_at).toBeTruthy();
 
@@ -235,26 +335,49 @@ describe.each(dbKinds())('assets story on %s', (kind) => {
 
   it('a scan over the enumeration targets exactly its web assets', async () => {
     const res = await t.request({
-      method: 'POST', url: '/v1/scans',
+      method: 'POST',
+      url: '/v1/scans',
       payload: {
         enumeration_ids: [{ id: enumId }],
-        private_templates: [{ name: 'root.yaml', contents: 'id: root-get\ninfo:\n  name: root\n  author: vigil\n  severity: info\nhttp:\n  - method: GET\n    path:\n      - "{{BaseURL}}/"\n    matchers:\n      - type: status\n        status: [200]\n' }],
+        private_templates: [
+          {
+            name: 'root.yaml',
+            contents:
+              'id: root-get\ninfo:\n  name: root\n  author: vigil\n  severity: info\nhttp:\n  - method: GET\n    path:\n      - "{{BaseURL}}/"\n    matchers:\n      - type: status\n        status: [200]\n',
+          },
+        ],
       },
     });
     expect(res.statusCode, res.body).toBe(200);
     const config = (await t.request({ method: 'GET', url: `/v1/scans/${res.json().id}/config` })).json();
-    expect(config.enumeration_ids).toEqual([{ id: enumId, name: 'example', enumeration_type: 'domain', types: ['hosts', 'ports', 'http'], total_assets: 8 }]);
-    expect(config.targets.sort()).toEqual([
-      `https://api.example.test:${api.port}`, `http://app.example.test:${shop.port}`,
-      `http://new.example.test:${shop.port}`, `http://www.example.test:${shop.port}`,
-    ].sort());
+    expect(config.enumeration_ids).toEqual([
+      { id: enumId, name: 'example', enumeration_type: 'domain', types: ['hosts', 'ports', 'http'], total_assets: 8 },
+    ]);
+    expect(config.targets.sort()).toEqual(
+      [
+        `https://api.example.test:${api.port}`,
+        `http://app.example.test:${shop.port}`,
+        `http://new.example.test:${shop.port}`,
+        `http://www.example.test:${shop.port}`,
+      ].sort(),
+    );
     const filtered = await t.request({
-      method: 'POST', url: '/v1/scans',
-      payload: { scan_all_assets: true, asset_filters: { status_code: '200' }, private_templates: [{ name: 'x.yaml', contents: 'id: x\ninfo:\n  name: x\n  author: v\n  severity: info\nhttp:\n  - method: GET\n    path: ["{{BaseURL}}"]\n' }] },
+      method: 'POST',
+      url: '/v1/scans',
+      payload: {
+        scan_all_assets: true,
+        asset_filters: { status_code: '200' },
+        private_templates: [
+          {
+            name: 'x.yaml',
+            contents:
+              'id: x\ninfo:\n  name: x\n  author: v\n  severity: info\nhttp:\n  - method: GET\n    path: ["{{BaseURL}}"]\n',
+          },
+        ],
+      },
     });
     expect(filtered.statusCode, filtered.body).toBe(200);
     const fc = (await t.request({ method: 'GET', url: `/v1/scans/${filtered.json().id}/config` })).json();
     expect(fc.targets).toEqual([`https://api.example.test:${api.port}`]);
   });
 });
-

@@ -25,7 +25,12 @@ describe.each(dbKinds())('authentication on %s', (kind) => {
     expect(pdcp.statusCode).toBe(200);
     expect(pdcp.json()).toMatchObject({ email: 'owner@localhost', team_id: t.owner.teamId, role: 'OWNER' });
     // nuclei's key check reads name and email; the header name is case-insensitive (X-Api-Key).
-    const nuclei = await t.request({ method: 'GET', url: '/v1/user', key: null, headers: { 'X-Api-Key': t.owner.key } });
+    const nuclei = await t.request({
+      method: 'GET',
+      url: '/v1/user',
+      key: null,
+      headers: { 'X-Api-Key': t.owner.key },
+    });
     expect(nuclei.json()).toMatchObject({ email: 'owner@localhost', name: 'owner' });
   });
 
@@ -37,24 +42,60 @@ describe.each(dbKinds())('authentication on %s', (kind) => {
 
     const byDefault = await t.request({ method: 'GET', url: '/v1/user', key: member.key });
     expect(byDefault.json()).toMatchObject({ team_id: t.owner.teamId, role: 'VIEWER' });
-    const picked = await t.request({ method: 'GET', url: '/v1/user', key: member.key, headers: { 'x-team-id': other.teamId } });
+    const picked = await t.request({
+      method: 'GET',
+      url: '/v1/user',
+      key: member.key,
+      headers: { 'x-team-id': other.teamId },
+    });
     expect(picked.json()).toMatchObject({ team_id: other.teamId, role: 'ADMIN', team_name: 'Other team' });
     // The role is per team: Admin there may add members, Viewer here may not.
-    const addThere = await t.request({ method: 'POST', url: '/v1/user/team/member', key: member.key, headers: { 'x-team-id': other.teamId }, payload: { email: 'x1@example.com' } });
+    const addThere = await t.request({
+      method: 'POST',
+      url: '/v1/user/team/member',
+      key: member.key,
+      headers: { 'x-team-id': other.teamId },
+      payload: { email: 'x1@example.com' },
+    });
     expect(addThere.statusCode).toBe(200);
-    const addHere = await t.request({ method: 'POST', url: '/v1/user/team/member', key: member.key, payload: { email: 'x2@example.com' } });
+    const addHere = await t.request({
+      method: 'POST',
+      url: '/v1/user/team/member',
+      key: member.key,
+      payload: { email: 'x2@example.com' },
+    });
     expect(addHere.statusCode).toBe(403);
     // Data is team-scoped: the other team's member list is not this one's.
-    const listThere = await t.request({ method: 'GET', url: '/v1/user/team/member', key: member.key, headers: { 'x-team-id': other.teamId } });
-    expect(listThere.json().members.map((m: { email: string }) => m.email).sort()).toEqual(['other-owner@example.com', 'two-teams@example.com', 'x1@example.com']);
+    const listThere = await t.request({
+      method: 'GET',
+      url: '/v1/user/team/member',
+      key: member.key,
+      headers: { 'x-team-id': other.teamId },
+    });
+    expect(
+      listThere
+        .json()
+        .members.map((m: { email: string }) => m.email)
+        .sort(),
+    ).toEqual(['other-owner@example.com', 'two-teams@example.com', 'x1@example.com']);
 
     for (const team of [outsider.teamId, 'no-such-team']) {
-      const res = await t.request({ method: 'GET', url: '/v1/user/team/member', key: member.key, headers: { 'x-team-id': team } });
+      const res = await t.request({
+        method: 'GET',
+        url: '/v1/user/team/member',
+        key: member.key,
+        headers: { 'x-team-id': team },
+      });
       expect(res.statusCode).toBe(403);
       expect(res.json()).toEqual({ message: `not a member of team ${team}`, code: 'forbidden', status: 403 });
     }
     const teams = await t.request({ method: 'GET', url: '/v1/user/team', key: member.key });
-    expect(teams.json().workspaces.map((w: { name: string }) => w.name).sort()).toEqual(['Default team', 'Other team']);
+    expect(
+      teams
+        .json()
+        .workspaces.map((w: { name: string }) => w.name)
+        .sort(),
+    ).toEqual(['Default team', 'Other team']);
 
     // Removed from the default team, the user falls back to a team they are still in.
     await store.deleteMember(t.ctx.db, t.owner.teamId, member.userId);
@@ -65,7 +106,8 @@ describe.each(dbKinds())('authentication on %s', (kind) => {
   it('stores only a SHA-256 hash of each key', async () => {
     const user = await t.addUser('hashed@example.com', 'member');
     const { rows } = await t.ctx.db.query<{ key_hash: string; key_prefix: string }>(
-      'SELECT key_hash, key_prefix FROM api_keys WHERE user_id = $1', [user.userId],
+      'SELECT key_hash, key_prefix FROM api_keys WHERE user_id = $1',
+      [user.userId],
     );
     // The shown prefix carries no character of the key itself, only of its hash.
     expect(rows).toEqual([{ key_hash: hashApiKey(user.key), key_prefix: `vgl_…${hashApiKey(user.key).slice(0, 4)}` }]);
@@ -95,7 +137,10 @@ describe.each(dbKinds())('first-start bootstrap on %s', (kind) => {
   it('two bootstraps at once create one team and one owner; only the first returns a key', async () => {
     const testDb = await freshDb(kind);
     try {
-      const results = await Promise.all([bootstrapOwner(testDb.db, 'boss@example.com'), bootstrapOwner(testDb.db, 'boss@example.com')]);
+      const results = await Promise.all([
+        bootstrapOwner(testDb.db, 'boss@example.com'),
+        bootstrapOwner(testDb.db, 'boss@example.com'),
+      ]);
       const keys = results.map((r) => r.apiKey).filter(Boolean) as string[];
       expect(keys).toHaveLength(1);
       expect((await testDb.db.query('SELECT * FROM teams')).rowCount).toBe(1);
@@ -123,7 +168,13 @@ describe('the permission table', () => {
     for (const a of ACTIONS) expect(can('OWNER', a)).toBe(true);
     expect(can('ADMIN', 'team:delete')).toBe(false);
     expect(can('ADMIN', 'billing:manage')).toBe(false);
-    for (const a of ['team:manage_members', 'team:manage_settings', 'integrations:manage', 'scans:manage', 'assets:manage'] as const) {
+    for (const a of [
+      'team:manage_members',
+      'team:manage_settings',
+      'integrations:manage',
+      'scans:manage',
+      'assets:manage',
+    ] as const) {
       expect(can('ADMIN', a)).toBe(true);
     }
     for (const role of ['MEMBER', 'VIEWER', 'GUEST'] as const) {

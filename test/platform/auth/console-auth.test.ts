@@ -26,7 +26,10 @@ describe.each(dbKinds())('console accounts on %s', (kind) => {
   /** As the browser sends it: the cookie, and the CSRF token when given. */
   const withCookie = (cookie: string, opts: { method: string; url: string; payload?: object; csrf?: string }) =>
     t.request({
-      method: opts.method as 'GET', url: opts.url, payload: opts.payload, key: null,
+      method: opts.method as 'GET',
+      url: opts.url,
+      payload: opts.payload,
+      key: null,
       headers: { cookie: `vigil_session=${cookie}`, ...(opts.csrf ? { 'x-csrf-token': opts.csrf } : {}) },
     });
 
@@ -40,10 +43,20 @@ describe.each(dbKinds())('console accounts on %s', (kind) => {
     const who = email('invited');
     const token = await invite(who);
     // A too short password is refused and the invite stays usable.
-    const short = await t.request({ method: 'POST', url: '/v1/user/invite/accept', key: null, payload: { token, password: 'short' } });
+    const short = await t.request({
+      method: 'POST',
+      url: '/v1/user/invite/accept',
+      key: null,
+      payload: { token, password: 'short' },
+    });
     expect(short.statusCode).toBe(400);
     expect(short.json()).toMatchObject({ param: 'password', status: 400 });
-    const res = await t.request({ method: 'POST', url: '/v1/user/invite/accept', key: null, payload: { token, password: PASSWORD } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/user/invite/accept',
+      key: null,
+      payload: { token, password: PASSWORD },
+    });
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.api_key).toMatch(/^vgl_/);
@@ -56,20 +69,36 @@ describe.each(dbKinds())('console accounts on %s', (kind) => {
     expect(me.statusCode).toBe(200);
     expect(me.json()).toMatchObject({ email: who, role: 'MEMBER' });
     // Used once only.
-    const again = await t.request({ method: 'POST', url: '/v1/user/invite/accept', key: null, payload: { token, password: PASSWORD } });
+    const again = await t.request({
+      method: 'POST',
+      url: '/v1/user/invite/accept',
+      key: null,
+      payload: { token, password: PASSWORD },
+    });
     expect(again.statusCode).toBe(404);
     // The password signs in from now on.
-    const signIn = await t.request({ method: 'POST', url: '/v1/auth/sign-in', key: null, payload: { email: who.toUpperCase(), password: PASSWORD } });
+    const signIn = await t.request({
+      method: 'POST',
+      url: '/v1/auth/sign-in',
+      key: null,
+      payload: { email: who.toUpperCase(), password: PASSWORD },
+    });
     expect(signIn.statusCode).toBe(200);
     expect(signIn.json().email).toBe(who);
   });
 
   it('changes made with the cookie need the CSRF token; roles still apply', async () => {
-    const signIn = await t.request({ method: 'POST', url: '/v1/auth/sign-in', key: null, payload: { api_key: t.owner.key } });
+    const signIn = await t.request({
+      method: 'POST',
+      url: '/v1/auth/sign-in',
+      key: null,
+      payload: { api_key: t.owner.key },
+    });
     expect(signIn.statusCode).toBe(200);
     const { value } = sessionCookie(signIn);
     const csrf = signIn.json().csrf_token as string;
-    const rename = (headers: { csrf?: string }) => withCookie(value, { method: 'PATCH', url: '/v1/user/team', payload: { name: 'Renamed' }, ...headers });
+    const rename = (headers: { csrf?: string }) =>
+      withCookie(value, { method: 'PATCH', url: '/v1/user/team', payload: { name: 'Renamed' }, ...headers });
     const none = await rename({});
     expect(none.statusCode).toBe(403);
     expect(none.json()).toMatchObject({ code: 'csrf_failed', status: 403 });
@@ -86,9 +115,19 @@ describe.each(dbKinds())('console accounts on %s', (kind) => {
     // A Member signed in by cookie is refused changes by role even with the right token.
     const who = email('member');
     const token = await invite(who);
-    const acc = await t.request({ method: 'POST', url: '/v1/user/invite/accept', key: null, payload: { token, password: PASSWORD } });
+    const acc = await t.request({
+      method: 'POST',
+      url: '/v1/user/invite/accept',
+      key: null,
+      payload: { token, password: PASSWORD },
+    });
     const m = sessionCookie(acc).value;
-    const scan = await withCookie(m, { method: 'POST', url: '/v1/scans', payload: { name: 'x', targets: ['http://127.0.0.1:1'] }, csrf: acc.json().csrf_token });
+    const scan = await withCookie(m, {
+      method: 'POST',
+      url: '/v1/scans',
+      payload: { name: 'x', targets: ['http://127.0.0.1:1'] },
+      csrf: acc.json().csrf_token,
+    });
     expect(scan.statusCode).toBe(403);
     expect(scan.json().code).toBe('forbidden');
   });
@@ -97,9 +136,18 @@ describe.each(dbKinds())('console accounts on %s', (kind) => {
     for (const [type, payload] of [
       ['text/plain', JSON.stringify({ api_key: t.owner.key })],
       ['application/x-www-form-urlencoded', `api_key=${encodeURIComponent(t.owner.key)}`],
-      ['multipart/form-data; boundary=x', `--x\r\nContent-Disposition: form-data; name="api_key"\r\n\r\n${t.owner.key}\r\n--x--\r\n`],
+      [
+        'multipart/form-data; boundary=x',
+        `--x\r\nContent-Disposition: form-data; name="api_key"\r\n\r\n${t.owner.key}\r\n--x--\r\n`,
+      ],
     ] as const) {
-      const res = await t.request({ method: 'POST', url: '/v1/auth/sign-in', key: null, headers: { 'content-type': type }, payload });
+      const res = await t.request({
+        method: 'POST',
+        url: '/v1/auth/sign-in',
+        key: null,
+        headers: { 'content-type': type },
+        payload,
+      });
       expect(res.statusCode, type).toBeGreaterThanOrEqual(400);
       expect(res.statusCode, type).toBeLessThan(500);
       expect(res.headers['set-cookie'], type).toBeUndefined();
@@ -107,7 +155,12 @@ describe.each(dbKinds())('console accounts on %s', (kind) => {
   });
 
   it('sign-out ends the session on the server', async () => {
-    const signIn = await t.request({ method: 'POST', url: '/v1/auth/sign-in', key: null, payload: { api_key: t.owner.key } });
+    const signIn = await t.request({
+      method: 'POST',
+      url: '/v1/auth/sign-in',
+      key: null,
+      payload: { api_key: t.owner.key },
+    });
     const { value } = sessionCookie(signIn);
     const csrf = signIn.json().csrf_token as string;
     expect((await withCookie(value, { method: 'POST', url: '/v1/auth/sign-out' })).statusCode).toBe(403); // CSRF too
@@ -117,16 +170,30 @@ describe.each(dbKinds())('console accounts on %s', (kind) => {
     // The old cookie, replayed, no longer works.
     const after = await withCookie(value, { method: 'GET', url: '/v1/user' });
     expect(after.statusCode).toBe(401);
-    const { rows } = await t.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM sessions WHERE csrf_token = $1', [csrf]);
+    const { rows } = await t.ctx.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM sessions WHERE csrf_token = $1',
+      [csrf],
+    );
     expect(rows[0]!.n).toBe(0);
   });
 
   it('wrong credentials are refused alike, and repeated failures are limited', async () => {
     const who = email('limited');
     const token = await invite(who);
-    await t.request({ method: 'POST', url: '/v1/user/invite/accept', key: null, payload: { token, password: PASSWORD } });
-    const attempt = (password: string) => t.request({ method: 'POST', url: '/v1/auth/sign-in', key: null, payload: { email: who, password } });
-    const unknown = await t.request({ method: 'POST', url: '/v1/auth/sign-in', key: null, payload: { email: email('nobody'), password: PASSWORD } });
+    await t.request({
+      method: 'POST',
+      url: '/v1/user/invite/accept',
+      key: null,
+      payload: { token, password: PASSWORD },
+    });
+    const attempt = (password: string) =>
+      t.request({ method: 'POST', url: '/v1/auth/sign-in', key: null, payload: { email: who, password } });
+    const unknown = await t.request({
+      method: 'POST',
+      url: '/v1/auth/sign-in',
+      key: null,
+      payload: { email: email('nobody'), password: PASSWORD },
+    });
     expect(unknown.statusCode).toBe(401);
     for (let i = 0; i < 5; i++) {
       const res = await attempt('wrong password ' + i);
@@ -139,7 +206,12 @@ describe.each(dbKinds())('console accounts on %s', (kind) => {
     expect(limited.statusCode).toBe(429);
     expect(limited.json()).toMatchObject({ code: 'rate_limited', status: 429 });
     expect(limited.headers['set-cookie']).toBeUndefined();
-    const badKey = await t.request({ method: 'POST', url: '/v1/auth/sign-in', key: null, payload: { api_key: 'vgl_wrong' } });
+    const badKey = await t.request({
+      method: 'POST',
+      url: '/v1/auth/sign-in',
+      key: null,
+      payload: { api_key: 'vgl_wrong' },
+    });
     expect(badKey.statusCode).toBe(401);
     const missing = await t.request({ method: 'POST', url: '/v1/auth/sign-in', key: null, payload: { email: who } });
     expect(missing.statusCode).toBe(400);
@@ -148,49 +220,155 @@ describe.each(dbKinds())('console accounts on %s', (kind) => {
   it('an invite never replaces the password of an account that has one', async () => {
     const who = email('twice');
     const first = await invite(who);
-    const made = await t.request({ method: 'POST', url: '/v1/user/invite/accept', key: null, payload: { token: first, password: PASSWORD } });
+    const made = await t.request({
+      method: 'POST',
+      url: '/v1/user/invite/accept',
+      key: null,
+      payload: { token: first, password: PASSWORD },
+    });
     // Invited into a second workspace of the owner.
     const ws = await t.request({ method: 'POST', url: '/v1/user/team', payload: { name: 'Second' } });
     const teamId = ws.json().team_id as string;
-    const add = await t.request({ method: 'POST', url: '/v1/user/team/member', payload: { email: who, role: 'member' }, headers: { 'x-team-id': teamId } });
+    const add = await t.request({
+      method: 'POST',
+      url: '/v1/user/team/member',
+      payload: { email: who, role: 'member' },
+      headers: { 'x-team-id': teamId },
+    });
     const second = add.json().invite_token as string;
-    const res = await t.request({ method: 'POST', url: '/v1/user/invite/accept', key: null, payload: { token: second, password: 'another passphrase 123' } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/user/invite/accept',
+      key: null,
+      payload: { token: second, password: 'another passphrase 123' },
+    });
     expect(res.statusCode).toBe(401);
     expect(res.json().message).toContain(`sign in as ${who}`);
-    const old = await t.request({ method: 'POST', url: '/v1/auth/sign-in', key: null, payload: { email: who, password: PASSWORD } });
+    const old = await t.request({
+      method: 'POST',
+      url: '/v1/auth/sign-in',
+      key: null,
+      payload: { email: who, password: PASSWORD },
+    });
     expect(old.statusCode).toBe(200);
     // Signed in, a password in the accept is still refused; the invite is not used up by the refusals.
-    const withPassword = await t.request({ method: 'POST', url: '/v1/user/invite/accept', key: made.json().api_key, payload: { token: second, password: 'another passphrase 123' } });
+    const withPassword = await t.request({
+      method: 'POST',
+      url: '/v1/user/invite/accept',
+      key: made.json().api_key,
+      payload: { token: second, password: 'another passphrase 123' },
+    });
     expect(withPassword.statusCode).toBe(400);
     expect(withPassword.json().param).toBe('password');
-    expect((await t.request({ method: 'POST', url: '/v1/user/invite/accept', key: made.json().api_key, payload: { token: second } })).statusCode).toBe(200);
+    expect(
+      (
+        await t.request({
+          method: 'POST',
+          url: '/v1/user/invite/accept',
+          key: made.json().api_key,
+          payload: { token: second },
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 
   it('own password change needs the current one with a session (not with the key) and ends other sessions', async () => {
     const u = await t.addUser(email('pw'), 'viewer');
-    const set = await t.request({ method: 'PUT', url: '/v1/user/password', key: u.key, payload: { password: PASSWORD } });
+    const set = await t.request({
+      method: 'PUT',
+      url: '/v1/user/password',
+      key: u.key,
+      payload: { password: PASSWORD },
+    });
     expect(set.statusCode).toBe(200);
-    const s1 = sessionCookie(await t.request({ method: 'POST', url: '/v1/auth/sign-in', key: null, payload: { email: u.email, password: PASSWORD } }));
+    const s1 = sessionCookie(
+      await t.request({
+        method: 'POST',
+        url: '/v1/auth/sign-in',
+        key: null,
+        payload: { email: u.email, password: PASSWORD },
+      }),
+    );
     // With the session, the current password is needed.
     const csrf = (await withCookie(s1.value, { method: 'GET', url: '/v1/auth/session' })).json().csrf_token as string;
-    const noCurrent = await withCookie(s1.value, { method: 'PUT', url: '/v1/user/password', payload: { password: 'fresh lilac kettle 456' }, csrf });
+    const noCurrent = await withCookie(s1.value, {
+      method: 'PUT',
+      url: '/v1/user/password',
+      payload: { password: 'fresh lilac kettle 456' },
+      csrf,
+    });
     expect(noCurrent.statusCode).toBe(400);
     expect(noCurrent.json().param).toBe('current_password');
-    const wrong = await withCookie(s1.value, { method: 'PUT', url: '/v1/user/password', payload: { password: 'fresh lilac kettle 456', current_password: 'nope nope nope' }, csrf });
+    const wrong = await withCookie(s1.value, {
+      method: 'PUT',
+      url: '/v1/user/password',
+      payload: { password: 'fresh lilac kettle 456', current_password: 'nope nope nope' },
+      csrf,
+    });
     expect(wrong.statusCode).toBe(400);
-    const s2 = sessionCookie(await t.request({ method: 'POST', url: '/v1/auth/sign-in', key: null, payload: { email: u.email, password: PASSWORD } }));
-    const ok = await withCookie(s1.value, { method: 'PUT', url: '/v1/user/password', payload: { password: 'fresh lilac kettle 456', current_password: PASSWORD }, csrf });
+    const s2 = sessionCookie(
+      await t.request({
+        method: 'POST',
+        url: '/v1/auth/sign-in',
+        key: null,
+        payload: { email: u.email, password: PASSWORD },
+      }),
+    );
+    const ok = await withCookie(s1.value, {
+      method: 'PUT',
+      url: '/v1/user/password',
+      payload: { password: 'fresh lilac kettle 456', current_password: PASSWORD },
+      csrf,
+    });
     expect(ok.statusCode).toBe(200);
     // The session that changed it lives on; the other one has ended.
     expect((await withCookie(s1.value, { method: 'GET', url: '/v1/user' })).statusCode).toBe(200);
     expect((await withCookie(s2.value, { method: 'GET', url: '/v1/user' })).statusCode).toBe(401);
-    expect((await t.request({ method: 'POST', url: '/v1/auth/sign-in', key: null, payload: { email: u.email, password: PASSWORD } })).statusCode).toBe(401);
-    expect((await t.request({ method: 'POST', url: '/v1/auth/sign-in', key: null, payload: { email: u.email, password: 'fresh lilac kettle 456' } })).statusCode).toBe(200);
+    expect(
+      (
+        await t.request({
+          method: 'POST',
+          url: '/v1/auth/sign-in',
+          key: null,
+          payload: { email: u.email, password: PASSWORD },
+        })
+      ).statusCode,
+    ).toBe(401);
+    expect(
+      (
+        await t.request({
+          method: 'POST',
+          url: '/v1/auth/sign-in',
+          key: null,
+          payload: { email: u.email, password: 'fresh lilac kettle 456' },
+        })
+      ).statusCode,
+    ).toBe(200);
     // A forgotten password is reset with the API key, without the current one.
-    expect((await t.request({ method: 'PUT', url: '/v1/user/password', key: u.key, payload: { password: 'third lilac kettle 789' } })).statusCode).toBe(200);
+    expect(
+      (
+        await t.request({
+          method: 'PUT',
+          url: '/v1/user/password',
+          key: u.key,
+          payload: { password: 'third lilac kettle 789' },
+        })
+      ).statusCode,
+    ).toBe(200);
     expect((await withCookie(s1.value, { method: 'GET', url: '/v1/user' })).statusCode).toBe(401);
-    expect((await t.request({ method: 'POST', url: '/v1/auth/sign-in', key: null, payload: { email: u.email, password: 'third lilac kettle 789' } })).statusCode).toBe(200);
-    const { rows } = await t.ctx.db.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE id = $1', [u.userId]);
+    expect(
+      (
+        await t.request({
+          method: 'POST',
+          url: '/v1/auth/sign-in',
+          key: null,
+          payload: { email: u.email, password: 'third lilac kettle 789' },
+        })
+      ).statusCode,
+    ).toBe(200);
+    const { rows } = await t.ctx.db.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE id = $1', [
+      u.userId,
+    ]);
     expect(rows[0]!.password_hash).toMatch(/^scrypt\$16384\$8\$1\$/);
     expect(rows[0]!.password_hash).not.toContain('new password');
   });
@@ -202,7 +380,11 @@ describe.each(dbKinds())('console accounts on %s', (kind) => {
     expect(JSON.stringify(view.json())).not.toContain(u.key.slice(4, 12));
     const signIn = await t.request({ method: 'POST', url: '/v1/auth/sign-in', key: null, payload: { api_key: u.key } });
     const { value } = sessionCookie(signIn);
-    const rot = await withCookie(value, { method: 'POST', url: '/v1/user/apikey/rotate', csrf: signIn.json().csrf_token });
+    const rot = await withCookie(value, {
+      method: 'POST',
+      url: '/v1/user/apikey/rotate',
+      csrf: signIn.json().csrf_token,
+    });
     expect(rot.statusCode).toBe(200);
     const fresh = rot.json().api_key as string;
     expect((await t.request({ method: 'GET', url: '/v1/user', key: u.key })).statusCode).toBe(401);
@@ -220,7 +402,12 @@ describe('session cookie over HTTPS', () => {
   afterAll(() => t?.close());
 
   it('is Secure when the public URL is HTTPS', async () => {
-    const res = await t.request({ method: 'POST', url: '/v1/auth/sign-in', key: null, payload: { api_key: t.owner.key } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/auth/sign-in',
+      key: null,
+      payload: { api_key: t.owner.key },
+    });
     expect(res.statusCode).toBe(200);
     expect(sessionCookie(res).raw).toMatch(/;\s*Secure/i);
   });

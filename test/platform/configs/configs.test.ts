@@ -53,15 +53,39 @@ const INVALID: [string, string, string][] = [
   ['alerting', 'provider: webhook\nevents: [scan_finished]\n', 'config.webhook'],
   ['alerting', 'provider: webhook\nevents: [scan_done]\nwebhook: {url: "http://x/"}\n', 'config.events[0]'],
   ['alerting', 'provider: webhook\nevents: [scan_finished]\nwebhook: {url: "ftp://x/"}\n', 'config.webhook.url'],
-  ['alerting', 'provider: webhook\nevents: [scan_finished]\nwebhook: {url: "http://x/", method: GET}\n', 'config.webhook.method'],
+  [
+    'alerting',
+    'provider: webhook\nevents: [scan_finished]\nwebhook: {url: "http://x/", method: GET}\n',
+    'config.webhook.method',
+  ],
   ['alerting', 'provider: slack\nevents: [new_finding]\nslack: {channel: "#x"}\n', 'config.slack.webhook-url'],
-  ['alerting', 'provider: teams\nevents: [new_finding]\nteams: {webhook-url: "http://x/", extra: 1}\n', 'config.teams.extra'],
-  ['alerting', 'provider: email\nevents: [scan_failed]\nemail: {host: h, port: 70000, from: a@b, to: [c@d]}\n', 'config.email.port'],
-  ['alerting', 'provider: email\nevents: [scan_failed]\nemail: {host: h, port: 25, from: a@b, to: []}\n', 'config.email.to'],
-  ['alerting', 'provider: webhook\nevents: [new_finding]\nmin-severity: severe\nwebhook: {url: "http://x/"}\n', 'config.min-severity'],
+  [
+    'alerting',
+    'provider: teams\nevents: [new_finding]\nteams: {webhook-url: "http://x/", extra: 1}\n',
+    'config.teams.extra',
+  ],
+  [
+    'alerting',
+    'provider: email\nevents: [scan_failed]\nemail: {host: h, port: 70000, from: a@b, to: [c@d]}\n',
+    'config.email.port',
+  ],
+  [
+    'alerting',
+    'provider: email\nevents: [scan_failed]\nemail: {host: h, port: 25, from: a@b, to: []}\n',
+    'config.email.to',
+  ],
+  [
+    'alerting',
+    'provider: webhook\nevents: [new_finding]\nmin-severity: severe\nwebhook: {url: "http://x/"}\n',
+    'config.min-severity',
+  ],
   ['reporting', 'allow-list: {severity: [high]}\n', 'config'],
   ['reporting', 'github: {owner: a, project-name: b}\n', 'config.github.token'],
-  ['reporting', 'gitlab: {project-name: b, token: t}\njira: {url: "http://j/", project-name: X, token: t}\n', 'config.jira'],
+  [
+    'reporting',
+    'gitlab: {project-name: b, token: t}\njira: {url: "http://j/", project-name: X, token: t}\n',
+    'config.jira',
+  ],
   ['reporting', 'jira: {url: "http://j/", project-name: X, token: t, priority: 1}\n', 'config.jira.priority'],
   ['reporting', 'linear: {api-key: k}\n', 'config.linear.team-id'],
   ['reporting', 'gitea: {project-owner: o, project-name: n, token: t}\n', 'config.gitea.base-url'],
@@ -98,8 +122,10 @@ describe.each(dbKinds())('named configurations on %s', (kind) => {
     await target?.close();
   });
 
-  const create = (payload: Record<string, unknown>, key?: string) => t.request({ method: 'POST', url: '/v1/scans/config', payload, key });
-  const count = async () => Number((await t.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM configs')).rows[0]!.n);
+  const create = (payload: Record<string, unknown>, key?: string) =>
+    t.request({ method: 'POST', url: '/v1/scans/config', payload, key });
+  const count = async () =>
+    Number((await t.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM configs')).rows[0]!.n);
 
   it('accepts a valid config of every type', async () => {
     for (const [type, config] of Object.entries(VALID)) {
@@ -129,7 +155,11 @@ describe.each(dbKinds())('named configurations on %s', (kind) => {
       expect(res.json().param).toBe(param);
     }
     // The YAML error says where, without echoing the text.
-    const broken = await create({ name: 'x', config_type: 'alerting', config: 'provider: webhook\nwebhook: {url: "http://s3cr3t@x/"\n' });
+    const broken = await create({
+      name: 'x',
+      config_type: 'alerting',
+      config: 'provider: webhook\nwebhook: {url: "http://s3cr3t@x/"\n',
+    });
     expect(broken.statusCode).toBe(400);
     expect(broken.json().message).toMatch(/line \d+/);
     expect(broken.json().message).not.toContain('s3cr3t');
@@ -155,15 +185,33 @@ describe.each(dbKinds())('named configurations on %s', (kind) => {
     expect(bad.json().param).toBe('type');
 
     const one = (await t.request({ method: 'GET', url: `/v1/scans/config/${ids[0]}` })).json();
-    expect(one).toMatchObject({ id: ids[0], name: `alpha-one-${kind}`, config_type: 'scan', config: 'retries: 1\n', read_only: false, global: false });
+    expect(one).toMatchObject({
+      id: ids[0],
+      name: `alpha-one-${kind}`,
+      config_type: 'scan',
+      config: 'retries: 1\n',
+      read_only: false,
+      global: false,
+    });
     expect(one.created_at).toMatch(/^\d{4}-/);
     const asJson = (await t.request({ method: 'GET', url: `/v1/scans/config/${ids[0]}?config_json=true` })).json();
     expect(JSON.parse(asJson.config)).toEqual({ retries: 1 });
 
-    const patched = await t.request({ method: 'PATCH', url: `/v1/scans/config/${ids[0]}`, payload: { config: 'retries: 3\n', name: 'renamed' } });
+    const patched = await t.request({
+      method: 'PATCH',
+      url: `/v1/scans/config/${ids[0]}`,
+      payload: { config: 'retries: 3\n', name: 'renamed' },
+    });
     expect(patched.statusCode, patched.body).toBe(200);
-    expect((await t.request({ method: 'GET', url: `/v1/scans/config/${ids[0]}` })).json()).toMatchObject({ config: 'retries: 3\n', name: 'renamed' });
-    const badPatch = await t.request({ method: 'PATCH', url: `/v1/scans/config/${ids[0]}`, payload: { config: 'retries: lots\n' } });
+    expect((await t.request({ method: 'GET', url: `/v1/scans/config/${ids[0]}` })).json()).toMatchObject({
+      config: 'retries: 3\n',
+      name: 'renamed',
+    });
+    const badPatch = await t.request({
+      method: 'PATCH',
+      url: `/v1/scans/config/${ids[0]}`,
+      payload: { config: 'retries: lots\n' },
+    });
     expect(badPatch.statusCode).toBe(400);
     expect(badPatch.json().param).toBe('config.retries');
     expect((await t.request({ method: 'GET', url: `/v1/scans/config/${ids[0]}` })).json().config).toBe('retries: 3\n');
@@ -173,10 +221,17 @@ describe.each(dbKinds())('named configurations on %s', (kind) => {
   });
 
   it('read-only configs cannot change; Members see names and types, never the text; other teams see nothing', async () => {
-    const ro = (await create({ name: 'locked', config_type: 'reporting', config: VALID.reporting, read_only: true })).json().id;
-    expect((await t.request({ method: 'PATCH', url: `/v1/scans/config/${ro}`, payload: { name: 'x' } })).statusCode).toBe(403);
+    const ro = (
+      await create({ name: 'locked', config_type: 'reporting', config: VALID.reporting, read_only: true })
+    ).json().id;
+    expect(
+      (await t.request({ method: 'PATCH', url: `/v1/scans/config/${ro}`, payload: { name: 'x' } })).statusCode,
+    ).toBe(403);
     expect((await t.request({ method: 'DELETE', url: `/v1/scans/config/${ro}` })).statusCode).toBe(403);
-    expect((await t.request({ method: 'GET', url: `/v1/scans/config/${ro}` })).json()).toMatchObject({ name: 'locked', read_only: true });
+    expect((await t.request({ method: 'GET', url: `/v1/scans/config/${ro}` })).json()).toMatchObject({
+      name: 'locked',
+      read_only: true,
+    });
 
     const member = await t.addUser(`cfg-member-${kind}@localhost`, 'member');
     const list = await t.request({ method: 'GET', url: '/v1/scans/config', key: member.key });
@@ -195,35 +250,79 @@ describe.each(dbKinds())('named configurations on %s', (kind) => {
     const other = await issueKey(t.ctx.db, u.id);
     expect((await t.request({ method: 'GET', url: `/v1/scans/config/${ro}`, key: other })).statusCode).toBe(404);
     expect((await t.request({ method: 'GET', url: '/v1/scans/config', key: other })).json()).toEqual([]);
-    const patch = await t.request({ method: 'PATCH', url: `/v1/scans/config/${ro}`, key: other, payload: { name: 'mine' } });
+    const patch = await t.request({
+      method: 'PATCH',
+      url: `/v1/scans/config/${ro}`,
+      key: other,
+      payload: { name: 'mine' },
+    });
     expect(patch.statusCode).toBe(404);
     expect((await t.request({ method: 'DELETE', url: `/v1/scans/config/${ro}`, key: other })).statusCode).toBe(404);
-    expect((await t.request({ method: 'GET', url: `/v1/scans/config/${ro}/deliveries`, key: other })).statusCode).toBe(404);
+    expect((await t.request({ method: 'GET', url: `/v1/scans/config/${ro}/deliveries`, key: other })).statusCode).toBe(
+      404,
+    );
     expect((await t.request({ method: 'GET', url: `/v1/scans/config/${ro}` })).json().name).toBe('locked');
     // A scan of the other team cannot reference this team's configs.
-    const scan = await t.request({ method: 'POST', url: '/v1/scans', key: other, payload: {
-      targets: [target.url], private_templates: [{ name: 'm.yaml', contents: MARKER_TEMPLATE }], reporting_config_ids: [ro], schedule_only: true,
-    } });
+    const scan = await t.request({
+      method: 'POST',
+      url: '/v1/scans',
+      key: other,
+      payload: {
+        targets: [target.url],
+        private_templates: [{ name: 'm.yaml', contents: MARKER_TEMPLATE }],
+        reporting_config_ids: [ro],
+        schedule_only: true,
+      },
+    });
     expect(scan.statusCode).toBe(400);
     expect(scan.json().param).toBe('reporting_config_ids[0]');
   });
 
   it('applies scan configs (settings, variables, tag filters), globals unless disabled, and resolves references', async () => {
-    const scanCfg = (await create({ name: 'fast', config_type: 'scan', config: 'rate-limit: 33\nconcurrency: 4\nvar:\n  - token=secret-value-1\nexclude-tags: [tech]\nheader:\n  - "X-Scan-Token: hdr-s3cr3t-value"\n' })).json().id;
-    const global = (await create({ name: 'global retries', config_type: 'scan', config: 'retries: 2\nmax-host-error: 9\n', global: true })).json().id;
+    const scanCfg = (
+      await create({
+        name: 'fast',
+        config_type: 'scan',
+        config:
+          'rate-limit: 33\nconcurrency: 4\nvar:\n  - token=secret-value-1\nexclude-tags: [tech]\nheader:\n  - "X-Scan-Token: hdr-s3cr3t-value"\n',
+      })
+    ).json().id;
+    const global = (
+      await create({
+        name: 'global retries',
+        config_type: 'scan',
+        config: 'retries: 2\nmax-host-error: 9\n',
+        global: true,
+      })
+    ).json().id;
     const templates = [
       { name: 'v.yaml', contents: VAR_TEMPLATE },
       { name: 'h.yaml', contents: HEADER_TEMPLATE }, // tag tech: excluded by the config
       { name: 'm.yaml', contents: MARKER_TEMPLATE },
     ];
-    const res = await t.request({ method: 'POST', url: '/v1/scans', payload: { targets: [target.url], private_templates: templates, scan_config_ids: [scanCfg] } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/scans',
+      payload: { targets: [target.url], private_templates: templates, scan_config_ids: [scanCfg] },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const id = res.json().id;
     const done = await t.waitStatus(id, ['finished', 'failed']);
     expect(done).toMatchObject({ status: 'finished', total_template: 2, total_result: 2 });
     expect(seen).toContain('/echo/secret-value-1');
-    const row = (await t.ctx.db.query<{ engine_options: Record<string, unknown> }>('SELECT engine_options FROM scans WHERE id = $1', [id])).rows[0]!;
-    expect(row.engine_options).toMatchObject({ rateLimit: 33, concurrency: 4, retries: 2, maxHostErrors: 9, vars: { token: 'secret-value-1' } });
+    const row = (
+      await t.ctx.db.query<{ engine_options: Record<string, unknown> }>(
+        'SELECT engine_options FROM scans WHERE id = $1',
+        [id],
+      )
+    ).rows[0]!;
+    expect(row.engine_options).toMatchObject({
+      rateLimit: 33,
+      concurrency: 4,
+      retries: 2,
+      maxHostErrors: 9,
+      vars: { token: 'secret-value-1' },
+    });
     const results = (await t.request({ method: 'GET', url: `/v1/scans/results?scan_id=${id}` })).json();
     expect(results.data.map((r: { template_id: string }) => r.template_id).sort()).toEqual(['test-marker', 'test-var']);
     // The config's header went out on every request, and is redacted from the stored request dumps.
@@ -240,31 +339,73 @@ describe.each(dbKinds())('named configurations on %s', (kind) => {
     ]);
 
     // With disable_global_scan_config the global one does not apply.
-    const res2 = await t.request({ method: 'POST', url: '/v1/scans', payload: {
-      targets: [target.url], private_templates: templates, scan_config_ids: [scanCfg], disable_global_scan_config: true, schedule_only: true,
-    } });
-    const row2 = (await t.ctx.db.query<{ engine_options: Record<string, unknown> }>('SELECT engine_options FROM scans WHERE id = $1', [res2.json().id])).rows[0]!;
+    const res2 = await t.request({
+      method: 'POST',
+      url: '/v1/scans',
+      payload: {
+        targets: [target.url],
+        private_templates: templates,
+        scan_config_ids: [scanCfg],
+        disable_global_scan_config: true,
+        schedule_only: true,
+      },
+    });
+    const row2 = (
+      await t.ctx.db.query<{ engine_options: Record<string, unknown> }>(
+        'SELECT engine_options FROM scans WHERE id = $1',
+        [res2.json().id],
+      )
+    ).rows[0]!;
     expect(row2.engine_options.retries).toBe(1);
     expect(row2.engine_options.maxHostErrors).toBeUndefined();
-    expect((await t.request({ method: 'GET', url: `/v1/scans/${res2.json().id}/config` })).json().scan_config_ids.map((c: { id: string }) => c.id)).toEqual([scanCfg]);
+    expect(
+      (await t.request({ method: 'GET', url: `/v1/scans/${res2.json().id}/config` }))
+        .json()
+        .scan_config_ids.map((c: { id: string }) => c.id),
+    ).toEqual([scanCfg]);
 
     // Unknown or wrongly typed references are a 400 naming them.
-    const bad = await t.request({ method: 'POST', url: '/v1/scans', payload: { targets: [target.url], private_templates: templates, scan_config_ids: [scanCfg, 'nope'] } });
+    const bad = await t.request({
+      method: 'POST',
+      url: '/v1/scans',
+      payload: { targets: [target.url], private_templates: templates, scan_config_ids: [scanCfg, 'nope'] },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().param).toBe('scan_config_ids[1]');
     const alertId = (await create({ name: 'a', config_type: 'alerting', config: VALID.alerting })).json().id;
-    const wrong = await t.request({ method: 'POST', url: '/v1/scans', payload: { targets: [target.url], private_templates: templates, scan_config_ids: [alertId] } });
+    const wrong = await t.request({
+      method: 'POST',
+      url: '/v1/scans',
+      payload: { targets: [target.url], private_templates: templates, scan_config_ids: [alertId] },
+    });
     expect(wrong.json().param).toBe('scan_config_ids[0]');
     await t.request({ method: 'PATCH', url: `/v1/scans/config/${global}`, payload: { global: false } });
   }, 60_000);
 
   it('a template config selects private templates by tag and severity for the scans that name it', async () => {
-    for (const [name, body] of [['marker', MARKER_TEMPLATE], ['header', HEADER_TEMPLATE]]) {
-      const r = await t.request({ method: 'POST', url: '/v1/template', payload: { template: body!.replace(/^id: test-/m, `id: tc-${kind}-`), filename: `${name}.yaml` } });
+    for (const [name, body] of [
+      ['marker', MARKER_TEMPLATE],
+      ['header', HEADER_TEMPLATE],
+    ]) {
+      const r = await t.request({
+        method: 'POST',
+        url: '/v1/template',
+        payload: { template: body!.replace(/^id: test-/m, `id: tc-${kind}-`), filename: `${name}.yaml` },
+      });
       expect([200, 201], r.body).toContain(r.statusCode);
     }
-    const tplCfg = (await create({ name: 'high marker', config_type: 'template', config: 'tags: [marker, tech]\nexclude-severities: [info]\n' })).json().id;
-    const res = await t.request({ method: 'POST', url: '/v1/scans', payload: { targets: [target.url], scan_config_ids: [tplCfg] } });
+    const tplCfg = (
+      await create({
+        name: 'high marker',
+        config_type: 'template',
+        config: 'tags: [marker, tech]\nexclude-severities: [info]\n',
+      })
+    ).json().id;
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/scans',
+      payload: { targets: [target.url], scan_config_ids: [tplCfg] },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const done = await t.waitStatus(res.json().id, ['finished', 'failed']);
     expect(done).toMatchObject({ status: 'finished', total_template: 1, total_result: 1 });

@@ -23,14 +23,20 @@ const CORPUS = path.join(SHARED, 'corpus/nuclei-templates');
 // Without ../shared the data is empty and the tests below are skipped (hasShared says so once).
 const HAVE = hasShared('data/vuln') && hasShared('corpus/nuclei-templates');
 const readJson = (p: string) => (HAVE ? JSON.parse(readFileSync(path.join(VULN, p), 'utf8')) : []);
-const iso = (s: string) => new Date(/Z|[+-]\d\d:?\d\d$/.test(s) ? s : `${s.length === 10 ? `${s}T00:00:00` : s}Z`).toISOString();
+const iso = (s: string) =>
+  new Date(/Z|[+-]\d\d:?\d\d$/.test(s) ? s : `${s.length === 10 ? `${s}T00:00:00` : s}Z`).toISOString();
 
 const manifest: { cve: string; path: string }[] = readJson('cve5/MANIFEST.json');
 const cve5 = (id: string) => readJson(`cve5/${manifest.find((m) => m.cve === id)!.path}`);
-const kevCatalog: { cveID: string; dateAdded: string; dueDate: string; knownRansomwareCampaignUse: string }[] = readJson('kev/known_exploited_vulnerabilities.json').vulnerabilities;
-const vulncheck: { cve: string[]; date_added: string; dueDate?: string; knownRansomwareCampaignUse: string }[] = readJson('vulncheck-kev/vulncheck_kev_subset.json');
+const kevCatalog: { cveID: string; dateAdded: string; dueDate: string; knownRansomwareCampaignUse: string }[] =
+  readJson('kev/known_exploited_vulnerabilities.json').vulnerabilities;
+const vulncheck: { cve: string[]; date_added: string; dueDate?: string; knownRansomwareCampaignUse: string }[] =
+  readJson('vulncheck-kev/vulncheck_kev_subset.json');
 const cweNames: Record<string, { name: string }> = readJson('cwe/cwe_names_v4.14.json');
-const templateIndex = (HAVE ? readFileSync(path.join(CORPUS, 'cves.json'), 'utf8') : '').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { ID: string; file_path: string });
+const templateIndex = (HAVE ? readFileSync(path.join(CORPUS, 'cves.json'), 'utf8') : '')
+  .split('\n')
+  .filter(Boolean)
+  .map((l) => JSON.parse(l) as { ID: string; file_path: string });
 
 // The catalogue given to the template store: the corpus's templates of the CVEs in the data (per its
 // cves.json) minus one kept back to link later, plus templates that name a CVE besides its own template.
@@ -38,8 +44,10 @@ const dataCves = new Set(manifest.map((m) => m.cve));
 const LATE = templateIndex.filter((r) => dataCves.has(r.ID)).at(-1)!;
 const catalogueFiles = [
   ...templateIndex.filter((r) => dataCves.has(r.ID) && r !== LATE).map((r) => r.file_path),
-  'http/cves/2021/CVE-2021-22205.yaml', 'http/vulnerabilities/gitlab/gitlab-rce.yaml',
-  'http/cves/2022/CVE-2022-22965.yaml', 'dast/cves/2022/CVE-2022-22965.yaml',
+  'http/cves/2021/CVE-2021-22205.yaml',
+  'http/vulnerabilities/gitlab/gitlab-rce.yaml',
+  'http/cves/2022/CVE-2022-22965.yaml',
+  'dast/cves/2022/CVE-2022-22965.yaml',
 ];
 /** The template the catalogue's index names for a CVE, when that template is in the catalogue imported. */
 const linkedTo = (id: string) => {
@@ -52,7 +60,10 @@ const copyTemplate = (to: string, rel: string) => {
 };
 
 const BOTH_KEV_TEMPLATE = 'CVE-2018-13379';
-FormatRegistry.Set('date-time', (v) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(v) && !Number.isNaN(Date.parse(v))); // CISA KEV, VulnCheck KEV, PoCs, template
+FormatRegistry.Set(
+  'date-time',
+  (v) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(v) && !Number.isNaN(Date.parse(v)),
+); // CISA KEV, VulnCheck KEV, PoCs, template
 const NO_CVSS = 'CVE-2022-22273';
 const EPSS = { [BOTH_KEV_TEMPLATE]: [0.94352, 0.99951], [NO_CVSS]: [0.01234, 0.5] } as Record<string, [number, number]>;
 
@@ -69,13 +80,16 @@ describe.skipIf(!HAVE).each(dbKinds())('vulnerability intelligence import on %s'
   beforeAll(async () => {
     t = await createTestApp(kind);
     dir = mkdtempSync(path.join(tmpdir(), 'vigil-intel-'));
-    writeFileSync(path.join(dir, 'epss.csv'), [
-      '#model_version:v2025.03.14,score_date:2025-05-01T00:00:00+0000',
-      'cve,epss,percentile',
-      ...Object.entries(EPSS).map(([id, [s, p]]) => `${id},${s},${p}`),
-      'CVE-2021-44228,not-a-number,0.9',
-      'not-a-cve,0.5,0.5',
-    ].join('\n'));
+    writeFileSync(
+      path.join(dir, 'epss.csv'),
+      [
+        '#model_version:v2025.03.14,score_date:2025-05-01T00:00:00+0000',
+        'cve,epss,percentile',
+        ...Object.entries(EPSS).map(([id, [s, p]]) => `${id},${s},${p}`),
+        'CVE-2021-44228,not-a-number,0.9',
+        'not-a-cve,0.5,0.5',
+      ].join('\n'),
+    );
     catalogue = path.join(dir, 'catalogue');
     for (const rel of catalogueFiles) copyTemplate(catalogue, rel);
     await importCatalogue(t.ctx.db, catalogue);
@@ -96,7 +110,9 @@ describe.skipIf(!HAVE).each(dbKinds())('vulnerability intelligence import on %s'
     expect(byFeed.cwe!.read).toBe(Object.keys(cweNames).length);
     expect(byFeed.epss!.read).toBe(2);
     expect(byFeed.epss!.skipped).toBe(2);
-    expect(byFeed.epss!.skipped_examples.map((s) => s.reason).join(' | ')).toMatch(/not a probability.*not a CVE id|not a CVE id.*not a probability/);
+    expect(byFeed.epss!.skipped_examples.map((s) => s.reason).join(' | ')).toMatch(
+      /not a probability.*not a CVE id|not a CVE id.*not a probability/,
+    );
     // the 1,488 CVE JSON 5 records plus the NVD 2.0 one (a CVE not among them)
     expect(first.records_total).toBe(manifest.length + 1);
   });
@@ -127,8 +143,18 @@ describe.skipIf(!HAVE).each(dbKinds())('vulnerability intelligence import on %s'
     expect(v.is_vkev).toBe(true);
     expect(v.is_exploit_seen).toBe(true);
     expect(v.kev).toEqual([
-      { source: 'cisa', added_date: iso(cisa.dateAdded), due_date: iso(cisa.dueDate), known_ransomware_campaign_use: cisa.knownRansomwareCampaignUse === 'Known' },
-      { source: 'vulncheck', added_date: iso(vc.date_added), ...(vc.dueDate ? { due_date: iso(vc.dueDate) } : {}), known_ransomware_campaign_use: vc.knownRansomwareCampaignUse === 'Known' },
+      {
+        source: 'cisa',
+        added_date: iso(cisa.dateAdded),
+        due_date: iso(cisa.dueDate),
+        known_ransomware_campaign_use: cisa.knownRansomwareCampaignUse === 'Known',
+      },
+      {
+        source: 'vulncheck',
+        added_date: iso(vc.date_added),
+        ...(vc.dueDate ? { due_date: iso(vc.dueDate) } : {}),
+        known_ransomware_campaign_use: vc.knownRansomwareCampaignUse === 'Known',
+      },
     ]);
     // PoCs: every distinct link of the merged openpoc list
     const pocSrc = readJson(`pocs/2018/${id}.json`);
@@ -136,9 +162,15 @@ describe.skipIf(!HAVE).each(dbKinds())('vulnerability intelligence import on %s'
     expect(v.poc_count).toBe(urls.size);
     expect(new Set(v.pocs.map((p: { url: string }) => p.url))).toEqual(urls);
     expect(v.is_poc).toBe(true);
-    const dates = v.pocs.map((p: { added_at?: string }) => p.added_at).filter(Boolean).sort();
+    const dates = v.pocs
+      .map((p: { added_at?: string }) => p.added_at)
+      .filter(Boolean)
+      .sort();
     expect(v.poc_first_seen).toBe(dates[0]);
-    const openpocValid = pocSrc.openpoc.map((p: { added_at: string }) => iso(p.added_at)).filter((d: string) => d >= '1995').sort();
+    const openpocValid = pocSrc.openpoc
+      .map((p: { added_at: string }) => iso(p.added_at))
+      .filter((d: string) => d >= '1995')
+      .sort();
     expect(v.poc_first_seen <= openpocValid[0]).toBe(true);
     // description group
     expect(v.description).toBe(src.containers.cna.descriptions[0].value);
@@ -146,11 +178,17 @@ describe.skipIf(!HAVE).each(dbKinds())('vulnerability intelligence import on %s'
     expect(v.weaknesses).toEqual([{ cwe_id: 'CWE-22', cwe_name: cweNames['CWE-22']!.name }]);
     const refUrls = new Set(containers(src).flatMap((c) => (c.references ?? []).map((r: { url: string }) => r.url)));
     expect(new Set(v.citations.map((c: { url: string }) => c.url))).toEqual(refUrls);
-    const refTags = containers(src).flatMap((c) => (c.references ?? []).flatMap((r: { tags?: string[] }) => r.tags ?? []));
+    const refTags = containers(src).flatMap((c) =>
+      (c.references ?? []).flatMap((r: { tags?: string[] }) => r.tags ?? []),
+    );
     expect(v.is_patch_available).toBe(refTags.some((t: string) => t === 'patch' || t === 'vendor-advisory'));
-    const adpCpes = containers(src).flatMap((c) => (c.affected ?? []).flatMap((a: { cpes?: string[] }) => a.cpes ?? []));
+    const adpCpes = containers(src).flatMap((c) =>
+      (c.affected ?? []).flatMap((a: { cpes?: string[] }) => a.cpes ?? []),
+    );
     expect(v.affected_products.flatMap((p: { cpe: string[] }) => p.cpe).sort()).toEqual([...new Set(adpCpes)].sort());
-    expect(v.affected_products.some((p: { vendor: string }) => p.vendor === src.containers.cna.affected[0].vendor)).toBe(true);
+    expect(
+      v.affected_products.some((p: { vendor: string }) => p.vendor === src.containers.cna.affected[0].vendor),
+    ).toBe(true);
     // template group: the template store's copy of the corpus file that cves.json names for the CVE
     const tplPath = linkedTo(id)!;
     const raw = readFileSync(path.join(CORPUS, tplPath), 'utf8');
@@ -170,18 +208,34 @@ describe.skipIf(!HAVE).each(dbKinds())('vulnerability intelligence import on %s'
     expect(v.tags).toEqual(list(yaml.info.tags));
     expect(v.metadata).toEqual(yaml.info.metadata);
     expect(v.classification).toEqual({
-      'cve-id': [cls['cve-id']], 'cwe-id': [cls['cwe-id']], 'cvss-metrics': cls['cvss-metrics'], 'cvss-score': cls['cvss-score'],
-      'epss-score': cls['epss-score'], 'epss-percentile': cls['epss-percentile'], cpe: cls.cpe,
+      'cve-id': [cls['cve-id']],
+      'cwe-id': [cls['cwe-id']],
+      'cvss-metrics': cls['cvss-metrics'],
+      'cvss-score': cls['cvss-score'],
+      'epss-score': cls['epss-score'],
+      'epss-percentile': cls['epss-percentile'],
+      cpe: cls.cpe,
     });
-    expect(v).toMatchObject({ template_type: 'public', is_draft: false, is_early: false, is_github: false, is_new: true, is_svcteam: true });
+    expect(v).toMatchObject({
+      template_type: 'public',
+      is_draft: false,
+      is_early: false,
+      is_github: false,
+      is_new: true,
+      is_svcteam: true,
+    });
     expect(v.template_coverage).toBe(yaml.info.metadata.verified === true ? 'verified' : 'unverified');
     expect(v).not.toHaveProperty('user_id'); // a catalogue template belongs to no user
-    const nucleiPoc = v.pocs.find((p: { source: string; url: string }) => p.source === 'nuclei' && p.url.endsWith(`/${tplPath}`));
+    const nucleiPoc = v.pocs.find(
+      (p: { source: string; url: string }) => p.source === 'nuclei' && p.url.endsWith(`/${tplPath}`),
+    );
     if (nucleiPoc) expect(v.template_created_at).toBe(nucleiPoc.added_at);
     else expect(Date.parse(v.template_created_at)).toBeGreaterThan(Date.now() - 3_600_000);
     // own fields
     expect(v.doc_type).toBe('cve');
-    expect(v.ntps).toBe(Math.round(cvss.baseScore * 3 + EPSS[id]![0] * 25 + 20 + 10 + (v.template_coverage === 'verified' ? 15 : 10)));
+    expect(v.ntps).toBe(
+      Math.round(cvss.baseScore * 3 + EPSS[id]![0] * 25 + 20 + 10 + (v.template_coverage === 'verified' ? 15 : 10)),
+    );
     // the doc_id finds the same record
     const byDoc = await get(v.doc_id);
     expect(byDoc.status).toBe(200);
@@ -200,7 +254,14 @@ describe.skipIf(!HAVE).each(dbKinds())('vulnerability intelligence import on %s'
     expect(v.weaknesses.find((w: { cwe_id: string }) => w.cwe_id === cwe).cwe_name).toBe(cweNames[cwe]!.name);
     expect(v.is_kev).toBe(kevCatalog.some((k) => k.cveID === NO_CVSS));
     expect(v.is_template).toBe(!!linkedTo(NO_CVSS));
-    expect(v.ntps).toBe(Math.round(EPSS[NO_CVSS]![0] * 25 + (v.is_kev ? 20 : 0) + (v.is_poc ? 10 : 0) + (v.is_template ? (v.template_coverage === 'verified' ? 15 : 10) : 0)));
+    expect(v.ntps).toBe(
+      Math.round(
+        EPSS[NO_CVSS]![0] * 25 +
+          (v.is_kev ? 20 : 0) +
+          (v.is_poc ? 10 : 0) +
+          (v.is_template ? (v.template_coverage === 'verified' ? 15 : 10) : 0),
+      ),
+    );
   });
 
   it('reads NVD API 2.0 records', async () => {
@@ -211,8 +272,12 @@ describe.skipIf(!HAVE).each(dbKinds())('vulnerability intelligence import on %s'
     expect(v.cvss_score).toBe(nvd.metrics.cvssMetricV31[0].cvssData.baseScore);
     expect(v.is_auth).toBe(true); // PR:H
     expect(v.vuln_status).toBe(nvd.vulnStatus.toLowerCase());
-    expect(v.kev.find((k: { source: string }) => k.source === 'cisa').added_date).toBe(iso(kevCatalog.find((k) => k.cveID === 'CVE-2024-21887')!.dateAdded));
-    expect(v.affected_products[0].cpe).toEqual(nvd.configurations[0].nodes[0].cpeMatch.map((m: { criteria: string }) => m.criteria));
+    expect(v.kev.find((k: { source: string }) => k.source === 'cisa').added_date).toBe(
+      iso(kevCatalog.find((k) => k.cveID === 'CVE-2024-21887')!.dateAdded),
+    );
+    expect(v.affected_products[0].cpe).toEqual(
+      nvd.configurations[0].nodes[0].cpeMatch.map((m: { criteria: string }) => m.criteria),
+    );
   });
 
   it('returns only the requested fields and names an unknown one', async () => {
@@ -228,11 +293,14 @@ describe.skipIf(!HAVE).each(dbKinds())('vulnerability intelligence import on %s'
   });
 
   it('links each record to the template that the catalogue index names for its CVE', async () => {
-    const rows = (await t.ctx.db.query<{ cve_id: string; uri: string | null; is_template: boolean }>(
-      "SELECT cve_id, doc::jsonb->>'uri' AS uri, is_template FROM intel_vulns",
-    )).rows;
+    const rows = (
+      await t.ctx.db.query<{ cve_id: string; uri: string | null; is_template: boolean }>(
+        "SELECT cve_id, doc::jsonb->>'uri' AS uri, is_template FROM intel_vulns",
+      )
+    ).rows;
     expect(rows.length).toBe(first.records_total);
-    for (const r of rows) expect({ id: r.cve_id, uri: r.uri ?? undefined }).toEqual({ id: r.cve_id, uri: linkedTo(r.cve_id) });
+    for (const r of rows)
+      expect({ id: r.cve_id, uri: r.uri ?? undefined }).toEqual({ id: r.cve_id, uri: linkedTo(r.cve_id) });
     expect(first.templates_linked).toBe(rows.filter((r) => r.is_template).length);
     expect(first.templates_linked).toBe(templateIndex.filter((r) => dataCves.has(r.ID)).length - 1);
     // several templates name these CVEs; the CVE's own template wins
@@ -260,35 +328,55 @@ describe.skipIf(!HAVE).each(dbKinds())('vulnerability intelligence import on %s'
 
   it('is idempotent: a second import changes nothing', async () => {
     const before = (await get(BOTH_KEV_TEMPLATE)).body.data.updated_at;
-    const again = await importIntel(t.ctx.db, [path.join(VULN, 'kev'), path.join(VULN, 'pocs/2018'), path.join(dir, 'epss.csv')], {});
+    const again = await importIntel(
+      t.ctx.db,
+      [path.join(VULN, 'kev'), path.join(VULN, 'pocs/2018'), path.join(dir, 'epss.csv')],
+      {},
+    );
     expect(again.records_changed).toBe(0);
     expect(again.feeds.every((f) => f.changed === 0)).toBe(true);
     expect((await get(BOTH_KEV_TEMPLATE)).body.data.updated_at).toBe(before);
   });
 
   it('keeps the previous day of bounty counts for deltas', async () => {
-    writeFileSync(path.join(dir, 'bounty-2025-05-01.csv'), `cve,rank,reports\n${BOTH_KEV_TEMPLATE},12,40\nCVE-BAD,1,1\n`);
+    writeFileSync(
+      path.join(dir, 'bounty-2025-05-01.csv'),
+      `cve,rank,reports\n${BOTH_KEV_TEMPLATE},12,40\nCVE-BAD,1,1\n`,
+    );
     writeFileSync(path.join(dir, 'bounty-2025-05-02.csv'), `cve,rank,reports\n${BOTH_KEV_TEMPLATE},9,46\n`);
     const day1 = await importIntel(t.ctx.db, [path.join(dir, 'bounty-2025-05-01.csv')]);
     expect(day1.feeds[0]!.skipped).toBe(1);
     expect((await get(BOTH_KEV_TEMPLATE)).body.data.bounty).toEqual({ rank: 12, reports: 40 });
     await importIntel(t.ctx.db, [path.join(dir, 'bounty-2025-05-02.csv')]);
     await importIntel(t.ctx.db, [path.join(dir, 'bounty-2025-05-02.csv')]); // same day again: no change
-    expect((await get(BOTH_KEV_TEMPLATE)).body.data.bounty).toEqual({ rank: 9, reports: 46, delta_rank: -3, delta_reports: 6 });
+    expect((await get(BOTH_KEV_TEMPLATE)).body.data.bounty).toEqual({
+      rank: 9,
+      reports: 46,
+      delta_rank: -3,
+      delta_reports: 6,
+    });
   });
 
   it('keeps the previous day of EPSS values; an older or repeated day changes nothing', async () => {
     const epssFile = (day: string, score: number, pct: number) => {
       const file = path.join(dir, `epss-${day}.csv`);
-      writeFileSync(file, `#model_version:v2025.03.14,score_date:${day}T00:00:00+0000\ncve,epss,percentile\n${BOTH_KEV_TEMPLATE},${score},${pct}\n`);
+      writeFileSync(
+        file,
+        `#model_version:v2025.03.14,score_date:${day}T00:00:00+0000\ncve,epss,percentile\n${BOTH_KEV_TEMPLATE},${score},${pct}\n`,
+      );
       return file;
     };
     const day2 = await importIntel(t.ctx.db, [epssFile('2025-05-02', 0.9, 0.998)]);
     expect(day2.records_changed).toBe(1);
     const v = (await get(BOTH_KEV_TEMPLATE)).body.data;
     expect([v.epss_score, v.epss_percentile]).toEqual([0.9, 0.998]);
-    const fact = async () => (await t.ctx.db.query<{ data: { score: number; prev?: unknown } }>(
-      "SELECT data FROM intel_facts WHERE feed = 'epss' AND cve_id = $1", [BOTH_KEV_TEMPLATE])).rows[0]!.data;
+    const fact = async () =>
+      (
+        await t.ctx.db.query<{ data: { score: number; prev?: unknown } }>(
+          "SELECT data FROM intel_facts WHERE feed = 'epss' AND cve_id = $1",
+          [BOTH_KEV_TEMPLATE],
+        )
+      ).rows[0]!.data;
     const [s1, p1] = EPSS[BOTH_KEV_TEMPLATE]!;
     expect((await fact()).prev).toEqual({ score: s1, percentile: p1, date: '2025-05-01T00:00:00.000Z' });
     for (const again of [epssFile('2025-05-02', 0.9, 0.998), epssFile('2025-04-30', 0.1, 0.2)]) {
@@ -306,7 +394,11 @@ describe.skipIf(!HAVE).each(dbKinds())('vulnerability intelligence import on %s'
   it('searches with field:value, ranges, &&, ||, NOT and free text', async () => {
     const all = await search({ q: 'cvss_score:>=0 || NOT cvss_score:>=0', limit: '1' });
     expect(all.body.total).toBe(first.records_total);
-    const kevHigh = await search({ q: 'is_kev:true && cvss_score:>9', limit: '1000', fields: 'cve_id,is_kev,cvss_score' });
+    const kevHigh = await search({
+      q: 'is_kev:true && cvss_score:>9',
+      limit: '1000',
+      fields: 'cve_id,is_kev,cvss_score',
+    });
     expect(kevHigh.status).toBe(200);
     expect(kevHigh.body.total).toBeGreaterThan(0);
     for (const r of kevHigh.body.results) expect(r.is_kev && r.cvss_score > 9).toBe(true);
@@ -324,11 +416,21 @@ describe.skipIf(!HAVE).each(dbKinds())('vulnerability intelligence import on %s'
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
     const facets = await search({ q: 'is_kev:true', term_facets: 'severity', range_facets: 'cvss_score', limit: '1' });
     const buckets = facets.body.facets.severity.buckets as Record<string, number>;
-    expect(Object.values(buckets).reduce((a, n) => a + n, 0) + facets.body.facets.severity.missing + facets.body.facets.severity.other).toBe(facets.body.total);
+    expect(
+      Object.values(buckets).reduce((a, n) => a + n, 0) +
+        facets.body.facets.severity.missing +
+        facets.body.facets.severity.other,
+    ).toBe(facets.body.total);
   });
 
   it('rejects bad queries with 400 naming the parameter, and treats values as data', async () => {
-    for (const [q, param] of [[{ q: 'nofield:1' }, 'q'], [{ q: 'cvss_score:>high' }, 'q'], [{ q: '(is_kev:true' }, 'q'], [{ sort_asc: 'raw' }, 'sort_asc'], [{ fields: 'bogus' }, 'fields']] as const) {
+    for (const [q, param] of [
+      [{ q: 'nofield:1' }, 'q'],
+      [{ q: 'cvss_score:>high' }, 'q'],
+      [{ q: '(is_kev:true' }, 'q'],
+      [{ sort_asc: 'raw' }, 'sort_asc'],
+      [{ fields: 'bogus' }, 'fields'],
+    ] as const) {
       const res = await search(q as Record<string, string>);
       expect(res.status).toBe(400);
       expect(res.body.param).toBe(param);
@@ -367,6 +469,7 @@ describe.skipIf(!HAVE).each(dbKinds())('vulnerability intelligence import on %s'
     v = await get1();
     expect(v.is_template).toBe(false);
     expect(v.template_coverage).toBe('none');
-    for (const f of ['uri', 'raw', 'scanner_template', 'digest', 'classification', 'template_type']) expect(v).not.toHaveProperty(f);
+    for (const f of ['uri', 'raw', 'scanner_template', 'digest', 'classification', 'template_type'])
+      expect(v).not.toHaveProperty(f);
   });
 });

@@ -114,13 +114,18 @@ describe('folder inputs', () => {
     writeFileSync(path.join(folder, 'feed.schema.json'), '{"$schema":"http://json-schema.org/draft-07/schema#"}');
     writeFileSync(path.join(folder, 'kev.json'), '{"catalogVersion":"1","vulnerabilities":[]}');
     expect((await collect([folder])).map((d) => path.basename(d.name))).toEqual(['kev.json']);
-    expect((await collect([path.join(folder, 'MANIFEST.json')])).map((d) => path.basename(d.name))).toEqual(['MANIFEST.json']);
+    expect((await collect([path.join(folder, 'MANIFEST.json')])).map((d) => path.basename(d.name))).toEqual([
+      'MANIFEST.json',
+    ]);
   });
 
-  it.skipIf(!HAVE)('every document of ../shared/data/vuln is a known feed format (no warning about its MANIFEST.json or schema)', async () => {
-    const unknown = (await collect([VULN])).filter((d) => !d.error && !detectFormat(d)).map((d) => d.name);
-    expect(unknown).toEqual([]);
-  });
+  it.skipIf(!HAVE)(
+    'every document of ../shared/data/vuln is a known feed format (no warning about its MANIFEST.json or schema)',
+    async () => {
+      const unknown = (await collect([VULN])).filter((d) => !d.error && !detectFormat(d)).map((d) => d.name);
+      expect(unknown).toEqual([]);
+    },
+  );
 });
 
 describe.skipIf(!HAVE).each(dbKinds())('zip import on %s', (kind) => {
@@ -131,10 +136,14 @@ describe.skipIf(!HAVE).each(dbKinds())('zip import on %s', (kind) => {
       const cve5 = report.feeds.find((f) => f.feed === 'cve5')!;
       expect(cve5.read).toBe(picked.length + 1);
       expect(report.records_total).toBe(picked.length + 1);
-      expect(report.unreadable).toEqual([{ ref: `${base}/cvelist.zip!cvelist/broken.json.gz`, reason: expect.stringMatching(/gzip/) }]);
+      expect(report.unreadable).toEqual([
+        { ref: `${base}/cvelist.zip!cvelist/broken.json.gz`, reason: expect.stringMatching(/gzip/) },
+      ]);
       const kev = report.feeds.find((f) => f.feed === 'kev')!;
       expect(kev.read).toBeGreaterThan(1000);
-      const ids = (await t.db.query<{ cve_id: string }>('SELECT cve_id FROM intel_vulns ORDER BY cve_id')).rows.map((r) => r.cve_id);
+      const ids = (await t.db.query<{ cve_id: string }>('SELECT cve_id FROM intel_vulns ORDER BY cve_id')).rows.map(
+        (r) => r.cve_id,
+      );
       expect(ids).toEqual([...picked.map((m) => m.cve), manifest[100]!.cve].sort());
     } finally {
       await t.drop();

@@ -30,7 +30,11 @@ http:
           - "LATE-MARKER"
 `;
 
-interface Mail { from: string; to: string[]; data: string }
+interface Mail {
+  from: string;
+  to: string[];
+  data: string;
+}
 
 describe.each(dbKinds())('alerting on %s', (kind) => {
   let t: ScanTestApp;
@@ -49,7 +53,15 @@ describe.each(dbKinds())('alerting on %s', (kind) => {
     process.env.VIGIL_DELIVERY_MAX_ATTEMPTS = '4';
     // Receivers listen on 127.0.0.1: integrations reach it only when the operator allows it.
     t = await createScanApp(kind, { egressAllow: ['127.0.0.0/8'] });
-    t.ctx.log = pino({ level: 'debug' }, new Writable({ write(chunk, _e, cb) { logLines.push(String(chunk)); cb(); } }));
+    t.ctx.log = pino(
+      { level: 'debug' },
+      new Writable({
+        write(chunk, _e, cb) {
+          logLines.push(String(chunk));
+          cb();
+        },
+      }),
+    );
     target = await startHttpServer(async (req, res) => {
       if (req.url?.startsWith('/slow')) await new Promise((r) => setTimeout(r, 3000));
       res.setHeader('X-Powered-By', 'PHP/7.4.3');
@@ -70,7 +82,10 @@ describe.each(dbKinds())('alerting on %s', (kind) => {
       res.end('ok');
     });
     smtp = new SMTPServer({
-      authOptional: true, disabledCommands: ['STARTTLS'], allowInsecureAuth: true, logger: false,
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      allowInsecureAuth: true,
+      logger: false,
       onAuth(auth, _session, cb) {
         if (auth.username === 'u' && auth.password === 'pw-s3cr3t') return cb(null, { user: 'u' });
         return cb(new Error('bad credentials'));
@@ -79,7 +94,11 @@ describe.each(dbKinds())('alerting on %s', (kind) => {
         let data = '';
         stream.on('data', (c) => (data += c));
         stream.on('end', () => {
-          mails.push({ from: String(session.envelope.mailFrom && session.envelope.mailFrom.address), to: session.envelope.rcptTo.map((r) => r.address), data });
+          mails.push({
+            from: String(session.envelope.mailFrom && session.envelope.mailFrom.address),
+            to: session.envelope.rcptTo.map((r) => r.address),
+            data,
+          });
           cb();
         });
       },
@@ -98,7 +117,11 @@ describe.each(dbKinds())('alerting on %s', (kind) => {
   });
 
   const config = async (name: string, yaml: string, extra: Record<string, unknown> = {}) => {
-    const res = await t.request({ method: 'POST', url: '/v1/scans/config', payload: { name, config_type: 'alerting', config: yaml, ...extra } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/scans/config',
+      payload: { name, config_type: 'alerting', config: yaml, ...extra },
+    });
     expect(res.statusCode, res.body).toBe(200);
     return res.json().id as string;
   };
@@ -115,7 +138,9 @@ describe.each(dbKinds())('alerting on %s', (kind) => {
   });
 
   it('delivers scan events and new findings of a rescan to webhook, Slack, Teams and email, retrying a failing receiver', async () => {
-    const hook = await config('hook', `provider: webhook
+    const hook = await config(
+      'hook',
+      `provider: webhook
 events: [scan_running, scan_finished, new_finding]
 min-severity: high
 webhook:
@@ -123,51 +148,94 @@ webhook:
   method: PUT
   headers: {X-Token: tok-s3cr3t}
   body: '{"text": "{{message}}", "scan": "{{scan_id}}", "event": "{{event}}", "n": "{{findings_count}}"}'
-`);
-    const allNew = await config('all new', `provider: webhook
+`,
+    );
+    const allNew = await config(
+      'all new',
+      `provider: webhook
 events: [new_finding]
 webhook: {url: "${receiver.url}/all-new"}
-`);
-    const slack = await config('slack global', `provider: slack
+`,
+    );
+    const slack = await config(
+      'slack global',
+      `provider: slack
 events: [scan_finished]
 slack: {webhook-url: "${receiver.url}/slack", channel: "#sec", username: vigil}
-`, { global: true });
-    const teams = await config('teams', `provider: teams
+`,
+      { global: true },
+    );
+    const teams = await config(
+      'teams',
+      `provider: teams
 events: [scan_finished]
 teams: {webhook-url: "${receiver.url}/teams"}
-`);
-    const mail = await config('mail', `provider: email
+`,
+    );
+    const mail = await config(
+      'mail',
+      `provider: email
 events: [scan_finished]
 email: {host: 127.0.0.1, port: ${smtpPort}, username: u, password: pw-s3cr3t, from: vigil@localhost, to: [secops@localhost]}
-`);
-    const flaky = await config('flaky', `provider: webhook
+`,
+    );
+    const flaky = await config(
+      'flaky',
+      `provider: webhook
 events: [scan_finished]
 webhook: {url: "${receiver.url}/flaky-s3cr3t"}
-`);
-    const gone = await config('gone', `provider: webhook
+`,
+    );
+    const gone = await config(
+      'gone',
+      `provider: webhook
 events: [scan_finished]
 webhook: {url: "${receiver.url}/gone"}
-`);
-    await config('not this scan', `provider: webhook
+`,
+    );
+    await config(
+      'not this scan',
+      `provider: webhook
 events: [scan_finished]
 webhook: {url: "${receiver.url}/unused"}
-`);
+`,
+    );
 
-    const res = await t.request({ method: 'POST', url: '/v1/scans', payload: {
-      name: 'watched', targets: [target.url],
-      private_templates: [{ name: 'm.yaml', contents: MARKER_TEMPLATE }, { name: 'h.yaml', contents: HEADER_TEMPLATE }, { name: 'l.yaml', contents: LATE_INFO }],
-      alerting_config_ids: [hook, allNew, teams, mail, flaky, gone],
-    } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/scans',
+      payload: {
+        name: 'watched',
+        targets: [target.url],
+        private_templates: [
+          { name: 'm.yaml', contents: MARKER_TEMPLATE },
+          { name: 'h.yaml', contents: HEADER_TEMPLATE },
+          { name: 'l.yaml', contents: LATE_INFO },
+        ],
+        alerting_config_ids: [hook, allNew, teams, mail, flaky, gone],
+      },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const id = res.json().id as string;
     await t.waitStatus(id, ['finished']);
 
-    await waitFor(async () => received('/hook').length >= 2 && received('/slack').length >= 1 && received('/teams').length >= 1 && mails.length >= 1, 20_000);
+    await waitFor(
+      async () =>
+        received('/hook').length >= 2 &&
+        received('/slack').length >= 1 &&
+        received('/teams').length >= 1 &&
+        mails.length >= 1,
+      20_000,
+    );
     const hookBodies = received('/hook').map((r) => JSON.parse(r.body));
     expect(hookBodies.map((b) => b.event)).toEqual(['scan_running', 'scan_finished']);
     expect(hookBodies[1]).toMatchObject({ scan: id, text: expect.stringContaining('finished with 1 findings') });
     expect(received('/hook').every((r) => r.method === 'PUT' && r.headers['x-token'] === 'tok-s3cr3t')).toBe(true);
-    expect(JSON.parse(received('/slack')[0]!.body)).toEqual({ text: expect.stringContaining(`"watched" (${id}) finished`), channel: '#sec', username: 'vigil' });
+    expect(JSON.parse(received('/slack')[0]!.body)).toEqual({
+      text: expect.stringContaining(`"watched" (${id}) finished`),
+      channel: '#sec',
+      username: 'vigil',
+    });
     const card = JSON.parse(received('/teams')[0]!.body);
     expect(card.type).toBe('message');
     expect(card.attachments[0].contentType).toBe('application/vnd.microsoft.card.adaptive');
@@ -190,31 +258,56 @@ webhook: {url: "${receiver.url}/unused"}
     // Rescan: the marker (high) and the late page (info) are new; the hook's floor is high.
     vulnerable = true;
     expect((await t.request({ method: 'POST', url: `/v1/scans/${id}/rescan` })).statusCode).toBe(200);
-    await t.waitStatus(id, ['finished']).then(() => waitFor(async () => {
-      const s = (await t.request({ method: 'GET', url: `/v1/scans/${id}` })).json();
-      return s.rescan_count === 1 && s.status === 'finished' && s;
-    }, 30_000));
+    await t.waitStatus(id, ['finished']).then(() =>
+      waitFor(async () => {
+        const s = (await t.request({ method: 'GET', url: `/v1/scans/${id}` })).json();
+        return s.rescan_count === 1 && s.status === 'finished' && s;
+      }, 30_000),
+    );
     await waitFor(async () => received('/hook').length >= 5 && received('/all-new').length >= 1, 20_000);
-    const newHook = received('/hook').map((r) => JSON.parse(r.body)).filter((b) => b.event === 'new_finding');
+    const newHook = received('/hook')
+      .map((r) => JSON.parse(r.body))
+      .filter((b) => b.event === 'new_finding');
     expect(newHook).toHaveLength(1);
     expect(newHook[0]).toMatchObject({ n: '1', text: expect.stringContaining('[high] Marker page') });
     const allNewBody = JSON.parse(received('/all-new')[0]!.body);
     expect(allNewBody).toMatchObject({ event: 'new_finding', findings_count: 2, run: 1 });
-    expect(allNewBody.findings.map((f: { template_id: string }) => f.template_id).sort()).toEqual(['test-late', 'test-marker']);
+    expect(allNewBody.findings.map((f: { template_id: string }) => f.template_id).sort()).toEqual([
+      'test-late',
+      'test-marker',
+    ]);
 
     // The list of deliveries; Members see it too, without any secret of the config.
     const list = await waitFor(async () => {
       const l = await deliveries(hook);
       return l.length === 5 && l.every((d) => d.status === 'delivered') && l;
     }, 10_000);
-    expect(list.map((d) => d.event)).toEqual(['new_finding', 'scan_finished', 'scan_running', 'scan_finished', 'scan_running']);
+    expect(list.map((d) => d.event)).toEqual([
+      'new_finding',
+      'scan_finished',
+      'scan_running',
+      'scan_finished',
+      'scan_running',
+    ]);
     const member = await t.addUser(`alert-member-${kind}@localhost`, 'member');
-    const seenByMember = await t.request({ method: 'GET', url: `/v1/scans/config/${flaky}/deliveries`, key: member.key });
+    const seenByMember = await t.request({
+      method: 'GET',
+      url: `/v1/scans/config/${flaky}/deliveries`,
+      key: member.key,
+    });
     expect(seenByMember.statusCode).toBe(200);
     expect(seenByMember.body).not.toContain('s3cr3t');
-    expect((await t.request({ method: 'GET', url: `/v1/scans/config/${hook}`, key: member.key })).body).not.toContain('s3cr3t');
+    expect((await t.request({ method: 'GET', url: `/v1/scans/config/${hook}`, key: member.key })).body).not.toContain(
+      's3cr3t',
+    );
     // Settings of a config that delivers nothing.
-    const scanCfg = (await t.request({ method: 'POST', url: '/v1/scans/config', payload: { name: 's', config_type: 'scan', config: 'retries: 1' } })).json().id;
+    const scanCfg = (
+      await t.request({
+        method: 'POST',
+        url: '/v1/scans/config',
+        payload: { name: 's', config_type: 'scan', config: 'retries: 1' },
+      })
+    ).json().id;
     expect((await t.request({ method: 'GET', url: `/v1/scans/config/${scanCfg}/deliveries` })).statusCode).toBe(400);
     expect(logLines.join('')).toContain('delivery attempt failed');
     expect(logLines.join('')).not.toContain('s3cr3t');
@@ -222,38 +315,65 @@ webhook: {url: "${receiver.url}/unused"}
   }, 90_000);
 
   it('sends scan_stopped to the configs that ask for it, and nothing to a scan that disabled globals', async () => {
-    const stopped = await config('stops', `provider: webhook
+    const stopped = await config(
+      'stops',
+      `provider: webhook
 events: [scan_stopped, scan_failed]
 webhook: {url: "${receiver.url}/stopped"}
-`);
+`,
+    );
     const before = received('/slack').length;
-    const res = await t.request({ method: 'POST', url: '/v1/scans', payload: {
-      targets: [`${target.url}/slow`], private_templates: [{ name: 'm.yaml', contents: MARKER_TEMPLATE }],
-      alerting_config_ids: [stopped], disable_global_alert_config: true,
-    } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/scans',
+      payload: {
+        targets: [`${target.url}/slow`],
+        private_templates: [{ name: 'm.yaml', contents: MARKER_TEMPLATE }],
+        alerting_config_ids: [stopped],
+        disable_global_alert_config: true,
+      },
+    });
     const id = res.json().id as string;
     await t.waitStatus(id, ['running', 'starting']);
     expect((await t.request({ method: 'POST', url: `/v1/scans/${id}/stop` })).statusCode).toBe(200);
     await waitFor(async () => received('/stopped').length >= 1, 20_000);
-    expect(JSON.parse(received('/stopped')[0]!.body)).toMatchObject({ event: 'scan_stopped', scan_id: id, failure_reason: 'stopped' });
+    expect(JSON.parse(received('/stopped')[0]!.body)).toMatchObject({
+      event: 'scan_stopped',
+      scan_id: id,
+      failure_reason: 'stopped',
+    });
     const cfg = (await t.request({ method: 'GET', url: `/v1/scans/${id}/config` })).json();
     expect(cfg.alerting_config_ids.map((c: { id: string }) => c.id)).toEqual([stopped]);
 
     // A scan that fails: the worker's failure path (failScan, as a chunk's last failed attempt calls it).
-    const failing = await t.request({ method: 'POST', url: '/v1/scans', payload: {
-      targets: [`${target.url}/slow`], private_templates: [{ name: 'm.yaml', contents: MARKER_TEMPLATE }], alerting_config_ids: [stopped], disable_global_alert_config: true,
-    } });
+    const failing = await t.request({
+      method: 'POST',
+      url: '/v1/scans',
+      payload: {
+        targets: [`${target.url}/slow`],
+        private_templates: [{ name: 'm.yaml', contents: MARKER_TEMPLATE }],
+        alerting_config_ids: [stopped],
+        disable_global_alert_config: true,
+      },
+    });
     const failId = failing.json().id as string;
     await t.waitStatus(failId, ['running', 'starting']);
-    expect(await failScan(t.ctx.db, failId, 'chunk 0 failed after 5 attempts (error id x in the server log)')).toBe(true);
+    expect(await failScan(t.ctx.db, failId, 'chunk 0 failed after 5 attempts (error id x in the server log)')).toBe(
+      true,
+    );
     await waitFor(async () => received('/stopped').length >= 2, 20_000);
     expect(JSON.parse(received('/stopped')[1]!.body)).toMatchObject({
-      event: 'scan_failed', scan_id: failId, failure_reason: 'chunk 0 failed after 5 attempts (error id x in the server log)',
+      event: 'scan_failed',
+      scan_id: failId,
+      failure_reason: 'chunk 0 failed after 5 attempts (error id x in the server log)',
       message: expect.stringContaining('failed: chunk 0 failed'),
     });
     // An event's deliveries are all written at once, before any is sent: with the one to /stopped sent,
     // those of both scans exist, and none is for another config (the team's global Slack one included).
-    const others = await t.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM deliveries WHERE scan_id = ANY($1) AND config_id <> $2', [[id, failId], stopped]);
+    const others = await t.ctx.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM deliveries WHERE scan_id = ANY($1) AND config_id <> $2',
+      [[id, failId], stopped],
+    );
     expect(others.rows[0]!.n).toBe(0);
     expect(received('/slack').length).toBe(before);
   }, 60_000);

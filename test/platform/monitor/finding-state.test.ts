@@ -11,7 +11,12 @@ import { intervalSeconds, runDueRetests } from '../../../src/platform/monitor/re
 
 describe('rule and interval parsing', () => {
   it('matches rules on every field they give', () => {
-    const f = { template_id: 'CVE-1', template_path: 'http/cves/CVE-1.yaml', tags: ['cve', 'RCE'], host: 'https://app.example.com:8443' };
+    const f = {
+      template_id: 'CVE-1',
+      template_path: 'http/cves/CVE-1.yaml',
+      tags: ['cve', 'RCE'],
+      host: 'https://app.example.com:8443',
+    };
     expect(ruleMatches({ template: 'CVE-1', severity: 'low' }, f)).toBe(true);
     expect(ruleMatches({ template: 'http/cves/CVE-1.yaml', severity: 'low' }, f)).toBe(true);
     expect(ruleMatches({ tag: 'rce', severity: 'low' }, f)).toBe(true);
@@ -31,7 +36,10 @@ describe.each(dbKinds())('finding severities and states on %s', (kind) => {
   let t: ScanTestApp;
   let target: TestServer;
   let vulnerable = true;
-  const templates = [{ name: 'm.yaml', contents: MARKER_TEMPLATE }, { name: 'h.yaml', contents: HEADER_TEMPLATE }];
+  const templates = [
+    { name: 'm.yaml', contents: MARKER_TEMPLATE },
+    { name: 'h.yaml', contents: HEADER_TEMPLATE },
+  ];
 
   beforeAll(async () => {
     t = await createScanApp(kind);
@@ -46,12 +54,19 @@ describe.each(dbKinds())('finding severities and states on %s', (kind) => {
   });
 
   const config = async (name: string, type: string, yaml: string, extra: Record<string, unknown> = {}) => {
-    const res = await t.request({ method: 'POST', url: '/v1/scans/config', payload: { name, config_type: type, config: yaml, ...extra } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/scans/config',
+      payload: { name, config_type: type, config: yaml, ...extra },
+    });
     expect(res.statusCode, res.body).toBe(200);
     return res.json().id as string;
   };
   const results = async (id: string) => {
-    const data = (await t.request({ method: 'GET', url: `/v1/scans/results?scan_id=${id}` })).json().data as Record<string, any>[];
+    const data = (await t.request({ method: 'GET', url: `/v1/scans/results?scan_id=${id}` })).json().data as Record<
+      string,
+      any
+    >[];
     return Object.fromEntries(data.map((r) => [r.template_id, r])) as Record<string, Record<string, any>>;
   };
   const runTo = async (id: string, run: number) => {
@@ -59,11 +74,16 @@ describe.each(dbKinds())('finding severities and states on %s', (kind) => {
       const s = (await t.request({ method: 'GET', url: `/v1/scans/${id}` })).json();
       return s.rescan_count === run && s.status === 'finished' && s;
     }, 30_000);
-    while (await processEvents(t.ctx)) { /* drain */ }
+    while (await processEvents(t.ctx)) {
+      /* drain */
+    }
   };
 
-  it('vuln_score rules change severities (last match wins); a scan without globals keeps the engine\'s', async () => {
-    const score = await config('score', 'vuln_score', `rules:
+  it("vuln_score rules change severities (last match wins); a scan without globals keeps the engine's", async () => {
+    const score = await config(
+      'score',
+      'vuln_score',
+      `rules:
   - tag: tech
     severity: medium
   - template: test-marker
@@ -71,9 +91,21 @@ describe.each(dbKinds())('finding severities and states on %s', (kind) => {
   - template: test-marker
     host: 127.0.0.1
     severity: critical
-`);
-    const global = await config('global score', 'vuln_score', 'rules:\n  - tag: tech\n    severity: high\n', { global: true });
-    const res = await t.request({ method: 'POST', url: '/v1/scans', payload: { targets: [target.url], private_templates: templates, scan_config_ids: [score], disable_global_scan_config: true } });
+`,
+    );
+    const global = await config('global score', 'vuln_score', 'rules:\n  - tag: tech\n    severity: high\n', {
+      global: true,
+    });
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/scans',
+      payload: {
+        targets: [target.url],
+        private_templates: templates,
+        scan_config_ids: [score],
+        disable_global_scan_config: true,
+      },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const id = res.json().id as string;
     await runTo(id, 0);
@@ -84,7 +116,11 @@ describe.each(dbKinds())('finding severities and states on %s', (kind) => {
     expect(scan.severity).toMatchObject({ critical: 1, medium: 1, high: 0, info: 0 });
 
     // With globals: the global rule comes first, the scan's own rules after it win.
-    const res2 = await t.request({ method: 'POST', url: '/v1/scans', payload: { targets: [target.url], private_templates: templates } });
+    const res2 = await t.request({
+      method: 'POST',
+      url: '/v1/scans',
+      payload: { targets: [target.url], private_templates: templates },
+    });
     const id2 = res2.json().id as string;
     await runTo(id2, 0);
     const r2 = await results(id2);
@@ -98,7 +134,11 @@ describe.each(dbKinds())('finding severities and states on %s', (kind) => {
   it('retests on the interval once, marking fixed findings and regressions', async () => {
     vulnerable = true;
     const remed = await config('retest', 'remediation', 'retest-interval: 1h\nmin-severity: high\n');
-    const res = await t.request({ method: 'POST', url: '/v1/scans', payload: { targets: [target.url], private_templates: templates, scan_config_ids: [remed] } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/scans',
+      payload: { targets: [target.url], private_templates: templates, scan_config_ids: [remed] },
+    });
     const id = res.json().id as string;
     await runTo(id, 0);
     expect(Object.values(await results(id)).map((r) => r.vuln_status)).toEqual(['open', 'open']);
@@ -116,7 +156,9 @@ describe.each(dbKinds())('finding severities and states on %s', (kind) => {
     expect(r['test-powered-by']!.vuln_status).toBe('open');
     // Only an info finding is open now: below the config's floor, no retest.
     await t.ctx.db.query(`UPDATE scans SET completed_at = now() - interval '3 hours' WHERE id = $1`, [id]);
-    await t.ctx.db.query(`UPDATE remediation_runs SET last_retest_at = now() - interval '3 hours' WHERE scan_id = $1`, [id]);
+    await t.ctx.db.query(`UPDATE remediation_runs SET last_retest_at = now() - interval '3 hours' WHERE scan_id = $1`, [
+      id,
+    ]);
     expect(await runDueRetests(t.ctx)).not.toContain(id);
 
     // It comes back: a manual rescan sees it again, a regression.

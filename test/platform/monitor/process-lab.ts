@@ -33,13 +33,25 @@ export function useProcessLab(prefix: string): ProcessLab {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
   let db: Db | undefined;
   const lab: ProcessLab = {
-    url, schema, key: `vigil_${randomBytes(24).toString('hex')}`, procs: [], hits: 0,
-    env: {} as Record<string, string>, target: undefined!, receiver: undefined!,
+    url,
+    schema,
+    key: `vigil_${randomBytes(24).toString('hex')}`,
+    procs: [],
+    hits: 0,
+    env: {} as Record<string, string>,
+    target: undefined!,
+    receiver: undefined!,
     db: async () => (db ??= await connect({ databaseUrl: url, schema, poolSize: 1 })),
   };
   lab.env = {
-    DATABASE_URL: url, VIGIL_DB_SCHEMA: schema, VIGIL_DATA_DIR: dir, VIGIL_BOOTSTRAP_API_KEY: lab.key,
-    VIGIL_MONITOR_INTERVAL: '0.2', VIGIL_SHUTDOWN_TIMEOUT: '5', VIGIL_ENGINE_THREADS: '1', VIGIL_EGRESS_ALLOW: '127.0.0.0/8',
+    DATABASE_URL: url,
+    VIGIL_DB_SCHEMA: schema,
+    VIGIL_DATA_DIR: dir,
+    VIGIL_BOOTSTRAP_API_KEY: lab.key,
+    VIGIL_MONITOR_INTERVAL: '0.2',
+    VIGIL_SHUTDOWN_TIMEOUT: '5',
+    VIGIL_ENGINE_THREADS: '1',
+    VIGIL_EGRESS_ALLOW: '127.0.0.0/8',
   };
   beforeAll(async () => {
     lab.target = await startHttpServer((req, res) => {
@@ -64,11 +76,16 @@ export function useProcessLab(prefix: string): ProcessLab {
  * target for /probe, so `lab.hits` never counts it, and it sends no alert (no config, globals disabled).
  */
 export async function createProbe(lab: ProcessLab, base: string): Promise<string> {
-  const api = (p: string, body: unknown) => fetch(`${base}${p}`, {
-    method: 'POST', body: JSON.stringify(body), headers: { 'X-API-Key': lab.key, 'content-type': 'application/json' },
-  });
+  const api = (p: string, body: unknown) =>
+    fetch(`${base}${p}`, {
+      method: 'POST',
+      body: JSON.stringify(body),
+      headers: { 'X-API-Key': lab.key, 'content-type': 'application/json' },
+    });
   const created = await api('/v1/scans', {
-    targets: [lab.target.url], private_templates: [{ name: 'probe.yaml', contents: PROBE_TEMPLATE }], schedule_only: true,
+    targets: [lab.target.url],
+    private_templates: [{ name: 'probe.yaml', contents: PROBE_TEMPLATE }],
+    schedule_only: true,
     disable_global_alert_config: true,
   });
   if (created.status !== 200) throw new Error(`probe scan: ${created.status} ${await created.text()}`);
@@ -98,18 +115,30 @@ http:
  * due schedule, so what such a pass left alone was not due to it: the event that proves "nothing more
  * happened", instead of sleeping for a few passes.
  */
-export async function loopPasses(lab: ProcessLab, probeId: string, procs: VigilProcess[], timeoutMs = 60_000): Promise<void> {
-  const takes = (p: VigilProcess) => (p.stdout + p.stderr).split('\n')
-    .filter((l) => l.includes(probeId) && /scheduled (scan started|run skipped)/.test(l)).length;
+export async function loopPasses(
+  lab: ProcessLab,
+  probeId: string,
+  procs: VigilProcess[],
+  timeoutMs = 60_000,
+): Promise<void> {
+  const takes = (p: VigilProcess) =>
+    (p.stdout + p.stderr)
+      .split('\n')
+      .filter((l) => l.includes(probeId) && /scheduled (scan started|run skipped)/.test(l)).length;
   const baseline = procs.map(takes);
   const pending = new Set(procs.map((_, i) => i));
   const deadline = Date.now() + timeoutMs;
   const db = await lab.db();
   while (pending.size) {
-    if (Date.now() > deadline) throw new Error(`monitor loops of ${pending.size} process(es) made no pass within ${timeoutMs} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`monitor loops of ${pending.size} process(es) made no pass within ${timeoutMs} ms`);
     const seen = procs.map(takes);
-    await db.query(`UPDATE scan_schedules SET schedule_next_run = now() - interval '1 second' WHERE scan_id = $1`, [probeId]);
+    await db.query(`UPDATE scan_schedules SET schedule_next_run = now() - interval '1 second' WHERE scan_id = $1`, [
+      probeId,
+    ]);
     await waitFor(async () => procs.some((p, i) => takes(p) > seen[i]!), Math.max(1, deadline - Date.now()), 20);
-    procs.forEach((p, i) => { if (takes(p) > baseline[i]!) pending.delete(i); });
+    procs.forEach((p, i) => {
+      if (takes(p) > baseline[i]!) pending.delete(i);
+    });
   }
 }

@@ -1,6 +1,11 @@
 // Schedule arithmetic: every frequency, month ends, leap years, weekday lists; all in UTC.
 import { describe, expect, it } from 'vitest';
-import { daysInMonth, nextRun, parseStartTime, type ScheduleSpec } from '../../../src/platform/monitor/schedule-math.ts';
+import {
+  daysInMonth,
+  nextRun,
+  parseStartTime,
+  type ScheduleSpec,
+} from '../../../src/platform/monitor/schedule-math.ts';
 
 const d = (s: string) => new Date(s);
 const next = (spec: ScheduleSpec, after: string) => nextRun(spec, d(after)).toISOString();
@@ -66,7 +71,11 @@ describe('schedule arithmetic (UTC)', () => {
     expect(next(spec, '2026-11-23T05:59:59Z')).toBe('2026-11-23T06:00:00.000Z');
     const sunday: ScheduleSpec = { frequency: 'custom', anchor: d('2026-11-18T06:00:00Z'), weekdays: [0] };
     expect(next(sunday, '2026-11-22T06:00:00Z')).toBe('2026-11-29T06:00:00.000Z');
-    const everyDay: ScheduleSpec = { frequency: 'custom', anchor: d('2026-11-18T06:00:00Z'), weekdays: [0, 1, 2, 3, 4, 5, 6] };
+    const everyDay: ScheduleSpec = {
+      frequency: 'custom',
+      anchor: d('2026-11-18T06:00:00Z'),
+      weekdays: [0, 1, 2, 3, 4, 5, 6],
+    };
     expect(next(everyDay, '2026-11-18T06:00:00Z')).toBe('2026-11-19T06:00:00.000Z');
   });
 
@@ -81,7 +90,15 @@ describe('schedule arithmetic (UTC)', () => {
     expect(parseStartTime('23:59:59Z', setAt)?.anchor.toISOString()).toBe('2026-11-23T23:59:59.000Z');
     expect(parseStartTime('00:00+00:00', setAt)?.anchor.toISOString()).toBe('2026-11-23T00:00:00.000Z');
     expect(parseStartTime('2024-02-29T10:00:00Z', setAt)?.anchor.toISOString()).toBe('2024-02-29T10:00:00.000Z');
-    for (const bad of ['24:00', '9:30', '12:60', '10:00+02:00', '2023-02-29T10:00:00Z', 'noon', '2026-13-01T00:00:00Z']) {
+    for (const bad of [
+      '24:00',
+      '9:30',
+      '12:60',
+      '10:00+02:00',
+      '2023-02-29T10:00:00Z',
+      'noon',
+      '2026-13-01T00:00:00Z',
+    ]) {
       expect(parseStartTime(bad, setAt), bad).toBeUndefined();
     }
   });

@@ -12,7 +12,11 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('schedules run by vigil worker p
   const { key, env, procs } = lab;
 
   const scanRow = async (id: string) =>
-    (await (await lab.db()).query<{ status: string; rescan_count: number }>('SELECT status, rescan_count FROM scans WHERE id = $1', [id])).rows[0]!;
+    (
+      await (
+        await lab.db()
+      ).query<{ status: string; rescan_count: number }>('SELECT status, rescan_count FROM scans WHERE id = $1', [id])
+    ).rows[0]!;
 
   it('starts a due schedule with only workers up, once with two workers', async () => {
     // The API server sets things up, then goes away.
@@ -20,19 +24,35 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('schedules run by vigil worker p
     procs.push(serve);
     const base = await serve.listening(150_000);
     const api = (p: string, init: RequestInit = {}) =>
-      fetch(`${base}${p}`, { ...init, headers: { 'X-API-Key': key, 'content-type': 'application/json', ...(init.headers ?? {}) } });
-    const alert = await api('/v1/scans/config', { method: 'POST', body: JSON.stringify({
-      name: 'done', config_type: 'alerting', config: `provider: webhook\nevents: [scan_finished]\nwebhook: {url: "${lab.receiver.url}/done"}\n`,
-    }) });
+      fetch(`${base}${p}`, {
+        ...init,
+        headers: { 'X-API-Key': key, 'content-type': 'application/json', ...(init.headers ?? {}) },
+      });
+    const alert = await api('/v1/scans/config', {
+      method: 'POST',
+      body: JSON.stringify({
+        name: 'done',
+        config_type: 'alerting',
+        config: `provider: webhook\nevents: [scan_finished]\nwebhook: {url: "${lab.receiver.url}/done"}\n`,
+      }),
+    });
     expect(alert.status).toBe(200);
     const alertId = (await alert.json()).id as string;
-    const created = await api('/v1/scans', { method: 'POST', body: JSON.stringify({
-      targets: [lab.target.url], private_templates: [{ name: 'm.yaml', contents: MARKER_TEMPLATE }], schedule_only: true,
-      alerting_config_ids: [alertId],
-    }) });
+    const created = await api('/v1/scans', {
+      method: 'POST',
+      body: JSON.stringify({
+        targets: [lab.target.url],
+        private_templates: [{ name: 'm.yaml', contents: MARKER_TEMPLATE }],
+        schedule_only: true,
+        alerting_config_ids: [alertId],
+      }),
+    });
     expect(created.status).toBe(200);
     const id = (await created.json()).id as string;
-    const set = await api('/v1/scans/schedule', { method: 'POST', body: JSON.stringify({ scan_id: id, scan_frequency: 'daily' }) });
+    const set = await api('/v1/scans/schedule', {
+      method: 'POST',
+      body: JSON.stringify({ scan_id: id, scan_frequency: 'daily' }),
+    });
     expect(set.status, await set.clone().text()).toBe(200);
     const probe = await createProbe(lab, base);
     expect(await serve.kill('SIGTERM')).toBe(0);
@@ -42,7 +62,9 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('schedules run by vigil worker p
     const w0 = spawnVigil(['worker', '--concurrency', '1', '--no-monitor'], env);
     procs.push(w0);
     await w0.waitFor(/worker started/, 120_000);
-    await db.query(`UPDATE scan_schedules SET schedule_next_run = now() - interval '1 minute' WHERE scan_id = $1`, [id]);
+    await db.query(`UPDATE scan_schedules SET schedule_next_run = now() - interval '1 minute' WHERE scan_id = $1`, [
+      id,
+    ]);
     // The one fixed wait left: a process without a loop makes no event to wait for. 2 s is ten passes of
     // the loop it would have (VIGIL_MONITOR_INTERVAL=0.2; the first pass 0.2 s after start).
     await new Promise((r) => setTimeout(r, 2000));
@@ -63,7 +85,9 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('schedules run by vigil worker p
     await waitFor(async () => (await scanRow(id)).status === 'finished', 60_000, 200);
     await waitFor(async () => lab.receiver.requests.length >= 1, 20_000);
     expect(lab.hits).toBe(1);
-    const sched = (await db.query<{ next: Date }>('SELECT schedule_next_run AS next FROM scan_schedules WHERE scan_id = $1', [id])).rows[0]!;
+    const sched = (
+      await db.query<{ next: Date }>('SELECT schedule_next_run AS next FROM scan_schedules WHERE scan_id = $1', [id])
+    ).rows[0]!;
     expect(new Date(sched.next).getTime()).toBeGreaterThan(Date.now());
 
     // A second worker; the next slot comes due while both poll: one rescan, one alert.
@@ -71,27 +95,43 @@ describe.runIf(!!process.env.TEST_DATABASE_URL)('schedules run by vigil worker p
     procs.push(w2);
     await w2.waitFor(/worker started/, 120_000);
     await db.query(`UPDATE scan_schedules SET schedule_next_run = now() WHERE scan_id = $1`, [id]);
-    await waitFor(async () => {
-      const s = await scanRow(id);
-      return s.rescan_count === 1 && s.status === 'finished';
-    }, 60_000, 200);
+    await waitFor(
+      async () => {
+        const s = await scanRow(id);
+        return s.rescan_count === 1 && s.status === 'finished';
+      },
+      60_000,
+      200,
+    );
     // Both loops make a pass after it finished (and could wrongly start it again).
     await loopPasses(lab, probe, [w1, w2]);
     expect(await scanRow(id)).toMatchObject({ status: 'finished', rescan_count: 1 });
     expect(lab.hits).toBe(2);
-    const runs = await db.query<{ n: number }>('SELECT count(DISTINCT run)::int AS n FROM scan_chunks WHERE scan_id = $1', [id]);
+    const runs = await db.query<{ n: number }>(
+      'SELECT count(DISTINCT run)::int AS n FROM scan_chunks WHERE scan_id = $1',
+      [id],
+    );
     expect(runs.rows[0]!.n).toBe(2);
     await waitFor(async () => lab.receiver.requests.length >= 2, 20_000);
     // Each run's alert delivered, claimed once (a second sender would have claimed it again): none can follow.
     const sent = await waitFor(async () => {
-      const rows = (await db.query<{ run: number; status: string; attempts: number }>(
-        'SELECT run, status, attempts FROM deliveries WHERE scan_id = $1 ORDER BY run', [id])).rows;
+      const rows = (
+        await db.query<{ run: number; status: string; attempts: number }>(
+          'SELECT run, status, attempts FROM deliveries WHERE scan_id = $1 ORDER BY run',
+          [id],
+        )
+      ).rows;
       return rows.length >= 2 && rows.every((r) => r.status !== 'pending') && rows;
     }, 20_000);
-    expect(sent).toEqual([{ run: 0, status: 'delivered', attempts: 1 }, { run: 1, status: 'delivered', attempts: 1 }]);
+    expect(sent).toEqual([
+      { run: 0, status: 'delivered', attempts: 1 },
+      { run: 1, status: 'delivered', attempts: 1 },
+    ]);
     expect(lab.receiver.requests.map((r) => JSON.parse(r.body).run).sort()).toEqual([0, 1]);
     // Both workers ran the loop (each logs its scheduled starts); the two slots were started once in all.
-    const starts = (w1.stdout + w1.stderr + w2.stdout + w2.stderr).split('\n').filter((l) => l.includes(id) && /scheduled scan started/.test(l));
+    const starts = (w1.stdout + w1.stderr + w2.stdout + w2.stderr)
+      .split('\n')
+      .filter((l) => l.includes(id) && /scheduled scan started/.test(l));
     expect(starts.length).toBe(2);
   }, 300_000);
 });

@@ -23,11 +23,16 @@ describe.each(dbKinds())('scan schedules on %s', (kind) => {
   });
 
   const newScan = async (extra: Record<string, unknown> = {}) => {
-    const res = await t.request({ method: 'POST', url: '/v1/scans', payload: { targets: [target.url], private_templates: templates, schedule_only: true, ...extra } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/scans',
+      payload: { targets: [target.url], private_templates: templates, schedule_only: true, ...extra },
+    });
     expect(res.statusCode, res.body).toBe(200);
     return res.json().id as string;
   };
-  const setSchedule = (payload: Record<string, unknown>, key?: string) => t.request({ method: 'POST', url: '/v1/scans/schedule', payload, key });
+  const setSchedule = (payload: Record<string, unknown>, key?: string) =>
+    t.request({ method: 'POST', url: '/v1/scans/schedule', payload, key });
 
   it('refuses each bad field with a 400 naming it, storing nothing', async () => {
     const id = await newScan();
@@ -74,12 +79,23 @@ describe.each(dbKinds())('scan schedules on %s', (kind) => {
 
   it('sets, lists, shows in the scan item and deletes a schedule', async () => {
     const id = await newScan();
-    const res = await setSchedule({ scan_id: id, scan_frequency: 'custom', start_time: '06:30', custom_weekdays: [5, 1, 1] });
+    const res = await setSchedule({
+      scan_id: id,
+      scan_frequency: 'custom',
+      start_time: '06:30',
+      custom_weekdays: [5, 1, 1],
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toMatch(/schedule/);
     const list = (await t.request({ method: 'GET', url: '/v1/scans/schedule' })).json();
     const s = list.schedules.find((x: { scan_id: string }) => x.scan_id === id);
-    expect(s).toMatchObject({ scan_id: id, scan_frequency: 'custom', start_time: '06:30:00', custom_weekdays: [1, 5], schedule_last_run: '' });
+    expect(s).toMatchObject({
+      scan_id: id,
+      scan_frequency: 'custom',
+      start_time: '06:30:00',
+      custom_weekdays: [1, 5],
+      schedule_last_run: '',
+    });
     const nextRun = new Date(s.schedule_next_run);
     expect(nextRun.getTime()).toBeGreaterThan(Date.now());
     expect([1, 5]).toContain(nextRun.getUTCDay());
@@ -111,7 +127,9 @@ describe.each(dbKinds())('scan schedules on %s', (kind) => {
     expect((await t.request({ method: 'GET', url: `/v1/scans/${id}` })).json().status).toBe('scheduled');
 
     // Three days of downtime: many slots missed, one run.
-    await t.ctx.db.query(`UPDATE scan_schedules SET schedule_next_run = now() - interval '3 days' WHERE scan_id = $1`, [id]);
+    await t.ctx.db.query(`UPDATE scan_schedules SET schedule_next_run = now() - interval '3 days' WHERE scan_id = $1`, [
+      id,
+    ]);
     const [a, b] = await Promise.all([runDueSchedules(t.ctx), runDueSchedules(t.ctx)]);
     expect([...a, ...b].filter((x) => x === id)).toHaveLength(1);
     expect(await runDueSchedules(t.ctx)).not.toContain(id);
@@ -122,19 +140,32 @@ describe.each(dbKinds())('scan schedules on %s', (kind) => {
     expect(done.schedule.schedule_last_run).not.toBe('');
 
     // The next due slot is a rescan.
-    await t.ctx.db.query(`UPDATE scan_schedules SET schedule_next_run = now() - interval '1 second' WHERE scan_id = $1`, [id]);
+    await t.ctx.db.query(
+      `UPDATE scan_schedules SET schedule_next_run = now() - interval '1 second' WHERE scan_id = $1`,
+      [id],
+    );
     expect(await runDueSchedules(t.ctx)).toEqual([id]);
     const second = await t.waitStatus(id, ['finished', 'failed']).then(async () => t.waitStatus(id, ['finished']));
     expect(second).toMatchObject({ rescan_count: 1, is_rescan: true });
   }, 60_000);
 
   it('a slot that comes while the scan runs is skipped, not queued twice', async () => {
-    const slow = await startHttpServer(async (_req, res) => { await new Promise((r) => setTimeout(r, 1500)); res.end('x'); });
+    const slow = await startHttpServer(async (_req, res) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      res.end('x');
+    });
     try {
-      const res = await t.request({ method: 'POST', url: '/v1/scans', payload: { targets: [slow.url], private_templates: templates } });
+      const res = await t.request({
+        method: 'POST',
+        url: '/v1/scans',
+        payload: { targets: [slow.url], private_templates: templates },
+      });
       const id = res.json().id as string;
       expect((await setSchedule({ scan_id: id, scan_frequency: 'daily' })).statusCode).toBe(200);
-      await t.ctx.db.query(`UPDATE scan_schedules SET schedule_next_run = now() - interval '1 minute' WHERE scan_id = $1`, [id]);
+      await t.ctx.db.query(
+        `UPDATE scan_schedules SET schedule_next_run = now() - interval '1 minute' WHERE scan_id = $1`,
+        [id],
+      );
       expect(await runDueSchedules(t.ctx)).toEqual([]);
       const done = await t.waitStatus(id, ['finished', 'failed']);
       expect(done.rescan_count).toBe(0);

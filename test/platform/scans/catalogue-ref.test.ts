@@ -45,8 +45,10 @@ describe('catalogue templates in scans', () => {
   beforeAll(async () => {
     t = await createScanApp('pglite');
     cat = makeCatalogue({
-      'http/misc/marker.yaml': MARKER_TEMPLATE, 'http/misc/powered-by.yaml': HEADER_TEMPLATE,
-      'http/misc/users.yaml': PAYLOAD_TEMPLATE, 'helpers/wordlists/users.txt': 'alpha\nsecret-user\n',
+      'http/misc/marker.yaml': MARKER_TEMPLATE,
+      'http/misc/powered-by.yaml': HEADER_TEMPLATE,
+      'http/misc/users.yaml': PAYLOAD_TEMPLATE,
+      'helpers/wordlists/users.txt': 'alpha\nsecret-user\n',
       'headless/title.yaml': HEADLESS_TEMPLATE,
     });
     await importCatalogue(t.ctx.db, cat.dir);
@@ -62,10 +64,17 @@ describe('catalogue templates in scans', () => {
   });
 
   it('catalogue selections store references, not texts, run every template, and log the ones they cannot run', async () => {
-    const res = await t.request({ method: 'POST', url: '/v1/scans', payload: { targets: [target.url], templates: ['http', 'headless'] } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/scans',
+      payload: { targets: [target.url], templates: ['http', 'headless'] },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const id = res.json().id;
-    const stored = await t.ctx.db.query<{ raw: string; ref_pk: string | null; digest: string | null }>('SELECT raw, ref_pk, digest FROM scan_templates WHERE scan_id = $1', [id]);
+    const stored = await t.ctx.db.query<{ raw: string; ref_pk: string | null; digest: string | null }>(
+      'SELECT raw, ref_pk, digest FROM scan_templates WHERE scan_id = $1',
+      [id],
+    );
     expect(stored.rows).toHaveLength(4);
     for (const r of stored.rows) {
       expect(r.raw).toBe('');
@@ -77,7 +86,8 @@ describe('catalogue templates in scans', () => {
     // Four selected, three runnable: the totals and the progress count only what runs.
     expect(scan).toMatchObject({ total_template: 3, total_target: 1, total_scan: 3, progress: 100 });
     // The template this engine cannot run is not dropped silently: the scan log says so, with the reason.
-    const link = (await t.request({ method: 'GET', url: `/v1/scans/${id}/scan_log/export?format=json` })).json().url as string;
+    const link = (await t.request({ method: 'GET', url: `/v1/scans/${id}/scan_log/export?format=json` })).json()
+      .url as string;
     const log = JSON.parse((await t.request({ method: 'GET', url: new URL(link).pathname, key: null })).body);
     const skipped = log.filter((r: { error?: string }) => r.error?.startsWith('template not run'));
     expect(skipped).toHaveLength(1);
@@ -86,7 +96,11 @@ describe('catalogue templates in scans', () => {
   });
 
   it('runs catalogue templates with payload files on workers from the values stored at import', async () => {
-    const res = await t.request({ method: 'POST', url: '/v1/scans', payload: { targets: [target.url], templates: ['http/misc/users.yaml'] } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/scans',
+      payload: { targets: [target.url], templates: ['http/misc/users.yaml'] },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const scan = await t.waitStatus(res.json().id, ['finished', 'failed']);
     expect(scan).toMatchObject({ status: 'finished', total_result: 1 });

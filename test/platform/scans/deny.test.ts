@@ -15,7 +15,11 @@ describe.each(dbKinds())('scan target limits on %s', (kind) => {
   afterAll(async () => t?.close());
 
   const create = (payload: Record<string, unknown>) =>
-    t.request({ method: 'POST', url: '/v1/scans', payload: { private_templates: tpl, schedule_only: true, ...payload } });
+    t.request({
+      method: 'POST',
+      url: '/v1/scans',
+      payload: { private_templates: tpl, schedule_only: true, ...payload },
+    });
 
   it('denies cloud metadata addresses and the API port, naming the target', async () => {
     for (const [target, why] of [
@@ -45,7 +49,11 @@ describe.each(dbKinds())('scan target limits on %s', (kind) => {
   it('an operator can lift the built-in denials', async () => {
     const open = await createTestApp(kind, { port: 8085, allowDeniedTargets: true });
     try {
-      const res = await open.request({ method: 'POST', url: '/v1/scans', payload: { targets: ['http://169.254.169.254/'], private_templates: tpl, schedule_only: true } });
+      const res = await open.request({
+        method: 'POST',
+        url: '/v1/scans',
+        payload: { targets: ['http://169.254.169.254/'], private_templates: tpl, schedule_only: true },
+      });
       expect(res.statusCode, res.body).toBe(200);
     } finally {
       await open.close();
@@ -69,7 +77,8 @@ describe.each(dbKinds())('scan target limits on %s', (kind) => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()['truncated-scan-targets']).toBe(20_000 - 3);
     const row = await t.ctx.db.query<{ n: number }>(
-      "SELECT jsonb_array_length(request->'targets') AS n FROM scans WHERE id = $1", [res.json().id],
+      "SELECT jsonb_array_length(request->'targets') AS n FROM scans WHERE id = $1",
+      [res.json().id],
     );
     expect(Number(row.rows[0]!.n)).toBe(3);
     const tooMany = await create({ targets: Array.from({ length: 100_001 }, (_, i) => `h${i}.example.com`) });

@@ -37,7 +37,11 @@ describe('engine threads for the in-process worker', () => {
   });
 
   it('runs a CPU-heavy scan off the API thread: the API keeps answering', async () => {
-    const res = await t.request({ method: 'POST', url: '/v1/scans', payload: { targets: [target.url], private_templates: [{ name: 'heavy.yaml', contents: HEAVY }] } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/scans',
+      payload: { targets: [target.url], private_templates: [{ name: 'heavy.yaml', contents: HEAVY }] },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const id = res.json().id;
     let maxGap = 0;

@@ -14,8 +14,13 @@ describe.each(dbKinds())('large scan log export on %s', (kind) => {
   beforeAll(async () => {
     t = await createScanApp(kind);
     const res = await t.request({
-      method: 'POST', url: '/v1/scans',
-      payload: { targets: ['http://127.0.0.1:9'], private_templates: [{ name: 'm.yaml', contents: MARKER_TEMPLATE }], schedule_only: true },
+      method: 'POST',
+      url: '/v1/scans',
+      payload: {
+        targets: ['http://127.0.0.1:9'],
+        private_templates: [{ name: 'm.yaml', contents: MARKER_TEMPLATE }],
+        schedule_only: true,
+      },
     });
     scanId = res.json().id;
     // Records straight in SQL: what is tested is the export, not the scan.
@@ -37,12 +42,15 @@ describe.each(dbKinds())('large scan log export on %s', (kind) => {
   };
 
   it('streams every record once, in order, as json and csv', async () => {
-    const link = (await t.request({ method: 'GET', url: `/v1/scans/${scanId}/scan_log/export?format=json` })).json().url;
+    const link = (await t.request({ method: 'GET', url: `/v1/scans/${scanId}/scan_log/export?format=json` })).json()
+      .url;
     const records = JSON.parse(await fetchFile(link));
     expect(records).toHaveLength(ROWS);
     expect(records.map((r: any) => r.target)).toEqual(Array.from({ length: ROWS }, (_, i) => `http://h${i + 1}.test`));
 
-    const csvLink = (await t.request({ method: 'GET', url: `/v1/scans/${scanId}/scan_log/export?format=csv&severity=error` })).json().url;
+    const csvLink = (
+      await t.request({ method: 'GET', url: `/v1/scans/${scanId}/scan_log/export?format=csv&severity=error` })
+    ).json().url;
     const csv = await fetchFile(csvLink);
     // Error cells hold commas and quotes: quoted, with doubled quotes.
     const lines = csv.trim().split('\n');
@@ -59,9 +67,13 @@ describe.each(dbKinds())('large scan log export on %s', (kind) => {
       return s.status === 'ready' && s;
     }, 60_000);
     expect(ready.row_count).toBe(ROWS);
-    const parts = await t.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM scan_export_parts WHERE export_id = $1', [id]);
+    const parts = await t.ctx.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM scan_export_parts WHERE export_id = $1',
+      [id],
+    );
     expect(parts.rows[0]!.n).toBeGreaterThan(1);
-    const syncLink = (await t.request({ method: 'GET', url: `/v1/scans/${scanId}/scan_log/export?format=csv` })).json().url;
+    const syncLink = (await t.request({ method: 'GET', url: `/v1/scans/${scanId}/scan_log/export?format=csv` })).json()
+      .url;
     expect(await fetchFile(ready.url)).toBe(await fetchFile(syncLink));
   });
 });

@@ -72,11 +72,15 @@ export async function createScanApp(kind: DbKind, config: Partial<PlatformConfig
     boss,
     worker,
     async waitStatus(id, states, timeoutMs = 30_000) {
-      return waitFor(async () => {
-        const res = await t.request({ method: 'GET', url: `/v1/scans/${id}` });
-        const body = res.json();
-        return states.includes(body.status) && body;
-      }, timeoutMs, 150);
+      return waitFor(
+        async () => {
+          const res = await t.request({ method: 'GET', url: `/v1/scans/${id}` });
+          const body = res.json();
+          return states.includes(body.status) && body;
+        },
+        timeoutMs,
+        150,
+      );
     },
     async close() {
       await worker.stop(2_000);

@@ -4,7 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServer, type TestServer } from '../../helpers/targets.ts';
 import { createScanApp, type ScanTestApp } from './fixtures.ts';
 
-const tpl = (i: number) => ({ name: `t${i}.yaml`, contents: `id: slow-${i}\ninfo:\n  name: slow ${i}\n  author: vigil\n  severity: info\nhttp:\n  - method: GET\n    path: ["{{BaseURL}}/t${i}"]\n    matchers:\n      - type: word\n        words: [never-there]\n` });
+const tpl = (i: number) => ({
+  name: `t${i}.yaml`,
+  contents: `id: slow-${i}\ninfo:\n  name: slow ${i}\n  author: vigil\n  severity: info\nhttp:\n  - method: GET\n    path: ["{{BaseURL}}/t${i}"]\n    matchers:\n      - type: word\n        words: [never-there]\n`,
+});
 
 describe('scan progress', () => {
   let t: ScanTestApp;
@@ -24,7 +27,11 @@ describe('scan progress', () => {
   });
 
   it('moves while the only chunk runs', async () => {
-    const res = await t.request({ method: 'POST', url: '/v1/scans', payload: { targets: [slow.url], private_templates: Array.from({ length: 12 }, (_, i) => tpl(i)) } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/scans',
+      payload: { targets: [slow.url], private_templates: Array.from({ length: 12 }, (_, i) => tpl(i)) },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const id = res.json().id;
     const seen = new Set<number>();

@@ -41,7 +41,9 @@ describe('platform scans run tcp and ssl templates', () => {
     t = await createScanApp('pglite');
     const banner = net.createServer((s) => {
       s.on('error', () => {});
-      s.on('data', (d) => { if (d.toString().startsWith('HELLO')) s.end('VIGIL-SERVICE 2.1 ready\r\n'); });
+      s.on('data', (d) => {
+        if (d.toString().startsWith('HELLO')) s.end('VIGIL-SERVICE 2.1 ready\r\n');
+      });
     });
     await new Promise<void>((r) => banner.listen(0, '127.0.0.1', r));
     tcpPort = (banner.address() as net.AddressInfo).port;
@@ -50,7 +52,10 @@ describe('platform scans run tcp and ssl templates', () => {
     secure.on('tlsClientError', () => {});
     await new Promise<void>((r) => secure.listen(0, '127.0.0.1', r));
     tlsPort = (secure.address() as net.AddressInfo).port;
-    closers.push(() => banner.close(), () => secure.close());
+    closers.push(
+      () => banner.close(),
+      () => secure.close(),
+    );
   });
   afterAll(async () => {
     for (const c of closers) c();
@@ -59,10 +64,14 @@ describe('platform scans run tcp and ssl templates', () => {
 
   it('stores their results with their protocol type', async () => {
     const res = await t.request({
-      method: 'POST', url: '/v1/scans',
+      method: 'POST',
+      url: '/v1/scans',
       payload: {
         targets: [`127.0.0.1:${tcpPort}`, `127.0.0.1:${tlsPort}`],
-        private_templates: [{ name: 'banner.yaml', contents: TCP_TEMPLATE }, { name: 'ssl.yaml', contents: SSL_TEMPLATE }],
+        private_templates: [
+          { name: 'banner.yaml', contents: TCP_TEMPLATE },
+          { name: 'ssl.yaml', contents: SSL_TEMPLATE },
+        ],
       },
     });
     expect(res.statusCode, res.body).toBe(200);
@@ -72,7 +81,15 @@ describe('platform scans run tcp and ssl templates', () => {
     const results = (await t.request({ method: 'GET', url: `/v1/scans/results?scan_id=${id}` })).json();
     const events = results.data.map((r: { event: Record<string, unknown> }) => r.event);
     const byType = Object.fromEntries(events.map((e: Record<string, unknown>) => [e.type, e]));
-    expect(byType.tcp).toMatchObject({ 'template-id': 'banner-check', 'matched-at': `127.0.0.1:${tcpPort}`, 'extracted-results': ['VIGIL-SERVICE 2.1'] });
-    expect(byType.ssl).toMatchObject({ 'template-id': 'self-signed-check', 'matched-at': `127.0.0.1:${tlsPort}`, 'extracted-results': ['platform.vigil.test'] });
+    expect(byType.tcp).toMatchObject({
+      'template-id': 'banner-check',
+      'matched-at': `127.0.0.1:${tcpPort}`,
+      'extracted-results': ['VIGIL-SERVICE 2.1'],
+    });
+    expect(byType.ssl).toMatchObject({
+      'template-id': 'self-signed-check',
+      'matched-at': `127.0.0.1:${tlsPort}`,
+      'extracted-results': ['platform.vigil.test'],
+    });
   });
 });

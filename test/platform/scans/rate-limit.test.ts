@@ -35,7 +35,12 @@ describe.skipIf(!url)('scan rate limit across workers on PostgreSQL', () => {
     server = await startHttpServer((req, res) => {
       res.end(req.url?.endsWith('/vuln') ? 'VULNERABLE-MARKER' : 'plain');
     });
-    const env = { DATABASE_URL: url, VIGIL_DB_SCHEMA: t.testDb.schema, VIGIL_LOG_LEVEL: 'info', VIGIL_SCAN_SLOT_RETRY: '1' };
+    const env = {
+      DATABASE_URL: url,
+      VIGIL_DB_SCHEMA: t.testDb.schema,
+      VIGIL_LOG_LEVEL: 'info',
+      VIGIL_SCAN_SLOT_RETRY: '1',
+    };
     for (let i = 0; i < 2; i++) workers.push(spawnVigil(['worker', '--concurrency', '4'], env));
     await Promise.all(workers.map((w) => w.waitFor(/worker started/)));
     t.ctx.queue = await startTestQueue(t.testDb);
@@ -51,14 +56,23 @@ describe.skipIf(!url)('scan rate limit across workers on PostgreSQL', () => {
   it('keeps the total request rate of one scan within its limit', async () => {
     const saved = { ...process.env };
     Object.assign(process.env, {
-      VIGIL_SCAN_RATE_LIMIT: String(RATE), VIGIL_SCAN_CHUNK_PARALLELISM: String(PARALLELISM), VIGIL_SCAN_CHUNK_TARGETS: '8',
+      VIGIL_SCAN_RATE_LIMIT: String(RATE),
+      VIGIL_SCAN_CHUNK_PARALLELISM: String(PARALLELISM),
+      VIGIL_SCAN_CHUNK_TARGETS: '8',
     });
     let id: string;
     try {
       const targets = Array.from({ length: TARGETS }, (_, i) => `${server.url}/t${i}`);
       const res = await t.request({
-        method: 'POST', url: '/v1/scans',
-        payload: { targets, private_templates: [{ name: 'm.yaml', contents: MARKER_TEMPLATE }, { name: 'h.yaml', contents: HEADER_TEMPLATE }] },
+        method: 'POST',
+        url: '/v1/scans',
+        payload: {
+          targets,
+          private_templates: [
+            { name: 'm.yaml', contents: MARKER_TEMPLATE },
+            { name: 'h.yaml', contents: HEADER_TEMPLATE },
+          ],
+        },
       });
       expect(res.statusCode, res.body).toBe(200);
       id = res.json().id;
@@ -71,24 +85,31 @@ describe.skipIf(!url)('scan rate limit across workers on PostgreSQL', () => {
 
     // Chunks running at once, sampled while the scan runs: never more than its slots.
     let maxRunning = 0;
-    const scan = await waitFor(async () => {
-      const { rows } = await t.ctx.db.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM scan_chunks WHERE scan_id = $1 AND status = 'running'`, [id],
-      );
-      maxRunning = Math.max(maxRunning, rows[0]!.n);
-      const s = (await t.request({ method: 'GET', url: `/v1/scans/${id}` })).json();
-      return ['finished', 'failed'].includes(s.status) && s;
-    }, 120_000, 100);
+    const scan = await waitFor(
+      async () => {
+        const { rows } = await t.ctx.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM scan_chunks WHERE scan_id = $1 AND status = 'running'`,
+          [id],
+        );
+        maxRunning = Math.max(maxRunning, rows[0]!.n);
+        const s = (await t.request({ method: 'GET', url: `/v1/scans/${id}` })).json();
+        return ['finished', 'failed'].includes(s.status) && s;
+      },
+      120_000,
+      100,
+    );
     expect(scan).toMatchObject({ status: 'finished', progress: 100, total_result: TARGETS });
     expect(maxRunning).toBeLessThanOrEqual(PARALLELISM);
 
     const findings = await t.ctx.db.query<{ n: number; hashes: number }>(
-      'SELECT count(*)::int AS n, count(DISTINCT vuln_hash)::int AS hashes FROM scan_results WHERE scan_id = $1', [id],
+      'SELECT count(*)::int AS n, count(DISTINCT vuln_hash)::int AS hashes FROM scan_results WHERE scan_id = $1',
+      [id],
     );
     expect(findings.rows[0]).toEqual({ n: TARGETS, hashes: TARGETS });
     // Both worker processes ran chunks of this scan.
     const ran = await t.ctx.db.query<{ n: number }>(
-      'SELECT count(DISTINCT worker)::int AS n FROM scan_chunks WHERE scan_id = $1', [id],
+      'SELECT count(DISTINCT worker)::int AS n FROM scan_chunks WHERE scan_id = $1',
+      [id],
     );
     expect(ran.rows[0]!.n).toBe(2);
 
@@ -100,6 +121,8 @@ describe.skipIf(!url)('scan rate limit across workers on PostgreSQL', () => {
     expect(burst).toBeLessThanOrEqual(RATE * 1.15 + 2);
     const secs = (times.at(-1)! - times[0]!) / 1000;
     expect(times.length / secs).toBeLessThanOrEqual(((RATE * times.length) / (times.length - RATE)) * 1.1);
-    console.log(`rate test: ${times.length} requests in ${secs.toFixed(1)} s (${(times.length / secs).toFixed(1)}/s, limit ${RATE}/s), worst burst ${burst.toFixed(1)}, max chunks at once ${maxRunning}`);
+    console.log(
+      `rate test: ${times.length} requests in ${secs.toFixed(1)} s (${(times.length / secs).toFixed(1)}/s, limit ${RATE}/s), worst burst ${burst.toFixed(1)}, max chunks at once ${maxRunning}`,
+    );
   }, 180_000);
 });

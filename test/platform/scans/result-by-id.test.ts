@@ -6,18 +6,29 @@ import { dbKinds } from '../../helpers/db.ts';
 import * as authStore from '../../../src/platform/auth/store.ts';
 import { issueKey } from '../../../src/platform/auth/service.ts';
 
-const line = (i: number) => JSON.stringify({
-  'template-id': `check-${i}`, info: { name: `Imported ${i}`, severity: i % 2 ? 'high' : 'low', tags: ['t'] }, type: 'http',
-  host: `https://h${i}.example.com`, 'matched-at': `https://h${i}.example.com/p${i}`, timestamp: '2024-01-02T03:04:05Z',
-  'matcher-status': true, request: `GET /p${i} HTTP/1.1`,
-});
+const line = (i: number) =>
+  JSON.stringify({
+    'template-id': `check-${i}`,
+    info: { name: `Imported ${i}`, severity: i % 2 ? 'high' : 'low', tags: ['t'] },
+    type: 'http',
+    host: `https://h${i}.example.com`,
+    'matched-at': `https://h${i}.example.com/p${i}`,
+    timestamp: '2024-01-02T03:04:05Z',
+    'matcher-status': true,
+    request: `GET /p${i} HTTP/1.1`,
+  });
 
 describe.each(dbKinds())('one finding by id on %s', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(kind);
     const payload = Array.from({ length: 5 }, (_, i) => line(i)).join('\n') + '\n';
-    const res = await t.request({ method: 'POST', url: '/v1/scans/import', payload, headers: { 'content-type': 'application/octet-stream' } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/scans/import',
+      payload,
+      headers: { 'content-type': 'application/octet-stream' },
+    });
     expect(res.statusCode, res.body).toBe(200);
   });
   afterAll(async () => t?.close());
@@ -35,7 +46,7 @@ describe.each(dbKinds())('one finding by id on %s', (kind) => {
     expect(first.event.request).toBe('GET /p3 HTTP/1.1');
   });
 
-  it('unknown ids, ids that are not numbers and other teams\' findings are a 404 naming vuln_id', async () => {
+  it("unknown ids, ids that are not numbers and other teams' findings are a 404 naming vuln_id", async () => {
     const list = (await t.request({ method: 'GET', url: '/v1/scans/results?limit=1' })).json();
     const id = list.data[0].vuln_id as string;
     const teamId = `rid-other-${kind}`;
@@ -44,12 +55,22 @@ describe.each(dbKinds())('one finding by id on %s', (kind) => {
     await authStore.insertMember(t.ctx.db, teamId, u.id, 'OWNER', true);
     const other = await issueKey(t.ctx.db, u.id);
     const cases: [string, string | undefined][] = [
-      [id, other], ['999999999', undefined], ['abc', undefined], ['0', undefined], ['99999999999999999999999', undefined], ['1;DROP', undefined],
+      [id, other],
+      ['999999999', undefined],
+      ['abc', undefined],
+      ['0', undefined],
+      ['99999999999999999999999', undefined],
+      ['1;DROP', undefined],
     ];
     for (const [vid, key] of cases) {
       const res = await t.request({ method: 'GET', url: `/v1/scans/results/${encodeURIComponent(vid)}`, key });
       expect(res.statusCode, vid).toBe(404);
-      expect(res.json()).toEqual({ message: `finding ${vid} not found`, code: 'not_found', status: 404, param: 'vuln_id' });
+      expect(res.json()).toEqual({
+        message: `finding ${vid} not found`,
+        code: 'not_found',
+        status: 404,
+        param: 'vuln_id',
+      });
     }
     // Without a key: 401, as the list.
     expect((await t.request({ method: 'GET', url: `/v1/scans/results/${id}`, key: null })).statusCode).toBe(401);

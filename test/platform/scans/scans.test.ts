@@ -41,11 +41,12 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
   let deadUrl: string;
   let bFixed = false;
 
-  const marker = (fixed: () => boolean) => startHttpServer((req, res) => {
-    res.setHeader('X-Powered-By', 'PHP/7.4.3');
-    if (req.url === '/vuln' && !fixed()) res.end('<html>VULNERABLE-MARKER</html>');
-    else res.end('<html>hello</html>');
-  });
+  const marker = (fixed: () => boolean) =>
+    startHttpServer((req, res) => {
+      res.setHeader('X-Powered-By', 'PHP/7.4.3');
+      if (req.url === '/vuln' && !fixed()) res.end('<html>VULNERABLE-MARKER</html>');
+      else res.end('<html>hello</html>');
+    });
 
   beforeAll(async () => {
     t = await createScanApp(kind);
@@ -79,8 +80,13 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
 
   it('creates a scan that runs on the worker to finished, with totals and severity counts', async () => {
     const res = await t.request({
-      method: 'POST', url: '/v1/scans',
-      payload: { name: 'first scan', targets: [vulnA.url, vulnB.url, clean.url, deadUrl], private_templates: templates },
+      method: 'POST',
+      url: '/v1/scans',
+      payload: {
+        name: 'first scan',
+        targets: [vulnA.url, vulnB.url, clean.url, deadUrl],
+        private_templates: templates,
+      },
     });
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
@@ -88,8 +94,16 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
     scanId = body.id;
     const scan = await t.waitStatus(scanId, ['finished', 'failed']);
     expect(scan).toMatchObject({
-      scan_id: scanId, name: 'first scan', status: 'finished', progress: 100, failure_reason: '',
-      total_target: 4, total_template: 2, total_scan: 8, rescan_count: 0, is_rescan: false,
+      scan_id: scanId,
+      name: 'first scan',
+      status: 'finished',
+      progress: 100,
+      failure_reason: '',
+      total_target: 4,
+      total_template: 2,
+      total_scan: 8,
+      rescan_count: 0,
+      is_rescan: false,
     });
     // marker on A and B (high), powered-by on A, B and clean? clean sends no header: A and B only (info).
     expect(scan.total_result).toBe(4);
@@ -102,11 +116,24 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
     const list = await t.request({ method: 'GET', url: '/v1/scans?status=finished&search=first&limit=10' });
     expect(list.statusCode, list.body).toBe(200);
     const body = list.json();
-    expect(body).toMatchObject({ current_page: 1, result_count: 1, total_results: 1, total_pages: 1, message: expect.any(String) });
+    expect(body).toMatchObject({
+      current_page: 1,
+      result_count: 1,
+      total_results: 1,
+      total_pages: 1,
+      message: expect.any(String),
+    });
     expect(body.data[0]).toMatchObject({ scan_id: scanId, total_result: 4, total_scan: 8, is_internal: true });
     expect((await t.request({ method: 'GET', url: '/v1/scans?is_internal=false' })).json().total_results).toBe(0);
     const doc = (await t.request({ method: 'GET', url: '/openapi.json', key: null })).json();
-    for (const p of ['/v1/scans', '/v1/scans/{scan_id}', '/v1/scans/results', '/v1/scans/{scan_id}/scan_log/export', '/v1/scans/vulns/history', '/v1/export/{export_id}']) {
+    for (const p of [
+      '/v1/scans',
+      '/v1/scans/{scan_id}',
+      '/v1/scans/results',
+      '/v1/scans/{scan_id}/scan_log/export',
+      '/v1/scans/vulns/history',
+      '/v1/export/{export_id}',
+    ]) {
       expect(doc.paths[p], p).toBeDefined();
     }
     expect((await t.request({ method: 'GET', url: '/v1/scans?status=running' })).json().total_results).toBe(0);
@@ -128,8 +155,13 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
     expect(hosts).toEqual([`${vulnA.url}/vuln`, `${vulnB.url}/vuln`].sort());
     const f = body.data[0];
     expect(f).toMatchObject({
-      scan_id: scanId, template_id: 'test-marker', severity: 'high', tags: ['test', 'marker'], vuln_hash: expect.stringMatching(/^[0-9a-f]{40}$/),
-      template_name: 'Marker page', matcher_status: true,
+      scan_id: scanId,
+      template_id: 'test-marker',
+      severity: 'high',
+      tags: ['test', 'marker'],
+      vuln_hash: expect.stringMatching(/^[0-9a-f]{40}$/),
+      template_name: 'Marker page',
+      matcher_status: true,
     });
     expect(f.event.request).toContain('GET /vuln');
     expect(f.event.response).toContain('VULNERABLE-MARKER');
@@ -142,7 +174,9 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
     expect(byTag.total_results).toBe(2);
     expect(byTag.data.every((x: any) => x.template_id === 'test-powered-by')).toBe(true);
     expect(byTag.data[0].event['extracted-results']).toEqual(['PHP/7.4.3']);
-    const byTemplate = (await t.request({ method: 'GET', url: `/v1/scans/results?templates=test-marker&host=${vulnB.url}` })).json();
+    const byTemplate = (
+      await t.request({ method: 'GET', url: `/v1/scans/results?templates=test-marker&host=${vulnB.url}` })
+    ).json();
     expect(byTemplate.total_results).toBe(1);
     const byDomain = (await t.request({ method: 'GET', url: `/v1/scans/results?domain=127.0.0.1&limit=1` })).json();
     expect(byDomain).toMatchObject({ total_results: 4, result_count: 1, total_pages: 4 });
@@ -155,11 +189,24 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
     const json = JSON.parse((await exportLog('format=json')).body);
     expect(json).toHaveLength(8);
     for (const r of json) {
-      expect(Object.keys(r).sort()).toEqual(['error', 'event', 'matched', 'severity', 'target', 'template_id', 'timestamp', 'vuln_hash']);
+      expect(Object.keys(r).sort()).toEqual([
+        'error',
+        'event',
+        'matched',
+        'severity',
+        'target',
+        'template_id',
+        'timestamp',
+        'vuln_hash',
+      ]);
     }
     const matched = json.filter((r: any) => r.matched);
     expect(matched).toHaveLength(4);
-    expect(matched.every((r: any) => /^[0-9a-f]{40}$/.test(r.vuln_hash) && JSON.parse(r.event)['template-id'] === r.template_id)).toBe(true);
+    expect(
+      matched.every(
+        (r: any) => /^[0-9a-f]{40}$/.test(r.vuln_hash) && JSON.parse(r.event)['template-id'] === r.template_id,
+      ),
+    ).toBe(true);
     const errors = json.filter((r: any) => r.error);
     expect(errors.map((r: any) => r.target)).toEqual([deadUrl, deadUrl]);
 
@@ -167,7 +214,9 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
     expect(onlyErrors).toHaveLength(2);
     const info = JSON.parse((await exportLog('format=json&severity=info&matched=false')).body);
     expect(info.map((r: any) => r.target).sort()).toEqual([clean.url, clean.url].sort());
-    const byHost = JSON.parse((await exportLog(`format=json&host=${encodeURIComponent(vulnA.url)}&template=marker`)).body);
+    const byHost = JSON.parse(
+      (await exportLog(`format=json&host=${encodeURIComponent(vulnA.url)}&template=marker`)).body,
+    );
     expect(byHost).toMatchObject([{ target: vulnA.url, template_id: 'test-marker', matched: true }]);
 
     const csv = await exportLog('format=csv');
@@ -184,10 +233,14 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
   });
 
   it('refuses unknown and expired download links', async () => {
-    expect((await t.request({ method: 'GET', url: '/v1/export/download/' + 'x'.repeat(43), key: null })).statusCode).toBe(404);
+    expect(
+      (await t.request({ method: 'GET', url: '/v1/export/download/' + 'x'.repeat(43), key: null })).statusCode,
+    ).toBe(404);
     const res = await t.request({ method: 'GET', url: `/v1/scans/${scanId}/scan_log/export?format=json` });
     const token = new URL(res.json().url).pathname.split('/').pop()!;
-    await t.ctx.db.query(`UPDATE scan_exports SET expires_at = now() - interval '1 second' WHERE scan_id = $1`, [scanId]);
+    await t.ctx.db.query(`UPDATE scan_exports SET expires_at = now() - interval '1 second' WHERE scan_id = $1`, [
+      scanId,
+    ]);
     const gone = await t.request({ method: 'GET', url: `/v1/export/download/${token}`, key: null });
     expect(gone.statusCode).toBe(410);
     expect(gone.json().message).toContain('expired');
@@ -201,7 +254,13 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
       const s = (await t.request({ method: 'GET', url: `/v1/export/${exportId}` })).json();
       return s.status === 'ready' && s;
     });
-    expect(ready).toMatchObject({ export_id: exportId, scan_id: scanId, format: 'csv', row_count: 8, url: expect.stringContaining('/v1/export/download/') });
+    expect(ready).toMatchObject({
+      export_id: exportId,
+      scan_id: scanId,
+      format: 'csv',
+      row_count: 8,
+      url: expect.stringContaining('/v1/export/download/'),
+    });
     // Polling again answers the same link: a link someone already holds keeps working.
     const again = (await t.request({ method: 'GET', url: `/v1/export/${exportId}` })).json();
     expect(again.url).toBe(ready.url);
@@ -214,7 +273,8 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
   });
 
   it('rescans: rescan_count + 1, logs kept per run, and finding history across runs newest first', async () => {
-    const before = (await t.request({ method: 'GET', url: `/v1/scans/results?scan_id=${scanId}&severity=high` })).json().data;
+    const before = (await t.request({ method: 'GET', url: `/v1/scans/results?scan_id=${scanId}&severity=high` })).json()
+      .data;
     const hashOf = (url: string) => before.find((f: any) => f.event['matched-at'] === `${url}/vuln`).vuln_hash;
     const hashA = hashOf(vulnA.url);
     const hashB = hashOf(vulnB.url);
@@ -227,7 +287,10 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
     // Findings are stored once: the rescan found A's again (same row) and none new.
     expect(scan.total_result).toBe(4);
 
-    const hist = await t.request({ method: 'GET', url: `/v1/scans/vulns/history?vuln_hash=${hashA}&vuln_hash=${hashB}` });
+    const hist = await t.request({
+      method: 'GET',
+      url: `/v1/scans/vulns/history?vuln_hash=${hashA}&vuln_hash=${hashB}`,
+    });
     expect(hist.statusCode, hist.body).toBe(200);
     const h = hist.json();
     expect(h[hashA].history_count).toBe(2);
@@ -236,7 +299,9 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
     expect(h[hashB].history.map((e: any) => e.matched)).toEqual([false, true]);
     expect(h[hashB].history[0]).toMatchObject({ target: vulnB.url, template_id: 'test-marker', severity: 'high' });
     expect(Date.parse(h[hashB].history[0].timestamp)).toBeGreaterThanOrEqual(Date.parse(h[hashB].history[1].timestamp));
-    const limited = (await t.request({ method: 'GET', url: `/v1/scans/vulns/history?vuln_hash=${hashA}&history_limit=1` })).json();
+    const limited = (
+      await t.request({ method: 'GET', url: `/v1/scans/vulns/history?vuln_hash=${hashA}&history_limit=1` })
+    ).json();
     expect(limited[hashA]).toMatchObject({ history_count: 2, history: [expect.objectContaining({ matched: true })] });
     expect((await t.request({ method: 'GET', url: '/v1/scans/vulns/history' })).statusCode).toBe(400);
 
@@ -244,7 +309,9 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
     const run1 = JSON.parse((await exportLog('format=json&rescan_count=1')).body);
     expect(run0).toHaveLength(8);
     expect(run1).toHaveLength(8);
-    expect(run1.filter((r: any) => r.matched && r.template_id === 'test-marker').map((r: any) => r.target)).toEqual([vulnA.url]);
+    expect(run1.filter((r: any) => r.matched && r.template_id === 'test-marker').map((r: any) => r.target)).toEqual([
+      vulnA.url,
+    ]);
   });
 
   it('shows the scan configuration record', async () => {
@@ -254,7 +321,9 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
       targets: [vulnA.url, vulnB.url, clean.url, deadUrl],
       template_ids: ['test-marker', 'test-powered-by'],
       template_urls: ['marker.yaml', 'powered-by.yaml'],
-      scan_config_ids: [], agent_behavior: 'distribute', scan_all_assets: false,
+      scan_config_ids: [],
+      agent_behavior: 'distribute',
+      scan_all_assets: false,
     });
   });
 
@@ -269,7 +338,11 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
     });
     try {
       const targets = Array.from({ length: 40 }, (_, i) => `${slow.url}/p${i}`);
-      const res = await t.request({ method: 'POST', url: '/v1/scans', payload: { targets, private_templates: templates.slice(0, 1) } });
+      const res = await t.request({
+        method: 'POST',
+        url: '/v1/scans',
+        payload: { targets, private_templates: templates.slice(0, 1) },
+      });
       expect(res.statusCode, res.body).toBe(200);
       const id = res.json().id;
       await t.waitStatus(id, ['running']);
@@ -280,8 +353,14 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
       expect(scan.progress).toBeLessThan(100);
       // Running chunks notice the stop and end; requests already sent finish. Then no chunk job is left
       // queued or running, so nothing can send another request.
-      await waitFor(async () => t.worker.running === 0 && answered === hits
-        && (await t.boss.getQueueSize(SCAN_CHUNK_JOB, { before: 'completed' })) === 0, 20_000, 50);
+      await waitFor(
+        async () =>
+          t.worker.running === 0 &&
+          answered === hits &&
+          (await t.boss.getQueueSize(SCAN_CHUNK_JOB, { before: 'completed' })) === 0,
+        20_000,
+        50,
+      );
       const settled = hits;
       expect((await t.request({ method: 'GET', url: `/v1/scans/${id}` })).json().status).toBe('failed');
       expect(t.worker.running).toBe(0);
@@ -296,7 +375,11 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
   });
 
   it('starts a scheduled scan with rescan, once even when asked twice at the same moment', async () => {
-    const res = await t.request({ method: 'POST', url: '/v1/scans', payload: { targets: [clean.url], private_templates: templates, schedule_only: true } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/scans',
+      payload: { targets: [clean.url], private_templates: templates, schedule_only: true },
+    });
     const id = res.json().id;
     const both = await Promise.all([1, 2].map(() => t.request({ method: 'POST', url: `/v1/scans/${id}/rescan` })));
     expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
@@ -309,7 +392,11 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
   });
 
   it('deletes a scan with its results', async () => {
-    const res = await t.request({ method: 'POST', url: '/v1/scans', payload: { targets: [vulnA.url], private_templates: templates } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/scans',
+      payload: { targets: [vulnA.url], private_templates: templates },
+    });
     const id = res.json().id;
     await t.waitStatus(id, ['finished']);
     const before = (await t.request({ method: 'GET', url: '/v1/scans?status=finished' })).json().total_results;
@@ -319,14 +406,26 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
     expect((await t.request({ method: 'GET', url: `/v1/scans/${id}` })).statusCode).toBe(404);
     expect((await t.request({ method: 'GET', url: `/v1/scans/results?scan_id=${id}` })).json().total_results).toBe(0);
     expect((await t.request({ method: 'DELETE', url: `/v1/scans/${id}` })).statusCode).toBe(404);
-    expect((await t.request({ method: 'GET', url: '/v1/scans?status=finished' })).json().total_results).toBe(before - 1);
+    expect((await t.request({ method: 'GET', url: '/v1/scans?status=finished' })).json().total_results).toBe(
+      before - 1,
+    );
     // The kept counts agree with counting the rows, for every status filter.
-    for (const q of ['', '?status=finished', '?status=failed,queued', '?is_internal=false', '?status=running&is_internal=true']) {
+    for (const q of [
+      '',
+      '?status=finished',
+      '?status=failed,queued',
+      '?is_internal=false',
+      '?status=running&is_internal=true',
+    ]) {
       const body = (await t.request({ method: 'GET', url: `/v1/scans${q}` })).json();
       const p = new URLSearchParams(q.slice(1));
       const { rows } = await t.ctx.db.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM scans WHERE team_id = $1 AND ($2::text[] IS NULL OR status = ANY($2::text[])) AND ($3::boolean IS NULL OR is_internal = $3)`,
-        [t.owner.teamId, p.get('status')?.split(',') ?? null, p.has('is_internal') ? p.get('is_internal') === 'true' : null],
+        [
+          t.owner.teamId,
+          p.get('status')?.split(',') ?? null,
+          p.has('is_internal') ? p.get('is_internal') === 'true' : null,
+        ],
       );
       expect(body.total_results, q).toBe(rows[0]!.n);
     }
@@ -345,14 +444,24 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
         { method: 'POST' as const, url: `/v1/scans/${scanId}/stop` },
         { method: 'POST' as const, url: `/v1/scans/${scanId}/rescan` },
         { method: 'DELETE' as const, url: `/v1/scans/${scanId}` },
-        { method: 'POST' as const, url: '/v1/scans/import', payload: '{}', headers: { 'content-type': 'application/octet-stream' } },
+        {
+          method: 'POST' as const,
+          url: '/v1/scans/import',
+          payload: '{}',
+          headers: { 'content-type': 'application/octet-stream' },
+        },
       ];
       for (const d of denied) {
         const res = await t.request({ ...d, key });
         expect(res.statusCode, `${d.method} ${d.url}`).toBe(403);
       }
     }
-    const created = await t.request({ method: 'POST', url: '/v1/scans', key: admin.key, payload: { targets: [clean.url], private_templates: templates, schedule_only: true } });
+    const created = await t.request({
+      method: 'POST',
+      url: '/v1/scans',
+      key: admin.key,
+      payload: { targets: [clean.url], private_templates: templates, schedule_only: true },
+    });
     expect(created.statusCode).toBe(200);
     expect((await t.request({ method: 'GET', url: '/v1/scans', key: null })).statusCode).toBe(401);
   });
@@ -362,9 +471,15 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
       [{ private_templates: templates }, 'targets'],
       [{ targets: [vulnA.url] }, 'templates'],
       [{ targets: [vulnA.url, 'not a target'], private_templates: templates }, 'targets[1]'],
-      [{ targets: [vulnA.url], private_templates: [{ name: 'bad.yaml', contents: 'id: bad\ninfo: {}\nhttp: 3' }] }, 'private_templates[0].contents'],
+      [
+        { targets: [vulnA.url], private_templates: [{ name: 'bad.yaml', contents: 'id: bad\ninfo: {}\nhttp: 3' }] },
+        'private_templates[0].contents',
+      ],
       [{ targets: [vulnA.url], private_templates: templates, assets: ['asset-1'] }, 'assets[0]'],
-      [{ targets: [vulnA.url], private_templates: templates, enumeration_ids: [{ id: 'enum-9' }] }, 'enumeration_ids[0].id'],
+      [
+        { targets: [vulnA.url], private_templates: templates, enumeration_ids: [{ id: 'enum-9' }] },
+        'enumeration_ids[0].id',
+      ],
       [{ targets: [vulnA.url], private_templates: templates, exclusions: ['127.0.0.1'] }, 'targets'],
       [{ targets: [vulnA.url], private_templates: templates, socks5_proxy: 'http://x' }, 'socks5_proxy'],
       [{ targets: [vulnA.url], private_templates: templates, bogus: 1 }, 'bogus'],
@@ -382,8 +497,14 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
     t.ctx.config.maxScanTargets = 3;
     try {
       const res = await t.request({
-        method: 'POST', url: '/v1/scans',
-        payload: { targets: ['10.9.0.0/29'], exclusions: ['10.9.0.1'], private_templates: templates, schedule_only: true },
+        method: 'POST',
+        url: '/v1/scans',
+        payload: {
+          targets: ['10.9.0.0/29'],
+          exclusions: ['10.9.0.1'],
+          private_templates: templates,
+          schedule_only: true,
+        },
       });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json()['truncated-scan-targets']).toBe(4); // 8 addresses, 1 excluded, 3 kept
@@ -393,7 +514,10 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
       const cfg = (await t.request({ method: 'GET', url: `/v1/scans/${id}/config` })).json();
       expect(cfg.targets).toEqual(['10.9.0.0', '10.9.0.2', '10.9.0.3']);
       // Stored to run later: no chunk written and no job queued, so no worker can start it.
-      const chunks = await t.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM scan_chunks WHERE scan_id = $1', [id]);
+      const chunks = await t.ctx.db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM scan_chunks WHERE scan_id = $1',
+        [id],
+      );
       expect(chunks.rows[0]!.n).toBe(0);
       expect(await t.boss.getQueueSize(SCAN_CHUNK_JOB, { before: 'completed' })).toBe(0);
       expect((await t.request({ method: 'GET', url: `/v1/scans/${id}` })).json().status).toBe('scheduled');
@@ -403,19 +527,48 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
   });
 
   it('imports a nuclei JSON-lines file as an uploaded scan', async () => {
-    const ev = (host: string, sev: string) => JSON.stringify({
-      'template-id': 'imported-check', info: { name: 'Imported', severity: sev, tags: ['cve'] }, type: 'http',
-      host, 'matched-at': `${host}/x`, timestamp: '2024-01-02T03:04:05Z', 'matcher-status': true,
+    const ev = (host: string, sev: string) =>
+      JSON.stringify({
+        'template-id': 'imported-check',
+        info: { name: 'Imported', severity: sev, tags: ['cve'] },
+        type: 'http',
+        host,
+        'matched-at': `${host}/x`,
+        timestamp: '2024-01-02T03:04:05Z',
+        'matcher-status': true,
+      });
+    const file = [
+      ev('https://a.example.com', 'critical'),
+      ev('https://b.example.com', 'low'),
+      ev('https://a.example.com', 'critical'),
+      '',
+    ].join('\n');
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/scans/import?name=nightly',
+      payload: file,
+      headers: { 'content-type': 'application/octet-stream' },
     });
-    const file = [ev('https://a.example.com', 'critical'), ev('https://b.example.com', 'low'), ev('https://a.example.com', 'critical'), ''].join('\n');
-    const res = await t.request({ method: 'POST', url: '/v1/scans/import?name=nightly', payload: file, headers: { 'content-type': 'application/octet-stream' } });
     expect(res.statusCode, res.body).toBe(200);
     const id = res.json().id;
     const scan = (await t.request({ method: 'GET', url: `/v1/scans/${id}` })).json();
-    expect(scan).toMatchObject({ name: 'nightly', status: 'uploaded', total_result: 2, is_oss: true, severity: { critical: 1, low: 1 } });
-    const results = (await t.request({ method: 'GET', url: `/v1/scans/results?scan_id=${id}&domain=example.com` })).json();
+    expect(scan).toMatchObject({
+      name: 'nightly',
+      status: 'uploaded',
+      total_result: 2,
+      is_oss: true,
+      severity: { critical: 1, low: 1 },
+    });
+    const results = (
+      await t.request({ method: 'GET', url: `/v1/scans/results?scan_id=${id}&domain=example.com` })
+    ).json();
     expect(results.total_results).toBe(2);
-    const bad = await t.request({ method: 'POST', url: '/v1/scans/import', payload: '{"template-id":"x"}\nnot json', headers: { 'content-type': 'application/octet-stream' } });
+    const bad = await t.request({
+      method: 'POST',
+      url: '/v1/scans/import',
+      payload: '{"template-id":"x"}\nnot json',
+      headers: { 'content-type': 'application/octet-stream' },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toContain('line 2');
     expect((await t.request({ method: 'POST', url: `/v1/scans/${id}/rescan` })).statusCode).toBe(400);
@@ -430,10 +583,17 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
     const dir = mkdtempSync(path.join(tmpdir(), 'vigil-secrets-'));
     try {
       const file = path.join(dir, 'secrets.yaml');
-      writeFileSync(file, `static:\n  - type: bearertoken\n    domains: ["127.0.0.1:${guarded.port}"]\n    token: ${token}\n`);
+      writeFileSync(
+        file,
+        `static:\n  - type: bearertoken\n    domains: ["127.0.0.1:${guarded.port}"]\n    token: ${token}\n`,
+      );
       await expect(useSecretFiles([file], [])).rejects.toThrow(/--secret-team/);
       await useSecretFiles([file], [t.owner.teamId]);
-      const res = await t.request({ method: 'POST', url: '/v1/scans', payload: { targets: [guarded.url], private_templates: templates.slice(0, 1) } });
+      const res = await t.request({
+        method: 'POST',
+        url: '/v1/scans',
+        payload: { targets: [guarded.url], private_templates: templates.slice(0, 1) },
+      });
       const id = res.json().id;
       const scan = await t.waitStatus(id, ['finished', 'failed']);
       expect(scan).toMatchObject({ status: 'finished', total_result: 1 });
@@ -451,20 +611,35 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
       // Another team's chunk on the same worker never gets the secret: its scan finds nothing.
       const other = await otherTeamUser(t, 'stranger@example.com');
       const authBefore = guarded.requests.filter((r) => r.headers.authorization).length;
-      const res2 = await t.request({ method: 'POST', url: '/v1/scans', key: other.key, payload: { targets: [guarded.url], private_templates: templates.slice(0, 1) } });
+      const res2 = await t.request({
+        method: 'POST',
+        url: '/v1/scans',
+        key: other.key,
+        payload: { targets: [guarded.url], private_templates: templates.slice(0, 1) },
+      });
       expect(res2.statusCode, res2.body).toBe(200);
-      const scan2 = await waitFor(async () => {
-        const body = (await t.request({ method: 'GET', url: `/v1/scans/${res2.json().id}`, key: other.key })).json();
-        return ['finished', 'failed'].includes(body.status) && body;
-      }, 20_000, 150);
+      const scan2 = await waitFor(
+        async () => {
+          const body = (await t.request({ method: 'GET', url: `/v1/scans/${res2.json().id}`, key: other.key })).json();
+          return ['finished', 'failed'].includes(body.status) && body;
+        },
+        20_000,
+        150,
+      );
       expect(scan2.status).toBe('finished');
       expect(scan2.total_result ?? 0).toBe(0);
       expect(guarded.requests.filter((r) => r.headers.authorization).length).toBe(authBefore);
 
       // A scan with its own proxy runs without the worker's secrets, and its log says so.
-      const res3 = await t.request({ method: 'POST', url: '/v1/scans', payload: {
-        targets: [guarded.url], private_templates: templates.slice(0, 1), socks5_proxy: `socks5://127.0.0.1:${await closedPort()}`,
-      } });
+      const res3 = await t.request({
+        method: 'POST',
+        url: '/v1/scans',
+        payload: {
+          targets: [guarded.url],
+          private_templates: templates.slice(0, 1),
+          socks5_proxy: `socks5://127.0.0.1:${await closedPort()}`,
+        },
+      });
       expect(res3.statusCode, res3.body).toBe(200);
       const before = guarded.requests.filter((r) => r.headers.authorization).length;
       await t.waitStatus(res3.json().id, ['finished', 'failed']);

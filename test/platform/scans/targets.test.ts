@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { checkTarget, expandTargets, hostOf, isInternalTarget, scopeFilter } from '../../../src/platform/scans/targets.ts';
+import {
+  checkTarget,
+  expandTargets,
+  hostOf,
+  isInternalTarget,
+  scopeFilter,
+} from '../../../src/platform/scans/targets.ts';
 import { ApiError } from '../../../src/platform/shared/errors.ts';
 import { parseRoot, scopeOf } from '../../../src/discovery/index.ts';
 import { addressesIn } from '../../../src/engine/index.ts';
@@ -16,7 +22,14 @@ describe('scan targets', () => {
   });
 
   it('accepts URLs, names, IPs and CIDRs; rejects junk with the param named', () => {
-    for (const ok of ['http://127.0.0.1:8080/a', 'example.com', 'a.b.example.com:443', '10.0.0.0/30', '::1', 'fe80::/126']) {
+    for (const ok of [
+      'http://127.0.0.1:8080/a',
+      'example.com',
+      'a.b.example.com:443',
+      '10.0.0.0/30',
+      '::1',
+      'fe80::/126',
+    ]) {
       expect(() => checkTarget(ok, 'targets[0]')).not.toThrow();
     }
     for (const bad of ['', 'has space.com', 'http://', 'exa mple', '!!!']) {
@@ -53,7 +66,10 @@ describe('scan targets', () => {
     const v6 = scopeFilter([{ value: '::/0', param: 'exclusions[0]' }]);
     expect(expandTargets(['::/0', 'a.com'], v6, 10_000).targets).toEqual(['a.com']);
     // Holes cut from the middle of a range: only what is left is listed, in order.
-    const holes = scopeFilter([{ value: '10.1.0.0/30', param: 'e[0]' }, { value: '10.1.0.5', param: 'e[1]' }]);
+    const holes = scopeFilter([
+      { value: '10.1.0.0/30', param: 'e[0]' },
+      { value: '10.1.0.5', param: 'e[1]' },
+    ]);
     expect(expandTargets(['10.1.0.0/29'], holes, 100).targets).toEqual(['10.1.0.4', '10.1.0.6', '10.1.0.7']);
     // An allow-list of ranges intersects arithmetically too.
     const allow = scopeFilter([{ value: '+10.2.0.8/31', param: 'e[0]' }]);
@@ -83,10 +99,22 @@ describe('scan targets', () => {
       { value: 'http://127.0.0.1:9/skip', param: 'exclude_targets[0]' },
     ]);
     const input = [
-      'https://a.staging.example.com', 'staging.example.com', 'https://www.example.com', '10.0.0.9', '10.0.1.9',
-      '192.168.0.7', 'http://192.168.0.7:8080', 'http://127.0.0.1:9/skip', 'http://127.0.0.1:9/keep',
+      'https://a.staging.example.com',
+      'staging.example.com',
+      'https://www.example.com',
+      '10.0.0.9',
+      '10.0.1.9',
+      '192.168.0.7',
+      'http://192.168.0.7:8080',
+      'http://127.0.0.1:9/skip',
+      'http://127.0.0.1:9/keep',
     ];
-    expect(input.filter(keep)).toEqual(['staging.example.com', 'https://www.example.com', '10.0.1.9', 'http://127.0.0.1:9/keep']);
+    expect(input.filter(keep)).toEqual([
+      'staging.example.com',
+      'https://www.example.com',
+      '10.0.1.9',
+      'http://127.0.0.1:9/keep',
+    ]);
   });
 
   it('treats + patterns as an allow-list, with exclusions still applied', () => {
@@ -100,10 +128,19 @@ describe('scan targets', () => {
   });
 
   it('tells internal targets from external ones', () => {
-    for (const t of ['http://127.0.0.1:8080', '10.1.2.3', 'https://192.168.1.10/x', 'http://[::1]:80', 'db.internal', 'localhost:3000', 'fd00::1']) {
+    for (const t of [
+      'http://127.0.0.1:8080',
+      '10.1.2.3',
+      'https://192.168.1.10/x',
+      'http://[::1]:80',
+      'db.internal',
+      'localhost:3000',
+      'fd00::1',
+    ]) {
       expect(isInternalTarget(t), t).toBe(true);
     }
-    for (const t of ['https://example.com', '8.8.8.8', 'http://[2001:db8::1]/', '172.32.0.1']) expect(isInternalTarget(t), t).toBe(false);
+    for (const t of ['https://example.com', '8.8.8.8', 'http://[2001:db8::1]/', '172.32.0.1'])
+      expect(isInternalTarget(t), t).toBe(false);
   });
 });
 
@@ -132,7 +169,11 @@ describe('scan and discovery scopes agree', () => {
   });
 
   it('expands an IPv4-mapped range to the same IPv4 addresses, minus the same exclusions', () => {
-    const scan = expandTargets(['::ffff:10.0.0.0/126'], scopeFilter([{ value: '::ffff:10.0.0.2', param: 'exclusions[0]' }]), 100).targets;
+    const scan = expandTargets(
+      ['::ffff:10.0.0.0/126'],
+      scopeFilter([{ value: '::ffff:10.0.0.2', param: 'exclusions[0]' }]),
+      100,
+    ).targets;
     const scope = scopeOf(['::ffff:10.0.0.2']);
     const discovery = [...addressesIn(scope.ranges([parseRoot('::ffff:10.0.0.0/126')]))];
     expect(scan).toEqual(['10.0.0.0', '10.0.0.1', '10.0.0.3']);

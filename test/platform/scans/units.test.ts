@@ -6,14 +6,24 @@ import { chunkRate, slotCount } from '../../../src/platform/scans/slots.ts';
 import { elapsed } from '../../../src/platform/scans/service.ts';
 
 const ev = (over: Record<string, unknown> = {}) => ({
-  'template-id': 't1', host: 'http://a.test', 'matched-at': 'http://a.test/x', 'matcher-name': 'm', info: { severity: 'HIGH', tags: 'a, b' }, ...over,
+  'template-id': 't1',
+  host: 'http://a.test',
+  'matched-at': 'http://a.test/x',
+  'matcher-name': 'm',
+  info: { severity: 'HIGH', tags: 'a, b' },
+  ...over,
 });
 
 describe('scan helpers', () => {
   it('hashes a finding by template, matcher, host and location only', () => {
     const h = vulnHash(ev());
     expect(vulnHash(ev({ timestamp: 'later', response: 'other body' }))).toBe(h);
-    for (const change of [{ 'template-id': 't2' }, { 'matcher-name': 'n' }, { host: 'http://b.test' }, { 'matched-at': 'http://a.test/y' }]) {
+    for (const change of [
+      { 'template-id': 't2' },
+      { 'matcher-name': 'n' },
+      { host: 'http://b.test' },
+      { 'matched-at': 'http://a.test/y' },
+    ]) {
       expect(vulnHash(ev(change))).not.toBe(h);
     }
   });
@@ -26,8 +36,19 @@ describe('scan helpers', () => {
   });
 
   it('formats logs as csv with formula-safe, quoted cells and raw lines', async () => {
-    const rec: LogRecord = { target: '=cmd()', template_id: 't', matched: false, timestamp: '2024-01-01T00:00:00.000Z', error: 'a,"b"', severity: 'low', event: '', vuln_hash: '' };
-    const batches = async function* () { yield [rec]; };
+    const rec: LogRecord = {
+      target: '=cmd()',
+      template_id: 't',
+      matched: false,
+      timestamp: '2024-01-01T00:00:00.000Z',
+      error: 'a,"b"',
+      severity: 'low',
+      event: '',
+      vuln_hash: '',
+    };
+    const batches = async function* () {
+      yield [rec];
+    };
     let csv = '';
     for await (const s of formatLogs(batches(), 'csv')) csv += s;
     expect(csv.split('\n')[1]).toBe(`2024-01-01T00:00:00.000Z,'=cmd(),t,false,low,"a,""b""",,`);
@@ -40,7 +61,10 @@ describe('scan helpers', () => {
   });
 
   it('reads the export query and rejects bad values', () => {
-    expect(parseLogQuery({ matched: 'true', severity: 'error' }).filter).toMatchObject({ matched: true, level: 'error' });
+    expect(parseLogQuery({ matched: 'true', severity: 'error' }).filter).toMatchObject({
+      matched: true,
+      level: 'error',
+    });
     expect(() => parseLogQuery({ matched: 'maybe' })).toThrow(/matched/);
     expect(() => parseLogQuery({ time: 'yesterday-ish' })).toThrow(/time/);
     expect(parseLogQuery({}).format).toBe('json');

@@ -24,7 +24,10 @@ describe.skipIf(!url)('scan workers on PostgreSQL', () => {
       res.end(req.url?.endsWith('/vuln') ? 'VULNERABLE-MARKER' : 'plain');
     });
     const env = {
-      DATABASE_URL: url, VIGIL_DB_SCHEMA: t.testDb.schema, VIGIL_SCAN_CHUNK_TIMEOUT: '10', VIGIL_LOG_LEVEL: 'info',
+      DATABASE_URL: url,
+      VIGIL_DB_SCHEMA: t.testDb.schema,
+      VIGIL_SCAN_CHUNK_TIMEOUT: '10',
+      VIGIL_LOG_LEVEL: 'info',
     };
     for (let i = 0; i < 2; i++) workers.push(spawnVigil(['worker', '--concurrency', '1'], env));
     await Promise.all(workers.map((w) => w.waitFor(/worker started/)));
@@ -45,8 +48,15 @@ describe.skipIf(!url)('scan workers on PostgreSQL', () => {
     try {
       const targets = Array.from({ length: TARGETS }, (_, i) => `${server.url}/t${i}`);
       const res = await t.request({
-        method: 'POST', url: '/v1/scans',
-        payload: { targets, private_templates: [{ name: 'm.yaml', contents: MARKER_TEMPLATE }, { name: 'h.yaml', contents: HEADER_TEMPLATE }] },
+        method: 'POST',
+        url: '/v1/scans',
+        payload: {
+          targets,
+          private_templates: [
+            { name: 'm.yaml', contents: MARKER_TEMPLATE },
+            { name: 'h.yaml', contents: HEADER_TEMPLATE },
+          ],
+        },
       });
       expect(res.statusCode, res.body).toBe(200);
       id = res.json().id;
@@ -56,20 +66,28 @@ describe.skipIf(!url)('scan workers on PostgreSQL', () => {
     const victim = workers[0]!;
     const victimName = `:${victim.proc.pid}`;
     // Kill the first worker while it is inside a chunk.
-    const hit = await waitFor(async () => {
-      const { rows } = await t.ctx.db.query<{ idx: number }>(
-        `SELECT idx FROM scan_chunks WHERE scan_id = $1 AND status = 'running' AND worker LIKE '%' || $2`,
-        [id, victimName],
-      );
-      return rows[0];
-    }, 60_000, 50);
+    const hit = await waitFor(
+      async () => {
+        const { rows } = await t.ctx.db.query<{ idx: number }>(
+          `SELECT idx FROM scan_chunks WHERE scan_id = $1 AND status = 'running' AND worker LIKE '%' || $2`,
+          [id, victimName],
+        );
+        return rows[0];
+      },
+      60_000,
+      50,
+    );
     victim.proc.kill('SIGKILL');
     expect(await victim.exited).toBe('SIGKILL');
 
-    const scan = await waitFor(async () => {
-      const s = (await t.request({ method: 'GET', url: `/v1/scans/${id}` })).json();
-      return ['finished', 'failed'].includes(s.status) && s;
-    }, 150_000, 500);
+    const scan = await waitFor(
+      async () => {
+        const s = (await t.request({ method: 'GET', url: `/v1/scans/${id}` })).json();
+        return ['finished', 'failed'].includes(s.status) && s;
+      },
+      150_000,
+      500,
+    );
     expect(scan).toMatchObject({ status: 'finished', progress: 100, total_result: TARGETS });
 
     const chunk = await t.ctx.db.query<{ attempts: number; status: string; worker: string }>(

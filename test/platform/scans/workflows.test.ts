@@ -37,12 +37,29 @@ describe('workflows in platform scans', () => {
     app = await createScanApp('pglite');
     cat = makeCatalogue({
       'workflows/shop.yaml': WORKFLOW,
-      'http/tech/detect.yaml': t('detect', 'tech', '/', '      - type: word\n        name: shopware\n        words: [sw-shop]\n      - type: word\n        name: magento\n        words: [Mage.Cookies]\n'),
-      'http/vulns/shopware-admin.yaml': t('shopware-admin', 'shopware', '/admin', '      - type: word\n        words: [Shopware Administration]\n'),
-      'http/vulns/magento.yaml': t('magento-vuln', 'magento', '/magento', '      - type: status\n        status: [200]\n'),
+      'http/tech/detect.yaml': t(
+        'detect',
+        'tech',
+        '/',
+        '      - type: word\n        name: shopware\n        words: [sw-shop]\n      - type: word\n        name: magento\n        words: [Mage.Cookies]\n',
+      ),
+      'http/vulns/shopware-admin.yaml': t(
+        'shopware-admin',
+        'shopware',
+        '/admin',
+        '      - type: word\n        words: [Shopware Administration]\n',
+      ),
+      'http/vulns/magento.yaml': t(
+        'magento-vuln',
+        'magento',
+        '/magento',
+        '      - type: status\n        status: [200]\n',
+      ),
     });
     await importCatalogue(app.ctx.db, cat.dir);
-    target = await startHttpServer((q, res) => res.end(q.url === '/admin' ? 'Shopware Administration' : '<div class="sw-shop">shop</div>'));
+    target = await startHttpServer((q, res) =>
+      res.end(q.url === '/admin' ? 'Shopware Administration' : '<div class="sw-shop">shop</div>'),
+    );
   });
   afterAll(async () => {
     await app?.close();
@@ -50,10 +67,17 @@ describe('workflows in platform scans', () => {
     cat?.cleanup();
   });
 
-  it.each([['in-process', false], ['engine threads', true]] as const)('runs the subtemplates the detection selects, and only those (%s)', async (_, threads) => {
+  it.each([
+    ['in-process', false],
+    ['engine threads', true],
+  ] as const)('runs the subtemplates the detection selects, and only those (%s)', async (_, threads) => {
     if (threads) useEngineThreads(1);
     target.requests.length = 0;
-    const res = await app.request({ method: 'POST', url: '/v1/scans', payload: { targets: [target.url], templates: ['workflows/shop.yaml'] } });
+    const res = await app.request({
+      method: 'POST',
+      url: '/v1/scans',
+      payload: { targets: [target.url], templates: ['workflows/shop.yaml'] },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const scan = await app.waitStatus(res.json().id, ['finished', 'failed']);
     expect(scan.status).toBe('finished');

@@ -26,7 +26,11 @@ describe('hosted-only operations', () => {
   it.each(OPERATIONS)('%s %s answers hosted_only with the error body', async (method, url) => {
     const res = await t.request({ method, url, payload: method === 'POST' ? { id: 'x' } : undefined });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toMatchObject({ code: 'hosted_only', status: 404, message: expect.stringMatching(/needs the hosted ProjectDiscovery platform's own data/) });
+    expect(res.json()).toMatchObject({
+      code: 'hosted_only',
+      status: 404,
+      message: expect.stringMatching(/needs the hosted ProjectDiscovery platform's own data/),
+    });
     if (hasPdcpOpenApi()) assertPdcpAnswer(method, url, res.statusCode, res.json());
     const anonymous = await t.request({ method, url, key: null });
     expect(anonymous.statusCode).toBe(401);
@@ -35,7 +39,9 @@ describe('hosted-only operations', () => {
 
   it('keeps changing a leak status to those who manage assets', async () => {
     const viewer = await t.addUser('viewer@localhost', 'viewer');
-    expect((await t.request({ method: 'POST', url: '/v1/leaks/status', key: viewer.key, payload: {} })).statusCode).toBe(403);
+    expect(
+      (await t.request({ method: 'POST', url: '/v1/leaks/status', key: viewer.key, payload: {} })).statusCode,
+    ).toBe(403);
     expect((await t.request({ method: 'GET', url: '/v1/leaks', key: viewer.key })).statusCode).toBe(404);
   });
 });

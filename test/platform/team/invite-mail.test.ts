@@ -16,7 +16,9 @@ describe('invite emails', () => {
   const lines: string[] = [];
   beforeAll(async () => {
     smtp = new SMTPServer({
-      authOptional: true, disabledCommands: ['STARTTLS'], logger: false,
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
       onData(stream, session, cb) {
         let data = '';
         stream.on('data', (c) => (data += c));
@@ -28,9 +30,21 @@ describe('invite emails', () => {
     });
     await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', () => r()));
     port = (smtp.server.address() as { port: number }).port;
-    t = await createTestApp('pglite', { publicUrl: 'https://vigil.example.test', egressAllow: ['127.0.0.0/8'] }, {
-      log: pino({ level: 'info' }, new Writable({ write(c, _e, cb) { lines.push(String(c)); cb(); } })),
-    });
+    t = await createTestApp(
+      'pglite',
+      { publicUrl: 'https://vigil.example.test', egressAllow: ['127.0.0.0/8'] },
+      {
+        log: pino(
+          { level: 'info' },
+          new Writable({
+            write(c, _e, cb) {
+              lines.push(String(c));
+              cb();
+            },
+          }),
+        ),
+      },
+    );
   });
   afterAll(async () => {
     await t?.close();
@@ -38,16 +52,29 @@ describe('invite emails', () => {
   });
 
   it('mails the invite link only when the team has an SMTP alerting config', async () => {
-    const plain = await t.request({ method: 'POST', url: '/v1/user/team/member', payload: { email: 'first@example.test', role: 'member' } });
+    const plain = await t.request({
+      method: 'POST',
+      url: '/v1/user/team/member',
+      payload: { email: 'first@example.test', role: 'member' },
+    });
     expect(plain.statusCode, plain.body).toBe(200);
     expect(plain.json().message).not.toMatch(/emailed/);
 
-    const cfg = await t.request({ method: 'POST', url: '/v1/scans/config', payload: {
-      name: 'mail', config_type: 'alerting',
-      config: `provider: email\nevents: [scan_finished]\nemail: {host: 127.0.0.1, port: ${port}, from: vigil@localhost, to: [secops@localhost]}\n`,
-    } });
+    const cfg = await t.request({
+      method: 'POST',
+      url: '/v1/scans/config',
+      payload: {
+        name: 'mail',
+        config_type: 'alerting',
+        config: `provider: email\nevents: [scan_finished]\nemail: {host: 127.0.0.1, port: ${port}, from: vigil@localhost, to: [secops@localhost]}\n`,
+      },
+    });
     expect(cfg.statusCode, cfg.body).toBe(200);
-    const res = await t.request({ method: 'POST', url: '/v1/user/team/member', payload: { email: 'second@example.test', role: 'member' } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/user/team/member',
+      payload: { email: 'second@example.test', role: 'member' },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toMatch(/emailed/);
     const token = res.json().invite_token as string;

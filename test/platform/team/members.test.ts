@@ -14,7 +14,8 @@ describe.each(dbKinds())('team members on %s', (kind) => {
   }, 120_000);
   afterAll(() => t.close());
 
-  const patch = (key: string, payload: object) => t.request({ method: 'PATCH', url: '/v1/user/team/member', key, payload });
+  const patch = (key: string, payload: object) =>
+    t.request({ method: 'PATCH', url: '/v1/user/team/member', key, payload });
   const roleOf = async (who: string) => {
     const res = await t.request({ method: 'GET', url: '/v1/user/team/member' });
     return (res.json().members as { email: string; role: string }[]).find((m) => m.email === who)?.role;
@@ -60,7 +61,11 @@ describe.each(dbKinds())('team members on %s', (kind) => {
     expect(self.statusCode).toBe(403);
     expect(self.json().message).toMatch(/ownership transfer/);
     const member = await t.addUser(email('member'), 'member');
-    for (const [key, role] of [[t.owner.key, 'OWNER'], [t.owner.key, 'owner'], [(await t.addUser(email('admin'), 'admin')).key, 'Owner']] as const) {
+    for (const [key, role] of [
+      [t.owner.key, 'OWNER'],
+      [t.owner.key, 'owner'],
+      [(await t.addUser(email('admin'), 'admin')).key, 'Owner'],
+    ] as const) {
       const res = await patch(key, { email: member.email, role });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({ param: 'role', code: 'invalid_request', status: 400 });
@@ -70,10 +75,16 @@ describe.each(dbKinds())('team members on %s', (kind) => {
   });
 
   it('rule 5: one Owner per team, enforced by the API and by the database', async () => {
-    const add = await t.request({ method: 'POST', url: '/v1/user/team/member', payload: { email: email('new'), role: 'owner' } });
+    const add = await t.request({
+      method: 'POST',
+      url: '/v1/user/team/member',
+      payload: { email: email('new'), role: 'owner' },
+    });
     expect(add.statusCode).toBe(400);
     expect(add.json().param).toBe('role');
-    const members = (await t.request({ method: 'GET', url: '/v1/user/team/member' })).json().members as { role: string }[];
+    const members = (await t.request({ method: 'GET', url: '/v1/user/team/member' })).json().members as {
+      role: string;
+    }[];
     expect(members.filter((m) => m.role === 'OWNER')).toHaveLength(1);
     const user = await store.insertUser(t.ctx.db, email('sneaky'), t.owner.teamId);
     await expect(store.insertMember(t.ctx.db, t.owner.teamId, user.id, 'OWNER', true)).rejects.toThrow();
@@ -81,14 +92,18 @@ describe.each(dbKinds())('team members on %s', (kind) => {
 
   it('rule 6: a downgrade takes effect on the very next request; an upgrade keeps Member permissions', async () => {
     const admin = await t.addUser(email('admin'), 'admin');
-    const add = (key: string) => t.request({ method: 'POST', url: '/v1/user/team/member', key, payload: { email: email('invitee') } });
+    const add = (key: string) =>
+      t.request({ method: 'POST', url: '/v1/user/team/member', key, payload: { email: email('invitee') } });
     expect((await add(admin.key)).statusCode).toBe(200);
     expect((await patch(t.owner.key, { email: admin.email, role: 'member' })).statusCode).toBe(200);
     const denied = await add(admin.key);
     expect(denied.statusCode).toBe(403);
     expect(denied.json()).toMatchObject({ code: 'forbidden', status: 403 });
     expect((await t.request({ method: 'GET', url: '/v1/user/team/member', key: admin.key })).statusCode).toBe(200);
-    expect((await t.request({ method: 'GET', url: '/v1/user', key: admin.key })).json()).toMatchObject({ role: 'MEMBER', is_read_only: true });
+    expect((await t.request({ method: 'GET', url: '/v1/user', key: admin.key })).json()).toMatchObject({
+      role: 'MEMBER',
+      is_read_only: true,
+    });
 
     expect((await patch(t.owner.key, { email: admin.email, role: 'admin' })).statusCode).toBe(200);
     expect((await add(admin.key)).statusCode).toBe(200);
@@ -97,7 +112,9 @@ describe.each(dbKinds())('team members on %s', (kind) => {
 
   it('roles in any letter case are accepted and returned in upper case; unknown roles are refused', async () => {
     const member = await t.addUser(email('member'), 'member');
-    expect((await patch(t.owner.key, { email: member.email, role: 'vIeWeR' })).json()).toEqual({ message: `${member.email} is now VIEWER` });
+    expect((await patch(t.owner.key, { email: member.email, role: 'vIeWeR' })).json()).toEqual({
+      message: `${member.email} is now VIEWER`,
+    });
     expect(await roleOf(member.email)).toBe('VIEWER');
     const bad = await patch(t.owner.key, { email: member.email, role: 'superuser' });
     expect(bad.statusCode).toBe(400);
@@ -116,17 +133,24 @@ describe.each(dbKinds())('team members on %s', (kind) => {
     expect(noEmail.json()).toMatchObject({ param: 'email', message: 'email is required' });
   });
 
-  it('without a role, accepts the caller\'s own invite; another member needs a role', async () => {
+  it("without a role, accepts the caller's own invite; another member needs a role", async () => {
     const invitee = email('invitee');
-    expect((await t.request({ method: 'POST', url: '/v1/user/team/member', payload: { email: invitee, role: 'Viewer' } })).statusCode).toBe(200);
-    const listed = (await t.request({ method: 'GET', url: '/v1/user/team/member' })).json().members.find((m: { email: string }) => m.email === invitee);
+    expect(
+      (await t.request({ method: 'POST', url: '/v1/user/team/member', payload: { email: invitee, role: 'Viewer' } }))
+        .statusCode,
+    ).toBe(200);
+    const listed = (await t.request({ method: 'GET', url: '/v1/user/team/member' }))
+      .json()
+      .members.find((m: { email: string }) => m.email === invitee);
     expect(listed).toMatchObject({ status: 'INVITED', role: 'VIEWER' });
     const user = (await store.findUserByEmail(t.ctx.db, invitee))!;
     const key = await issueKey(t.ctx.db, user.id);
     const res = await patch(key, { email: invitee.toUpperCase() });
     expect(res.statusCode).toBe(200);
     expect(res.json().message).toMatch(/invite accepted; your role is VIEWER/);
-    const after = (await t.request({ method: 'GET', url: '/v1/user/team/member' })).json().members.find((m: { email: string }) => m.email === invitee);
+    const after = (await t.request({ method: 'GET', url: '/v1/user/team/member' }))
+      .json()
+      .members.find((m: { email: string }) => m.email === invitee);
     expect(after).toMatchObject({ status: 'ACCEPTED', accepted_at: expect.any(String) });
     const other = await patch(t.owner.key, { email: invitee });
     expect(other.statusCode).toBe(400);
@@ -135,15 +159,38 @@ describe.each(dbKinds())('team members on %s', (kind) => {
 
   it('add: 409 for an existing member, 403 for a Member caller; remove: never the Owner, and a removed user loses access', async () => {
     const member = await t.addUser(email('member'), 'member');
-    const dup = await t.request({ method: 'POST', url: '/v1/user/team/member', payload: { email: member.email.toUpperCase() } });
+    const dup = await t.request({
+      method: 'POST',
+      url: '/v1/user/team/member',
+      payload: { email: member.email.toUpperCase() },
+    });
     expect(dup.statusCode).toBe(409);
     expect(dup.json()).toMatchObject({ code: 'conflict', param: 'email' });
-    expect((await t.request({ method: 'POST', url: '/v1/user/team/member', key: member.key, payload: { email: email('x') } })).statusCode).toBe(403);
+    expect(
+      (
+        await t.request({
+          method: 'POST',
+          url: '/v1/user/team/member',
+          key: member.key,
+          payload: { email: email('x') },
+        })
+      ).statusCode,
+    ).toBe(403);
 
     const admin = await t.addUser(email('admin'), 'admin');
-    const owner = await t.request({ method: 'DELETE', url: '/v1/user/team/member', key: admin.key, payload: { email: t.owner.email } });
+    const owner = await t.request({
+      method: 'DELETE',
+      url: '/v1/user/team/member',
+      key: admin.key,
+      payload: { email: t.owner.email },
+    });
     expect(owner.statusCode).toBe(403);
-    const gone = await t.request({ method: 'DELETE', url: '/v1/user/team/member', key: admin.key, payload: { email: member.email } });
+    const gone = await t.request({
+      method: 'DELETE',
+      url: '/v1/user/team/member',
+      key: admin.key,
+      payload: { email: member.email },
+    });
     expect(gone.statusCode).toBe(200);
     expect(await roleOf(member.email)).toBeUndefined();
     const after = await t.request({ method: 'GET', url: '/v1/user', key: member.key });

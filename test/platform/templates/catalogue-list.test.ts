@@ -21,7 +21,14 @@ describe('catalogue lists and hosted-only template operations', () => {
   beforeAll(async () => {
     t = await createTestApp('pglite');
     ga = makeCatalogue(SMALL);
-    early = makeCatalogue({ 'http/cves/2026/CVE-2026-0001.yaml': { id: 'CVE-2026-0001', name: 'Early Bird', severity: 'critical', cve: 'CVE-2026-0001' } });
+    early = makeCatalogue({
+      'http/cves/2026/CVE-2026-0001.yaml': {
+        id: 'CVE-2026-0001',
+        name: 'Early Bird',
+        severity: 'critical',
+        cve: 'CVE-2026-0001',
+      },
+    });
     await importCatalogue(t.ctx.db, ga.dir);
     await importCatalogue(t.ctx.db, early.dir, { early: true });
   });
@@ -38,7 +45,13 @@ describe('catalogue lists and hosted-only template operations', () => {
     const uris = Object.keys(SMALL).sort();
     expect(all.json()).toMatchObject({ total: uris.length, count: uris.length, message: 'ok' });
     expect(all.json().results.map((r: { uri: string }) => r.uri)).toEqual(uris);
-    expect(all.json().results.every((r: { is_early: boolean; template_type: string }) => !r.is_early && r.template_type === 'public')).toBe(true);
+    expect(
+      all
+        .json()
+        .results.every(
+          (r: { is_early: boolean; template_type: string }) => !r.is_early && r.template_type === 'public',
+        ),
+    ).toBe(true);
 
     const page = await call('GET', '/v1/template/public?offset=2&limit=3&fields=uri,severity');
     expect(page.json()).toMatchObject({ total: uris.length, count: 3 });
@@ -54,12 +67,20 @@ describe('catalogue lists and hosted-only template operations', () => {
     const list = await call('GET', '/v1/template/early');
     expect(list.statusCode, list.body).toBe(200);
     expect(list.json()).toMatchObject({ total: 1, count: 1 });
-    expect(list.json().results[0]).toMatchObject({ id: 'CVE-2026-0001', uri: 'http/cves/2026/CVE-2026-0001.yaml', is_early: true, name: 'Early Bird' });
+    expect(list.json().results[0]).toMatchObject({
+      id: 'CVE-2026-0001',
+      uri: 'http/cves/2026/CVE-2026-0001.yaml',
+      is_early: true,
+      name: 'Early Bird',
+    });
 
     const byId = await call('GET', '/v1/template/early/CVE-2026-0001');
     expect(byId.statusCode).toBe(200);
     expect(byId.json().template).toMatchObject({ id: 'CVE-2026-0001', is_early: true, severity: 'critical' });
-    const byPath = await call('GET', `/v1/template/early/${encodeURIComponent('http/cves/2026/CVE-2026-0001.yaml')}?fields=id`);
+    const byPath = await call(
+      'GET',
+      `/v1/template/early/${encodeURIComponent('http/cves/2026/CVE-2026-0001.yaml')}?fields=id`,
+    );
     expect(byPath.json().template).toEqual({ id: 'CVE-2026-0001' });
     // A generally available template is not an early one.
     expect((await call('GET', '/v1/template/early/CVE-2021-44228')).statusCode).toBe(404);
@@ -68,7 +89,11 @@ describe('catalogue lists and hosted-only template operations', () => {
   it('answers AI generation with a clear hosted-only error, after the role check', async () => {
     const res = await call('POST', '/v1/template/ai', { payload: { prompt: 'detect an exposed panel' } });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toMatchObject({ code: 'hosted_only', status: 404, message: expect.stringMatching(/hosted ProjectDiscovery platform/) });
+    expect(res.json()).toMatchObject({
+      code: 'hosted_only',
+      status: 404,
+      message: expect.stringMatching(/hosted ProjectDiscovery platform/),
+    });
     expect((await call('POST', '/v1/template/ai', { payload: {} })).statusCode).toBe(400);
     const viewer = await t.addUser('viewer2@localhost', 'viewer');
     expect((await call('POST', '/v1/template/ai', { key: viewer.key, payload: { prompt: 'x' } })).statusCode).toBe(403);

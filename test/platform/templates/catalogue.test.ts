@@ -50,7 +50,16 @@ describe.each(dbKinds())('catalogue import on %s', (kind) => {
     cat.write('profiles/default.yml', 'tags:\n  - cve\n'); // a config file, not a template
     const progress: ImportProgress[] = [];
     const s = await importCatalogue(t.db, cat.dir, { onProgress: (p) => progress.push(p), progressEvery: 3 });
-    expect(s).toMatchObject({ files: 11, templates: 10, added: 10, updated: 0, unchanged: 0, removed: 0, skipped: 1, failed: [] });
+    expect(s).toMatchObject({
+      files: 11,
+      templates: 10,
+      added: 10,
+      updated: 0,
+      unchanged: 0,
+      removed: 0,
+      skipped: 1,
+      failed: [],
+    });
     expect(progress.filter((p) => p.phase === 'read').map((p) => p.done)).toEqual([3, 6, 9, 11]);
     expect(progress.at(-1)).toEqual({ phase: 'write', done: 10, total: 10 });
 
@@ -59,16 +68,33 @@ describe.each(dbKinds())('catalogue import on %s', (kind) => {
     const log4j = all.find((r) => r.id === 'CVE-2021-44228')!;
     const file = 'http/cves/2021/CVE-2021-44228.yaml';
     expect(log4j).toMatchObject({
-      template_id: 'CVE-2021-44228', uri: file, name: SMALL[file]!.name, author: ['bob', 'alice'],
-      tags: ['cve', 'cve2021', 'rce', 'log4j', 'oast'], severity: 'critical', type: 'http', dir: 'http',
-      vendor: 'apache', product: 'log4j', filename: 'CVE-2021-44228.yaml', template_type: 'public',
-      is_new: true, is_early: false, release_tag: null, ref: null,
+      template_id: 'CVE-2021-44228',
+      uri: file,
+      name: SMALL[file]!.name,
+      author: ['bob', 'alice'],
+      tags: ['cve', 'cve2021', 'rce', 'log4j', 'oast'],
+      severity: 'critical',
+      type: 'http',
+      dir: 'http',
+      vendor: 'apache',
+      product: 'log4j',
+      filename: 'CVE-2021-44228.yaml',
+      template_type: 'public',
+      is_new: true,
+      is_early: false,
+      release_tag: null,
+      ref: null,
     });
     expect(log4j.classification).toMatchObject({ 'cve-id': ['CVE-2021-44228'], 'cwe-id': ['CWE-79'] });
     expect(log4j.raw).toBe(templateText(SMALL[file]!));
     expect(log4j.digest).toBe(digestOf(log4j.raw));
     const types = Object.fromEntries(all.map((r) => [r.id, r.type]));
-    expect(types).toMatchObject({ 'caa-fingerprint': 'dns', 'redis-unauth': 'tcp', 'weak-cipher-suites': 'ssl', 'wordpress-workflow': 'workflow' });
+    expect(types).toMatchObject({
+      'caa-fingerprint': 'dns',
+      'redis-unauth': 'tcp',
+      'weak-cipher-suites': 'ssl',
+      'wordpress-workflow': 'workflow',
+    });
     expect(all.find((r) => r.id === 'wordpress-workflow')!.severity).toBe('unknown');
   });
 
@@ -101,7 +127,10 @@ describe.each(dbKinds())('catalogue import on %s', (kind) => {
   });
 
   it('reports invalid templates with the validator message and does not store them', async () => {
-    cat.write('http/broken.yaml', 'id: broken-one\ninfo:\n  name: Broken\n  author: x\nhttp:\n  - method: GET\n    path: ["{{BaseURL}}"]\n    matchers:\n      - type: nonsense\n');
+    cat.write(
+      'http/broken.yaml',
+      'id: broken-one\ninfo:\n  name: Broken\n  author: x\nhttp:\n  - method: GET\n    path: ["{{BaseURL}}"]\n    matchers:\n      - type: nonsense\n',
+    );
     cat.write('http/not-yaml.yaml', 'id: [unclosed\n');
     const s = await importCatalogue(t.db, cat.dir);
     expect(s.templates).toBe(10);
@@ -139,7 +168,9 @@ describe.each(dbKinds())('catalogue import on %s', (kind) => {
 
   it('takes release_tag and ref from a git checkout; release_tag stays the first one seen', async () => {
     const git = (...args: string[]) =>
-      execFileSync('git', ['-C', cat.dir, '-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { stdio: 'pipe' }).toString().trim();
+      execFileSync('git', ['-C', cat.dir, '-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { stdio: 'pipe' })
+        .toString()
+        .trim();
     git('init', '-q');
     git('add', '.');
     git('commit', '-q', '-m', 'one');

@@ -13,7 +13,9 @@ const run = promisify(execFile);
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const vigil = (args: string[], env: Record<string, string> = {}) =>
   run(process.execPath, [path.join(repoRoot, 'bin/vigil.mjs'), ...args], {
-    cwd: repoRoot, env: { ...process.env, DATABASE_URL: '', VIGIL_DB_SCHEMA: '', ...env }, timeout: 240_000,
+    cwd: repoRoot,
+    env: { ...process.env, DATABASE_URL: '', VIGIL_DB_SCHEMA: '', ...env },
+    timeout: 240_000,
   });
 
 describe('vigil templates import', () => {
@@ -41,7 +43,11 @@ describe('vigil templates import', () => {
     const db = await connect({ dataDir: path.join(dataDir, 'pg') });
     try {
       const rows = (await db.query<{ uri: string }>('SELECT uri FROM templates ORDER BY uri')).rows.map((r) => r.uri);
-      expect(rows).toEqual(Object.keys(SMALL).filter((u) => u !== 'dns/caa-fingerprint.yaml').sort());
+      expect(rows).toEqual(
+        Object.keys(SMALL)
+          .filter((u) => u !== 'dns/caa-fingerprint.yaml')
+          .sort(),
+      );
     } finally {
       await db.close();
     }

@@ -15,9 +15,17 @@ const corpus = path.resolve(repoRoot, '../shared/corpus/nuclei-templates');
 
 // nuclei reports one type per template: the first present key in this order.
 const TYPE_KEYS: [string[], string][] = [
-  [['dns'], 'dns'], [['file'], 'file'], [['http', 'requests'], 'http'], [['headless'], 'headless'],
-  [['tcp', 'network'], 'tcp'], [['workflows'], 'workflow'], [['ssl'], 'ssl'], [['websocket'], 'websocket'],
-  [['whois'], 'whois'], [['code'], 'code'], [['javascript'], 'javascript'],
+  [['dns'], 'dns'],
+  [['file'], 'file'],
+  [['http', 'requests'], 'http'],
+  [['headless'], 'headless'],
+  [['tcp', 'network'], 'tcp'],
+  [['workflows'], 'workflow'],
+  [['ssl'], 'ssl'],
+  [['websocket'], 'websocket'],
+  [['whois'], 'whois'],
+  [['code'], 'code'],
+  [['javascript'], 'javascript'],
 ];
 
 interface Counted {
@@ -81,7 +89,11 @@ describe.skipIf(!hasShared('corpus/nuclei-templates')).each(dbKinds())('whole co
   it('matches the independent counts by severity, type and folder', async () => {
     const stored = [...files].filter(([file]) => !summary.failed.some((f) => f.file === file)).map(([, c]) => c);
     const q = async (col: string) =>
-      Object.fromEntries((await t.db.query<{ k: string; n: number }>(`SELECT ${col} AS k, count(*)::int AS n FROM templates GROUP BY 1`)).rows.map((r) => [r.k, r.n]));
+      Object.fromEntries(
+        (
+          await t.db.query<{ k: string; n: number }>(`SELECT ${col} AS k, count(*)::int AS n FROM templates GROUP BY 1`)
+        ).rows.map((r) => [r.k, r.n]),
+      );
     expect(await q('severity')).toEqual(tally(stored.map((c) => c.severity)));
     expect(await q('type')).toEqual(tally(stored.map((c) => c.type)));
     expect(await q('dir')).toEqual(tally(stored.map((c) => c.dir)));
@@ -93,12 +105,22 @@ describe.skipIf(!hasShared('corpus/nuclei-templates')).each(dbKinds())('whole co
     expect(res.total).toBe(stored.length);
     expect(res.facets.severity.buckets).toEqual(tally(stored.map((c) => c.severity)));
     expect(res.facets.type.buckets).toEqual(tally(stored.map((c) => c.type)));
-    const crit = await searchTemplates(t.db, 'no-team', { scope: 'public', q: 'severity:critical type:http', limit: 0 });
+    const crit = await searchTemplates(t.db, 'no-team', {
+      scope: 'public',
+      q: 'severity:critical type:http',
+      limit: 0,
+    });
     expect(crit.total).toBe(stored.filter((c) => c.severity === 'critical' && c.type === 'http').length);
   });
 
   it('re-imports the unchanged corpus without rewriting anything', async () => {
     const again = await importCatalogue(t.db, corpus);
-    expect(again).toMatchObject({ templates: summary.templates, unchanged: summary.templates, added: 0, updated: 0, removed: 0 });
+    expect(again).toMatchObject({
+      templates: summary.templates,
+      unchanged: summary.templates,
+      added: 0,
+      updated: 0,
+      removed: 0,
+    });
   }, 600_000);
 });

@@ -41,15 +41,27 @@ describe.each(dbKinds())('facet counts table on %s', (kind) => {
       }
     }
     // Large filtered sets: the counts table minus the templates outside the match, against counting the match.
-    const scopes: [string, string][] = [['team_id IS NULL', ''], ['team_id = $1', teamA]];
-    const conds = ["severity <> 'critical'", "NOT (tags && '{wordpress}')", 'is_new', 'vendor IS NULL', "dir = 'http'", 'true'];
+    const scopes: [string, string][] = [
+      ['team_id IS NULL', ''],
+      ['team_id = $1', teamA],
+    ];
+    const conds = [
+      "severity <> 'critical'",
+      "NOT (tags && '{wordpress}')",
+      'is_new',
+      'vendor IS NULL',
+      "dir = 'http'",
+      'true',
+    ];
     for (const [scopeSql, owner] of scopes) {
       const values = scopeSql.includes('$1') ? [teamA] : [];
       for (const cond of conds) {
         for (const size of [1, 3, 1000]) {
           const direct = await countMatches(t.db, `templates WHERE ${scopeSql} AND ${cond}`, values, size);
           const byComplement = await countsByComplement(t.db, owner, scopeSql, cond, values, size);
-          expect(assembleFacets(byComplement, size), `${scopeSql} ${cond} ${size}`).toEqual(assembleFacets(direct, size));
+          expect(assembleFacets(byComplement, size), `${scopeSql} ${cond} ${size}`).toEqual(
+            assembleFacets(direct, size),
+          );
         }
       }
     }
@@ -67,23 +79,36 @@ describe.each(dbKinds())('facet counts table on %s', (kind) => {
 
   it('agrees after private templates are created and changed (the team can reorder the top values)', async () => {
     // Public tags: wordpress 3, cve 2, rce 2, xss 1. Team A's templates move xss (1 public) to the top.
-    const a1 = await createPrivate(t.db, teamA, { template: templateText({ id: 'p1', severity: 'low', tags: ['xss', 'rce'], author: 'Alice' }) });
-    await createPrivate(t.db, teamA, { template: templateText({ id: 'p2', severity: 'low', tags: ['xss'], author: 'Zed', protocol: 'dns' }) });
-    const a3 = await createPrivate(t.db, teamA, { template: templateText({ id: 'p3', tags: ['xss'], author: 'alice', vendor: 'acme', product: 'anvil' }) });
+    const a1 = await createPrivate(t.db, teamA, {
+      template: templateText({ id: 'p1', severity: 'low', tags: ['xss', 'rce'], author: 'Alice' }),
+    });
+    await createPrivate(t.db, teamA, {
+      template: templateText({ id: 'p2', severity: 'low', tags: ['xss'], author: 'Zed', protocol: 'dns' }),
+    });
+    const a3 = await createPrivate(t.db, teamA, {
+      template: templateText({ id: 'p3', tags: ['xss'], author: 'alice', vendor: 'acme', product: 'anvil' }),
+    });
     await createPrivate(t.db, teamB, { template: templateText({ id: 'b1', severity: 'critical', tags: ['cve'] }) });
     const top = await searchTemplates(t.db, teamA, { facet_size: 2, limit: 0 });
     expect(top.facets.tags.buckets).toEqual({ xss: 4, rce: 3 }); // rce ties wordpress at 3: C order
     expect(top.facets.severity.buckets.low).toBe(4);
     await expectAgreement();
 
-    await updatePrivate(t.db, teamA, a1.template_id as string, { template: templateText({ id: 'p1', severity: 'high', tags: ['ssl'], author: 'Bob' }) });
+    await updatePrivate(t.db, teamA, a1.template_id as string, {
+      template: templateText({ id: 'p1', severity: 'high', tags: ['ssl'], author: 'Bob' }),
+    });
     await expectAgreement();
     await deletePrivate(t.db, teamA, a3.template_id as string);
     await expectAgreement();
   });
 
   it('agrees after a re-import that changes, adds and removes catalogue templates', async () => {
-    cat.write('http/misc/dos-check.yaml', { id: 'slowloris-dos', severity: 'critical', tags: ['dos', 'xss'], author: 'erin,Frank' });
+    cat.write('http/misc/dos-check.yaml', {
+      id: 'slowloris-dos',
+      severity: 'critical',
+      tags: ['dos', 'xss'],
+      author: 'erin,Frank',
+    });
     cat.remove('dns/caa-fingerprint.yaml');
     cat.write('http/new/added.yaml', { id: 'added-one', severity: 'medium', tags: ['new'], vendor: 'acme' });
     const s = await importCatalogue(t.db, cat.dir);
@@ -94,8 +119,12 @@ describe.each(dbKinds())('facet counts table on %s', (kind) => {
   });
 
   it('agrees after direct SQL writes, including created_at moves and deletes', async () => {
-    await t.db.query(`UPDATE templates SET created_at = now() - interval '100 days' WHERE id IN ('backup-files', 'p2')`);
-    await t.db.query(`UPDATE templates SET created_at = now() - interval '900 days', is_early = true WHERE id = 'redis-unauth'`);
+    await t.db.query(
+      `UPDATE templates SET created_at = now() - interval '100 days' WHERE id IN ('backup-files', 'p2')`,
+    );
+    await t.db.query(
+      `UPDATE templates SET created_at = now() - interval '900 days', is_early = true WHERE id = 'redis-unauth'`,
+    );
     await t.db.query(`DELETE FROM templates WHERE id = 'wordpress-detect'`);
     const body = await searchTemplates(t.db, teamA, { limit: 0 });
     expect(body.facets.creation_stats.buckets).toMatchObject({ last_year: 2, older: 1 });
@@ -118,7 +147,9 @@ describe.each(dbKinds())('facet counts table on %s', (kind) => {
     expect(found.results).toEqual([{ id: 'mixed-case' }]);
     const plan = await t.db.transaction(async (tx) => {
       await tx.query('SET LOCAL enable_seqscan = off');
-      const res = await tx.query<Record<string, string>>("EXPLAIN SELECT id FROM templates WHERE templates_lower(author) && '{alice}'::text[]");
+      const res = await tx.query<Record<string, string>>(
+        "EXPLAIN SELECT id FROM templates WHERE templates_lower(author) && '{alice}'::text[]",
+      );
       return res.rows.map((r) => Object.values(r)[0]).join('\n');
     });
     expect(plan).toContain('templates_author_lower');
@@ -128,15 +159,24 @@ describe.each(dbKinds())('facet counts table on %s', (kind) => {
     const owners = [''];
     // Counted from the templates themselves (the earlier tests changed the catalogue).
     const count = async (where: string) =>
-      (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM templates WHERE team_id IS NULL AND ${where}`)).rows[0]!.n;
+      (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM templates WHERE team_id IS NULL AND ${where}`))
+        .rows[0]!.n;
     const all = await count('true');
     const critical = await count("severity = 'critical'");
     expect(critical).toBeGreaterThan(0);
-    expect(await matchLowerBound(t.db, owners, [{ facet: 'severity', values: ['critical'], negate: false }])).toEqual({ bound: critical, total: all, owners: [''] });
-    expect(await matchLowerBound(t.db, owners, [{ facet: 'severity', values: ['critical'], negate: true }])).toMatchObject({ bound: all - critical, total: all });
+    expect(await matchLowerBound(t.db, owners, [{ facet: 'severity', values: ['critical'], negate: false }])).toEqual({
+      bound: critical,
+      total: all,
+      owners: [''],
+    });
+    expect(
+      await matchLowerBound(t.db, owners, [{ facet: 'severity', values: ['critical'], negate: true }]),
+    ).toMatchObject({ bound: all - critical, total: all });
     // Two filters: |A and B| >= |A| + |B| - total; a filter without a bound counts as 0.
     const both = await matchLowerBound(t.db, owners, [
-      { facet: 'severity', values: ['critical'], negate: true }, { facet: 'is_new', values: ['true'], negate: false }, null,
+      { facet: 'severity', values: ['critical'], negate: true },
+      { facet: 'is_new', values: ['true'], negate: false },
+      null,
     ]);
     const isNew = await count('is_new');
     expect(both).toMatchObject({ bound: Math.max(0, all - critical + isNew - 2 * all), total: all });
@@ -145,4 +185,3 @@ describe.each(dbKinds())('facet counts table on %s', (kind) => {
     expect((await matchLowerBound(t.db, ['', teamA], [])).owners).toEqual(['', teamA].sort());
   });
 });
-

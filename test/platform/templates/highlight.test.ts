@@ -9,7 +9,9 @@ import { templateText } from './fixtures.ts';
 describe('renderHighlight', () => {
   it('escapes the five HTML special characters and turns only the markers into <em>', () => {
     expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
-    expect(renderHighlight(`a <b>${MARK_START}word${MARK_STOP}</b> & "c"`, true)).toBe('a &lt;b&gt;<em>word</em>&lt;/b&gt; &amp; &quot;c&quot;');
+    expect(renderHighlight(`a <b>${MARK_START}word${MARK_STOP}</b> & "c"`, true)).toBe(
+      'a &lt;b&gt;<em>word</em>&lt;/b&gt; &amp; &quot;c&quot;',
+    );
     // Unmarked text: stray marker characters are dropped, never turned into tags.
     expect(renderHighlight(`x${MARK_START}y${MARK_STOP}<i>`, false)).toBe('xy&lt;i&gt;');
   });
@@ -35,7 +37,10 @@ describe.each(dbKinds())('search highlight escaping on %s', (kind) => {
   });
 
   const search = async (q: string, highlight: boolean) => {
-    const res = await t.request({ method: 'GET', url: `/v2/template/search?${new URLSearchParams({ q, highlight: String(highlight) })}` });
+    const res = await t.request({
+      method: 'GET',
+      url: `/v2/template/search?${new URLSearchParams({ q, highlight: String(highlight) })}`,
+    });
     expect(res.statusCode, res.body).toBe(200);
     return res.json().results[0] as { name: string; description: string };
   };

@@ -25,19 +25,45 @@ describe.each(dbKinds())('private templates /v1/template on %s', (kind) => {
     await t.close();
   });
 
-  const v1 = { id: 'my-panel-check', name: 'My Panel Check', severity: 'medium', tags: ['panel', 'Internal'], author: 'me', description: 'Finds our panel.' };
+  const v1 = {
+    id: 'my-panel-check',
+    name: 'My Panel Check',
+    severity: 'medium',
+    tags: ['panel', 'Internal'],
+    author: 'me',
+    description: 'Finds our panel.',
+  };
 
   it('creates, lists, reads, updates and deletes a private template', async () => {
     const text = templateText(v1);
-    const created = await t.request({ method: 'POST', url: '/v1/template', payload: { template: text, filename: 'panel.yaml', dir: 'custom/panels' } });
+    const created = await t.request({
+      method: 'POST',
+      url: '/v1/template',
+      payload: { template: text, filename: 'panel.yaml', dir: 'custom/panels' },
+    });
     expect(created.statusCode, created.body).toBe(200);
     const c = created.json();
     expect(c.template_name).toBe('My Panel Check');
     expect(c.template).toMatchObject({
-      id: 'my-panel-check', template_id: c.template_id, uri: c.template_id, name: 'My Panel Check', severity: 'medium',
-      tags: ['panel', 'internal'], author: ['me'], type: 'http', dir: 'custom/panels', filename: 'panel.yaml',
-      template_type: 'user', raw: text, digest: digestOf(text), description: 'Finds our panel.',
-      is_svcteam: false, is_new: false, is_early: false, is_draft: false, is_github: false,
+      id: 'my-panel-check',
+      template_id: c.template_id,
+      uri: c.template_id,
+      name: 'My Panel Check',
+      severity: 'medium',
+      tags: ['panel', 'internal'],
+      author: ['me'],
+      type: 'http',
+      dir: 'custom/panels',
+      filename: 'panel.yaml',
+      template_type: 'user',
+      raw: text,
+      digest: digestOf(text),
+      description: 'Finds our panel.',
+      is_svcteam: false,
+      is_new: false,
+      is_early: false,
+      is_draft: false,
+      is_github: false,
     });
 
     const list = await t.request({ method: 'GET', url: '/v1/template' });
@@ -52,11 +78,24 @@ describe.each(dbKinds())('private templates /v1/template on %s', (kind) => {
     expect(got.json().template).toMatchObject({ template_id: c.template_id, raw: text });
 
     const text2 = templateText({ ...v1, name: 'Renamed Panel Check', severity: 'high' });
-    const patched = await t.request({ method: 'PATCH', url: '/v1/template', payload: { template: text2, template_id: c.template_id } });
+    const patched = await t.request({
+      method: 'PATCH',
+      url: '/v1/template',
+      payload: { template: text2, template_id: c.template_id },
+    });
     expect(patched.statusCode, patched.body).toBe(200);
     expect(patched.json()).toMatchObject({
-      template_id: c.template_id, template_name: 'Renamed Panel Check', status: true,
-      template: { severity: 'high', raw: text2, digest: digestOf(text2), dir: 'custom/panels', filename: 'panel.yaml', created_at: c.template.created_at },
+      template_id: c.template_id,
+      template_name: 'Renamed Panel Check',
+      status: true,
+      template: {
+        severity: 'high',
+        raw: text2,
+        digest: digestOf(text2),
+        dir: 'custom/panels',
+        filename: 'panel.yaml',
+        created_at: c.template.created_at,
+      },
     });
     expect(typeof patched.json().message).toBe('string');
     // The search index follows the new content.
@@ -71,9 +110,17 @@ describe.each(dbKinds())('private templates /v1/template on %s', (kind) => {
   });
 
   it('accepts filename and dir as query parameters too; defaults the filename from the id', async () => {
-    const res = await t.request({ method: 'POST', url: '/v1/template?filename=q.yaml&dir=qdir', payload: { template: templateText({ id: 'query-params' }) } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/template?filename=q.yaml&dir=qdir',
+      payload: { template: templateText({ id: 'query-params' }) },
+    });
     expect(res.json().template).toMatchObject({ filename: 'q.yaml', dir: 'qdir' });
-    const plain = await t.request({ method: 'POST', url: '/v1/template', payload: { template: templateText({ id: 'no-name' }) } });
+    const plain = await t.request({
+      method: 'POST',
+      url: '/v1/template',
+      payload: { template: templateText({ id: 'no-name' }) },
+    });
     expect(plain.json().template.filename).toBe('no-name.yaml');
     expect(plain.json().template.dir).toBeUndefined();
   });
@@ -93,7 +140,8 @@ describe.each(dbKinds())('private templates /v1/template on %s', (kind) => {
     expect(res.json()).toMatchObject({ status: 400, param: 'template' });
 
     const good = templateText({ id: 'keep-me', name: 'Keep Me' });
-    const id = (await t.request({ method: 'POST', url: '/v1/template', payload: { template: good } })).json().template_id;
+    const id = (await t.request({ method: 'POST', url: '/v1/template', payload: { template: good } })).json()
+      .template_id;
     res = await t.request({ method: 'PATCH', url: '/v1/template', payload: { template: bad, template_id: id } });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(/http\[0\]\.method/);
@@ -106,14 +154,32 @@ describe.each(dbKinds())('private templates /v1/template on %s', (kind) => {
     expect(res.json()).toMatchObject({ status: 400, param: 'template_id' });
     res = await t.request({ method: 'PATCH', url: '/v1/template', payload: { template_id: 'abc' } });
     expect(res.json()).toMatchObject({ status: 400, param: 'template' });
-    res = await t.request({ method: 'PATCH', url: '/v1/template', payload: { template: text, template_id: 'no-such-id' } });
+    res = await t.request({
+      method: 'PATCH',
+      url: '/v1/template',
+      payload: { template: text, template_id: 'no-such-id' },
+    });
     expect(res.statusCode).toBe(404);
-    res = await t.request({ method: 'PATCH', url: '/v1/template', payload: { template: text, template_id: 'CVE-2021-44228' } });
+    res = await t.request({
+      method: 'PATCH',
+      url: '/v1/template',
+      payload: { template: text, template_id: 'CVE-2021-44228' },
+    });
     expect(res.statusCode).toBe(403);
     expect(res.json().message).toMatch(/public/);
 
-    const theirs = (await t.request({ method: 'POST', url: '/v1/template', key: otherKey, payload: { template: templateText({ id: 'theirs' }) } })).json().template_id;
-    expect((await t.request({ method: 'PATCH', url: '/v1/template', payload: { template: text, template_id: theirs } })).statusCode).toBe(404);
+    const theirs = (
+      await t.request({
+        method: 'POST',
+        url: '/v1/template',
+        key: otherKey,
+        payload: { template: templateText({ id: 'theirs' }) },
+      })
+    ).json().template_id;
+    expect(
+      (await t.request({ method: 'PATCH', url: '/v1/template', payload: { template: text, template_id: theirs } }))
+        .statusCode,
+    ).toBe(404);
     expect((await t.request({ method: 'GET', url: `/v1/template/${theirs}` })).statusCode).toBe(404);
     expect((await t.request({ method: 'DELETE', url: `/v1/template/${theirs}` })).statusCode).toBe(404);
     const mine = (await t.request({ method: 'GET', url: '/v1/template?limit=1000', key: otherKey })).json();
@@ -121,15 +187,32 @@ describe.each(dbKinds())('private templates /v1/template on %s', (kind) => {
   });
 
   it('members can read but not create, update or delete', async () => {
-    const id = (await t.request({ method: 'POST', url: '/v1/template', payload: { template: templateText({ id: 'owned' }) } })).json().template_id;
+    const id = (
+      await t.request({ method: 'POST', url: '/v1/template', payload: { template: templateText({ id: 'owned' }) } })
+    ).json().template_id;
     const text = templateText({ id: 'member-made' });
-    expect((await t.request({ method: 'POST', url: '/v1/template', key: member.key, payload: { template: text } })).statusCode).toBe(403);
-    expect((await t.request({ method: 'PATCH', url: '/v1/template', key: member.key, payload: { template: text, template_id: id } })).statusCode).toBe(403);
+    expect(
+      (await t.request({ method: 'POST', url: '/v1/template', key: member.key, payload: { template: text } }))
+        .statusCode,
+    ).toBe(403);
+    expect(
+      (
+        await t.request({
+          method: 'PATCH',
+          url: '/v1/template',
+          key: member.key,
+          payload: { template: text, template_id: id },
+        })
+      ).statusCode,
+    ).toBe(403);
     expect((await t.request({ method: 'DELETE', url: `/v1/template/${id}`, key: member.key })).statusCode).toBe(403);
     expect((await t.request({ method: 'GET', url: `/v1/template/${id}`, key: member.key })).statusCode).toBe(200);
     expect((await t.request({ method: 'GET', url: '/v1/template', key: member.key })).statusCode).toBe(200);
     const admin = await t.addUser('admin@localhost', 'admin');
-    expect((await t.request({ method: 'POST', url: '/v1/template', key: admin.key, payload: { template: text } })).statusCode).toBe(200);
+    expect(
+      (await t.request({ method: 'POST', url: '/v1/template', key: admin.key, payload: { template: text } }))
+        .statusCode,
+    ).toBe(200);
   });
 
   it('pages the list with offset and limit', async () => {
@@ -137,12 +220,21 @@ describe.each(dbKinds())('private templates /v1/template on %s', (kind) => {
     expect(all.total).toBeGreaterThan(3);
     const page = (await t.request({ method: 'GET', url: '/v1/template?offset=1&limit=2' })).json();
     expect(page).toMatchObject({ count: 2, total: all.total });
-    expect(page.results.map((r: { template_id: string }) => r.template_id)).toEqual(all.results.slice(1, 3).map((r: { template_id: string }) => r.template_id));
+    expect(page.results.map((r: { template_id: string }) => r.template_id)).toEqual(
+      all.results.slice(1, 3).map((r: { template_id: string }) => r.template_id),
+    );
   });
 
   it('serves public catalogue templates by id', async () => {
-    const res = await t.request({ method: 'GET', url: '/v1/template/public/CVE-2021-44228?fields=id,uri,template_type' });
-    expect(res.json().template).toEqual({ id: 'CVE-2021-44228', uri: 'http/cves/2021/CVE-2021-44228.yaml', template_type: 'public' });
+    const res = await t.request({
+      method: 'GET',
+      url: '/v1/template/public/CVE-2021-44228?fields=id,uri,template_type',
+    });
+    expect(res.json().template).toEqual({
+      id: 'CVE-2021-44228',
+      uri: 'http/cves/2021/CVE-2021-44228.yaml',
+      template_type: 'public',
+    });
     expect((await t.request({ method: 'GET', url: '/v1/template/public/nope' })).statusCode).toBe(404);
   });
 });

@@ -4,7 +4,9 @@ import { ApiError } from '../../../src/platform/shared/errors.ts';
 
 describe('template search q language', () => {
   it('splits free words and field:value filters', () => {
-    const q = parseQuery('WordPress rce severity:Critical,high -tags:dos author:"Jane Doe" cve:cve-2021-44228 is_new:TRUE');
+    const q = parseQuery(
+      'WordPress rce severity:Critical,high -tags:dos author:"Jane Doe" cve:cve-2021-44228 is_new:TRUE',
+    );
     expect(q.words).toEqual(['wordpress', 'rce']);
     expect(q.filters).toEqual([
       { name: 'severity', column: 'severity', kind: 'text', values: ['critical', 'high'], negate: false },

@@ -20,12 +20,15 @@ describe.each(dbKinds())('resolveTemplates on %s', (kind) => {
   beforeAll(async () => {
     t = await freshDb(kind);
     cat = makeCatalogue(SMALL);
-    early = makeCatalogue({ 'http/cves/2025/CVE-2025-0001.yaml': { id: 'CVE-2025-0001', severity: 'high', tags: ['cve'] } });
+    early = makeCatalogue({
+      'http/cves/2025/CVE-2025-0001.yaml': { id: 'CVE-2025-0001', severity: 'high', tags: ['cve'] },
+    });
     await importCatalogue(t.db, cat.dir);
     await importCatalogue(t.db, early.dir, { early: true });
     teamId = (await createTeamWithOwner(t.db, 'a@localhost', 'A')).teamId;
     otherTeam = (await createTeamWithOwner(t.db, 'b@localhost', 'B')).teamId;
-    privateId = (await createPrivate(t.db, teamId, { template: templateText({ id: 'team-check', severity: 'high' }) })).template_id as string;
+    privateId = (await createPrivate(t.db, teamId, { template: templateText({ id: 'team-check', severity: 'high' }) }))
+      .template_id as string;
   });
   afterAll(async () => {
     cat.cleanup();
@@ -37,7 +40,12 @@ describe.each(dbKinds())('resolveTemplates on %s', (kind) => {
     const got = await resolveTemplates(t.db, teamId, {
       templates: ['CVE-2021-44228', 'http/cves/2022/CVE-2022-1388.yaml', 'http/cves', 'dns/', './network'],
     });
-    expect(uris(got)).toEqual(['dns/caa-fingerprint.yaml', 'http/cves/2021/CVE-2021-44228.yaml', 'http/cves/2022/CVE-2022-1388.yaml', 'network/redis-unauth.yaml']);
+    expect(uris(got)).toEqual([
+      'dns/caa-fingerprint.yaml',
+      'http/cves/2021/CVE-2021-44228.yaml',
+      'http/cves/2022/CVE-2022-1388.yaml',
+      'network/redis-unauth.yaml',
+    ]);
     // A reference to the store row, not a copy of the text.
     expect(Object.keys(got[0]!).sort()).toEqual(['digest', 'id', 'pk', 'uri']);
     expect(got[1]!.digest).toBe(digestOf(templateText(SMALL['http/cves/2021/CVE-2021-44228.yaml']!)));
@@ -47,9 +55,19 @@ describe.each(dbKinds())('resolveTemplates on %s', (kind) => {
 
   it("resolves the team's private templates by template_id or id, never another team's", async () => {
     const byId = await resolveTemplates(t.db, teamId, { templates: [privateId] });
-    expect(byId).toEqual([{ id: 'team-check', uri: privateId, pk: expect.any(Number), digest: digestOf(templateText({ id: 'team-check', severity: 'high' })) }]);
+    expect(byId).toEqual([
+      {
+        id: 'team-check',
+        uri: privateId,
+        pk: expect.any(Number),
+        digest: digestOf(templateText({ id: 'team-check', severity: 'high' })),
+      },
+    ]);
     expect(uris(await resolveTemplates(t.db, teamId, { templates: ['team-check'] }))).toEqual([privateId]);
-    await expect(resolveTemplates(t.db, otherTeam, { templates: [privateId] })).rejects.toMatchObject({ status: 400, param: 'templates' });
+    await expect(resolveTemplates(t.db, otherTeam, { templates: [privateId] })).rejects.toMatchObject({
+      status: 400,
+      param: 'templates',
+    });
   });
 
   it('all = every generally available catalogue template; recommended follows its rules', async () => {
@@ -67,16 +85,25 @@ describe.each(dbKinds())('resolveTemplates on %s', (kind) => {
   });
 
   it('early templates only through early_templates', async () => {
-    expect(uris(await resolveTemplates(t.db, teamId, { all: true }))).not.toContain('http/cves/2025/CVE-2025-0001.yaml');
-    await expect(resolveTemplates(t.db, teamId, { templates: ['CVE-2025-0001'] })).rejects.toMatchObject({ param: 'templates' });
-    expect(uris(await resolveTemplates(t.db, teamId, { early_templates: ['CVE-2025-0001'] }))).toEqual(['http/cves/2025/CVE-2025-0001.yaml']);
+    expect(uris(await resolveTemplates(t.db, teamId, { all: true }))).not.toContain(
+      'http/cves/2025/CVE-2025-0001.yaml',
+    );
+    await expect(resolveTemplates(t.db, teamId, { templates: ['CVE-2025-0001'] })).rejects.toMatchObject({
+      param: 'templates',
+    });
+    expect(uris(await resolveTemplates(t.db, teamId, { early_templates: ['CVE-2025-0001'] }))).toEqual([
+      'http/cves/2025/CVE-2025-0001.yaml',
+    ]);
     expect(uris(await resolveTemplates(t.db, teamId, { early_templates: ['all'], templates: ['dns'] }))).toEqual([
-      'dns/caa-fingerprint.yaml', 'http/cves/2025/CVE-2025-0001.yaml',
+      'dns/caa-fingerprint.yaml',
+      'http/cves/2025/CVE-2025-0001.yaml',
     ]);
   });
 
   it('names every selector that matches nothing', async () => {
-    const err = await resolveTemplates(t.db, teamId, { templates: ['CVE-2021-44228', 'nope-1', 'http/none/'] }).catch((e) => e);
+    const err = await resolveTemplates(t.db, teamId, { templates: ['CVE-2021-44228', 'nope-1', 'http/none/'] }).catch(
+      (e) => e,
+    );
     expect(err).toBeInstanceOf(ApiError);
     expect(err.message).toContain('"nope-1"');
     expect(err.message).toContain('"http/none"');

@@ -8,7 +8,11 @@ import { makeCatalogue, SMALL, templateText, type Catalogue, type TplSpec } from
 const specs = Object.values(SMALL);
 const ids = (body: { results: { id?: string }[] }) => body.results.map((r) => r.id).sort();
 /** Expected ids computed from the fixture specs, not from the store. */
-const where = (pred: (s: TplSpec) => boolean) => specs.filter(pred).map((s) => s.id).sort();
+const where = (pred: (s: TplSpec) => boolean) =>
+  specs
+    .filter(pred)
+    .map((s) => s.id)
+    .sort();
 
 describe.each(dbKinds())('GET /v2/template/search on %s', (kind) => {
   let t: TestApp;
@@ -31,15 +35,29 @@ describe.each(dbKinds())('GET /v2/template/search on %s', (kind) => {
     cat = makeCatalogue(SMALL);
     await importCatalogue(t.ctx.db, cat.dir);
     const created = await t.request({
-      method: 'POST', url: '/v1/template',
-      payload: { template: templateText({ id: 'team-secret-check', name: 'Internal Admin Panel', severity: 'high', tags: ['internal', 'panel'], author: 'owner' }) },
+      method: 'POST',
+      url: '/v1/template',
+      payload: {
+        template: templateText({
+          id: 'team-secret-check',
+          name: 'Internal Admin Panel',
+          severity: 'high',
+          tags: ['internal', 'panel'],
+          author: 'owner',
+        }),
+      },
     });
     expect(created.statusCode, created.body).toBe(200);
     privateId = created.json().template_id;
     // A second team with its own private template, which the first team must never see.
     const other = await createTeamWithOwner(t.ctx.db, 'other@localhost', 'Other');
     otherKey = await issueKey(t.ctx.db, other.userId);
-    const res = await t.request({ method: 'POST', url: '/v1/template', key: otherKey, payload: { template: templateText({ id: 'other-team-only', severity: 'low' }) } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/template',
+      key: otherKey,
+      payload: { template: templateText({ id: 'other-team-only', severity: 'low' }) },
+    });
     expect(res.statusCode).toBe(200);
   });
   afterAll(async () => {
@@ -51,14 +69,47 @@ describe.each(dbKinds())('GET /v2/template/search on %s', (kind) => {
     const body = await ok({});
     expect(body.total).toBe(specs.length + 1);
     expect(body.count).toBe(body.results.length);
-    expect(Object.keys(body.facets).sort()).toEqual(
-      ['author', 'creation_stats', 'dir', 'is_early', 'is_new', 'product', 'severity', 'tags', 'type', 'vendor'],
-    );
+    expect(Object.keys(body.facets).sort()).toEqual([
+      'author',
+      'creation_stats',
+      'dir',
+      'is_early',
+      'is_new',
+      'product',
+      'severity',
+      'tags',
+      'type',
+      'vendor',
+    ]);
     expect(body.message).toBeTypeOf('string');
     expect(ids(body)).toContain('team-secret-check');
     expect(ids(body)).not.toContain('other-team-only');
     const rec = body.results.find((r: { id: string }) => r.id === 'CVE-2021-44228');
-    for (const f of ['uri', 'template_id', 'name', 'author', 'tags', 'severity', 'type', 'dir', 'vendor', 'product', 'classification', 'digest', 'raw', 'description', 'filename', 'created_at', 'updated_at', 'template_type', 'is_draft', 'is_github', 'is_new', 'is_early', 'is_svcteam']) {
+    for (const f of [
+      'uri',
+      'template_id',
+      'name',
+      'author',
+      'tags',
+      'severity',
+      'type',
+      'dir',
+      'vendor',
+      'product',
+      'classification',
+      'digest',
+      'raw',
+      'description',
+      'filename',
+      'created_at',
+      'updated_at',
+      'template_type',
+      'is_draft',
+      'is_github',
+      'is_new',
+      'is_early',
+      'is_svcteam',
+    ]) {
       expect(rec, f).toHaveProperty(f);
     }
   });
@@ -76,7 +127,9 @@ describe.each(dbKinds())('GET /v2/template/search on %s', (kind) => {
 
   it('matches free words over id, name, description, tags, author, vendor, product (prefixes too)', async () => {
     const has = (s: TplSpec, w: string) =>
-      [s.id, s.name, s.description, ...(s.tags ?? []), s.author, s.vendor, s.product].some((v) => v?.toLowerCase().includes(w));
+      [s.id, s.name, s.description, ...(s.tags ?? []), s.author, s.vendor, s.product].some((v) =>
+        v?.toLowerCase().includes(w),
+      );
     expect(ids(await ok({ q: 'wordpress', scope: 'public' }))).toEqual(where((s) => has(s, 'wordpress')));
     expect(ids(await ok({ q: 'log4', scope: 'public' }))).toEqual(['CVE-2021-44228']);
     expect(ids(await ok({ q: 'JNDI', scope: 'public' }))).toEqual(['CVE-2021-44228']); // description
@@ -89,10 +142,16 @@ describe.each(dbKinds())('GET /v2/template/search on %s', (kind) => {
 
   it('applies field:value filters (comma = any of, - = not) combined with AND', async () => {
     expect(ids(await ok({ q: 'severity:critical', scope: 'public' }))).toEqual(where((s) => s.severity === 'critical'));
-    expect(ids(await ok({ q: 'severity:critical,high', scope: 'public' }))).toEqual(where((s) => s.severity === 'critical' || s.severity === 'high'));
+    expect(ids(await ok({ q: 'severity:critical,high', scope: 'public' }))).toEqual(
+      where((s) => s.severity === 'critical' || s.severity === 'high'),
+    );
     expect(ids(await ok({ q: 'tags:rce' }))).toEqual(where((s) => !!s.tags?.includes('rce')));
-    expect(ids(await ok({ q: 'tags:wordpress -tags:tech' }))).toEqual(where((s) => !!s.tags?.includes('wordpress') && !s.tags.includes('tech')));
-    expect(ids(await ok({ q: 'author:ALICE', scope: 'public' }))).toEqual(where((s) => (s.author ?? 'alice').split(',').includes('alice')));
+    expect(ids(await ok({ q: 'tags:wordpress -tags:tech' }))).toEqual(
+      where((s) => !!s.tags?.includes('wordpress') && !s.tags.includes('tech')),
+    );
+    expect(ids(await ok({ q: 'author:ALICE', scope: 'public' }))).toEqual(
+      where((s) => (s.author ?? 'alice').split(',').includes('alice')),
+    );
     expect(ids(await ok({ q: 'type:dns' }))).toEqual(['caa-fingerprint']);
     expect(ids(await ok({ q: 'type:tcp dir:network' }))).toEqual(['redis-unauth']);
     expect(ids(await ok({ q: 'vendor:apache product:log4j' }))).toEqual(['CVE-2021-44228']);
@@ -198,11 +257,15 @@ describe.each(dbKinds())('GET /v2/template/search on %s', (kind) => {
 
   it('buckets templates by age in creation_stats', async () => {
     await t.ctx.db.query(`UPDATE templates SET created_at = now() - interval '40 days' WHERE id = 'CVE-2022-1388'`);
-    await t.ctx.db.query(`UPDATE templates SET created_at = now() - interval '800 days' WHERE id IN ('backup-files', 'redis-unauth')`);
+    await t.ctx.db.query(
+      `UPDATE templates SET created_at = now() - interval '800 days' WHERE id IN ('backup-files', 'redis-unauth')`,
+    );
     await t.ctx.db.query(`UPDATE templates SET created_at = now() - interval '10 days' WHERE id = 'slowloris-dos'`);
     const body = await ok({ scope: 'public' });
     expect(body.facets.creation_stats).toMatchObject({
-      buckets: { last_week: specs.length - 4, last_month: 1, last_year: 1, older: 2 }, total: specs.length, missing: 0,
+      buckets: { last_week: specs.length - 4, last_month: 1, last_year: 1, older: 2 },
+      total: specs.length,
+      missing: 0,
     });
     // Without a sort, newest first.
     expect(body.results.at(-1).id).toMatch(/backup-files|redis-unauth/);
@@ -211,7 +274,17 @@ describe.each(dbKinds())('GET /v2/template/search on %s', (kind) => {
   it('documents the endpoints and the reference parameter names in /openapi.json', async () => {
     const doc = (await t.request({ method: 'GET', url: '/openapi.json', key: null })).json();
     const params = doc.paths['/v2/template/search'].get.parameters.map((p: { name: string }) => p.name).sort();
-    expect(params).toEqual(['facet_size', 'fields', 'highlight', 'limit', 'offset', 'q', 'scope', 'sort_asc', 'sort_desc']);
+    expect(params).toEqual([
+      'facet_size',
+      'fields',
+      'highlight',
+      'limit',
+      'offset',
+      'q',
+      'scope',
+      'sort_asc',
+      'sort_desc',
+    ]);
     expect(Object.keys(doc.paths['/v1/template']).sort()).toEqual(['get', 'patch', 'post']);
     expect(Object.keys(doc.paths['/v1/template/{template_id}']).sort()).toEqual(['delete', 'get']);
   });

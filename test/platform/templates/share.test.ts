@@ -16,7 +16,11 @@ describe.each(dbKinds())('template sharing on %s', (kind) => {
   const text = templateText({ id: 'shared-panel', name: 'Shared Panel', severity: 'low', tags: ['panel'] });
 
   /** Sends a request and checks its answer, success or error, against the hosted platform's schema. */
-  async function call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, opts: { payload?: object; key?: string | null } = {}) {
+  async function call(
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    url: string,
+    opts: { payload?: object; key?: string | null } = {},
+  ) {
     const res = await t.request({ method, url, ...opts });
     if (hasPdcpOpenApi()) assertPdcpAnswer(method, url, res.statusCode, res.json());
     return res;
@@ -27,7 +31,11 @@ describe.each(dbKinds())('template sharing on %s', (kind) => {
     viewer = await t.addUser('viewer@localhost', 'viewer');
     const other = await createTeamWithOwner(t.ctx.db, 'other@localhost', 'Other');
     otherKey = await issueKey(t.ctx.db, other.userId);
-    const created = await t.request({ method: 'POST', url: '/v1/template', payload: { template: text, filename: 'panel.yaml' } });
+    const created = await t.request({
+      method: 'POST',
+      url: '/v1/template',
+      payload: { template: text, filename: 'panel.yaml' },
+    });
     templateId = created.json().template_id;
   });
   afterAll(async () => {
@@ -35,10 +43,17 @@ describe.each(dbKinds())('template sharing on %s', (kind) => {
   });
 
   it('shares a private template by link; another team reads it through the link, read-only', async () => {
-    const shared = await call('POST', '/v1/template/share', { payload: { template_id: templateId, share_type: 'unlisted', ttl: '2d' } });
+    const shared = await call('POST', '/v1/template/share', {
+      payload: { template_id: templateId, share_type: 'unlisted', ttl: '2d' },
+    });
     expect(shared.statusCode, shared.body).toBe(200);
     const result = shared.json().result;
-    expect(result).toMatchObject({ template_id: templateId, share_type: 'unlisted', ttl: '2d', share_token: expect.stringMatching(/^vts_[\w-]{43}$/) });
+    expect(result).toMatchObject({
+      template_id: templateId,
+      share_type: 'unlisted',
+      ttl: '2d',
+      share_token: expect.stringMatching(/^vts_[\w-]{43}$/),
+    });
     expect(result.share_path).toBe(`/v1/template/share/${result.share_token}`);
     const expires = Date.parse(result.expires_at) - Date.now();
     expect(expires).toBeGreaterThan(47 * 3600_000);
@@ -47,19 +62,51 @@ describe.each(dbKinds())('template sharing on %s', (kind) => {
     const read = await call('GET', result.share_path, { key: otherKey });
     expect(read.statusCode, read.body).toBe(200);
     expect(read.json().result).toMatchObject({
-      template_id: templateId, name: 'Shared Panel', raw: text, template_type: 'shared', share_type: 'unlisted', ttl: '2d', expires_at: result.expires_at,
+      template_id: templateId,
+      name: 'Shared Panel',
+      raw: text,
+      template_type: 'shared',
+      share_type: 'unlisted',
+      ttl: '2d',
+      expires_at: result.expires_at,
     });
     // The link alone is enough, as in the hosted platform; fields narrows the record.
     const some = await call('GET', `${result.share_path}?fields=name,severity`, { key: null });
     expect(some.statusCode).toBe(200);
-    expect(some.json().result).toEqual({ name: 'Shared Panel', severity: 'low', share_type: 'unlisted', ttl: '2d', expires_at: result.expires_at });
+    expect(some.json().result).toEqual({
+      name: 'Shared Panel',
+      severity: 'low',
+      share_type: 'unlisted',
+      ttl: '2d',
+      expires_at: result.expires_at,
+    });
 
     // The other team cannot change, revoke or re-share it, nor read it as one of its own.
-    expect((await call('PATCH', `/v1/template/share/${templateId}`, { key: otherKey, payload: { ttl: '30d' } })).statusCode).toBe(404);
+    expect(
+      (await call('PATCH', `/v1/template/share/${templateId}`, { key: otherKey, payload: { ttl: '30d' } })).statusCode,
+    ).toBe(404);
     expect((await call('DELETE', `/v1/template/share/${templateId}`, { key: otherKey })).statusCode).toBe(404);
-    expect((await call('POST', '/v1/template/share', { key: otherKey, payload: { template_id: templateId, share_type: 'unlisted' } })).statusCode).toBe(404);
-    expect((await t.request({ method: 'PATCH', url: '/v1/template', key: otherKey, payload: { template_id: templateId, template: text } })).statusCode).toBe(404);
-    expect((await t.request({ method: 'DELETE', url: `/v1/template/${templateId}`, key: otherKey })).statusCode).toBe(404);
+    expect(
+      (
+        await call('POST', '/v1/template/share', {
+          key: otherKey,
+          payload: { template_id: templateId, share_type: 'unlisted' },
+        })
+      ).statusCode,
+    ).toBe(404);
+    expect(
+      (
+        await t.request({
+          method: 'PATCH',
+          url: '/v1/template',
+          key: otherKey,
+          payload: { template_id: templateId, template: text },
+        })
+      ).statusCode,
+    ).toBe(404);
+    expect((await t.request({ method: 'DELETE', url: `/v1/template/${templateId}`, key: otherKey })).statusCode).toBe(
+      404,
+    );
     expect((await t.request({ method: 'GET', url: `/v1/template/${templateId}`, key: otherKey })).statusCode).toBe(404);
     expect((await call('GET', result.share_path, { key: otherKey })).json().result.raw).toBe(text);
 
@@ -67,9 +114,16 @@ describe.each(dbKinds())('template sharing on %s', (kind) => {
     const list = await call('GET', '/v1/template/share', { key: viewer.key });
     expect(list.statusCode).toBe(200);
     expect(list.json()).toMatchObject({ count: 1, total: 1 });
-    expect(list.json().results[0]).toMatchObject({ template_id: templateId, share_type: 'unlisted', ttl: '2d', name: 'Shared Panel' });
+    expect(list.json().results[0]).toMatchObject({
+      template_id: templateId,
+      share_type: 'unlisted',
+      ttl: '2d',
+      name: 'Shared Panel',
+    });
     const sorted = await call('GET', '/v1/template/share?sort_asc=name&fields=template_id', { key: viewer.key });
-    expect(sorted.json().results).toEqual([{ template_id: templateId, share_type: 'unlisted', ttl: '2d', expires_at: result.expires_at }]);
+    expect(sorted.json().results).toEqual([
+      { template_id: templateId, share_type: 'unlisted', ttl: '2d', expires_at: result.expires_at },
+    ]);
 
     const patched = await call('PATCH', `/v1/template/share/${templateId}`, { payload: { ttl: '30d' } });
     expect(patched.statusCode, patched.body).toBe(200);
@@ -87,17 +141,29 @@ describe.each(dbKinds())('template sharing on %s', (kind) => {
   });
 
   it('sharing again replaces the link; deleting the template revokes it', async () => {
-    const first = (await call('POST', '/v1/template/share', { payload: { template_id: templateId, share_type: 'unlisted' } })).json().result;
+    const first = (
+      await call('POST', '/v1/template/share', { payload: { template_id: templateId, share_type: 'unlisted' } })
+    ).json().result;
     expect(first.ttl).toBe('7d');
-    const second = (await call('POST', '/v1/template/share', { payload: { template_id: templateId, share_type: 'unlisted', ttl: '1h' } })).json().result;
+    const second = (
+      await call('POST', '/v1/template/share', {
+        payload: { template_id: templateId, share_type: 'unlisted', ttl: '1h' },
+      })
+    ).json().result;
     expect(second.share_token).not.toBe(first.share_token);
     expect((await call('GET', first.share_path, { key: null })).statusCode).toBe(404);
     expect((await call('GET', second.share_path, { key: null })).statusCode).toBe(200);
     expect((await call('GET', '/v1/template/share')).json().total).toBe(1);
 
-    const other = await t.request({ method: 'POST', url: '/v1/template', payload: { template: templateText({ id: 'short-lived' }) } });
+    const other = await t.request({
+      method: 'POST',
+      url: '/v1/template',
+      payload: { template: templateText({ id: 'short-lived' }) },
+    });
     const otherId = other.json().template_id;
-    const link = (await call('POST', '/v1/template/share', { payload: { template_id: otherId, share_type: 'unlisted' } })).json().result.share_path;
+    const link = (
+      await call('POST', '/v1/template/share', { payload: { template_id: otherId, share_type: 'unlisted' } })
+    ).json().result.share_path;
     expect((await t.request({ method: 'DELETE', url: `/v1/template/${otherId}` })).statusCode).toBe(200);
     expect((await call('GET', link, { key: null })).statusCode).toBe(404);
   });
@@ -113,7 +179,13 @@ describe.each(dbKinds())('template sharing on %s', (kind) => {
     await bad({ template_id: templateId, share_type: 'unlisted', ttl: '0d' }, 'ttl');
     await bad({ template_id: templateId, share_type: 'unlisted', ttl: '400d' }, 'ttl');
     await bad({ share_type: 'unlisted' }, 'template_id');
-    expect((await call('POST', '/v1/template/share', { payload: { template_id: 'no-such-template', share_type: 'unlisted' } })).statusCode).toBe(404);
+    expect(
+      (
+        await call('POST', '/v1/template/share', {
+          payload: { template_id: 'no-such-template', share_type: 'unlisted' },
+        })
+      ).statusCode,
+    ).toBe(404);
     expect((await call('PATCH', `/v1/template/share/${templateId}`, { payload: {} })).statusCode).toBe(400);
     expect((await call('GET', '/v1/template/share?sort_desc=raw')).statusCode).toBe(400);
     expect((await call('GET', '/v1/template/share?fields=nope')).statusCode).toBe(400);
@@ -121,8 +193,17 @@ describe.each(dbKinds())('template sharing on %s', (kind) => {
 
   it('lets a viewer read the share list but not share, change or revoke', async () => {
     expect((await call('GET', '/v1/template/share', { key: viewer.key })).statusCode).toBe(200);
-    expect((await call('POST', '/v1/template/share', { key: viewer.key, payload: { template_id: templateId, share_type: 'unlisted' } })).statusCode).toBe(403);
-    expect((await call('PATCH', `/v1/template/share/${templateId}`, { key: viewer.key, payload: { ttl: '1d' } })).statusCode).toBe(403);
+    expect(
+      (
+        await call('POST', '/v1/template/share', {
+          key: viewer.key,
+          payload: { template_id: templateId, share_type: 'unlisted' },
+        })
+      ).statusCode,
+    ).toBe(403);
+    expect(
+      (await call('PATCH', `/v1/template/share/${templateId}`, { key: viewer.key, payload: { ttl: '1d' } })).statusCode,
+    ).toBe(403);
     expect((await call('DELETE', `/v1/template/share/${templateId}`, { key: viewer.key })).statusCode).toBe(403);
     expect((await call('GET', '/v1/template/share', { key: null })).statusCode).toBe(401);
   });

@@ -25,7 +25,8 @@ describe('template validation with lines', () => {
   }, 120_000);
   afterAll(() => t?.close());
 
-  const check = (template: string, key?: string) => t.request({ method: 'POST', url: '/v1/template/validate', payload: { template }, key });
+  const check = (template: string, key?: string) =>
+    t.request({ method: 'POST', url: '/v1/template/validate', payload: { template }, key });
 
   it('a valid template has no problems', async () => {
     const res = await check(VALID);

@@ -30,12 +30,20 @@ http:
         words: ["${word}"]
 `;
 
-const kev = (ids: string[]) => JSON.stringify({
-  catalogVersion: '2026.11.23', vulnerabilities: ids.map((cveID) => ({
-    cveID, vendorProject: 'Acme', product: 'Widget', vulnerabilityName: `${cveID} bug`, dateAdded: '2026-11-01',
-    dueDate: '2026-11-22', requiredAction: 'patch', knownRansomwareCampaignUse: 'Unknown',
-  })),
-});
+const kev = (ids: string[]) =>
+  JSON.stringify({
+    catalogVersion: '2026.11.23',
+    vulnerabilities: ids.map((cveID) => ({
+      cveID,
+      vendorProject: 'Acme',
+      product: 'Widget',
+      vulnerabilityName: `${cveID} bug`,
+      dateAdded: '2026-11-01',
+      dueDate: '2026-11-22',
+      requiredAction: 'patch',
+      knownRansomwareCampaignUse: 'Unknown',
+    })),
+  });
 
 /** What the mirror serves; tests change it between runs. */
 interface Mirror {
@@ -56,7 +64,8 @@ describe.each(dbKinds())('updates on %s', (kind) => {
   let mirror: TestServer;
   const m: Mirror = { tag: 'v1.0.0', archive: new Uint8Array(), kev: kev([]) };
   let env: NodeJS.ProcessEnv;
-  const count = async (sql: string, params: unknown[] = []) => Number((await t.db.query<{ n: number }>(sql, params)).rows[0]!.n);
+  const count = async (sql: string, params: unknown[] = []) =>
+    Number((await t.db.query<{ n: number }>(sql, params)).rows[0]!.n);
   const archiveRequests = () => mirror.requests.filter((r) => r.url!.startsWith('/archive/')).length;
 
   beforeAll(async () => {
@@ -109,7 +118,9 @@ describe.each(dbKinds())('updates on %s', (kind) => {
     });
     const first = await updateTemplates(t.db, env);
     expect(first).toMatchObject({ status: 'done', version: 'v1.0.0', added: 2, templates: 2 });
-    expect(await count(`SELECT count(*)::int AS n FROM templates WHERE team_id IS NULL AND release_tag = 'v1.0.0'`)).toBe(2);
+    expect(
+      await count(`SELECT count(*)::int AS n FROM templates WHERE team_id IS NULL AND release_tag = 'v1.0.0'`),
+    ).toBe(2);
     const before = archiveRequests();
 
     // The same release again: nothing downloaded.
@@ -122,10 +133,23 @@ describe.each(dbKinds())('updates on %s', (kind) => {
       'projectdiscovery-nuclei-templates-def/http/a.yaml': tpl('upd-a', 'alpha2'),
       'projectdiscovery-nuclei-templates-def/http/c.yaml': tpl('upd-c', 'gamma'),
     });
-    expect(await updateTemplates(t.db, env)).toMatchObject({ status: 'done', version: 'v1.0.1', added: 1, updated: 1, removed: 1, templates: 2 });
-    const runs = (await t.db.query<{ status: string; version: string }>(`SELECT status, version FROM update_runs WHERE kind = 'templates' ORDER BY id`)).rows;
+    expect(await updateTemplates(t.db, env)).toMatchObject({
+      status: 'done',
+      version: 'v1.0.1',
+      added: 1,
+      updated: 1,
+      removed: 1,
+      templates: 2,
+    });
+    const runs = (
+      await t.db.query<{ status: string; version: string }>(
+        `SELECT status, version FROM update_runs WHERE kind = 'templates' ORDER BY id`,
+      )
+    ).rows;
     expect(runs).toEqual([
-      { status: 'done', version: 'v1.0.0' }, { status: 'unchanged', version: 'v1.0.0' }, { status: 'done', version: 'v1.0.1' },
+      { status: 'done', version: 'v1.0.0' },
+      { status: 'unchanged', version: 'v1.0.0' },
+      { status: 'done', version: 'v1.0.1' },
     ]);
   });
 
@@ -152,7 +176,9 @@ describe.each(dbKinds())('updates on %s', (kind) => {
 
     // Still the old catalogue, and every failure on record with its reason.
     expect(await stored()).toBe(1);
-    const failed = (await t.db.query<{ error: string }>(`SELECT error FROM update_runs WHERE status = 'failed' ORDER BY id`)).rows.map((r) => r.error);
+    const failed = (
+      await t.db.query<{ error: string }>(`SELECT error FROM update_runs WHERE status = 'failed' ORDER BY id`)
+    ).rows.map((r) => r.error);
     expect(failed).toHaveLength(3);
     expect(failed[0]).toMatch(/HTTP 503/);
     // The next good release is imported (the failures did not mark it as imported).
@@ -184,9 +210,20 @@ describe.each(dbKinds())('updates on %s', (kind) => {
     expect(await kevFacts()).toBe(2);
 
     // VulnCheck KEV only with a token, sent as a bearer token and never recorded.
-    const noToken = await updateIntel(t.db, { ...env, VIGIL_INTEL_FEEDS: 'vulncheck_kev', VIGIL_FEED_VULNCHECK_KEV_URL: `${mirror.url}/vulncheck` });
-    expect(noToken.skipped).toEqual([{ feed: 'vulncheck_kev', reason: 'needs an API token: set VIGIL_VULNCHECK_TOKEN' }]);
-    await updateIntel(t.db, { ...env, VIGIL_INTEL_FEEDS: 'vulncheck_kev', VIGIL_FEED_VULNCHECK_KEV_URL: `${mirror.url}/vulncheck`, VIGIL_VULNCHECK_TOKEN: 'vc-secret-token' });
+    const noToken = await updateIntel(t.db, {
+      ...env,
+      VIGIL_INTEL_FEEDS: 'vulncheck_kev',
+      VIGIL_FEED_VULNCHECK_KEV_URL: `${mirror.url}/vulncheck`,
+    });
+    expect(noToken.skipped).toEqual([
+      { feed: 'vulncheck_kev', reason: 'needs an API token: set VIGIL_VULNCHECK_TOKEN' },
+    ]);
+    await updateIntel(t.db, {
+      ...env,
+      VIGIL_INTEL_FEEDS: 'vulncheck_kev',
+      VIGIL_FEED_VULNCHECK_KEV_URL: `${mirror.url}/vulncheck`,
+      VIGIL_VULNCHECK_TOKEN: 'vc-secret-token',
+    });
     expect(m.vulncheckAuth).toBe('Bearer vc-secret-token');
     const text = JSON.stringify((await t.db.query('SELECT * FROM update_runs')).rows);
     expect(text).not.toContain('vc-secret-token');
@@ -204,11 +241,18 @@ describe.each(dbKinds())('updates on %s', (kind) => {
       await ensureQueues(queue, [getJobHandler(AUTO_UPDATE_JOB)!]); // as the server's queue start-up does
       expect(await scheduleAutoUpdate(queue, process.env)).toBe('5 4 * * *');
       expect((await queue.getSchedules()).map((s) => [s.name, s.cron])).toContainEqual([AUTO_UPDATE_JOB, '5 4 * * *']);
-      const worker = await startWorker({ db: t.db, config: configFromEnv({}), log: pino({ level: 'silent' }), queue }, {
-        jobs: [getJobHandler(AUTO_UPDATE_JOB)!], pollingIntervalSeconds: 0.5,
-      });
+      const worker = await startWorker(
+        { db: t.db, config: configFromEnv({}), log: pino({ level: 'silent' }), queue },
+        {
+          jobs: [getJobHandler(AUTO_UPDATE_JOB)!],
+          pollingIntervalSeconds: 0.5,
+        },
+      );
       await queue.send(AUTO_UPDATE_JOB, {});
-      await waitFor(async () => (await count(`SELECT count(*)::int AS n FROM update_runs WHERE status <> 'running'`)) >= 2, 30_000);
+      await waitFor(
+        async () => (await count(`SELECT count(*)::int AS n FROM update_runs WHERE status <> 'running'`)) >= 2,
+        30_000,
+      );
       await worker.stop(5_000);
       expect(await count(`SELECT count(*)::int AS n FROM templates WHERE release_tag = 'v3.0.0'`)).toBe(1);
       expect(await count(`SELECT count(*)::int AS n FROM intel_facts WHERE feed = 'kev'`)).toBe(1);

@@ -5,7 +5,13 @@ import { freshDb, dbKinds, type TestDb } from '../../helpers/db.ts';
 import { startTestQueue, waitFor } from '../../helpers/queue.ts';
 import { configFromEnv } from '../../../src/platform/shared/config.ts';
 import type { AppContext } from '../../../src/platform/shared/context.ts';
-import { enqueue, getJobHandler, registerJobHandler, unregisterJobHandler, type JobContext } from '../../../src/platform/worker/registry.ts';
+import {
+  enqueue,
+  getJobHandler,
+  registerJobHandler,
+  unregisterJobHandler,
+  type JobContext,
+} from '../../../src/platform/worker/registry.ts';
 import { startWorker, type WorkerHandle } from '../../../src/platform/worker/runtime.ts';
 import { PING_JOB } from '../../../src/platform/worker/builtin.ts';
 
@@ -58,11 +64,15 @@ describe.each(dbKinds())('worker runtime on %s', (kind) => {
   it('retries a handler that throws, with retryCount counting attempts', async () => {
     const name = uniq('flaky');
     const attempts: number[] = [];
-    registerJobHandler(name, async (job) => {
-      attempts.push(job.retryCount);
-      if (job.retryCount < 2) throw new Error(`attempt ${job.retryCount} fails`);
-      return { ok: true };
-    }, { retryLimit: 3, retryDelay: 0 });
+    registerJobHandler(
+      name,
+      async (job) => {
+        attempts.push(job.retryCount);
+        if (job.retryCount < 2) throw new Error(`attempt ${job.retryCount} fails`);
+        return { ok: true };
+      },
+      { retryLimit: 3, retryDelay: 0 },
+    );
     workers.push(await startWorker(ctx, { jobs: [getJobHandler(name)!], pollingIntervalSeconds: 0.5 }));
     const id = (await enqueue(ctx, name, {}))!;
     await waitFor(async () => (await boss.getJobById(name, id))?.state === 'completed');
@@ -73,11 +83,15 @@ describe.each(dbKinds())('worker runtime on %s', (kind) => {
     const name = uniq('parallel');
     let now = 0;
     let peak = 0;
-    registerJobHandler(name, async () => {
-      peak = Math.max(peak, ++now);
-      await new Promise((r) => setTimeout(r, 300));
-      now--;
-    }, { concurrency: 3 });
+    registerJobHandler(
+      name,
+      async () => {
+        peak = Math.max(peak, ++now);
+        await new Promise((r) => setTimeout(r, 300));
+        now--;
+      },
+      { concurrency: 3 },
+    );
     // Registered after the queue started: sending fails clearly until the worker creates the queue.
     await expect(enqueue(ctx, name, {})).rejects.toThrow(/queue does not exist/);
     const w = await startWorker(ctx, { jobs: [getJobHandler(name)!], pollingIntervalSeconds: 0.5 });
@@ -110,10 +124,14 @@ describe.each(dbKinds())('worker runtime on %s', (kind) => {
   it('past the grace period, aborts the signal and the job goes back for retry', async () => {
     const name = uniq('stuck');
     let started = false;
-    registerJobHandler(name, async (_job, jctx) => {
-      started = true;
-      await new Promise((_r, reject) => jctx.signal.addEventListener('abort', () => reject(jctx.signal.reason)));
-    }, { retryLimit: 2, retryDelay: 0 });
+    registerJobHandler(
+      name,
+      async (_job, jctx) => {
+        started = true;
+        await new Promise((_r, reject) => jctx.signal.addEventListener('abort', () => reject(jctx.signal.reason)));
+      },
+      { retryLimit: 2, retryDelay: 0 },
+    );
     const w = await startWorker(ctx, { jobs: [getJobHandler(name)!], pollingIntervalSeconds: 0.5 });
     const id = (await enqueue(ctx, name, {}))!;
     await waitFor(async () => started);

@@ -22,7 +22,8 @@ export function setTeam(id: string | undefined): void {
 
 const csrf: Middleware = {
   onRequest({ request }) {
-    if (!['GET', 'HEAD', 'OPTIONS'].includes(request.method) && csrfToken) request.headers.set('X-CSRF-Token', csrfToken);
+    if (!['GET', 'HEAD', 'OPTIONS'].includes(request.method) && csrfToken)
+      request.headers.set('X-CSRF-Token', csrfToken);
     if (teamId) request.headers.set('X-Team-Id', teamId);
     return request;
   },
@@ -39,7 +40,10 @@ export interface ErrorBody {
 }
 
 export class ApiFailure extends Error {
-  constructor(readonly status: number, readonly body: ErrorBody | undefined) {
+  constructor(
+    readonly status: number,
+    readonly body: ErrorBody | undefined,
+  ) {
     super(body?.message ?? `request failed (${status})`);
   }
 }
@@ -47,6 +51,7 @@ export class ApiFailure extends Error {
 /** The answer's data, or an ApiFailure with the server's error body. */
 export async function ok<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
   const res = await call;
-  if (res.error !== undefined || res.data === undefined) throw new ApiFailure(res.response.status, res.error as ErrorBody | undefined);
+  if (res.error !== undefined || res.data === undefined)
+    throw new ApiFailure(res.response.status, res.error as ErrorBody | undefined);
   return res.data;
 }

@@ -58,46 +58,80 @@ export function AppLayout({ children }: { children?: React.ReactNode }) {
   const teams = user.data?.teams ?? [];
   const teamSwitch = teams.length > 1 && (
     <Select
-      size="xs" w={200} aria-label="team" data-testid="team-switch" allowDeselect={false}
-      data={teams.map((t) => ({ value: t.id, label: t.name }))} value={me.team_id} onChange={switchTeam}
+      size="xs"
+      w={200}
+      aria-label="team"
+      data-testid="team-switch"
+      allowDeselect={false}
+      data={teams.map((t) => ({ value: t.id, label: t.name }))}
+      value={me.team_id}
+      onChange={switchTeam}
     />
   );
   // The most specific entry whose path starts the address is the active one (Settings vs Configurations).
-  const activeTo = NAV.filter((n) => n.to === '/' ? location.pathname === '/' : location.pathname === n.to || location.pathname.startsWith(n.to + '/'))
-    .sort((a, b) => b.to.length - a.to.length)[0]?.to;
+  const activeTo = NAV.filter((n) =>
+    n.to === '/' ? location.pathname === '/' : location.pathname === n.to || location.pathname.startsWith(n.to + '/'),
+  ).sort((a, b) => b.to.length - a.to.length)[0]?.to;
 
   return (
     <MeContext.Provider value={me}>
       <SkipLink />
-      <AppShell header={{ height: 56 }} navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+      <AppShell
+        header={{ height: 56 }}
+        navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+        padding="md"
+      >
         <AppShell.Header>
           <Group h="100%" px="md" justify="space-between" wrap="nowrap">
             <Group wrap="nowrap" gap="sm">
-              <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="navigation" aria-expanded={opened} />
+              <Burger
+                opened={opened}
+                onClick={toggle}
+                hiddenFrom="sm"
+                size="sm"
+                aria-label="navigation"
+                aria-expanded={opened}
+              />
               <Title order={3}>Vigil</Title>
             </Group>
             <Group wrap="nowrap" gap="sm">
               {/* On narrow screens the team, the address and the colour scheme move into the navigation. */}
               {wide && teamSwitch}
               {wide && <ColorSchemeToggle />}
-              {wide && <Text size="sm" data-testid="me-email">{me.email}</Text>}
-              <Badge variant="light" data-testid="me-role" style={{ flexShrink: 0 }}>{me.role}</Badge>
-              <Button variant="subtle" size="xs" onClick={signOut}>Sign out</Button>
+              {wide && (
+                <Text size="sm" data-testid="me-email">
+                  {me.email}
+                </Text>
+              )}
+              <Badge variant="light" data-testid="me-role" style={{ flexShrink: 0 }}>
+                {me.role}
+              </Badge>
+              <Button variant="subtle" size="xs" onClick={signOut}>
+                Sign out
+              </Button>
             </Group>
           </Group>
         </AppShell.Header>
         <AppShell.Navbar p="xs" aria-label="Main navigation">
           {!wide && (
             <Stack gap="xs" mb="sm">
-              <Text size="sm" data-testid="me-email">{me.email}</Text>
+              <Text size="sm" data-testid="me-email">
+                {me.email}
+              </Text>
               {teamSwitch}
               <ColorSchemeToggle />
             </Stack>
           )}
           {NAV.map((n) => (
             <NavLink
-              key={n.to} label={n.label} component={Link} to={n.to} pl={'sub' in n ? 'xl' : undefined}
-              active={n.to === activeTo} activeOptions={{ exact: true }} onClick={close}
+              key={n.to}
+              label={n.label}
+              component={Link}
+              to={n.to}
+              pl={'sub' in n ? 'xl' : undefined}
+              active={n.to === activeTo}
+              activeOptions={{ exact: true }}
+              onClick={close}
             />
           ))}
           <NavLink label="API reference" href="/docs" component="a" target="_blank" rel="noopener" mt="auto" />

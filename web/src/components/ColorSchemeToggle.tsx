@@ -12,7 +12,11 @@ export function ColorSchemeToggle() {
   const { colorScheme, setColorScheme } = useMantineColorScheme();
   return (
     <SegmentedControl
-      size="xs" aria-label="Colour scheme" data-testid="color-scheme" data={CHOICES} value={colorScheme}
+      size="xs"
+      aria-label="Colour scheme"
+      data-testid="color-scheme"
+      data={CHOICES}
+      value={colorScheme}
       onChange={(v) => setColorScheme(v as MantineColorScheme)}
     />
   );

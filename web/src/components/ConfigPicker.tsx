@@ -13,7 +13,14 @@ export interface ConfigChoice {
   noGlobalReport: boolean;
 }
 
-export const NO_CONFIGS: ConfigChoice = { scan: [], alerting: [], reporting: [], noGlobalScan: false, noGlobalAlert: false, noGlobalReport: false };
+export const NO_CONFIGS: ConfigChoice = {
+  scan: [],
+  alerting: [],
+  reporting: [],
+  noGlobalScan: false,
+  noGlobalAlert: false,
+  noGlobalReport: false,
+};
 
 /** The fields of the scan create body. */
 export function configFields(c: ConfigChoice) {
@@ -29,7 +36,12 @@ export function configFields(c: ConfigChoice) {
 
 // Which config types each field takes (the server refuses others, naming the id).
 const KINDS = [
-  { key: 'scan', label: 'Scan, template, remediation and scoring configs', types: ['scan', 'template', 'remediation', 'vuln_score'], global: 'noGlobalScan' },
+  {
+    key: 'scan',
+    label: 'Scan, template, remediation and scoring configs',
+    types: ['scan', 'template', 'remediation', 'vuln_score'],
+    global: 'noGlobalScan',
+  },
   { key: 'alerting', label: 'Alerting configs', types: ['alerting'], global: 'noGlobalAlert' },
   { key: 'reporting', label: 'Reporting (ticket) configs', types: ['reporting'], global: 'noGlobalReport' },
 ] as const;
@@ -40,7 +52,11 @@ export function ConfigPicker({ value, onChange }: { value: ConfigChoice; onChang
   const all = configs.data ?? [];
   return (
     <Stack gap="xs" data-testid="config-picker">
-      {all.length === 0 && !configs.isPending && <Text size="sm" c="dimmed">The team has no named configurations (Settings › Configurations).</Text>}
+      {all.length === 0 && !configs.isPending && (
+        <Text size="sm" c="dimmed">
+          The team has no named configurations (Settings › Configurations).
+        </Text>
+      )}
       {KINDS.map((k) => {
         const mine = all.filter((c) => (k.types as readonly string[]).includes(c.config_type));
         const globals = mine.filter((c) => c.global);
@@ -48,15 +64,28 @@ export function ConfigPicker({ value, onChange }: { value: ConfigChoice; onChang
         return (
           <Stack key={k.key} gap={4}>
             <MultiSelect
-              label={k.label} searchable clearable placeholder="none"
-              data={mine.filter((c) => !c.global).map((c) => ({ value: c.id, label: `${c.name} (${c.config_type}${c.provider_name ? `, ${c.provider_name}` : ''})` }))}
-              value={value[k.key]} onChange={(ids) => onChange({ ...value, [k.key]: ids })}
+              label={k.label}
+              searchable
+              clearable
+              placeholder="none"
+              data={mine
+                .filter((c) => !c.global)
+                .map((c) => ({
+                  value: c.id,
+                  label: `${c.name} (${c.config_type}${c.provider_name ? `, ${c.provider_name}` : ''})`,
+                }))}
+              value={value[k.key]}
+              onChange={(ids) => onChange({ ...value, [k.key]: ids })}
             />
             {globals.length > 0 && (
               <Group gap="xs">
-                <Text size="xs" c="dimmed">Applied to every scan: {globals.map((g) => g.name).join(', ')}</Text>
+                <Text size="xs" c="dimmed">
+                  Applied to every scan: {globals.map((g) => g.name).join(', ')}
+                </Text>
                 <Checkbox
-                  size="xs" label="not to this one" checked={value[k.global]}
+                  size="xs"
+                  label="not to this one"
+                  checked={value[k.global]}
                   onChange={(e) => onChange({ ...value, [k.global]: e.currentTarget.checked })}
                 />
               </Group>

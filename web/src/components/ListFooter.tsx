@@ -15,7 +15,9 @@ interface Props {
 export function ListFooter({ total, noun, pages, page, onPage, testId }: Props) {
   return (
     <Group justify="space-between">
-      <Text size="sm" c="dimmed" data-testid={testId}>{total} {noun}</Text>
+      <Text size="sm" c="dimmed" data-testid={testId}>
+        {total} {noun}
+      </Text>
       <Pagination total={Math.max(1, pages)} value={page} onChange={(p) => onPage(p === 1 ? undefined : p)} />
     </Group>
   );

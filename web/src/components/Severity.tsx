@@ -2,16 +2,44 @@ import { Badge } from '@mantine/core';
 
 export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info', 'unknown'] as const;
 // Shades dark enough for white text (black on orange and yellow): 4.5:1 contrast or more, light and dark mode.
-const COLORS: Record<string, string> = { critical: 'red.9', high: 'red.8', medium: 'orange.5', low: 'yellow.5', info: 'blue.8', unknown: 'gray.7' };
+const COLORS: Record<string, string> = {
+  critical: 'red.9',
+  high: 'red.8',
+  medium: 'orange.5',
+  low: 'yellow.5',
+  info: 'blue.8',
+  unknown: 'gray.7',
+};
 
 export function SeverityBadge({ severity }: { severity?: string | null }) {
   const s = (severity || 'unknown').toLowerCase();
-  return <Badge color={COLORS[s] ?? 'gray.7'} c={s === 'low' || s === 'medium' ? 'black' : 'white'} variant="filled" size="sm">{s}</Badge>;
+  return (
+    <Badge
+      color={COLORS[s] ?? 'gray.7'}
+      c={s === 'low' || s === 'medium' ? 'black' : 'white'}
+      variant="filled"
+      size="sm"
+    >
+      {s}
+    </Badge>
+  );
 }
 
-const STATUS: Record<string, string> = { finished: 'green', running: 'blue', starting: 'blue', queued: 'gray', failed: 'red', scheduled: 'violet', uploaded: 'teal' };
+const STATUS: Record<string, string> = {
+  finished: 'green',
+  running: 'blue',
+  starting: 'blue',
+  queued: 'gray',
+  failed: 'red',
+  scheduled: 'violet',
+  uploaded: 'teal',
+};
 export function StatusBadge({ status }: { status: string }) {
-  return <Badge color={STATUS[status] ?? 'gray'} variant="light" data-testid="scan-status">{status}</Badge>;
+  return (
+    <Badge color={STATUS[status] ?? 'gray'} variant="light" data-testid="scan-status">
+      {status}
+    </Badge>
+  );
 }
 
 export function when(iso?: string | null): string {

@@ -9,7 +9,13 @@ export interface SignedIn {
   email: string;
 }
 
-export function SignInForm({ email: fixedEmail, onSignedIn }: { email?: string; onSignedIn: (out: SignedIn) => Promise<void> }) {
+export function SignInForm({
+  email: fixedEmail,
+  onSignedIn,
+}: {
+  email?: string;
+  onSignedIn: (out: SignedIn) => Promise<void>;
+}) {
   const [email, setEmail] = useState(fixedEmail ?? '');
   const [password, setPassword] = useState('');
   const [apiKey, setApiKey] = useState('');
@@ -32,29 +38,67 @@ export function SignInForm({ email: fixedEmail, onSignedIn }: { email?: string; 
 
   return (
     <Stack>
-      {error && <Alert color="red" data-testid="sign-in-error">{error}</Alert>}
+      {error && (
+        <Alert color="red" data-testid="sign-in-error">
+          {error}
+        </Alert>
+      )}
       <Tabs defaultValue="password">
         <Tabs.List>
           <Tabs.Tab value="password">Email and password</Tabs.Tab>
           <Tabs.Tab value="key">API key</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="password" pt="md">
-          <form onSubmit={(e) => { e.preventDefault(); void submit({ email, password }); }}>
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              void submit({ email, password });
+            }}
+          >
             <Stack>
               <TextInput
-                label="Email" name="email" type="email" autoComplete="username" required value={email}
-                readOnly={fixedEmail !== undefined} onChange={(e) => setEmail(e.currentTarget.value)}
+                label="Email"
+                name="email"
+                type="email"
+                autoComplete="username"
+                required
+                value={email}
+                readOnly={fixedEmail !== undefined}
+                onChange={(e) => setEmail(e.currentTarget.value)}
               />
-              <PasswordInput label="Password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
-              <Button type="submit" loading={busy}>Sign in</Button>
+              <PasswordInput
+                label="Password"
+                name="password"
+                autoComplete="current-password"
+                required
+                value={password}
+                onChange={(e) => setPassword(e.currentTarget.value)}
+              />
+              <Button type="submit" loading={busy}>
+                Sign in
+              </Button>
             </Stack>
           </form>
         </Tabs.Panel>
         <Tabs.Panel value="key" pt="md">
-          <form onSubmit={(e) => { e.preventDefault(); void submit({ api_key: apiKey }); }}>
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              void submit({ api_key: apiKey });
+            }}
+          >
             <Stack>
-              <PasswordInput label="API key" name="api_key" autoComplete="off" required value={apiKey} onChange={(e) => setApiKey(e.currentTarget.value)} />
-              <Button type="submit" loading={busy}>Sign in with key</Button>
+              <PasswordInput
+                label="API key"
+                name="api_key"
+                autoComplete="off"
+                required
+                value={apiKey}
+                onChange={(e) => setApiKey(e.currentTarget.value)}
+              />
+              <Button type="submit" loading={busy}>
+                Sign in with key
+              </Button>
             </Stack>
           </form>
         </Tabs.Panel>

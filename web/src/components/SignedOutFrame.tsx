@@ -6,7 +6,14 @@ export function SignedOutFrame({ width = 400, children }: { width?: number; chil
   return (
     <>
       <SkipLink />
-      <Center component="main" id={MAIN_ID} tabIndex={-1} mih="100vh" bg="light-dark(var(--mantine-color-gray-0), var(--mantine-color-dark-8))" p="md">
+      <Center
+        component="main"
+        id={MAIN_ID}
+        tabIndex={-1}
+        mih="100vh"
+        bg="light-dark(var(--mantine-color-gray-0), var(--mantine-color-dark-8))"
+        p="md"
+      >
         <Paper withBorder shadow="sm" p="xl" w={width} maw="100%">
           {children}
         </Paper>

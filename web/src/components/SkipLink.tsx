@@ -10,5 +10,9 @@ export function SkipLink() {
     e.preventDefault();
     document.getElementById(MAIN_ID)?.focus();
   }, []);
-  return <a href={`#${MAIN_ID}`} className="vigil-skip-link" onClick={skip} data-testid="skip-link">Skip to content</a>;
+  return (
+    <a href={`#${MAIN_ID}`} className="vigil-skip-link" onClick={skip} data-testid="skip-link">
+      Skip to content
+    </a>
+  );
 }

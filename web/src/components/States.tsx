@@ -7,7 +7,9 @@ export function LoadingState({ label = 'Loading' }: { label?: string }) {
     <Center py="xl">
       <Stack align="center" gap="xs">
         <Loader size="sm" />
-        <Text size="sm" c="dimmed">{label}…</Text>
+        <Text size="sm" c="dimmed">
+          {label}…
+        </Text>
       </Stack>
     </Center>
   );

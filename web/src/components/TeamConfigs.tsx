@@ -6,7 +6,11 @@ import { api, ok } from '../api/client';
 import { AnchorLink } from './Links';
 
 export function useTeamConfigs(enabled = true) {
-  return useQuery({ queryKey: ['configs', 'all'], enabled, queryFn: () => ok(api.GET('/v1/scans/config', { params: { query: { limit: 1000 } } })) });
+  return useQuery({
+    queryKey: ['configs', 'all'],
+    enabled,
+    queryFn: () => ok(api.GET('/v1/scans/config', { params: { query: { limit: 1000 } } })),
+  });
 }
 
 /** Configs named by id, each shown by its name and linked to its page (the id while loading or when gone). */
@@ -17,7 +21,12 @@ export function ConfigLinks({ ids, testId }: { ids: string[]; testId?: string })
     <Group gap="xs" data-testid={testId}>
       {ids.map((id) => {
         const c = byId.get(id);
-        if (!c && configs.isSuccess) return <Text key={id} size="sm" c="dimmed" title={id}>{id} (not found)</Text>;
+        if (!c && configs.isSuccess)
+          return (
+            <Text key={id} size="sm" c="dimmed" title={id}>
+              {id} (not found)
+            </Text>
+          );
         return (
           <AnchorLink key={id} size="sm" to="/settings/configs/$configId" params={{ configId: id }}>
             {c ? `${c.name}${c.provider_name ? ` (${c.provider_name})` : ''}` : id}

@@ -40,18 +40,29 @@ export function YamlEditor({ value, onChange, readOnly, check, marks }: Props) {
     const extensions = [
       basicSetup,
       yaml(),
-      EditorView.updateListener.of((u) => { if (u.docChanged) onChangeRef.current(u.state.doc.toString()); }),
+      EditorView.updateListener.of((u) => {
+        if (u.docChanged) onChangeRef.current(u.state.doc.toString());
+      }),
       EditorState.readOnly.of(!!readOnly),
       // Screen readers name the editing area (axe: aria-input-field-name).
       EditorView.contentAttributes.of({ 'aria-label': 'YAML' }),
       // A light editor in both colour schemes: its syntax colours are made for a white background.
-      EditorView.theme({ '&': { border: '1px solid #dee2e6', fontSize: '13px', backgroundColor: '#fff', color: '#212529' }, '.cm-scroller': { minHeight: '420px' } }),
+      EditorView.theme({
+        '&': { border: '1px solid #dee2e6', fontSize: '13px', backgroundColor: '#fff', color: '#212529' },
+        '.cm-scroller': { minHeight: '420px' },
+      }),
     ];
     if (check) {
-      extensions.push(lintGutter(), linter(async (v) => {
-        const problems = (await checkRef.current?.(v.state.doc.toString())) ?? [];
-        return problems.map((p) => diagnostic(v.state.doc, p));
-      }, { delay: 400 }));
+      extensions.push(
+        lintGutter(),
+        linter(
+          async (v) => {
+            const problems = (await checkRef.current?.(v.state.doc.toString())) ?? [];
+            return problems.map((p) => diagnostic(v.state.doc, p));
+          },
+          { delay: 400 },
+        ),
+      );
     } else if (marks) extensions.push(lintGutter());
     view.current = new EditorView({ parent: host.current!, state: EditorState.create({ doc: value, extensions }) });
     return () => view.current?.destroy();
@@ -60,13 +71,20 @@ export function YamlEditor({ value, onChange, readOnly, check, marks }: Props) {
   // Text replaced from outside (a template loaded after the editor opened).
   useEffect(() => {
     const v = view.current;
-    if (v && v.state.doc.toString() !== value) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: value } });
+    if (v && v.state.doc.toString() !== value)
+      v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: value } });
   }, [value]);
 
   // Marks from outside: set on the current text (they then move with edits like the linter's own).
   useEffect(() => {
     const v = view.current;
-    if (v && marks) v.dispatch(setDiagnostics(v.state, marks.filter((p) => p.line).map((p) => diagnostic(v.state.doc, p))));
+    if (v && marks)
+      v.dispatch(
+        setDiagnostics(
+          v.state,
+          marks.filter((p) => p.line).map((p) => diagnostic(v.state.doc, p)),
+        ),
+      );
   }, [marks, readOnly]);
 
   return <div ref={host} data-testid="yaml-editor" />;

@@ -4,7 +4,10 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
 
 /** `current`: the value in the URL now; `commit`: writes a new one (undefined for an empty box). */
-export function useUrlSearchText(current: string | undefined, commit: (value: string | undefined) => void): [string, (text: string) => void] {
+export function useUrlSearchText(
+  current: string | undefined,
+  commit: (value: string | undefined) => void,
+): [string, (text: string) => void] {
   const [text, setText] = useState(current ?? '');
   const [debounced] = useDebouncedValue(text, 300);
   useEffect(() => {

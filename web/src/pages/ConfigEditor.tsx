@@ -3,7 +3,20 @@
 // names the bad key (config.webhook.url), shown here with the line it is on, and that line is marked in
 // the editor as the template editor marks the validator's problems. Read-only configs cannot be
 // changed; roles that may not manage configs see the name and type only (the server sends no text).
-import { Alert, Badge, Button, Card, Checkbox, Group, Modal, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Checkbox,
+  Group,
+  Modal,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
@@ -38,10 +51,12 @@ export default function ConfigEditor() {
   const [confirmDelete, setConfirmDelete] = useState(false);
 
   const existing = useQuery({
-    queryKey: ['config', configId], enabled: !isNew, retry: false,
+    queryKey: ['config', configId],
+    enabled: !isNew,
+    retry: false,
     queryFn: () => ok(api.GET('/v1/scans/config/{config_id}', { params: { path: { config_id: configId } } })),
   });
-  usePageTitle(isNew ? 'New configuration' : existing.data?.name ?? 'Configuration');
+  usePageTitle(isNew ? 'New configuration' : (existing.data?.name ?? 'Configuration'));
   useEffect(() => {
     if (!existing.data) return;
     setName(existing.data.name);
@@ -52,7 +67,8 @@ export default function ConfigEditor() {
 
   if (!isNew && existing.isPending) return <LoadingState label="Loading the configuration" />;
   if (!isNew && existing.error) return <ErrorState error={existing.error} />;
-  if (isNew && !me.canManage) return <ErrorState error={new Error(`role ${me.role} may not add configurations`)} title="Not allowed" />;
+  if (isNew && !me.canManage)
+    return <ErrorState error={new Error(`role ${me.role} may not add configurations`)} title="Not allowed" />;
   const c = existing.data;
   const locked = !!c?.read_only;
   const editable = me.canManage && !locked;
@@ -71,12 +87,34 @@ export default function ConfigEditor() {
     setSaved(false);
     try {
       if (isNew) {
-        const out = await ok(api.POST('/v1/scans/config', { body: { name, config_type: type, config: text, global: global || undefined, read_only: readOnly || undefined } }));
+        const out = await ok(
+          api.POST('/v1/scans/config', {
+            body: {
+              name,
+              config_type: type,
+              config: text,
+              global: global || undefined,
+              read_only: readOnly || undefined,
+            },
+          }),
+        );
         await qc.invalidateQueries({ queryKey: ['configs'] });
-        await navigate({ to: '/settings/configs/$configId', params: { configId: out.id }, search: { type: undefined } });
+        await navigate({
+          to: '/settings/configs/$configId',
+          params: { configId: out.id },
+          search: { type: undefined },
+        });
       } else {
-        await ok(api.PATCH('/v1/scans/config/{config_id}', { params: { path: { config_id: configId } }, body: { name, config: text, global } }));
-        await Promise.all([qc.invalidateQueries({ queryKey: ['configs'] }), qc.invalidateQueries({ queryKey: ['config', configId] })]);
+        await ok(
+          api.PATCH('/v1/scans/config/{config_id}', {
+            params: { path: { config_id: configId } },
+            body: { name, config: text, global },
+          }),
+        );
+        await Promise.all([
+          qc.invalidateQueries({ queryKey: ['configs'] }),
+          qc.invalidateQueries({ queryKey: ['config', configId] }),
+        ]);
         setSaved(true);
       }
     } catch (err) {
@@ -104,47 +142,114 @@ export default function ConfigEditor() {
     <Stack maw={1100}>
       <Group justify="space-between">
         <Group>
-          <Title order={2} data-testid="config-title">{isNew ? 'New configuration' : c!.name}</Title>
+          <Title order={2} data-testid="config-title">
+            {isNew ? 'New configuration' : c!.name}
+          </Title>
           {c && <Badge variant="light">{c.config_type}</Badge>}
           {c?.provider_name && <Badge variant="outline">{c.provider_name}</Badge>}
-          {c?.global && <Badge color="grape" variant="outline">global</Badge>}
-          {locked && <Badge color="gray" data-testid="read-only">read-only</Badge>}
+          {c?.global && (
+            <Badge color="grape" variant="outline">
+              global
+            </Badge>
+          )}
+          {locked && (
+            <Badge color="gray" data-testid="read-only">
+              read-only
+            </Badge>
+          )}
         </Group>
-        <AnchorLink to="/settings/configs" search={{ type: undefined, q: undefined }}>All configurations</AnchorLink>
+        <AnchorLink to="/settings/configs" search={{ type: undefined, q: undefined }}>
+          All configurations
+        </AnchorLink>
       </Group>
-      {c && <Text size="xs" c="dimmed">Created {when(c.created_at)} · changed {when(c.updated_at)} · id {c.id}</Text>}
+      {c && (
+        <Text size="xs" c="dimmed">
+          Created {when(c.created_at)} · changed {when(c.updated_at)} · id {c.id}
+        </Text>
+      )}
 
       {!me.canManage ? (
-        <Alert color="gray" data-testid="config-hidden">Only Admins and the Owner see a configuration's text: it holds tokens, passwords and webhook addresses.</Alert>
+        <Alert color="gray" data-testid="config-hidden">
+          Only Admins and the Owner see a configuration's text: it holds tokens, passwords and webhook addresses.
+        </Alert>
       ) : (
         <>
-          {locked && <Alert color="gray">This configuration was made read-only: it cannot be changed or deleted.</Alert>}
+          {locked && (
+            <Alert color="gray">This configuration was made read-only: it cannot be changed or deleted.</Alert>
+          )}
           <Group align="flex-end">
-            <TextInput label="Name" value={name} onChange={(e) => setName(e.currentTarget.value)} w={320} disabled={!editable} name="config-name" />
-            <Select label="Type" data={CONFIG_TYPES} value={type} onChange={pickType} w={180} disabled={!isNew} allowDeselect={false} data-testid="config-type" />
-            <Checkbox label="Global (every scan of the team)" checked={global} onChange={(e) => setGlobal(e.currentTarget.checked)} disabled={!editable} />
-            {isNew && <Checkbox label="Read-only after saving" checked={readOnly} onChange={(e) => setReadOnly(e.currentTarget.checked)} />}
+            <TextInput
+              label="Name"
+              value={name}
+              onChange={(e) => setName(e.currentTarget.value)}
+              w={320}
+              disabled={!editable}
+              name="config-name"
+            />
+            <Select
+              label="Type"
+              data={CONFIG_TYPES}
+              value={type}
+              onChange={pickType}
+              w={180}
+              disabled={!isNew}
+              allowDeselect={false}
+              data-testid="config-type"
+            />
+            <Checkbox
+              label="Global (every scan of the team)"
+              checked={global}
+              onChange={(e) => setGlobal(e.currentTarget.checked)}
+              disabled={!editable}
+            />
+            {isNew && (
+              <Checkbox
+                label="Read-only after saving"
+                checked={readOnly}
+                onChange={(e) => setReadOnly(e.currentTarget.checked)}
+              />
+            )}
           </Group>
           <YamlEditor value={text} onChange={setText} readOnly={!editable} marks={marks} />
-          {saveError && <Alert color="red" title="Not saved" data-testid="config-error">{saveError}</Alert>}
-          {saved && <Alert color="green" data-testid="config-saved">Configuration saved</Alert>}
+          {saveError && (
+            <Alert color="red" title="Not saved" data-testid="config-error">
+              {saveError}
+            </Alert>
+          )}
+          {saved && (
+            <Alert color="green" data-testid="config-saved">
+              Configuration saved
+            </Alert>
+          )}
           {editable && (
             <Group>
-              <Button onClick={save} loading={busy} data-testid="save-config">{isNew ? 'Create configuration' : 'Save'}</Button>
-              {!isNew && <Button variant="light" color="red" onClick={() => setConfirmDelete(true)} data-testid="delete-config">Delete</Button>}
+              <Button onClick={save} loading={busy} data-testid="save-config">
+                {isNew ? 'Create configuration' : 'Save'}
+              </Button>
+              {!isNew && (
+                <Button variant="light" color="red" onClick={() => setConfirmDelete(true)} data-testid="delete-config">
+                  Delete
+                </Button>
+              )}
             </Group>
           )}
         </>
       )}
       {c && (c.config_type === 'alerting' || c.config_type === 'reporting') && (
-        <Card withBorder><ConfigDeliveries configId={c.id} /></Card>
+        <Card withBorder>
+          <ConfigDeliveries configId={c.id} />
+        </Card>
       )}
       <Modal opened={confirmDelete} onClose={() => setConfirmDelete(false)} title="Delete this configuration?">
         <Stack>
           <Text size="sm">The configuration is deleted for good.</Text>
           <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirmDelete(false)}>Cancel</Button>
-            <Button color="red" onClick={() => void remove()}>Delete</Button>
+            <Button variant="default" onClick={() => setConfirmDelete(false)}>
+              Cancel
+            </Button>
+            <Button color="red" onClick={() => void remove()}>
+              Delete
+            </Button>
           </Group>
         </Stack>
       </Modal>

@@ -22,12 +22,22 @@ export default function Finding() {
         <Title order={2}>Finding {findingId}</Title>
         <Group gap="md">
           <AnchorLink to="/findings">All findings</AnchorLink>
-          {finding.data && <AnchorLink to="/scans/$scanId" params={{ scanId: finding.data.scan_id }} search={{ tab: undefined }}>Its scan</AnchorLink>}
+          {finding.data && (
+            <AnchorLink to="/scans/$scanId" params={{ scanId: finding.data.scan_id }} search={{ tab: undefined }}>
+              Its scan
+            </AnchorLink>
+          )}
         </Group>
       </Group>
-      {finding.isPending ? <LoadingState label="Loading the finding" /> : finding.error ? <ErrorState error={finding.error} /> : (
+      {finding.isPending ? (
+        <LoadingState label="Loading the finding" />
+      ) : finding.error ? (
+        <ErrorState error={finding.error} />
+      ) : (
         <>
-          <Text size="sm" c="dimmed">Host {finding.data.target}</Text>
+          <Text size="sm" c="dimmed">
+            Host {finding.data.target}
+          </Text>
           <FindingDetail finding={finding.data} />
         </>
       )}

@@ -14,32 +14,54 @@ import { sessionQuery } from '../session';
 import { usePageTitle } from '../components/usePageTitle';
 import { SignedOutFrame } from '../components/SignedOutFrame';
 
-interface Done { email: string; teamName: string; apiKey?: string }
+interface Done {
+  email: string;
+  teamName: string;
+  apiKey?: string;
+}
 
 export default function Invite() {
   usePageTitle('Invitation');
   const [token] = useState(() => window.location.hash.replace(/^#/, ''));
   const [done, setDone] = useState<Done>();
   const lookup = useQuery({
-    queryKey: ['invite', token], enabled: !!token && !done, retry: false, staleTime: Infinity,
+    queryKey: ['invite', token],
+    enabled: !!token && !done,
+    retry: false,
+    staleTime: Infinity,
     queryFn: () => ok(api.POST('/v1/user/invite/lookup', { body: { token } })),
   });
 
   return (
     <SignedOutFrame width={460}>
-        {done ? <Welcome done={done} />
-          : !token ? <Alert color="red">This page needs the invite link you were given (it ends with #vgi_…).</Alert>
-          : lookup.isPending ? <LoadingState label="Reading the invite" />
-          : lookup.error ? <Alert color="red" data-testid="invite-error">{errorMessage(lookup.error)}</Alert>
-          : (
-            <Stack>
-              <Title order={2}>Join {lookup.data.team_name}</Title>
-              <Text size="sm" data-testid="invite-for">This invite is for <b>{lookup.data.email}</b>.</Text>
-              {lookup.data.accept_with === 'password'
-                ? <SetPassword token={token} onDone={setDone} teamName={lookup.data.team_name} />
-                : <SignInAndAccept token={token} email={lookup.data.email} teamName={lookup.data.team_name} onDone={setDone} />}
-            </Stack>
+      {done ? (
+        <Welcome done={done} />
+      ) : !token ? (
+        <Alert color="red">This page needs the invite link you were given (it ends with #vgi_…).</Alert>
+      ) : lookup.isPending ? (
+        <LoadingState label="Reading the invite" />
+      ) : lookup.error ? (
+        <Alert color="red" data-testid="invite-error">
+          {errorMessage(lookup.error)}
+        </Alert>
+      ) : (
+        <Stack>
+          <Title order={2}>Join {lookup.data.team_name}</Title>
+          <Text size="sm" data-testid="invite-for">
+            This invite is for <b>{lookup.data.email}</b>.
+          </Text>
+          {lookup.data.accept_with === 'password' ? (
+            <SetPassword token={token} onDone={setDone} teamName={lookup.data.team_name} />
+          ) : (
+            <SignInAndAccept
+              token={token}
+              email={lookup.data.email}
+              teamName={lookup.data.team_name}
+              onDone={setDone}
+            />
           )}
+        </Stack>
+      )}
     </SignedOutFrame>
   );
 }
@@ -56,7 +78,9 @@ function Welcome({ done }: { done: Done }) {
       {done.apiKey && (
         <>
           <Text size="sm">Your API key, shown only now (you can rotate it later in Settings):</Text>
-          <Code block data-testid="new-api-key">{done.apiKey}</Code>
+          <Code block data-testid="new-api-key">
+            {done.apiKey}
+          </Code>
         </>
       )}
       <Button onClick={() => navigate({ to: '/' })}>Continue to the console</Button>
@@ -91,21 +115,58 @@ function SetPassword({ token, teamName, onDone }: { token: string; teamName: str
   };
 
   return (
-    <form onSubmit={(e) => { e.preventDefault(); void submit(); }}>
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
       <Stack>
         <Title order={4}>Set your password</Title>
-        {error && <Alert color="red" data-testid="invite-error">{error}</Alert>}
-        <PasswordInput label="New password (at least 12 characters)" name="new-password" autoComplete="new-password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
-        <Text size="xs" c="dimmed">A few unrelated words make a good one; common passwords are refused.</Text>
-        <PasswordInput label="Repeat it" name="repeat-password" autoComplete="new-password" required value={again} onChange={(e) => setAgain(e.currentTarget.value)} />
-        <Button type="submit" loading={busy}>Set password and sign in</Button>
+        {error && (
+          <Alert color="red" data-testid="invite-error">
+            {error}
+          </Alert>
+        )}
+        <PasswordInput
+          label="New password (at least 12 characters)"
+          name="new-password"
+          autoComplete="new-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.currentTarget.value)}
+        />
+        <Text size="xs" c="dimmed">
+          A few unrelated words make a good one; common passwords are refused.
+        </Text>
+        <PasswordInput
+          label="Repeat it"
+          name="repeat-password"
+          autoComplete="new-password"
+          required
+          value={again}
+          onChange={(e) => setAgain(e.currentTarget.value)}
+        />
+        <Button type="submit" loading={busy}>
+          Set password and sign in
+        </Button>
       </Stack>
     </form>
   );
 }
 
 /** An account that exists: signed in as it, accept; signed in as someone else, say so; else sign in here. */
-function SignInAndAccept({ token, email, teamName, onDone }: { token: string; email: string; teamName: string; onDone: (d: Done) => void }) {
+function SignInAndAccept({
+  token,
+  email,
+  teamName,
+  onDone,
+}: {
+  token: string;
+  email: string;
+  teamName: string;
+  onDone: (d: Done) => void;
+}) {
   const qc = useQueryClient();
   const session = useQuery({ ...sessionQuery, staleTime: 0 });
   const [error, setError] = useState<string>();
@@ -139,23 +200,38 @@ function SignInAndAccept({ token, email, teamName, onDone }: { token: string; em
   const me = session.data?.email;
   return (
     <Stack>
-      {error && <Alert color="red" data-testid="invite-error">{error}</Alert>}
+      {error && (
+        <Alert color="red" data-testid="invite-error">
+          {error}
+        </Alert>
+      )}
       {me && me.toLowerCase() === email.toLowerCase() ? (
         <>
           <Text size="sm">You are signed in as {me}.</Text>
-          <Button onClick={() => void accept()} loading={busy}>Accept the invite</Button>
+          <Button onClick={() => void accept()} loading={busy}>
+            Accept the invite
+          </Button>
         </>
       ) : me ? (
         <>
           <Alert color="yellow" data-testid="invite-other-account">
             You are signed in as {me}. Sign out, then sign in as {email} to accept.
           </Alert>
-          <Group><Button variant="light" onClick={() => void signOut()}>Sign out</Button></Group>
+          <Group>
+            <Button variant="light" onClick={() => void signOut()}>
+              Sign out
+            </Button>
+          </Group>
         </>
       ) : (
         <>
           <Text size="sm">{email} already has an account: sign in as it, and the invite is accepted.</Text>
-          <SignInForm email={email} onSignedIn={async () => { await accept(); }} />
+          <SignInForm
+            email={email}
+            onSignedIn={async () => {
+              await accept();
+            }}
+          />
         </>
       )}
     </Stack>

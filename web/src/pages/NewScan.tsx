@@ -1,7 +1,21 @@
 // Create a scan: targets, catalogue templates picked from a search, the team's private templates, named
 // configurations, a schedule (set with POST /v1/scans/schedule once the scan exists), and whether it runs
 // now or is only stored (to run later with Rescan or its schedule).
-import { Alert, Badge, Button, Checkbox, CloseButton, Group, Paper, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Checkbox,
+  CloseButton,
+  Group,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Textarea,
+  Title,
+} from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
@@ -37,11 +51,20 @@ export default function NewScan() {
   const found = useQuery({
     queryKey: ['template-pick', debounced],
     enabled: debounced.trim().length > 0,
-    queryFn: () => ok(api.GET('/v2/template/search', { params: { query: { q: debounced, limit: 10, fields: 'id,name,severity,uri', facet_size: 1 } } })),
+    queryFn: () =>
+      ok(
+        api.GET('/v2/template/search', {
+          params: { query: { q: debounced, limit: 10, fields: 'id,name,severity,uri', facet_size: 1 } },
+        }),
+      ),
   });
-  const privates = useQuery({ queryKey: ['private-templates'], queryFn: () => ok(api.GET('/v1/template', { params: { query: { limit: 200 } } })) });
+  const privates = useQuery({
+    queryKey: ['private-templates'],
+    queryFn: () => ok(api.GET('/v1/template', { params: { query: { limit: 200 } } })),
+  });
 
-  if (!me.canManage) return <ErrorState error={new Error(`role ${me.role} may not create scans`)} title="Not allowed" />;
+  if (!me.canManage)
+    return <ErrorState error={new Error(`role ${me.role} may not create scans`)} title="Not allowed" />;
 
   const submit = async () => {
     setBusy(true);
@@ -50,15 +73,20 @@ export default function NewScan() {
     try {
       let id = createdId;
       if (!id) {
-        const out = await ok(api.POST('/v1/scans', {
-          body: {
-            name: name || undefined,
-            targets: targets.split(/\s+/).map((t) => t.trim()).filter(Boolean),
-            templates: [...picked, ...privatePicked],
-            schedule_only: storeOnly || undefined,
-            ...configFields(configs),
-          },
-        }));
+        const out = await ok(
+          api.POST('/v1/scans', {
+            body: {
+              name: name || undefined,
+              targets: targets
+                .split(/\s+/)
+                .map((t) => t.trim())
+                .filter(Boolean),
+              templates: [...picked, ...privatePicked],
+              schedule_only: storeOnly || undefined,
+              ...configFields(configs),
+            },
+          }),
+        );
         id = out.id;
       }
       if (schedule.frequency) {
@@ -81,42 +109,104 @@ export default function NewScan() {
   return (
     <Stack maw={900}>
       <Title order={2}>New scan</Title>
-      {error && <Alert color="red" data-testid="scan-error">{error}</Alert>}
+      {error && (
+        <Alert color="red" data-testid="scan-error">
+          {error}
+        </Alert>
+      )}
       <TextInput label="Name" value={name} onChange={(e) => setName(e.currentTarget.value)} name="scan-name" />
-      <Textarea label="Targets (one per line: URLs, hosts, addresses, ranges)" autosize minRows={3} value={targets} onChange={(e) => setTargets(e.currentTarget.value)} name="targets" />
+      <Textarea
+        label="Targets (one per line: URLs, hosts, addresses, ranges)"
+        autosize
+        minRows={3}
+        value={targets}
+        onChange={(e) => setTargets(e.currentTarget.value)}
+        name="targets"
+      />
       <Paper withBorder p="sm">
         <Stack gap="xs">
           <Text fw={600}>Templates</Text>
           <Group gap={6}>
-            {picked.length === 0 && <Text size="sm" c="dimmed">None picked: search the catalogue below.</Text>}
+            {picked.length === 0 && (
+              <Text size="sm" c="dimmed">
+                None picked: search the catalogue below.
+              </Text>
+            )}
             {picked.map((p) => (
-              <Badge key={p} variant="light" rightSection={<CloseButton size="xs" aria-label={`remove ${p}`} onClick={() => setPicked(picked.filter((x) => x !== p))} />}>{p}</Badge>
+              <Badge
+                key={p}
+                variant="light"
+                rightSection={
+                  <CloseButton
+                    size="xs"
+                    aria-label={`remove ${p}`}
+                    onClick={() => setPicked(picked.filter((x) => x !== p))}
+                  />
+                }
+              >
+                {p}
+              </Badge>
             ))}
           </Group>
-          <TextInput placeholder="Search templates (e.g. tech, severity:high, tags:panel)" value={q} onChange={(e) => setQ(e.currentTarget.value)} aria-label="search templates to add" />
+          <TextInput
+            placeholder="Search templates (e.g. tech, severity:high, tags:panel)"
+            value={q}
+            onChange={(e) => setQ(e.currentTarget.value)}
+            aria-label="search templates to add"
+          />
           {found.error && <ErrorState error={found.error} />}
           {found.data && (
             <Table data-testid="template-pick">
               <Table.Tbody>
                 {found.data.results.map((t) => (
                   <Table.Tr key={t.uri ?? t.id}>
-                    <Table.Td><SeverityBadge severity={t.severity} /></Table.Td>
-                    <Table.Td><Text size="sm">{t.name}</Text><Text size="xs" c="dimmed">{t.uri}</Text></Table.Td>
                     <Table.Td>
-                      <Button size="xs" variant="light" disabled={picked.includes(t.uri ?? t.id ?? '')} onClick={() => setPicked([...picked, t.uri ?? t.id ?? ''])}>Add</Button>
+                      <SeverityBadge severity={t.severity} />
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{t.name}</Text>
+                      <Text size="xs" c="dimmed">
+                        {t.uri}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Button
+                        size="xs"
+                        variant="light"
+                        disabled={picked.includes(t.uri ?? t.id ?? '')}
+                        onClick={() => setPicked([...picked, t.uri ?? t.id ?? ''])}
+                      >
+                        Add
+                      </Button>
                     </Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>
             </Table>
           )}
-          <Text fw={600} mt="sm">Private templates</Text>
-          {privates.data?.results.length ? privates.data.results.map((t) => (
-            <Checkbox
-              key={t.template_id} label={`${t.name} (${t.id})`} checked={privatePicked.includes(t.template_id!)}
-              onChange={(e) => setPrivatePicked(e.currentTarget.checked ? [...privatePicked, t.template_id!] : privatePicked.filter((x) => x !== t.template_id))}
-            />
-          )) : <Text size="sm" c="dimmed">The team has no private templates.</Text>}
+          <Text fw={600} mt="sm">
+            Private templates
+          </Text>
+          {privates.data?.results.length ? (
+            privates.data.results.map((t) => (
+              <Checkbox
+                key={t.template_id}
+                label={`${t.name} (${t.id})`}
+                checked={privatePicked.includes(t.template_id!)}
+                onChange={(e) =>
+                  setPrivatePicked(
+                    e.currentTarget.checked
+                      ? [...privatePicked, t.template_id!]
+                      : privatePicked.filter((x) => x !== t.template_id),
+                  )
+                }
+              />
+            ))
+          ) : (
+            <Text size="sm" c="dimmed">
+              The team has no private templates.
+            </Text>
+          )}
         </Stack>
       </Paper>
       <Paper withBorder p="sm">
@@ -131,16 +221,28 @@ export default function NewScan() {
           <ScheduleFields value={schedule} onChange={setSchedule} />
         </Stack>
       </Paper>
-      <Checkbox label="Only store it (run it later with Rescan or a schedule)" checked={storeOnly} onChange={(e) => setStoreOnly(e.currentTarget.checked)} />
+      <Checkbox
+        label="Only store it (run it later with Rescan or a schedule)"
+        checked={storeOnly}
+        onChange={(e) => setStoreOnly(e.currentTarget.checked)}
+      />
       {createdId && (
         <Alert color="orange" title="The scan was created; its schedule was refused" data-testid="schedule-error">
           <Text size="sm">{scheduleError}</Text>
-          <Text size="sm" mt={4}>Change the schedule and set it again, or open the scan without one.</Text>
+          <Text size="sm" mt={4}>
+            Change the schedule and set it again, or open the scan without one.
+          </Text>
         </Alert>
       )}
       <Group>
-        <Button onClick={submit} loading={busy} data-testid="create-scan">{createdId ? 'Set the schedule' : 'Create scan'}</Button>
-        {createdId && <ButtonLink variant="default" to="/scans/$scanId" params={{ scanId: createdId }} search={{ tab: undefined }}>Open the scan</ButtonLink>}
+        <Button onClick={submit} loading={busy} data-testid="create-scan">
+          {createdId ? 'Set the schedule' : 'Create scan'}
+        </Button>
+        {createdId && (
+          <ButtonLink variant="default" to="/scans/$scanId" params={{ scanId: createdId }} search={{ tab: undefined }}>
+            Open the scan
+          </ButtonLink>
+        )}
       </Group>
     </Stack>
   );

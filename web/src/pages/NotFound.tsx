@@ -15,10 +15,20 @@ function Panel({ signedIn }: { signedIn: boolean }) {
   return (
     <Stack gap="sm" data-testid="not-found">
       <Title order={2}>Page not found</Title>
-      <Text>The console has no page at <Text span ff="monospace" style={{ overflowWrap: 'anywhere' }}>{pathname}</Text>.</Text>
+      <Text>
+        The console has no page at{' '}
+        <Text span ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+          {pathname}
+        </Text>
+        .
+      </Text>
       <Group>
         <ButtonLink to="/">{signedIn ? 'Go to the overview' : 'Go to the start page'}</ButtonLink>
-        {!signedIn && <ButtonLink to="/sign-in" search={{ next: undefined }} variant="default">Sign in</ButtonLink>}
+        {!signedIn && (
+          <ButtonLink to="/sign-in" search={{ next: undefined }} variant="default">
+            Sign in
+          </ButtonLink>
+        )}
       </Group>
     </Stack>
   );
@@ -28,8 +38,24 @@ export function NotFound() {
   const inLayout = useContext(MeContext) !== null;
   const session = useSessionQuery();
   usePageTitle('Page not found');
-  if (inLayout) return <Paper withBorder p="xl" maw={640}><Panel signedIn /></Paper>;
+  if (inLayout)
+    return (
+      <Paper withBorder p="xl" maw={640}>
+        <Panel signedIn />
+      </Paper>
+    );
   if (session.isPending) return <LoadingState label="Loading the console" />;
-  if (session.isSuccess) return <AppLayout><Paper withBorder p="xl" maw={640}><Panel signedIn /></Paper></AppLayout>;
-  return <SignedOutFrame width={520}><Panel signedIn={false} /></SignedOutFrame>;
+  if (session.isSuccess)
+    return (
+      <AppLayout>
+        <Paper withBorder p="xl" maw={640}>
+          <Panel signedIn />
+        </Paper>
+      </AppLayout>
+    );
+  return (
+    <SignedOutFrame width={520}>
+      <Panel signedIn={false} />
+    </SignedOutFrame>
+  );
 }

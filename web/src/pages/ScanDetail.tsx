@@ -17,7 +17,14 @@ import { usePageTitle } from '../components/usePageTitle';
 
 const ACTIVE = ['queued', 'starting', 'running'];
 
-interface LogRecord { timestamp: string; target: string; template_id: string; matched: boolean; severity?: string; error?: string }
+interface LogRecord {
+  timestamp: string;
+  target: string;
+  template_id: string;
+  matched: boolean;
+  severity?: string;
+  error?: string;
+}
 
 export default function ScanDetail() {
   const me = useMe();
@@ -40,13 +47,19 @@ export default function ScanDetail() {
     queryFn: () => ok(api.GET('/v1/scans/results', { params: { query: { scan_id: scanId, limit: 200 } } })),
   });
   const config = useQuery({
-    queryKey: ['scan-config', scanId], enabled: tab === 'config',
+    queryKey: ['scan-config', scanId],
+    enabled: tab === 'config',
     queryFn: () => ok(api.GET('/v1/scans/{scan_id}/config', { params: { path: { scan_id: scanId } } })),
   });
   const log = useQuery({
-    queryKey: ['scan-log', scanId, scan.data?.status, scan.data?.rescan_count], enabled: tab === 'log' && !!scan.data,
+    queryKey: ['scan-log', scanId, scan.data?.status, scan.data?.rescan_count],
+    enabled: tab === 'log' && !!scan.data,
     queryFn: async () => {
-      const out = await ok(api.GET('/v1/scans/{scan_id}/scan_log/export', { params: { path: { scan_id: scanId }, query: { format: 'json' } } }));
+      const out = await ok(
+        api.GET('/v1/scans/{scan_id}/scan_log/export', {
+          params: { path: { scan_id: scanId }, query: { format: 'json' } },
+        }),
+      );
       if (!('url' in out)) throw new Error('the server gave no download link');
       const link = out;
       const res = await fetch(new URL(link.url).pathname, { credentials: 'same-origin' });
@@ -57,7 +70,9 @@ export default function ScanDetail() {
 
   // A fresh download link per format (the link's token is the credential; it is used at once, never shown).
   const exportLog = async (format: 'json' | 'csv' | 'raw') => {
-    const out = await ok(api.GET('/v1/scans/{scan_id}/scan_log/export', { params: { path: { scan_id: scanId }, query: { format } } }));
+    const out = await ok(
+      api.GET('/v1/scans/{scan_id}/scan_log/export', { params: { path: { scan_id: scanId }, query: { format } } }),
+    );
     if ('url' in out) window.location.assign(new URL(out.url).pathname);
   };
 
@@ -83,20 +98,41 @@ export default function ScanDetail() {
     <Stack>
       <Group justify="space-between">
         <Stack gap={0}>
-          <Title order={2} data-testid="scan-name">{s.name || s.scan_id}</Title>
-          <Text size="xs" c="dimmed">{s.scan_id}</Text>
+          <Title order={2} data-testid="scan-name">
+            {s.name || s.scan_id}
+          </Title>
+          <Text size="xs" c="dimmed">
+            {s.scan_id}
+          </Text>
         </Stack>
         {me.canManage && (
           <Group data-testid="scan-actions">
-            <Button variant="light" onClick={() => act.mutate('rescan')} disabled={active} loading={act.isPending && act.variables === 'rescan'}>Rescan</Button>
-            <Button variant="light" color="orange" onClick={() => act.mutate('stop')} disabled={!active}>Stop</Button>
-            <Button variant="light" color="red" onClick={() => setConfirmDelete(true)}>Delete</Button>
+            <Button
+              variant="light"
+              onClick={() => act.mutate('rescan')}
+              disabled={active}
+              loading={act.isPending && act.variables === 'rescan'}
+            >
+              Rescan
+            </Button>
+            <Button variant="light" color="orange" onClick={() => act.mutate('stop')} disabled={!active}>
+              Stop
+            </Button>
+            <Button variant="light" color="red" onClick={() => setConfirmDelete(true)}>
+              Delete
+            </Button>
           </Group>
         )}
       </Group>
       {act.error && <Alert color="red">{errorMessage(act.error)}</Alert>}
       <Card withBorder>
-        <RunProgress badge={<StatusBadge status={s.status} />} progress={s.progress} active={active} failure={s.failure_reason} testId="scan-progress" />
+        <RunProgress
+          badge={<StatusBadge status={s.status} />}
+          progress={s.progress}
+          active={active}
+          failure={s.failure_reason}
+          testId="scan-progress"
+        />
         <SimpleGrid cols={{ base: 2, md: 5 }} mt="md">
           <Stat label="Targets" value={s.total_target} />
           <Stat label="Templates" value={s.total_template} />
@@ -104,30 +140,60 @@ export default function ScanDetail() {
           <Stat label="Elapsed" value={s.scan_time_elapsed || '—'} />
           <Stat label="Runs" value={s.rescan_count + 1} />
         </SimpleGrid>
-        <Text size="xs" c="dimmed" mt="xs">Created {when(s.created_at)} · finished {when(s.completed_at)}</Text>
+        <Text size="xs" c="dimmed" mt="xs">
+          Created {when(s.created_at)} · finished {when(s.completed_at)}
+        </Text>
       </Card>
       <ScanSchedule scanId={scanId} schedule={s.schedule} uploaded={s.status === 'uploaded'} />
-      <Tabs value={tab ?? 'results'} onChange={(v) => navigate({ to: '/scans/$scanId', params: { scanId }, search: { tab: v === 'results' ? undefined : v ?? undefined } })}>
+      <Tabs
+        value={tab ?? 'results'}
+        onChange={(v) =>
+          navigate({
+            to: '/scans/$scanId',
+            params: { scanId },
+            search: { tab: v === 'results' ? undefined : (v ?? undefined) },
+          })
+        }
+      >
         <Tabs.List>
           <Tabs.Tab value="results">Results</Tabs.Tab>
           <Tabs.Tab value="log">Log</Tabs.Tab>
           <Tabs.Tab value="config">Configuration</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="results" pt="md">
-          {results.isPending ? <LoadingState /> : results.error ? <ErrorState error={results.error} /> : results.data.data.length === 0 ? (
+          {results.isPending ? (
+            <LoadingState />
+          ) : results.error ? (
+            <ErrorState error={results.error} />
+          ) : results.data.data.length === 0 ? (
             <EmptyState>{active ? 'No findings yet: the scan is running' : 'No findings'}</EmptyState>
           ) : (
             <Table striped data-testid="scan-results">
-              <Table.Thead><Table.Tr><Table.Th>Severity</Table.Th><Table.Th>Template</Table.Th><Table.Th>Matched at</Table.Th><Table.Th>Found</Table.Th></Table.Tr></Table.Thead>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Severity</Table.Th>
+                  <Table.Th>Template</Table.Th>
+                  <Table.Th>Matched at</Table.Th>
+                  <Table.Th>Found</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
               <Table.Tbody>
                 {results.data.data.map((r) => (
                   <Table.Tr key={r.vuln_id}>
-                    <Table.Td><SeverityBadge severity={r.severity} /></Table.Td>
                     <Table.Td>
-                      <AnchorLink to="/findings" search={{ scan: scanId, finding: r.vuln_id }}>{r.template_name || r.template_id}</AnchorLink>
+                      <SeverityBadge severity={r.severity} />
                     </Table.Td>
-                    <Table.Td><Text size="sm">{r.matched_at}</Text></Table.Td>
-                    <Table.Td><Text size="xs">{when(r.created_at)}</Text></Table.Td>
+                    <Table.Td>
+                      <AnchorLink to="/findings" search={{ scan: scanId, finding: r.vuln_id }}>
+                        {r.template_name || r.template_id}
+                      </AnchorLink>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{r.matched_at}</Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="xs">{when(r.created_at)}</Text>
+                    </Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>
@@ -135,25 +201,56 @@ export default function ScanDetail() {
           )}
         </Tabs.Panel>
         <Tabs.Panel value="log" pt="md">
-          {log.isPending ? <LoadingState /> : log.error ? <ErrorState error={log.error} /> : (
+          {log.isPending ? (
+            <LoadingState />
+          ) : log.error ? (
+            <ErrorState error={log.error} />
+          ) : (
             <Stack>
               <Group gap="xs">
                 <Text size="sm">Export the log:</Text>
                 {(['json', 'csv', 'raw'] as const).map((format) => (
-                  <Button key={format} variant="light" size="xs" onClick={() => void exportLog(format)}>{format.toUpperCase()}</Button>
+                  <Button key={format} variant="light" size="xs" onClick={() => void exportLog(format)}>
+                    {format.toUpperCase()}
+                  </Button>
                 ))}
-                {active && <Button variant="subtle" size="xs" onClick={() => void log.refetch()} loading={log.isFetching}>Refresh</Button>}
+                {active && (
+                  <Button variant="subtle" size="xs" onClick={() => void log.refetch()} loading={log.isFetching}>
+                    Refresh
+                  </Button>
+                )}
               </Group>
-              {log.data.records.length === 0 ? <EmptyState>The log is empty</EmptyState> : (
+              {log.data.records.length === 0 ? (
+                <EmptyState>The log is empty</EmptyState>
+              ) : (
                 <Table data-testid="scan-log">
-                  <Table.Thead><Table.Tr><Table.Th>Time</Table.Th><Table.Th>Target</Table.Th><Table.Th>Template</Table.Th><Table.Th>Outcome</Table.Th></Table.Tr></Table.Thead>
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>Time</Table.Th>
+                      <Table.Th>Target</Table.Th>
+                      <Table.Th>Template</Table.Th>
+                      <Table.Th>Outcome</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
                   <Table.Tbody>
                     {log.data.records.slice(0, 500).map((r, i) => (
                       <Table.Tr key={i}>
-                        <Table.Td><Text size="xs">{when(r.timestamp)}</Text></Table.Td>
-                        <Table.Td><Text size="sm">{r.target}</Text></Table.Td>
-                        <Table.Td><Text size="sm" style={NOWRAP}>{r.template_id}</Text></Table.Td>
-                        <Table.Td><Text size="sm" c={r.error ? 'red' : r.matched ? 'green' : 'dimmed'}>{r.error ? r.error : r.matched ? 'matched' : 'not matched'}</Text></Table.Td>
+                        <Table.Td>
+                          <Text size="xs">{when(r.timestamp)}</Text>
+                        </Table.Td>
+                        <Table.Td>
+                          <Text size="sm">{r.target}</Text>
+                        </Table.Td>
+                        <Table.Td>
+                          <Text size="sm" style={NOWRAP}>
+                            {r.template_id}
+                          </Text>
+                        </Table.Td>
+                        <Table.Td>
+                          <Text size="sm" c={r.error ? 'red' : r.matched ? 'green' : 'dimmed'}>
+                            {r.error ? r.error : r.matched ? 'matched' : 'not matched'}
+                          </Text>
+                        </Table.Td>
                       </Table.Tr>
                     ))}
                   </Table.Tbody>
@@ -163,7 +260,11 @@ export default function ScanDetail() {
           )}
         </Tabs.Panel>
         <Tabs.Panel value="config" pt="md">
-          {config.isPending ? <LoadingState /> : config.error ? <ErrorState error={config.error} /> : (
+          {config.isPending ? (
+            <LoadingState />
+          ) : config.error ? (
+            <ErrorState error={config.error} />
+          ) : (
             <ScanConfigView config={config.data} />
           )}
         </Tabs.Panel>
@@ -172,8 +273,18 @@ export default function ScanDetail() {
         <Stack>
           <Text size="sm">The scan, its findings and its logs are deleted for good.</Text>
           <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirmDelete(false)}>Cancel</Button>
-            <Button color="red" onClick={() => { setConfirmDelete(false); act.mutate('delete'); }}>Delete</Button>
+            <Button variant="default" onClick={() => setConfirmDelete(false)}>
+              Cancel
+            </Button>
+            <Button
+              color="red"
+              onClick={() => {
+                setConfirmDelete(false);
+                act.mutate('delete');
+              }}
+            >
+              Delete
+            </Button>
           </Group>
         </Stack>
       </Modal>
@@ -184,7 +295,9 @@ export default function ScanDetail() {
 function Stat({ label, value }: { label: string; value: string | number }) {
   return (
     <div>
-      <Text size="xs" c="dimmed">{label}</Text>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
       <Text fw={600}>{value}</Text>
     </div>
   );

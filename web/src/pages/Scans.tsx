@@ -28,68 +28,137 @@ export default function Scans() {
   const me = useMe();
   const search = scansRoute.useSearch();
   const navigate = useNavigate({ from: '/scans' });
-  const [q, setQ] = useUrlSearchText(search.q, (text) => void navigate({ search: (s) => ({ ...s, q: text, page: undefined }) }));
+  const [q, setQ] = useUrlSearchText(
+    search.q,
+    (text) => void navigate({ search: (s) => ({ ...s, q: text, page: undefined }) }),
+  );
   const page = search.page ?? 1;
   const sort = search.sort ?? 'newest';
   const list = useQuery({
     queryKey: ['scans', search],
-    queryFn: () => ok(api.GET('/v1/scans', {
-      params: { query: { limit: PAGE, offset: (page - 1) * PAGE, search: search.q, status: search.status, ...SORTS[sort] } },
-    })),
+    queryFn: () =>
+      ok(
+        api.GET('/v1/scans', {
+          params: {
+            query: { limit: PAGE, offset: (page - 1) * PAGE, search: search.q, status: search.status, ...SORTS[sort] },
+          },
+        }),
+      ),
     placeholderData: keepPreviousData,
-    refetchInterval: (query) => (query.state.data?.data.some((s) => ['queued', 'starting', 'running'].includes(s.status)) ? 3000 : false),
+    refetchInterval: (query) =>
+      query.state.data?.data.some((s) => ['queued', 'starting', 'running'].includes(s.status)) ? 3000 : false,
   });
 
   return (
     <Stack>
       <Group justify="space-between">
         <Title order={2}>Scans</Title>
-        {me.canManage && <ButtonLink to="/scans/new" data-testid="new-scan">New scan</ButtonLink>}
+        {me.canManage && (
+          <ButtonLink to="/scans/new" data-testid="new-scan">
+            New scan
+          </ButtonLink>
+        )}
       </Group>
       <Group>
-        <TextInput placeholder="Search by name" value={q} onChange={(e) => setQ(e.currentTarget.value)} aria-label="search scans" w={260} />
+        <TextInput
+          placeholder="Search by name"
+          value={q}
+          onChange={(e) => setQ(e.currentTarget.value)}
+          aria-label="search scans"
+          w={260}
+        />
         <Select
-          placeholder="Any status" clearable aria-label="status" w={180}
-          data={[...['queued', 'starting', 'running', 'finished', 'failed'], { value: 'scheduled', label: 'scheduled (not run yet)' }, 'uploaded']}
+          placeholder="Any status"
+          clearable
+          aria-label="status"
+          w={180}
+          data={[
+            ...['queued', 'starting', 'running', 'finished', 'failed'],
+            { value: 'scheduled', label: 'scheduled (not run yet)' },
+            'uploaded',
+          ]}
           value={search.status ?? null}
           onChange={(v) => navigate({ search: (s) => ({ ...s, status: v ?? undefined, page: undefined }) })}
         />
         <Select
-          aria-label="sort" w={160} data={[{ value: 'newest', label: 'Newest first' }, { value: 'oldest', label: 'Oldest first' }, { value: 'name', label: 'By name' }]}
-          value={sort} onChange={(v) => navigate({ search: (s) => ({ ...s, sort: v === 'newest' ? undefined : v ?? undefined }) })}
+          aria-label="sort"
+          w={160}
+          data={[
+            { value: 'newest', label: 'Newest first' },
+            { value: 'oldest', label: 'Oldest first' },
+            { value: 'name', label: 'By name' },
+          ]}
+          value={sort}
+          onChange={(v) => navigate({ search: (s) => ({ ...s, sort: v === 'newest' ? undefined : (v ?? undefined) }) })}
         />
-        <AnchorLink to="/settings/schedules" size="sm" data-testid="scheduled-scans-link">Scheduled scans</AnchorLink>
+        <AnchorLink to="/settings/schedules" size="sm" data-testid="scheduled-scans-link">
+          Scheduled scans
+        </AnchorLink>
       </Group>
-      {list.isPending ? <LoadingState /> : list.error ? <ErrorState error={list.error} /> : list.data.data.length === 0 ? (
+      {list.isPending ? (
+        <LoadingState />
+      ) : list.error ? (
+        <ErrorState error={list.error} />
+      ) : list.data.data.length === 0 ? (
         <EmptyState>{search.q || search.status ? 'No scan matches' : 'No scans yet'}</EmptyState>
       ) : (
         <>
           <Table striped highlightOnHover data-testid="scans-table">
             <Table.Thead>
-              <Table.Tr><Table.Th>Name</Table.Th><Table.Th>Status</Table.Th><Table.Th>Schedule</Table.Th><Table.Th>Progress</Table.Th><Table.Th>Targets</Table.Th><Table.Th>Findings</Table.Th><Table.Th>Created</Table.Th></Table.Tr>
+              <Table.Tr>
+                <Table.Th>Name</Table.Th>
+                <Table.Th>Status</Table.Th>
+                <Table.Th>Schedule</Table.Th>
+                <Table.Th>Progress</Table.Th>
+                <Table.Th>Targets</Table.Th>
+                <Table.Th>Findings</Table.Th>
+                <Table.Th>Created</Table.Th>
+              </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {list.data.data.map((s) => (
                 <Table.Tr key={s.scan_id}>
-                  <Table.Td><AnchorLink to="/scans/$scanId" params={{ scanId: s.scan_id }}>{s.name || s.scan_id}</AnchorLink></Table.Td>
-                  <Table.Td><StatusBadge status={s.status} /></Table.Td>
+                  <Table.Td>
+                    <AnchorLink to="/scans/$scanId" params={{ scanId: s.scan_id }}>
+                      {s.name || s.scan_id}
+                    </AnchorLink>
+                  </Table.Td>
+                  <Table.Td>
+                    <StatusBadge status={s.status} />
+                  </Table.Td>
                   <Table.Td>
                     {s.schedule ? (
                       <Stack gap={0} data-testid="scan-scheduled" align="flex-start">
-                        <Badge variant="light" color="violet" leftSection="↻" tt="none">{describeSchedule(s.schedule)}</Badge>
-                        <Text size="xs" c="dimmed">next {when(s.schedule.schedule_next_run)}</Text>
+                        <Badge variant="light" color="violet" leftSection="↻" tt="none">
+                          {describeSchedule(s.schedule)}
+                        </Badge>
+                        <Text size="xs" c="dimmed">
+                          next {when(s.schedule.schedule_next_run)}
+                        </Text>
                       </Stack>
-                    ) : <Text size="sm" c="dimmed">—</Text>}
+                    ) : (
+                      <Text size="sm" c="dimmed">
+                        —
+                      </Text>
+                    )}
                   </Table.Td>
                   <Table.Td>{s.progress}%</Table.Td>
                   <Table.Td>{s.total_target}</Table.Td>
                   <Table.Td>{s.total_result}</Table.Td>
-                  <Table.Td><Text size="sm">{when(s.created_at)}</Text></Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{when(s.created_at)}</Text>
+                  </Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
           </Table>
-          <ListFooter total={list.data.total_results} noun="scans" pages={list.data.total_pages} page={page} onPage={(p) => navigate({ search: (s) => ({ ...s, page: p }) })} />
+          <ListFooter
+            total={list.data.total_results}
+            noun="scans"
+            pages={list.data.total_pages}
+            page={page}
+            onPage={(p) => navigate({ search: (s) => ({ ...s, page: p }) })}
+          />
         </>
       )}
     </Stack>

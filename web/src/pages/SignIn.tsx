@@ -20,11 +20,13 @@ export function SignIn() {
 
   return (
     <SignedOutFrame>
-        <Stack>
-          <Title order={2}>Sign in to Vigil</Title>
-          <SignInForm onSignedIn={signedIn} />
-          <Text size="xs" c="dimmed">Invited? Open the link you were given.</Text>
-        </Stack>
+      <Stack>
+        <Title order={2}>Sign in to Vigil</Title>
+        <SignInForm onSignedIn={signedIn} />
+        <Text size="xs" c="dimmed">
+          Invited? Open the link you were given.
+        </Text>
+      </Stack>
     </SignedOutFrame>
   );
 }

@@ -41,10 +41,11 @@ export default function TemplateEditor() {
   const [confirmDelete, setConfirmDelete] = useState(false);
 
   const existing = useQuery({
-    queryKey: ['private-template', templateId], enabled: !isNew,
+    queryKey: ['private-template', templateId],
+    enabled: !isNew,
     queryFn: () => ok(api.GET('/v1/template/{template_id}', { params: { path: { template_id: templateId } } })),
   });
-  usePageTitle(isNew ? 'New private template' : existing.data?.template.name ?? 'Private template');
+  usePageTitle(isNew ? 'New private template' : (existing.data?.template.name ?? 'Private template'));
   useEffect(() => {
     if (existing.data) {
       setText(existing.data.template.raw ?? '');
@@ -69,7 +70,11 @@ export default function TemplateEditor() {
         setSaved('Template created');
         await navigate({ to: '/templates/private/$templateId', params: { templateId: out.template_id } });
       } else {
-        await ok(api.PATCH('/v1/template', { body: { template_id: templateId, template: text, filename: filename || undefined } }));
+        await ok(
+          api.PATCH('/v1/template', {
+            body: { template_id: templateId, template: text, filename: filename || undefined },
+          }),
+        );
         await qc.invalidateQueries({ queryKey: ['private-template', templateId] });
         await qc.invalidateQueries({ queryKey: ['private-templates'] });
         setSaved('Template saved');
@@ -101,27 +106,63 @@ export default function TemplateEditor() {
         <Title order={2}>{isNew ? 'New private template' : existing.data?.template.name}</Title>
         {me.canManage && (
           <Group>
-            <Button onClick={save} loading={busy} data-testid="save-template">{isNew ? 'Create' : 'Save'}</Button>
-            {!isNew && <Button color="red" variant="light" onClick={() => setConfirmDelete(true)} data-testid="delete-template">Delete</Button>}
+            <Button onClick={save} loading={busy} data-testid="save-template">
+              {isNew ? 'Create' : 'Save'}
+            </Button>
+            {!isNew && (
+              <Button color="red" variant="light" onClick={() => setConfirmDelete(true)} data-testid="delete-template">
+                Delete
+              </Button>
+            )}
           </Group>
         )}
       </Group>
       {!me.canManage && <Alert color="gray">Your role ({me.role}) can read templates but not change them.</Alert>}
-      {me.canManage && <TextInput label="File name" value={filename} onChange={(e) => setFilename(e.currentTarget.value)} w={320} placeholder="my-check.yaml" />}
-      {saveError && <Alert color="red" data-testid="save-error">{saveError}</Alert>}
-      {saved && <Alert color="green" data-testid="saved">{saved}</Alert>}
-      <YamlEditor value={text} onChange={setText} readOnly={!me.canManage} check={me.canManage ? check : undefined} />
-      {me.canManage && (problems.length > 0 ? (
-        <Alert color="red" title="The validator found problems" data-testid="template-problems">
-          <List size="sm">
-            {problems.map((p, i) => <List.Item key={i}>{p.line ? `line ${p.line}: ` : ''}{p.message}</List.Item>)}
-          </List>
+      {me.canManage && (
+        <TextInput
+          label="File name"
+          value={filename}
+          onChange={(e) => setFilename(e.currentTarget.value)}
+          w={320}
+          placeholder="my-check.yaml"
+        />
+      )}
+      {saveError && (
+        <Alert color="red" data-testid="save-error">
+          {saveError}
         </Alert>
-      ) : <Text size="sm" c="var(--vigil-ok-text)" data-testid="template-valid">No problems found</Text>)}
+      )}
+      {saved && (
+        <Alert color="green" data-testid="saved">
+          {saved}
+        </Alert>
+      )}
+      <YamlEditor value={text} onChange={setText} readOnly={!me.canManage} check={me.canManage ? check : undefined} />
+      {me.canManage &&
+        (problems.length > 0 ? (
+          <Alert color="red" title="The validator found problems" data-testid="template-problems">
+            <List size="sm">
+              {problems.map((p, i) => (
+                <List.Item key={i}>
+                  {p.line ? `line ${p.line}: ` : ''}
+                  {p.message}
+                </List.Item>
+              ))}
+            </List>
+          </Alert>
+        ) : (
+          <Text size="sm" c="var(--vigil-ok-text)" data-testid="template-valid">
+            No problems found
+          </Text>
+        ))}
       <Modal opened={confirmDelete} onClose={() => setConfirmDelete(false)} title="Delete this template?">
         <Group justify="flex-end">
-          <Button variant="default" onClick={() => setConfirmDelete(false)}>Cancel</Button>
-          <Button color="red" onClick={remove}>Delete</Button>
+          <Button variant="default" onClick={() => setConfirmDelete(false)}>
+            Cancel
+          </Button>
+          <Button color="red" onClick={remove}>
+            Delete
+          </Button>
         </Group>
       </Modal>
     </Stack>

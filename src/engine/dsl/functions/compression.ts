@@ -25,7 +25,12 @@ function decompress(kind: 'gunzip' | 'inflate' | 'inflateRaw', data: Buffer, lim
   const opts = { finishFlush: zlib().constants.Z_SYNC_FLUSH, maxOutputLength: Math.max(limit, 1) + MAX_DECOMPRESSION };
   let out: Buffer;
   try {
-    out = kind === 'gunzip' ? zlib().gunzipSync(data, opts) : kind === 'inflate' ? zlib().inflateSync(data, opts) : zlib().inflateRawSync(data, opts);
+    out =
+      kind === 'gunzip'
+        ? zlib().gunzipSync(data, opts)
+        : kind === 'inflate'
+          ? zlib().inflateSync(data, opts)
+          : zlib().inflateRawSync(data, opts);
   } catch (e) {
     throw new DslError(`${kind}: ${(e as Error).message}`);
   }
@@ -54,12 +59,15 @@ export function registerCompression(): void {
     return b.readUInt32LE(4);
   });
   define('zip', undefined, (a) => {
-    if (a.length === 0 || a.length % 2 !== 0) throw new DslError('zip function requires pairs of file entry and content');
+    if (a.length === 0 || a.length % 2 !== 0)
+      throw new DslError('zip function requires pairs of file entry and content');
     const files: Record<string, Uint8Array> = {};
     for (let i = 0; i < a.length; i += 2) {
       if (typeof a[i] !== 'string') throw new DslError('zip: file entry must be a string');
-      if (typeof a[i + 1] !== 'string' && !(a[i + 1] instanceof Uint8Array)) throw new DslError('zip: content must be a string');
-      files[toStr(a[i])] = a[i + 1] instanceof Uint8Array ? (a[i + 1] as Uint8Array) : fflate().strToU8(a[i + 1] as string);
+      if (typeof a[i + 1] !== 'string' && !(a[i + 1] instanceof Uint8Array))
+        throw new DslError('zip: content must be a string');
+      files[toStr(a[i])] =
+        a[i + 1] instanceof Uint8Array ? (a[i + 1] as Uint8Array) : fflate().strToU8(a[i + 1] as string);
     }
     return Buffer.from(fflate().zipSync(files, { level: 6, mtime: new Date('1980-01-01T00:00:00Z') }));
   });

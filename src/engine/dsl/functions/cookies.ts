@@ -5,12 +5,41 @@ import { toStr } from '../values.ts';
 import { define, invalid } from './registry.ts';
 import { crypto, zlib } from '../../lazy.ts';
 
-const WORDLIST = ['changeme', 'secret', 'secret_key', 'secretkey', 'SECRET_KEY', 'development', 'dev', 'key', 'password',
-  'default', 'test', 'admin', 'flask', 'django', 'your-secret-key', 'super-secret', 'supersecret', 'change_me', 'CHANGEME',
-  'secret-key', 'mysecret', 'this-is-a-secret', 'keyboard cat', 'insecure', 's3cr3t', '123456', 'qwerty'];
+const WORDLIST = [
+  'changeme',
+  'secret',
+  'secret_key',
+  'secretkey',
+  'SECRET_KEY',
+  'development',
+  'dev',
+  'key',
+  'password',
+  'default',
+  'test',
+  'admin',
+  'flask',
+  'django',
+  'your-secret-key',
+  'super-secret',
+  'supersecret',
+  'change_me',
+  'CHANGEME',
+  'secret-key',
+  'mysecret',
+  'this-is-a-secret',
+  'keyboard cat',
+  'insecure',
+  's3cr3t',
+  '123456',
+  'qwerty',
+];
 
 function djangoKey(secret: string, salt: string): Buffer {
-  return crypto().createHash('sha1').update(salt + 'signer' + secret).digest();
+  return crypto()
+    .createHash('sha1')
+    .update(salt + 'signer' + secret)
+    .digest();
 }
 
 function b64urlDecode(s: string): Buffer {
@@ -26,7 +55,10 @@ function tryDjango(cookie: string): string | undefined {
   for (const secret of WORDLIST) {
     for (const salt of salts) {
       const sha1 = crypto().createHmac('sha1', djangoKey(secret, salt)).update(value).digest('base64url');
-      const key256 = crypto().createHash('sha256').update(salt + 'signer' + secret).digest();
+      const key256 = crypto()
+        .createHash('sha256')
+        .update(salt + 'signer' + secret)
+        .digest();
       const sha256 = crypto().createHmac('sha256', key256).update(value).digest('base64url');
       if (sha1 === sig || sha256 === sig) return secret;
     }

@@ -25,7 +25,10 @@ function firstBadBase64(s: string): number {
 
 export function goHexDecode(s: string): Buffer {
   const bad = s.search(/[^0-9a-fA-F]/);
-  if (bad >= 0) throw new DslError(`encoding/hex: invalid byte: U+${s.charCodeAt(bad).toString(16).toUpperCase().padStart(4, '0')} '${s[bad]}'`);
+  if (bad >= 0)
+    throw new DslError(
+      `encoding/hex: invalid byte: U+${s.charCodeAt(bad).toString(16).toUpperCase().padStart(4, '0')} '${s[bad]}'`,
+    );
   if (s.length % 2 !== 0) throw new DslError('encoding/hex: odd length hex string');
   return Buffer.from(s, 'hex');
 }
@@ -66,7 +69,10 @@ function numberFromString(input: string, prefix: string, base: number): number {
   }
   const digits = b === 16 ? /^[+-]?[0-9a-fA-F]+$/ : b === 8 ? /^[+-]?[0-7]+$/ : /^[+-]?[01]+$/;
   if (!digits.test(s)) throw new DslError(`invalid number: ${input}`);
-  const v = BigInt.asIntN(64, BigInt((s.startsWith('-') ? '-' : '') + (b === 16 ? '0x' : b === 8 ? '0o' : '0b') + s.replace(/^[+-]/, '')));
+  const v = BigInt.asIntN(
+    64,
+    BigInt((s.startsWith('-') ? '-' : '') + (b === 16 ? '0x' : b === 8 ? '0o' : '0b') + s.replace(/^[+-]/, '')),
+  );
   return Number(v);
 }
 
@@ -83,19 +89,46 @@ function unpack(format: string, data: Buffer): number | string | boolean {
     if (data.length < n) throw new DslError(`unpack: need ${n} bytes, got ${data.length}`);
   };
   switch (code) {
-    case 'b': need(1); return data.readInt8(0);
-    case 'B': need(1); return data.readUInt8(0);
-    case 'c': need(1); return data.subarray(0, 1).toString('latin1');
-    case '?': need(1); return data[0] !== 0;
-    case 'h': need(2); return little ? data.readInt16LE(0) : data.readInt16BE(0);
-    case 'H': need(2); return little ? data.readUInt16LE(0) : data.readUInt16BE(0);
-    case 'i': case 'l': need(4); return little ? data.readInt32LE(0) : data.readInt32BE(0);
-    case 'I': case 'L': need(4); return little ? data.readUInt32LE(0) : data.readUInt32BE(0);
-    case 'q': need(8); return Number(little ? data.readBigInt64LE(0) : data.readBigInt64BE(0));
-    case 'Q': need(8); return Number(little ? data.readBigUInt64LE(0) : data.readBigUInt64BE(0));
-    case 'f': need(4); return little ? data.readFloatLE(0) : data.readFloatBE(0);
-    case 'd': need(8); return little ? data.readDoubleLE(0) : data.readDoubleBE(0);
-    default: throw new DslError(`unpack: unsupported format '${format}'`);
+    case 'b':
+      need(1);
+      return data.readInt8(0);
+    case 'B':
+      need(1);
+      return data.readUInt8(0);
+    case 'c':
+      need(1);
+      return data.subarray(0, 1).toString('latin1');
+    case '?':
+      need(1);
+      return data[0] !== 0;
+    case 'h':
+      need(2);
+      return little ? data.readInt16LE(0) : data.readInt16BE(0);
+    case 'H':
+      need(2);
+      return little ? data.readUInt16LE(0) : data.readUInt16BE(0);
+    case 'i':
+    case 'l':
+      need(4);
+      return little ? data.readInt32LE(0) : data.readInt32BE(0);
+    case 'I':
+    case 'L':
+      need(4);
+      return little ? data.readUInt32LE(0) : data.readUInt32BE(0);
+    case 'q':
+      need(8);
+      return Number(little ? data.readBigInt64LE(0) : data.readBigInt64BE(0));
+    case 'Q':
+      need(8);
+      return Number(little ? data.readBigUInt64LE(0) : data.readBigUInt64BE(0));
+    case 'f':
+      need(4);
+      return little ? data.readFloatLE(0) : data.readFloatBE(0);
+    case 'd':
+      need(8);
+      return little ? data.readDoubleLE(0) : data.readDoubleBE(0);
+    default:
+      throw new DslError(`unpack: unsupported format '${format}'`);
   }
 }
 
@@ -126,10 +159,12 @@ export function registerEncoding(): void {
     const s = toStr(a[0]);
     if (a.length > 1 && toBool(a[1])) {
       // Every character becomes an entity: named where HTML has one, else numeric.
-      return Array.from(s).map((ch) => {
-        const named = entities().encodeHTML(ch);
-        return named !== ch ? named : `&#${ch.codePointAt(0)};`;
-      }).join('');
+      return Array.from(s)
+        .map((ch) => {
+          const named = entities().encodeHTML(ch);
+          return named !== ch ? named : `&#${ch.codePointAt(0)};`;
+        })
+        .join('');
     }
     return entities().encodeHTML(s);
   });
@@ -148,7 +183,8 @@ export function registerEncoding(): void {
     } catch (e) {
       throw new DslError(`json_minify: ${(e as Error).message}`);
     }
-    if (!data || typeof data !== 'object' || Array.isArray(data)) throw new DslError('json_minify: input is not a JSON object');
+    if (!data || typeof data !== 'object' || Array.isArray(data))
+      throw new DslError('json_minify: input is not a JSON object');
     return goJsonMarshal(data);
   });
   define('json_prettify', 1, ([s]) => goJsonIndent(toStr(s), '    '));
@@ -166,7 +202,8 @@ export function registerEncoding(): void {
   define('xor', undefined, (a) => {
     if (a.length < 2) throw new DslError('xor: at least two arguments needed');
     const bufs = a.map((x) => {
-      if (typeof x !== 'string' && !(x instanceof Uint8Array)) throw new DslError(`xor: invalid argument type ${typeof x}`);
+      if (typeof x !== 'string' && !(x instanceof Uint8Array))
+        throw new DslError(`xor: invalid argument type ${typeof x}`);
       return toBytes(x);
     });
     const n = bufs[0].length;

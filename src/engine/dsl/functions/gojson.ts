@@ -13,7 +13,14 @@ export function goJsonMarshal(v: unknown): string {
   if (Array.isArray(v)) return '[' + v.map(goJsonMarshal).join(',') + ']';
   if (typeof v === 'object') {
     const o = v as Record<string, unknown>;
-    return '{' + Object.keys(o).sort().map((k) => escapeGo(k) + ':' + goJsonMarshal(o[k])).join(',') + '}';
+    return (
+      '{' +
+      Object.keys(o)
+        .sort()
+        .map((k) => escapeGo(k) + ':' + goJsonMarshal(o[k]))
+        .join(',') +
+      '}'
+    );
   }
   return escapeGo(String(v));
 }
@@ -44,17 +51,32 @@ export function goJsonIndent(src: string, indent: string): string {
       needIndent = false;
     }
     switch (c) {
-      case '"': inStr = true; out += c; break;
-      case '{': case '[': depth++; out += c; needIndent = true; break;
-      case '}': case ']':
+      case '"':
+        inStr = true;
+        out += c;
+        break;
+      case '{':
+      case '[':
+        depth++;
+        out += c;
+        needIndent = true;
+        break;
+      case '}':
+      case ']':
         depth--;
-        if (needIndent) needIndent = false; // empty object/array stays compact
+        if (needIndent)
+          needIndent = false; // empty object/array stays compact
         else out += nl();
         out += c;
         break;
-      case ',': out += c + nl(); break;
-      case ':': out += ': '; break;
-      default: out += c;
+      case ',':
+        out += c + nl();
+        break;
+      case ':':
+        out += ': ';
+        break;
+      default:
+        out += c;
     }
   }
   return out;

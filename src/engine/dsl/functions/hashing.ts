@@ -24,8 +24,10 @@ export function mmh3(data: Uint8Array, seed = 0): number {
   }
   let k = 0;
   switch (len & 3) {
-    case 3: k ^= data[blocks + 2] << 16; // falls through
-    case 2: k ^= data[blocks + 1] << 8; // falls through
+    case 3:
+      k ^= data[blocks + 2] << 16; // falls through
+    case 2:
+      k ^= data[blocks + 1] << 8; // falls through
     case 1:
       k ^= data[blocks];
       k = Math.imul(k, c1);
@@ -63,7 +65,8 @@ function generateJwt(a: unknown[]): string {
   const none = alg.trim().toLowerCase() === 'none' || alg === '';
   const hmacs: Record<string, string> = { HS256: 'sha256', HS384: 'sha384', HS512: 'sha512' };
   if (!none && !hmacs[upper]) {
-    if (/^(RS|PS|ES)(256|384|512)$|^EDDSA$/.test(upper)) throw new DslError(`generate_jwt: ${upper} needs a private key object; only HS* and none are supported`);
+    if (/^(RS|PS|ES)(256|384|512)$|^EDDSA$/.test(upper))
+      throw new DslError(`generate_jwt: ${upper} needs a private key object; only HS* and none are supported`);
     throw new DslError(`generate_jwt: invalid algorithm: ${upper}`);
   }
   let payload = goJsonMarshal(claims);
@@ -88,7 +91,14 @@ export function registerHashing(): void {
   define('sha512', 1, ([s]) => hash('sha512', s));
   define('mmh3', 1, ([s]) => String(mmh3(s instanceof Uint8Array ? s : Buffer.from(sprint(s), 'utf8'))));
   define('hmac', 3, ([algo, data, secret]) => {
-    const map: Record<string, string> = { sha1: 'sha1', 'sha-1': 'sha1', sha256: 'sha256', 'sha-256': 'sha256', sha512: 'sha512', 'sha-512': 'sha512' };
+    const map: Record<string, string> = {
+      sha1: 'sha1',
+      'sha-1': 'sha1',
+      sha256: 'sha256',
+      'sha-256': 'sha256',
+      sha512: 'sha512',
+      'sha-512': 'sha512',
+    };
     const a = map[toStr(algo)];
     if (!a || typeof algo !== 'string') throw new DslError(`hmac: unsupported hash algorithm: '${toStr(algo)}'`);
     return crypto().createHmac(a, toBytes(secret)).update(toBytes(data)).digest('hex');
@@ -116,7 +126,9 @@ export function registerHashing(): void {
       throw new DslError('rsa_encrypt: invalid PEM format');
     }
     if (key.asymmetricKeyType !== 'rsa') throw new DslError('rsa_encrypt: not an RSA public key');
-    return crypto().publicEncrypt({ key, padding: crypto().constants.RSA_PKCS1_PADDING }, Buffer.from(plain, 'utf8')).toString('base64');
+    return crypto()
+      .publicEncrypt({ key, padding: crypto().constants.RSA_PKCS1_PADDING }, Buffer.from(plain, 'utf8'))
+      .toString('base64');
   });
   define('generate_jwt', undefined, generateJwt);
 }

@@ -4,16 +4,34 @@ import { jarmHash } from './jarm.ts';
 
 async function resolve(host: string, format: string): Promise<string> {
   switch (format) {
-    case '4': case 'a': return (await dns.lookup(host, { family: 4 })).address;
-    case '6': case 'aaaa': return (await dns.lookup(host, { family: 6 })).address;
-    case 'cname': return (await dns.resolveCname(host))[0] ?? '';
-    case 'ns': return (await dns.resolveNs(host))[0] ?? '';
-    case 'txt': return ((await dns.resolveTxt(host))[0] ?? []).join('');
-    case 'srv': { const r = (await dns.resolveSrv(host))[0]; return r ? r.name : ''; }
-    case 'ptr': return (await dns.reverse(host))[0] ?? '';
-    case 'mx': { const r = (await dns.resolveMx(host))[0]; return r ? r.exchange : ''; }
-    case 'soa': return (await dns.resolveSoa(host)).nsname;
-    default: { const r = (await dns.resolveCaa(host))[0]; return r ? String(r.issue ?? r.issuewild ?? r.iodef ?? '') : ''; }
+    case '4':
+    case 'a':
+      return (await dns.lookup(host, { family: 4 })).address;
+    case '6':
+    case 'aaaa':
+      return (await dns.lookup(host, { family: 6 })).address;
+    case 'cname':
+      return (await dns.resolveCname(host))[0] ?? '';
+    case 'ns':
+      return (await dns.resolveNs(host))[0] ?? '';
+    case 'txt':
+      return ((await dns.resolveTxt(host))[0] ?? []).join('');
+    case 'srv': {
+      const r = (await dns.resolveSrv(host))[0];
+      return r ? r.name : '';
+    }
+    case 'ptr':
+      return (await dns.reverse(host))[0] ?? '';
+    case 'mx': {
+      const r = (await dns.resolveMx(host))[0];
+      return r ? r.exchange : '';
+    }
+    case 'soa':
+      return (await dns.resolveSoa(host)).nsname;
+    default: {
+      const r = (await dns.resolveCaa(host))[0];
+      return r ? String(r.issue ?? r.issuewild ?? r.iodef ?? '') : '';
+    }
   }
 }
 

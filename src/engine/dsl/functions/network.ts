@@ -22,7 +22,12 @@ const cache = new Map<string, { value?: string; error?: string }>();
  */
 export class PendingIO extends Error {
   readonly pendingIO = true;
-  constructor(readonly key: string, readonly task: string, readonly args: string[], readonly timeoutMs: number) {
+  constructor(
+    readonly key: string,
+    readonly task: string,
+    readonly args: string[],
+    readonly timeoutMs: number,
+  ) {
     super(`${task}: answer pending`);
   }
 }
@@ -47,17 +52,27 @@ function runChild(task: string, args: string[], timeoutMs: number): string {
 export async function fulfillPendingIO(p: PendingIO, guard?: ConnectGuard): Promise<void> {
   if (cache.has(p.key)) return;
   let task = p.key;
-  if (guard && p.task === 'jarm') task = JSON.stringify([p.task, [...p.args, await guard.address(p.args[0]!, Number(p.args[1]))]]);
+  if (guard && p.task === 'jarm')
+    task = JSON.stringify([p.task, [...p.args, await guard.address(p.args[0]!, Number(p.args[1]))]]);
   const loader = compiled ? [] : ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href];
   const result = await new Promise<{ value?: string; error?: string }>((resolve) => {
-    childProcess().execFile(process.execPath, [...loader, childPath, task], { encoding: 'utf8', timeout: p.timeoutMs }, (err, stdout, stderr) => {
-      try {
-        const out = JSON.parse(stdout.trim().split('\n').pop() ?? '') as { ok: boolean; value?: string; error?: string };
-        resolve(out.ok ? { value: out.value ?? '' } : { error: out.error ?? 'failed' });
-      } catch {
-        resolve({ error: err ? err.message : `failed (${stderr.trim().slice(0, 200) || 'no output'})` });
-      }
-    });
+    childProcess().execFile(
+      process.execPath,
+      [...loader, childPath, task],
+      { encoding: 'utf8', timeout: p.timeoutMs },
+      (err, stdout, stderr) => {
+        try {
+          const out = JSON.parse(stdout.trim().split('\n').pop() ?? '') as {
+            ok: boolean;
+            value?: string;
+            error?: string;
+          };
+          resolve(out.ok ? { value: out.value ?? '' } : { error: out.error ?? 'failed' });
+        } catch {
+          resolve({ error: err ? err.message : `failed (${stderr.trim().slice(0, 200) || 'no output'})` });
+        }
+      },
+    );
   });
   if (cache.size > 1000) cache.clear();
   cache.set(p.key, result);

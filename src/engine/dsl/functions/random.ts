@@ -50,7 +50,10 @@ export function registerRandom(): void {
   });
   define('rand_text_alphanumeric', undefined, (a) => {
     if (a.length < 1 || a.length > 2) throw invalid('rand_text_alphanumeric');
-    return randSeq(removeChars(LETTERS + NUMBERS, a.length === 2 ? toStr(a[1]) : ''), lengthArg(a[0], 'rand_text_alphanumeric'));
+    return randSeq(
+      removeChars(LETTERS + NUMBERS, a.length === 2 ? toStr(a[1]) : ''),
+      lengthArg(a[0], 'rand_text_alphanumeric'),
+    );
   });
   define('rand_text_alpha', undefined, (a) => {
     if (a.length < 1 || a.length > 2) throw invalid('rand_text_alpha');

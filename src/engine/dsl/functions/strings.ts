@@ -27,7 +27,8 @@ function trimRight(s: string, cutset: string): string {
 
 /** Go's unicode.IsSpace set, used by strings.TrimSpace. */
 export function goTrimSpace(s: string): string {
-  return s.replace(/^[\t\n\v\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]+/, '')
+  return s
+    .replace(/^[\t\n\v\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]+/, '')
     .replace(/[\t\n\v\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]+$/, '');
 }
 
@@ -84,7 +85,12 @@ export function registerStrings(): void {
   define('replace', 3, ([s, o, n]) => {
     const old = toStr(o);
     const str = toStr(s);
-    if (old === '') return Array.from(str).map((c) => toStr(n) + c).join('') + toStr(n);
+    if (old === '')
+      return (
+        Array.from(str)
+          .map((c) => toStr(n) + c)
+          .join('') + toStr(n)
+      );
     return str.split(old).join(toStr(n));
   });
   define('replace_regex', 3, ([s, p, r]) => goReplaceAll(toStr(s), compileGoRegex(toStr(p)), toStr(r)));
@@ -94,7 +100,8 @@ export function registerStrings(): void {
     if (count === undefined) throw invalid('repeat');
     if (count < 0) throw new DslError('repeat: negative Repeat count');
     const text = toStr(s);
-    if (text.length * count > MAX_DSL_STRING) throw new DslError(`repeat: the result would be longer than ${MAX_DSL_STRING} characters`);
+    if (text.length * count > MAX_DSL_STRING)
+      throw new DslError(`repeat: the result would be longer than ${MAX_DSL_STRING} characters`);
     return text.repeat(count);
   });
   define('remove_bad_chars', 2, ([s, bad]) => {
@@ -115,10 +122,13 @@ export function registerStrings(): void {
       if (!list) throw new DslError('join: cannot cast elements into string');
       return list.join(sep);
     }
-    return a.slice(1).map((x) => {
-      if (Array.isArray(x)) throw new DslError('join: cannot use join on more than one slice element');
-      return toStr(x);
-    }).join(sep);
+    return a
+      .slice(1)
+      .map((x) => {
+        if (Array.isArray(x)) throw new DslError('join: cannot use join on more than one slice element');
+        return toStr(x);
+      })
+      .join(sep);
   });
   define('split', undefined, (a) => {
     if (a.length === 2) {
@@ -152,7 +162,10 @@ export function registerStrings(): void {
   });
   define('sort', undefined, (a) => {
     if (a.length === 0) throw invalid('sort');
-    if (a.length === 1) return Array.from(toStr(a[0])).sort((x, y) => x.codePointAt(0)! - y.codePointAt(0)!).join('');
+    if (a.length === 1)
+      return Array.from(toStr(a[0]))
+        .sort((x, y) => x.codePointAt(0)! - y.codePointAt(0)!)
+        .join('');
     return a.map(toStr).sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y)));
   });
   define('uniq', undefined, (a) => {
@@ -192,7 +205,8 @@ export function registerStrings(): void {
     if (pad.length === 0) throw new DslError('padding: invalid padding byte');
     const data = toBytes(s);
     if (data.length >= len) return fromBytes(data);
-    if (mode !== 'prefix' && mode !== 'suffix') throw new DslError("padding: padding mode must be 'prefix' or 'suffix'");
+    if (mode !== 'prefix' && mode !== 'suffix')
+      throw new DslError("padding: padding mode must be 'prefix' or 'suffix'");
     const fill = Buffer.alloc(len - data.length);
     for (let i = 0; i < fill.length; i++) fill[i] = pad[i % pad.length];
     return fromBytes(mode === 'prefix' ? Buffer.concat([fill, data]) : Buffer.concat([data, fill]));
@@ -219,11 +233,15 @@ export function registerStrings(): void {
   });
   define('line_starts_with', undefined, (a) => {
     if (a.length < 2) throw invalid('line_starts_with');
-    return toStr(a[0]).split('\n').some((line) => a.slice(1).some((p) => line.startsWith(toStr(p))));
+    return toStr(a[0])
+      .split('\n')
+      .some((line) => a.slice(1).some((p) => line.startsWith(toStr(p))));
   });
   define('line_ends_with', undefined, (a) => {
     if (a.length < 2) throw invalid('line_ends_with');
-    return toStr(a[0]).split('\n').some((line) => a.slice(1).some((p) => line.endsWith(toStr(p))));
+    return toStr(a[0])
+      .split('\n')
+      .some((line) => a.slice(1).some((p) => line.endsWith(toStr(p))));
   });
   define('regex', 2, ([p, s]) => compileGoRegex(toStr(p)).test(toStr(s)));
   define('regex_all', undefined, (a) => {

@@ -4,7 +4,15 @@ import { toStr } from '../values.ts';
 import { define, invalid } from './registry.ts';
 import { goFormat, goParse } from './gotime.ts';
 
-const DEFAULT_LAYOUTS = ['2006-01-02T15:04:05Z07:00', '2006-01-02 15:04:05 Z07:00', '2006-01-02 15:04:05', '2006-01-02 15:04 Z07:00', '2006-01-02 15:04', '2006-01-02 Z07:00', '2006-01-02'];
+const DEFAULT_LAYOUTS = [
+  '2006-01-02T15:04:05Z07:00',
+  '2006-01-02 15:04:05 Z07:00',
+  '2006-01-02 15:04:05',
+  '2006-01-02 15:04 Z07:00',
+  '2006-01-02 15:04',
+  '2006-01-02 Z07:00',
+  '2006-01-02',
+];
 
 function timeArg(a: unknown[]): Date {
   if (a.length !== 2) return new Date();
@@ -20,13 +28,30 @@ function simpleFormat(format: string, d: Date): string {
   for (const m of format.matchAll(/%([A-Za-z])/g)) {
     let value: number;
     switch (m[1]) {
-      case 'Y': case 'y': value = d.getFullYear(); break;
-      case 'M': value = d.getMonth() + 1; break;
-      case 'D': case 'd': value = d.getDate(); break;
-      case 'H': case 'h': value = d.getHours(); break;
-      case 'm': value = d.getMinutes(); break;
-      case 'S': case 's': value = d.getSeconds(); break;
-      default: throw new DslError(`date_time: invalid date time format string: ${m[0]}`);
+      case 'Y':
+      case 'y':
+        value = d.getFullYear();
+        break;
+      case 'M':
+        value = d.getMonth() + 1;
+        break;
+      case 'D':
+      case 'd':
+        value = d.getDate();
+        break;
+      case 'H':
+      case 'h':
+        value = d.getHours();
+        break;
+      case 'm':
+        value = d.getMinutes();
+        break;
+      case 'S':
+      case 's':
+        value = d.getSeconds();
+        break;
+      default:
+        throw new DslError(`date_time: invalid date time format string: ${m[0]}`);
     }
     out = out.split(m[0]).join(String(value).padStart(2, '0'));
   }
@@ -74,7 +99,8 @@ export function registerTime(): void {
     }
     const layout = toStr(a[1]);
     const t = goParse(input, layout);
-    if (t === undefined) throw new DslError(`to_unix_time: could not parse the current input with the '${layout}' layout`);
+    if (t === undefined)
+      throw new DslError(`to_unix_time: could not parse the current input with the '${layout}' layout`);
     return t;
   });
   define('wait_for', undefined, (a) => {

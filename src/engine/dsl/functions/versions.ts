@@ -4,7 +4,8 @@ import { DslError } from '../errors.ts';
 import { toStr } from '../values.ts';
 import { define, invalid } from './registry.ts';
 
-const VERSION_RAW = 'v?([0-9]+(\\.[0-9]+)*?)(-([0-9]+[0-9A-Za-z\\-~]*(\\.[0-9A-Za-z\\-~]+)*)|(-?([A-Za-z\\-~]+[0-9A-Za-z\\-~]*(\\.[0-9A-Za-z\\-~]+)*)))?(\\+([0-9A-Za-z\\-~]+(\\.[0-9A-Za-z\\-~]+)*))?';
+const VERSION_RAW =
+  'v?([0-9]+(\\.[0-9]+)*?)(-([0-9]+[0-9A-Za-z\\-~]*(\\.[0-9A-Za-z\\-~]+)*)|(-?([A-Za-z\\-~]+[0-9A-Za-z\\-~]*(\\.[0-9A-Za-z\\-~]+)*)))?(\\+([0-9A-Za-z\\-~]+(\\.[0-9A-Za-z\\-~]+)*))?';
 const VERSION_RE = new RegExp(`^${VERSION_RAW}$`);
 const CONSTRAINT_RE = new RegExp(`^\\s*(=|!=|>|<|>=|<=|~>)?\\s*(${VERSION_RAW})\\s*$`);
 
@@ -60,7 +61,8 @@ export function compareVersions(a: Version, b: Version): number {
 }
 
 function prereleaseCheck(v: Version, c: Version): boolean {
-  if (c.pre && v.pre) return v.segments.every((s, i) => s === (c.segments[i] ?? 0n)) && v.segments.length === c.segments.length;
+  if (c.pre && v.pre)
+    return v.segments.every((s, i) => s === (c.segments[i] ?? 0n)) && v.segments.length === c.segments.length;
   if (!c.pre && v.pre) return false;
   return true;
 }
@@ -68,13 +70,21 @@ function prereleaseCheck(v: Version, c: Version): boolean {
 function check(op: string, v: Version, c: Version): boolean {
   const cmp = compareVersions(v, c);
   switch (op) {
-    case '': case '=': return cmp === 0;
-    case '!=': return cmp !== 0;
-    case '>': return prereleaseCheck(v, c) && cmp > 0;
-    case '<': return prereleaseCheck(v, c) && cmp < 0;
-    case '>=': return prereleaseCheck(v, c) && cmp >= 0;
-    case '<=': return prereleaseCheck(v, c) && cmp <= 0;
-    default: { // ~> pessimistic
+    case '':
+    case '=':
+      return cmp === 0;
+    case '!=':
+      return cmp !== 0;
+    case '>':
+      return prereleaseCheck(v, c) && cmp > 0;
+    case '<':
+      return prereleaseCheck(v, c) && cmp < 0;
+    case '>=':
+      return prereleaseCheck(v, c) && cmp >= 0;
+    case '<=':
+      return prereleaseCheck(v, c) && cmp <= 0;
+    default: {
+      // ~> pessimistic
       if (!prereleaseCheck(v, c) || (c.pre && !v.pre)) return false;
       if (cmp < 0) return false;
       if (c.si > v.si) return false;

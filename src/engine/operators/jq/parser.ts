@@ -23,9 +23,43 @@ export type JqNode =
   | { k: 'if'; cond: JqNode; then: JqNode; elifs: [JqNode, JqNode][]; else: JqNode | null }
   | { k: 'reduce'; source: JqNode; name: string; init: JqNode; update: JqNode };
 
-type Tok = { t: 'op' | 'ident' | 'field' | 'num' | 'str' | 'var' | 'eof'; v: string; parts?: (string | string)[]; raw?: (string | { expr: string })[] };
+type Tok = {
+  t: 'op' | 'ident' | 'field' | 'num' | 'str' | 'var' | 'eof';
+  v: string;
+  parts?: (string | string)[];
+  raw?: (string | { expr: string })[];
+};
 
-const OPS = ['?//', '//', '==', '!=', '<=', '>=', '|=', '..', '|', ',', '.', '[', ']', '(', ')', '{', '}', ':', ';', '<', '>', '+', '-', '*', '/', '%', '?', '='];
+const OPS = [
+  '?//',
+  '//',
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '|=',
+  '..',
+  '|',
+  ',',
+  '.',
+  '[',
+  ']',
+  '(',
+  ')',
+  '{',
+  '}',
+  ':',
+  ';',
+  '<',
+  '>',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '?',
+  '=',
+];
 
 export class JqSyntaxError extends Error {}
 
@@ -34,8 +68,14 @@ function lex(src: string): Tok[] {
   let i = 0;
   while (i < src.length) {
     const c = src[i];
-    if (/\s/.test(c)) { i++; continue; }
-    if (c === '#') { while (i < src.length && src[i] !== '\n') i++; continue; }
+    if (/\s/.test(c)) {
+      i++;
+      continue;
+    }
+    if (c === '#') {
+      while (i < src.length && src[i] !== '\n') i++;
+      continue;
+    }
     if (c === '"') {
       // String with \( ) interpolation: keep raw pieces, parse the expressions later.
       const raw: (string | { expr: string })[] = [];
@@ -58,8 +98,21 @@ function lex(src: string): Tok[] {
             i = j;
             continue;
           }
-          const map: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', '"': '"', '\\': '\\', '/': '/' };
-          if (d === 'u') { cur += String.fromCharCode(Number.parseInt(src.slice(i + 2, i + 6), 16)); i += 6; continue; }
+          const map: Record<string, string> = {
+            n: '\n',
+            t: '\t',
+            r: '\r',
+            b: '\b',
+            f: '\f',
+            '"': '"',
+            '\\': '\\',
+            '/': '/',
+          };
+          if (d === 'u') {
+            cur += String.fromCharCode(Number.parseInt(src.slice(i + 2, i + 6), 16));
+            i += 6;
+            continue;
+          }
           if (map[d] === undefined) throw new JqSyntaxError(`invalid escape \\${d}`);
           cur += map[d];
           i += 2;
@@ -107,16 +160,43 @@ function lex(src: string): Tok[] {
   return toks;
 }
 
-const KEYWORDS = new Set(['and', 'or', 'if', 'then', 'elif', 'else', 'end', 'as', 'reduce', 'foreach', 'try', 'catch', 'def', 'import', 'include', 'label']);
+const KEYWORDS = new Set([
+  'and',
+  'or',
+  'if',
+  'then',
+  'elif',
+  'else',
+  'end',
+  'as',
+  'reduce',
+  'foreach',
+  'try',
+  'catch',
+  'def',
+  'import',
+  'include',
+  'label',
+]);
 
 class Parser {
   private i = 0;
   constructor(private readonly toks: Tok[]) {}
 
-  private peek(): Tok { return this.toks[this.i]; }
-  private next(): Tok { return this.toks[this.i++]; }
-  private isOp(v: string): boolean { const t = this.peek(); return t.t === 'op' && t.v === v; }
-  private isIdent(v: string): boolean { const t = this.peek(); return t.t === 'ident' && t.v === v; }
+  private peek(): Tok {
+    return this.toks[this.i];
+  }
+  private next(): Tok {
+    return this.toks[this.i++];
+  }
+  private isOp(v: string): boolean {
+    const t = this.peek();
+    return t.t === 'op' && t.v === v;
+  }
+  private isIdent(v: string): boolean {
+    const t = this.peek();
+    return t.t === 'ident' && t.v === v;
+  }
   private expectOp(v: string): void {
     const t = this.next();
     if (t.t !== 'op' || t.v !== v) throw new JqSyntaxError(`expected '${v}' but found '${t.v || t.t}'`);
@@ -278,13 +358,18 @@ class Parser {
   private parseTerm(): JqNode {
     const t = this.next();
     switch (t.t) {
-      case 'num': return { k: 'lit', v: Number(t.v) };
-      case 'str': return this.stringNode(t);
-      case 'field': return { k: 'index', target: { k: 'identity' }, key: { k: 'lit', v: t.v }, opt: false };
-      case 'var': return { k: 'var', name: t.v };
+      case 'num':
+        return { k: 'lit', v: Number(t.v) };
+      case 'str':
+        return this.stringNode(t);
+      case 'field':
+        return { k: 'index', target: { k: 'identity' }, key: { k: 'lit', v: t.v }, opt: false };
+      case 'var':
+        return { k: 'var', name: t.v };
       case 'op':
         if (t.v === '.') {
-          if (this.peek().t === 'str') return { k: 'index', target: { k: 'identity' }, key: this.stringNode(this.next()), opt: false };
+          if (this.peek().t === 'str')
+            return { k: 'index', target: { k: 'identity' }, key: this.stringNode(this.next()), opt: false };
           return { k: 'identity' };
         }
         if (t.v === '..') return { k: 'recurse' };
@@ -294,7 +379,10 @@ class Parser {
           return e;
         }
         if (t.v === '[') {
-          if (this.isOp(']')) { this.next(); return { k: 'array', body: null }; }
+          if (this.isOp(']')) {
+            this.next();
+            return { k: 'array', body: null };
+          }
           const body = this.parsePipe();
           this.expectOp(']');
           return { k: 'array', body };
@@ -364,7 +452,10 @@ class Parser {
 
   private parseObject(): JqNode {
     const entries: { key: JqNode; value: JqNode | null }[] = [];
-    if (this.isOp('}')) { this.next(); return { k: 'object', entries }; }
+    if (this.isOp('}')) {
+      this.next();
+      return { k: 'object', entries };
+    }
     for (;;) {
       const t = this.next();
       let key: JqNode;
@@ -373,7 +464,10 @@ class Parser {
       else if (t.t === 'var') {
         // {$x} means {"x": $x}
         entries.push({ key: { k: 'lit', v: t.v }, value: { k: 'var', name: t.v } });
-        if (this.isOp(',')) { this.next(); continue; }
+        if (this.isOp(',')) {
+          this.next();
+          continue;
+        }
         this.expectOp('}');
         return { k: 'object', entries };
       } else if (t.t === 'op' && t.v === '(') {
@@ -386,7 +480,10 @@ class Parser {
         value = this.parseObjectValue();
       }
       entries.push({ key, value });
-      if (this.isOp(',')) { this.next(); continue; }
+      if (this.isOp(',')) {
+        this.next();
+        continue;
+      }
       this.expectOp('}');
       return { k: 'object', entries };
     }

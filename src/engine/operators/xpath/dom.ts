@@ -19,9 +19,55 @@ function node(type: XNode['type'], name: string, parent: XNode | null, value = '
   return { type, name, value, attrs: [], children: [], parent, order: 0 };
 }
 
-const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr', 'keygen']);
+const VOID = new Set([
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
+  'keygen',
+]);
 const RAW = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext']);
-const CLOSES_P = new Set(['address', 'article', 'aside', 'blockquote', 'div', 'dl', 'fieldset', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'table', 'ul', 'details', 'figure', 'figcaption', 'menu']);
+const CLOSES_P = new Set([
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'div',
+  'dl',
+  'fieldset',
+  'footer',
+  'form',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hr',
+  'main',
+  'nav',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'table',
+  'ul',
+  'details',
+  'figure',
+  'figcaption',
+  'menu',
+]);
 const HEAD_TAGS = new Set(['title', 'meta', 'link', 'base', 'style', 'script', 'noscript']);
 
 /** Elements that an opening tag implicitly closes when they are the current element. */
@@ -53,7 +99,10 @@ export function parseMarkup(src: string, xml: boolean): XNode {
   let i = 0;
   while (i < src.length) {
     const lt = src.indexOf('<', i);
-    if (lt < 0) { addText(src.slice(i)); break; }
+    if (lt < 0) {
+      addText(src.slice(i));
+      break;
+    }
     addText(src.slice(i, lt));
     i = lt;
     if (src.startsWith('<!--', i)) {
@@ -77,16 +126,27 @@ export function parseMarkup(src: string, xml: boolean): XNode {
     }
     if (src[i + 1] === '/') {
       const m = /^<\/\s*([^\s>]+)\s*[^>]*>?/.exec(src.slice(i));
-      if (!m) { addText('<'); i++; continue; }
+      if (!m) {
+        addText('<');
+        i++;
+        continue;
+      }
       const name = xml ? m[1] : m[1].toLowerCase();
       for (let s = stack.length - 1; s > 0; s--) {
-        if (stack[s].name === name) { stack.length = s; break; }
+        if (stack[s].name === name) {
+          stack.length = s;
+          break;
+        }
       }
       i += m[0].length;
       continue;
     }
     const m = /^<([A-Za-z_][^\s/>]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/.exec(src.slice(i));
-    if (!m) { addText('<'); i++; continue; }
+    if (!m) {
+      addText('<');
+      i++;
+      continue;
+    }
     const name = xml ? m[1] : m[1].toLowerCase();
     let attrText = m[2];
     const selfClosing = /\/\s*$/.test(attrText);
@@ -111,7 +171,10 @@ export function parseMarkup(src: string, xml: boolean): XNode {
     if (!xml && RAW.has(name)) {
       const close = src.toLowerCase().indexOf(`</${name}`, i);
       const body = src.slice(i, close < 0 ? src.length : close);
-      if (body) el.children.push(node('text', '#text', el, name === 'title' || name === 'textarea' ? entities().decodeHTML(body) : body));
+      if (body)
+        el.children.push(
+          node('text', '#text', el, name === 'title' || name === 'textarea' ? entities().decodeHTML(body) : body),
+        );
       const gt = close < 0 ? -1 : src.indexOf('>', close);
       i = gt < 0 ? src.length : gt + 1;
       continue;

@@ -49,24 +49,39 @@ function descendants(n: XNode, out: XNode[]): void {
 
 function axisNodes(n: XNode, axis: string): XNode[] {
   switch (axis) {
-    case 'child': return n.children;
-    case 'attribute': return n.attrs;
-    case 'self': return [n];
-    case 'parent': return n.parent ? [n.parent] : [];
-    case 'descendant': { const o: XNode[] = []; descendants(n, o); return o; }
-    case 'descendant-or-self': { const o: XNode[] = [n]; descendants(n, o); return o; }
-    case 'ancestor': case 'ancestor-or-self': {
+    case 'child':
+      return n.children;
+    case 'attribute':
+      return n.attrs;
+    case 'self':
+      return [n];
+    case 'parent':
+      return n.parent ? [n.parent] : [];
+    case 'descendant': {
+      const o: XNode[] = [];
+      descendants(n, o);
+      return o;
+    }
+    case 'descendant-or-self': {
+      const o: XNode[] = [n];
+      descendants(n, o);
+      return o;
+    }
+    case 'ancestor':
+    case 'ancestor-or-self': {
       const o: XNode[] = axis === 'ancestor-or-self' ? [n] : [];
       for (let p = n.parent; p; p = p.parent) o.push(p);
       return o; // reverse axis: nearest first
     }
-    case 'following-sibling': case 'preceding-sibling': {
+    case 'following-sibling':
+    case 'preceding-sibling': {
       if (!n.parent || n.type === 'attribute') return [];
       const sib = n.parent.children;
       const i = sib.indexOf(n);
       return axis === 'following-sibling' ? sib.slice(i + 1) : sib.slice(0, i).reverse();
     }
-    case 'following': case 'preceding': {
+    case 'following':
+    case 'preceding': {
       let root = n;
       while (root.parent) root = root.parent;
       const all: XNode[] = [];
@@ -77,7 +92,8 @@ function axisNodes(n: XNode, axis: string): XNode[] {
         ? all.filter((x) => x.order > n.order && !mine.has(x))
         : all.filter((x) => x.order < n.order && !anc.has(x)).reverse();
     }
-    default: return [];
+    default:
+      return [];
   }
 }
 
@@ -109,7 +125,13 @@ function runSteps(start: XNode[], steps: XStep[]): XNode[] {
   let set = start;
   for (const step of steps) {
     const next: XNode[] = [];
-    for (const n of set) next.push(...applyPreds(axisNodes(n, step.axis).filter((x) => testNode(x, step)), step.preds));
+    for (const n of set)
+      next.push(
+        ...applyPreds(
+          axisNodes(n, step.axis).filter((x) => testNode(x, step)),
+          step.preds,
+        ),
+      );
     set = sortUnique(next);
   }
   return set;
@@ -138,27 +160,43 @@ function callFn(name: string, args: XExpr[], ctx: Ctx): Val {
   const a = (i: number) => evaluate(args[i], ctx);
   const s = (i: number) => (args.length > i ? str(a(i)) : stringValue(ctx.node));
   switch (name) {
-    case 'contains': return s(0).includes(s(1));
-    case 'starts-with': return s(0).startsWith(s(1));
-    case 'ends-with': return s(0).endsWith(s(1));
-    case 'not': return !bool(a(0));
-    case 'true': return true;
-    case 'false': return false;
-    case 'boolean': return bool(a(0));
-    case 'number': return args.length ? num(a(0)) : num(stringValue(ctx.node));
-    case 'string': return s(0);
-    case 'concat': return args.map((_, i) => str(a(i))).join('');
-    case 'normalize-space': return s(0).trim().replace(/\s+/g, ' ');
-    case 'string-length': return Array.from(s(0)).length;
-    case 'lower-case': return s(0).toLowerCase();
-    case 'upper-case': return s(0).toUpperCase();
+    case 'contains':
+      return s(0).includes(s(1));
+    case 'starts-with':
+      return s(0).startsWith(s(1));
+    case 'ends-with':
+      return s(0).endsWith(s(1));
+    case 'not':
+      return !bool(a(0));
+    case 'true':
+      return true;
+    case 'false':
+      return false;
+    case 'boolean':
+      return bool(a(0));
+    case 'number':
+      return args.length ? num(a(0)) : num(stringValue(ctx.node));
+    case 'string':
+      return s(0);
+    case 'concat':
+      return args.map((_, i) => str(a(i))).join('');
+    case 'normalize-space':
+      return s(0).trim().replace(/\s+/g, ' ');
+    case 'string-length':
+      return Array.from(s(0)).length;
+    case 'lower-case':
+      return s(0).toLowerCase();
+    case 'upper-case':
+      return s(0).toUpperCase();
     case 'translate': {
       const from = Array.from(str(a(1)));
       const to = Array.from(str(a(2)));
-      return Array.from(s(0)).map((ch) => {
-        const i = from.indexOf(ch);
-        return i < 0 ? ch : i < to.length ? to[i] : '';
-      }).join('');
+      return Array.from(s(0))
+        .map((ch) => {
+          const i = from.indexOf(ch);
+          return i < 0 ? ch : i < to.length ? to[i] : '';
+        })
+        .join('');
     }
     case 'matches': {
       const flags = args.length > 2 ? str(a(2)) : '';
@@ -171,30 +209,60 @@ function callFn(name: string, args: XExpr[], ctx: Ctx): Val {
       const len = args.length > 2 ? Math.round(num(a(2))) : Infinity;
       return chars.filter((_, i) => i + 1 >= start && i + 1 < start + len).join('');
     }
-    case 'substring-before': { const x = s(0); const i = x.indexOf(str(a(1))); return i < 0 ? '' : x.slice(0, i); }
-    case 'substring-after': { const x = s(0); const y = str(a(1)); const i = x.indexOf(y); return i < 0 ? '' : x.slice(i + y.length); }
-    case 'count': { const v = a(0); return isSet(v) ? v.length : 0; }
-    case 'sum': { const v = a(0); return isSet(v) ? v.reduce((acc, n) => acc + num(stringValue(n)), 0) : num(v); }
-    case 'position': return ctx.pos;
-    case 'last': return ctx.size;
-    case 'name': case 'local-name': {
+    case 'substring-before': {
+      const x = s(0);
+      const i = x.indexOf(str(a(1)));
+      return i < 0 ? '' : x.slice(0, i);
+    }
+    case 'substring-after': {
+      const x = s(0);
+      const y = str(a(1));
+      const i = x.indexOf(y);
+      return i < 0 ? '' : x.slice(i + y.length);
+    }
+    case 'count': {
+      const v = a(0);
+      return isSet(v) ? v.length : 0;
+    }
+    case 'sum': {
+      const v = a(0);
+      return isSet(v) ? v.reduce((acc, n) => acc + num(stringValue(n)), 0) : num(v);
+    }
+    case 'position':
+      return ctx.pos;
+    case 'last':
+      return ctx.size;
+    case 'name':
+    case 'local-name': {
       const v = args.length ? a(0) : [ctx.node];
       const n = isSet(v) ? v[0] : undefined;
-      return n && (n.type === 'element' || n.type === 'attribute') ? (name === 'local-name' ? n.name.split(':').pop()! : n.name) : '';
+      return n && (n.type === 'element' || n.type === 'attribute')
+        ? name === 'local-name'
+          ? n.name.split(':').pop()!
+          : n.name
+        : '';
     }
-    case 'floor': return Math.floor(num(a(0)));
-    case 'ceiling': return Math.ceil(num(a(0)));
-    case 'round': return Math.round(num(a(0)));
-    default: throw new Error(`unknown xpath function ${name}()`);
+    case 'floor':
+      return Math.floor(num(a(0)));
+    case 'ceiling':
+      return Math.ceil(num(a(0)));
+    case 'round':
+      return Math.round(num(a(0)));
+    default:
+      throw new Error(`unknown xpath function ${name}()`);
   }
 }
 
 export function evaluate(e: XExpr, ctx: Ctx): Val {
   switch (e.k) {
-    case 'str': return e.v;
-    case 'num': return e.v;
-    case 'neg': return -num(evaluate(e.arg, ctx));
-    case 'fn': return callFn(e.name, e.args, ctx);
+    case 'str':
+      return e.v;
+    case 'num':
+      return e.v;
+    case 'neg':
+      return -num(evaluate(e.arg, ctx));
+    case 'fn':
+      return callFn(e.name, e.args, ctx);
     case 'filter': {
       const v = evaluate(e.expr, ctx);
       if (!isSet(v)) throw new Error('predicate on a non-node-set');
@@ -215,15 +283,22 @@ export function evaluate(e: XExpr, ctx: Ctx): Val {
     }
     case 'bin': {
       switch (e.op) {
-        case 'or': return bool(evaluate(e.left, ctx)) || bool(evaluate(e.right, ctx));
-        case 'and': return bool(evaluate(e.left, ctx)) && bool(evaluate(e.right, ctx));
+        case 'or':
+          return bool(evaluate(e.left, ctx)) || bool(evaluate(e.right, ctx));
+        case 'and':
+          return bool(evaluate(e.left, ctx)) && bool(evaluate(e.right, ctx));
         case '|': {
           const l = evaluate(e.left, ctx);
           const r = evaluate(e.right, ctx);
           if (!isSet(l) || !isSet(r)) throw new Error('| needs node-sets');
           return sortUnique([...l, ...r]);
         }
-        case '=': case '!=': case '<': case '>': case '<=': case '>=':
+        case '=':
+        case '!=':
+        case '<':
+        case '>':
+        case '<=':
+        case '>=':
           return compare(e.op, evaluate(e.left, ctx), evaluate(e.right, ctx));
         default: {
           const l = num(evaluate(e.left, ctx));

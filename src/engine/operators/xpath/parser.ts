@@ -17,14 +17,30 @@ export interface XStep {
 
 type Tok = { t: 'name' | 'str' | 'num' | 'op' | 'eof'; v: string };
 
-const AXES = new Set(['child', 'descendant', 'descendant-or-self', 'self', 'parent', 'ancestor', 'ancestor-or-self', 'following-sibling', 'preceding-sibling', 'following', 'preceding', 'attribute']);
+const AXES = new Set([
+  'child',
+  'descendant',
+  'descendant-or-self',
+  'self',
+  'parent',
+  'ancestor',
+  'ancestor-or-self',
+  'following-sibling',
+  'preceding-sibling',
+  'following',
+  'preceding',
+  'attribute',
+]);
 
 function lex(src: string): Tok[] {
   const out: Tok[] = [];
   let i = 0;
   while (i < src.length) {
     const c = src[i];
-    if (/\s/.test(c)) { i++; continue; }
+    if (/\s/.test(c)) {
+      i++;
+      continue;
+    }
     if (c === '"' || c === "'") {
       const end = src.indexOf(c, i + 1);
       if (end < 0) throw new Error('unterminated string literal');
@@ -39,8 +55,16 @@ function lex(src: string): Tok[] {
       continue;
     }
     const two = src.slice(i, i + 2);
-    if (['//', '::', '..', '!=', '<=', '>='].includes(two)) { out.push({ t: 'op', v: two }); i += 2; continue; }
-    if ('/()[]@,|=<>*+-.$'.includes(c)) { out.push({ t: 'op', v: c }); i++; continue; }
+    if (['//', '::', '..', '!=', '<=', '>='].includes(two)) {
+      out.push({ t: 'op', v: two });
+      i += 2;
+      continue;
+    }
+    if ('/()[]@,|=<>*+-.$'.includes(c)) {
+      out.push({ t: 'op', v: c });
+      i++;
+      continue;
+    }
     const m = /^[A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?/.exec(src.slice(i));
     if (!m) throw new Error(`unexpected character '${c}'`);
     // A trailing '-' or '.' belongs to the name only when followed by a name character.
@@ -54,10 +78,20 @@ function lex(src: string): Tok[] {
 class P {
   private i = 0;
   constructor(private readonly toks: Tok[]) {}
-  private peek(o = 0) { return this.toks[this.i + o]; }
-  private next() { return this.toks[this.i++]; }
-  private isOp(v: string) { const t = this.peek(); return t.t === 'op' && t.v === v; }
-  private expect(v: string) { const t = this.next(); if (t.v !== v) throw new Error(`expected '${v}' but found '${t.v || 'end'}'`); }
+  private peek(o = 0) {
+    return this.toks[this.i + o];
+  }
+  private next() {
+    return this.toks[this.i++];
+  }
+  private isOp(v: string) {
+    const t = this.peek();
+    return t.t === 'op' && t.v === v;
+  }
+  private expect(v: string) {
+    const t = this.next();
+    if (t.v !== v) throw new Error(`expected '${v}' but found '${t.v || 'end'}'`);
+  }
 
   parse(): XExpr {
     const e = this.or();
@@ -75,11 +109,21 @@ class P {
       left = { k: 'bin', op: t.v, left, right: sub() };
     }
   }
-  private or(): XExpr { return this.binLevel(['or'], () => this.and(), true); }
-  private and(): XExpr { return this.binLevel(['and'], () => this.eq(), true); }
-  private eq(): XExpr { return this.binLevel(['=', '!='], () => this.rel()); }
-  private rel(): XExpr { return this.binLevel(['<', '>', '<=', '>='], () => this.add()); }
-  private add(): XExpr { return this.binLevel(['+', '-'], () => this.mul()); }
+  private or(): XExpr {
+    return this.binLevel(['or'], () => this.and(), true);
+  }
+  private and(): XExpr {
+    return this.binLevel(['and'], () => this.eq(), true);
+  }
+  private eq(): XExpr {
+    return this.binLevel(['=', '!='], () => this.rel());
+  }
+  private rel(): XExpr {
+    return this.binLevel(['<', '>', '<=', '>='], () => this.add());
+  }
+  private add(): XExpr {
+    return this.binLevel(['+', '-'], () => this.mul());
+  }
   private mul(): XExpr {
     let left = this.unary();
     for (;;) {
@@ -91,13 +135,22 @@ class P {
     }
   }
   private unary(): XExpr {
-    if (this.isOp('-')) { this.next(); return { k: 'neg', arg: this.unary() }; }
+    if (this.isOp('-')) {
+      this.next();
+      return { k: 'neg', arg: this.unary() };
+    }
     return this.binLevel(['|'], () => this.pathExpr());
   }
   private pathExpr(): XExpr {
     const t = this.peek();
-    const isPrimary = t.t === 'str' || t.t === 'num' || (t.t === 'op' && (t.v === '(' || t.v === '$')) ||
-      (t.t === 'name' && this.peek(1).t === 'op' && this.peek(1).v === '(' && !['text', 'node', 'comment', 'processing-instruction'].includes(t.v));
+    const isPrimary =
+      t.t === 'str' ||
+      t.t === 'num' ||
+      (t.t === 'op' && (t.v === '(' || t.v === '$')) ||
+      (t.t === 'name' &&
+        this.peek(1).t === 'op' &&
+        this.peek(1).v === '(' &&
+        !['text', 'node', 'comment', 'processing-instruction'].includes(t.v));
     if (isPrimary) {
       let e = this.primary();
       const preds: XExpr[] = [];
@@ -128,7 +181,8 @@ class P {
   }
   private relative(steps: XStep[]): void {
     while (this.isOp('/') || this.isOp('//')) {
-      if (this.next().v === '//') steps.push({ axis: 'descendant-or-self', test: { kind: 'type', type: 'node' }, preds: [] });
+      if (this.next().v === '//')
+        steps.push({ axis: 'descendant-or-self', test: { kind: 'type', type: 'node' }, preds: [] });
       steps.push(this.step());
     }
   }
@@ -137,11 +191,19 @@ class P {
     this.relative(steps);
   }
   private step(): XStep {
-    if (this.isOp('.')) { this.next(); return { axis: 'self', test: { kind: 'type', type: 'node' }, preds: [] }; }
-    if (this.isOp('..')) { this.next(); return { axis: 'parent', test: { kind: 'type', type: 'node' }, preds: [] }; }
+    if (this.isOp('.')) {
+      this.next();
+      return { axis: 'self', test: { kind: 'type', type: 'node' }, preds: [] };
+    }
+    if (this.isOp('..')) {
+      this.next();
+      return { axis: 'parent', test: { kind: 'type', type: 'node' }, preds: [] };
+    }
     let axis = 'child';
-    if (this.isOp('@')) { this.next(); axis = 'attribute'; }
-    else if (this.peek().t === 'name' && this.peek(1).v === '::') {
+    if (this.isOp('@')) {
+      this.next();
+      axis = 'attribute';
+    } else if (this.peek().t === 'name' && this.peek(1).v === '::') {
       axis = this.next().v;
       if (!AXES.has(axis)) throw new Error(`unknown axis '${axis}'`);
       this.next();
@@ -169,14 +231,21 @@ class P {
     const t = this.next();
     if (t.t === 'str') return { k: 'str', v: t.v };
     if (t.t === 'num') return { k: 'num', v: Number(t.v) };
-    if (t.t === 'op' && t.v === '(') { const e = this.or(); this.expect(')'); return e; }
+    if (t.t === 'op' && t.v === '(') {
+      const e = this.or();
+      this.expect(')');
+      return e;
+    }
     if (t.t === 'op' && t.v === '$') throw new Error('variables are not supported');
     if (t.t === 'name') {
       this.expect('(');
       const args: XExpr[] = [];
       if (!this.isOp(')')) {
         args.push(this.or());
-        while (this.isOp(',')) { this.next(); args.push(this.or()); }
+        while (this.isOp(',')) {
+          this.next();
+          args.push(this.or());
+        }
       }
       this.expect(')');
       return { k: 'fn', name: t.v, args };

@@ -1,7 +1,15 @@
 // What every non-http protocol shares: a block compiled from the template's checked fields, the values
 // a request is rendered with, payload combinations, and turning one response into result events through
 // the shared operators (exporting its values to later blocks as nuclei's template context does).
-import type { AttackType, Extractor, Matcher, Operators, OtherProtocolBlock, Payloads, Template } from '../../template/types.ts';
+import type {
+  AttackType,
+  Extractor,
+  Matcher,
+  Operators,
+  OtherProtocolBlock,
+  Payloads,
+  Template,
+} from '../../template/types.ts';
 import type { ResultEvent } from '../../output/types.ts';
 import { render as dslRender, unresolvedVariables } from '../../dsl/index.ts';
 import { runOperators } from '../../operators/index.ts';
@@ -47,7 +55,11 @@ export function unresolved(text: string, vars: Record<string, unknown>): string[
 }
 
 /** Built-ins of the input, shared values, payload values, template variables, CLI variables, constants. */
-export function blockVars(ctx: BlockContext, builtins: Record<string, string>, combo: Record<string, string>): Record<string, unknown> {
+export function blockVars(
+  ctx: BlockContext,
+  builtins: Record<string, string>,
+  combo: Record<string, string>,
+): Record<string, unknown> {
   return requestVars(ctx.t, builtins, ctx.shared, combo, ctx.o.vars, render);
 }
 
@@ -69,7 +81,11 @@ export interface EventFields {
  * and (in a multi-protocol template) every response value go to the shared values. True on a match.
  */
 export async function operate(
-  ctx: BlockContext, protocol: string, b: CommonBlock, response: Record<string, unknown>, vars: Record<string, unknown>,
+  ctx: BlockContext,
+  protocol: string,
+  b: CommonBlock,
+  response: Record<string, unknown>,
+  vars: Record<string, unknown>,
   fields: EventFields,
 ): Promise<{ matched: boolean; events: ResultEvent[] }> {
   if (ctx.multi) {
@@ -99,7 +115,11 @@ export async function operate(
   return { matched: events.length > 0 && (result.matched || b.matchers.length === 0), events };
 }
 
-async function operatorsWithIO(b: CommonBlock, data: Record<string, unknown>, guard: ConnectGuard | undefined): Promise<OperatorOutcome> {
+async function operatorsWithIO(
+  b: CommonBlock,
+  data: Record<string, unknown>,
+  guard: ConnectGuard | undefined,
+): Promise<OperatorOutcome> {
   for (let i = 0; ; i++) {
     try {
       return runOperators(b, data) as OperatorOutcome;
@@ -123,11 +143,22 @@ function someKey(o: Record<string, unknown> | undefined): boolean {
   return false;
 }
 
-function eventsOf(t: Template, protocol: string, b: CommonBlock, result: OperatorOutcome, fields: EventFields): ResultEvent[] {
+function eventsOf(
+  t: Template,
+  protocol: string,
+  b: CommonBlock,
+  result: OperatorOutcome,
+  fields: EventFields,
+): ResultEvent[] {
   const hasMatchers = b.matchers.length > 0;
   if (hasMatchers && b.matchers.every((m) => m.internal)) return [];
   return eventsFor(t, hasMatchers, result, {
-    host: fields.host, matchedAt: fields.matchedAt, ip: fields.ip ?? '', request: fields.request, response: fields.response, curl: '',
+    host: fields.host,
+    matchedAt: fields.matchedAt,
+    ip: fields.ip ?? '',
+    request: fields.request,
+    response: fields.response,
+    curl: '',
   }).map((ev) => withType(ev, protocol, fields.ip));
 }
 

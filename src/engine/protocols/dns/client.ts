@@ -24,7 +24,13 @@ export function parseResolver(s: string): Resolver {
  * The answer's bytes, or an error after `timeout` ms. Under a connect guard (a resolver a template chose,
  * a name server met during a trace) the resolver's address is decided first and asked by that address.
  */
-export async function exchange(query: Buffer, resolver: Resolver, timeout: number, signal?: AbortSignal, guard?: ConnectGuard): Promise<Buffer> {
+export async function exchange(
+  query: Buffer,
+  resolver: Resolver,
+  timeout: number,
+  signal?: AbortSignal,
+  guard?: ConnectGuard,
+): Promise<Buffer> {
   const r = guard ? { host: await guard.address(resolver.host, resolver.port), port: resolver.port } : resolver;
   const answer = await udp(query, r, timeout, signal);
   // TC bit: the answer did not fit in a datagram; ask again over TCP.
@@ -80,7 +86,8 @@ function tcp(query: Buffer, r: Resolver, timeout: number, signal?: AbortSignal):
     });
     sock.on('data', (chunk) => {
       buf = Buffer.concat([buf, chunk]);
-      if (buf.length >= 2 && buf.length >= 2 + buf.readUInt16BE(0)) finish(undefined, buf.subarray(2, 2 + buf.readUInt16BE(0)));
+      if (buf.length >= 2 && buf.length >= 2 + buf.readUInt16BE(0))
+        finish(undefined, buf.subarray(2, 2 + buf.readUInt16BE(0)));
       else if (buf.length > 70_000) finish(new Error('dns answer too large'));
     });
     sock.on('end', () => finish(new Error('dns connection closed before the answer')));

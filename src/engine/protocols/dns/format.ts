@@ -2,7 +2,19 @@
 // miekg/dns prints: `example.com.\t300\tIN\tA\t1.2.3.4`, `;; ANSWER SECTION:` ...).
 import type { Answer, DecodedPacket, Packet, Question } from 'dns-packet';
 
-const RCODES = ['NOERROR', 'FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMP', 'REFUSED', 'YXDOMAIN', 'YXRRSET', 'NXRRSET', 'NOTAUTH', 'NOTZONE'];
+const RCODES = [
+  'NOERROR',
+  'FORMERR',
+  'SERVFAIL',
+  'NXDOMAIN',
+  'NOTIMP',
+  'REFUSED',
+  'YXDOMAIN',
+  'YXRRSET',
+  'NXRRSET',
+  'NOTAUTH',
+  'NOTZONE',
+];
 const OPCODES: Record<number, string> = { 0: 'QUERY', 1: 'IQUERY', 2: 'STATUS', 4: 'NOTIFY', 5: 'UPDATE' };
 
 export function rcodeName(n: number): string {
@@ -60,7 +72,15 @@ export function rdataString(rr: Answer): string {
       return list.map(quoted).join(' ');
     }
     case 'SOA': {
-      const s = d as { mname: string; rname: string; serial?: number; refresh?: number; retry?: number; expire?: number; minimum?: number };
+      const s = d as {
+        mname: string;
+        rname: string;
+        serial?: number;
+        refresh?: number;
+        retry?: number;
+        expire?: number;
+        minimum?: number;
+      };
       return `${fqdn(s.mname)} ${fqdn(s.rname)} ${s.serial ?? 0} ${s.refresh ?? 0} ${s.retry ?? 0} ${s.expire ?? 0} ${s.minimum ?? 0}`;
     }
     case 'SRV': {
@@ -93,7 +113,10 @@ export function rrString(rr: Answer): string {
 
 /** Records one after the other, as nuclei joins them (no separator). */
 export function rrsString(rrs: Answer[] | undefined): string {
-  return (rrs ?? []).filter((r) => r.type !== 'OPT').map(rrString).join('');
+  return (rrs ?? [])
+    .filter((r) => r.type !== 'OPT')
+    .map(rrString)
+    .join('');
 }
 
 function flagNames(flags: number, response: boolean): string {
@@ -117,7 +140,8 @@ export function messageString(p: Packet | DecodedPacket, rcode: number): string 
   const answers = p.answers ?? [];
   const ns = p.authorities ?? [];
   const extra = p.additionals ?? [];
-  const opt = extra.find((r) => r.type === 'OPT') as { udpPayloadSize?: number; ednsVersion?: number; flag_do?: boolean; flags?: number } | undefined;
+  const opt = extra.find((r) => r.type === 'OPT') as
+    { udpPayloadSize?: number; ednsVersion?: number; flag_do?: boolean; flags?: number } | undefined;
   let s = `;; opcode: ${OPCODES[opcode] ?? String(opcode)}, status: ${rcodeName(rcode)}, id: ${p.id ?? 0}\n`;
   s += `;; flags:${flagNames(flags, p.type === 'response')}; `;
   s += `QUERY: ${questions.length}, ANSWER: ${answers.length}, AUTHORITY: ${ns.length}, ADDITIONAL: ${extra.length}\n`;

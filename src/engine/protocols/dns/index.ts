@@ -6,7 +6,16 @@ import { isIP } from 'node:net';
 import type { Packet } from 'dns-packet';
 import type { Template } from '../../template/types.ts';
 import type { BlockContext, BlockResult, Protocol } from '../types.ts';
-import { blockVars, combos, commonBlock, inputVariables, operate, render, unresolved, type CommonBlock } from '../common/block.ts';
+import {
+  blockVars,
+  combos,
+  commonBlock,
+  inputVariables,
+  operate,
+  render,
+  unresolved,
+  type CommonBlock,
+} from '../common/block.ts';
 import { exchange, packet, parseResolver } from './client.ts';
 import { fqdn, messageString, questionString, recordValues, rrsString } from './format.ts';
 import { resolverAddresses, systemAddresses, trace, traceText } from './trace.ts';
@@ -33,22 +42,27 @@ const TRACE_DEFAULT_STEPS = 16;
 const CLASSES: Record<string, string> = { inet: 'IN', csnet: 'CS', chaos: 'CH', hesiod: 'HS', none: 'ANY', any: 'ANY' };
 
 function compile(t: Template): DnsBlock[] {
-  return t.other.filter((b) => b.protocol === 'dns').map((b) => {
-    const c = commonBlock(b);
-    const f = c.fields;
-    return {
-      ...c,
-      name: String(f.name ?? ''),
-      type: String(f.type ?? 'A').toUpperCase(),
-      class: CLASSES[String(f.class ?? 'inet').toLowerCase()] ?? 'IN',
-      // nuclei: recursion on unless the template turns it off; 0 retries means 3.
-      recursion: f.recursion !== false,
-      retries: typeof f.retries === 'number' && f.retries > 0 ? f.retries : 3,
-      resolvers: Array.isArray(f.resolvers) ? f.resolvers.map(String) : [],
-      trace: f.trace === true,
-      traceMaxRecursion: typeof f['trace-max-recursion'] === 'number' && f['trace-max-recursion'] > 0 ? f['trace-max-recursion'] : TRACE_DEFAULT_STEPS,
-    };
-  });
+  return t.other
+    .filter((b) => b.protocol === 'dns')
+    .map((b) => {
+      const c = commonBlock(b);
+      const f = c.fields;
+      return {
+        ...c,
+        name: String(f.name ?? ''),
+        type: String(f.type ?? 'A').toUpperCase(),
+        class: CLASSES[String(f.class ?? 'inet').toLowerCase()] ?? 'IN',
+        // nuclei: recursion on unless the template turns it off; 0 retries means 3.
+        recursion: f.recursion !== false,
+        retries: typeof f.retries === 'number' && f.retries > 0 ? f.retries : 3,
+        resolvers: Array.isArray(f.resolvers) ? f.resolvers.map(String) : [],
+        trace: f.trace === true,
+        traceMaxRecursion:
+          typeof f['trace-max-recursion'] === 'number' && f['trace-max-recursion'] > 0
+            ? f['trace-max-recursion']
+            : TRACE_DEFAULT_STEPS,
+      };
+    });
 }
 
 const compiled = new WeakMap<Template, DnsBlock[]>();
@@ -101,7 +115,18 @@ async function execute(b: DnsBlock, ctx: BlockContext): Promise<BlockResult> {
       id: crypto().randomInt(1, 65535),
       flags: (b.recursion ? packet().RECURSION_DESIRED : 0) | (b.type === 'TXT' ? packet().AUTHENTIC_DATA : 0),
       questions: [{ type: b.type as 'A', class: b.class as 'IN', name: fqdn(name) }],
-      additionals: [{ type: 'OPT', name: '.', udpPayloadSize: 4096, flags: 0, extendedRcode: 0, ednsVersion: 0, flag_do: false, options: [] }],
+      additionals: [
+        {
+          type: 'OPT',
+          name: '.',
+          udpPayloadSize: 4096,
+          flags: 0,
+          extendedRcode: 0,
+          ednsVersion: 0,
+          flag_do: false,
+          options: [],
+        },
+      ],
     };
     const requestText = messageString(query, 0);
     const resolvers = resolversFor(b, ctx, vars);
@@ -114,7 +139,13 @@ async function execute(b: DnsBlock, ctx: BlockContext): Promise<BlockResult> {
         requests++;
         ctx.o.onRequest?.();
         // Resolvers a template names are the template author's choice: decided by the scan's guard.
-        answer = await exchange(packet().encode(query), resolver, ctx.o.timeout, ctx.o.signal, b.resolvers.length > 0 ? ctx.o.guard : undefined);
+        answer = await exchange(
+          packet().encode(query),
+          resolver,
+          ctx.o.timeout,
+          ctx.o.signal,
+          b.resolvers.length > 0 ? ctx.o.guard : undefined,
+        );
       } catch (err) {
         error = (err as Error).message;
       }
@@ -132,8 +163,16 @@ async function execute(b: DnsBlock, ctx: BlockContext): Promise<BlockResult> {
       // As nuclei: after the query, the input's domain is traced from the root servers.
       try {
         const steps = await trace(domain || name, b.type, {
-          roots: ctx.o.traceRoots, port: ctx.o.tracePort, maxRecursion: b.traceMaxRecursion, timeout: ctx.o.timeout, signal: ctx.o.signal, guard: ctx.o.guard,
-          resolveName: (n) => (ctx.o.resolvers?.length ? resolverAddresses(n, ctx.o.resolvers, ctx.o.timeout, ctx.o.signal) : systemAddresses(n)),
+          roots: ctx.o.traceRoots,
+          port: ctx.o.tracePort,
+          maxRecursion: b.traceMaxRecursion,
+          timeout: ctx.o.timeout,
+          signal: ctx.o.signal,
+          guard: ctx.o.guard,
+          resolveName: (n) =>
+            ctx.o.resolvers?.length
+              ? resolverAddresses(n, ctx.o.resolvers, ctx.o.timeout, ctx.o.signal)
+              : systemAddresses(n),
           beforeQuery: async () => {
             if (ctx.o.takeToken) await ctx.o.takeToken();
             requests++;
@@ -149,13 +188,27 @@ async function execute(b: DnsBlock, ctx: BlockContext): Promise<BlockResult> {
     const raw = messageString(res, rcode);
     const question = name.replace(/\.$/, '');
     const response: Record<string, unknown> = {
-      host: domain, matched: question, request: requestText, rcode,
+      host: domain,
+      matched: question,
+      request: requestText,
+      rcode,
       question: (res.questions ?? []).map(questionString).join(''),
-      extra: rrsString(res.additionals), answer: rrsString(res.answers), ns: rrsString(res.authorities),
-      raw, body: raw, type: 'dns', trace: traced, duration: (performance.now() - started) / 1000,
+      extra: rrsString(res.additionals),
+      answer: rrsString(res.answers),
+      ns: rrsString(res.authorities),
+      raw,
+      body: raw,
+      type: 'dns',
+      trace: traced,
+      duration: (performance.now() - started) / 1000,
       ...recordValues(res.answers),
     };
-    const r = await operate(ctx, 'dns', b, response, vars, { host: domain, matchedAt: question, request: requestText, response: raw });
+    const r = await operate(ctx, 'dns', b, response, vars, {
+      host: domain,
+      matchedAt: question,
+      request: requestText,
+      response: raw,
+    });
     if (r.matched) {
       matched = true;
       if (ctx.t.stopAtFirstMatch) return { matched, requests, stop: true };
@@ -174,8 +227,9 @@ export const dnsProtocol: Protocol<DnsBlock> = {
   execute,
   // nuclei: no resolvers of its own, no trace, no id; Vigil adds no payloads (each template's would differ).
   cluster: {
-    verdict: (b, t) => (b.resolvers.length > 0 || b.trace || b.id || b.payloads
-      ? { reason: 'dns block not clusterable' }
-      : { key: JSON.stringify(['dns', b.name, b.type, b.class, b.retries, b.recursion, t.stopAtFirstMatch]) }),
+    verdict: (b, t) =>
+      b.resolvers.length > 0 || b.trace || b.id || b.payloads
+        ? { reason: 'dns block not clusterable' }
+        : { key: JSON.stringify(['dns', b.name, b.type, b.class, b.retries, b.recursion, t.stopAtFirstMatch]) },
   },
 };

@@ -14,8 +14,19 @@ import type { ConnectGuard } from '../../net/guard.ts';
 
 /** IANA's root server addresses (IPv4), as nuclei's client uses them. */
 export const ROOT_SERVERS = [
-  '198.41.0.4', '199.9.14.201', '192.33.4.12', '199.7.91.13', '192.203.230.10', '192.5.5.241', '192.112.36.4',
-  '198.97.190.53', '192.36.148.17', '192.58.128.30', '193.0.14.129', '199.7.83.42', '202.12.27.33',
+  '198.41.0.4',
+  '199.9.14.201',
+  '192.33.4.12',
+  '199.7.91.13',
+  '192.203.230.10',
+  '192.5.5.241',
+  '192.112.36.4',
+  '198.97.190.53',
+  '192.36.148.17',
+  '192.58.128.30',
+  '193.0.14.129',
+  '199.7.83.42',
+  '202.12.27.33',
 ];
 
 const MAX_CNAME_FOLLOWS = 32;
@@ -48,7 +59,12 @@ function key(r: Resolver): string {
 
 async function ask(name: string, type: string, r: Resolver, o: TraceOptions): Promise<DecodedPacket | undefined> {
   // Like miekg/dns SetQuestion: recursion desired, no EDNS.
-  const query: Packet = { type: 'query', id: crypto().randomInt(1, 65535), flags: packet().RECURSION_DESIRED, questions: [{ type: type as 'A', name: fqdn(name), class: 'IN' }] };
+  const query: Packet = {
+    type: 'query',
+    id: crypto().randomInt(1, 65535),
+    flags: packet().RECURSION_DESIRED,
+    questions: [{ type: type as 'A', name: fqdn(name), class: 'IN' }],
+  };
   try {
     await o.beforeQuery?.();
     return packet().decode(await exchange(packet().encode(query), r, o.timeout, o.signal, o.guard));
@@ -87,7 +103,8 @@ export async function trace(name: string, type: string, o: TraceOptions): Promis
         const ns = bare(dataOf(rr));
         // Glue first (A records for the name server in the same answer), else the name's addresses.
         let ips = all.filter((g) => g.type === 'A' && bare(g.name) === ns).map(dataOf);
-        if (ips.length === 0 && o.resolveName) ips = (await o.resolveName(ns).catch(() => [])).filter((ip) => net.isIPv4(ip));
+        if (ips.length === 0 && o.resolveName)
+          ips = (await o.resolveName(ns).catch(() => [])).filter((ip) => net.isIPv4(ip));
         for (const ip of ips) next.push(`${ip}:${port}`);
       }
       if (!nextCname) {
@@ -116,9 +133,19 @@ export async function systemAddresses(name: string): Promise<string[]> {
 }
 
 /** A name's A records through one of the given resolvers. */
-export async function resolverAddresses(name: string, resolvers: string[], timeout: number, signal?: AbortSignal): Promise<string[]> {
+export async function resolverAddresses(
+  name: string,
+  resolvers: string[],
+  timeout: number,
+  signal?: AbortSignal,
+): Promise<string[]> {
   for (const r of resolvers) {
-    const query: Packet = { type: 'query', id: crypto().randomInt(1, 65535), flags: packet().RECURSION_DESIRED, questions: [{ type: 'A', name: fqdn(name), class: 'IN' }] };
+    const query: Packet = {
+      type: 'query',
+      id: crypto().randomInt(1, 65535),
+      flags: packet().RECURSION_DESIRED,
+      questions: [{ type: 'A', name: fqdn(name), class: 'IN' }],
+    };
     try {
       const p = packet().decode(await exchange(packet().encode(query), parseResolver(r), timeout, signal));
       return (p.answers ?? []).filter((a) => a.type === 'A').map(dataOf);

@@ -7,7 +7,8 @@ import type { PreparedRequest } from './types.ts';
 
 export type Render = (text: string, vars: Record<string, unknown>) => string;
 
-export const DEFAULT_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
+export const DEFAULT_USER_AGENT =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
 
 /** `§name§` payload markers are plain placeholders. */
 export function payloadMarkers(text: string): string {
@@ -81,7 +82,11 @@ function finishHeaders(headers: [string, string][], body: string | undefined, ho
 }
 
 export function buildFromPath(
-  r: HttpRequest, pathTpl: string, vars: Record<string, unknown>, input: ParsedInput | undefined, render: Render,
+  r: HttpRequest,
+  pathTpl: string,
+  vars: Record<string, unknown>,
+  input: ParsedInput | undefined,
+  render: Render,
 ): PreparedRequest {
   const { tpl, base: baseName, rest: restTpl } = pathParts(pathTpl);
   let origin: string;
@@ -116,14 +121,19 @@ export function buildFromPath(
     ({ origin, path } = splitAbsolute(url));
   }
   const headers: [string, string][] = [];
-  for (const k in r.headers) headers.push([render(payloadMarkers(k), vars), render(payloadMarkers(r.headers[k]), vars)]);
+  for (const k in r.headers)
+    headers.push([render(payloadMarkers(k), vars), render(payloadMarkers(r.headers[k]), vars)]);
   const body = r.body !== undefined ? render(payloadMarkers(r.body), vars) : undefined;
   finishHeaders(headers, body, hostOf(origin), false);
   return { method: r.method || 'GET', origin, path, headers, body, unsafe: false, displayUrl };
 }
 
 export function buildFromRaw(
-  r: HttpRequest, rawTpl: string, vars: Record<string, unknown>, input: ParsedInput | undefined, selfContained: boolean,
+  r: HttpRequest,
+  rawTpl: string,
+  vars: Record<string, unknown>,
+  input: ParsedInput | undefined,
+  selfContained: boolean,
   render: Render,
 ): PreparedRequest {
   const rendered = render(payloadMarkers(rawTpl), vars);
@@ -143,7 +153,9 @@ export function buildFromRaw(
   } else if (input && !selfContained) {
     origin = `${input.url.protocol}//${input.url.host}`;
     path = r.disablePathAutomerge
-      ? (parsed.target.startsWith('/') ? parsed.target : `/${parsed.target}`)
+      ? parsed.target.startsWith('/')
+        ? parsed.target
+        : `/${parsed.target}`
       : mergePaths(input.rawPath, input.rawQuery, parsed.target);
   } else {
     if (!hostHeader) throw new Error('raw request has no target: no input, no absolute URL and no Host header');
@@ -164,14 +176,30 @@ export function buildFromRaw(
     let bytes = `${parsed.method} ${path} ${parsed.version}\r\n${rest.replace(/\r?\n/g, '\r\n')}`;
     if (!/\r\n\r\n/.test(bytes)) bytes = bytes.endsWith('\r\n') ? `${bytes}\r\n` : `${bytes}\r\n\r\n`;
     return {
-      method: parsed.method, origin, path, headers, body: parsed.body, unsafe: true, rawBytes: bytes,
-      timeout: parsed.annotations.timeout, sni, readAll: r.readAll, displayUrl: absoluteToInput ? input!.url.href : undefined,
+      method: parsed.method,
+      origin,
+      path,
+      headers,
+      body: parsed.body,
+      unsafe: true,
+      rawBytes: bytes,
+      timeout: parsed.annotations.timeout,
+      sni,
+      readAll: r.readAll,
+      displayUrl: absoluteToInput ? input!.url.href : undefined,
     };
   }
   finishHeaders(headers, parsed.body, host, keepHost);
   if (keepHost && hostHeader && !absolute && !input) setHeader(headers, 'Host', hostHeader);
   return {
-    method: parsed.method, origin, path, headers, body: parsed.body, unsafe: false, timeout: parsed.annotations.timeout, sni,
+    method: parsed.method,
+    origin,
+    path,
+    headers,
+    body: parsed.body,
+    unsafe: false,
+    timeout: parsed.annotations.timeout,
+    sni,
     displayUrl: absoluteToInput ? input!.url.href : undefined,
   };
 }

@@ -18,16 +18,17 @@ export const DEFAULT_MAX_SIZE = 10 * 1024 * 1024;
 // is needed: its own module loads in about a third of the time of the package index. undici has no
 // "exports" map, so the file is reachable; should a release move it, the package index is used.
 let AgentClass: typeof UndiciAgent | undefined;
-const loadAgent = (): typeof UndiciAgent => (AgentClass ??= (() => {
-  const load = createRequire(import.meta.url);
-  try {
-    const agent = load('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
-    if (typeof agent === 'function') return agent;
-  } catch {
-    // moved in this undici version
-  }
-  return (load('undici') as typeof import('undici')).Agent;
-})());
+const loadAgent = (): typeof UndiciAgent =>
+  (AgentClass ??= (() => {
+    const load = createRequire(import.meta.url);
+    try {
+      const agent = load('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
+      if (typeof agent === 'function') return agent;
+    } catch {
+      // moved in this undici version
+    }
+    return (load('undici') as typeof import('undici')).Agent;
+  })());
 type Agent = UndiciAgent;
 
 const agents = new Map<string, Agent>();
@@ -52,17 +53,30 @@ function agentFor(sni: string | undefined, proxy: string | undefined, guard: Con
       keepAliveTimeout: 10_000,
       connect: (opts, cb) => {
         const port = Number(opts.port || (opts.protocol === 'https:' ? 443 : 80));
-        socks5Connect(proxy, opts.hostname, port, 10_000, guard).then((sock) => {
-          if (opts.protocol !== 'https:') return cb(null, sock);
-          const servername = sni ?? (net.isIP(opts.hostname) ? undefined : opts.hostname);
-          const t = tls().connect({ socket: sock, servername, rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] });
-          t.once('secureConnect', () => cb(null, t));
-          t.once('error', (e) => cb(e, null));
-        }, (e: Error) => cb(e, null));
+        socks5Connect(proxy, opts.hostname, port, 10_000, guard).then(
+          (sock) => {
+            if (opts.protocol !== 'https:') return cb(null, sock);
+            const servername = sni ?? (net.isIP(opts.hostname) ? undefined : opts.hostname);
+            const t = tls().connect({
+              socket: sock,
+              servername,
+              rejectUnauthorized: false,
+              ALPNProtocols: ['http/1.1'],
+            });
+            t.once('secureConnect', () => cb(null, t));
+            t.once('error', (e) => cb(e, null));
+          },
+          (e: Error) => cb(e, null),
+        );
       },
     });
   } else {
-    agent = new Agent({ keepAliveTimeout: 10_000, connections: 64, pipelining: 1, connect: { ...tlsOpts, timeout: 10_000 } });
+    agent = new Agent({
+      keepAliveTimeout: 10_000,
+      connections: 64,
+      pipelining: 1,
+      connect: { ...tlsOpts, timeout: 10_000 },
+    });
   }
   agents.set(key, agent);
   return agent;
@@ -109,15 +123,36 @@ function sendOnce(r: PreparedRequest, o: HttpClientOptions, maxSize: number): Pr
   const timeout = r.timeout ?? o.timeout;
   const sni = r.sni ?? o.sni;
   if (!undiciCanSend(r)) {
-    const bytes = r.unsafe && r.rawBytes !== undefined ? Buffer.from(r.rawBytes, 'latin1') : Buffer.from(serializeRequest(r), 'utf8');
-    return sendRaw({ origin: r.origin, bytes, method: r.method, timeout, sni, socks5Proxy: o.socks5Proxy, maxSize, signal: o.signal, readAll: r.readAll, guard: o.guard });
+    const bytes =
+      r.unsafe && r.rawBytes !== undefined
+        ? Buffer.from(r.rawBytes, 'latin1')
+        : Buffer.from(serializeRequest(r), 'utf8');
+    return sendRaw({
+      origin: r.origin,
+      bytes,
+      method: r.method,
+      timeout,
+      sni,
+      socks5Proxy: o.socks5Proxy,
+      maxSize,
+      signal: o.signal,
+      readAll: r.readAll,
+      guard: o.guard,
+    });
   }
   if (!o.socks5Proxy) return viaKeepAlive(r, sni, timeout, maxSize, o.signal, o.guard);
   return dispatchOnce(agentFor(sni, o.socks5Proxy, o.guard), r, timeout, maxSize, o.signal);
 }
 
 /** The keep-alive client's answer is an HttpResponse as it is (plus its framing flags): no copy. */
-function viaKeepAlive(r: PreparedRequest, sni: string | undefined, timeout: number, maxSize: number, signal?: AbortSignal, guard?: ConnectGuard): Promise<HttpResponse> {
+function viaKeepAlive(
+  r: PreparedRequest,
+  sni: string | undefined,
+  timeout: number,
+  maxSize: number,
+  signal?: AbortSignal,
+  guard?: ConnectGuard,
+): Promise<HttpResponse> {
   return sendKeepAlive(r, { sni, maxSize, signal, deadline: timeout, decode: true, guard });
 }
 
@@ -160,7 +195,8 @@ class Collector implements Dispatcher.DispatchHandler {
     if (statusCode < 200) return true; // 1xx informational: the real response follows
     this.status = statusCode;
     this.statusText = statusText;
-    for (let i = 0; i + 1 < raw.length; i += 2) this.headers.push([raw[i].toString('latin1'), raw[i + 1].toString('latin1')]);
+    for (let i = 0; i + 1 < raw.length; i += 2)
+      this.headers.push([raw[i].toString('latin1'), raw[i + 1].toString('latin1')]);
     this.gotHeaders = true;
     return true;
   }
@@ -195,8 +231,12 @@ class Collector implements Dispatcher.DispatchHandler {
     this.settled = true;
     const body = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
     this.resolve({
-      status: this.status, statusText: this.statusText, headers: this.headers,
-      body: decodedBody(this.headers, body, this.maxSize), duration: performance.now() - this.started, version: 'HTTP/1.1',
+      status: this.status,
+      statusText: this.statusText,
+      headers: this.headers,
+      body: decodedBody(this.headers, body, this.maxSize),
+      duration: performance.now() - this.started,
+      version: 'HTTP/1.1',
     });
   }
 }
@@ -206,7 +246,13 @@ class Collector implements Dispatcher.DispatchHandler {
  * every two seconds would hold the request forever: the whole exchange also has a deadline of `timeout`
  * (as Go's http.Client.Timeout in nuclei), after which what arrived is kept or the request fails.
  */
-function dispatchOnce(agent: Agent, r: PreparedRequest, timeout: number, maxSize: number, signal?: AbortSignal): Promise<HttpResponse> {
+function dispatchOnce(
+  agent: Agent,
+  r: PreparedRequest,
+  timeout: number,
+  maxSize: number,
+  signal?: AbortSignal,
+): Promise<HttpResponse> {
   return new Promise<HttpResponse>((resolve, reject) => {
     if (signal?.aborted) return reject(new Error('aborted'));
     const onAbort = () => c.abort(new Error('aborted'));
@@ -216,10 +262,19 @@ function dispatchOnce(agent: Agent, r: PreparedRequest, timeout: number, maxSize
     };
     const c = new Collector(
       maxSize,
-      (res) => { done(); resolve(res); },
-      (err) => { done(); reject(err); },
+      (res) => {
+        done();
+        resolve(res);
+      },
+      (err) => {
+        done();
+        reject(err);
+      },
     );
-    const deadline = setTimeout(() => c.abort(new Error(`timeout: no complete response within ${timeout} ms`)), timeout);
+    const deadline = setTimeout(
+      () => c.abort(new Error(`timeout: no complete response within ${timeout} ms`)),
+      timeout,
+    );
     signal?.addEventListener('abort', onAbort, { once: true });
     agent.dispatch(dispatchOptions(r, timeout), c);
   });
@@ -236,11 +291,15 @@ function flatHeaders(headers: [string, string][]): string[] {
 
 function dispatchOptions(r: PreparedRequest, timeout: number): Dispatcher.DispatchOptions {
   return {
-    origin: r.origin, path: r.path, method: r.method as Dispatcher.HttpMethod, headers: flatHeaders(r.headers), body: r.body,
-    headersTimeout: timeout, bodyTimeout: timeout,
+    origin: r.origin,
+    path: r.path,
+    method: r.method as Dispatcher.HttpMethod,
+    headers: flatHeaders(r.headers),
+    body: r.body,
+    headersTimeout: timeout,
+    bodyTimeout: timeout,
   };
 }
-
 
 export function send(r: PreparedRequest, o: HttpClientOptions, maxSize = DEFAULT_MAX_SIZE): Promise<HttpResponse> {
   if (o.signal?.aborted) return Promise.reject(new Error('aborted'));
@@ -254,7 +313,13 @@ export function send(r: PreparedRequest, o: HttpClientOptions, maxSize = DEFAULT
 }
 
 /** Network errors are tried again up to `retries` times (never HTTP statuses, never a refused destination). */
-async function retry(r: PreparedRequest, o: HttpClientOptions, maxSize: number, attempt: number, err: unknown): Promise<HttpResponse> {
+async function retry(
+  r: PreparedRequest,
+  o: HttpClientOptions,
+  maxSize: number,
+  attempt: number,
+  err: unknown,
+): Promise<HttpResponse> {
   for (; attempt <= o.retries && !isEgressDenied(err); attempt++) {
     if (o.signal?.aborted) throw new Error('aborted');
     try {
@@ -269,7 +334,9 @@ async function retry(r: PreparedRequest, o: HttpClientOptions, maxSize: number, 
 function describeError(err: unknown): Error {
   const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e?.code ?? e?.cause?.code;
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new Error(`no address found for host (${e.message ?? code})`);
-  if (e?.message?.includes('aborted due to timeout') || e?.message?.includes('Timeout')) return new Error(`timeout: ${e.message}`);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return new Error(`no address found for host (${e.message ?? code})`);
+  if (e?.message?.includes('aborted due to timeout') || e?.message?.includes('Timeout'))
+    return new Error(`timeout: ${e.message}`);
   return err instanceof Error ? err : new Error(String(err));
 }

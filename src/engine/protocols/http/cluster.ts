@@ -21,15 +21,30 @@ export function httpClusterVerdict(r: HttpRequest): ClusterVerdict {
   if (r.extra['pre-condition']) return no('pre-condition');
   if (r.digestUsername) return no('digest');
   if (r.threads > 0) return no('threads');
-  if (r.path.some((p) => /interactsh|\{\{(?!BaseURL|RootURL|Hostname|Host|Port|Path|File|Scheme)/.test(p))) return no('helper in path');
+  if (r.path.some((p) => /interactsh|\{\{(?!BaseURL|RootURL|Hostname|Host|Port|Path|File|Scheme)/.test(p)))
+    return no('helper in path');
   const headers = Object.entries(r.headers).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   // Stop-at-first-match is not in the key, nor the redirect settings of a one-path request: the shared
   // request follows redirects as far as the most permissive template asks, each template sees only its
   // own part of the chain and stops at its own first match (execute.ts). With several paths the redirect
   // settings stay in: cookies set along a longer chain would go out with the next path.
   const redirects = r.path.length > 1 ? [r.redirects, r.hostRedirects, r.maxRedirects] : [];
-  return { key: JSON.stringify(['http', r.method, r.path, headers, Boolean(r.extra['protocol-redirects']), r.cookieReuse, r.disableCookie,
-    r.maxSize ?? 0, r.readAll, r.disablePathAutomerge, r.skipSecretFile, ...redirects]) };
+  return {
+    key: JSON.stringify([
+      'http',
+      r.method,
+      r.path,
+      headers,
+      Boolean(r.extra['protocol-redirects']),
+      r.cookieReuse,
+      r.disableCookie,
+      r.maxSize ?? 0,
+      r.readAll,
+      r.disablePathAutomerge,
+      r.skipSecretFile,
+      ...redirects,
+    ]),
+  };
 }
 
 /** The run options with a cluster's members, made once per cluster and scan (the runner's options are per scan). */

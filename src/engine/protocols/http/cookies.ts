@@ -44,7 +44,12 @@ export class CookieJar {
     if (!this.jar) return existing;
     const fromJar = this.get(url);
     if (fromJar.size === 0) return existing;
-    const own = new Set((existing ?? '').split(';').map((p) => p.split('=')[0].trim()).filter(Boolean));
+    const own = new Set(
+      (existing ?? '')
+        .split(';')
+        .map((p) => p.split('=')[0].trim())
+        .filter(Boolean),
+    );
     const extra = [...fromJar].filter(([n]) => !own.has(n)).map(([n, v]) => `${n}=${v}`);
     if (extra.length === 0) return existing;
     return existing ? `${existing}; ${extra.join('; ')}` : extra.join('; ');

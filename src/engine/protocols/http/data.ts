@@ -49,7 +49,14 @@ function cachedHeaderKey(name: string): string {
  * Runs for every response, mostly before V8 has optimised it (the first few thousand of a scan): plain
  * indexed loops, no iterators or intermediate arrays, because unoptimised code pays for each of those.
  */
-export function responseData(res: HttpResponse, bodyText: string, ctx: ResponseContext, into?: Record<string, unknown>, bodyIsText = isUtf8(res.body), reads: Reads = READS_ALL): Record<string, unknown> {
+export function responseData(
+  res: HttpResponse,
+  bodyText: string,
+  ctx: ResponseContext,
+  into?: Record<string, unknown>,
+  bodyIsText = isUtf8(res.body),
+  reads: Reads = READS_ALL,
+): Record<string, unknown> {
   const data: Record<string, unknown> = into ?? {};
   const headers = res.headers;
   let contentLength: string | undefined;
@@ -74,7 +81,8 @@ export function responseData(res: HttpResponse, bodyText: string, ctx: ResponseC
     }
     data[key] = repeat ? `${data[key]} ${h[1]}` : h[1];
   }
-  const clNum = contentLength !== undefined && /^\s*\d+\s*$/.test(contentLength) ? Number(contentLength) : res.body.length;
+  const clNum =
+    contentLength !== undefined && /^\s*\d+\s*$/.test(contentLength) ? Number(contentLength) : res.body.length;
   data.status_code = res.status;
   // A body that is not UTF-8 text (images, archives, binary protocols) is handed to the DSL as its bytes,
   // as nuclei's Go string is: hex_encode(body), len(body) and byte regexes see exactly what arrived.
@@ -114,4 +122,13 @@ function setCookieValues(headers: [string, string][], data: Record<string, unkno
 }
 
 /** The keys copied under `<name>_<key>` for later requests and blocks (req-condition, block ids). */
-export const SHARED_KEYS = ['status_code', 'body', 'header', 'all_headers', 'response', 'request', 'content_length', 'duration'];
+export const SHARED_KEYS = [
+  'status_code',
+  'body',
+  'header',
+  'all_headers',
+  'response',
+  'request',
+  'content_length',
+  'duration',
+];

@@ -22,7 +22,8 @@ export function decode(body: Buffer, encoding: string, limit: number): Buffer {
 export function decodedBody(headers: [string, string][], body: Buffer, limit: number): Buffer {
   for (let i = 0; i < headers.length; i++) {
     const k = headers[i]![0];
-    if (k.length === 16 && k.toLowerCase() === 'content-encoding') return decode(body, headers[i]![1].toLowerCase(), limit);
+    if (k.length === 16 && k.toLowerCase() === 'content-encoding')
+      return decode(body, headers[i]![1].toLowerCase(), limit);
   }
   return body;
 }

@@ -13,8 +13,13 @@ export function parseChallenge(header: string): Record<string, string> | undefin
 }
 
 export function digestAuthorization(
-  challenge: Record<string, string>, method: string, uri: string, username: string, password: string,
-  cnonce = crypto().randomBytes(8).toString('hex'), nc = '00000001',
+  challenge: Record<string, string>,
+  method: string,
+  uri: string,
+  username: string,
+  password: string,
+  cnonce = crypto().randomBytes(8).toString('hex'),
+  nc = '00000001',
 ): string {
   const algo = (challenge.algorithm ?? 'MD5').toUpperCase();
   const hashName = algo.startsWith('SHA-256') ? 'sha256' : 'md5';
@@ -24,10 +29,19 @@ export function digestAuthorization(
   let ha1 = h(`${username}:${realm}:${password}`);
   if (algo.endsWith('-SESS')) ha1 = h(`${ha1}:${nonce}:${cnonce}`);
   const ha2 = h(`${method}:${uri}`);
-  const qop = challenge.qop?.split(',').map((s) => s.trim()).includes('auth') ? 'auth' : undefined;
+  const qop = challenge.qop
+    ?.split(',')
+    .map((s) => s.trim())
+    .includes('auth')
+    ? 'auth'
+    : undefined;
   const response = qop ? h(`${ha1}:${nonce}:${nc}:${cnonce}:${qop}:${ha2}`) : h(`${ha1}:${nonce}:${ha2}`);
   const fields = [
-    `username="${username}"`, `realm="${realm}"`, `nonce="${nonce}"`, `uri="${uri}"`, `algorithm=${challenge.algorithm ?? 'MD5'}`,
+    `username="${username}"`,
+    `realm="${realm}"`,
+    `nonce="${nonce}"`,
+    `uri="${uri}"`,
+    `algorithm=${challenge.algorithm ?? 'MD5'}`,
     `response="${response}"`,
   ];
   if (challenge.opaque !== undefined) fields.push(`opaque="${challenge.opaque}"`);

@@ -7,7 +7,15 @@ import { statSync, readFileSync } from 'node:fs';
 import type { HttpRequest, Payloads, Template } from '../../template/types.ts';
 import { wordListLines } from '../../template/payloads.ts';
 import type { ResultEvent } from '../../output/types.ts';
-import { render as dslRender, runOperators, unresolvedVariables, unsupportedCalls, takePendingWait, isPendingIO, fulfillPendingIO } from './deps.ts';
+import {
+  render as dslRender,
+  runOperators,
+  unresolvedVariables,
+  unsupportedCalls,
+  takePendingWait,
+  isPendingIO,
+  fulfillPendingIO,
+} from './deps.ts';
 import { buildFromPath, buildFromRaw, hostOf, payloadMarkers, type Render } from './build.ts';
 import { DEFAULT_MAX_SIZE, send } from './client.ts';
 import { CookieJar } from './cookies.ts';
@@ -58,13 +66,19 @@ function resolveIp(host: string): string | Promise<string> {
   if (net.isIP(bare)) return bare;
   let p = ipPending.get(bare);
   if (!p) {
-    p = dnsPromises().lookup(bare).then((a) => a.address, () => '').then((ip) => {
-      // Bounded: a scan of many host names must not grow this for the life of the process.
-      if (ipCache.size >= 10_000) ipCache.delete(ipCache.keys().next().value!);
-      ipCache.set(host, ip);
-      ipPending.delete(bare);
-      return ip;
-    });
+    p = dnsPromises()
+      .lookup(bare)
+      .then(
+        (a) => a.address,
+        () => '',
+      )
+      .then((ip) => {
+        // Bounded: a scan of many host names must not grow this for the life of the process.
+        if (ipCache.size >= 10_000) ipCache.delete(ipCache.keys().next().value!);
+        ipCache.set(host, ip);
+        ipPending.delete(bare);
+        return ip;
+      });
     ipPending.set(bare, p);
   }
   return p;
@@ -86,9 +100,14 @@ const NO_SECRETS: string[] = [];
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** How a request follows redirects: at most `max` hops, to any host or only to the same one. */
-interface RedirectPolicy { redirects: boolean; hostRedirects: boolean; maxRedirects: number }
+interface RedirectPolicy {
+  redirects: boolean;
+  hostRedirects: boolean;
+  maxRedirects: number;
+}
 const maxHops = (p: RedirectPolicy) => Math.min(p.maxRedirects > 0 ? p.maxRedirects : 10, 10);
-const followsRedirects = (p: RedirectPolicy, disabled: boolean | undefined) => (p.redirects || p.hostRedirects) && !disabled;
+const followsRedirects = (p: RedirectPolicy, disabled: boolean | undefined) =>
+  (p.redirects || p.hostRedirects) && !disabled;
 
 /**
  * A cluster follows redirects as far as its most permissive template would (any host beats same host,
@@ -107,7 +126,12 @@ function hopsSeen(p: RedirectPolicy, hops: Hop[], disabled: boolean | undefined)
   if (!followsRedirects(p, disabled)) return 1;
   const max = maxHops(p);
   let n = 1;
-  while (n < hops.length && n <= max && (p.redirects || new URL(hops[n]!.req.origin).host === new URL(hops[n - 1]!.req.origin).host)) n++;
+  while (
+    n < hops.length &&
+    n <= max &&
+    (p.redirects || new URL(hops[n]!.req.origin).host === new URL(hops[n - 1]!.req.origin).host)
+  )
+    n++;
   return n;
 }
 
@@ -120,7 +144,10 @@ function usesIndexedNames(r: HttpRequest): boolean {
 }
 
 function scanIndexedNames(r: HttpRequest): boolean {
-  const texts = [...r.matchers.flatMap((m) => [...(m.dsl ?? []), m.part ?? '']), ...r.extractors.flatMap((e) => [...(e.dsl ?? []), e.part ?? ''])];
+  const texts = [
+    ...r.matchers.flatMap((m) => [...(m.dsl ?? []), m.part ?? '']),
+    ...r.extractors.flatMap((e) => [...(e.dsl ?? []), e.part ?? '']),
+  ];
   return texts.some((s) => /\b[a-z_]+_\d+\b/i.test(s));
 }
 
@@ -160,7 +187,10 @@ class Items implements IterableIterator<Item> {
   private combo: Record<string, string> | undefined;
   private index = 0;
 
-  constructor(private readonly combos: Iterator<Record<string, string>>, private readonly templates: { tpl: string; raw: boolean }[]) {}
+  constructor(
+    private readonly combos: Iterator<Record<string, string>>,
+    private readonly templates: { tpl: string; raw: boolean }[],
+  ) {}
 
   [Symbol.iterator](): this {
     return this;
@@ -244,8 +274,14 @@ class TemplateRun {
    * `dynamic` is the template's shared values (other blocks read and write it); `report` gets the events
    * of every response; `multi` exports every response value as http_<key> too (multi-protocol templates).
    */
-  constructor(readonly t: Template, readonly target: string | undefined, readonly o: ExecuteOptions,
-    readonly report: (events: ResultEvent[]) => void, dynamic?: Record<string, unknown>, readonly multi = false) {
+  constructor(
+    readonly t: Template,
+    readonly target: string | undefined,
+    readonly o: ExecuteOptions,
+    readonly report: (events: ResultEvent[]) => void,
+    dynamic?: Record<string, unknown>,
+    readonly multi = false,
+  ) {
     this.dynamic = dynamic ?? {};
     const parsed = target ? inputFor(target) : undefined;
     this.input = parsed?.input;
@@ -280,8 +316,11 @@ class TemplateRun {
     const reqCondition = r.reqCondition || usesIndexedNames(r);
     // -attack-type overrides the template; CLI file payloads alone combine as clusterbomb.
     const attack = r.payloads ? (this.o.attackType ?? r.attack) : 'clusterbomb';
-    const payloads: Payloads = hasKeys(this.extraPayloads) ? { ...this.extraPayloads, ...r.payloads } : (r.payloads ?? {});
-    const templates = r.raw.length > 0 ? r.raw.map((x) => ({ tpl: x, raw: true })) : r.path.map((x) => ({ tpl: x, raw: false }));
+    const payloads: Payloads = hasKeys(this.extraPayloads)
+      ? { ...this.extraPayloads, ...r.payloads }
+      : (r.payloads ?? {});
+    const templates =
+      r.raw.length > 0 ? r.raw.map((x) => ({ tpl: x, raw: true })) : r.path.map((x) => ({ tpl: x, raw: false }));
     const state = { stop: false, index: 0, history: {} as Record<string, unknown> };
     const items = new Items(combinations(payloads, attack), templates);
     const stopOn = r.stopAtFirstMatch || this.t.stopAtFirstMatch;
@@ -317,9 +356,10 @@ class TemplateRun {
         const known = ipOfOrigin(hops[hops.length - 1]!.req.origin);
         const ip = typeof known === 'string' ? known : await known;
         const history = reqCondition ? state.history : undefined;
-        let matched = plan.syncMatch && hops.length === 1
-          ? this.processOne(r, hops[0]!, vars, history, n, ip, plan.reads)
-          : this.process(r, hops, vars, history, n, ip, plan.reads);
+        let matched =
+          plan.syncMatch && hops.length === 1
+            ? this.processOne(r, hops[0]!, vars, history, n, ip, plan.reads)
+            : this.process(r, hops, vars, history, n, ip, plan.reads);
         if (typeof matched !== 'boolean') matched = await matched;
         if (this.o.clusterMembers ? this.clusterDone() : matched && stopOn) {
           state.stop = true;
@@ -346,7 +386,10 @@ class TemplateRun {
   private planFor(r: HttpRequest): BlockPlan {
     const reads = this.o.clusterMembers ? READS_ALL : readsOf(r);
     return {
-      direct: !followsRedirects(this.fetchPolicy ?? r, this.o.disableRedirects) && !this.o.takeToken && r.digestUsername === undefined,
+      direct:
+        !followsRedirects(this.fetchPolicy ?? r, this.o.disableRedirects) &&
+        !this.o.takeToken &&
+        r.digestUsername === undefined,
       syncMatch: !this.o.clusterMembers && !reads.defers,
       cap: responseCap(r),
       reads,
@@ -421,7 +464,11 @@ class TemplateRun {
     for (const [k] of [...req.headers]) if (!lower.has(k.toLowerCase())) deleteHeader(req.headers, k);
     for (const [k, v] of Object.entries(headers)) setHeader(req.headers, k, v);
     if (url.search !== before) req.path = req.path.split('?')[0] + url.search;
-    if (req.unsafe) req.rawBytes = serializeRequest({ ...req, unsafe: false }).replace(/^.*?\r\n/, `${req.method} ${req.path} HTTP/1.1\r\n`);
+    if (req.unsafe)
+      req.rawBytes = serializeRequest({ ...req, unsafe: false }).replace(
+        /^.*?\r\n/,
+        `${req.method} ${req.path} HTTP/1.1\r\n`,
+      );
   }
 
   /** Sends one request and follows redirects when asked; undefined after a network error. */
@@ -464,7 +511,16 @@ class TemplateRun {
       const nextBody = keepBody ? req.body : undefined;
       setHeader(headers, 'Host', next.host);
       if (nextBody) setHeader(headers, 'Content-Length', String(Buffer.byteLength(nextBody)));
-      req = { method, origin: `${next.protocol}//${next.host}`, path: next.pathname + next.search, headers, body: nextBody, unsafe: false, timeout: req.timeout, sni: req.sni };
+      req = {
+        method,
+        origin: `${next.protocol}//${next.host}`,
+        path: next.pathname + next.search,
+        headers,
+        body: nextBody,
+        unsafe: false,
+        timeout: req.timeout,
+        sni: req.sni,
+      };
       this.applySecrets(r, req);
     }
   }
@@ -513,10 +569,16 @@ class TemplateRun {
       let res = await send(req, this.o, responseCap(r));
       this.storeCookies(r, req, res);
       if (res.status === 401 && r.digestUsername !== undefined) {
-        const challenge = res.headers.find(([k, v]) => k.toLowerCase() === 'www-authenticate' && /^\s*digest/i.test(v))?.[1];
+        const challenge = res.headers.find(
+          ([k, v]) => k.toLowerCase() === 'www-authenticate' && /^\s*digest/i.test(v),
+        )?.[1];
         const parsed = challenge ? parseChallenge(challenge) : undefined;
         if (parsed) {
-          setHeader(req.headers, 'Authorization', digestAuthorization(parsed, req.method, req.path, r.digestUsername, r.digestPassword ?? ''));
+          setHeader(
+            req.headers,
+            'Authorization',
+            digestAuthorization(parsed, req.method, req.path, r.digestUsername, r.digestPassword ?? ''),
+          );
           await this.o.takeToken?.();
           this.countRequest();
           res = await send(req, this.o, responseCap(r));
@@ -587,7 +649,19 @@ class TemplateRun {
   readonly membersMatched = new Set<string>();
 
   /** A cluster member's operators on a response of the shared request: its own events under its own id. */
-  private async processMember(m: Template, full: Record<string, unknown>, b: { host: string; matchedAt: string; ip: string; request: string; data: Record<string, unknown>; req: PreparedRequest; secrets: string[] }): Promise<boolean> {
+  private async processMember(
+    m: Template,
+    full: Record<string, unknown>,
+    b: {
+      host: string;
+      matchedAt: string;
+      ip: string;
+      request: string;
+      data: Record<string, unknown>;
+      req: PreparedRequest;
+      secrets: string[];
+    },
+  ): Promise<boolean> {
     const mr = m.http[0]!;
     let res: OperatorOutcome;
     try {
@@ -596,13 +670,32 @@ class TemplateRun {
       res = await this.operatorsWithIO(mr, full, err);
     }
     if (mr.matchers.length > 0 && !res.matched) return false;
-    const events = mr.matchers.length > 0 && mr.matchers.every((x) => x.internal) ? [] : eventsFor(m, mr.matchers.length > 0, {
-      matched: res.matched, matcherNames: res.matcherNames ?? [], extracts: res.extracts ?? {}, outputExtracts: res.outputExtracts ?? [], dynamic: res.dynamic ?? {},
-    }, {
-      host: b.host, matchedAt: b.matchedAt, ip: b.ip, request: b.request,
-      get response() { return redact(String(b.data.response), b.secrets); },
-      get curl() { return redact(curlCommand(b.req), b.secrets); },
-    });
+    const events =
+      mr.matchers.length > 0 && mr.matchers.every((x) => x.internal)
+        ? []
+        : eventsFor(
+            m,
+            mr.matchers.length > 0,
+            {
+              matched: res.matched,
+              matcherNames: res.matcherNames ?? [],
+              extracts: res.extracts ?? {},
+              outputExtracts: res.outputExtracts ?? [],
+              dynamic: res.dynamic ?? {},
+            },
+            {
+              host: b.host,
+              matchedAt: b.matchedAt,
+              ip: b.ip,
+              request: b.request,
+              get response() {
+                return redact(String(b.data.response), b.secrets);
+              },
+              get curl() {
+                return redact(curlCommand(b.req), b.secrets);
+              },
+            },
+          );
     if (events.length) this.report(events);
     if (events.length > 0) this.membersMatched.add(m.id);
     return events.length > 0 && res.matched && mr.matchers.length > 0;
@@ -613,7 +706,15 @@ class TemplateRun {
    * template sees the part of the chain its own redirect settings would have fetched, and stops at its own
    * first match when it asks to.
    */
-  private async process(r: HttpRequest, hops: Hop[], vars: Record<string, unknown>, history: Record<string, unknown> | undefined, n: number, ip: string, reads: Reads): Promise<boolean> {
+  private async process(
+    r: HttpRequest,
+    hops: Hop[],
+    vars: Record<string, unknown>,
+    history: Record<string, unknown> | undefined,
+    n: number,
+    ip: string,
+    reads: Reads,
+  ): Promise<boolean> {
     let matchedAny = false;
     const final = hops[hops.length - 1];
     const members = this.o.clusterMembers;
@@ -642,7 +743,15 @@ class TemplateRun {
           const m = members[j]!;
           const mr = m.http[0]!;
           if (i >= memberSees![j]! || this.done.has(m)) continue;
-          const hit = await this.processMember(m, v.full, { host: v.host, matchedAt: hop.url, ip: String(v.data.ip ?? ''), request: v.requestText(), data: v.data, req: hop.req, secrets: this.secrets() });
+          const hit = await this.processMember(m, v.full, {
+            host: v.host,
+            matchedAt: hop.url,
+            ip: String(v.data.ip ?? ''),
+            request: v.requestText(),
+            data: v.data,
+            req: hop.req,
+            secrets: this.secrets(),
+          });
           if (hit && (mr.stopAtFirstMatch || m.stopAtFirstMatch)) this.done.add(m);
         }
       }
@@ -665,7 +774,15 @@ class TemplateRun {
    * process() for the usual response: alone in its chain, no cluster members, operators that never wait
    * (the block's plan says so). The same steps, without an async function per response.
    */
-  private processOne(r: HttpRequest, hop: Hop, vars: Record<string, unknown>, history: Record<string, unknown> | undefined, n: number, ip: string, reads: Reads): boolean | Promise<boolean> {
+  private processOne(
+    r: HttpRequest,
+    hop: Hop,
+    vars: Record<string, unknown>,
+    history: Record<string, unknown> | undefined,
+    n: number,
+    ip: string,
+    reads: Reads,
+  ): boolean | Promise<boolean> {
     const v = this.responseValues(r, hop, vars, true, history, n, ip, reads);
     let result: OperatorOutcome;
     try {
@@ -691,7 +808,16 @@ class TemplateRun {
    * The values one response is matched with. `into`: the map they are written over (the request's values,
    * or a copy of them). `final`: the last response of its chain, whose values later requests and blocks see.
    */
-  private responseValues(r: HttpRequest, hop: Hop, into: Record<string, unknown>, final: boolean, history: Record<string, unknown> | undefined, n: number, ip: string, reads: Reads): ResponseValues {
+  private responseValues(
+    r: HttpRequest,
+    hop: Hop,
+    into: Record<string, unknown>,
+    final: boolean,
+    history: Record<string, unknown> | undefined,
+    n: number,
+    ip: string,
+    reads: Reads,
+  ): ResponseValues {
     let requestText: string | undefined;
     const textOf = () => {
       if (requestText === undefined) {
@@ -702,7 +828,14 @@ class TemplateRun {
     };
     const exported = final && !!(history || r.id || this.multi);
     const host = this.target ?? hop.req.origin;
-    const ctx = { requestText: exported || reads.request ? textOf() : '', matchedUrl: hop.url, host, ip, templateId: this.t.id, templatePath: this.t.path };
+    const ctx = {
+      requestText: exported || reads.request ? textOf() : '',
+      matchedUrl: hop.url,
+      host,
+      ip,
+      templateId: this.t.id,
+      templatePath: this.t.path,
+    };
     let full: Record<string, unknown>;
     let data: Record<string, unknown>;
     if (exported) {
@@ -739,16 +872,35 @@ class TemplateRun {
     if (r.matchers.length > 0 && !result.matched) return false;
     const secrets = this.secrets();
     // A step whose matchers are all internal only gates later steps: it reports nothing itself.
-    const events = r.matchers.length > 0 && r.matchers.every((m) => m.internal) ? [] : eventsFor(this.t, r.matchers.length > 0, {
-      matched: result.matched, matcherNames: result.matcherNames ?? [], extracts: result.extracts ?? {},
-      outputExtracts: result.outputExtracts ?? [], dynamic: result.dynamic ?? {},
-    }, {
-      host: v.host, matchedAt: hop.url, ip: String(v.data.ip ?? ''),
-      // Built only when there is an event to carry them.
-      get request() { return v.requestText(); },
-      get response() { return redact(v.builtHead ? String(v.data.response) : serializeResponse(hop.res, hop.body), secrets); },
-      get curl() { return redact(curlCommand(hop.req), secrets); },
-    });
+    const events =
+      r.matchers.length > 0 && r.matchers.every((m) => m.internal)
+        ? []
+        : eventsFor(
+            this.t,
+            r.matchers.length > 0,
+            {
+              matched: result.matched,
+              matcherNames: result.matcherNames ?? [],
+              extracts: result.extracts ?? {},
+              outputExtracts: result.outputExtracts ?? [],
+              dynamic: result.dynamic ?? {},
+            },
+            {
+              host: v.host,
+              matchedAt: hop.url,
+              ip: String(v.data.ip ?? ''),
+              // Built only when there is an event to carry them.
+              get request() {
+                return v.requestText();
+              },
+              get response() {
+                return redact(v.builtHead ? String(v.data.response) : serializeResponse(hop.res, hop.body), secrets);
+              },
+              get curl() {
+                return redact(curlCommand(hop.req), secrets);
+              },
+            },
+          );
     this.emitted += events.length;
     this.report(events);
     // Only matchers count as a match: extractor-only results never stop a request (nuclei).
@@ -796,25 +948,45 @@ async function pool<T>(items: Iterable<T>, limit: number, fn: (item: T) => Promi
  * everything else goes block by block through `executeHttpBlock` below (flows too, see flow/run.ts).
  */
 export async function executeHttp(
-  t: Template, target: string | undefined, o: ExecuteOptions, emit: (ev: ResultEvent) => void,
+  t: Template,
+  target: string | undefined,
+  o: ExecuteOptions,
+  emit: (ev: ResultEvent) => void,
 ): Promise<ExecuteResult> {
   const run = new TemplateRun(t, target, o, (events) => {
     for (const ev of events) emit(ev);
   });
   await run.run();
   if (run.emitted === 0 && o.matcherStatus) emit(await failureEvent(t, target, run.lastError, 'http'));
-  return { matched: run.matched, membersMatched: run.membersMatched, dynamic: run.dynamic, error: run.lastError, requests: run.requests };
+  return {
+    matched: run.matched,
+    membersMatched: run.membersMatched,
+    dynamic: run.dynamic,
+    error: run.lastError,
+    requests: run.requests,
+  };
 }
 
 /** The matcher-status event of a template run that produced no result. */
-export async function failureEvent(t: Template, target: string | undefined, error: string | undefined, type: string): Promise<ResultEvent> {
+export async function failureEvent(
+  t: Template,
+  target: string | undefined,
+  error: string | undefined,
+  type: string,
+): Promise<ResultEvent> {
   const host = target ?? '';
   let ip = '';
   try {
     const name = host ? new URL(parseInput(host).url).hostname : '';
     // Other protocols report no address they did not dial: no lookup of a name that may not even exist
     // outside the resolvers the scan was given (dns inputs).
-    ip = !name ? '' : type === 'http' ? await resolveIp(name) : net.isIP(name.replace(/^\[|\]$/g, '')) ? name.replace(/^\[|\]$/g, '') : '';
+    ip = !name
+      ? ''
+      : type === 'http'
+        ? await resolveIp(name)
+        : net.isIP(name.replace(/^\[|\]$/g, ''))
+          ? name.replace(/^\[|\]$/g, '')
+          : '';
   } catch {
     ip = '';
   }

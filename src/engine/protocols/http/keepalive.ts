@@ -66,7 +66,8 @@ function poolFor(origin: string, sni: string, guard: ConnectGuard | undefined): 
 }
 
 function* allPools(): Generator<Pool> {
-  for (const byOrigin of [pools, ...guardedPools.values()]) for (const bySni of byOrigin.values()) yield* bySni.values();
+  for (const byOrigin of [pools, ...guardedPools.values()])
+    for (const bySni of byOrigin.values()) yield* bySni.values();
 }
 
 /** Closes every pooled connection (the end of a scan, tests). */
@@ -80,7 +81,14 @@ export function closeKeepAlive(): void {
 }
 
 /** The socket of a new connection; under a guard, one that fails with the refusal when the address is denied. */
-function dial(pool: Pool, host: string, port: number, secure: boolean, sni: string | undefined, onread: net.OnReadOpts): net.Socket {
+function dial(
+  pool: Pool,
+  host: string,
+  port: number,
+  secure: boolean,
+  sni: string | undefined,
+  onread: net.OnReadOpts,
+): net.Socket {
   let target: { host: string; lookup?: net.LookupFunction } = { host };
   if (pool.guard) {
     try {
@@ -90,7 +98,13 @@ function dial(pool: Pool, host: string, port: number, secure: boolean, sni: stri
     }
   }
   return secure
-    ? tls().connect({ ...target, port, servername: sni ?? (net.isIP(host) ? undefined : host), rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] })
+    ? tls().connect({
+        ...target,
+        port,
+        servername: sni ?? (net.isIP(host) ? undefined : host),
+        rejectUnauthorized: false,
+        ALPNProtocols: ['http/1.1'],
+      })
     : net.connect({ ...target, port, onread });
 }
 
@@ -218,9 +232,13 @@ const watched = new WeakSet<AbortSignal>();
 function watch(signal: AbortSignal): void {
   if (watched.has(signal)) return;
   watched.add(signal);
-  signal.addEventListener('abort', () => {
-    for (const conn of [...conns]) if (conn.ex?.signal === signal) conn.ex.fail(new Error('aborted'), true);
-  }, { once: true });
+  signal.addEventListener(
+    'abort',
+    () => {
+      for (const conn of [...conns]) if (conn.ex?.signal === signal) conn.ex.fail(new Error('aborted'), true);
+    },
+    { once: true },
+  );
 }
 
 // Requests written together at the end of each turn of the event loop (see the top of the file).
@@ -289,8 +307,15 @@ export function sendKeepAlive(r: PreparedRequest, o: KeepAliveOptions): Promise<
     if (o.signal?.aborted) return reject(new Error('aborted'));
     const body = r.body !== undefined && r.body !== '' ? Buffer.from(r.body, 'utf8') : undefined;
     const req: Request = {
-      method: r.method, head: requestHead(r, body?.length ?? 0), body, o, origin: originUrl(r.origin),
-      pool: poolFor(r.origin, o.sni ?? '', o.guard), started: performance.now(), resolve, reject,
+      method: r.method,
+      head: requestHead(r, body?.length ?? 0),
+      body,
+      o,
+      origin: originUrl(r.origin),
+      pool: poolFor(r.origin, o.sni ?? '', o.guard),
+      started: performance.now(),
+      resolve,
+      reject,
     };
     start(req, false);
   });
@@ -324,7 +349,11 @@ class Exchange {
   private settled = false;
   readonly deadlineAt: number;
 
-  constructor(private readonly conn: Conn, private readonly req: Request, private readonly reused: boolean) {
+  constructor(
+    private readonly conn: Conn,
+    private readonly req: Request,
+    private readonly reused: boolean,
+  ) {
     this.reader = new ResponseReader(req.method, req.o.maxSize);
     this.deadlineAt = performance.now() + req.o.deadline;
     armSweep(this.deadlineAt);

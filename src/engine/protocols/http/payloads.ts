@@ -6,7 +6,10 @@ import type { AttackType, Payloads } from '../../template/types.ts';
  * The payload combinations of a block, one map per request. An iterator object rather than a generator:
  * every request of a scan takes one, and resuming a generator costs more than a call.
  */
-export function combinations(payloads: Payloads | undefined, attack: AttackType): IterableIterator<Record<string, string>> {
+export function combinations(
+  payloads: Payloads | undefined,
+  attack: AttackType,
+): IterableIterator<Record<string, string>> {
   return new Combinations(payloads, attack);
 }
 

@@ -97,7 +97,8 @@ export function mergePaths(inputPath: string, inputQuery: string, reqPath: strin
   let merged: string;
   if (p === '' || p === '/') merged = inputPath || '/';
   else if (base === '') merged = p;
-  else if (p.startsWith(base + '/') || p === base) merged = p; // already carries the input path
+  else if (p.startsWith(base + '/') || p === base)
+    merged = p; // already carries the input path
   else merged = base + p;
   const query = mergeQuery(inputQuery, q);
   return query ? `${merged}?${query}` : merged;

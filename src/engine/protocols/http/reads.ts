@@ -26,7 +26,18 @@ export const READS_ALL: Readonly<Reads> = Object.freeze({ headers: true, head: t
 const DEFERRING = /\b(?:resolve|jarm|public_ip|wait_for)\s*\(/;
 
 /** Values responseData always sets: cheap, and most operators read only these. */
-const STANDARD = new Set(['status_code', 'body', 'content_length', 'duration', 'host', 'ip', 'matched', 'template-id', 'template-path', 'type']);
+const STANDARD = new Set([
+  'status_code',
+  'body',
+  'content_length',
+  'duration',
+  'host',
+  'ip',
+  'matched',
+  'template-id',
+  'template-path',
+  'type',
+]);
 const HEAD = new Set(['header', 'all_headers', 'response', 'raw', 'all']);
 
 const cache = new WeakMap<HttpRequest, Reads>();
@@ -69,7 +80,13 @@ function analyse(matchers: Matcher[], extractors: Extractor[]): Reads {
   for (const m of matchers) {
     if (m.type === 'status') name('status_code');
     else if (m.type === 'dsl') expressions(m.dsl);
-    else if (m.type === 'word' || m.type === 'regex' || m.type === 'binary' || m.type === 'xpath' || m.type === 'size') {
+    else if (
+      m.type === 'word' ||
+      m.type === 'regex' ||
+      m.type === 'binary' ||
+      m.type === 'xpath' ||
+      m.type === 'size'
+    ) {
       part(m.part);
       markers(m.words);
     } else all = true;

@@ -25,7 +25,9 @@ type Framing = 'none' | 'length' | 'chunked' | 'close';
 
 export class ResponseReader {
   private pending: Buffer | undefined; // bytes not yet consumed
-  private head: { version: string; status: number; statusText: string; headers: [string, string][]; encoding: string | undefined } | undefined;
+  private head:
+    | { version: string; status: number; statusText: string; headers: [string, string][]; encoding: string | undefined }
+    | undefined;
   private framing: Framing = 'none';
   private remaining = 0; // bytes left in the body (length) or the current chunk (chunked)
   private chunkState: 'size' | 'data' | 'data-crlf' | 'trailers' = 'size';
@@ -39,7 +41,11 @@ export class ResponseReader {
    * `ignoreLength`: read to the end of the connection whatever Content-Length says (a raw request with
    * `read-all`); a chunked body is still decoded.
    */
-  constructor(private readonly method: string, private readonly maxSize: number, private readonly ignoreLength = false) {}
+  constructor(
+    private readonly method: string,
+    private readonly maxSize: number,
+    private readonly ignoreLength = false,
+  ) {}
 
   /** True once some bytes of a response arrived (a reused connection that fails before is retried). */
   get started(): boolean {
@@ -63,7 +69,8 @@ export class ResponseReader {
         // A head of bare LF line ends (RFC 9112 lets a recipient accept them; raw servers send them).
         const lf = text.indexOf('\n\n');
         if (lf < 0) {
-          if (buf.length > MAX_HEAD_BYTES) throw new Error(`malformed HTTP response: head larger than ${MAX_HEAD_BYTES} bytes`);
+          if (buf.length > MAX_HEAD_BYTES)
+            throw new Error(`malformed HTTP response: head larger than ${MAX_HEAD_BYTES} bytes`);
           this.pending = buf;
           return undefined;
         }
@@ -161,7 +168,8 @@ export class ResponseReader {
         const nl = crlf(buf, pos);
         if (nl < 0) {
           this.pending = buf.subarray(pos);
-          if (this.pending.length > MAX_HEAD_BYTES) throw new Error('malformed HTTP response: chunk size line too long');
+          if (this.pending.length > MAX_HEAD_BYTES)
+            throw new Error('malformed HTTP response: chunk size line too long');
           return;
         }
         const start = pos;
@@ -215,8 +223,15 @@ export class ResponseReader {
     const body = this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts);
     const h = this.head;
     this.result = {
-      version: h.version, status: h.status, statusText: h.statusText, headers: h.headers, body,
-      reusable: this.keepAlive && !extraBytes, truncated: this.truncated, duration: 0, encoding: h.encoding,
+      version: h.version,
+      status: h.status,
+      statusText: h.statusText,
+      headers: h.headers,
+      body,
+      reusable: this.keepAlive && !extraBytes,
+      truncated: this.truncated,
+      duration: 0,
+      encoding: h.encoding,
     };
   }
 }

@@ -13,7 +13,19 @@ import { type Dict, isMap, kind, setOwn } from '../../template/values.ts';
 
 const PATH_START = /^(\{\{|https?:\/\/)/i;
 
-export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH', 'PURGE', 'DEBUG'];
+export const HTTP_METHODS = [
+  'GET',
+  'HEAD',
+  'POST',
+  'PUT',
+  'DELETE',
+  'CONNECT',
+  'OPTIONS',
+  'TRACE',
+  'PATCH',
+  'PURGE',
+  'DEBUG',
+];
 
 const HTTP: Shape = {
   fields: {
@@ -105,7 +117,10 @@ function parseHttpRequest(v: unknown, field: string, out: IssueList, opts: Paylo
   path.forEach((p, i) => {
     // A bare `/admin` has no target to go to; self-contained templates use full URLs instead.
     if (!PATH_START.test(p.trim())) {
-      out.error(join(join(field, 'path'), i), 'must start with {{BaseURL}} or {{RootURL}} (or be a full http(s) URL or start with a {{variable}})');
+      out.error(
+        join(join(field, 'path'), i),
+        'must start with {{BaseURL}} or {{RootURL}} (or be a full http(s) URL or start with a {{variable}})',
+      );
     }
   });
   raw.forEach((r, i) => {

@@ -10,7 +10,13 @@ import type { ConnectGuard } from '../../net/guard.ts';
 // Loaded on first use: most scans have no proxy.
 const socks = lazy<typeof import('socks')>('socks');
 
-export async function socks5Connect(proxy: string, host: string, port: number, timeout: number, guard?: ConnectGuard): Promise<net.Socket> {
+export async function socks5Connect(
+  proxy: string,
+  host: string,
+  port: number,
+  timeout: number,
+  guard?: ConnectGuard,
+): Promise<net.Socket> {
   const p = new URL(proxy.includes('://') ? proxy : `socks5://${proxy}`);
   const user = decodeURIComponent(p.username);
   const { SocksClient } = socks();

@@ -23,8 +23,13 @@ export async function sendRaw(o: RawSendOptions): Promise<HttpResponse> {
   const secure = url.protocol === 'https:';
   const started = performance.now();
   const socket = await openSocket({
-    host: url.hostname, port: Number(url.port || (secure ? 443 : 80)), secure, sni: o.sni, timeout: o.timeout,
-    socks5Proxy: o.socks5Proxy, guard: o.guard,
+    host: url.hostname,
+    port: Number(url.port || (secure ? 443 : 80)),
+    secure,
+    sni: o.sni,
+    timeout: o.timeout,
+    socks5Proxy: o.socks5Proxy,
+    guard: o.guard,
   });
   // With read-all the response ends with the connection, whatever its Content-Length says.
   const reader = new ResponseReader(o.method, o.maxSize, o.readAll);
@@ -47,8 +52,12 @@ export async function sendRaw(o: RawSendOptions): Promise<HttpResponse> {
       settled = true;
       cleanup();
       resolve({
-        status: parsed.status, statusText: parsed.statusText, headers: parsed.headers, body: parsed.body,
-        duration: performance.now() - started, version: parsed.version,
+        status: parsed.status,
+        statusText: parsed.statusText,
+        headers: parsed.headers,
+        body: parsed.body,
+        duration: performance.now() - started,
+        version: parsed.version,
       });
     };
     const end = () => {
@@ -63,7 +72,9 @@ export async function sendRaw(o: RawSendOptions): Promise<HttpResponse> {
       if (size > 0) end();
       if (!settled) fail(new Error(`timeout after ${o.timeout}ms`));
     }, o.timeout);
-    const onAbort = () => { if (!settled) fail(new Error('aborted')); };
+    const onAbort = () => {
+      if (!settled) fail(new Error('aborted'));
+    };
     o.signal?.addEventListener('abort', onAbort, { once: true });
     const cleanup = () => {
       clearTimeout(timer);

@@ -13,7 +13,23 @@ export function merge(...maps: (Record<string, unknown> | undefined)[]): Record<
   return out;
 }
 
-const BUILTIN_KEYS = ['BaseURL', 'RootURL', 'Hostname', 'Host', 'Port', 'Path', 'File', 'Query', 'Scheme', 'Input', 'FQDN', 'RDN', 'DN', 'TLD', 'SD'];
+const BUILTIN_KEYS = [
+  'BaseURL',
+  'RootURL',
+  'Hostname',
+  'Host',
+  'Port',
+  'Path',
+  'File',
+  'Query',
+  'Scheme',
+  'Input',
+  'FQDN',
+  'RDN',
+  'DN',
+  'TLD',
+  'SD',
+];
 const standard = new WeakSet<object>();
 
 /** True when `b` holds exactly the built-ins inputVariables makes (checked once per object). */
@@ -32,15 +48,31 @@ function isStandard(b: Record<string, string>): boolean {
 function copyBuiltins(b: Record<string, string>): Record<string, unknown> {
   if (!isStandard(b)) return merge(b);
   return {
-    BaseURL: b.BaseURL, RootURL: b.RootURL, Hostname: b.Hostname, Host: b.Host, Port: b.Port, Path: b.Path,
-    File: b.File, Query: b.Query, Scheme: b.Scheme, Input: b.Input, FQDN: b.FQDN, RDN: b.RDN, DN: b.DN,
-    TLD: b.TLD, SD: b.SD,
+    BaseURL: b.BaseURL,
+    RootURL: b.RootURL,
+    Hostname: b.Hostname,
+    Host: b.Host,
+    Port: b.Port,
+    Path: b.Path,
+    File: b.File,
+    Query: b.Query,
+    Scheme: b.Scheme,
+    Input: b.Input,
+    FQDN: b.FQDN,
+    RDN: b.RDN,
+    DN: b.DN,
+    TLD: b.TLD,
+    SD: b.SD,
   };
 }
 
 export function requestVars(
-  t: Template, builtins: Record<string, string>, dynamic: Record<string, unknown>, combo: Record<string, string>,
-  cliVars: Record<string, string>, render: Render,
+  t: Template,
+  builtins: Record<string, string>,
+  dynamic: Record<string, unknown>,
+  combo: Record<string, string>,
+  cliVars: Record<string, string>,
+  render: Render,
 ): Record<string, unknown> {
   const vars = copyBuiltins(builtins);
   for (const k in dynamic) vars[k] = dynamic[k];

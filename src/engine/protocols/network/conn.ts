@@ -13,7 +13,10 @@ export class Conn {
   private error: Error | undefined;
   private wake: (() => void) | undefined;
 
-  private constructor(readonly socket: net.Socket, readonly ip: string) {
+  private constructor(
+    readonly socket: net.Socket,
+    readonly ip: string,
+  ) {
     socket.on('data', (chunk: Buffer) => {
       // Bounded: a peer that streams forever cannot fill memory.
       const room = MAX_BUFFER - this.buf.length;
@@ -41,11 +44,24 @@ export class Conn {
     w?.();
   }
 
-  static open(host: string, port: number, useTls: boolean, timeout: number, signal?: AbortSignal, sni?: string, guard?: ConnectGuard): Promise<Conn> {
+  static open(
+    host: string,
+    port: number,
+    useTls: boolean,
+    timeout: number,
+    signal?: AbortSignal,
+    sni?: string,
+    guard?: ConnectGuard,
+  ): Promise<Conn> {
     return new Promise((resolve, reject) => {
       const bare = host.replace(/^\[|\]$/g, '');
       const socket = useTls
-        ? dialTls(guard, { host: bare, port, rejectUnauthorized: false, servername: sni || (net.isIP(bare) ? undefined : bare) })
+        ? dialTls(guard, {
+            host: bare,
+            port,
+            rejectUnauthorized: false,
+            servername: sni || (net.isIP(bare) ? undefined : bare),
+          })
         : dialTcp(guard, { host: bare, port });
       const timer = setTimeout(() => fail(new Error(`connect to ${host}:${port} timed out`)), timeout);
       const onAbort = () => fail(new Error('aborted'));

@@ -7,7 +7,16 @@
 import type { Template } from '../../template/types.ts';
 import type { BlockContext, BlockResult, Protocol } from '../types.ts';
 import { runOperators } from '../../operators/index.ts';
-import { blockVars, combos, commonBlock, inputVariables, operate, render, unresolved, type CommonBlock } from '../common/block.ts';
+import {
+  blockVars,
+  combos,
+  commonBlock,
+  inputVariables,
+  operate,
+  render,
+  unresolved,
+  type CommonBlock,
+} from '../common/block.ts';
 import { Conn } from './conn.ts';
 
 interface NetInput {
@@ -30,27 +39,41 @@ export interface NetworkBlock extends CommonBlock {
 const RESERVED_PORTS = ['80', '443', '8080', '8443', '8081', '53'];
 
 function compile(t: Template): NetworkBlock[] {
-  return t.other.filter((b) => b.protocol === 'tcp').map((b) => {
-    const c = commonBlock(b);
-    const f = c.fields;
-    const hosts = Array.isArray(f.host) ? f.host.map(String) : f.host !== undefined ? [String(f.host)] : ['{{Hostname}}'];
-    const inputs = Array.isArray(f.inputs) ? (f.inputs as Record<string, unknown>[]) : [];
-    const split = (v: unknown) => (v === undefined ? [] : String(v).split(',').map((p) => p.trim()).filter(Boolean));
-    return {
-      ...c,
-      addresses: hosts.map((h) => (h.startsWith('tls://') ? { address: h.slice(6), tls: true } : { address: h, tls: false })),
-      ports: [...new Set(split(f.port))],
-      excludePorts: f['exclude-ports'] !== undefined ? split(f['exclude-ports']) : undefined,
-      inputs: inputs.map((i, k) => ({
-        data: i.data === undefined ? '' : rawData(b.raw.inputs, k, t.raw) ?? String(i.data),
-        hex: String(i.type ?? '').toLowerCase() === 'hex',
-        read: typeof i.read === 'number' ? i.read : 0,
-        name: typeof i.name === 'string' && i.name ? i.name : undefined,
-      })),
-      readSize: typeof f['read-size'] === 'number' && f['read-size'] > 0 ? f['read-size'] : 1024,
-      readAll: f['read-all'] === true,
-    };
-  });
+  return t.other
+    .filter((b) => b.protocol === 'tcp')
+    .map((b) => {
+      const c = commonBlock(b);
+      const f = c.fields;
+      const hosts = Array.isArray(f.host)
+        ? f.host.map(String)
+        : f.host !== undefined
+          ? [String(f.host)]
+          : ['{{Hostname}}'];
+      const inputs = Array.isArray(f.inputs) ? (f.inputs as Record<string, unknown>[]) : [];
+      const split = (v: unknown) =>
+        v === undefined
+          ? []
+          : String(v)
+              .split(',')
+              .map((p) => p.trim())
+              .filter(Boolean);
+      return {
+        ...c,
+        addresses: hosts.map((h) =>
+          h.startsWith('tls://') ? { address: h.slice(6), tls: true } : { address: h, tls: false },
+        ),
+        ports: [...new Set(split(f.port))],
+        excludePorts: f['exclude-ports'] !== undefined ? split(f['exclude-ports']) : undefined,
+        inputs: inputs.map((i, k) => ({
+          data: i.data === undefined ? '' : (rawData(b.raw.inputs, k, t.raw) ?? String(i.data)),
+          hex: String(i.type ?? '').toLowerCase() === 'hex',
+          read: typeof i.read === 'number' ? i.read : 0,
+          name: typeof i.name === 'string' && i.name ? i.name : undefined,
+        })),
+        readSize: typeof f['read-size'] === 'number' && f['read-size'] > 0 ? f['read-size'] : 1024,
+        readAll: f['read-all'] === true,
+      };
+    });
 }
 
 const compiled = new WeakMap<Template, NetworkBlock[]>();
@@ -94,7 +117,13 @@ function withPort(address: string, port: string, exclude: string[] | undefined):
 function builtinsFor(address: string, target: string | undefined): Record<string, string> {
   const v = inputVariables(address);
   const hp = splitHostPort(address);
-  return { ...v, Hostname: address, Host: hp ? hp.host.replace(/^\[|\]$/g, '') : address, Port: hp?.port ?? '', Input: target ?? address };
+  return {
+    ...v,
+    Hostname: address,
+    Host: hp ? hp.host.replace(/^\[|\]$/g, '') : address,
+    Port: hp?.port ?? '',
+    Input: target ?? address,
+  };
 }
 
 function readTimeout(ctx: BlockContext): number {
@@ -154,8 +183,14 @@ async function execute(b: NetworkBlock, ctx: BlockContext): Promise<BlockResult>
 }
 
 async function exchangeOne(
-  b: NetworkBlock, ctx: BlockContext, st: State, address: string, actual: string, useTls: boolean,
-  builtins: Record<string, string>, combo: Record<string, string>,
+  b: NetworkBlock,
+  ctx: BlockContext,
+  st: State,
+  address: string,
+  actual: string,
+  useTls: boolean,
+  builtins: Record<string, string>,
+  combo: Record<string, string>,
 ): Promise<void> {
   const vars = blockVars(ctx, { ...builtins, Hostname: address }, combo);
   const hp = splitHostPort(actual)!;
@@ -208,15 +243,32 @@ async function exchangeOne(
           vars[input.name] = got;
           // Internal extractors run on each named read, so later inputs can use what they found.
           const internal = b.extractors.filter((e) => e.internal);
-          if (internal.length > 0) Object.assign(vars, runOperators({ matchers: [], extractors: internal, matchersCondition: 'or' }, { [input.name]: got }).dynamic);
+          if (internal.length > 0)
+            Object.assign(
+              vars,
+              runOperators({ matchers: [], extractors: internal, matchersCondition: 'or' }, { [input.name]: got })
+                .dynamic,
+            );
         }
       }
     }
     // The final read may bring nothing (or fail): the operators run on what there is.
-    const final = await (b.readAll ? conn.readAll(readTimeout(ctx)) : conn.read(b.readSize, readTimeout(ctx))).catch(() => Buffer.alloc(0));
+    const final = await (b.readAll ? conn.readAll(readTimeout(ctx)) : conn.read(b.readSize, readTimeout(ctx))).catch(
+      () => Buffer.alloc(0),
+    );
     const data = final.toString('latin1');
     raw += data;
-    await finish(b, ctx, st, { host, matched: actual, request, data, raw, ...named }, vars, host, actual, conn.ip, named);
+    await finish(
+      b,
+      ctx,
+      st,
+      { host, matched: actual, request, data, raw, ...named },
+      vars,
+      host,
+      actual,
+      conn.ip,
+      named,
+    );
   } catch (err) {
     st.error = (err as Error).message;
     // As nuclei: a failed exchange still runs the operators, on empty values.
@@ -227,13 +279,31 @@ async function exchangeOne(
 }
 
 async function finish(
-  b: NetworkBlock, ctx: BlockContext, st: State, fields: { host: string; matched: string; request: string; data: string; raw: string },
-  vars: Record<string, unknown>, host: string, matchedAt: string, ip: string, named: Record<string, string> = {},
+  b: NetworkBlock,
+  ctx: BlockContext,
+  st: State,
+  fields: { host: string; matched: string; request: string; data: string; raw: string },
+  vars: Record<string, unknown>,
+  host: string,
+  matchedAt: string,
+  ip: string,
+  named: Record<string, string> = {},
 ): Promise<void> {
   const response: Record<string, unknown> = { ...fields, body: fields.data, type: 'tcp', ip };
-  const r = await operate(ctx, 'tcp', b, response, { ...vars, ...named }, {
-    host, matchedAt, ip: ip || undefined, request: fields.request, response: fields.data,
-  });
+  const r = await operate(
+    ctx,
+    'tcp',
+    b,
+    response,
+    { ...vars, ...named },
+    {
+      host,
+      matchedAt,
+      ip: ip || undefined,
+      request: fields.request,
+      response: fields.data,
+    },
+  );
   if (r.matched) {
     st.matched = true;
     if (ctx.t.stopAtFirstMatch || b.fields['stop-at-first-match'] === true) st.stop = true;
@@ -249,5 +319,3 @@ export const networkProtocol: Protocol<NetworkBlock> = {
   },
   execute,
 };
-
-

@@ -29,7 +29,10 @@ function dn(text: string): string {
 }
 
 function attrs(text: string, key: string): string[] {
-  return text.split('\n').filter((l) => l.startsWith(`${key}=`)).map((l) => l.slice(key.length + 1));
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith(`${key}=`))
+    .map((l) => l.slice(key.length + 1));
 }
 
 /** The value octets of a DER element at `i`: [start, end) of its content. */
@@ -98,7 +101,9 @@ export function isMismatched(host: string, names: string[]): boolean {
     }
     const tokens = name.split('.');
     if (tokens.length !== hostTokens.length) continue;
-    const ok = tokens.every((t, i) => (i === 0 ? wildcardToken(t, hostTokens[i]) : t.toLowerCase() === hostTokens[i].toLowerCase()));
+    const ok = tokens.every((t, i) =>
+      i === 0 ? wildcardToken(t, hostTokens[i]) : t.toLowerCase() === hostTokens[i].toLowerCase(),
+    );
     if (ok) return false;
   }
   return true;
@@ -117,8 +122,14 @@ function isKnownRoot(c: X509Certificate): boolean {
 
 export function certFacts(leaf: X509Certificate, chain: X509Certificate[], host: string): CertFacts {
   const der = leaf.raw;
-  const sans = (leaf.subjectAltName ?? '').split(', ').filter((s) => s.startsWith('DNS:')).map((s) => s.slice(4));
-  const emails = (leaf.subjectAltName ?? '').split(', ').filter((s) => s.startsWith('email:')).map((s) => s.slice(6));
+  const sans = (leaf.subjectAltName ?? '')
+    .split(', ')
+    .filter((s) => s.startsWith('DNS:'))
+    .map((s) => s.slice(4));
+  const emails = (leaf.subjectAltName ?? '')
+    .split(', ')
+    .filter((s) => s.startsWith('email:'))
+    .map((s) => s.slice(6));
   const subjectCn = attrs(leaf.subject, 'CN')[0];
   const facts: CertFacts = {
     not_before: new Date(leaf.validFrom),

@@ -19,7 +19,9 @@ export function cipherLevel(iana: string): CipherLevel {
 
 /** The OpenSSL names of the ciphers to try for one version (TLS 1.3 suites only for tls13). */
 export function ciphersFor(version: string): string[] {
-  const all = tls().getCiphers().map((c) => c.toUpperCase());
+  const all = tls()
+    .getCiphers()
+    .map((c) => c.toUpperCase());
   return version === 'tls13' ? all.filter((c) => c.startsWith('TLS_')) : all.filter((c) => !c.startsWith('TLS_'));
 }
 

@@ -6,7 +6,15 @@ import type { X509Certificate } from 'node:crypto';
 import net from 'node:net';
 import type { Template } from '../../template/types.ts';
 import type { BlockContext, BlockResult, Protocol } from '../types.ts';
-import { blockVars, commonBlock, inputVariables, operate, render, unresolved, type CommonBlock } from '../common/block.ts';
+import {
+  blockVars,
+  commonBlock,
+  inputVariables,
+  operate,
+  render,
+  unresolved,
+  type CommonBlock,
+} from '../common/block.ts';
 import { certFacts, type CertFacts } from './cert.ts';
 import { ciphersFor, fileCiphers, type CipherEnum } from './ciphers.ts';
 import { crypto } from '../../lazy.ts';
@@ -24,25 +32,35 @@ export interface SslBlock extends CommonBlock {
 }
 
 const VERSIONS: Record<string, SecureVersion | undefined> = {
-  sslv3: undefined, ssl30: undefined, tls10: 'TLSv1', tls11: 'TLSv1.1', tls12: 'TLSv1.2', tls13: 'TLSv1.3',
+  sslv3: undefined,
+  ssl30: undefined,
+  tls10: 'TLSv1',
+  tls11: 'TLSv1.1',
+  tls12: 'TLSv1.2',
+  tls13: 'TLSv1.3',
 };
 const NAMES: Record<string, string> = { TLSv1: 'tls10', 'TLSv1.1': 'tls11', 'TLSv1.2': 'tls12', 'TLSv1.3': 'tls13' };
 
 function compile(t: Template): SslBlock[] {
-  return t.other.filter((b) => b.protocol === 'ssl').map((b) => {
-    const c = commonBlock(b);
-    const f = c.fields;
-    return {
-      ...c,
-      address: typeof f.address === 'string' && f.address ? f.address : '{{Host}}:{{Port}}',
-      minVersion: typeof f.min_version === 'string' ? f.min_version : undefined,
-      maxVersion: typeof f.max_version === 'string' ? f.max_version : undefined,
-      // As nuclei: cipher enumeration needs the versions first, and looks for insecure ciphers by default.
-      versionEnum: f.tls_version_enum === true || f.tls_cipher_enum === true,
-      cipherEnum: f.tls_cipher_enum === true,
-      cipherTypes: Array.isArray(f.tls_cipher_types) && f.tls_cipher_types.length > 0 ? f.tls_cipher_types.map(String) : ['insecure'],
-    };
-  });
+  return t.other
+    .filter((b) => b.protocol === 'ssl')
+    .map((b) => {
+      const c = commonBlock(b);
+      const f = c.fields;
+      return {
+        ...c,
+        address: typeof f.address === 'string' && f.address ? f.address : '{{Host}}:{{Port}}',
+        minVersion: typeof f.min_version === 'string' ? f.min_version : undefined,
+        maxVersion: typeof f.max_version === 'string' ? f.max_version : undefined,
+        // As nuclei: cipher enumeration needs the versions first, and looks for insecure ciphers by default.
+        versionEnum: f.tls_version_enum === true || f.tls_cipher_enum === true,
+        cipherEnum: f.tls_cipher_enum === true,
+        cipherTypes:
+          Array.isArray(f.tls_cipher_types) && f.tls_cipher_types.length > 0
+            ? f.tls_cipher_types.map(String)
+            : ['insecure'],
+      };
+    });
 }
 
 const compiled = new WeakMap<Template, SslBlock[]>();
@@ -73,15 +91,25 @@ interface Handshake {
 }
 
 function handshake(
-  host: string, port: number, ctx: BlockContext, min?: SecureVersion, max?: SecureVersion, ciphers = 'ALL',
+  host: string,
+  port: number,
+  ctx: BlockContext,
+  min?: SecureVersion,
+  max?: SecureVersion,
+  ciphers = 'ALL',
 ): Promise<Handshake> {
   return new Promise((resolve, reject) => {
     // The scan's -sni wins; an IP is never sent as a server name.
     const sni = ctx.o.sni || (net.isIP(host) ? undefined : host);
     const socket = dialTls(ctx.o.guard, {
-      host, port, servername: sni, rejectUnauthorized: false,
+      host,
+      port,
+      servername: sni,
+      rejectUnauthorized: false,
       // Every cipher and version the server may speak (a scanner asks, it does not judge).
-      ciphers: `${ciphers}:@SECLEVEL=0`, minVersion: min ?? 'TLSv1', maxVersion: max ?? 'TLSv1.3',
+      ciphers: `${ciphers}:@SECLEVEL=0`,
+      minVersion: min ?? 'TLSv1',
+      maxVersion: max ?? 'TLSv1.3',
     });
     const timer = setTimeout(() => done(new Error(`tls handshake with ${host}:${port} timed out`)), ctx.o.timeout);
     const onAbort = () => done(new Error('aborted'));
@@ -114,7 +142,9 @@ function handshake(
         version: NAMES[socket.getProtocol() ?? ''] ?? String(socket.getProtocol()),
         cipher: cipher.standardName ?? cipher.name,
         ip: socket.remoteAddress ?? '',
-        leaf, chain, sni,
+        leaf,
+        chain,
+        sni,
       });
     });
   });
@@ -131,9 +161,23 @@ function rfc3339(d: Date): string {
 
 /** The JSON nuclei's ssl protocol exposes as `response`, fields in its order. */
 function responseJson(
-  host: string, ip: string, port: string, h: Handshake, facts: CertFacts | undefined, versionEnum?: string[], cipherEnum?: CipherEnum[],
+  host: string,
+  ip: string,
+  port: string,
+  h: Handshake,
+  facts: CertFacts | undefined,
+  versionEnum?: string[],
+  cipherEnum?: CipherEnum[],
 ): string {
-  const o: Record<string, unknown> = { timestamp: new Date().toISOString(), host, ip, port, probe_status: true, tls_version: h.version, cipher: h.cipher };
+  const o: Record<string, unknown> = {
+    timestamp: new Date().toISOString(),
+    host,
+    ip,
+    port,
+    probe_status: true,
+    tls_version: h.version,
+    cipher: h.cipher,
+  };
   if (facts) {
     for (const [k, v] of Object.entries(facts)) o[k] = v instanceof Date ? rfc3339(v) : v;
   }
@@ -148,7 +192,9 @@ async function execute(b: SslBlock, ctx: BlockContext): Promise<BlockResult> {
   const input = ctx.target ? hostPort(ctx.target) : { host: '', port: '443' };
   const builtins = {
     ...(input.host ? inputVariables(input.host) : {}),
-    Hostname: `${input.host.includes(':') ? `[${input.host}]` : input.host}:${input.port}`, Host: input.host, Port: input.port,
+    Hostname: `${input.host.includes(':') ? `[${input.host}]` : input.host}:${input.port}`,
+    Host: input.host,
+    Port: input.port,
     Input: ctx.target ?? '',
   };
   const vars = blockVars(ctx, builtins, {});
@@ -162,8 +208,10 @@ async function execute(b: SslBlock, ctx: BlockContext): Promise<BlockResult> {
   const min = b.minVersion ? VERSIONS[b.minVersion] : undefined;
   const max = b.maxVersion ? VERSIONS[b.maxVersion] : undefined;
   // SSL 3.0 alone cannot be spoken by this TLS stack: such a block finds nothing, as against a server without it.
-  if ((b.minVersion && !min && b.maxVersion && !max)) return { matched: false, requests: 0, error: 'ssl30 is not supported by this TLS stack' };
-  if (ctx.o.hostErrors?.isSkipped(address)) return { matched: false, requests: 0, error: `host ${address} skipped after too many errors` };
+  if (b.minVersion && !min && b.maxVersion && !max)
+    return { matched: false, requests: 0, error: 'ssl30 is not supported by this TLS stack' };
+  if (ctx.o.hostErrors?.isSkipped(address))
+    return { matched: false, requests: 0, error: `host ${address} skipped after too many errors` };
   let h: Handshake;
   let requests = 1;
   try {
@@ -214,8 +262,16 @@ async function execute(b: SslBlock, ctx: BlockContext): Promise<BlockResult> {
   }
   const facts = h.leaf ? certFacts(h.leaf, h.chain, host) : undefined;
   const response: Record<string, unknown> = {
-    type: 'ssl', response: responseJson(host, h.ip, port, h, facts, versionEnum, cipherEnum), matched: address,
-    ip: h.ip, host, port, probe_status: true, tls_version: h.version, cipher: h.cipher, tls_connection: 'ctls',
+    type: 'ssl',
+    response: responseJson(host, h.ip, port, h, facts, versionEnum, cipherEnum),
+    matched: address,
+    ip: h.ip,
+    host,
+    port,
+    probe_status: true,
+    tls_version: h.version,
+    cipher: h.cipher,
+    tls_connection: 'ctls',
   };
   response.body = response.response;
   if (h.sni) response.sni = h.sni;
@@ -225,7 +281,13 @@ async function execute(b: SslBlock, ctx: BlockContext): Promise<BlockResult> {
     for (const [k, v] of Object.entries(facts)) response[k] = v instanceof Date ? goTime(v) : v;
     response.domains = [...new Set([...(facts.subject_cn ? [facts.subject_cn] : []), ...(facts.subject_an ?? [])])];
   }
-  const r = await operate(ctx, 'ssl', b, response, vars, { host: ctx.target ?? host, matchedAt: address, ip: h.ip, request: '', response: '' });
+  const r = await operate(ctx, 'ssl', b, response, vars, {
+    host: ctx.target ?? host,
+    matchedAt: address,
+    ip: h.ip,
+    request: '',
+    response: '',
+  });
   return { matched: r.matched, requests, stop: r.matched && ctx.t.stopAtFirstMatch };
 }
 
@@ -246,10 +308,21 @@ export const sslProtocol: Protocol<SslBlock> = {
   cluster: {
     verdict(b, t) {
       const f = b.fields;
-      if (b.minVersion || b.maxVersion || (Array.isArray(f.cipher_suites) && f.cipher_suites.length > 0) || b.payloads) {
+      if (
+        b.minVersion ||
+        b.maxVersion ||
+        (Array.isArray(f.cipher_suites) && f.cipher_suites.length > 0) ||
+        b.payloads
+      ) {
         return { reason: 'ssl block not clusterable' };
       }
-      const key = [b.address, String(f.scan_mode ?? 'auto'), f.tls_cipher_enum === true, f.tls_version_enum === true, b.cipherTypes];
+      const key = [
+        b.address,
+        String(f.scan_mode ?? 'auto'),
+        f.tls_cipher_enum === true,
+        f.tls_version_enum === true,
+        b.cipherTypes,
+      ];
       return { key: JSON.stringify(['ssl', ...key, t.stopAtFirstMatch]) };
     },
   },

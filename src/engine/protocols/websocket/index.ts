@@ -10,7 +10,16 @@ const undici = lazy<typeof import('undici')>('undici');
 import type { Template } from '../../template/types.ts';
 import type { BlockContext, BlockResult, Protocol } from '../types.ts';
 import { runOperators } from '../../operators/index.ts';
-import { blockVars, combos, commonBlock, inputVariables, operate, render, unresolved, type CommonBlock } from '../common/block.ts';
+import {
+  blockVars,
+  combos,
+  commonBlock,
+  inputVariables,
+  operate,
+  render,
+  unresolved,
+  type CommonBlock,
+} from '../common/block.ts';
 import { guardedAgent } from '../../net/undici.ts';
 import type { ConnectGuard } from '../../net/guard.ts';
 
@@ -21,17 +30,22 @@ export interface WebsocketBlock extends CommonBlock {
 }
 
 function compile(t: Template): WebsocketBlock[] {
-  return t.other.filter((b) => b.protocol === 'websocket').map((b) => {
-    const c = commonBlock(b);
-    const f = c.fields;
-    const inputs = Array.isArray(f.inputs) ? (f.inputs as Record<string, unknown>[]) : [];
-    return {
-      ...c,
-      address: typeof f.address === 'string' && f.address ? f.address : '{{Scheme}}://{{Hostname}}',
-      headers: (f.headers as Record<string, string> | undefined) ?? {},
-      inputs: inputs.map((i) => ({ data: i.data === undefined ? '' : String(i.data), name: typeof i.name === 'string' && i.name ? i.name : undefined })),
-    };
-  });
+  return t.other
+    .filter((b) => b.protocol === 'websocket')
+    .map((b) => {
+      const c = commonBlock(b);
+      const f = c.fields;
+      const inputs = Array.isArray(f.inputs) ? (f.inputs as Record<string, unknown>[]) : [];
+      return {
+        ...c,
+        address: typeof f.address === 'string' && f.address ? f.address : '{{Scheme}}://{{Hostname}}',
+        headers: (f.headers as Record<string, string> | undefined) ?? {},
+        inputs: inputs.map((i) => ({
+          data: i.data === undefined ? '' : String(i.data),
+          name: typeof i.name === 'string' && i.name ? i.name : undefined,
+        })),
+      };
+    });
 }
 
 const compiled = new WeakMap<Template, WebsocketBlock[]>();
@@ -86,7 +100,12 @@ class Inbox {
   }
 }
 
-function open(url: string, headers: Record<string, string>, timeout: number, guard: ConnectGuard | undefined): Promise<{ ws: WebSocket; inbox: Inbox }> {
+function open(
+  url: string,
+  headers: Record<string, string>,
+  timeout: number,
+  guard: ConnectGuard | undefined,
+): Promise<{ ws: WebSocket; inbox: Inbox }> {
   return new Promise((resolve, reject) => {
     const ws = new (undici().WebSocket)(url, { headers, dispatcher: dispatcherFor(guard) } as never);
     ws.binaryType = 'arraybuffer';
@@ -114,7 +133,8 @@ function open(url: string, headers: Record<string, string>, timeout: number, gua
 
 async function execute(b: WebsocketBlock, ctx: BlockContext): Promise<BlockResult> {
   const target = ctx.target ?? '';
-  if (!/^wss?:\/\//i.test(target)) return { matched: false, requests: 0, error: `invalid url scheme provided: ${target.split(':')[0]}` };
+  if (!/^wss?:\/\//i.test(target))
+    return { matched: false, requests: 0, error: `invalid url scheme provided: ${target.split(':')[0]}` };
   const input = new URL(target);
   const builtins = inputVariables(target);
   let matched = false;
@@ -141,7 +161,11 @@ async function execute(b: WebsocketBlock, ctx: BlockContext): Promise<BlockResul
       ctx.o.onRequest?.();
       // Asked first so a refusal says why (a failed handshake's error event does not); the dispatcher's
       // connector decides the connection itself on the same (cached) answer.
-      if (ctx.o.guard) await ctx.o.guard.addresses(address.hostname, Number(address.port || (/^(wss|https):$/.test(address.protocol) ? 443 : 80)));
+      if (ctx.o.guard)
+        await ctx.o.guard.addresses(
+          address.hostname,
+          Number(address.port || (/^(wss|https):$/.test(address.protocol) ? 443 : 80)),
+        );
       conn = await open(url, headers, ctx.o.timeout, ctx.o.guard);
     } catch (err) {
       error = (err as Error).message;
@@ -163,7 +187,12 @@ async function execute(b: WebsocketBlock, ctx: BlockContext): Promise<BlockResul
         if (i.name) {
           named[i.name] = reply;
           const internal = b.extractors.filter((e) => e.internal);
-          if (internal.length > 0) Object.assign(named, runOperators({ matchers: [], extractors: internal, matchersCondition: 'or' }, { [i.name]: reply }).dynamic);
+          if (internal.length > 0)
+            Object.assign(
+              named,
+              runOperators({ matchers: [], extractors: internal, matchersCondition: 'or' }, { [i.name]: reply })
+                .dynamic,
+            );
         }
       }
     } catch (err) {
@@ -172,7 +201,16 @@ async function execute(b: WebsocketBlock, ctx: BlockContext): Promise<BlockResul
       continue;
     }
     conn.ws.close();
-    const data = { type: 'websocket', success: 'true', request, response, body: response, host: target, matched: url, ...named };
+    const data = {
+      type: 'websocket',
+      success: 'true',
+      request,
+      response,
+      body: response,
+      host: target,
+      matched: url,
+      ...named,
+    };
     const r = await operate(ctx, 'websocket', b, data, vars, { host: target, matchedAt: url, request, response });
     if (r.matched) {
       matched = true;

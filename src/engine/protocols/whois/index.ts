@@ -29,10 +29,16 @@ export interface WhoisBlock extends CommonBlock {
 }
 
 function compile(t: Template): WhoisBlock[] {
-  return t.other.filter((b) => b.protocol === 'whois').map((b) => {
-    const c = commonBlock(b);
-    return { ...c, query: typeof c.fields.query === 'string' ? c.fields.query : '{{Input}}', server: typeof c.fields.server === 'string' ? c.fields.server : undefined };
-  });
+  return t.other
+    .filter((b) => b.protocol === 'whois')
+    .map((b) => {
+      const c = commonBlock(b);
+      return {
+        ...c,
+        query: typeof c.fields.query === 'string' ? c.fields.query : '{{Input}}',
+        server: typeof c.fields.server === 'string' ? c.fields.server : undefined,
+      };
+    });
 }
 
 const compiled = new WeakMap<Template, WhoisBlock[]>();
@@ -48,7 +54,8 @@ function kind(query: string): 'ip' | 'autnum' | 'domain' {
 let bootstrap: Promise<[string[], string[]][]> | undefined;
 async function registryFor(domain: string, timeout: number, guard: ConnectGuard | undefined): Promise<string> {
   bootstrap ??= fetchFor(guard)('https://data.iana.org/rdap/dns.json', { signal: AbortSignal.timeout(timeout) })
-    .then((r) => r.json() as Promise<{ services: [string[], string[]][] }>).then((j) => j.services)
+    .then((r) => r.json() as Promise<{ services: [string[], string[]][] }>)
+    .then((j) => j.services)
     .catch((err) => {
       bootstrap = undefined;
       throw err;
@@ -85,16 +92,27 @@ function whoisStyle(d: Rdap): { KeyDisplayOrder: string[]; Data: Record<string, 
   add('Handle', d.handle);
   add('Registrar WHOIS Server', d.port43);
   for (const e of (d.events as Rdap[] | undefined) ?? []) {
-    const name = ({ 'last changed': 'Updated Date', registration: 'Creation Date', expiration: 'Expiration Date' } as Record<string, string>)[String(e.eventAction)];
+    const name = (
+      { 'last changed': 'Updated Date', registration: 'Creation Date', expiration: 'Expiration Date' } as Record<
+        string,
+        string
+      >
+    )[String(e.eventAction)];
     if (name) add(name, e.eventDate);
   }
   const registrar = entity(d, 'registrar');
   if (registrar) {
     add('Registrar', vcard(registrar, 'fn'));
-    for (const id of (registrar.publicIds as Rdap[] | undefined) ?? []) if (id.type === 'IANA Registrar ID') add('Registrar IANA ID', id.identifier);
+    for (const id of (registrar.publicIds as Rdap[] | undefined) ?? [])
+      if (id.type === 'IANA Registrar ID') add('Registrar IANA ID', id.identifier);
   }
   for (const s of (d.status as string[] | undefined) ?? []) add('Domain Status', s);
-  for (const [label, role] of [['Registrant', 'registrant'], ['Admin', 'administrative'], ['Tech', 'technical'], ['Abuse', 'abuse']]) {
+  for (const [label, role] of [
+    ['Registrant', 'registrant'],
+    ['Admin', 'administrative'],
+    ['Tech', 'technical'],
+    ['Abuse', 'abuse'],
+  ]) {
     const e = entity(d, role);
     add(`${label} Name`, vcard(e, 'fn'));
     add(`${label} Tel`, vcard(e, 'tel'));
@@ -123,14 +141,19 @@ async function execute(b: WhoisBlock, ctx: BlockContext): Promise<BlockResult> {
   let base = b.server;
   try {
     if (!base) {
-      if (type !== 'domain') return { matched: false, requests: 0, error: 'whois of an IP or AS number needs `server`' };
+      if (type !== 'domain')
+        return { matched: false, requests: 0, error: 'whois of an IP or AS number needs `server`' };
       base = await registryFor(query, ctx.o.timeout, ctx.o.guard);
     }
     if (ctx.o.takeToken) await ctx.o.takeToken();
     ctx.o.onRequest?.();
     const url = `${base.replace(/\/+$/, '')}/${type}/${encodeURIComponent(type === 'autnum' ? query.replace(/^as/i, '') : query)}`;
-    const res = await fetchFor(ctx.o.guard)(url, { headers: { accept: 'application/rdap+json' }, signal: AbortSignal.timeout(ctx.o.timeout) });
-    if (!res.ok) return { matched: false, requests: 1, error: `could not make whois request: ${res.status} from ${url}` };
+    const res = await fetchFor(ctx.o.guard)(url, {
+      headers: { accept: 'application/rdap+json' },
+      signal: AbortSignal.timeout(ctx.o.timeout),
+    });
+    if (!res.ok)
+      return { matched: false, requests: 1, error: `could not make whois request: ${res.status} from ${url}` };
     const obj = JSON.parse(await boundedText(res, 1024 * 1024)) as Rdap;
     const data: Record<string, unknown> = {};
     let response: unknown = obj;
@@ -141,12 +164,21 @@ async function execute(b: WhoisBlock, ctx: BlockContext): Promise<BlockResult> {
     }
     const json = JSON.stringify(response);
     Object.assign(data, { type: 'whois', host: query, response: json, body: json });
-    const r = await operate(ctx, 'whois', b, data, vars, { host: query, matchedAt: query, request: '', response: json });
+    const r = await operate(ctx, 'whois', b, data, vars, {
+      host: query,
+      matchedAt: query,
+      request: '',
+      response: json,
+    });
     return { matched: r.matched, requests: 1, stop: r.matched && ctx.t.stopAtFirstMatch };
   } catch (err) {
     // fetch says only "fetch failed"; a refused connection is its cause, and says why.
     const cause = (err as { cause?: unknown }).cause;
-    return { matched: false, requests: 1, error: `could not make whois request: ${isEgressDenied(cause) ? cause.message : (err as Error).message}` };
+    return {
+      matched: false,
+      requests: 1,
+      error: `could not make whois request: ${isEgressDenied(cause) ? cause.message : (err as Error).message}`,
+    };
   }
 }
 

@@ -29,7 +29,8 @@ export function parseBounty(doc: Doc, sink: Sink, opts: ParseOptions): void {
     const rank = Number(rankText);
     const reports = Number(reportsText);
     if (!Number.isInteger(rank) || rank < 0) return sink.skip(id, `rank "${rankText ?? ''}" is not a whole number`);
-    if (!Number.isInteger(reports) || reports < 0) return sink.skip(id, `reports "${reportsText ?? ''}" is not a whole number`);
+    if (!Number.isInteger(reports) || reports < 0)
+      return sink.skip(id, `reports "${reportsText ?? ''}" is not a whole number`);
     const row: BountyRow = { rank, reports, date };
     sink.fact(id, row);
   });

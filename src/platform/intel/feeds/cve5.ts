@@ -7,7 +7,9 @@ import { arr, BadDocument, isObject, parseJson, str, type Doc, type Sink } from 
 const METRIC_KEYS: Record<string, string> = { cvssV3_1: '3.1', cvssV3_0: '3.0', cvssV4_0: '4.0', cvssV2_0: '2.0' };
 
 export function isCve5(json: unknown): boolean {
-  return isObject(json) && (json.dataType === 'CVE_RECORD' || (isObject(json.cveMetadata) && isObject(json.containers)));
+  return (
+    isObject(json) && (json.dataType === 'CVE_RECORD' || (isObject(json.cveMetadata) && isObject(json.containers)))
+  );
 }
 
 export function parseCve5(doc: Doc, sink: Sink): void {
@@ -55,15 +57,23 @@ export function cve5Fact(rec: unknown): CveFact {
 
   const containersWithSource: [string, Record<string, unknown>][] = [
     ['cna', cna],
-    ...adps.map((a): [string, Record<string, unknown>] => [`adp:${str(isObject(a.providerMetadata) ? a.providerMetadata.shortName : undefined) ?? 'unknown'}`, a]),
+    ...adps.map((a): [string, Record<string, unknown>] => [
+      `adp:${str(isObject(a.providerMetadata) ? a.providerMetadata.shortName : undefined) ?? 'unknown'}`,
+      a,
+    ]),
   ];
-  const cnaName = str(isObject(cna.providerMetadata) ? cna.providerMetadata.shortName : undefined) ?? fact.assigner ?? 'cna';
+  const cnaName =
+    str(isObject(cna.providerMetadata) ? cna.providerMetadata.shortName : undefined) ?? fact.assigner ?? 'cna';
   for (const [source, c] of containersWithSource) {
     readMetrics(c, source, fact);
     readProblemTypes(c, fact);
     for (const r of arr(c.references)) {
       if (!isObject(r) || !str(r.url)) continue;
-      const ref: ReferenceFact = { url: str(r.url)!, tags: arr(r.tags).filter((t): t is string => typeof t === 'string'), source: source === 'cna' ? cnaName : source.slice(4) };
+      const ref: ReferenceFact = {
+        url: str(r.url)!,
+        tags: arr(r.tags).filter((t): t is string => typeof t === 'string'),
+        source: source === 'cna' ? cnaName : source.slice(4),
+      };
       fact.references.push(ref);
     }
     for (const a of arr(c.affected)) {
@@ -86,7 +96,14 @@ function readMetrics(c: Record<string, unknown>, source: string, fact: CveFact):
       const vector = str(v.vectorString);
       const score = typeof v.baseScore === 'number' ? v.baseScore : Number(v.baseScore);
       if (!vector || !Number.isFinite(score)) continue;
-      const cvss: CvssFact = { version, vector, score, severity: str(v.baseSeverity)?.toLowerCase(), source, primary: source === 'cna' };
+      const cvss: CvssFact = {
+        version,
+        vector,
+        score,
+        severity: str(v.baseSeverity)?.toLowerCase(),
+        source,
+        primary: source === 'cna',
+      };
       fact.cvss.push(cvss);
     }
     const other = isObject(m.other) ? m.other : undefined;
@@ -95,7 +112,8 @@ function readMetrics(c: Record<string, unknown>, source: string, fact: CveFact):
       fact.kev_added = isoDate(other.content.dateAdded) ?? fact.kev_added;
     } else if (other.type === 'ssvc') {
       for (const opt of arr(other.content.options)) {
-        if (isObject(opt) && typeof opt.Exploitation === 'string') fact.ssvc_exploitation = opt.Exploitation.toLowerCase();
+        if (isObject(opt) && typeof opt.Exploitation === 'string')
+          fact.ssvc_exploitation = opt.Exploitation.toLowerCase();
       }
     }
   }
@@ -106,7 +124,7 @@ function readProblemTypes(c: Record<string, unknown>, fact: CveFact): void {
     for (const d of arr(isObject(pt) ? pt.descriptions : undefined)) {
       if (!isObject(d)) continue;
       const text = str(d.description);
-      const id = str(d.cweId) ?? (text?.match(/^CWE-\d+/)?.[0]);
+      const id = str(d.cweId) ?? text?.match(/^CWE-\d+/)?.[0];
       if (id && /^CWE-\d+$/i.test(id)) {
         const upper = id.toUpperCase();
         if (!fact.cwes.some((w) => w.id === upper)) {

@@ -7,7 +7,12 @@ export function isCweNames(json: unknown): boolean {
     const first = Object.entries(json)[0];
     return !!first && /^CWE-\d+$/i.test(first[0]) && isObject(first[1]) && typeof first[1].name === 'string';
   }
-  return Array.isArray(json) && isObject(json[0]) && typeof json[0].name === 'string' && /^CWE-\d+$/i.test(String(json[0].cwe_id ?? json[0].id ?? ''));
+  return (
+    Array.isArray(json) &&
+    isObject(json[0]) &&
+    typeof json[0].name === 'string' &&
+    /^CWE-\d+$/i.test(String(json[0].cwe_id ?? json[0].id ?? ''))
+  );
 }
 
 export function parseCweNames(doc: Doc, sink: Sink): void {

@@ -26,8 +26,10 @@ export function parseEpss(doc: Doc, sink: Sink, opts: ParseOptions): void {
     if (!id) return sink.skip(ref, `"${get('cve') ?? ''}" is not a CVE id`);
     const score = Number(get('epss'));
     const percentile = Number(get('percentile'));
-    if (!Number.isFinite(score) || score < 0 || score > 1) return sink.skip(id, `epss "${get('epss') ?? ''}" is not a probability`);
-    if (!Number.isFinite(percentile) || percentile < 0 || percentile > 1) return sink.skip(id, `percentile "${get('percentile') ?? ''}" is not between 0 and 1`);
+    if (!Number.isFinite(score) || score < 0 || score > 1)
+      return sink.skip(id, `epss "${get('epss') ?? ''}" is not a probability`);
+    if (!Number.isFinite(percentile) || percentile < 0 || percentile > 1)
+      return sink.skip(id, `percentile "${get('percentile') ?? ''}" is not between 0 and 1`);
     const fact: EpssFact = { score, percentile, date };
     sink.fact(id, fact);
   });

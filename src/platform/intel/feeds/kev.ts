@@ -4,7 +4,11 @@ import { isoDate, normCveId } from '../facts.ts';
 import { arr, isObject, parseJson, str, type Doc, type Sink } from './types.ts';
 
 export function isKev(json: unknown): boolean {
-  return isObject(json) && Array.isArray(json.vulnerabilities) && ('catalogVersion' in json || isObject(json.vulnerabilities[0]) && 'cveID' in json.vulnerabilities[0]);
+  return (
+    isObject(json) &&
+    Array.isArray(json.vulnerabilities) &&
+    ('catalogVersion' in json || (isObject(json.vulnerabilities[0]) && 'cveID' in json.vulnerabilities[0]))
+  );
 }
 
 export function parseKev(doc: Doc, sink: Sink): void {
@@ -23,7 +27,9 @@ export function parseKev(doc: Doc, sink: Sink): void {
       vendor: str(v.vendorProject),
       product: str(v.product),
       required_action: str(v.requiredAction),
-      cwes: arr(v.cwes).filter((c): c is string => typeof c === 'string' && /^CWE-\d+$/i.test(c)).map((c) => c.toUpperCase()),
+      cwes: arr(v.cwes)
+        .filter((c): c is string => typeof c === 'string' && /^CWE-\d+$/i.test(c))
+        .map((c) => c.toUpperCase()),
     };
     sink.fact(id, fact);
   });

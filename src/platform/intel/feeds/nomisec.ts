@@ -17,11 +17,14 @@ export function parseNomisec(doc: Doc, sink: Sink): void {
     if (!isObject(repo)) return sink.skip(`${doc.name}#${i}`, 'entry is not an object');
     const id = normCveId(repo.cveId) ?? fileCve;
     if (!id) return sink.skip(`${doc.name}#${i}`, 'no CVE id in the file name or entry');
-    if (typeof repo.html_url !== 'string' || !/^https?:\/\//.test(repo.html_url)) return sink.skip(id, 'entry has no html_url');
+    if (typeof repo.html_url !== 'string' || !/^https?:\/\//.test(repo.html_url))
+      return sink.skip(id, 'entry has no html_url');
     byCve.set(id, [...(byCve.get(id) ?? []), repo]);
   });
   for (const [id, repos] of byCve) {
-    const items = repos.filter(isObject).map((r) => ({ url: String(r.html_url), source: 'nomisec', added_at: isoDate(r.created_at) }));
+    const items = repos
+      .filter(isObject)
+      .map((r) => ({ url: String(r.html_url), source: 'nomisec', added_at: isoDate(r.created_at) }));
     sink.fact(id, mergePocs(items, 0));
   }
 }

@@ -4,18 +4,34 @@ import { isoDate, normCveId } from '../facts.ts';
 import { cpeParts } from '../cpe.ts';
 import { arr, BadDocument, isObject, parseJson, str, type Doc, type Sink } from './types.ts';
 
-const METRIC_KEYS: Record<string, string> = { cvssMetricV31: '3.1', cvssMetricV30: '3.0', cvssMetricV40: '4.0', cvssMetricV2: '2.0' };
+const METRIC_KEYS: Record<string, string> = {
+  cvssMetricV31: '3.1',
+  cvssMetricV30: '3.0',
+  cvssMetricV40: '4.0',
+  cvssMetricV2: '2.0',
+};
 
 export function isNvd2(json: unknown): boolean {
-  if (isObject(json) && Array.isArray(json.vulnerabilities) && (json.format === 'NVD_CVE' || isObject(json.vulnerabilities[0]) && 'cve' in (json.vulnerabilities[0] as object))) return true;
-  return isObject(json) && typeof json.id === 'string' && 'descriptions' in json && ('vulnStatus' in json || 'sourceIdentifier' in json);
+  if (
+    isObject(json) &&
+    Array.isArray(json.vulnerabilities) &&
+    (json.format === 'NVD_CVE' || (isObject(json.vulnerabilities[0]) && 'cve' in (json.vulnerabilities[0] as object)))
+  )
+    return true;
+  return (
+    isObject(json) &&
+    typeof json.id === 'string' &&
+    'descriptions' in json &&
+    ('vulnStatus' in json || 'sourceIdentifier' in json)
+  );
 }
 
 export function parseNvd2(doc: Doc, sink: Sink): void {
   const json = parseJson(doc);
-  const items = isObject(json) && Array.isArray(json.vulnerabilities)
-    ? json.vulnerabilities.map((v) => (isObject(v) ? v.cve : v))
-    : [json];
+  const items =
+    isObject(json) && Array.isArray(json.vulnerabilities)
+      ? json.vulnerabilities.map((v) => (isObject(v) ? v.cve : v))
+      : [json];
   items.forEach((cve, i) => {
     try {
       const fact = nvdFact(cve);
@@ -62,7 +78,9 @@ function nvdFact(cve: unknown): CveFact {
       const score = Number(d.baseScore);
       if (!vector || !Number.isFinite(score)) continue;
       fact.cvss.push({
-        version, vector, score,
+        version,
+        vector,
+        score,
         severity: (str(d.baseSeverity) ?? str(m.baseSeverity))?.toLowerCase(),
         source: `nvd:${str(m.source) ?? 'unknown'}`,
         primary: m.type === 'Primary',
@@ -77,7 +95,11 @@ function nvdFact(cve: unknown): CveFact {
   }
   for (const r of arr(cve.references)) {
     if (isObject(r) && str(r.url)) {
-      fact.references.push({ url: str(r.url)!, tags: arr(r.tags).filter((t): t is string => typeof t === 'string'), source: str(r.source) ?? 'nvd' });
+      fact.references.push({
+        url: str(r.url)!,
+        tags: arr(r.tags).filter((t): t is string => typeof t === 'string'),
+        source: str(r.source) ?? 'nvd',
+      });
     }
   }
   const byProduct = new Map<string, AffectedFact>();

@@ -7,9 +7,13 @@ import { arr, isObject, parseJson, str, type Doc, type Sink } from './types.ts';
 /** Per-source lists, in the order that decides a link's `source` when several lists carry it. */
 const SOURCES: [string, (e: Record<string, unknown>) => PocItem | undefined][] = [
   ['metasploit', (e) => item('metasploit', e.url, e.added_at)],
-  ['exploitdb', (e) => (str(e.id) || typeof e.id === 'number'
-    ? item('exploitdb', `https://www.exploit-db.com/exploits/${String(e.id)}`, e.date_published ?? e.date_added)
-    : undefined)],
+  [
+    'exploitdb',
+    (e) =>
+      str(e.id) || typeof e.id === 'number'
+        ? item('exploitdb', `https://www.exploit-db.com/exploits/${String(e.id)}`, e.date_published ?? e.date_added)
+        : undefined,
+  ],
   ['nuclei', (e) => item('nuclei', e.url, e.added_at)],
   ['nomisec', (e) => item('nomisec', e.html_url, e.created_at)],
   ['itw', (e) => item('itw', e.reportURL, e.timeStamp)],
@@ -27,14 +31,19 @@ function item(source: string, url: unknown, at: unknown): PocItem | undefined {
 }
 
 export function isPocs(json: unknown): boolean {
-  return isObject(json) && (Array.isArray(json.openpoc) || (Array.isArray(json.exploitdb) && Array.isArray(json.nomisec)));
+  return (
+    isObject(json) && (Array.isArray(json.openpoc) || (Array.isArray(json.exploitdb) && Array.isArray(json.nomisec)))
+  );
 }
 
 export function parsePocs(doc: Doc, sink: Sink): void {
   const json = parseJson(doc) as Record<string, unknown>;
   const id = cveFromName(doc.name) ?? firstCve(json);
   if (!id) return sink.skip(doc.name, 'no CVE id in the file name or entries');
-  const fact = mergePocs(SOURCES.flatMap(([key, read]) => arr(json[key]).filter(isObject).map(read)), arr(json.itw).length);
+  const fact = mergePocs(
+    SOURCES.flatMap(([key, read]) => arr(json[key]).filter(isObject).map(read)),
+    arr(json.itw).length,
+  );
   sink.fact(id, fact);
 }
 

@@ -62,10 +62,13 @@ async function* fromUrl(url: string): AsyncGenerator<Doc> {
   const it = body[Symbol.asyncIterator]();
   const first = await downloadStep(url, it);
   if (first && (isZipName(new URL(url).pathname) || isZipHead(first))) {
-    yield* zipEntries(url, (async function* () {
-      yield first;
-      for (let c = await downloadStep(url, it); c; c = await downloadStep(url, it)) yield c;
-    })());
+    yield* zipEntries(
+      url,
+      (async function* () {
+        yield first;
+        for (let c = await downloadStep(url, it); c; c = await downloadStep(url, it)) yield c;
+      })(),
+    );
     return;
   }
   const parts: Uint8Array[] = first ? [first] : [];
@@ -95,7 +98,11 @@ async function* zipEntries(name: string, chunks: AsyncIterable<Uint8Array>): Asy
     if (!WANTED_MEMBER.test(file.name) || NOT_A_FEED.test(file.name)) return; // not started: its bytes are skipped
     const member = `${name}!${file.name}`;
     if (file.compression !== 0 && file.compression !== 8) {
-      ready.push({ name: member, text: '', error: `compression method ${file.compression} is not supported (use deflate or none)` });
+      ready.push({
+        name: member,
+        text: '',
+        error: `compression method ${file.compression} is not supported (use deflate or none)`,
+      });
       return;
     }
     const parts: Uint8Array[] = [];
@@ -142,7 +149,9 @@ function* fromBuffer(name: string, buf: Buffer | Uint8Array): Generator<Doc> {
   if (isZipName(name) || isZipHead(buf)) {
     let files: Record<string, Uint8Array>;
     try {
-      files = unzipSync(buf instanceof Uint8Array ? buf : new Uint8Array(buf), { filter: (f) => WANTED_MEMBER.test(f.name) && !NOT_A_FEED.test(f.name) });
+      files = unzipSync(buf instanceof Uint8Array ? buf : new Uint8Array(buf), {
+        filter: (f) => WANTED_MEMBER.test(f.name) && !NOT_A_FEED.test(f.name),
+      });
     } catch (err) {
       yield { name, text: '', error: `not a readable zip archive (${(err as Error).message})` };
       return;

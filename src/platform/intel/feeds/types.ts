@@ -2,19 +2,19 @@
 // facts per CVE, and reports each record it could not use with the reason instead of failing the feed.
 
 export type FeedFormat =
-  | 'cve5'
-  | 'nvd2'
-  | 'kev'
-  | 'vulncheck_kev'
-  | 'epss'
-  | 'pocs'
-  | 'nomisec'
-  | 'cwe'
-  | 'bounty'
-  | 'exposure';
+  'cve5' | 'nvd2' | 'kev' | 'vulncheck_kev' | 'epss' | 'pocs' | 'nomisec' | 'cwe' | 'bounty' | 'exposure';
 
 export const FEED_FORMATS: FeedFormat[] = [
-  'cve5', 'nvd2', 'kev', 'vulncheck_kev', 'epss', 'pocs', 'nomisec', 'cwe', 'bounty', 'exposure',
+  'cve5',
+  'nvd2',
+  'kev',
+  'vulncheck_kev',
+  'epss',
+  'pocs',
+  'nomisec',
+  'cwe',
+  'bounty',
+  'exposure',
 ];
 
 /** One input document: its name (path, archive member or URL) and its text. */
@@ -51,6 +51,7 @@ export function parseJson(doc: Doc): unknown {
   }
 }
 
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 export const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
 export const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);

@@ -7,7 +7,12 @@ import { ransomware } from './kev.ts';
 
 export function isVulncheckKev(json: unknown): boolean {
   const list = isObject(json) && Array.isArray(json.data) ? json.data : json;
-  return Array.isArray(list) && isObject(list[0]) && Array.isArray(list[0].cve) && ('vulncheck_xdb' in list[0] || 'date_added' in list[0]);
+  return (
+    Array.isArray(list) &&
+    isObject(list[0]) &&
+    Array.isArray(list[0].cve) &&
+    ('vulncheck_xdb' in list[0] || 'date_added' in list[0])
+  );
 }
 
 export function parseVulncheckKev(doc: Doc, sink: Sink): void {
@@ -16,7 +21,9 @@ export function parseVulncheckKev(doc: Doc, sink: Sink): void {
   const list = isObject(json) && Array.isArray(json.data) ? json.data : arr(json);
   list.forEach((v, i) => {
     if (!isObject(v)) return sink.skip(`${doc.name}#${i}`, 'entry is not an object');
-    const ids = arr(v.cve).map(normCveId).filter((x): x is string => !!x);
+    const ids = arr(v.cve)
+      .map(normCveId)
+      .filter((x): x is string => !!x);
     if (!ids.length) return sink.skip(`${doc.name}#${i}`, 'no valid CVE id in cve[]');
     const added = isoDate(v.date_added);
     if (!added) return sink.skip(ids[0]!, `date_added "${String(v.date_added)}" is not a date`);

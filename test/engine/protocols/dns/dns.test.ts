@@ -9,13 +9,24 @@ import { startDnsServer, type DnsTestServer } from '../../../helpers/dns-server.
 import { hasShared } from '../../../helpers/shared.ts';
 import { corpusTemplate, tpl } from '../../../helpers/templates.ts';
 
-
 let server: DnsTestServer;
 let scanResolvers: string[];
 
-async function scan(templates: Template[], targets: string[], extra: Partial<ScanOptions> = {}): Promise<ResultEvent[]> {
+async function scan(
+  templates: Template[],
+  targets: string[],
+  extra: Partial<ScanOptions> = {},
+): Promise<ResultEvent[]> {
   const events: ResultEvent[] = [];
-  await runScan({ targets, templates, rateLimit: 0, timeout: 2, resolvers: scanResolvers, onResult: (e) => events.push(e), ...extra });
+  await runScan({
+    targets,
+    templates,
+    rateLimit: 0,
+    timeout: 2,
+    resolvers: scanResolvers,
+    onResult: (e) => events.push(e),
+    ...extra,
+  });
   return events;
 }
 
@@ -23,16 +34,42 @@ beforeAll(async () => {
   server = await startDnsServer({
     records: {
       'app.vigil.test': [{ type: 'CNAME', data: 'ec2-54-12-3-4.compute-1.amazonaws.com' }],
-      'www.vigil.test': [{ type: 'A', data: '192.0.2.10' }, { type: 'A', data: '192.0.2.11' }, { type: 'AAAA', data: '2001:db8::10' }],
-      'internal.vigil.test': [{ type: 'A', data: '127.0.0.1' }, { type: 'AAAA', data: 'fd12:3456::1' }],
+      'www.vigil.test': [
+        { type: 'A', data: '192.0.2.10' },
+        { type: 'A', data: '192.0.2.11' },
+        { type: 'AAAA', data: '2001:db8::10' },
+      ],
+      'internal.vigil.test': [
+        { type: 'A', data: '127.0.0.1' },
+        { type: 'AAAA', data: 'fd12:3456::1' },
+      ],
       'vigil.test': [
         { type: 'TXT', data: ['v=spf1 include:_spf.vigil.test ~all'] },
         { type: 'TXT', data: ['hello "world"'] },
         { type: 'MX', data: { preference: 10, exchange: 'mx1.vigil.test' } },
         { type: 'NS', data: 'ns1.vigil.test' },
-        { type: 'SOA', data: { mname: 'ns1.vigil.test', rname: 'hostmaster.akamai.com', serial: 2024010101, refresh: 7200, retry: 3600, expire: 1209600, minimum: 300 } },
+        {
+          type: 'SOA',
+          data: {
+            mname: 'ns1.vigil.test',
+            rname: 'hostmaster.akamai.com',
+            serial: 2024010101,
+            refresh: 7200,
+            retry: 3600,
+            expire: 1209600,
+            minimum: 300,
+          },
+        },
         { type: 'CAA', data: { flags: 0, tag: 'issue', value: 'letsencrypt.org' } },
-        { type: 'DS', data: { keyTag: 12345, algorithm: 13, digestType: 2, digest: Buffer.from('3490a6806d47f17a34c29e2ce80e8a999ffbe4be', 'hex') } },
+        {
+          type: 'DS',
+          data: {
+            keyTag: 12345,
+            algorithm: 13,
+            digestType: 2,
+            digest: Buffer.from('3490a6806d47f17a34c29e2ce80e8a999ffbe4be', 'hex'),
+          },
+        },
         { type: 'SRV', data: { priority: 1, weight: 5, port: 5060, target: 'sip.vigil.test' } },
       ],
       '_dmarc.vigil.test': [{ type: 'TXT', data: ['v=DMARC1; p=reject; rua=mailto:d@vigil.test'] }],
@@ -42,17 +79,28 @@ beforeAll(async () => {
       '10.2.0.192.in-addr.arpa': [{ type: 'PTR', data: 'www.vigil.test' }],
       'version.bind': [{ type: 'TXT', data: ['vigil-dns 1.0'], class: 'CH' }],
       'saas.vigil.test': [{ type: 'CNAME', data: 'vigil.mail.protection.outlook.com' }],
-      'waf.vigil.test': [{ type: 'NS', data: 'ns1.yunjiasu-cdn.net' }, { type: 'NS', data: 'ns2.yunjiasu-cdn.net' }],
+      'waf.vigil.test': [
+        { type: 'NS', data: 'ns1.yunjiasu-cdn.net' },
+        { type: 'NS', data: 'ns2.yunjiasu-cdn.net' },
+      ],
       'eb.vigil.test': [{ type: 'CNAME', data: 'myapp.us-east-1.elasticbeanstalk.com' }],
       'gmail.vigil.test': [{ type: 'MX', data: { preference: 1, exchange: 'aspmx.l.google.com' } }],
       'ptr-spf.vigil.test': [{ type: 'TXT', data: ['v=spf1 ptr -all'] }],
-      'svc.vigil.test': [{ type: 'TXT', data: ['keybase-site-verification=abc'] }, { type: 'TXT', data: ['apple-domain-verification=xyz'] }],
+      'svc.vigil.test': [
+        { type: 'TXT', data: ['keybase-site-verification=abc'] },
+        { type: 'TXT', data: ['apple-domain-verification=xyz'] },
+      ],
       'ws.vigil.test': [{ type: 'A', data: '69.164.223.206' }],
       'bimi.vigil.test': [{ type: 'TXT', data: ['v=BIMI1; l=https://vigil.test/logo.svg'] }],
       'a.vigil.test': [{ type: 'A', data: '192.0.2.1' }],
       'b.vigil.test': [{ type: 'A', data: '192.0.2.2' }],
     },
-    rcodes: { 'eb.vigil.test': 'NXDOMAIN', 'dangling.vigil.test': 'NXDOMAIN', 'broken.vigil.test': 'SERVFAIL', 'refused.vigil.test': 'REFUSED' },
+    rcodes: {
+      'eb.vigil.test': 'NXDOMAIN',
+      'dangling.vigil.test': 'NXDOMAIN',
+      'broken.vigil.test': 'SERVFAIL',
+      'refused.vigil.test': 'REFUSED',
+    },
   });
   scanResolvers = [server.resolver];
 });
@@ -63,9 +111,19 @@ afterAll(async () => {
 
 describe('dns protocol', () => {
   it('runs templates with dns blocks (no longer skipped)', () => {
-    expect(unsupportedReason(tpl(`id: x\ninfo: {name: x, author: a, severity: info}\ndns:\n  - name: "{{FQDN}}"\n    type: A\n`))).toBeUndefined();
+    expect(
+      unsupportedReason(
+        tpl(`id: x\ninfo: {name: x, author: a, severity: info}\ndns:\n  - name: "{{FQDN}}"\n    type: A\n`),
+      ),
+    ).toBeUndefined();
     // trace runs too (test/engine/protocols/dns/trace.test.ts walks a local delegation chain).
-    expect(unsupportedReason(tpl(`id: x\ninfo: {name: x, author: a, severity: info}\ndns:\n  - name: "{{FQDN}}"\n    type: A\n    trace: true\n`))).toBeUndefined();
+    expect(
+      unsupportedReason(
+        tpl(
+          `id: x\ninfo: {name: x, author: a, severity: info}\ndns:\n  - name: "{{FQDN}}"\n    type: A\n    trace: true\n`,
+        ),
+      ),
+    ).toBeUndefined();
   });
 
   it('the syntax reference example: CNAME with the ec2 extractors', async () => {
@@ -85,9 +143,18 @@ dns:
 `);
     const events = await scan([t], ['app.vigil.test', 'www.vigil.test']);
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ type: 'dns', host: 'app.vigil.test', 'matched-at': 'app.vigil.test', 'extracted-results': ['ec2-54-12-3-4.compute-1.amazonaws.com'] });
-    expect(events[0].response).toContain(';; ANSWER SECTION:\napp.vigil.test.\t300\tIN\tCNAME\tec2-54-12-3-4.compute-1.amazonaws.com.\n');
-    expect(events[0].request).toMatch(/^;; opcode: QUERY, status: NOERROR, id: \d+\n;; flags:; QUERY: 1, ANSWER: 0, AUTHORITY: 0, ADDITIONAL: 1\n/);
+    expect(events[0]).toMatchObject({
+      type: 'dns',
+      host: 'app.vigil.test',
+      'matched-at': 'app.vigil.test',
+      'extracted-results': ['ec2-54-12-3-4.compute-1.amazonaws.com'],
+    });
+    expect(events[0].response).toContain(
+      ';; ANSWER SECTION:\napp.vigil.test.\t300\tIN\tCNAME\tec2-54-12-3-4.compute-1.amazonaws.com.\n',
+    );
+    expect(events[0].request).toMatch(
+      /^;; opcode: QUERY, status: NOERROR, id: \d+\n;; flags:; QUERY: 1, ANSWER: 0, AUTHORITY: 0, ADDITIONAL: 1\n/,
+    );
     expect(events[0].request).toContain(';app.vigil.test.\tIN\t CNAME');
     // recursion: false leaves RD off; the query carries EDNS0 with a 4096-byte buffer as nuclei's does.
     const q = server.queries.find((x) => x.questions?.[0].name === 'app.vigil.test');
@@ -139,7 +206,11 @@ dns:
         words: [SERVFAIL, REFUSED]
 `);
     const events = await scan([t], ['nothing.vigil.test', 'broken.vigil.test', 'refused.vigil.test', 'www.vigil.test']);
-    expect(events.map((e) => `${e.host}:${e['matcher-name']}`).sort()).toEqual(['broken.vigil.test:fail', 'nothing.vigil.test:nx', 'refused.vigil.test:fail']);
+    expect(events.map((e) => `${e.host}:${e['matcher-name']}`).sort()).toEqual([
+      'broken.vigil.test:fail',
+      'nothing.vigil.test:nx',
+      'refused.vigil.test:fail',
+    ]);
   });
 
   it('class chaos, payloads over names, and the template resolver (host:port) winning over the scan', async () => {
@@ -169,7 +240,11 @@ dns:
         words: ["CH\\tTXT\\t\\"vigil-dns 1.0\\""]
 `);
     const events = await scan([t], ['ignored.example'], { resolvers: ['127.0.0.1:9'] });
-    expect(events.map((e) => e['extracted-results']?.[0] ?? e['matched-at']).sort()).toEqual(['192.0.2.1', '192.0.2.2', 'version.bind']);
+    expect(events.map((e) => e['extracted-results']?.[0] ?? e['matched-at']).sort()).toEqual([
+      '192.0.2.1',
+      '192.0.2.2',
+      'version.bind',
+    ]);
   });
 
   it('retries over the listed resolvers: a dead one first, then the live one', async () => {
@@ -208,7 +283,10 @@ dns:
   });
 
   it('falls back to TCP when the UDP answer is truncated', async () => {
-    const big = await startDnsServer({ records: { 'big.vigil.test': [{ type: 'A', data: '192.0.2.99' }] }, truncate: true });
+    const big = await startDnsServer({
+      records: { 'big.vigil.test': [{ type: 'A', data: '192.0.2.99' }] },
+      truncate: true,
+    });
     try {
       const t = tpl(`id: tc
 info: {name: tc, author: a, severity: info}
@@ -252,37 +330,97 @@ dns:
 });
 
 describe.runIf(hasShared('corpus/nuclei-templates/dns'))('corpus dns templates against the test zone', () => {
-  const cases: [string, string, ((e: ResultEvent[]) => void)][] = [
-    ['dns/ec2-detection.yaml', 'app.vigil.test', (e) => expect(e.map((x) => x['extracted-results'])).toEqual([['ec2-54-12-3-4.compute-1.amazonaws.com']])],
-    ['dns/txt-fingerprint.yaml', 'vigil.test', (e) => expect(e[0]['extracted-results']).toEqual(['"v=spf1 include:_spf.vigil.test ~all"', '"hello \\"world\\""'])],
-    ['dns/spf-record-detect.yaml', 'vigil.test', (e) => expect(e[0]['extracted-results']).toEqual(['v=spf1 include:_spf.vigil.test ~all"'])],
+  const cases: [string, string, (e: ResultEvent[]) => void][] = [
+    [
+      'dns/ec2-detection.yaml',
+      'app.vigil.test',
+      (e) => expect(e.map((x) => x['extracted-results'])).toEqual([['ec2-54-12-3-4.compute-1.amazonaws.com']]),
+    ],
+    [
+      'dns/txt-fingerprint.yaml',
+      'vigil.test',
+      (e) =>
+        expect(e[0]['extracted-results']).toEqual(['"v=spf1 include:_spf.vigil.test ~all"', '"hello \\"world\\""']),
+    ],
+    [
+      'dns/spf-record-detect.yaml',
+      'vigil.test',
+      (e) => expect(e[0]['extracted-results']).toEqual(['v=spf1 include:_spf.vigil.test ~all"']),
+    ],
     ['dns/mx-fingerprint.yaml', 'vigil.test', (e) => expect(e[0]['extracted-results']).toEqual(['10 mx1.vigil.test.'])],
-    ['dns/nameserver-fingerprint.yaml', 'vigil.test', (e) => expect(e[0]['extracted-results']).toEqual(['ns1.vigil.test.'])],
+    [
+      'dns/nameserver-fingerprint.yaml',
+      'vigil.test',
+      (e) => expect(e[0]['extracted-results']).toEqual(['ns1.vigil.test.']),
+    ],
     ['dns/soa-detect.yaml', 'vigil.test', (e) => expect(e.map((x) => x['matcher-name'])).toEqual(['akamai'])],
     ['dns/caa-fingerprint.yaml', 'vigil.test', (e) => expect(e[0]['extracted-results']).toEqual(['letsencrypt.org'])],
     ['dns/dnssec-detection.yaml', 'vigil.test', (e) => expect(e).toHaveLength(1)],
-    ['dns/dmarc-detect.yaml', 'vigil.test', (e) => expect(e[0]['extracted-results']).toEqual(['"v=DMARC1; p=reject; rua=mailto:d@vigil.test"'])],
+    [
+      'dns/dmarc-detect.yaml',
+      'vigil.test',
+      (e) => expect(e[0]['extracted-results']).toEqual(['"v=DMARC1; p=reject; rua=mailto:d@vigil.test"']),
+    ],
     ['dns/ptr-fingerprint.yaml', '192.0.2.10', (e) => expect(e[0]['extracted-results']).toEqual(['www.vigil.test.'])],
     ['dns/servfail-refused-hosts.yaml', 'broken.vigil.test', (e) => expect(e).toHaveLength(1)],
     ['dns/servfail-refused-hosts.yaml', 'www.vigil.test', (e) => expect(e).toHaveLength(0)],
-    ['dns/detect-dangling-cname.yaml', 'dangling.vigil.test', (e) => expect(e[0]['extracted-results']).toEqual(['gone-app.azurewebsites.net.'])],
+    [
+      'dns/detect-dangling-cname.yaml',
+      'dangling.vigil.test',
+      (e) => expect(e[0]['extracted-results']).toEqual(['gone-app.azurewebsites.net.']),
+    ],
     ['dns/detect-dangling-cname.yaml', 'app.vigil.test', (e) => expect(e).toHaveLength(0)],
-    ['dns/azure-takeover-detection.yaml', 'dangling.vigil.test', (e) => expect(e[0]['extracted-results']).toEqual(['gone-app.azurewebsites.net.'])],
-    ['dns/dns-rebinding.yaml', 'internal.vigil.test', (e) => expect(e.map((x) => x['extracted-results']?.[0]).sort()).toEqual(['127.0.0.1', 'fd12:3456::1'])],
+    [
+      'dns/azure-takeover-detection.yaml',
+      'dangling.vigil.test',
+      (e) => expect(e[0]['extracted-results']).toEqual(['gone-app.azurewebsites.net.']),
+    ],
+    [
+      'dns/dns-rebinding.yaml',
+      'internal.vigil.test',
+      (e) => expect(e.map((x) => x['extracted-results']?.[0]).sort()).toEqual(['127.0.0.1', 'fd12:3456::1']),
+    ],
     ['dns/dns-rebinding.yaml', 'www.vigil.test', (e) => expect(e).toHaveLength(0)],
-    ['dns/dns-saas-service-detection.yaml', 'saas.vigil.test', (e) => expect(e.map((x) => [x['matcher-name'], x['extracted-results']])).toEqual([['ms-office', ['vigil.mail.protection.outlook.com.']]])],
-    ['dns/dns-waf-detect.yaml', 'waf.vigil.test', (e) => expect(e.map((x) => x['matcher-name'])).toEqual(['baiduyun', 'baiduyunjiasu'])],
+    [
+      'dns/dns-saas-service-detection.yaml',
+      'saas.vigil.test',
+      (e) =>
+        expect(e.map((x) => [x['matcher-name'], x['extracted-results']])).toEqual([
+          ['ms-office', ['vigil.mail.protection.outlook.com.']],
+        ]),
+    ],
+    [
+      'dns/dns-waf-detect.yaml',
+      'waf.vigil.test',
+      (e) => expect(e.map((x) => x['matcher-name'])).toEqual(['baiduyun', 'baiduyunjiasu']),
+    ],
     ['dns/dns-waf-detect.yaml', 'vigil.test', (e) => expect(e).toHaveLength(0)],
-    ['dns/elasticbeanstalk-takeover.yaml', 'eb.vigil.test', (e) => expect(e[0]['extracted-results']).toEqual(['myapp.us-east-1.elasticbeanstalk.com.'])],
+    [
+      'dns/elasticbeanstalk-takeover.yaml',
+      'eb.vigil.test',
+      (e) => expect(e[0]['extracted-results']).toEqual(['myapp.us-east-1.elasticbeanstalk.com.']),
+    ],
     ['dns/elasticbeanstalk-takeover.yaml', 'app.vigil.test', (e) => expect(e).toHaveLength(0)],
-    ['dns/mx-service-detector.yaml', 'gmail.vigil.test', (e) => expect(e.map((x) => x['matcher-name'])).toEqual(['Google Apps'])],
+    [
+      'dns/mx-service-detector.yaml',
+      'gmail.vigil.test',
+      (e) => expect(e.map((x) => x['matcher-name'])).toEqual(['Google Apps']),
+    ],
     ['dns/mx-service-detector.yaml', 'vigil.test', (e) => expect(e).toHaveLength(0)],
     ['dns/spoofable-spf-records-ptr.yaml', 'ptr-spf.vigil.test', (e) => expect(e).toHaveLength(1)],
     ['dns/spoofable-spf-records-ptr.yaml', 'vigil.test', (e) => expect(e).toHaveLength(0)],
-    ['dns/txt-service-detect.yaml', 'svc.vigil.test', (e) => expect(e.map((x) => x['matcher-name']).sort()).toEqual(['apple', 'keybase'])],
+    [
+      'dns/txt-service-detect.yaml',
+      'svc.vigil.test',
+      (e) => expect(e.map((x) => x['matcher-name']).sort()).toEqual(['apple', 'keybase']),
+    ],
     ['dns/worksites-detection.yaml', 'ws.vigil.test', (e) => expect(e).toHaveLength(1)],
     ['dns/worksites-detection.yaml', 'www.vigil.test', (e) => expect(e).toHaveLength(0)],
-    ['dns/bimi-detect.yaml', 'bimi.vigil.test', (e) => expect(e[0]['extracted-results']).toEqual(['v=BIMI1; l=https://vigil.test/logo.svg"'])],
+    [
+      'dns/bimi-detect.yaml',
+      'bimi.vigil.test',
+      (e) => expect(e[0]['extracted-results']).toEqual(['v=BIMI1; l=https://vigil.test/logo.svg"']),
+    ],
   ];
   for (const [file, target, check] of cases) {
     it(`${file} on ${target}`, async () => {

@@ -22,22 +22,28 @@ let resolver: DnsTestServer;
 /** Servers on 127.0.0.2 and 127.0.0.3 sharing one free port (retried when the port is taken on one of them). */
 async function sameport(): Promise<void> {
   for (let attempt = 0; attempt < 20; attempt++) {
-    tld = await startDnsServer({
-      records: {},
-      delegations: { 'vigil.test': [{ ns: 'ns1.vigil.test', ip: '127.0.0.3' }]},
-    }, { host: '127.0.0.2' });
+    tld = await startDnsServer(
+      {
+        records: {},
+        delegations: { 'vigil.test': [{ ns: 'ns1.vigil.test', ip: '127.0.0.3' }] },
+      },
+      { host: '127.0.0.2' },
+    );
     try {
-      auth = await startDnsServer({
-        records: {
-          'www.vigil.test': [{ type: 'A', data: '192.0.2.80' }],
-          'shop.vigil.test': [{ type: 'CNAME', data: 'edge.cdn.test' }],
-          'ns1.vigil.test': [{ type: 'A', data: '127.0.0.3' }],
-          // The same provider serves the CNAME's target.
-          'edge.cdn.test': [{ type: 'A', data: '198.51.100.7' }],
+      auth = await startDnsServer(
+        {
+          records: {
+            'www.vigil.test': [{ type: 'A', data: '192.0.2.80' }],
+            'shop.vigil.test': [{ type: 'CNAME', data: 'edge.cdn.test' }],
+            'ns1.vigil.test': [{ type: 'A', data: '127.0.0.3' }],
+            // The same provider serves the CNAME's target.
+            'edge.cdn.test': [{ type: 'A', data: '198.51.100.7' }],
+          },
+          // The zone's own NS (no glue): the walk ends when the only server named is the one asked.
+          authorities: [{ name: 'vigil.test', type: 'NS', class: 'IN', ttl: 3600, data: 'ns1.vigil.test' }],
         },
-        // The zone's own NS (no glue): the walk ends when the only server named is the one asked.
-        authorities: [{ name: 'vigil.test', type: 'NS', class: 'IN', ttl: 3600, data: 'ns1.vigil.test' }],
-      }, { host: '127.0.0.3', port: tld.port });
+        { host: '127.0.0.3', port: tld.port },
+      );
       return;
     } catch {
       await tld.close();
@@ -67,13 +73,22 @@ afterAll(async () => {
 async function scan(t: Template, targets: string[], extra: Partial<ScanOptions> = {}): Promise<ResultEvent[]> {
   const events: ResultEvent[] = [];
   await runScan({
-    targets, templates: [t], rateLimit: 0, timeout: 2, retries: 0, resolvers: [resolver.resolver],
-    traceRoots: [root.resolver], tracePort: tld.port, onResult: (e) => events.push(e), ...extra,
+    targets,
+    templates: [t],
+    rateLimit: 0,
+    timeout: 2,
+    retries: 0,
+    resolvers: [resolver.resolver],
+    traceRoots: [root.resolver],
+    tracePort: tld.port,
+    onResult: (e) => events.push(e),
+    ...extra,
   });
   return events;
 }
 
-const traceTpl = (id: string, operators: string, extra = '') => tpl(`id: ${id}
+const traceTpl = (id: string, operators: string, extra = '') =>
+  tpl(`id: ${id}
 info: { name: ${id}, author: vigil, severity: info }
 dns:
   - name: "{{FQDN}}"
@@ -81,11 +96,14 @@ dns:
     trace: true
 ${extra}${operators}`);
 
-const asked = (s: DnsTestServer, from: number) => s.queries.slice(from).map((q) => `${q.questions![0].type} ${q.questions![0].name}`);
+const asked = (s: DnsTestServer, from: number) =>
+  s.queries.slice(from).map((q) => `${q.questions![0].type} ${q.questions![0].name}`);
 
 describe('dns trace', () => {
   it('walks root -> TLD -> authoritative server; matchers and extractors on the trace part see every step', async () => {
-    const t = traceTpl('trace-chain', `    matchers-condition: and
+    const t = traceTpl(
+      'trace-chain',
+      `    matchers-condition: and
     matchers:
       - type: word
         part: trace
@@ -100,7 +118,8 @@ describe('dns trace', () => {
       - type: regex
         part: trace
         regex: ["IN\\tNS\\t[a-z0-9.-]+"]
-`);
+`,
+    );
     const at = [root.queries.length, tld.queries.length, auth.queries.length];
     const events = await scan(t, ['www.vigil.test']);
     expect(asked(root, at[0])).toEqual(['A www.vigil.test']);
@@ -111,15 +130,18 @@ describe('dns trace', () => {
     expect(events[0]['extracted-results']).toEqual(['IN\tNS\ta.tld-servers.test.', 'IN\tNS\tns1.vigil.test.']);
   });
 
-  it('follows a CNAME: the server that gave it is asked for its target (as nuclei\'s client does)', async () => {
-    const t = traceTpl('trace-cname', `    matchers:
+  it("follows a CNAME: the server that gave it is asked for its target (as nuclei's client does)", async () => {
+    const t = traceTpl(
+      'trace-cname',
+      `    matchers:
       - type: word
         part: trace
         condition: and
         words:
           - "shop.vigil.test.\\t300\\tIN\\tCNAME\\tedge.cdn.test."
           - "edge.cdn.test.\\t300\\tIN\\tA\\t198.51.100.7"
-`);
+`,
+    );
     const at = auth.queries.length;
     const events = await scan(t, ['shop.vigil.test']);
     expect(asked(auth, at)).toEqual(['A shop.vigil.test', 'A edge.cdn.test']);
@@ -127,11 +149,15 @@ describe('dns trace', () => {
   });
 
   it('trace-max-recursion bounds the steps (nuclei: max - 1 steps), and matchers on a step not reached fail', async () => {
-    const t = traceTpl('trace-short', `    matchers:
+    const t = traceTpl(
+      'trace-short',
+      `    matchers:
       - type: word
         part: trace
         words: ["www.vigil.test.\\t300\\tIN\\tA\\t192.0.2.80"]
-`, '    trace-max-recursion: 3\n');
+`,
+      '    trace-max-recursion: 3\n',
+    );
     const at = [root.queries.length, tld.queries.length, auth.queries.length];
     expect(await scan(t, ['www.vigil.test'])).toEqual([]);
     expect([root.queries.length - at[0], tld.queries.length - at[1], auth.queries.length - at[2]]).toEqual([1, 1, 0]);
@@ -155,7 +181,9 @@ dns:
   it('vigil scan --trace-roots / --trace-port point the trace at other root servers', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'vigil-trace-'));
     const file = path.join(dir, 'trace.yaml');
-    writeFileSync(file, `id: cli-trace
+    writeFileSync(
+      file,
+      `id: cli-trace
 info: { name: cli-trace, author: vigil, severity: info }
 dns:
   - name: "{{FQDN}}"
@@ -165,15 +193,40 @@ dns:
       - type: word
         part: trace
         words: ["vigil.test.\\t172800\\tIN\\tNS\\tns1.vigil.test."]
-`);
+`,
+    );
     const root_ = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../../..');
     const at = root.queries.length;
     const out = await new Promise<string>((resolve, reject) => {
-      execFile(process.execPath, [path.join(root_, 'bin/vigil.mjs'), 'scan', '-t', file, '-u', 'www.vigil.test', '-r', resolver.resolver,
-        '--trace-roots', root.resolver, '--trace-port', String(tld.port), '-j', '--timeout', '2'], { cwd: root_, timeout: 60_000 },
-      (err, stdout, stderr) => (err ? reject(new Error(stderr)) : resolve(stdout)));
+      execFile(
+        process.execPath,
+        [
+          path.join(root_, 'bin/vigil.mjs'),
+          'scan',
+          '-t',
+          file,
+          '-u',
+          'www.vigil.test',
+          '-r',
+          resolver.resolver,
+          '--trace-roots',
+          root.resolver,
+          '--trace-port',
+          String(tld.port),
+          '-j',
+          '--timeout',
+          '2',
+        ],
+        { cwd: root_, timeout: 60_000 },
+        (err, stdout, stderr) => (err ? reject(new Error(stderr)) : resolve(stdout)),
+      );
     }).finally(() => rmSync(dir, { recursive: true, force: true }));
-    expect(out.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { 'template-id': string })['template-id'])).toEqual(['cli-trace']);
+    expect(
+      out
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => (JSON.parse(l) as { 'template-id': string })['template-id']),
+    ).toEqual(['cli-trace']);
     expect(root.queries.length - at).toBe(1);
   }, 90_000);
 });

@@ -9,7 +9,13 @@ import { parseTemplate } from '../../../../src/engine/template/index.ts';
 import { closeClients, runScan, type AttemptInfo, type ScanOptions } from '../../../../src/engine/runner.ts';
 import type { ResultEvent } from '../../../../src/engine/output/types.ts';
 import type { Template } from '../../../../src/engine/template/types.ts';
-import { startHttpServer, startHttpsServer, startTcpServer, type Handler, type TestServer } from '../../../helpers/targets.ts';
+import {
+  startHttpServer,
+  startHttpsServer,
+  startTcpServer,
+  type Handler,
+  type TestServer,
+} from '../../../helpers/targets.ts';
 import { localhostCert } from '../../../helpers/certs.ts';
 
 const dir = path.join(path.dirname(new URL(import.meta.url).pathname), 'testdata');
@@ -22,7 +28,11 @@ function load(name: string, replace: [string, string][] = []): Template {
   return r.template;
 }
 
-async function scan(templates: Template[], targets: string[], extra: Partial<ScanOptions> = {}): Promise<ResultEvent[]> {
+async function scan(
+  templates: Template[],
+  targets: string[],
+  extra: Partial<ScanOptions> = {},
+): Promise<ResultEvent[]> {
   const events: ResultEvent[] = [];
   await runScan({ targets, templates, rateLimit: 0, timeout: 5, onResult: (e) => events.push(e), ...extra });
   return events.filter((e) => e['matcher-status'] || extra.matcherStatus);
@@ -40,23 +50,40 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
 });
 
-const text = (body: string): Handler => (_q, res) => { res.end(body); };
+const text =
+  (body: string): Handler =>
+  (_q, res) => {
+    res.end(body);
+  };
 
 describe('http integration catalogue', () => {
   it('get-headers: header sent', async () => {
-    const s = await serve((q, res) => res.end(q.headers.test === 'nuclei' ? 'This is test headers matcher text' : 'no'));
+    const s = await serve((q, res) =>
+      res.end(q.headers.test === 'nuclei' ? 'This is test headers matcher text' : 'no'),
+    );
     expect(await scan([load('get-headers.yaml')], [s.url])).toHaveLength(1);
   });
 
   it('get-query-string: query sent', async () => {
-    const s = await serve((q, res) => res.end(new URL(q.url!, 'http://x').searchParams.get('test') === 'nuclei' ? 'This is test querystring matcher text' : 'no'));
+    const s = await serve((q, res) =>
+      res.end(
+        new URL(q.url!, 'http://x').searchParams.get('test') === 'nuclei'
+          ? 'This is test querystring matcher text'
+          : 'no',
+      ),
+    );
     expect(await scan([load('get-query-string.yaml')], [s.url])).toHaveLength(1);
   });
 
-  const redirectServer = () => serve((q, res) => {
-    if (q.url === '/') { res.writeHead(302, { Location: '/redirected' }); res.end('<a href="/redirected">Found</a>.'); return; }
-    res.end('This is test redirects matcher text');
-  });
+  const redirectServer = () =>
+    serve((q, res) => {
+      if (q.url === '/') {
+        res.writeHead(302, { Location: '/redirected' });
+        res.end('<a href="/redirected">Found</a>.');
+        return;
+      }
+      res.end('This is test redirects matcher text');
+    });
 
   it('get-redirects: followed', async () => {
     const s = await redirectServer();
@@ -65,7 +92,11 @@ describe('http integration catalogue', () => {
 
   it('disable-redirects: -dr stops following', async () => {
     const s = await serve((q, res) => {
-      if (q.url === '/') { res.writeHead(301, { Location: '/redirected' }); res.end(); return; }
+      if (q.url === '/') {
+        res.writeHead(301, { Location: '/redirected' });
+        res.end();
+        return;
+      }
       res.end('This is test redirects matcher text');
     });
     expect(await scan([load('disable-redirects.yaml')], [s.url], { disableRedirects: true })).toHaveLength(0);
@@ -74,7 +105,10 @@ describe('http integration catalogue', () => {
 
   it('get-host-redirects: same host only, max 3', async () => {
     const s = await serve((q, res) => {
-      const go = (code: number, loc: string) => { res.writeHead(code, { Location: loc }); res.end(); };
+      const go = (code: number, loc: string) => {
+        res.writeHead(code, { Location: loc });
+        res.end();
+      };
       if (q.url === '/') return go(302, '/redirected1');
       if (q.url === '/redirected1') return go(302, 'redirected2');
       if (q.url === '/redirected2') return go(302, '/redirected3');
@@ -96,7 +130,11 @@ describe('http integration catalogue', () => {
   it('post-body: form body with a fixed Content-Length', async () => {
     const s = await serve((q, res, body) => {
       const p = new URLSearchParams(body);
-      res.end(q.method === 'POST' && p.get('username') === 'test' && p.get('password') === 'nuclei' ? 'This is test post-body matcher text' : 'no');
+      res.end(
+        q.method === 'POST' && p.get('username') === 'test' && p.get('password') === 'nuclei'
+          ? 'This is test post-body matcher text'
+          : 'no',
+      );
     });
     expect(await scan([load('post-body.yaml')], [s.url])).toHaveLength(1);
   });
@@ -111,9 +149,18 @@ describe('http integration catalogue', () => {
 
   it('post-multipart-body', async () => {
     const s = await serve(async (q, res, body) => {
-      const form = await new Request('http://x', { method: 'POST', headers: { 'content-type': q.headers['content-type']! }, body }).formData();
+      const form = await new Request('http://x', {
+        method: 'POST',
+        headers: { 'content-type': q.headers['content-type']! },
+        body,
+      }).formData();
       const file = form.get('username') as File | null;
-      const ok = file && typeof file !== 'string' && file.name === 'username' && (await file.text()) === 'test' && form.get('password') === 'nuclei';
+      const ok =
+        file &&
+        typeof file !== 'string' &&
+        file.name === 'username' &&
+        (await file.text()) === 'test' &&
+        form.get('password') === 'nuclei';
       res.end(ok ? 'This is test post-multipart matcher text' : 'no');
     });
     expect(await scan([load('post-multipart-body.yaml')], [s.url])).toHaveLength(1);
@@ -126,22 +173,39 @@ describe('http integration catalogue', () => {
         res.end('set');
         return;
       }
-      res.end(q.method === 'GET' && /(^|;\s*)nuclei=test/.test(q.headers.cookie ?? '') ? 'Test is test-cookie-reuse matcher text' : 'no');
+      res.end(
+        q.method === 'GET' && /(^|;\s*)nuclei=test/.test(q.headers.cookie ?? '')
+          ? 'Test is test-cookie-reuse matcher text'
+          : 'no',
+      );
     });
     expect(await scan([load('raw-cookie-reuse.yaml')], [s.url])).toHaveLength(1);
   });
 
   it('raw-dynamic-extractor: internal extractor feeds the next request', async () => {
     const s = await serve((q, res, body) => {
-      if (q.method === 'POST' && new URLSearchParams(body).get('testing') === 'parameter') { res.end("Token: 'nuclei'"); return; }
-      res.end(new URL(q.url!, 'http://x').searchParams.get('username') === 'nuclei' ? 'Test is test-dynamic-extractor-raw matcher text' : 'no');
+      if (q.method === 'POST' && new URLSearchParams(body).get('testing') === 'parameter') {
+        res.end("Token: 'nuclei'");
+        return;
+      }
+      res.end(
+        new URL(q.url!, 'http://x').searchParams.get('username') === 'nuclei'
+          ? 'Test is test-dynamic-extractor-raw matcher text'
+          : 'no',
+      );
     });
     expect(await scan([load('raw-dynamic-extractor.yaml')], [s.url])).toHaveLength(1);
   });
 
   it('raw-get-query and raw-get', async () => {
     const s = await serve((q, res) => {
-      res.end(q.url === '/?test=nuclei' ? 'Test is test raw-get-query-matcher text' : q.url === '/' ? 'Test is test raw-get-matcher text' : 'no');
+      res.end(
+        q.url === '/?test=nuclei'
+          ? 'Test is test raw-get-query-matcher text'
+          : q.url === '/'
+            ? 'Test is test raw-get-matcher text'
+            : 'no',
+      );
     });
     expect(await scan([load('raw-get-query.yaml')], [s.url])).toHaveLength(1);
     expect(await scan([load('raw-get.yaml')], [s.url])).toHaveLength(1);
@@ -167,7 +231,10 @@ describe('http integration catalogue', () => {
     const s = await serve((q, res) => {
       const p = new URL(q.url!, 'http://x').searchParams;
       const pass = p.get('paramb') ?? '';
-      const ok = p.get('username') === 'test' && ['nuclei', 'guest'].includes(pass) && q.headers.another_header === Buffer.from(pass).toString('base64');
+      const ok =
+        p.get('username') === 'test' &&
+        ['nuclei', 'guest'].includes(pass) &&
+        q.headers.another_header === Buffer.from(pass).toString('base64');
       res.end(ok ? 'Test is raw-payload matcher text' : 'no');
     });
     expect(await scan([load('raw-payload.yaml')], [s.url])).toHaveLength(2);
@@ -176,12 +243,20 @@ describe('http integration catalogue', () => {
   it('raw-post-body', async () => {
     const s = await serve((q, res, body) => {
       const p = new URLSearchParams(body);
-      res.end(q.method === 'POST' && p.get('username') === 'test' && p.get('password') === 'nuclei' ? 'Test is test raw-post-body-matcher text' : 'no');
+      res.end(
+        q.method === 'POST' && p.get('username') === 'test' && p.get('password') === 'nuclei'
+          ? 'Test is test raw-post-body-matcher text'
+          : 'no',
+      );
     });
     expect(await scan([load('raw-post-body.yaml')], [s.url])).toHaveLength(1);
   });
 
-  const statusServer = () => serve((q, res) => { res.statusCode = q.url === '/200' ? 200 : q.url === '/400' ? 400 : 404; res.end(); });
+  const statusServer = () =>
+    serve((q, res) => {
+      res.statusCode = q.url === '/200' ? 200 : q.url === '/400' ? 400 : 404;
+      res.end();
+    });
 
   it('request-condition and request-condition-new', async () => {
     const s = await statusServer();
@@ -193,29 +268,50 @@ describe('http integration catalogue', () => {
     const s = await serve((q, res) => {
       const u = new URL(q.url!, 'http://x');
       const once = (k: string, v: string) => u.searchParams.getAll(k).join() === v;
-      if (u.searchParams.has('something') && !(once('something', 'here') && once('key', 'value'))) { res.end('no'); return; }
+      if (u.searchParams.has('something') && !(once('something', 'here') && once('key', 'value'))) {
+        res.end('no');
+        return;
+      }
       res.end('This is self-contained response');
     });
     const swap: [string, string][] = [['127.0.0.1:5431', `127.0.0.1:${s.port}`]];
     for (const name of ['self-contained.yaml', 'self-contained-with-path.yaml', 'self-contained-with-params.yaml']) {
       expect(await scan([load(name, swap)], []), name).toHaveLength(1);
     }
-    expect(s.requests.map((r) => r.headers.host)).toEqual([`127.0.0.1:${s.port}`, `127.0.0.1:${s.port}`, `127.0.0.1:${s.port}`]);
+    expect(s.requests.map((r) => r.headers.host)).toEqual([
+      `127.0.0.1:${s.port}`,
+      `127.0.0.1:${s.port}`,
+      `127.0.0.1:${s.port}`,
+    ]);
   });
 
   it('self-contained-file-input: -V with a file becomes a payload for both blocks', async () => {
-    const s = await serve((q, res) => res.end(['/one', '/two'].includes(q.url!) ? 'This is self-contained response' : 'no'));
+    const s = await serve((q, res) =>
+      res.end(['/one', '/two'].includes(q.url!) ? 'This is self-contained response' : 'no'),
+    );
     const tmp = mkdtempSync(path.join(tmpdir(), 'vigil-'));
     writeFileSync(path.join(tmp, 'list.txt'), 'one\ntwo\n');
-    const events = await scan([load('self-contained-file-input.yaml', [['127.0.0.1:5431', `127.0.0.1:${s.port}`]])], [], { vars: { test: path.join(tmp, 'list.txt') }, varFiles: true });
+    const events = await scan(
+      [load('self-contained-file-input.yaml', [['127.0.0.1:5431', `127.0.0.1:${s.port}`]])],
+      [],
+      { vars: { test: path.join(tmp, 'list.txt') }, varFiles: true },
+    );
     expect(events).toHaveLength(4);
     expect(s.requests.map((r) => r.url)).toEqual(['/one', '/two', '/one', '/two']);
   });
 
   it('get-redirects-chain-headers: operators run on every response of the chain', async () => {
     const s = await serve((q, res) => {
-      if (q.url === '/') { res.writeHead(302, { Location: '/redirected' }); res.end(); return; }
-      if (q.url === '/redirected') { res.writeHead(302, { Location: '/final', Secret: 'TestRedirectHeaderMatch' }); res.end(); return; }
+      if (q.url === '/') {
+        res.writeHead(302, { Location: '/redirected' });
+        res.end();
+        return;
+      }
+      if (q.url === '/redirected') {
+        res.writeHead(302, { Location: '/final', Secret: 'TestRedirectHeaderMatch' });
+        res.end();
+        return;
+      }
       res.end('ok');
     });
     const events = await scan([load('get-redirects-chain-headers.yaml')], [s.url]);
@@ -240,7 +336,10 @@ describe('http integration catalogue', () => {
   });
 
   it('race-condition-with-delay: threads bound the race', async () => {
-    const s = await serve(async (_q, res) => { await new Promise((r) => setTimeout(r, 2000)); res.end('x'); });
+    const s = await serve(async (_q, res) => {
+      await new Promise((r) => setTimeout(r, 2000));
+      res.end('x');
+    });
     expect(await scan([load('race-condition-with-delay.yaml')], [s.url])).toHaveLength(3);
     const at = s.requests.map((r) => r.at).sort((a, b) => a - b);
     expect(at[1] - at[0]).toBeLessThan(500);
@@ -266,11 +365,17 @@ describe('http integration catalogue', () => {
   });
 
   it('variables-threads-previous: variables see values extracted earlier', async () => {
-    const s = await serve((q, res) => res.end(q.url === '/login' ? 'token=secret123' : String(q.headers.authorization ?? '')));
+    const s = await serve((q, res) =>
+      res.end(q.url === '/login' ? 'token=secret123' : String(q.headers.authorization ?? '')),
+    );
     expect(await scan([load('variables-threads-previous.yaml')], [s.url])).toHaveLength(1);
   });
 
-  const sniServer = () => serve((q, res) => res.end((q.socket as { servername?: string }).servername === 'test' ? 'test-ok' : 'test-ko'), true);
+  const sniServer = () =>
+    serve(
+      (q, res) => res.end((q.socket as { servername?: string }).servername === 'test' ? 'test-ok' : 'test-ko'),
+      true,
+    );
 
   it('get-override-sni: @tls-sni: request.host', async () => {
     const s = await sniServer();
@@ -286,7 +391,11 @@ describe('http integration catalogue', () => {
 
   it('redirect-match-url: matched-at is the final URL', async () => {
     const s = await serve((q, res) => {
-      if (q.url === '/') { res.writeHead(302, { Location: '/redirected' }); res.end('This is test redirects matcher text'); return; }
+      if (q.url === '/') {
+        res.writeHead(302, { Location: '/redirected' });
+        res.end('This is test redirects matcher text');
+        return;
+      }
       res.end('This is test redirects matcher text');
     });
     const events = await scan([load('redirect-match-url.yaml')], [s.url]);
@@ -294,7 +403,10 @@ describe('http integration catalogue', () => {
   });
 
   it('annotation-timeout: @timeout beats the global timeout', async () => {
-    const s = await serve(async (_q, res) => { await new Promise((r) => setTimeout(r, 2500)); res.end('This is test matcher text'); }, true);
+    const s = await serve(async (_q, res) => {
+      await new Promise((r) => setTimeout(r, 2500));
+      res.end('This is test matcher text');
+    }, true);
     expect(await scan([load('annotation-timeout.yaml')], [s.url], { timeout: 1, retries: 0 })).toHaveLength(1);
     expect(await scan([load('get.yaml')], [s.url], { timeout: 1, retries: 0 })).toHaveLength(0);
   });
@@ -308,9 +420,13 @@ describe('http integration catalogue', () => {
   it('cl-body-without-header and cl-body-with-header', async () => {
     const s = await serve(text('this is a test'), true);
     expect(await scan([load('cl-body-without-header.yaml')], [s.url])).toHaveLength(1);
-    const tcp = await startTcpServer((sock) => sock.once('data', () => sock.end('HTTP/1.1 200 OK\r\nContent-Length: 50000\r\n\r\nthis is a test')));
+    const tcp = await startTcpServer((sock) =>
+      sock.once('data', () => sock.end('HTTP/1.1 200 OK\r\nContent-Length: 50000\r\n\r\nthis is a test')),
+    );
     try {
-      expect(await scan([load('cl-body-with-header.yaml')], [`http://127.0.0.1:${tcp.port}`], { retries: 0 })).toHaveLength(1);
+      expect(
+        await scan([load('cl-body-with-header.yaml')], [`http://127.0.0.1:${tcp.port}`], { retries: 0 }),
+      ).toHaveLength(1);
     } finally {
       await tcp.close();
     }
@@ -327,7 +443,10 @@ describe('http integration catalogue', () => {
   });
 
   it('matcher-status: a failure event when nothing matched', async () => {
-    const s = await serve((q, res) => { res.statusCode = q.url === '/200' ? 200 : 404; res.end(); });
+    const s = await serve((q, res) => {
+      res.statusCode = q.url === '/200' ? 200 : 404;
+      res.end();
+    });
     const events = await scan([load('matcher-status.yaml')], [s.url], { matcherStatus: true });
     expect(events).toHaveLength(1);
     expect(events[0]['matcher-status']).toBe(false);
@@ -336,8 +455,14 @@ describe('http integration catalogue', () => {
   it('disable-path-automerge: raw paths as written', async () => {
     const s = await serve((q, res) => {
       const u = new URL(q.url!, 'http://x');
-      if (u.pathname === '/api/v1/test') { res.end(u.searchParams.get('id') ?? ''); return; }
-      if (u.pathname === '/') { res.end('empty path in raw request'); return; }
+      if (u.pathname === '/api/v1/test') {
+        res.end(u.searchParams.get('id') ?? '');
+        return;
+      }
+      if (u.pathname === '/') {
+        res.end('empty path in raw request');
+        return;
+      }
       res.statusCode = 404;
       res.end();
     });
@@ -345,7 +470,10 @@ describe('http integration catalogue', () => {
   });
 
   it('http-preprocessor: {{randstr}} is a long random id', async () => {
-    const s = await serve((q, res) => { res.statusCode = /[A-Za-z0-9]{25,}/.test(q.url!) ? 200 : 400; res.end(); });
+    const s = await serve((q, res) => {
+      res.statusCode = /[A-Za-z0-9]{25,}/.test(q.url!) ? 200 : 400;
+      res.end();
+    });
     expect(await scan([load('http-preprocessor.yaml')], [s.url])).toHaveLength(1);
   });
 
@@ -355,7 +483,9 @@ describe('http integration catalogue', () => {
   });
 
   it('http-matcher-extractor-dy-extractor', async () => {
-    const s = await serve((q, res) => res.end(q.url === '/domains' ? '<html><title>Domains</title></html>' : '<a href="/domains">x</a>'));
+    const s = await serve((q, res) =>
+      res.end(q.url === '/domains' ? '<html><title>Domains</title></html>' : '<a href="/domains">x</a>'),
+    );
     const events = await scan([load('http-matcher-extractor-dy-extractor.yaml')], [s.url]);
     expect(events).toHaveLength(1);
     expect(events[0]['extracted-results']).toEqual(['Domains']);
@@ -365,7 +495,10 @@ describe('http integration catalogue', () => {
     const literal = '{{md5("Hello")}}';
     const s = await serve((q, res) => {
       const u = new URL(q.url!, 'http://x');
-      if (u.pathname === '/echo') { res.end(u.searchParams.get('x') === literal ? 'literal-ok' : `got ${u.searchParams.get('x')}`); return; }
+      if (u.pathname === '/echo') {
+        res.end(u.searchParams.get('x') === literal ? 'literal-ok' : `got ${u.searchParams.get('x')}`);
+        return;
+      }
       res.end(`value=${literal}`);
     });
     expect(await scan([load('response-data-literal-reuse.yaml')], [s.url])).toHaveLength(1);
@@ -381,13 +514,21 @@ describe('http integration catalogue', () => {
     let jarmTarget = '';
     beforeAll(async () => {
       const { key, cert } = localhostCert();
-      const script = "const s=require('node:tls').createServer({key:process.env.KEY,cert:process.env.CERT},(c)=>c.end());"
-        + "s.listen(0,'127.0.0.1',()=>console.log(s.address().port));";
-      tlsServer = spawn(process.execPath, ['-e', script], { env: { ...process.env, KEY: key, CERT: cert }, stdio: ['ignore', 'pipe', 'inherit'] });
-      const port = await new Promise<number>((resolve) => tlsServer!.stdout!.once('data', (d) => resolve(Number(String(d).trim()))));
+      const script =
+        "const s=require('node:tls').createServer({key:process.env.KEY,cert:process.env.CERT},(c)=>c.end());" +
+        "s.listen(0,'127.0.0.1',()=>console.log(s.address().port));";
+      tlsServer = spawn(process.execPath, ['-e', script], {
+        env: { ...process.env, KEY: key, CERT: cert },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      const port = await new Promise<number>((resolve) =>
+        tlsServer!.stdout!.once('data', (d) => resolve(Number(String(d).trim()))),
+      );
       jarmTarget = `127.0.0.1:${port}`;
     });
-    afterAll(() => { tlsServer?.kill(); });
+    afterAll(() => {
+      tlsServer?.kill();
+    });
 
     // Like nuclei's test server (httputil.DumpRequest with the body): the request's headers, then its body.
     // base64_py ends its value with a newline, so the raw request's headers stop after line 04 and the
@@ -429,7 +570,9 @@ describe('http integration catalogue', () => {
     it('the Java gadget call fails clearly and sends nothing', async () => {
       const s = await serve(echo);
       const attempts: AttemptInfo[] = [];
-      const events = await scan([load('dsl-functions-unsupported.yaml')], [s.url], { onAttempt: (a) => attempts.push(a) });
+      const events = await scan([load('dsl-functions-unsupported.yaml')], [s.url], {
+        onAttempt: (a) => attempts.push(a),
+      });
       expect(events).toHaveLength(0);
       expect(s.requests).toHaveLength(0);
       expect(attempts.map((a) => a.error)).toEqual([expect.stringMatching(/^unsupported: generate_java_gadget/)]);
@@ -438,9 +581,12 @@ describe('http integration catalogue', () => {
 
   it('matcher-status-and with a second template: failures for both', async () => {
     const s = await serve(text('ok'));
-    const events = await scan([load('matcher-status-and.yaml'), load('matcher-status-and-cluster.yaml')], [s.url], { matcherStatus: true });
+    const events = await scan([load('matcher-status-and.yaml'), load('matcher-status-and-cluster.yaml')], [s.url], {
+      matcherStatus: true,
+    });
     expect(events.map((e) => [e['template-id'], e['matcher-status']]).sort()).toEqual([
-      ['matcher-status-and', false], ['matcher-status-and-cluster', false],
+      ['matcher-status-and', false],
+      ['matcher-status-and-cluster', false],
     ]);
   });
 });

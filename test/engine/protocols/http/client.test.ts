@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeClients, send } from '../../../../src/engine/protocols/http/client.ts';
 import { ResponseReader } from '../../../../src/engine/protocols/http/response-reader.ts';
 import type { PreparedRequest } from '../../../../src/engine/protocols/http/types.ts';
-import { startHttpServer, startHttpsServer, startSocks5, startTcpServer, type TestServer } from '../../../helpers/targets.ts';
+import {
+  startHttpServer,
+  startHttpsServer,
+  startSocks5,
+  startTcpServer,
+  type TestServer,
+} from '../../../helpers/targets.ts';
 
 const opts = { timeout: 3000, retries: 0 };
 
@@ -15,12 +21,17 @@ describe('HTTP client', () => {
   let secure: TestServer;
   beforeAll(async () => {
     plain = await startHttpServer((rq, res, body) => {
-      if (rq.url === '/big') { res.end('x'.repeat(100_000)); return; }
+      if (rq.url === '/big') {
+        res.end('x'.repeat(100_000));
+        return;
+      }
       res.setHeader('Set-Cookie', ['a=1', 'b=2']);
       res.setHeader('X-Echo', rq.headers['x-test'] ?? '');
       res.end(`${rq.method} ${rq.url} ${body}`);
     });
-    secure = await startHttpsServer((rq, res) => res.end(`sni=${(rq.socket as { servername?: string }).servername || ''}`));
+    secure = await startHttpsServer((rq, res) =>
+      res.end(`sni=${(rq.socket as { servername?: string }).servername || ''}`),
+    );
   });
   afterAll(async () => {
     await closeClients();
@@ -29,7 +40,18 @@ describe('HTTP client', () => {
   });
 
   it('sends method, path, headers and body through undici and keeps repeated headers', async () => {
-    const res = await send(req(plain.url, '/a?b=1', { method: 'POST', headers: [['Host', 'x'], ['X-Test', 'yes'], ['Content-Length', '2']], body: 'hi' }), opts);
+    const res = await send(
+      req(plain.url, '/a?b=1', {
+        method: 'POST',
+        headers: [
+          ['Host', 'x'],
+          ['X-Test', 'yes'],
+          ['Content-Length', '2'],
+        ],
+        body: 'hi',
+      }),
+      opts,
+    );
     expect(res.status).toBe(200);
     expect(res.body.toString()).toBe('POST /a?b=1 hi');
     expect(res.headers.filter(([k]) => k.toLowerCase() === 'set-cookie').map(([, v]) => v)).toEqual(['a=1', 'b=2']);
@@ -38,7 +60,15 @@ describe('HTTP client', () => {
   });
 
   it('falls back to a raw socket for request targets undici refuses', async () => {
-    const res = await send(req(plain.url, '/raw', { headers: [['Host', 'h'], ['Connection', 'x-weird']] }), opts);
+    const res = await send(
+      req(plain.url, '/raw', {
+        headers: [
+          ['Host', 'h'],
+          ['Connection', 'x-weird'],
+        ],
+      }),
+      opts,
+    );
     expect(plain.requests.at(-1)?.url).toBe('/raw');
     expect(plain.requests.at(-1)?.headers.connection).toBe('x-weird');
     expect(res.status).toBeGreaterThan(0);
@@ -46,10 +76,12 @@ describe('HTTP client', () => {
 
   it('sends unsafe bytes exactly as written', async () => {
     let got = '';
-    const tcp = await startTcpServer((s) => s.on('data', (d) => {
-      got += d.toString('latin1');
-      if (got.includes('\r\n\r\n')) s.end('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
-    }));
+    const tcp = await startTcpServer((s) =>
+      s.on('data', (d) => {
+        got += d.toString('latin1');
+        if (got.includes('\r\n\r\n')) s.end('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
+      }),
+    );
     const bytes = 'GET /%%weird/../x HTTP/1.1\r\nHost: whatever\r\nX:  spaced \r\n\r\n';
     const res = await send(req(`http://127.0.0.1:${tcp.port}`, '/', { unsafe: true, rawBytes: bytes }), opts);
     expect(got).toBe(bytes);
@@ -59,11 +91,20 @@ describe('HTTP client', () => {
 
   it('uses the requested SNI over TLS and accepts self-signed certificates', async () => {
     expect((await send(req(secure.url, '/', { sni: 'test' }), opts)).body.toString()).toBe('sni=test');
-    expect((await send(req(secure.url, '/', { sni: 'test', unsafe: true, rawBytes: 'GET / HTTP/1.1\r\nHost: a\r\n\r\n' }), opts)).body.toString()).toBe('sni=test');
+    expect(
+      (
+        await send(
+          req(secure.url, '/', { sni: 'test', unsafe: true, rawBytes: 'GET / HTTP/1.1\r\nHost: a\r\n\r\n' }),
+          opts,
+        )
+      ).body.toString(),
+    ).toBe('sni=test');
   });
 
   it('keeps a body cut short by a wrong Content-Length', async () => {
-    const tcp = await startTcpServer((s) => s.once('data', () => s.end('HTTP/1.1 200 OK\r\nContent-Length: 50000\r\n\r\nthis is a test')));
+    const tcp = await startTcpServer((s) =>
+      s.once('data', () => s.end('HTTP/1.1 200 OK\r\nContent-Length: 50000\r\n\r\nthis is a test')),
+    );
     const res = await send(req(`http://127.0.0.1:${tcp.port}`, '/'), opts);
     expect(res.body.toString()).toBe('this is a test');
     expect(res.headers.find(([k]) => k.toLowerCase() === 'content-length')?.[1]).toBe('50000');
@@ -85,7 +126,11 @@ describe('HTTP client', () => {
     const proxy = await startSocks5();
     const o = { ...opts, socks5Proxy: `socks5://127.0.0.1:${proxy.port}` };
     expect((await send(req(plain.url, '/via'), o)).body.toString()).toBe('GET /via ');
-    expect((await send(req(plain.url, '/', { unsafe: true, rawBytes: 'GET /raw HTTP/1.1\r\nHost: a\r\n\r\n' }), o)).body.toString()).toBe('GET /raw ');
+    expect(
+      (
+        await send(req(plain.url, '/', { unsafe: true, rawBytes: 'GET /raw HTTP/1.1\r\nHost: a\r\n\r\n' }), o)
+      ).body.toString(),
+    ).toBe('GET /raw ');
     expect(proxy.seen).toEqual([`127.0.0.1:${plain.port}`, `127.0.0.1:${plain.port}`]);
     await proxy.close();
   });
@@ -107,7 +152,14 @@ describe('ResponseReader', () => {
   });
   it('accepts a head with bare LF line ends, and reads past Content-Length when asked to (read-all)', () => {
     const lf = new ResponseReader('GET', 1 << 20).push(Buffer.from('HTTP/1.1 200 OK\nContent-Length: 2\nX: y\n\nhi'))!;
-    expect([lf.status, lf.headers, lf.body.toString()]).toEqual([200, [['Content-Length', '2'], ['X', 'y']], 'hi']);
+    expect([lf.status, lf.headers, lf.body.toString()]).toEqual([
+      200,
+      [
+        ['Content-Length', '2'],
+        ['X', 'y'],
+      ],
+      'hi',
+    ]);
     const all = new ResponseReader('GET', 1 << 20, true);
     expect(all.push(Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi and more'))).toBeUndefined();
     expect(all.end()!.body.toString()).toBe('hi and more');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CookieJar } from '../../../../src/engine/protocols/http/cookies.ts';
 
-describe('CookieJar (RFC 6265 rules, as Go\'s cookiejar for nuclei)', () => {
+describe("CookieJar (RFC 6265 rules, as Go's cookiejar for nuclei)", () => {
   it('stores Set-Cookie values per host and sends them back', () => {
     const jar = new CookieJar();
     jar.store('http://127.0.0.1:80/', ['nuclei=test; Path=/; HttpOnly', 'b=2']);
@@ -40,7 +40,12 @@ describe('CookieJar (RFC 6265 rules, as Go\'s cookiejar for nuclei)', () => {
 
   it('keeps Domain cookies to the domain and its subdomains, host-only ones to the host, and refuses public suffixes', () => {
     const jar = new CookieJar();
-    jar.store('http://www.example.com/', ['dom=1; Domain=example.com', 'host=1', 'tld=1; Domain=com', 'other=1; Domain=example.org']);
+    jar.store('http://www.example.com/', [
+      'dom=1; Domain=example.com',
+      'host=1',
+      'tld=1; Domain=com',
+      'other=1; Domain=example.org',
+    ]);
     expect([...jar.get('http://www.example.com/').keys()].sort()).toEqual(['dom', 'host']);
     expect([...jar.get('http://api.example.com/').keys()]).toEqual(['dom']);
     expect(jar.get('http://example.org/').size).toBe(0);

@@ -32,8 +32,14 @@ describe('nuclei fidelity', () => {
       } else res.end(`at ${q.url}`);
     });
     const events = await scan(`${s.url}/app/`, [
-      tpl('bare', 'http:\n  - method: GET\n    path: ["{{BaseURL}}"]\n    matchers:\n      - type: word\n        words: ["at /app/"]\n'),
-      tpl('joined', 'http:\n  - method: GET\n    path: ["{{BaseURL}}/login"]\n    matchers:\n      - type: word\n        words: ["at /app/login"]\n'),
+      tpl(
+        'bare',
+        'http:\n  - method: GET\n    path: ["{{BaseURL}}"]\n    matchers:\n      - type: word\n        words: ["at /app/"]\n',
+      ),
+      tpl(
+        'joined',
+        'http:\n  - method: GET\n    path: ["{{BaseURL}}/login"]\n    matchers:\n      - type: word\n        words: ["at /app/login"]\n',
+      ),
     ]);
     expect(s.requests.map((r) => r.url).sort()).toEqual(['/app/', '/app/login']);
     expect(events.map((e) => e['template-id']).sort()).toEqual(['bare', 'joined']);
@@ -41,7 +47,12 @@ describe('nuclei fidelity', () => {
 
   it('never sends a URL fragment; matched-at keeps it', async () => {
     const s = await serve((q, res) => res.end(q.url === '/' ? 'root page' : 'other'));
-    const events = await scan(s.url, [tpl('frag', 'http:\n  - method: GET\n    path: ["{{BaseURL}}/#/alerts"]\n    matchers:\n      - type: word\n        words: ["root page"]\n')]);
+    const events = await scan(s.url, [
+      tpl(
+        'frag',
+        'http:\n  - method: GET\n    path: ["{{BaseURL}}/#/alerts"]\n    matchers:\n      - type: word\n        words: ["root page"]\n',
+      ),
+    ]);
     expect(s.requests.map((r) => r.url)).toEqual(['/']);
     expect(events).toHaveLength(1);
     expect(events[0]!['matched-at']).toBe(`${s.url}/#/alerts`);
@@ -53,28 +64,40 @@ describe('nuclei fidelity', () => {
       res.setHeader('X-Powered-By', 'PHP/8.2');
       res.end('ok');
     });
-    const events = await scan(s.url, [tpl('kv', 'http:\n  - method: GET\n    path: ["{{BaseURL}}/"]\n    extractors:\n      - type: kval\n        kval: [Server, X_Powered_By]\n')]);
+    const events = await scan(s.url, [
+      tpl(
+        'kv',
+        'http:\n  - method: GET\n    path: ["{{BaseURL}}/"]\n    extractors:\n      - type: kval\n        kval: [Server, X_Powered_By]\n',
+      ),
+    ]);
     expect(events).toHaveLength(1);
     expect(events[0]!['extracted-results']).toEqual(['Apache/2.4.57', 'PHP/8.2']);
   });
 
   it('a step whose matchers are all internal gates the next step but reports nothing', async () => {
-    const s = await serve((q, res) => res.end(q.url === '/one' ? 'gate-open' : q.url === '/two' ? 'final-proof' : 'no'));
-    const events = await scan(s.url, [tpl('gated', [
-      'http:',
-      '  - method: GET',
-      '    path: ["{{BaseURL}}/one"]',
-      '    matchers:',
-      '      - type: word',
-      '        internal: true',
-      '        words: [gate-open]',
-      '  - method: GET',
-      '    path: ["{{BaseURL}}/two"]',
-      '    matchers:',
-      '      - type: word',
-      '        words: [final-proof]',
-      '',
-    ].join('\n'))]);
+    const s = await serve((q, res) =>
+      res.end(q.url === '/one' ? 'gate-open' : q.url === '/two' ? 'final-proof' : 'no'),
+    );
+    const events = await scan(s.url, [
+      tpl(
+        'gated',
+        [
+          'http:',
+          '  - method: GET',
+          '    path: ["{{BaseURL}}/one"]',
+          '    matchers:',
+          '      - type: word',
+          '        internal: true',
+          '        words: [gate-open]',
+          '  - method: GET',
+          '    path: ["{{BaseURL}}/two"]',
+          '    matchers:',
+          '      - type: word',
+          '        words: [final-proof]',
+          '',
+        ].join('\n'),
+      ),
+    ]);
     expect(events).toHaveLength(1);
     expect(events[0]!['matched-at']).toBe(`${s.url}/two`);
   });
@@ -82,18 +105,23 @@ describe('nuclei fidelity', () => {
   it('a raw request in absolute form goes to the scan target with its request line as written', async () => {
     const elsewhere = await serve((_q, res) => res.end('wrong host'));
     const target = await serve((q, res) => res.end(`line=${q.url}`));
-    const events = await scan(target.url, [tpl('absolute', [
-      'http:',
-      '  - raw:',
-      '      - |',
-      `        GET http://127.0.0.1:${elsewhere.port}/proxy-check HTTP/1.1`,
-      '        Host: {{Hostname}}',
-      '',
-      '    matchers:',
-      '      - type: word',
-      `        words: ["line=http://127.0.0.1:${elsewhere.port}/proxy-check"]`,
-      '',
-    ].join('\n'))]);
+    const events = await scan(target.url, [
+      tpl(
+        'absolute',
+        [
+          'http:',
+          '  - raw:',
+          '      - |',
+          `        GET http://127.0.0.1:${elsewhere.port}/proxy-check HTTP/1.1`,
+          '        Host: {{Hostname}}',
+          '',
+          '    matchers:',
+          '      - type: word',
+          `        words: ["line=http://127.0.0.1:${elsewhere.port}/proxy-check"]`,
+          '',
+        ].join('\n'),
+      ),
+    ]);
     expect(elsewhere.requests).toHaveLength(0);
     expect(target.requests.map((r) => r.url)).toEqual([`http://127.0.0.1:${elsewhere.port}/proxy-check`]);
     expect(events).toHaveLength(1);
@@ -106,9 +134,18 @@ describe('nuclei fidelity', () => {
       res.end(bytes);
     });
     const events = await scan(s.url, [
-      tpl('bin', 'http:\n  - method: GET\n    path: ["{{BaseURL}}/"]\n    matchers:\n      - type: binary\n        binary: ["fffe0001c3"]\n'),
-      tpl('rx', 'http:\n  - method: GET\n    path: ["{{BaseURL}}/"]\n    matchers:\n      - type: regex\n        regex: ["\\\\xff\\\\xfe\\\\x00"]\n'),
-      tpl('hex', `http:\n  - method: GET\n    path: ["{{BaseURL}}/"]\n    matchers:\n      - type: dsl\n        dsl: ['hex_encode(body) == "${bytes.toString('hex')}"', 'len(body) == 13']\n        condition: and\n`),
+      tpl(
+        'bin',
+        'http:\n  - method: GET\n    path: ["{{BaseURL}}/"]\n    matchers:\n      - type: binary\n        binary: ["fffe0001c3"]\n',
+      ),
+      tpl(
+        'rx',
+        'http:\n  - method: GET\n    path: ["{{BaseURL}}/"]\n    matchers:\n      - type: regex\n        regex: ["\\\\xff\\\\xfe\\\\x00"]\n',
+      ),
+      tpl(
+        'hex',
+        `http:\n  - method: GET\n    path: ["{{BaseURL}}/"]\n    matchers:\n      - type: dsl\n        dsl: ['hex_encode(body) == "${bytes.toString('hex')}"', 'len(body) == 13']\n        condition: and\n`,
+      ),
     ]);
     expect(events.map((e) => e['template-id']).sort()).toEqual(['bin', 'hex', 'rx']);
   });

@@ -5,8 +5,15 @@ describe('built-in input variables', () => {
   it('follows the engine notes for http://localhost:9001/test/123', () => {
     const v = inputVariables('http://localhost:9001/test/123');
     expect(v).toMatchObject({
-      BaseURL: 'http://localhost:9001/test/123', RootURL: 'http://localhost:9001', Hostname: 'localhost:9001',
-      Host: 'localhost', Port: '9001', Path: '/test', File: '123', Scheme: 'http', Input: 'http://localhost:9001/test/123',
+      BaseURL: 'http://localhost:9001/test/123',
+      RootURL: 'http://localhost:9001',
+      Hostname: 'localhost:9001',
+      Host: 'localhost',
+      Port: '9001',
+      Path: '/test',
+      File: '123',
+      Scheme: 'http',
+      Input: 'http://localhost:9001/test/123',
     });
   });
 

@@ -8,7 +8,12 @@ import { closeKeepAlive, sendKeepAlive } from '../../../../src/engine/protocols/
 import type { PreparedRequest } from '../../../../src/engine/protocols/http/types.ts';
 import { waitFor } from '../../../helpers/wait.ts';
 
-interface RawServer { url: string; connections: number; requests: string[]; close(): Promise<void> }
+interface RawServer {
+  url: string;
+  connections: number;
+  requests: string[];
+  close(): Promise<void>;
+}
 
 /** A TCP server that answers each complete request head with whatever `answer` writes on the socket. */
 async function rawServer(answer: (socket: net.Socket, request: string, n: number) => void): Promise<RawServer> {
@@ -37,9 +42,15 @@ async function rawServer(answer: (socket: net.Socket, request: string, n: number
   const port = (server.address() as net.AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}`,
-    get connections() { return state.connections; },
+    get connections() {
+      return state.connections;
+    },
     requests: state.requests,
-    close: () => new Promise((r) => { for (const s of sockets) s.destroy(); server.close(() => r()); }),
+    close: () =>
+      new Promise((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -56,19 +67,33 @@ async function serve(answer: Parameters<typeof rawServer>[0]): Promise<RawServer
 }
 
 afterEach(() => closeKeepAlive());
-afterAll(async () => { await Promise.all(servers.map((s) => s.close())); });
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+});
 
 describe('keep-alive HTTP/1.1 client', () => {
   it('reads a response written one byte at a time and reuses the connection', async () => {
     const s = await serve((socket, _rq, n) => {
       const bytes = Buffer.from(`HTTP/1.1 200 OK\r\nContent-Length: 5\r\nX-N: ${n}\r\n\r\nhello`);
       let i = 0;
-      const drip = () => { if (i < bytes.length) { socket.write(bytes.subarray(i, ++i)); setImmediate(drip); } };
+      const drip = () => {
+        if (i < bytes.length) {
+          socket.write(bytes.subarray(i, ++i));
+          setImmediate(drip);
+        }
+      };
       drip();
     });
     const a = await sendKeepAlive(get(s.url, '/a'), opts);
     const b = await sendKeepAlive(get(s.url, '/b'), opts);
-    expect([a.status, a.body.toString(), a.headers]).toEqual([200, 'hello', [['Content-Length', '5'], ['X-N', '1']]]);
+    expect([a.status, a.body.toString(), a.headers]).toEqual([
+      200,
+      'hello',
+      [
+        ['Content-Length', '5'],
+        ['X-N', '1'],
+      ],
+    ]);
     expect(b.headers[1]).toEqual(['X-N', '2']);
     expect(s.connections).toBe(1);
     expect(s.requests[0]).toBe(`GET /a HTTP/1.1\r\nHost: ${new URL(s.url).host}\r\nconnection: keep-alive\r\n\r\n`);
@@ -86,7 +111,10 @@ describe('keep-alive HTTP/1.1 client', () => {
   });
 
   it('reads a body without length until the connection closes, and does not reuse it', async () => {
-    const s = await serve((socket) => { socket.write('HTTP/1.1 200 OK\r\n\r\nuntil '); setTimeout(() => socket.end('close'), 10); });
+    const s = await serve((socket) => {
+      socket.write('HTTP/1.1 200 OK\r\n\r\nuntil ');
+      setTimeout(() => socket.end('close'), 10);
+    });
     const r = await sendKeepAlive(get(s.url), opts);
     expect([r.body.toString(), r.reusable]).toEqual(['until close', false]);
     await sendKeepAlive(get(s.url), opts);
@@ -95,7 +123,8 @@ describe('keep-alive HTTP/1.1 client', () => {
 
   it('skips 1xx answers, reads no body for HEAD, 204 and 304', async () => {
     const s = await serve((socket, rq) => {
-      if (rq.startsWith('POST')) socket.write('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\nok');
+      if (rq.startsWith('POST'))
+        socket.write('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\nok');
       else if (rq.startsWith('HEAD')) socket.write('HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n');
       else socket.write('HTTP/1.1 304 Not Modified\r\nContent-Length: 10\r\n\r\n');
     });
@@ -109,7 +138,9 @@ describe('keep-alive HTTP/1.1 client', () => {
   });
 
   it('stops reading at max-size and keeps what arrived', async () => {
-    const s = await serve((socket) => socket.write(`HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n${'y'.repeat(100_000)}`));
+    const s = await serve((socket) =>
+      socket.write(`HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n${'y'.repeat(100_000)}`),
+    );
     const r = await sendKeepAlive(get(s.url), { ...opts, maxSize: 1000 });
     expect([r.body.length, r.truncated, r.reusable]).toEqual([1000, true, false]);
   });
@@ -141,7 +172,9 @@ describe('keep-alive HTTP/1.1 client', () => {
     const s = await serve((socket) => {
       setTimeout(() => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n'), 5);
     });
-    const results = await Promise.all(Array.from({ length: 200 }, async () => (await sendKeepAlive(get(s.url), opts)).status));
+    const results = await Promise.all(
+      Array.from({ length: 200 }, async () => (await sendKeepAlive(get(s.url), opts)).status),
+    );
     expect(results.every((x) => x === 200)).toBe(true);
     expect(s.connections).toBe(64);
     expect(s.requests.length).toBe(200);
@@ -151,7 +184,11 @@ describe('keep-alive HTTP/1.1 client', () => {
     const silent = await serve(() => undefined);
     const quick = await serve((socket) => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok'));
     const t0 = performance.now();
-    const when = (p: Promise<unknown>) => p.then(() => 'answered', (e: Error) => `${e.message.slice(0, 7)} ${Math.round((performance.now() - t0) / 100)}`);
+    const when = (p: Promise<unknown>) =>
+      p.then(
+        () => 'answered',
+        (e: Error) => `${e.message.slice(0, 7)} ${Math.round((performance.now() - t0) / 100)}`,
+      );
     // One timer watches every deadline: a long one armed first must not delay a short one after it.
     const long = when(sendKeepAlive(get(silent.url, '/long'), { ...opts, deadline: 900 }));
     const short = when(sendKeepAlive(get(silent.url, '/short'), { ...opts, deadline: 200 }));
@@ -163,7 +200,9 @@ describe('keep-alive HTTP/1.1 client', () => {
     const silent = await serve(() => undefined);
     const controller = new AbortController();
     const signal = controller.signal;
-    const aborted = [1, 2, 3].map((i) => sendKeepAlive(get(silent.url, `/${i}`), { ...opts, deadline: 5000, signal }).catch((e: Error) => e.message));
+    const aborted = [1, 2, 3].map((i) =>
+      sendKeepAlive(get(silent.url, `/${i}`), { ...opts, deadline: 5000, signal }).catch((e: Error) => e.message),
+    );
     const other = sendKeepAlive(get(silent.url, '/other'), { ...opts, deadline: 400 }).catch((e: Error) => e.message);
     await waitFor(async () => silent.requests.length === 4, 5000, 5); // all four are in flight
     const t0 = performance.now();
@@ -184,7 +223,12 @@ describe('keep-alive HTTP/1.1 client', () => {
     const { execFile } = await import('node:child_process');
     const t0 = performance.now();
     const out = await new Promise<string>((resolve, reject) => {
-      execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { encoding: 'utf8', timeout: 8000 }, (err, stdout) => (err ? reject(err) : resolve(stdout)));
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', '--input-type=module', '-e', code],
+        { encoding: 'utf8', timeout: 8000 },
+        (err, stdout) => (err ? reject(err) : resolve(stdout)),
+      );
     });
     expect(out.trim()).toBe('200 true');
     expect(performance.now() - t0).toBeLessThan(5000);

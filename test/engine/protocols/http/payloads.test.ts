@@ -7,14 +7,21 @@ describe('payload combinations', () => {
   it('clusterbomb yields the cartesian product, first set changing slowest', () => {
     const all = [...combinations(sets, 'clusterbomb')];
     expect(all).toEqual([
-      { user: 'a', pass: '1' }, { user: 'a', pass: '2' }, { user: 'b', pass: '1' },
-      { user: 'b', pass: '2' }, { user: 'c', pass: '1' }, { user: 'c', pass: '2' },
+      { user: 'a', pass: '1' },
+      { user: 'a', pass: '2' },
+      { user: 'b', pass: '1' },
+      { user: 'b', pass: '2' },
+      { user: 'c', pass: '1' },
+      { user: 'c', pass: '2' },
     ]);
     expect(countCombinations(sets, 'clusterbomb')).toBe(6);
   });
 
   it('pitchfork walks side by side and stops at the shortest list', () => {
-    expect([...combinations(sets, 'pitchfork')]).toEqual([{ user: 'a', pass: '1' }, { user: 'b', pass: '2' }]);
+    expect([...combinations(sets, 'pitchfork')]).toEqual([
+      { user: 'a', pass: '1' },
+      { user: 'b', pass: '2' },
+    ]);
     expect(countCombinations(sets, 'pitchfork')).toBe(2);
   });
 

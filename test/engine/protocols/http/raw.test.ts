@@ -3,18 +3,26 @@ import { mergePaths, parseDuration, parseRaw, stripAnnotations } from '../../../
 
 describe('parseRaw', () => {
   it('reads request line, headers and body, dropping the YAML trailing newline', () => {
-    const r = parseRaw('POST /login?x=1 HTTP/1.1\nHost: example.com\nContent-Length: 1\n\nusername=test&password=nuclei\n');
+    const r = parseRaw(
+      'POST /login?x=1 HTTP/1.1\nHost: example.com\nContent-Length: 1\n\nusername=test&password=nuclei\n',
+    );
     expect(r.method).toBe('POST');
     expect(r.target).toBe('/login?x=1');
     expect(r.version).toBe('HTTP/1.1');
-    expect(r.headers).toEqual([['Host', 'example.com'], ['Content-Length', '1']]);
+    expect(r.headers).toEqual([
+      ['Host', 'example.com'],
+      ['Content-Length', '1'],
+    ]);
     expect(r.body).toBe('username=test&password=nuclei');
   });
 
   it('keeps a request without body and header values containing colons', () => {
     const r = parseRaw('GET / HTTP/1.1\r\nHost: a:8080\r\nX-Time: 10:20:30\r\n');
     expect(r.body).toBeUndefined();
-    expect(r.headers).toEqual([['Host', 'a:8080'], ['X-Time', '10:20:30']]);
+    expect(r.headers).toEqual([
+      ['Host', 'a:8080'],
+      ['X-Time', '10:20:30'],
+    ]);
   });
 
   it('accepts targets without leading slash and absolute URLs', () => {
@@ -23,7 +31,9 @@ describe('parseRaw', () => {
   });
 
   it('reads @timeout and @tls-sni annotations and strips them', () => {
-    const { text, annotations } = stripAnnotations('@timeout: 5s\n@tls-sni: request.host\nGET / HTTP/1.1\nHost: test\n');
+    const { text, annotations } = stripAnnotations(
+      '@timeout: 5s\n@tls-sni: request.host\nGET / HTTP/1.1\nHost: test\n',
+    );
     expect(annotations).toEqual({ timeout: 5000, tlsSni: 'request.host' });
     expect(text.startsWith('GET / HTTP/1.1')).toBe(true);
     expect(parseRaw('@timeout: 250ms\nGET / HTTP/1.1\n').annotations.timeout).toBe(250);

@@ -13,7 +13,9 @@ afterAll(async () => {
 });
 
 const template = (operators: string) =>
-  tpl(`id: reads\ninfo:\n  name: reads\n  author: vigil\n  severity: info\nhttp:\n  - method: GET\n    path: ["{{BaseURL}}/x"]\n${operators}`);
+  tpl(
+    `id: reads\ninfo:\n  name: reads\n  author: vigil\n  severity: info\nhttp:\n  - method: GET\n    path: ["{{BaseURL}}/x"]\n${operators}`,
+  );
 
 const readsFor = (operators: string) => ({ ...readsOf(template(operators).http[0]!) });
 
@@ -22,15 +24,33 @@ describe('what a block reads', () => {
     const none = { headers: false, head: false, request: false, defers: false };
     expect(readsFor('    matchers:\n      - type: status\n        status: [200]\n')).toEqual(none);
     expect(readsFor('    matchers:\n      - type: word\n        words: [admin]\n')).toEqual(none);
-    expect(readsFor('    matchers:\n      - type: dsl\n        dsl: ["status_code == 200 && len(body) > 3 && duration < 5"]\n')).toEqual(none);
-    expect(readsFor('    matchers:\n      - type: word\n        part: header\n        words: [nginx]\n')).toEqual({ ...none, head: true });
-    expect(readsFor('    matchers:\n      - type: regex\n        part: request\n        regex: [GET]\n')).toEqual({ ...none, request: true });
-    expect(readsFor('    matchers:\n      - type: dsl\n        dsl: ["contains(content_type, \'json\')"]\n')).toEqual({ ...none, headers: true });
-    expect(readsFor('    extractors:\n      - type: kval\n        kval: [Set-Cookie]\n')).toEqual({ ...none, headers: true });
+    expect(
+      readsFor(
+        '    matchers:\n      - type: dsl\n        dsl: ["status_code == 200 && len(body) > 3 && duration < 5"]\n',
+      ),
+    ).toEqual(none);
+    expect(readsFor('    matchers:\n      - type: word\n        part: header\n        words: [nginx]\n')).toEqual({
+      ...none,
+      head: true,
+    });
+    expect(readsFor('    matchers:\n      - type: regex\n        part: request\n        regex: [GET]\n')).toEqual({
+      ...none,
+      request: true,
+    });
+    expect(readsFor('    matchers:\n      - type: dsl\n        dsl: ["contains(content_type, \'json\')"]\n')).toEqual({
+      ...none,
+      headers: true,
+    });
+    expect(readsFor('    extractors:\n      - type: kval\n        kval: [Set-Cookie]\n')).toEqual({
+      ...none,
+      headers: true,
+    });
     // Markers are rendered against the values first, a case-insensitive kval reads them all.
     const all = { headers: true, head: true, request: true, defers: false };
     expect(readsFor('    matchers:\n      - type: word\n        words: ["{{Hostname}}"]\n')).toEqual(all);
-    expect(readsFor('    extractors:\n      - type: kval\n        case-insensitive: true\n        kval: [server]\n')).toEqual(all);
+    expect(
+      readsFor('    extractors:\n      - type: kval\n        case-insensitive: true\n        kval: [server]\n'),
+    ).toEqual(all);
   });
 
   it('knows which blocks may have to wait while matching (network helpers, wait_for)', () => {
@@ -52,13 +72,26 @@ describe('values built on demand', () => {
       res.end('the body');
     });
     servers.push(s);
-    const run = async (operators: string) => (await scanEvents([template(operators)], [s.url])).filter((e) => e['matcher-status']);
+    const run = async (operators: string) =>
+      (await scanEvents([template(operators)], [s.url])).filter((e) => e['matcher-status']);
     const [hit] = await run('    matchers:\n      - type: status\n        status: [200]\n');
     expect(hit?.request).toMatch(/^GET \/x HTTP\/1\.1\r\n[\s\S]*Host: 127\.0\.0\.1/);
     expect(hit?.response).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*X-Powered-By: Vigil-Test\r\n[\s\S]*\r\n\r\nthe body$/);
-    expect(await run('    matchers:\n      - type: dsl\n        dsl: ["x_powered_by == \'Vigil-Test\' && session == \'abc\'"]\n')).toHaveLength(1);
-    expect(await run('    matchers:\n      - type: word\n        part: header\n        words: ["X-Powered-By: Vigil-Test"]\n')).toHaveLength(1);
-    expect(await run('    matchers:\n      - type: word\n        part: request\n        words: ["GET /x HTTP/1.1"]\n')).toHaveLength(1);
-    expect(await run('    extractors:\n      - type: kval\n        kval: [x-powered-by]\n')).toMatchObject([{ 'extracted-results': ['Vigil-Test'] }]);
+    expect(
+      await run(
+        "    matchers:\n      - type: dsl\n        dsl: [\"x_powered_by == 'Vigil-Test' && session == 'abc'\"]\n",
+      ),
+    ).toHaveLength(1);
+    expect(
+      await run(
+        '    matchers:\n      - type: word\n        part: header\n        words: ["X-Powered-By: Vigil-Test"]\n',
+      ),
+    ).toHaveLength(1);
+    expect(
+      await run('    matchers:\n      - type: word\n        part: request\n        words: ["GET /x HTTP/1.1"]\n'),
+    ).toHaveLength(1);
+    expect(await run('    extractors:\n      - type: kval\n        kval: [x-powered-by]\n')).toMatchObject([
+      { 'extracted-results': ['Vigil-Test'] },
+    ]);
   });
 });

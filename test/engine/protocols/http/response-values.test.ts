@@ -13,19 +13,31 @@ afterAll(async () => {
 });
 
 function template(yaml: string) {
-  const r = parseTemplate(`id: values\ninfo:\n  name: values\n  author: vigil\n  severity: info\n${yaml}`, 'values.yaml');
+  const r = parseTemplate(
+    `id: values\ninfo:\n  name: values\n  author: vigil\n  severity: info\n${yaml}`,
+    'values.yaml',
+  );
   if (!r.template) throw new Error(JSON.stringify(r.issues));
   return r.template;
 }
 
 async function matchedAt(yaml: string, url: string): Promise<string[]> {
   const events: ResultEvent[] = [];
-  await runScan({ targets: [url], templates: [template(yaml)], rateLimit: 0, timeout: 5, onResult: (e) => events.push(e) });
-  return events.filter((e) => e['matcher-status']).map((e) => new URL(e['matched-at'] as string).pathname).sort();
+  await runScan({
+    targets: [url],
+    templates: [template(yaml)],
+    rateLimit: 0,
+    timeout: 5,
+    onResult: (e) => events.push(e),
+  });
+  return events
+    .filter((e) => e['matcher-status'])
+    .map((e) => new URL(e['matched-at'] as string).pathname)
+    .sort();
 }
 
 describe('response values', () => {
-  it('runs matchers on each hop of a redirect chain with only that hop\'s headers', async () => {
+  it("runs matchers on each hop of a redirect chain with only that hop's headers", async () => {
     const s = await startHttpServer((q, res) => {
       if (q.url === '/start') {
         res.writeHead(302, { Location: '/end', 'X-First': 'one' });
@@ -45,7 +57,9 @@ describe('response values', () => {
     expect(await matchedAt(block('status_code == 302 && x_final == "yes"'), s.url)).toEqual([]);
     expect(await matchedAt(block('status_code == 200 && x_first == "one"'), s.url)).toEqual([]);
     // Request values (built-ins, template variables) stay visible on every hop.
-    expect(await matchedAt(`variables:\n  mark: "ok"\n${block('mark == "ok" && contains(BaseURL, "127.0.0.1")')}`, s.url)).toEqual(['/end', '/start']);
+    expect(
+      await matchedAt(`variables:\n  mark: "ok"\n${block('mark == "ok" && contains(BaseURL, "127.0.0.1")')}`, s.url),
+    ).toEqual(['/end', '/start']);
   });
 
   it('lets response values win over variables of the same name, and headers over cookies', async () => {

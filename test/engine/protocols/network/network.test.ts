@@ -11,8 +11,11 @@ import { localhostCert } from '../../../helpers/certs.ts';
 import { hasShared } from '../../../helpers/shared.ts';
 import { corpusTemplate, tpl } from '../../../helpers/templates.ts';
 
-
-async function scan(templates: Template[], targets: string[], extra: Partial<ScanOptions> = {}): Promise<ResultEvent[]> {
+async function scan(
+  templates: Template[],
+  targets: string[],
+  extra: Partial<ScanOptions> = {},
+): Promise<ResultEvent[]> {
   const events: ResultEvent[] = [];
   await runScan({ targets, templates, rateLimit: 0, timeout: 2, onResult: (e) => events.push(e), ...extra });
   return events;
@@ -63,7 +66,11 @@ function lines(reply: (line: string, s: net.Socket) => string | null, banner?: s
 
 describe('network protocol', () => {
   it('the syntax reference example: zookeeper `envi` on {{Hostname}} (the :2181 address fails to connect)', async () => {
-    const zk = await server(lines((l) => (l === 'envi' ? 'Environment:\nzookeeper.version=3.4.14\nhost.name=zk\n' : l === 'quit' ? null : '')));
+    const zk = await server(
+      lines((l) =>
+        l === 'envi' ? 'Environment:\nzookeeper.version=3.4.14\nhost.name=zk\n' : l === 'quit' ? null : '',
+      ),
+    );
     const t = tpl(`id: zk
 info: {name: zk, author: a, severity: info}
 network:
@@ -80,7 +87,13 @@ network:
 `);
     const events = await scan([t], [zk.addr]);
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ type: 'tcp', host: zk.addr, 'matched-at': zk.addr, request: 'envi\r\nquit\r\n', ip: '127.0.0.1' });
+    expect(events[0]).toMatchObject({
+      type: 'tcp',
+      host: zk.addr,
+      'matched-at': zk.addr,
+      request: 'envi\r\nquit\r\n',
+      ip: '127.0.0.1',
+    });
     expect(events[0].response).toContain('zookeeper.version=3.4.14');
     expect(Buffer.concat(zk.received[0]).toString()).toBe('envi\r\nquit\r\n');
   });
@@ -140,7 +153,8 @@ tcp:
       s.write('A'.repeat(100));
       setTimeout(() => s.end(`${'B'.repeat(100)}END`), 50);
     });
-    const mk = (extra: string) => tpl(`id: rs
+    const mk = (extra: string) =>
+      tpl(`id: rs
 info: {name: rs, author: a, severity: info}
 tcp:
   - host: ["{{Hostname}}"]
@@ -212,7 +226,8 @@ tcp:
 
   it('port: the template port replaces a reserved input port; several ports keep the open ones', async () => {
     const srv = await server((s) => s.end('PORT-OK\n'));
-    const t = (port: string) => tpl(`id: port
+    const t = (port: string) =>
+      tpl(`id: port
 info: {name: port, author: a, severity: info}
 tcp:
   - host: ["{{Hostname}}"]
@@ -264,67 +279,236 @@ http:
 
 describe.runIf(hasShared('corpus/nuclei-templates/network'))('corpus network templates against local servers', () => {
   const cases: [string, () => Promise<string>, (e: ResultEvent[]) => void][] = [
-    ['network/exposures/exposed-zookeeper.yaml', async () => (await server(lines((l) => (l === 'envi' ? 'Environment:\nzookeeper.version=3.8.0\n' : l === 'quit' ? null : '')))).addr,
-      (e) => expect(e).toHaveLength(1)],
-    ['network/detection/openssh-detect.yaml', async () => (await server((s) => s.write('SSH-2.0-OpenSSH_8.9p1 Ubuntu-3ubuntu0.1\r\n'))).addr,
-      (e) => expect(e[0]['extracted-results']).toEqual(['SSH-2.0-OpenSSH_8.9p1 Ubuntu-3ubuntu0.1'])],
-    ['network/detection/openssh-detect.yaml', async () => (await server((s) => s.write('SSH-2.0-dropbear_2022.83\r\n'))).addr,
-      (e) => expect(e).toHaveLength(0)],
-    ['network/detection/mysql-detect.yaml', async () => (await server((s) => s.write(Buffer.concat([Buffer.from([0x4a, 0, 0, 0, 0x0a]), Buffer.from('8.0.36-MySQL Community Server\0')])))).addr,
-      (e) => expect(e).toHaveLength(1)],
-    ['network/detection/redis-detect.yaml', async () => (await server(lines((l) => (l === 'info' ? '-NOAUTH Authentication required.\r\n' : '')))).addr,
-      (e) => expect(e).toHaveLength(1)],
-    ['network/detection/mongodb-detect.yaml', async () => (await server((s, mine) => s.on('data', (d: Buffer) => {
-      mine.push(d);
-      // Answers only the isMaster query the template sends in hex.
-      if (d.includes(Buffer.from('ismaster'))) s.write('\x00\x00ismaster\x00localTime\x00logicalSessionTimeoutMinutes\x00');
-    }))).addr, (e) => expect(e).toHaveLength(1)],
-    ['network/default-login/ftp-anonymous-login.yaml', async () => (await server(lines((l) => (l.startsWith('USER') ? '331 Anonymous login ok, send your email as password.\r\n' : '230 Anonymous access granted, restrictions apply.\r\n')))).addr,
-      (e) => expect(e).toHaveLength(1)],
-    ['network/default-login/ftp-anonymous-login.yaml', async () => (await server(lines((l) => (l.startsWith('USER') ? '331 Password required.\r\n' : '530 Login incorrect.\r\n')))).addr,
-      (e) => expect(e).toHaveLength(0)],
-    ['network/cves/2015/CVE-2015-3306.yaml', async () => (await server(lines((l) => (l.startsWith('site cpfr') ? '350 File or directory exists, ready for destination name\r\n'
-      : l.startsWith('site cpto /tmp/.') || l.startsWith('site cpto /var/www/html/') ? '250 Copy successful\r\n' : '500 unknown\r\n'), '220 ProFTPD 1.3.5 Server (Debian)\r\n'))).addr,
-    (e) => expect(e).toHaveLength(1)],
-    ['network/cves/2015/CVE-2015-3306.yaml', async () => (await server(lines(() => '550 Permission denied\r\n', '220 ProFTPD 1.3.6 Server\r\n'))).addr,
-      (e) => expect(e).toHaveLength(0)],
+    [
+      'network/exposures/exposed-zookeeper.yaml',
+      async () =>
+        (
+          await server(
+            lines((l) => (l === 'envi' ? 'Environment:\nzookeeper.version=3.8.0\n' : l === 'quit' ? null : '')),
+          )
+        ).addr,
+      (e) => expect(e).toHaveLength(1),
+    ],
+    [
+      'network/detection/openssh-detect.yaml',
+      async () => (await server((s) => s.write('SSH-2.0-OpenSSH_8.9p1 Ubuntu-3ubuntu0.1\r\n'))).addr,
+      (e) => expect(e[0]['extracted-results']).toEqual(['SSH-2.0-OpenSSH_8.9p1 Ubuntu-3ubuntu0.1']),
+    ],
+    [
+      'network/detection/openssh-detect.yaml',
+      async () => (await server((s) => s.write('SSH-2.0-dropbear_2022.83\r\n'))).addr,
+      (e) => expect(e).toHaveLength(0),
+    ],
+    [
+      'network/detection/mysql-detect.yaml',
+      async () =>
+        (
+          await server((s) =>
+            s.write(
+              Buffer.concat([Buffer.from([0x4a, 0, 0, 0, 0x0a]), Buffer.from('8.0.36-MySQL Community Server\0')]),
+            ),
+          )
+        ).addr,
+      (e) => expect(e).toHaveLength(1),
+    ],
+    [
+      'network/detection/redis-detect.yaml',
+      async () => (await server(lines((l) => (l === 'info' ? '-NOAUTH Authentication required.\r\n' : '')))).addr,
+      (e) => expect(e).toHaveLength(1),
+    ],
+    [
+      'network/detection/mongodb-detect.yaml',
+      async () =>
+        (
+          await server((s, mine) =>
+            s.on('data', (d: Buffer) => {
+              mine.push(d);
+              // Answers only the isMaster query the template sends in hex.
+              if (d.includes(Buffer.from('ismaster')))
+                s.write('\x00\x00ismaster\x00localTime\x00logicalSessionTimeoutMinutes\x00');
+            }),
+          )
+        ).addr,
+      (e) => expect(e).toHaveLength(1),
+    ],
+    [
+      'network/default-login/ftp-anonymous-login.yaml',
+      async () =>
+        (
+          await server(
+            lines((l) =>
+              l.startsWith('USER')
+                ? '331 Anonymous login ok, send your email as password.\r\n'
+                : '230 Anonymous access granted, restrictions apply.\r\n',
+            ),
+          )
+        ).addr,
+      (e) => expect(e).toHaveLength(1),
+    ],
+    [
+      'network/default-login/ftp-anonymous-login.yaml',
+      async () =>
+        (await server(lines((l) => (l.startsWith('USER') ? '331 Password required.\r\n' : '530 Login incorrect.\r\n'))))
+          .addr,
+      (e) => expect(e).toHaveLength(0),
+    ],
+    [
+      'network/cves/2015/CVE-2015-3306.yaml',
+      async () =>
+        (
+          await server(
+            lines(
+              (l) =>
+                l.startsWith('site cpfr')
+                  ? '350 File or directory exists, ready for destination name\r\n'
+                  : l.startsWith('site cpto /tmp/.') || l.startsWith('site cpto /var/www/html/')
+                    ? '250 Copy successful\r\n'
+                    : '500 unknown\r\n',
+              '220 ProFTPD 1.3.5 Server (Debian)\r\n',
+            ),
+          )
+        ).addr,
+      (e) => expect(e).toHaveLength(1),
+    ],
+    [
+      'network/cves/2015/CVE-2015-3306.yaml',
+      async () => (await server(lines(() => '550 Permission denied\r\n', '220 ProFTPD 1.3.6 Server\r\n'))).addr,
+      (e) => expect(e).toHaveLength(0),
+    ],
     // Banner and request/response services: the server answers only the bytes the template must send.
-    ...([
-      ['network/detection/smtp-detect.yaml', { banner: '220 mail.vigil.test ESMTP Postfix (Debian)\r\n' }, 1],
-      ['network/detection/esmtp-detect.yaml', { banner: '220 mail.vigil.test ESMTP Postfix (Debian)\r\n' }, 1],
-      ['network/detection/esmtp-detect.yaml', { banner: '220 mail.vigil.test ESMTP Exim 4.96\r\n' }, 0],
-      ['network/detection/pop3-detect.yaml', { banner: '+OK Dovecot ready.\r\n' }, 1],
-      ['network/detection/imap-detect.yaml', { banner: '* OK [CAPABILITY IMAP4rev1 LITERAL+ SASL-IR] Dovecot ready.\r\n' }, 1],
-      ['network/detection/telnet-detect.yaml', { banner: 'Telnet server ready\r\nLogin authentication\r\nUsername: ' }, 1],
-      ['network/detection/vnc-service-detect.yaml', { banner: 'RFB 003.008\n' }, ['RFB 003.008']],
-      ['network/detection/sshd-dropbear-detect.yaml', { banner: 'SSH-2.0-dropbear_2022.83\r\n' }, ['SSH-2.0-dropbear_2022.83']],
-      ['network/detection/proftpd-server-detect.yaml', { banner: '220 ProFTPD Server (ProFTPD 1.3.5e Server) [::ffff:127.0.0.1]\r\n' }, ['ProFTPD 1.3.5e Server']],
-      ['network/detection/rsyncd-service-detect.yaml', { on: '?\r\n', reply: '@RSYNCD: 31.0\n@ERROR: protocol startup error\n' }, ['RSYNCD: 31.0']],
-      ['network/detection/finger-detect.yaml', { on: '\n', reply: 'Login     Name       Tty      Idle\nUser Action Node listing\n' }, 1],
-      ['network/detection/gopher-detect.yaml', { on: '\r\n', reply: 'iWelcome to the Gopher server\tfake\t(NULL)\t0\r\n.\r\n' }, 1],
-      ['network/detection/clamav-detect.yaml', { on: 'VERSION', reply: 'ClamAV 0.103.8/26830/Mon Mar  6 08:43:02 2023\n' }, ['ClamAV 0.103.8']],
-      ['network/detection/clamav-detect.yaml', { on: 'NOPE', reply: 'ClamAV 0.103.8\n' }, 0],
-      ['network/detection/rtsp-detect.yaml', { on: 'OPTIONS sip:nm SIP/2.0\r\n', reply: 'RTSP/1.0 200 OK\r\nCSeq: 42\r\n\r\n' }, 1],
-      ['network/detection/riak-detect.yaml', { on: '\x00\x00\x00\x01\x07', reply: '\x00\x00\x00\x1a\x08riak@127.0.0.1\x12\x052.9.0p5' }, ['riak@127.0.0.1\x12\x052.9.0p5']],
-      ['network/detection/pgsql-detect.yaml', { on: '\x00\x00\x00\x50\x00\x03\x00\x00user\x00nuclei', reply: 'E\x00\x00\x00\x40SFATAL\x00C28000\x00Mno pg_hba.conf entry for host "127.0.0.1", user "nuclei"\x00\x00' }, 1],
-      ['network/exposures/exposed-redis.yaml', { on: 'info\r\nquit\r\n', reply: '$3000\r\n# Server\r\nredis_version:7.2.4\r\nredis_mode:standalone\r\n' }, 1],
-      ['network/exposures/exposed-redis.yaml', { on: 'info\r\nquit\r\n', reply: '$3000\r\n# Server\r\nredis_version:7.2.4\r\nredis_mode:sentinel\r\n' }, 0],
-      ['network/exposures/exposed-adb.yaml', { on: 'host::features=shell_v2', reply: 'CNXN\x00\x00\x00\x01device::ro.product.name=sdk;ro.product.model=Pixel;features=shell_v2' }, 1],
-      ['network/detection/java-rmi-detect.yaml', { on: 'JRMI\x00\x02K', reply: 'N\x00\x0e127.0.0.1\x00\x00\xc3\x50' }, 1],
-      ['network/detection/weblogic-t3-detect.yaml', { on: 't3 12.2.1\nAS:255', reply: 'HELO:12.2.1.3.false\nAS:2048\nHL:19\n\n' }, ['12.2.1.3']],
-      ['network/cves/2004/CVE-2004-2687.yaml', { on: 'DIST00000001ARGC00000008', reply: 'DONE00000001STAT00000000SERR00000000SOUT00000039uid=0(root) gid=0(root) groups=0(root)\n' }, 1],
-      ['network/cves/2004/CVE-2004-2687.yaml', { on: 'DIST00000001ARGC00000008', reply: 'DONE00000001STAT00000001SERR00000010access denied\n' }, 0],
-      ['network/cves/2020/CVE-2020-1938.yaml', { on: '\x12\x34\x02\x0e', reply: 'AB\x1f\xfc\x03<!-- Licensed to the Apache Software Foundation (ASF) under one or more\n  contributor license agreements.  See the NOTICE file distributed with' }, 1],
-    ] as [string, { banner?: string; on?: string; reply?: string }, number | string[]][]).map(([file, spec, want]): [string, () => Promise<string>, (e: ResultEvent[]) => void] => [
+    ...(
+      [
+        ['network/detection/smtp-detect.yaml', { banner: '220 mail.vigil.test ESMTP Postfix (Debian)\r\n' }, 1],
+        ['network/detection/esmtp-detect.yaml', { banner: '220 mail.vigil.test ESMTP Postfix (Debian)\r\n' }, 1],
+        ['network/detection/esmtp-detect.yaml', { banner: '220 mail.vigil.test ESMTP Exim 4.96\r\n' }, 0],
+        ['network/detection/pop3-detect.yaml', { banner: '+OK Dovecot ready.\r\n' }, 1],
+        [
+          'network/detection/imap-detect.yaml',
+          { banner: '* OK [CAPABILITY IMAP4rev1 LITERAL+ SASL-IR] Dovecot ready.\r\n' },
+          1,
+        ],
+        [
+          'network/detection/telnet-detect.yaml',
+          { banner: 'Telnet server ready\r\nLogin authentication\r\nUsername: ' },
+          1,
+        ],
+        ['network/detection/vnc-service-detect.yaml', { banner: 'RFB 003.008\n' }, ['RFB 003.008']],
+        [
+          'network/detection/sshd-dropbear-detect.yaml',
+          { banner: 'SSH-2.0-dropbear_2022.83\r\n' },
+          ['SSH-2.0-dropbear_2022.83'],
+        ],
+        [
+          'network/detection/proftpd-server-detect.yaml',
+          { banner: '220 ProFTPD Server (ProFTPD 1.3.5e Server) [::ffff:127.0.0.1]\r\n' },
+          ['ProFTPD 1.3.5e Server'],
+        ],
+        [
+          'network/detection/rsyncd-service-detect.yaml',
+          { on: '?\r\n', reply: '@RSYNCD: 31.0\n@ERROR: protocol startup error\n' },
+          ['RSYNCD: 31.0'],
+        ],
+        [
+          'network/detection/finger-detect.yaml',
+          { on: '\n', reply: 'Login     Name       Tty      Idle\nUser Action Node listing\n' },
+          1,
+        ],
+        [
+          'network/detection/gopher-detect.yaml',
+          { on: '\r\n', reply: 'iWelcome to the Gopher server\tfake\t(NULL)\t0\r\n.\r\n' },
+          1,
+        ],
+        [
+          'network/detection/clamav-detect.yaml',
+          { on: 'VERSION', reply: 'ClamAV 0.103.8/26830/Mon Mar  6 08:43:02 2023\n' },
+          ['ClamAV 0.103.8'],
+        ],
+        ['network/detection/clamav-detect.yaml', { on: 'NOPE', reply: 'ClamAV 0.103.8\n' }, 0],
+        [
+          'network/detection/rtsp-detect.yaml',
+          { on: 'OPTIONS sip:nm SIP/2.0\r\n', reply: 'RTSP/1.0 200 OK\r\nCSeq: 42\r\n\r\n' },
+          1,
+        ],
+        [
+          'network/detection/riak-detect.yaml',
+          { on: '\x00\x00\x00\x01\x07', reply: '\x00\x00\x00\x1a\x08riak@127.0.0.1\x12\x052.9.0p5' },
+          ['riak@127.0.0.1\x12\x052.9.0p5'],
+        ],
+        [
+          'network/detection/pgsql-detect.yaml',
+          {
+            on: '\x00\x00\x00\x50\x00\x03\x00\x00user\x00nuclei',
+            reply:
+              'E\x00\x00\x00\x40SFATAL\x00C28000\x00Mno pg_hba.conf entry for host "127.0.0.1", user "nuclei"\x00\x00',
+          },
+          1,
+        ],
+        [
+          'network/exposures/exposed-redis.yaml',
+          { on: 'info\r\nquit\r\n', reply: '$3000\r\n# Server\r\nredis_version:7.2.4\r\nredis_mode:standalone\r\n' },
+          1,
+        ],
+        [
+          'network/exposures/exposed-redis.yaml',
+          { on: 'info\r\nquit\r\n', reply: '$3000\r\n# Server\r\nredis_version:7.2.4\r\nredis_mode:sentinel\r\n' },
+          0,
+        ],
+        [
+          'network/exposures/exposed-adb.yaml',
+          {
+            on: 'host::features=shell_v2',
+            reply: 'CNXN\x00\x00\x00\x01device::ro.product.name=sdk;ro.product.model=Pixel;features=shell_v2',
+          },
+          1,
+        ],
+        [
+          'network/detection/java-rmi-detect.yaml',
+          { on: 'JRMI\x00\x02K', reply: 'N\x00\x0e127.0.0.1\x00\x00\xc3\x50' },
+          1,
+        ],
+        [
+          'network/detection/weblogic-t3-detect.yaml',
+          { on: 't3 12.2.1\nAS:255', reply: 'HELO:12.2.1.3.false\nAS:2048\nHL:19\n\n' },
+          ['12.2.1.3'],
+        ],
+        [
+          'network/cves/2004/CVE-2004-2687.yaml',
+          {
+            on: 'DIST00000001ARGC00000008',
+            reply: 'DONE00000001STAT00000000SERR00000000SOUT00000039uid=0(root) gid=0(root) groups=0(root)\n',
+          },
+          1,
+        ],
+        [
+          'network/cves/2004/CVE-2004-2687.yaml',
+          { on: 'DIST00000001ARGC00000008', reply: 'DONE00000001STAT00000001SERR00000010access denied\n' },
+          0,
+        ],
+        [
+          'network/cves/2020/CVE-2020-1938.yaml',
+          {
+            on: '\x12\x34\x02\x0e',
+            reply:
+              'AB\x1f\xfc\x03<!-- Licensed to the Apache Software Foundation (ASF) under one or more\n  contributor license agreements.  See the NOTICE file distributed with',
+          },
+          1,
+        ],
+      ] as [string, { banner?: string; on?: string; reply?: string }, number | string[]][]
+    ).map(([file, spec, want]): [string, () => Promise<string>, (e: ResultEvent[]) => void] => [
       file,
-      async () => (await server((s, mine) => {
-        if (spec.banner) s.write(Buffer.from(spec.banner, 'latin1'));
-        s.on('data', (d: Buffer) => {
-          mine.push(d);
-          if (spec.on && Buffer.concat(mine).includes(Buffer.from(spec.on, 'latin1'))) s.write(Buffer.from(spec.reply!, 'latin1'));
-        });
-      })).addr,
-      (e) => (typeof want === 'number' ? expect(e).toHaveLength(want) : expect(e[0]?.['extracted-results']).toEqual(want)),
+      async () =>
+        (
+          await server((s, mine) => {
+            if (spec.banner) s.write(Buffer.from(spec.banner, 'latin1'));
+            s.on('data', (d: Buffer) => {
+              mine.push(d);
+              if (spec.on && Buffer.concat(mine).includes(Buffer.from(spec.on, 'latin1')))
+                s.write(Buffer.from(spec.reply!, 'latin1'));
+            });
+          })
+        ).addr,
+      (e) =>
+        typeof want === 'number' ? expect(e).toHaveLength(want) : expect(e[0]?.['extracted-results']).toEqual(want),
     ]),
   ];
   for (const [file, start, check] of cases) {

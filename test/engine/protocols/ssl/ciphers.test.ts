@@ -8,7 +8,9 @@ import { cipherLevel } from '../../../../src/engine/protocols/ssl/ciphers.ts';
 import { hasShared, sharedDir } from '../../../helpers/shared.ts';
 
 function words(file: string): string[] {
-  const doc = yaml.load(readFileSync(path.join(sharedDir, 'corpus/nuclei-templates/ssl', file), 'utf8')) as { ssl: { matchers?: { words?: string[] }[] }[] };
+  const doc = yaml.load(readFileSync(path.join(sharedDir, 'corpus/nuclei-templates/ssl', file), 'utf8')) as {
+    ssl: { matchers?: { words?: string[] }[] }[];
+  };
   return [...new Set(doc.ssl.flatMap((b) => (b.matchers ?? []).flatMap((m) => m.words ?? [])))];
 }
 
@@ -28,7 +30,10 @@ describe('cipher levels', () => {
     const insecure = words('insecure-cipher-suite-detect.yaml');
     expect(weak.length).toBeGreaterThan(50);
     expect(insecure.length).toBeGreaterThan(50);
-    expect(weak.filter((c) => cipherLevel(c) !== 'weak'), 'weak').toEqual([]);
+    expect(
+      weak.filter((c) => cipherLevel(c) !== 'weak'),
+      'weak',
+    ).toEqual([]);
     expect(insecure.filter((c) => cipherLevel(c) !== 'insecure')).toEqual([]);
   });
 });

@@ -10,8 +10,11 @@ import { makeCert, type Pem } from '../../../helpers/certs.ts';
 import { hasShared } from '../../../helpers/shared.ts';
 import { corpusTemplate, tpl } from '../../../helpers/templates.ts';
 
-
-async function scan(templates: Template[], targets: string[], extra: Partial<ScanOptions> = {}): Promise<ResultEvent[]> {
+async function scan(
+  templates: Template[],
+  targets: string[],
+  extra: Partial<ScanOptions> = {},
+): Promise<ResultEvent[]> {
   const events: ResultEvent[] = [];
   await runScan({ targets, templates, rateLimit: 0, timeout: 3, onResult: (e) => events.push(e), ...extra });
   return events;
@@ -34,20 +37,39 @@ beforeAll(async () => {
   ports.good = await tlsServer(good, [ca.cert]);
   ports.self = await tlsServer(makeCert({ subject: '/CN=localhost', dns: ['localhost'] }));
   ports.expired = await tlsServer(makeCert({ subject: '/CN=localhost', dns: ['localhost'], ca, days: -1 }), [ca.cert]);
-  ports.wrong = await tlsServer(makeCert({ subject: '/CN=other.vigil.test', dns: ['other.vigil.test'], ca }), [ca.cert]);
-  ports.wild = await tlsServer(makeCert({ subject: '/CN=*.apps.vigil.test', dns: ['*.apps.vigil.test', 'apps.vigil.test'], ca }), [ca.cert]);
+  ports.wrong = await tlsServer(makeCert({ subject: '/CN=other.vigil.test', dns: ['other.vigil.test'], ca }), [
+    ca.cert,
+  ]);
+  ports.wild = await tlsServer(
+    makeCert({ subject: '/CN=*.apps.vigil.test', dns: ['*.apps.vigil.test', 'apps.vigil.test'], ca }),
+    [ca.cert],
+  );
   ports.tls12 = await tlsServer(good, [ca.cert], { maxVersion: 'TLSv1.2', ciphers: 'ECDHE-RSA-AES128-GCM-SHA256' });
   ports.k8s = await tlsServer(makeCert({ subject: '/O=Acme Co/CN=Kubernetes Ingress Controller Fake Certificate' }));
   ports.forti = await tlsServer(makeCert({ subject: '/C=US/O=Fortinet/OU=FortiGate/CN=FG100FTK19000000' }));
   ports.covenant = await tlsServer(makeCert({ subject: '/CN=Covenant' }));
-  ports.msf = await tlsServer(makeCert({ subject: '/CN=victim.example', ca: makeCert({ subject: '/CN=MetasploitSelfSignedCA', isCa: true }) }));
+  ports.msf = await tlsServer(
+    makeCert({ subject: '/CN=victim.example', ca: makeCert({ subject: '/CN=MetasploitSelfSignedCA', isCa: true }) }),
+  );
   ports.havoc = await tlsServer(makeCert({ subject: '/C=US/postalCode=3540/O=Havoc/CN=havoc' }));
   ports.asyncrat = await tlsServer(makeCert({ subject: '/CN=AsyncRAT Server' }));
-  ports.mythic = await tlsServer(makeCert({ subject: '/CN=c2.example', ca: makeCert({ subject: '/C=US/O=Mythic/CN=Mythic CA', isCa: true }) }));
+  ports.mythic = await tlsServer(
+    makeCert({ subject: '/CN=c2.example', ca: makeCert({ subject: '/C=US/O=Mythic/CN=Mythic CA', isCa: true }) }),
+  );
   ports.posh = await tlsServer(makeCert({ subject: '/CN=P18055077' }));
-  ports.ciphers = await tlsServer(good, [ca.cert], { minVersion: 'TLSv1.2', maxVersion: 'TLSv1.2', ciphers: 'AES128-SHA:ECDHE-RSA-AES128-GCM-SHA256:@SECLEVEL=0' });
-  ports.tls10 = await tlsServer(good, [ca.cert], { minVersion: 'TLSv1', maxVersion: 'TLSv1', ciphers: 'AES256-SHA:@SECLEVEL=0' });
-  ports.sliver = await tlsServer(makeCert({ subject: '/CN=multiplayer', ca: makeCert({ subject: '/CN=operators', isCa: true }) }));
+  ports.ciphers = await tlsServer(good, [ca.cert], {
+    minVersion: 'TLSv1.2',
+    maxVersion: 'TLSv1.2',
+    ciphers: 'AES128-SHA:ECDHE-RSA-AES128-GCM-SHA256:@SECLEVEL=0',
+  });
+  ports.tls10 = await tlsServer(good, [ca.cert], {
+    minVersion: 'TLSv1',
+    maxVersion: 'TLSv1',
+    ciphers: 'AES256-SHA:@SECLEVEL=0',
+  });
+  ports.sliver = await tlsServer(
+    makeCert({ subject: '/CN=multiplayer', ca: makeCert({ subject: '/CN=operators', isCa: true }) }),
+  );
 });
 afterAll(() => {
   for (const c of closers) c();
@@ -87,8 +109,14 @@ describe('ssl protocol', () => {
 
   it('self-signed, expired and wrong-name certificates are flagged', async () => {
     expect(byName(await scan([facts], [`https://localhost:${ports.self}`])).flags).toEqual(['self_signed=true']);
-    expect(byName(await scan([facts], [`localhost:${ports.expired}`])).flags).toEqual(['expired=true', 'untrusted=true']);
-    expect(byName(await scan([facts], [`localhost:${ports.wrong}`])).flags).toEqual(['mismatched=true', 'untrusted=true']);
+    expect(byName(await scan([facts], [`localhost:${ports.expired}`])).flags).toEqual([
+      'expired=true',
+      'untrusted=true',
+    ]);
+    expect(byName(await scan([facts], [`localhost:${ports.wrong}`])).flags).toEqual([
+      'mismatched=true',
+      'untrusted=true',
+    ]);
   });
 
   it('min_version/max_version bound the handshake; tls_version_enum lists what the server speaks', async () => {
@@ -110,12 +138,15 @@ ssl:
         dsl: ['tls_version + " " + cipher + " " + join(",", version_enum)']
 `);
     const on13 = await scan([t], [`127.0.0.1:${ports.good}`]);
-    expect(on13.map((e) => e['extracted-results']![0])).toEqual(['tls13', expect.stringMatching(/^tls12 TLS_ECDHE_RSA_WITH_AES_\d+_GCM_SHA\d+ tls12,tls13$/)]);
+    expect(on13.map((e) => e['extracted-results']![0])).toEqual([
+      'tls13',
+      expect.stringMatching(/^tls12 TLS_ECDHE_RSA_WITH_AES_\d+_GCM_SHA\d+ tls12,tls13$/),
+    ]);
     const on12 = await scan([t], [`127.0.0.1:${ports.tls12}`]);
     expect(on12.map((e) => e['extracted-results']![0])).toEqual(['tls12 TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256 tls12']);
   });
 
-  it('the scan\'s sni is the server name sent; an IP input sends none', async () => {
+  it("the scan's sni is the server name sent; an IP input sends none", async () => {
     const t = tpl(`id: sni
 info: {name: sni, author: a, severity: info}
 ssl:
@@ -124,7 +155,9 @@ ssl:
       - type: json
         json: [.sni]
 `);
-    expect((await scan([t], [`127.0.0.1:${ports.good}`], { sni: 'www.vigil.test' }))[0]['extracted-results']).toEqual(['www.vigil.test']);
+    expect((await scan([t], [`127.0.0.1:${ports.good}`], { sni: 'www.vigil.test' }))[0]['extracted-results']).toEqual([
+      'www.vigil.test',
+    ]);
     expect(await scan([t], [`127.0.0.1:${ports.good}`])).toHaveLength(0);
     expect((await scan([t], [`localhost:${ports.good}`]))[0]['extracted-results']).toEqual(['localhost']);
   });
@@ -141,7 +174,9 @@ ssl:
         json: ['.cipher_enum[] | .version + " " + (.ciphers.weak // [] | join(",")) + " / " + (.ciphers.secure // [] | join(","))']
 `);
     const events = await scan([t], [`127.0.0.1:${ports.ciphers}`]);
-    expect(events[0]['extracted-results']).toEqual(['tls12 TLS_RSA_WITH_AES_128_CBC_SHA / TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256']);
+    expect(events[0]['extracted-results']).toEqual([
+      'tls12 TLS_RSA_WITH_AES_128_CBC_SHA / TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256',
+    ]);
   });
 
   it('a dead port gives a failure event with the reason', async () => {
@@ -156,33 +191,76 @@ describe.runIf(hasShared('corpus/nuclei-templates/ssl'))('corpus ssl templates a
   const cases: [string, string, (e: ResultEvent[]) => void][] = [
     ['ssl/self-signed-ssl.yaml', 'self', (e) => expect(e).toHaveLength(1)],
     ['ssl/self-signed-ssl.yaml', 'good', (e) => expect(e).toHaveLength(0)],
-    ['ssl/expired-ssl.yaml', 'expired', (e) => expect(e[0]['extracted-results']![0]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \+0000 UTC$/)],
+    [
+      'ssl/expired-ssl.yaml',
+      'expired',
+      (e) => expect(e[0]['extracted-results']![0]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \+0000 UTC$/),
+    ],
     ['ssl/expired-ssl.yaml', 'good', (e) => expect(e).toHaveLength(0)],
-    ['ssl/mismatched-ssl-certificate.yaml', 'wrong', (e) => expect(e[0]['extracted-results']).toEqual(['CN: other.vigil.test'])],
+    [
+      'ssl/mismatched-ssl-certificate.yaml',
+      'wrong',
+      (e) => expect(e[0]['extracted-results']).toEqual(['CN: other.vigil.test']),
+    ],
     ['ssl/mismatched-ssl-certificate.yaml', 'good', (e) => expect(e).toHaveLength(0)],
     ['ssl/untrusted-root-certificate.yaml', 'good', (e) => expect(e).toHaveLength(1)],
     ['ssl/untrusted-root-certificate.yaml', 'self', (e) => expect(e).toHaveLength(0)],
-    ['ssl/wildcard-tls.yaml', 'wild', (e) => expect(e[0]['extracted-results']).toEqual(['CN: *.apps.vigil.test', ' SAN: [*.apps.vigil.test apps.vigil.test]'])],
-    ['ssl/ssl-dns-names.yaml', 'good', (e) => expect(e[0]['extracted-results']).toEqual(['localhost', 'www.vigil.test'])],
+    [
+      'ssl/wildcard-tls.yaml',
+      'wild',
+      (e) =>
+        expect(e[0]['extracted-results']).toEqual([
+          'CN: *.apps.vigil.test',
+          ' SAN: [*.apps.vigil.test apps.vigil.test]',
+        ]),
+    ],
+    [
+      'ssl/ssl-dns-names.yaml',
+      'good',
+      (e) => expect(e[0]['extracted-results']).toEqual(['localhost', 'www.vigil.test']),
+    ],
     ['ssl/detect-ssl-issuer.yaml', 'good', (e) => expect(e[0]['extracted-results']).toEqual(['Vigil Labs'])],
     ['ssl/tls-version.yaml', 'tls12', (e) => expect(e.map((x) => x['extracted-results'])).toEqual([['tls12']])],
-    ['ssl/tls-version.yaml', 'good', (e) => expect(e.map((x) => x['extracted-results'])).toEqual([['tls12'], ['tls13']])],
+    [
+      'ssl/tls-version.yaml',
+      'good',
+      (e) => expect(e.map((x) => x['extracted-results'])).toEqual([['tls12'], ['tls13']]),
+    ],
     ['ssl/deprecated-tls.yaml', 'good', (e) => expect(e).toHaveLength(0)],
     ['ssl/kubernetes-fake-certificate.yaml', 'k8s', (e) => expect(e).toHaveLength(1)],
     ['ssl/c2/sliver-c2.yaml', 'sliver', (e) => expect(e[0]['extracted-results']).toEqual(['operators'])],
     ['ssl/c2/sliver-c2.yaml', 'good', (e) => expect(e).toHaveLength(0)],
-    ['ssl/fortinet/fortigate-certificate.yaml', 'forti', (e) => expect(e[0]['extracted-results']).toEqual(['[FG100FTK19000000]'])],
+    [
+      'ssl/fortinet/fortigate-certificate.yaml',
+      'forti',
+      (e) => expect(e[0]['extracted-results']).toEqual(['[FG100FTK19000000]']),
+    ],
     ['ssl/fortinet/fortigate-certificate.yaml', 'good', (e) => expect(e).toHaveLength(0)],
     ['ssl/c2/cobalt-strike-c2.yaml', 'good', (e) => expect(e[0]['extracted-results']).toEqual(['08:BB:00:EE:12:34'])],
     ['ssl/c2/cobalt-strike-c2.yaml', 'self', (e) => expect(e).toHaveLength(0)],
     ['ssl/c2/covenant-c2-ssl.yaml', 'covenant', (e) => expect(e[0]['extracted-results']).toEqual(['CN=Covenant'])],
     ['ssl/c2/metasploit-c2.yaml', 'msf', (e) => expect(e[0]['extracted-results']).toEqual(['MetasploitSelfSignedCA'])],
-    ['ssl/c2/havoc-c2.yaml', 'havoc', (e) => expect(e[0]['extracted-results']).toEqual(['CN=havoc,O=Havoc,postalCode=3540,C=US'])],
+    [
+      'ssl/c2/havoc-c2.yaml',
+      'havoc',
+      (e) => expect(e[0]['extracted-results']).toEqual(['CN=havoc,O=Havoc,postalCode=3540,C=US']),
+    ],
     ['ssl/c2/asyncrat-c2.yaml', 'asyncrat', (e) => expect(e[0]['extracted-results']).toEqual(['AsyncRAT Server'])],
-    ['ssl/c2/mythic-c2-ssl.yaml', 'mythic', (e) => expect(e[0]['extracted-results']).toEqual(['CN=Mythic CA,O=Mythic,C=US'])],
+    [
+      'ssl/c2/mythic-c2-ssl.yaml',
+      'mythic',
+      (e) => expect(e[0]['extracted-results']).toEqual(['CN=Mythic CA,O=Mythic,C=US']),
+    ],
     ['ssl/c2/posh-c2.yaml', 'posh', (e) => expect(e[0]['extracted-results']).toEqual(['P18055077'])],
     ['ssl/c2/posh-c2.yaml', 'good', (e) => expect(e).toHaveLength(0)],
-    ['ssl/weak-cipher-suites.yaml', 'tls10', (e) => expect(e.map((x) => [x['matcher-name'], x['extracted-results']])).toEqual([['tls-1.0', ['[tls10 TLS_RSA_WITH_AES_256_CBC_SHA]']]])],
+    [
+      'ssl/weak-cipher-suites.yaml',
+      'tls10',
+      (e) =>
+        expect(e.map((x) => [x['matcher-name'], x['extracted-results']])).toEqual([
+          ['tls-1.0', ['[tls10 TLS_RSA_WITH_AES_256_CBC_SHA]']],
+        ]),
+    ],
     ['ssl/weak-cipher-suites.yaml', 'good', (e) => expect(e).toHaveLength(0)],
   ];
   for (const [file, server, check] of cases) {

@@ -17,7 +17,11 @@ function tpl(text: string): Template {
   return r.template;
 }
 
-async function scan(templates: Template[], targets: string[], extra: Partial<ScanOptions> = {}): Promise<ResultEvent[]> {
+async function scan(
+  templates: Template[],
+  targets: string[],
+  extra: Partial<ScanOptions> = {},
+): Promise<ResultEvent[]> {
   const events: ResultEvent[] = [];
   await runScan({ targets, templates, rateLimit: 0, timeout: 3, onResult: (e) => events.push(e), ...extra });
   return events;
@@ -48,17 +52,39 @@ beforeAll(async () => {
   rdap = http.createServer((q, res) => {
     res.setHeader('content-type', 'application/rdap+json');
     if (q.url === '/domain/vigil.test') {
-      res.end(JSON.stringify({
-        objectClassName: 'domain', ldhName: 'vigil.test', handle: 'D123-VIGIL', port43: 'whois.vigil.test',
-        status: ['client transfer prohibited', 'active'],
-        events: [{ eventAction: 'registration', eventDate: '2001-02-03T04:05:06Z' }, { eventAction: 'expiration', eventDate: '2031-02-03T04:05:06Z' }],
-        entities: [{ roles: ['registrar'], vcardArray: ['vcard', [['version', {}, 'text', '4.0'], ['fn', {}, 'text', 'Vigil Registrar Inc.']]], publicIds: [{ type: 'IANA Registrar ID', identifier: '9999' }] }],
-        nameservers: [{ ldhName: 'ns1.vigil.test' }, { ldhName: 'ns2.vigil.test' }],
-      }));
+      res.end(
+        JSON.stringify({
+          objectClassName: 'domain',
+          ldhName: 'vigil.test',
+          handle: 'D123-VIGIL',
+          port43: 'whois.vigil.test',
+          status: ['client transfer prohibited', 'active'],
+          events: [
+            { eventAction: 'registration', eventDate: '2001-02-03T04:05:06Z' },
+            { eventAction: 'expiration', eventDate: '2031-02-03T04:05:06Z' },
+          ],
+          entities: [
+            {
+              roles: ['registrar'],
+              vcardArray: [
+                'vcard',
+                [
+                  ['version', {}, 'text', '4.0'],
+                  ['fn', {}, 'text', 'Vigil Registrar Inc.'],
+                ],
+              ],
+              publicIds: [{ type: 'IANA Registrar ID', identifier: '9999' }],
+            },
+          ],
+          nameservers: [{ ldhName: 'ns1.vigil.test' }, { ldhName: 'ns2.vigil.test' }],
+        }),
+      );
     } else if (q.url === '/domain/huge.test') {
       res.end(`{"pad":"${'x'.repeat(2 * 1024 * 1024)}"}`);
     } else if (q.url === '/ip/192.0.2.1') {
-      res.end(JSON.stringify({ objectClassName: 'ip network', handle: 'NET-192-0-2-0-1', name: 'TEST-NET-1', country: 'ZZ' }));
+      res.end(
+        JSON.stringify({ objectClassName: 'ip network', handle: 'NET-192-0-2-0-1', name: 'TEST-NET-1', country: 'ZZ' }),
+      );
     } else {
       res.statusCode = 404;
       res.end('{}');
@@ -101,8 +127,11 @@ websocket:
     const events = await scan([t], [`ws://127.0.0.1:${wsPort}/socket`]);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({
-      type: 'websocket', 'matched-at': `ws://127.0.0.1:${wsPort}/socket`, request: 'TESTPING',
-      response: 'authorized test replyPONG server=vigil-ws/1.2', 'extracted-results': ['vigil-ws/1.2'],
+      type: 'websocket',
+      'matched-at': `ws://127.0.0.1:${wsPort}/socket`,
+      request: 'TESTPING',
+      response: 'authorized test replyPONG server=vigil-ws/1.2',
+      'extracted-results': ['vigil-ws/1.2'],
     });
     const conn = seen.find((s) => s.messages.includes('PING'))!;
     expect(conn).toMatchObject({ path: '/socket', token: 'secret', messages: ['TEST', 'PING'] });
@@ -187,7 +216,12 @@ whois:
     const events = await scan([t], ['vigil.test']);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ type: 'whois', host: 'vigil.test' });
-    expect(events[0]['extracted-results']).toEqual(['2001-02-03T04:05:06Z', '2031-02-03T04:05:06Z', 'client transfer prohibited', 'active']);
+    expect(events[0]['extracted-results']).toEqual([
+      '2001-02-03T04:05:06Z',
+      '2031-02-03T04:05:06Z',
+      'client transfer prohibited',
+      'active',
+    ]);
   });
 
   it('refuses an RDAP answer over 1 MiB', async () => {
@@ -199,7 +233,10 @@ whois:
     matchers: [{type: word, words: [pad]}]
 `);
     const events = await scan([t], ['huge.test'], { matcherStatus: true });
-    expect(events[0]).toMatchObject({ 'matcher-status': false, error: expect.stringContaining('larger than 1048576 bytes') });
+    expect(events[0]).toMatchObject({
+      'matcher-status': false,
+      error: expect.stringContaining('larger than 1048576 bytes'),
+    });
   });
 
   it('an IP: the RDAP object itself as the response', async () => {

@@ -10,10 +10,14 @@ export default function Inventory() {
   usePageTitle('Asset inventory');
   const search = inventoryRoute.useSearch();
   const navigate = useNavigate({ from: '/assets/inventory' });
-  const setSearch = (patch: Partial<AssetListSearch>) => void navigate({ search: (s) => ({ ...s, ...patch }), replace: true });
+  const setSearch = (patch: Partial<AssetListSearch>) =>
+    void navigate({ search: (s) => ({ ...s, ...patch }), replace: true });
   return (
     <Stack>
-      <Group><Title order={2}>Assets</Title><AssetsTabs /></Group>
+      <Group>
+        <Title order={2}>Assets</Title>
+        <AssetsTabs />
+      </Group>
       <AssetList search={search} setSearch={setSearch} />
     </Stack>
   );

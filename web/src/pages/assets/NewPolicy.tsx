@@ -11,12 +11,14 @@ export default function NewPolicy() {
   usePageTitle('New asset policy');
   const me = useMe();
   const navigate = useNavigate();
-  if (!me.canManage) return <ErrorState error={new Error(`role ${me.role} may not create asset policies`)} title="Not allowed" />;
+  if (!me.canManage)
+    return <ErrorState error={new Error(`role ${me.role} may not create asset policies`)} title="Not allowed" />;
   return (
     <Stack maw={900}>
       <Title order={2}>New asset policy</Title>
       <PolicyForm
-        submitLabel="Create policy" submitTestId="create-policy"
+        submitLabel="Create policy"
+        submitTestId="create-policy"
         onSubmit={async (body) => {
           const out = await ok(api.POST('/v1/asset/policy', { body }));
           await navigate({ to: '/assets/policies/$policyId', params: { policyId: out.id } });

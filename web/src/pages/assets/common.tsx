@@ -4,7 +4,11 @@ import { Badge, Code, Group, SegmentedControl, Text } from '@mantine/core';
 import { useLocation, useNavigate } from '@tanstack/react-router';
 import type { paths } from '../../api/schema';
 
-type Json<P extends keyof paths, M extends 'get'> = paths[P][M] extends { responses: { 200: { content: { 'application/json': infer T } } } } ? T : never;
+type Json<P extends keyof paths, M extends 'get'> = paths[P][M] extends {
+  responses: { 200: { content: { 'application/json': infer T } } };
+}
+  ? T
+  : never;
 
 export type Enumeration = Json<'/v1/asset/enumerate/{enumerate_id}', 'get'>['data'];
 export type Asset = Json<'/v1/asset/enumerate/contents', 'get'>['data'][number];
@@ -28,12 +32,20 @@ export const ACTIVE = ['queued', 'running'];
 
 const COLORS: Record<string, string> = { finished: 'green', running: 'blue', queued: 'gray', failed: 'red' };
 export function EnumStatusBadge({ status }: { status: string }) {
-  return <Badge color={COLORS[status] ?? 'gray'} variant="light" data-testid="enum-status">{status}</Badge>;
+  return (
+    <Badge color={COLORS[status] ?? 'gray'} variant="light" data-testid="enum-status">
+      {status}
+    </Badge>
+  );
 }
 
 const KIND_COLORS: Record<string, string> = { appeared: 'green', changed: 'orange', disappeared: 'red' };
 export function ChangeKind({ kind }: { kind: string }) {
-  return <Badge color={KIND_COLORS[kind] ?? 'gray'} variant="light" size="sm">{kind}</Badge>;
+  return (
+    <Badge color={KIND_COLORS[kind] ?? 'gray'} variant="light" size="sm">
+      {kind}
+    </Badge>
+  );
 }
 
 const show = (v: unknown) => (v === null || v === undefined ? '—' : Array.isArray(v) ? v.join(', ') || '—' : String(v));
@@ -45,7 +57,9 @@ export function ChangeFields({ record }: { record: Pick<ChangeRecord, 'event_typ
     <>
       {record.change_event.map((c) => (
         <Group key={c.name} gap={4} wrap="nowrap">
-          <Text size="xs" fw={600}>{c.name}:</Text>
+          <Text size="xs" fw={600}>
+            {c.name}:
+          </Text>
           <Code>{show(c.from)}</Code>
           <Text size="xs">→</Text>
           <Code>{show(c.to)}</Code>
@@ -59,13 +73,28 @@ export function ChangeFields({ record }: { record: Pick<ChangeRecord, 'event_typ
 export function AssetsTabs() {
   const { pathname } = useLocation();
   const navigate = useNavigate();
-  const value = pathname.startsWith('/assets/policies') ? '/assets/policies' : pathname.startsWith('/assets/inventory') ? '/assets/inventory' : '/assets';
+  const value = pathname.startsWith('/assets/policies')
+    ? '/assets/policies'
+    : pathname.startsWith('/assets/inventory')
+      ? '/assets/inventory'
+      : '/assets';
   return (
     <SegmentedControl
-      data-testid="assets-tabs" style={{ alignSelf: 'flex-start' }} value={value} onChange={(to) => void navigate({ to })}
-      data={[{ value: '/assets', label: 'Enumerations' }, { value: '/assets/inventory', label: 'Inventory' }, { value: '/assets/policies', label: 'Policies' }]}
+      data-testid="assets-tabs"
+      style={{ alignSelf: 'flex-start' }}
+      value={value}
+      onChange={(to) => void navigate({ to })}
+      data={[
+        { value: '/assets', label: 'Enumerations' },
+        { value: '/assets/inventory', label: 'Inventory' },
+        { value: '/assets/policies', label: 'Policies' },
+      ]}
     />
   );
 }
 
-export const lines = (text: string) => text.split(/[\n,]+/).map((s) => s.trim()).filter(Boolean);
+export const lines = (text: string) =>
+  text
+    .split(/[\n,]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);

@@ -8,37 +8,78 @@ const num = (v: unknown) => (Number.isInteger(Number(v)) && Number(v) > 0 ? Numb
 const flag = (v: unknown) => (v === true || v === 'true' ? true : undefined);
 
 export const enumerationsRoute = createRoute({
-  getParentRoute: () => appRoute, path: '/assets', component: lazyRouteComponent(() => import('./Enumerations')),
-  validateSearch: (s: Search): { q?: string; status?: string; page?: number } => ({ q: str(s.q), status: str(s.status), page: num(s.page) }),
+  getParentRoute: () => appRoute,
+  path: '/assets',
+  component: lazyRouteComponent(() => import('./Enumerations')),
+  validateSearch: (s: Search): { q?: string; status?: string; page?: number } => ({
+    q: str(s.q),
+    status: str(s.status),
+    page: num(s.page),
+  }),
 });
 export const newEnumerationRoute = createRoute({
-  getParentRoute: () => appRoute, path: '/assets/new', component: lazyRouteComponent(() => import('./NewEnumeration')),
+  getParentRoute: () => appRoute,
+  path: '/assets/new',
+  component: lazyRouteComponent(() => import('./NewEnumeration')),
 });
 /** Filters of an asset list (an enumeration's assets, the inventory) as they live in the URL. */
-export interface AssetListSearch { q?: string; tech?: string; only_new?: boolean; only_dns?: boolean; page?: number; asset?: number }
+export interface AssetListSearch {
+  q?: string;
+  tech?: string;
+  only_new?: boolean;
+  only_dns?: boolean;
+  page?: number;
+  asset?: number;
+}
 const assetListSearch = (s: Search): AssetListSearch => ({
-  q: str(s.q), tech: str(s.tech), only_new: flag(s.only_new), only_dns: flag(s.only_dns), page: num(s.page), asset: num(s.asset),
+  q: str(s.q),
+  tech: str(s.tech),
+  only_new: flag(s.only_new),
+  only_dns: flag(s.only_dns),
+  page: num(s.page),
+  asset: num(s.asset),
 });
 export const inventoryRoute = createRoute({
-  getParentRoute: () => appRoute, path: '/assets/inventory', component: lazyRouteComponent(() => import('./Inventory')),
+  getParentRoute: () => appRoute,
+  path: '/assets/inventory',
+  component: lazyRouteComponent(() => import('./Inventory')),
   validateSearch: assetListSearch,
 });
 export const enumerationRoute = createRoute({
-  getParentRoute: () => appRoute, path: '/assets/$enumerationId', component: lazyRouteComponent(() => import('./EnumerationDetail')),
+  getParentRoute: () => appRoute,
+  path: '/assets/$enumerationId',
+  component: lazyRouteComponent(() => import('./EnumerationDetail')),
   validateSearch: (s: Search): AssetListSearch & { tab?: string; run?: number; change?: string } => ({
-    ...assetListSearch(s), tab: str(s.tab), run: num(s.run), change: str(s.change),
+    ...assetListSearch(s),
+    tab: str(s.tab),
+    run: num(s.run),
+    change: str(s.change),
   }),
 });
 export const policiesRoute = createRoute({
-  getParentRoute: () => appRoute, path: '/assets/policies', component: lazyRouteComponent(() => import('./Policies')),
+  getParentRoute: () => appRoute,
+  path: '/assets/policies',
+  component: lazyRouteComponent(() => import('./Policies')),
   validateSearch: (s: Search): { page?: number } => ({ page: num(s.page) }),
 });
 export const newPolicyRoute = createRoute({
-  getParentRoute: () => appRoute, path: '/assets/policies/new', component: lazyRouteComponent(() => import('./NewPolicy')),
+  getParentRoute: () => appRoute,
+  path: '/assets/policies/new',
+  component: lazyRouteComponent(() => import('./NewPolicy')),
 });
 export const policyRoute = createRoute({
-  getParentRoute: () => appRoute, path: '/assets/policies/$policyId', component: lazyRouteComponent(() => import('./PolicyDetail')),
+  getParentRoute: () => appRoute,
+  path: '/assets/policies/$policyId',
+  component: lazyRouteComponent(() => import('./PolicyDetail')),
   validateSearch: (s: Search): { page?: number } => ({ page: num(s.page) }),
 });
 
-export const assetRoutes = [enumerationsRoute, newEnumerationRoute, inventoryRoute, enumerationRoute, policiesRoute, newPolicyRoute, policyRoute] as const;
+export const assetRoutes = [
+  enumerationsRoute,
+  newEnumerationRoute,
+  inventoryRoute,
+  enumerationRoute,
+  policiesRoute,
+  newPolicyRoute,
+  policyRoute,
+] as const;
