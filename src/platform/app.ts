@@ -167,13 +167,11 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   });
 
   app.setNotFoundHandler((req, reply) => {
-    reply
-      .code(404)
-      .send({
-        message: `no route ${req.method} ${req.url.split('?')[0]}`,
-        code: 'not_found',
-        status: 404,
-      } satisfies ErrorBody);
+    reply.code(404).send({
+      message: `no route ${req.method} ${req.url.split('?')[0]}`,
+      code: 'not_found',
+      status: 404,
+    } satisfies ErrorBody);
   });
 
   if (ctx.config.rateLimitPerMinute > 0) {
