@@ -286,9 +286,12 @@ http(2);`,
     clearInterval(waitFor);
     const atEnd = counted();
     expect(atEnd - start).toBeGreaterThanOrEqual(20);
-    // Stopped, not finished: a later scan's one request is the only one that follows.
-    await scan([flowTemplate('after-abort', 'http(1)')]);
-    expect(counted()).toBe(atEnd + 1);
+    // Stopped, not finished: once a later scan has been answered, at most the one request that was on the
+    // wire when the abort came has arrived since (the flow calls one block at a time); a flow still looping
+    // would have sent many more while the later scan ran.
+    const later = await scan([flowTemplate('after-abort', "set('note', 'later');\nhttp(2)")]);
+    expect(later.paths).toContain('/two/later');
+    expect(counted() - atEnd).toBeLessThanOrEqual(1);
     expect(r.ms).toBeLessThan(30_000);
   }, 60_000);
 
