@@ -2,25 +2,10 @@
 // that is self-contained, or names its login URL outright, needs none. One that builds its URL from the
 // target ({{BaseURL}}, {{Hostname}} ...) would otherwise fail later with a vague "extracted no values".
 import type { Template } from '../template/types.ts';
+import { BUILTIN_KEYS } from '../protocols/http/vars.ts';
 
-/** The variables the runner derives from the target (see protocols/http/input.ts inputVariables). */
-const TARGET_VARIABLES = new Set([
-  'BaseURL',
-  'RootURL',
-  'Hostname',
-  'Host',
-  'Port',
-  'Path',
-  'File',
-  'Query',
-  'Scheme',
-  'Input',
-  'FQDN',
-  'RDN',
-  'DN',
-  'TLD',
-  'SD',
-]);
+/** The variables the runner derives from the target (protocols/http/vars.ts, the one list). */
+const TARGET_VARIABLES = new Set<string>(BUILTIN_KEYS);
 
 const EXPRESSION = /\{\{([^{}]*)\}\}/g;
 const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_]*/g;

@@ -13,7 +13,8 @@ export function merge(...maps: (Record<string, unknown> | undefined)[]): Record<
   return out;
 }
 
-const BUILTIN_KEYS = [
+/** The variables inputVariables derives from the target (also what makes a login template need one). */
+export const BUILTIN_KEYS = [
   'BaseURL',
   'RootURL',
   'Hostname',
