@@ -1,15 +1,14 @@
-// API keys: random, shown once, stored only as a SHA-256 hash (the keys carry 256 bits of entropy, so a
-// fast hash is enough and keeps every request's lookup to one indexed query).
-import { createHash, randomBytes } from 'node:crypto';
+// API keys: random, shown once, stored only as a SHA-256 hash (shared/tokens.ts).
+import { hashToken, newToken } from '../shared/tokens.ts';
 
 export const KEY_PREFIX = 'vgl_';
 
 export function newApiKey(): string {
-  return KEY_PREFIX + randomBytes(32).toString('base64url');
+  return newToken(KEY_PREFIX);
 }
 
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  return hashToken(key);
 }
 
 /**

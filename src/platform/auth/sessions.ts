@@ -2,7 +2,8 @@
 // SameSite=Strict cookie. Only the token's hash is stored, so a database dump holds no usable session;
 // sign-out deletes the row, so a copied cookie stops working at once. Requests that change state with the
 // cookie must also send the session's CSRF token in X-CSRF-Token (checked in plugin.ts).
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { hashToken, newToken } from '../shared/tokens.ts';
 import type { Db } from '../../db/connection.ts';
 import { ApiError, unauthorized } from '../shared/errors.ts';
 import { hashApiKey } from './keys.ts';
@@ -16,7 +17,7 @@ export const SESSION_DAYS = 7;
 /** A session unused this long ends (the cookie may still be in the browser; the row no longer matches). */
 export const SESSION_IDLE_HOURS = 12;
 
-const sha = (t: string) => createHash('sha256').update(t).digest('hex');
+const sha = hashToken;
 
 export interface NewSession {
   token: string;
@@ -24,7 +25,7 @@ export interface NewSession {
 }
 
 export async function createSession(db: Db, userId: number): Promise<NewSession> {
-  const token = 'vgs_' + randomBytes(32).toString('base64url');
+  const token = newToken('vgs_');
   const csrfToken = randomBytes(24).toString('base64url');
   await store.insertSession(db, sha(token), userId, csrfToken, SESSION_DAYS);
   return { token, csrfToken };

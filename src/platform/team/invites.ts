@@ -6,7 +6,7 @@
 // - an account that exists: it joins only by accepting while signed in as itself (key or session); the
 //   invite never sets or changes a password and never hands out a key;
 // - the first start's link for the owner: sets the owner's password once, never a key.
-import { createHash, randomBytes } from 'node:crypto';
+import { hashToken, newToken as mintToken } from '../shared/tokens.ts';
 import type { Db } from '../../db/connection.ts';
 import { issueKey } from '../auth/service.ts';
 import { hashPassword } from '../auth/passwords.ts';
@@ -16,8 +16,8 @@ import { ApiError, badRequest, conflict, forbidden, notFound } from '../shared/e
 import * as store from './store.ts';
 
 export const INVITE_TTL_DAYS = 7;
-const hash = (t: string) => createHash('sha256').update(t).digest('hex');
-const newToken = () => 'vgi_' + randomBytes(24).toString('base64url');
+const hash = hashToken;
+const newToken = () => mintToken('vgi_', 24);
 
 export interface NewInvite {
   token: string;

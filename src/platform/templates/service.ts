@@ -1,8 +1,8 @@
 // Rules for a team's private templates: content must be a valid template (the engine's validator decides),
 // only the team's own private templates can be read, changed or deleted.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/connection.ts';
-import { hashApiKey } from '../auth/keys.ts';
+import { hashToken, newToken } from '../shared/tokens.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../shared/errors.ts';
 import { columnsFor, parseFields, toRecord, type TemplateRecord } from './format.ts';
 import { readTemplate, type TemplateFields } from './record.ts';
@@ -217,9 +217,9 @@ export async function shareTemplate(
   const shareType = checkShareType(input.share_type);
   const ttl = (input.ttl ?? DEFAULT_TTL).trim();
   const expiresAt = new Date(Date.now() + parseTtl(ttl));
-  const token = SHARE_TOKEN_PREFIX + randomBytes(32).toString('base64url');
+  const token = newToken(SHARE_TOKEN_PREFIX);
   const row = await shares.upsert(db, teamId, input.template_id, {
-    tokenHash: hashApiKey(token),
+    tokenHash: hashToken(token),
     shareType,
     ttl,
     expiresAt,
@@ -263,7 +263,7 @@ export async function readShared(db: Db, token: string, fieldsParam?: string): P
   const fields = parseFields(fieldsParam);
   const row =
     token.startsWith(SHARE_TOKEN_PREFIX) && token.length <= 100
-      ? await shares.findByTokenHash(db, hashApiKey(token), columnsFor(fields))
+      ? await shares.findByTokenHash(db, hashToken(token), columnsFor(fields))
       : undefined;
   if (!row) throw notFound('no shared template at this link (unknown or revoked)', 'template_id');
   if (row.share_expires_at.getTime() <= Date.now())
