@@ -370,6 +370,26 @@ export async function unseenPage(
   return rows;
 }
 
+/** A run's facts in the column order both writes use: url, ip, cname ... screenshot (JSON columns as text). */
+function factValues(f: AssetFacts): unknown[] {
+  return [
+    f.url,
+    JSON.stringify(f.ip),
+    JSON.stringify(f.cname),
+    f.status_code,
+    f.title,
+    f.webserver,
+    f.content_length,
+    JSON.stringify(f.technologies),
+    f.favicon,
+    JSON.stringify(f.chain_status_codes),
+    f.redirect_location,
+    f.tls === null ? null : JSON.stringify(f.tls),
+    JSON.stringify(f.sources),
+    f.screenshot,
+  ];
+}
+
 export async function insertAsset(
   db: Db,
   teamId: string,
@@ -382,28 +402,7 @@ export async function insertAsset(
        technologies, favicon, chain_status_codes, redirect_location, tls, sources, screenshot, first_seen_run, last_seen_run, last_changed_run)
      VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9, $10, $11, $12, $13::jsonb, $14, $15::jsonb, $16, $17::jsonb, $18::jsonb, $19, $20, $20, $20)
      RETURNING id::text`,
-    [
-      teamId,
-      enumerationId,
-      f.asset_key,
-      f.host,
-      f.port,
-      f.url,
-      JSON.stringify(f.ip),
-      JSON.stringify(f.cname),
-      f.status_code,
-      f.title,
-      f.webserver,
-      f.content_length,
-      JSON.stringify(f.technologies),
-      f.favicon,
-      JSON.stringify(f.chain_status_codes),
-      f.redirect_location,
-      f.tls === null ? null : JSON.stringify(f.tls),
-      JSON.stringify(f.sources),
-      f.screenshot,
-      run,
-    ],
+    [teamId, enumerationId, f.asset_key, f.host, f.port, ...factValues(f), run],
   );
   return rows[0]!.id;
 }
@@ -425,26 +424,7 @@ export async function updateAsset(
        first_seen_run = CASE WHEN $18 THEN $2 ELSE first_seen_run END,
        updated_at = CASE WHEN $17 OR $18 THEN now() ELSE updated_at END
      WHERE id = $1`,
-    [
-      id,
-      run,
-      f.url,
-      JSON.stringify(f.ip),
-      JSON.stringify(f.cname),
-      f.status_code,
-      f.title,
-      f.webserver,
-      f.content_length,
-      JSON.stringify(f.technologies),
-      f.favicon,
-      JSON.stringify(f.chain_status_codes),
-      f.redirect_location,
-      f.tls === null ? null : JSON.stringify(f.tls),
-      JSON.stringify(f.sources),
-      f.screenshot,
-      changed,
-      reappeared,
-    ],
+    [id, run, ...factValues(f), changed, reappeared],
   );
 }
 
