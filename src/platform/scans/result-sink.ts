@@ -6,7 +6,7 @@ import type { AttemptInfo } from '../../engine/index.ts';
 import type { AppContext } from '../shared/context.ts';
 import { scanAttempts, scanFindings } from '../shared/metrics.ts';
 import { toFindingRow, logEventText, type ResultEvent, type FindingRow } from './findings.ts';
-import { hostOf } from './targets.ts';
+import { hostOf } from '../shared/target-patterns.ts';
 import * as store from './store.ts';
 
 /** The engine's callbacks, as the runner and the engine threads take them. */

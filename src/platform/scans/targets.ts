@@ -16,8 +16,6 @@ import {
 } from '../../engine/index.ts';
 import { hostOf, parsePattern } from '../shared/target-patterns.ts';
 
-export { hostOf, parsePattern, type ScopePattern } from '../shared/target-patterns.ts';
-
 const HOST_RE = /^(?=.{1,253}$)[a-z0-9_*]([a-z0-9_*-]{0,62})(\.[a-z0-9_*]([a-z0-9_*-]{0,62}))*\.?$/i;
 
 /** Checks one target; throws a 400 naming `param` when it is not a URL, host, IP, host:port or CIDR. */

@@ -15,8 +15,6 @@ interface Entry<T> {
 
 const caches = new WeakMap<Db, Map<string, Entry<unknown>>>();
 
-export { changeVersion } from './store.ts';
-
 /** The cached value for key at this version, or compute() (read the version before computing). */
 export async function cachedFacets<T>(db: Db, key: string, version: number, compute: () => Promise<T>): Promise<T> {
   if (process.env.VIGIL_FACET_CACHE === 'off') return compute();

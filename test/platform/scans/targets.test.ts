@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  checkTarget,
-  expandTargets,
-  hostOf,
-  isInternalTarget,
-  scopeFilter,
-} from '../../../src/platform/scans/targets.ts';
+import { checkTarget, expandTargets, isInternalTarget, scopeFilter } from '../../../src/platform/scans/targets.ts';
 import { ApiError } from '../../../src/platform/shared/errors.ts';
+import { hostOf } from '../../../src/platform/shared/target-patterns.ts';
 import { parseRoot, scopeOf } from '../../../src/discovery/index.ts';
 import { addressesIn } from '../../../src/engine/index.ts';
 

@@ -5,7 +5,7 @@ import { connect, type Db } from '../../../src/db/connection.ts';
 import { dbKinds, freshDb, type TestDb } from '../../helpers/db.ts';
 import { importCatalogue } from '../../../src/platform/templates/catalogue.ts';
 import { searchTemplates } from '../../../src/platform/templates/search.ts';
-import { changeVersion } from '../../../src/platform/templates/facet-cache.ts';
+import { changeVersion } from '../../../src/platform/templates/store.ts';
 import { makeCatalogue, SMALL, type Catalogue } from './fixtures.ts';
 
 describe.each(dbKinds())('facet cache on %s', (kind) => {
