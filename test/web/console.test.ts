@@ -229,6 +229,9 @@ describe.each(dbKinds())('web console end to end on %s', (kind) => {
     'the owner invites a member, who sets a password on the invite link',
     async () => {
       await owner.goto(base + '/settings');
+      // Each role says what it may do, beside the members and under the invite's role picker.
+      expect(await owner.getByTestId('role-descriptions').textContent()).toContain('MEMBER: Sees scans');
+      expect(await owner.getByTestId('invite-role-info').textContent()).toMatch(/changes nothing/);
       await owner.getByLabel('Invite by email').fill('member@example.com');
       await owner.getByRole('button', { name: 'Invite' }).click();
       const link = (await owner.getByTestId('invite-link').textContent())!;

@@ -28,6 +28,15 @@ import { usePageTitle } from '../components/usePageTitle';
 
 const ROLES = ['ADMIN', 'MEMBER', 'VIEWER', 'GUEST'];
 
+// What each role may do, in words; mirrors src/platform/auth/permissions.ts (the server decides).
+const ROLE_INFO: Record<string, string> = {
+  OWNER: 'Everything, including deleting the team; there is one Owner.',
+  ADMIN: 'Runs scans, manages members, integrations, assets, templates and settings.',
+  MEMBER: 'Sees scans, results, assets and templates; changes nothing.',
+  VIEWER: 'Read-only, like a Member.',
+  GUEST: 'Read-only, like a Member.',
+};
+
 export default function Settings() {
   usePageTitle('Settings');
   const me = useMe();
@@ -130,6 +139,15 @@ export default function Settings() {
             </Table.Tbody>
           </Table>
         )}
+        {!members.isPending && !members.error && (
+          <Stack gap={2} mt="sm" data-testid="role-descriptions">
+            {Object.entries(ROLE_INFO).map(([role, info]) => (
+              <Text size="xs" c="dimmed" key={role}>
+                <b>{role}</b>: {info}
+              </Text>
+            ))}
+          </Stack>
+        )}
         {(changeRole.error || remove.error) && (
           <Alert color="red" mt="sm">
             {errorMessage(changeRole.error ?? remove.error)}
@@ -160,6 +178,9 @@ export default function Settings() {
                 onChange={(v) => setInviteRole(v ?? 'MEMBER')}
                 w={140}
               />
+              <Text size="xs" c="dimmed" maw={260} data-testid="invite-role-info">
+                {ROLE_INFO[inviteRole]}
+              </Text>
               <Button type="submit" loading={invite.isPending}>
                 Invite
               </Button>
