@@ -516,10 +516,19 @@ describe.each(dbKinds())('web console assets pages on %s', (kind) => {
       });
       expect(hook.status).toBe(200);
       const hookId = (await hook.json()).id as string;
+      // A config that does not send asset_policy_match is offered disabled, saying why.
+      const scanHook = await api('POST', '/v1/scans/config', {
+        name: 'Scan hook',
+        config_type: 'alerting',
+        config: `provider: webhook\nevents: [scan_finished]\nwebhook:\n  url: http://127.0.0.1:${shop.port}/hook\n`,
+      });
+      expect(scanHook.status).toBe(200);
       await owner.goto(base + '/assets/policies/new');
       await owner.getByLabel(/^Name/).fill('Alert on droplets');
       await owner.getByRole('combobox', { name: /^Alerting configurations/ }).click();
       expect(await owner.getByRole('option', { name: /^DO estate/ }).count()).toBe(0); // only alerting configs
+      const deaf = owner.getByRole('option', { name: 'Scan hook (webhook) (does not receive asset_policy_match)' });
+      expect(await deaf.getAttribute('aria-disabled')).toBe('true');
       await owner.getByRole('option', { name: 'Droplet hook (webhook)' }).click();
       await owner.keyboard.press('Escape');
       await owner.getByLabel('IP addresses').fill('127.0.0.11');

@@ -6,6 +6,8 @@ import type { AppContext } from '../shared/context.ts';
 import type { Caller } from '../auth/service.ts';
 import type { Db } from '../../db/connection.ts';
 import { badRequest, notFound } from '../shared/errors.ts';
+import { loadConfigs } from '../configs/resolve.ts';
+import { asksFor, parseConfig } from '../configs/parsed.ts';
 import { enqueue } from '../worker/registry.ts';
 import { isEmptyFilter, normalizeFilters, type AssetFiltersInput } from './filters.ts';
 import { ALERT_JOB } from './jobs-names.ts';
@@ -36,6 +38,7 @@ async function checked(ctx: AppContext, teamId: string, p: store.PolicyFields): 
     throw badRequest('time is not a policy condition (policies apply to assets as runs find them)', 'policies.time');
   if (p.policy_type === 'alert' && !p.alerting_config_ids.length)
     throw badRequest('an alert policy needs alerting_config_ids', 'alerting_config_ids');
+  await checkAlertingConfigs(ctx, teamId, p.alerting_config_ids);
   if ((p.policy_type === 'set_label' || p.policy_type === 'remove_label') && !p.labels.length)
     throw badRequest(`a ${p.policy_type} policy needs labels`, 'labels');
   if (p.enumeration_ids.length) {
@@ -45,6 +48,24 @@ async function checked(ctx: AppContext, teamId: string, p: store.PolicyFields): 
       throw badRequest(`unknown enumeration id "${p.enumeration_ids[missing]}"`, `enumeration_ids[${missing}]`);
   }
   return p;
+}
+
+/**
+ * Every alerting config a policy names must exist and listen to asset_policy_match: otherwise the policy's
+ * matches would be queued for a config that never sends them, and nobody would be told.
+ */
+async function checkAlertingConfigs(ctx: AppContext, teamId: string, ids: string[]): Promise<void> {
+  const found = new Map((await loadConfigs(ctx.db, teamId, ids)).map((c) => [c.id, c]));
+  ids.forEach((id, i) => {
+    const c = found.get(id);
+    const field = `alerting_config_ids[${i}]`;
+    if (!c || c.config_type !== 'alerting') throw badRequest(`unknown alerting config id "${id}"`, field);
+    if (!asksFor(parseConfig(c), 'asset_policy_match'))
+      throw badRequest(
+        `alerting config "${c.name}" does not receive asset_policy_match events: add asset_policy_match to its events, or pick another config`,
+        field,
+      );
+  });
 }
 
 export async function createPolicy(ctx: AppContext, caller: Caller, body: PolicyBody): Promise<{ id: string }> {

@@ -26,6 +26,11 @@ export const ConfigRecord = Type.Object({
   config_type: Str,
   config: Type.String({ description: 'YAML text; empty for callers who may not manage configs' }),
   provider_name: Str,
+  events: Type.Optional(
+    Type.Array(Type.String(), {
+      description: 'alerting configs: the events they send (shown to every role: names, not settings)',
+    }),
+  ),
   read_only: Type.Boolean(),
   global: Type.Boolean(),
   created_at: Str,

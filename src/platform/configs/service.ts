@@ -9,6 +9,7 @@ import { can } from '../auth/permissions.ts';
 import { badRequest, forbidden, notFound } from '../shared/errors.ts';
 import { CONFIG_TYPES, providerName, validateConfig, type ConfigType } from './documents.ts';
 import * as store from './store.ts';
+import { parseConfig } from './parsed.ts';
 
 export interface CreateConfigBody {
   name: string;
@@ -32,6 +33,11 @@ function checkName(name: string | undefined): string | undefined {
   return n;
 }
 
+const alertEvents = (r: store.ConfigRow): string[] => {
+  const events = parseConfig(r).events;
+  return Array.isArray(events) ? events.map(String) : [];
+};
+
 export function configView(r: store.ConfigRow, showText: boolean) {
   return {
     id: r.id,
@@ -39,6 +45,7 @@ export function configView(r: store.ConfigRow, showText: boolean) {
     config_type: r.config_type,
     config: showText ? r.config : '',
     provider_name: r.provider_name,
+    ...(r.config_type === 'alerting' ? { events: alertEvents(r) } : {}),
     read_only: r.read_only,
     global: r.is_global,
     created_at: new Date(r.created_at).toISOString(),

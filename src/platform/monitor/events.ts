@@ -2,10 +2,10 @@
 // deliveries: alerts for the alerting configs that apply to the scan and ask for the event, a new_finding
 // alert after a rescan that found something new, and one ticket per finding for each reporting config.
 // Asset events (rows the assets area writes: a policy matched, a run found new assets) become alerts too.
-import yaml from 'js-yaml';
 import type { AppContext } from '../shared/context.ts';
 import { getScanById } from '../scans/store.ts';
 import { configsFor, type ConfigRow } from '../configs/store.ts';
+import { asksFor, parseConfig } from '../configs/parsed.ts';
 import { claimAssetEvents, finishAssetEvent, pruneAssetEvents, type AssetEvent } from '../assets/event-store.ts';
 import * as store from './delivery-store.ts';
 import { applyVulnScores, markFindingStates } from './finding-state.ts';
@@ -19,17 +19,6 @@ export function severityRank(s: string): number {
   const i = order.indexOf(String(s).toLowerCase());
   return i < 0 ? 0 : i;
 }
-
-/** A stored config's YAML as an object ({} when it no longer parses; it was checked when written). */
-export function parseConfig(c: ConfigRow): Record<string, unknown> {
-  try {
-    return (yaml.load(c.config, { schema: yaml.CORE_SCHEMA }) as Record<string, unknown>) ?? {};
-  } catch {
-    return {};
-  }
-}
-
-const asksFor = (doc: Record<string, unknown>, event: string) => ((doc.events as string[]) ?? []).includes(event);
 
 /** The alerting configs (the given ones and the team's global ones) whose `events` include `event`. */
 async function alertingConfigsFor(

@@ -3,7 +3,7 @@
 // a server log; the mail is sent in the background and only its outcome (never the token) is logged.
 import type { AppContext } from '../shared/context.ts';
 import { listConfigs } from '../configs/store.ts';
-import { parseConfig } from '../monitor/events.ts';
+import { parseConfig } from '../configs/parsed.ts';
 import { sendConfigMail } from '../monitor/alert-senders.ts';
 
 export type SmtpConfig = Record<string, unknown>;

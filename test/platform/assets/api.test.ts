@@ -128,13 +128,23 @@ describe.each(dbKinds())('assets API rules on %s', (kind) => {
     });
     expect(made.statusCode, made.body).toBe(200);
     const id = made.json().id as string;
+    const hook = await t.request({
+      method: 'POST',
+      url: '/v1/scans/config',
+      payload: {
+        name: 'policy-hook',
+        config_type: 'alerting',
+        config: 'provider: webhook\nevents: [asset_policy_match]\nwebhook:\n  url: http://127.0.0.1:9/hook\n',
+      },
+    });
+    expect(hook.statusCode, hook.body).toBe(200);
     const policy = await t.request({
       method: 'POST',
       url: '/v1/asset/policy',
       payload: {
         policy_type: 'alert',
         policies: { title: 'local' },
-        alerting_config_ids: ['a1'],
+        alerting_config_ids: [hook.json().id],
         enumeration_ids: [id],
       },
     });
@@ -531,7 +541,28 @@ describe.each(dbKinds())('assets API rules on %s', (kind) => {
 
   it('checks policies: type, conditions, labels, alert configs, enumerations; update modes; delete', async () => {
     const post = (payload: Record<string, unknown>) => t.request({ method: 'POST', url: '/v1/asset/policy', payload });
+    // An alerting config that does not listen to asset_policy_match would never send the policy's alerts.
+    const scanHook = await t.request({
+      method: 'POST',
+      url: '/v1/scans/config',
+      payload: {
+        name: 'scan-only-hook',
+        config_type: 'alerting',
+        config: 'provider: webhook\nevents: [scan_finished]\nwebhook:\n  url: http://127.0.0.1:9/hook\n',
+      },
+    });
+    expect(scanHook.statusCode, scanHook.body).toBe(200);
+    const deaf = await post({
+      policy_type: 'alert',
+      policies: { port: '80' },
+      alerting_config_ids: [scanHook.json().id],
+    });
+    expect(deaf.statusCode).toBe(400);
+    expect(deaf.json().message).toMatch(/"scan-only-hook" does not receive asset_policy_match events/);
+    const listed = (await t.request({ method: 'GET', url: `/v1/scans/config/${scanHook.json().id}` })).json();
+    expect(listed.events).toEqual(['scan_finished']);
     const cases: [Record<string, unknown>, string][] = [
+      [{ policy_type: 'alert', policies: { port: '80' }, alerting_config_ids: ['nope'] }, 'alerting_config_ids[0]'],
       [{ policy_type: 'explode', policies: { port: '80' } }, 'policy_type'],
       [{ policy_type: 'set_label', policies: {} }, 'policies'],
       [{ policy_type: 'set_label', policies: { port: '80' } }, 'labels'],

@@ -142,6 +142,17 @@ describe.each(dbKinds())('assets story on %s', (kind) => {
     const before = (await contents(enumId)).data;
     const idOf = (k: string) => before.find((a) => key(a) === k)?.id as number;
 
+    const hook = await t.request({
+      method: 'POST',
+      url: '/v1/scans/config',
+      payload: {
+        name: 'maintenance-hook',
+        config_type: 'alerting',
+        config: 'provider: webhook\nevents: [asset_policy_match]\nwebhook:\n  url: http://127.0.0.1:9/hook\n',
+      },
+    });
+    expect(hook.statusCode, hook.body).toBe(200);
+    const hookId = hook.json().id as string;
     const policy = await t.request({
       method: 'POST',
       url: '/v1/asset/policy',
@@ -149,7 +160,7 @@ describe.each(dbKinds())('assets story on %s', (kind) => {
         name: 'down for maintenance',
         policy_type: 'alert',
         policies: { status_code: '503' },
-        alerting_config_ids: ['alert-config-1'],
+        alerting_config_ids: [hookId],
       },
     });
     expect(policy.statusCode, policy.body).toBe(200);
@@ -315,7 +326,7 @@ describe.each(dbKinds())('assets story on %s', (kind) => {
     expect(alerts[0]!.data).toMatchObject({
       team_id: t.owner.teamId,
       policy_id: policyId,
-      alerting_config_ids: ['alert-config-1'],
+      alerting_config_ids: [hookId],
     });
     const got = (await t.request({ method: 'GET', url: `/v1/asset/policy/${policyId}` })).json().data;
     expect(got.last_executed_at).toBeTruthy();

@@ -3609,6 +3609,8 @@ export interface paths {
                             /** @description YAML text; empty for callers who may not manage configs */
                             config: string;
                             provider_name: string;
+                            /** @description alerting configs: the events they send (shown to every role: names, not settings) */
+                            events?: string[];
                             read_only: boolean;
                             global: boolean;
                             created_at: string;
@@ -3752,6 +3754,8 @@ export interface paths {
                             /** @description YAML text; empty for callers who may not manage configs */
                             config: string;
                             provider_name: string;
+                            /** @description alerting configs: the events they send (shown to every role: names, not settings) */
+                            events?: string[];
                             read_only: boolean;
                             global: boolean;
                             created_at: string;

@@ -147,10 +147,18 @@ export function PolicyForm({ initial, submitLabel, submitTestId, onSubmit, onCan
         <MultiSelect
           label="Alerting configurations"
           placeholder={alertingConfigs.length === 0 ? 'none yet: add one under Settings' : 'pick one or more'}
-          data={alertingConfigs.map((c) => ({
-            value: c.id,
-            label: `${c.name || c.id}${c.provider_name ? ` (${c.provider_name})` : ''}`,
-          }))}
+          description="Only configurations whose events include asset_policy_match can send a policy's alerts."
+          data={alertingConfigs.map((c) => {
+            const listens = (c.events ?? []).includes('asset_policy_match');
+            return {
+              value: c.id,
+              // A config that does not listen to policy events would never send this policy's alerts.
+              disabled: !listens && !alerting.includes(c.id),
+              label:
+                `${c.name || c.id}${c.provider_name ? ` (${c.provider_name})` : ''}` +
+                (listens ? '' : ' (does not receive asset_policy_match)'),
+            };
+          })}
           value={alerting}
           onChange={setAlerting}
           error={fieldError('alerting_config_ids')}
