@@ -230,21 +230,23 @@ describe.each(dbKinds())('console configurations, schedules and finding links on
       await owner.getByRole('option', { name: 'daily', exact: true }).click();
       await owner.getByLabel('Start time (UTC)').fill('25:61');
       await owner.getByTestId('create-scan').click();
-      const refused = owner.getByTestId('schedule-error');
+      // The schedule is checked before anything is created: a refused one leaves no scan behind.
+      const refused = owner.getByTestId('scan-error');
       await refused.waitFor();
       expect(await refused.textContent()).toMatch(/start_time must be a UTC time of day/);
+      expect((await apiCall('GET', '/v1/scans?search=Scheduled')).json.data).toHaveLength(0);
       await refused.scrollIntoViewIfNeeded();
       await shot(owner, 'new-scan');
 
       await owner.getByLabel('Start time (UTC)').fill('06:30');
-      await owner.getByRole('button', { name: 'Set the schedule' }).click();
+      await owner.getByTestId('create-scan').click();
       await owner.waitForURL((u) => /^\/scans\/[^/]+$/.test(u.pathname) && u.pathname !== '/scans/new');
       scanId = owner.url().split('/').pop()!.split('?')[0]!;
       await expect
         .poll(() => owner.getByTestId('schedule-summary').textContent(), SLOW)
         .toBe('daily from 06:30:00 UTC');
       expect(await owner.getByTestId('schedule-next').textContent()).not.toBe('—');
-      // One scan only: the schedule went to the scan made on the first click.
+      // One scan, with its schedule.
       const listed = await apiCall('GET', '/v1/scans?search=Scheduled');
       expect(listed.json.data).toHaveLength(1);
       const stored = await apiCall('GET', `/v1/scans/${scanId}`);

@@ -31,6 +31,24 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
+  app.post(
+    '/v1/scans/schedule/check',
+    {
+      config: { action: 'scans:manage' },
+      schema: {
+        tags,
+        summary:
+          'Check a schedule before the scan exists (Vigil only): the same checks as setting one, nothing stored; answers its first run',
+        body: S.CheckScheduleBody,
+        response: { 200: S.ScheduleChecked, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (req) => {
+      const c = schedules.checkSchedule({ ...req.body, scan_id: '' }, new Date());
+      return { message: 'ok', schedule_next_run: c.nextRun.toISOString(), start_time: c.startTime };
+    },
+  );
+
   app.get(
     '/v1/scans/schedule',
     {

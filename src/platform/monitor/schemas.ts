@@ -22,6 +22,15 @@ export const SetScheduleBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** The schedule's fields alone, checked before the scan they are for exists (New scan in the console). */
+export const CheckScheduleBody = Type.Omit(SetScheduleBody, ['scan_id'], { additionalProperties: false });
+
+export const ScheduleChecked = Type.Object({
+  message: Type.String(),
+  schedule_next_run: Type.String({ description: 'when the schedule would first run (UTC)' }),
+  start_time: Type.String(),
+});
+
 export const Schedule = Type.Object({
   scan_frequency: Str,
   scan_id: Str,

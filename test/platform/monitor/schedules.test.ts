@@ -63,6 +63,32 @@ describe.each(dbKinds())('scan schedules on %s', (kind) => {
     expect(list.json().schedules.filter((s: { scan_id: string }) => s.scan_id === id)).toEqual([]);
   });
 
+  it('checks a schedule before its scan exists: the same 400s, its first run when good, nothing stored', async () => {
+    const check = (payload: Record<string, unknown>, key?: string) =>
+      t.request({ method: 'POST', url: '/v1/scans/schedule/check', payload, key });
+    const before = (await t.request({ method: 'GET', url: '/v1/scans/schedule' })).json().schedules.length;
+    for (const [payload, param] of [
+      [{ scan_frequency: 'daily', start_time: '25:99' }, 'start_time'],
+      [{ scan_frequency: 'yearly' }, 'scan_frequency'],
+      [{ scan_frequency: 'custom', custom_weekdays: [9] }, 'custom_weekdays[0]'],
+      [{ scan_frequency: 'daily', scan_id: 'x' }, 'scan_id'],
+    ] as const) {
+      const res = await check(payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.json()).toMatchObject({ param, status: 400 });
+    }
+    const ok = await check({ scan_frequency: 'daily', start_time: '06:30' });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const next = new Date(ok.json().schedule_next_run);
+    expect(ok.json().start_time).toBe('06:30:00');
+    expect(next.toISOString().slice(11, 16)).toBe('06:30');
+    expect(next.getTime()).toBeGreaterThan(Date.now());
+    expect(next.getTime() - Date.now()).toBeLessThanOrEqual(86_400_000);
+    const member = await t.addUser(`checker-${kind}@localhost`, 'member');
+    expect((await check({ scan_frequency: 'daily' }, member.key)).statusCode).toBe(403);
+    expect((await t.request({ method: 'GET', url: '/v1/scans/schedule' })).json().schedules.length).toBe(before);
+  });
+
   it('a member cannot set a schedule; another team cannot see or schedule the scan', async () => {
     const id = await newScan();
     const member = await t.addUser(`member-${kind}@localhost`, 'member');

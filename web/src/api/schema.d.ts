@@ -3573,6 +3573,87 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/scans/schedule/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check a schedule before the scan exists (Vigil only): the same checks as setting one, nothing stored; answers its first run */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description hourly, daily, weekly, monthly or custom */
+                        scan_frequency: string;
+                        /** @description UTC time of day HH:MM[:SS], or a UTC date-time */
+                        start_time?: string;
+                        /** @description hours between runs, 1-24 (hourly only) */
+                        hourly_frequency?: number;
+                        /** @description 0-6, 0 = Sunday (custom only) */
+                        custom_weekdays?: number[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            /** @description when the schedule would first run (UTC) */
+                            schedule_next_run: string;
+                            start_time: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/scans/config": {
         parameters: {
             query?: never;

@@ -25,6 +25,12 @@ export function scheduleBody(scanId: string, v: ScheduleValue) {
   };
 }
 
+/** The schedule's fields alone, for POST /v1/scans/schedule/check (before the scan exists). */
+export function scheduleFields(v: ScheduleValue) {
+  const { scan_id: _unused, ...fields } = scheduleBody('', v);
+  return fields;
+}
+
 /** A stored schedule back into the form's values. */
 export function scheduleValue(s: {
   scan_frequency: string;

@@ -1,5 +1,5 @@
 // Create a scan: targets, catalogue templates picked from a search, the team's private templates, named
-// configurations, a schedule (set with POST /v1/scans/schedule once the scan exists), and whether it runs
+// configurations, a schedule (checked with POST /v1/scans/schedule/check before anything is created, set once the scan exists), and whether it runs
 // now or is only stored (to run later with Rescan or its schedule).
 import {
   Alert,
@@ -23,7 +23,7 @@ import { useState } from 'react';
 import { api, ok } from '../api/client';
 import { ButtonLink } from '../components/Links';
 import { ConfigPicker, configFields, NO_CONFIGS } from '../components/ConfigPicker';
-import { NO_SCHEDULE, ScheduleFields, scheduleBody } from '../components/ScheduleFields';
+import { NO_SCHEDULE, ScheduleFields, scheduleBody, scheduleFields } from '../components/ScheduleFields';
 import { SeverityBadge } from '../components/Severity';
 import { ErrorState, fieldError } from '../components/States';
 import { useMe } from '../session';
@@ -72,6 +72,15 @@ export default function NewScan() {
     setScheduleError(undefined);
     try {
       let id = createdId;
+      // A schedule the server would refuse creates nothing: it is checked before the scan exists.
+      if (!id && schedule.frequency) {
+        try {
+          await ok(api.POST('/v1/scans/schedule/check', { body: scheduleFields(schedule) }));
+        } catch (err) {
+          setError(fieldError(err));
+          return;
+        }
+      }
       if (!id) {
         const out = await ok(
           api.POST('/v1/scans', {
