@@ -47,6 +47,9 @@ export function resultSink(
         if (f.length) {
           await store.insertFindings(ctx.db, scanId, a.teamId, run, f);
           scanFindings.inc(f.length);
+          // The scan's counts follow its findings while it runs (not only when a chunk ends), so the
+          // console's "Findings" and the API's total_result agree during a long chunk.
+          await store.recountResults(ctx.db, scanId);
         }
         if (l.length) await store.insertLogs(ctx.db, scanId, a.teamId, run, l);
       })

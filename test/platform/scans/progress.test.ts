@@ -1,8 +1,9 @@
 // A scan's progress follows finished target x template attempts, not only finished chunks: a scan of one
-// target (one chunk) no longer sits at 0 until it ends.
+// target (one chunk) no longer sits at 0 until it ends. Its finding count follows its findings the same way.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServer, type TestServer } from '../../helpers/targets.ts';
 import { createScanApp, type ScanTestApp } from './fixtures.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 const tpl = (i: number) => ({
   name: `t${i}.yaml`,
@@ -21,9 +22,13 @@ describe('scan progress', () => {
       res.end('nothing');
     });
   });
+  let release: () => void = () => {};
+  let held: TestServer;
   afterAll(async () => {
+    release();
     await t?.close();
     await slow?.close();
+    await held?.close();
   });
 
   it('moves while the only chunk runs', async () => {
@@ -43,5 +48,36 @@ describe('scan progress', () => {
     }
     expect(seen.has(100)).toBe(true);
     expect([...seen].some((p) => p > 0 && p < 100)).toBe(true);
+  }, 60_000);
+
+  it('counts findings while the chunk still runs', async () => {
+    const gate = new Promise<void>((r) => (release = r));
+    // /found answers at once with the marker; /held waits until the test has seen the count.
+    held = await startHttpServer(async (q, res) => {
+      if (q.url === '/held') await gate;
+      res.end(q.url === '/found' ? 'LIVE-MARKER' : 'nothing');
+    });
+    const matcher = (id: string, path: string) => ({
+      name: `${id}.yaml`,
+      contents: `id: ${id}\ninfo:\n  name: ${id}\n  author: vigil\n  severity: high\nhttp:\n  - method: GET\n    path: ["{{BaseURL}}${path}"]\n    matchers:\n      - type: word\n        words: [LIVE-MARKER]\n`,
+    });
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/scans',
+      payload: {
+        targets: [held.url],
+        private_templates: [matcher('live-found', '/found'), matcher('live-held', '/held')],
+      },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const id = res.json().id;
+    const scan = async () => (await t.request({ method: 'GET', url: `/v1/scans/${id}` })).json();
+    await waitFor(async () => (await scan()).total_result === 1, 20_000);
+    const running = await scan();
+    expect(running.status).toBe('running');
+    expect(running.severity).toMatchObject({ high: 1 });
+    release();
+    await waitFor(async () => (await scan()).status === 'finished', 20_000);
+    expect((await scan()).total_result).toBe(1);
   }, 60_000);
 });
