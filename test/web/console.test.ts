@@ -42,6 +42,7 @@ http:
       - "{{BaseURL}}/hello"
     matchers:
       - type: word
+        name: hello-word
         words:
           - "hello vigil"
 `,
@@ -282,8 +283,17 @@ describe.each(dbKinds())('web console end to end on %s', (kind) => {
       await owner.waitForURL((u) => u.pathname.startsWith('/scans/') && u.pathname !== '/scans/new');
       scanUrl = owner.url();
       await owner.getByTestId('scan-status').filter({ hasText: 'finished' }).waitFor({ timeout: 120_000 });
-      const rows = owner.getByTestId('scan-results').locator('tbody tr');
-      await expect.poll(() => rows.count(), SLOW).toBe(2);
+      // Results grouped by template, the vulnerability before the information, each with its matcher name
+      // and extracted values.
+      const groups = owner.getByTestId('scan-results').getByTestId('result-group');
+      await expect.poll(() => groups.count(), SLOW).toBe(2);
+      expect(await owner.getByTestId('results-vulnerabilities').textContent()).toContain('E2E hello page');
+      expect(await owner.getByTestId('results-information').textContent()).toContain('E2E page title');
+      expect(await owner.getByTestId('result-matcher').allTextContents()).toEqual(['hello-word']);
+      expect(await owner.getByTestId('result-extracted').allTextContents()).toEqual(['Vigil E2E target']);
+      expect(await owner.getByTestId('scan-results-summary').textContent()).toBe(
+        '2 finding(s) from 2 template(s) on 1 host(s)',
+      );
       expect(await owner.getByTestId('scan-progress').textContent()).toBe('100%');
       await shot(owner, 'scan-detail');
       // The scan log: one record per target x template.
@@ -292,7 +302,13 @@ describe.each(dbKinds())('web console end to end on %s', (kind) => {
       expect(await owner.getByTestId('scan-log').textContent()).toContain('e2e-admin-panel');
       await owner.getByRole('tab', { name: 'Results' }).click();
 
-      await owner.getByRole('link', { name: /E2E hello page/ }).click();
+      // A finding opens on its own page (which links back to the scan), not in a list with a hidden filter.
+      await owner
+        .getByTestId('results-vulnerabilities')
+        .getByRole('link', { name: /\/hello$/ })
+        .click();
+      await owner.waitForURL((u) => /^\/findings\/\d+$/.test(u.pathname));
+      await owner.getByRole('link', { name: 'Its scan' }).waitFor();
       const detail = owner.getByTestId('finding-detail');
       await detail.waitFor();
       expect(await owner.getByTestId('finding-request').textContent()).toContain('GET /hello');
@@ -409,7 +425,7 @@ describe.each(dbKinds())('web console end to end on %s', (kind) => {
       await owner.getByTestId('scan-actions').getByRole('button', { name: 'Rescan' }).click();
       await owner.getByText('Runs').locator('..').getByText('2').waitFor();
       await owner.getByTestId('scan-status').filter({ hasText: 'finished' }).waitFor({ timeout: 120_000 });
-      await owner.getByRole('link', { name: /E2E hello page/ }).click();
+      await owner.getByTestId('results-vulnerabilities').getByRole('link', { name: /\/hello$/ }).click();
       await owner.getByTestId('finding-detail').waitFor();
       await owner.getByRole('tab', { name: 'History' }).click();
       await expect.poll(() => owner.getByTestId('finding-history').locator('tbody tr').count(), SLOW).toBe(2);

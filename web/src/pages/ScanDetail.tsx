@@ -7,15 +7,17 @@ import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { AnchorLink } from '../components/Links';
 import { api, ok } from '../api/client';
-import { NOWRAP, SeverityBadge, StatusBadge, when } from '../components/Severity';
+import { NOWRAP, StatusBadge, when } from '../components/Severity';
 import { EmptyState, ErrorState, LoadingState, errorMessage } from '../components/States';
 import { ScanConfigView } from '../components/ScanConfigView';
 import { ScanSchedule } from '../components/ScanSchedule';
+import { ScanResults } from '../components/ScanResults';
 import { scanRoute } from '../router';
 import { useMe } from '../session';
 import { usePageTitle } from '../components/usePageTitle';
 
 const ACTIVE = ['queued', 'starting', 'running'];
+const RESULTS_SHOWN = 1000;
 
 interface LogRecord {
   timestamp: string;
@@ -44,7 +46,13 @@ export default function ScanDetail() {
   const results = useQuery({
     queryKey: ['scan-results', scanId, scan.data?.total_result, scan.data?.status],
     enabled: !!scan.data,
-    queryFn: () => ok(api.GET('/v1/scans/results', { params: { query: { scan_id: scanId, limit: 200 } } })),
+    // Most severe first, so a large scan's cut keeps what matters; grouped by template on the page.
+    queryFn: () =>
+      ok(
+        api.GET('/v1/scans/results', {
+          params: { query: { scan_id: scanId, limit: RESULTS_SHOWN, sort_desc: 'severity' } },
+        }),
+      ),
   });
   const config = useQuery({
     queryKey: ['scan-config', scanId],
@@ -168,36 +176,18 @@ export default function ScanDetail() {
           ) : results.data.data.length === 0 ? (
             <EmptyState>{active ? 'No findings yet: the scan is running' : 'No findings'}</EmptyState>
           ) : (
-            <Table striped data-testid="scan-results">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Severity</Table.Th>
-                  <Table.Th>Template</Table.Th>
-                  <Table.Th>Matched at</Table.Th>
-                  <Table.Th>Found</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {results.data.data.map((r) => (
-                  <Table.Tr key={r.vuln_id}>
-                    <Table.Td>
-                      <SeverityBadge severity={r.severity} />
-                    </Table.Td>
-                    <Table.Td>
-                      <AnchorLink to="/findings" search={{ scan: scanId, finding: r.vuln_id }}>
-                        {r.template_name || r.template_id}
-                      </AnchorLink>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{r.matched_at}</Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="xs">{when(r.created_at)}</Text>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
+            <Stack>
+              {results.data.total_results > results.data.data.length && (
+                <Text size="sm" data-testid="scan-results-more">
+                  The {results.data.data.length} most severe of {results.data.total_results} findings are grouped here;{' '}
+                  <AnchorLink to="/findings" search={{ scan: scanId }}>
+                    all of them in Findings, filtered to this scan
+                  </AnchorLink>
+                  .
+                </Text>
+              )}
+              <ScanResults results={results.data.data} />
+            </Stack>
           )}
         </Tabs.Panel>
         <Tabs.Panel value="log" pt="md">
