@@ -6,6 +6,7 @@ import { errorResponses } from '../shared/errors.ts';
 import * as scans from './service.ts';
 import { can } from '../auth/permissions.ts';
 import { getResult, listResults, vulnHistory } from './results.ts';
+import { resultStats } from './result-stats.ts';
 import { appendResults, importResults } from './import.ts';
 import { parseLogQuery, CONTENT_TYPES } from './logs.ts';
 import { asyncExport, exportStatus, openDownload, syncExport } from './exports.ts';
@@ -75,6 +76,21 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => listResults(ctx, req.caller.teamId, req.query),
+  );
+
+  app.get(
+    '/v1/scans/results/stats',
+    {
+      config: { action: 'results:view' },
+      schema: {
+        tags: ['results'],
+        summary:
+          "Vigil only: the overview's figures - findings by severity, new and fixed per day, top hosts and templates (each finding once per vuln_hash)",
+        querystring: S.ResultStatsQuery,
+        response: { 200: S.ResultStats, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (req) => resultStats(ctx, req.caller.teamId, req.query),
   );
 
   app.get(

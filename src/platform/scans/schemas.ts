@@ -220,6 +220,30 @@ export const ResultItem = Type.Object({
   }),
 });
 
+export const ResultStatsQuery = Type.Object({
+  days: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 366, default: 30, description: 'days of new/fixed per day' }),
+  ),
+  status: Type.Optional(
+    Type.String({ description: 'open (default: open, triaged, fix_in_progress, regression) or all', maxLength: 10 }),
+  ),
+  scan_id: Type.Optional(Str),
+});
+
+const Count = Type.Integer({ minimum: 0 });
+export const ResultStats = Type.Object({
+  message: Type.String(),
+  status: Type.String(),
+  days: Type.Integer(),
+  total: Count,
+  severity: Type.Record(Type.String(), Count, { description: 'findings per severity' }),
+  per_day: Type.Array(Type.Object({ day: Type.String({ description: 'YYYY-MM-DD (UTC)' }), new: Count, fixed: Count })),
+  top_hosts: Type.Array(Type.Object({ host: Type.String(), count: Count })),
+  top_templates: Type.Array(
+    Type.Object({ template_id: Type.String(), name: Type.String(), severity: Type.String(), count: Count }),
+  ),
+});
+
 export const LogExportQuery = Type.Object({
   rescan_count: Type.Optional(Type.Integer({ minimum: 0 })),
   host: Type.Optional(Type.String({ description: 'target to search in the log' })),

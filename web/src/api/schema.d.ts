@@ -4473,6 +4473,100 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/scans/results/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Vigil only: the overview's figures - findings by severity, new and fixed per day, top hosts and templates (each finding once per vuln_hash) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description days of new/fixed per day */
+                    days?: number;
+                    /** @description open (default: open, triaged, fix_in_progress, regression) or all */
+                    status?: string;
+                    scan_id?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            status: string;
+                            days: number;
+                            total: number;
+                            /** @description findings per severity */
+                            severity: {
+                                [key: string]: number;
+                            };
+                            per_day: {
+                                /** @description YYYY-MM-DD (UTC) */
+                                day: string;
+                                new: number;
+                                fixed: number;
+                            }[];
+                            top_hosts: {
+                                host: string;
+                                count: number;
+                            }[];
+                            top_templates: {
+                                template_id: string;
+                                name: string;
+                                severity: string;
+                                count: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/scans/results/{vuln_id}": {
         parameters: {
             query?: never;
