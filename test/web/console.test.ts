@@ -330,6 +330,15 @@ describe.each(dbKinds())('web console end to end on %s', (kind) => {
       await member.getByText(/role MEMBER may not create scans/).waitFor();
       await owner.goto(base + '/');
       await owner.getByTestId('severity-card').getByText('high').waitFor();
+      // Open findings by severity, counted once each; new and fixed per day over the chosen period.
+      expect(await owner.getByTestId('severity-total').textContent()).toBe('2 open');
+      expect(await owner.getByTestId('severity-high').textContent()).toBe('high1');
+      await expect
+        .poll(() => owner.getByTestId('per-day-totals').textContent(), SLOW)
+        .toBe('2 new, 0 fixed in 30 days');
+      await owner.getByText('7 days').click();
+      await expect.poll(() => owner.getByTestId('per-day-totals').textContent(), SLOW).toBe('2 new, 0 fixed in 7 days');
+      expect(await owner.getByTestId('top-templates-card').textContent()).toContain('E2E hello page');
       if (withCve) await owner.getByTestId('kev-card').getByText(CVE).waitFor();
       await shot(owner, 'overview');
     },
@@ -425,7 +434,10 @@ describe.each(dbKinds())('web console end to end on %s', (kind) => {
       await owner.getByTestId('scan-actions').getByRole('button', { name: 'Rescan' }).click();
       await owner.getByText('Runs').locator('..').getByText('2').waitFor();
       await owner.getByTestId('scan-status').filter({ hasText: 'finished' }).waitFor({ timeout: 120_000 });
-      await owner.getByTestId('results-vulnerabilities').getByRole('link', { name: /\/hello$/ }).click();
+      await owner
+        .getByTestId('results-vulnerabilities')
+        .getByRole('link', { name: /\/hello$/ })
+        .click();
       await owner.getByTestId('finding-detail').waitFor();
       await owner.getByRole('tab', { name: 'History' }).click();
       await expect.poll(() => owner.getByTestId('finding-history').locator('tbody tr').count(), SLOW).toBe(2);

@@ -1,6 +1,9 @@
-// Overview: findings by severity and over time, recent scans, most affected hosts, findings whose CVE is
-// in a KEV list. Counts come from the server (filtered totals), so they hold for any number of findings.
-import { Card, Group, Progress, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+// Overview: open findings (or all) by severity, new and fixed per day over a chosen period, recent scans,
+// the most affected hosts and most frequent findings, and findings whose CVE is in a KEV list. The figures
+// come from GET /v1/scans/results/stats (each finding counted once, whatever number of scans saw it).
+import { Card, Group, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { DailyBars, HorizontalBars } from '../components/Charts';
 import { useQuery } from '@tanstack/react-query';
 import { AnchorLink } from '../components/Links';
 import { api, ok } from '../api/client';
@@ -9,34 +12,41 @@ import { EmptyState, ErrorState, LoadingState } from '../components/States';
 import { usePageTitle } from '../components/usePageTitle';
 
 const PERIODS = [
-  { time: 'last_day', label: 'Last day' },
-  { time: 'last_week', label: 'Last week' },
-  { time: 'last_month', label: 'Last month' },
-  { time: 'last_3_months', label: 'Last 3 months' },
-  { time: 'last_12_months', label: 'Last 12 months' },
-] as const;
+  { value: '7', label: '7 days' },
+  { value: '30', label: '30 days' },
+  { value: '90', label: '90 days' },
+];
+const SCOPES = [
+  { value: 'open', label: 'Open findings' },
+  { value: 'all', label: 'All statuses' },
+];
+// Mantine's palette, as the severity badges use it.
+const SEVERITY_COLOR: Record<string, string> = {
+  critical: 'var(--mantine-color-red-9)',
+  high: 'var(--mantine-color-red-7)',
+  medium: 'var(--mantine-color-orange-5)',
+  low: 'var(--mantine-color-yellow-5)',
+  info: 'var(--mantine-color-blue-7)',
+};
 
-const countOf = async (query: Record<string, string>) =>
-  (await ok(api.GET('/v1/scans/results', { params: { query: { ...query, limit: 1 } } }))).stats.total;
+const DAILY_SERIES = [
+  { name: 'new', color: 'var(--mantine-color-red-7)' },
+  { name: 'fixed', color: 'var(--mantine-color-teal-7)' },
+];
 
 export default function Overview() {
   usePageTitle('Overview');
-  const bySeverity = useQuery({
-    queryKey: ['overview', 'severity'],
-    queryFn: async () =>
-      Object.fromEntries(
-        await Promise.all(SEVERITIES.slice(0, 5).map(async (s) => [s, await countOf({ severity: s })] as const)),
-      ),
-  });
-  const overTime = useQuery({
-    queryKey: ['overview', 'time'],
-    queryFn: async () => Promise.all(PERIODS.map(async (p) => ({ ...p, n: await countOf({ time: p.time }) }))),
+  const [days, setDays] = useState('30');
+  const [status, setStatus] = useState('open');
+  const stats = useQuery({
+    queryKey: ['overview', 'stats', days, status],
+    queryFn: () => ok(api.GET('/v1/scans/results/stats', { params: { query: { days: Number(days), status } } })),
   });
   const scans = useQuery({
     queryKey: ['overview', 'scans'],
     queryFn: () => ok(api.GET('/v1/scans', { params: { query: { limit: 5, sort_desc: 'created_at' } } })),
   });
-  // Hosts and KEV from the latest 1000 findings (a sample; the Findings page filters everything).
+  // KEV: the CVE templates among the latest 1000 findings (the Vulnerabilities page searches everything).
   const latest = useQuery({
     queryKey: ['overview', 'latest'],
     queryFn: () => ok(api.GET('/v1/scans/results', { params: { query: { limit: 1000, sort_desc: 'created_at' } } })),
@@ -57,63 +67,89 @@ export default function Overview() {
       return out.results;
     },
   });
-
-  const hosts = new Map<string, number>();
-  for (const r of latest.data?.data ?? []) hosts.set(r.target, (hosts.get(r.target) ?? 0) + 1);
-  const topHosts = [...hosts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8);
-  const total = Object.values(bySeverity.data ?? {}).reduce((a, b) => a + b, 0);
-  const maxPeriod = Math.max(1, ...(overTime.data ?? []).map((p) => p.n));
+  const severityRows = SEVERITIES.slice(0, 5).map((sev) => ({ severity: sev, count: stats.data?.severity[sev] ?? 0 }));
+  const perDay = (stats.data?.per_day ?? []).map((d) => ({ ...d, label: d.day.slice(5) }));
+  const newInPeriod = perDay.reduce((a, d) => a + d.new, 0);
+  const fixedInPeriod = perDay.reduce((a, d) => a + d.fixed, 0);
 
   return (
     <Stack>
-      <Title order={2}>Overview</Title>
+      <Group justify="space-between">
+        <Title order={2}>Overview</Title>
+        <Group>
+          <SegmentedControl data={SCOPES} value={status} onChange={setStatus} aria-label="findings counted" />
+          <SegmentedControl data={PERIODS} value={days} onChange={setDays} aria-label="period" />
+        </Group>
+      </Group>
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <Card withBorder data-testid="severity-card">
-          <Title order={4} mb="sm">
-            Findings by severity
-          </Title>
-          {bySeverity.isPending ? (
+          <Group justify="space-between" mb="sm">
+            <Title order={4}>Findings by severity</Title>
+            {stats.data && (
+              <Text size="sm" c="dimmed" data-testid="severity-total">
+                {stats.data.total} {status === 'open' ? 'open' : 'in all'}
+              </Text>
+            )}
+          </Group>
+          {stats.isPending ? (
             <LoadingState />
-          ) : bySeverity.error ? (
-            <ErrorState error={bySeverity.error} />
-          ) : total === 0 ? (
-            <EmptyState>No findings yet</EmptyState>
+          ) : stats.error ? (
+            <ErrorState error={stats.error} />
+          ) : stats.data.total === 0 ? (
+            <EmptyState>{status === 'open' ? 'No open findings' : 'No findings yet'}</EmptyState>
           ) : (
-            <Stack gap="xs">
-              {SEVERITIES.slice(0, 5).map((s) => (
-                <Group key={s} justify="space-between">
-                  <AnchorLink to="/findings" search={{ severity: s }}>
-                    <SeverityBadge severity={s} />
-                  </AnchorLink>
-                  <Text fw={600}>{bySeverity.data[s]}</Text>
-                </Group>
-              ))}
-            </Stack>
+            <Group align="flex-start" wrap="nowrap">
+              <Stack gap={6} miw={130}>
+                {severityRows.map((r) => (
+                  <Group key={r.severity} justify="space-between" data-testid={`severity-${r.severity}`}>
+                    <AnchorLink to="/findings" search={{ severity: r.severity }}>
+                      <SeverityBadge severity={r.severity} />
+                    </AnchorLink>
+                    <Text fw={600}>{r.count}</Text>
+                  </Group>
+                ))}
+              </Stack>
+              <div style={{ flex: 1 }}>
+                <HorizontalBars
+                  height={150}
+                  rows={severityRows.map((r) => ({
+                    key: r.severity,
+                    count: r.count,
+                    color: SEVERITY_COLOR[r.severity]!,
+                  }))}
+                />
+              </div>
+            </Group>
           )}
         </Card>
-        <Card withBorder>
-          <Title order={4} mb="sm">
-            Findings over time
-          </Title>
-          {overTime.isPending ? (
+        <Card withBorder data-testid="per-day-card">
+          <Group justify="space-between" mb="sm">
+            <Title order={4}>New and fixed per day</Title>
+            {stats.data && (
+              <Text size="sm" c="dimmed" data-testid="per-day-totals">
+                {newInPeriod} new, {fixedInPeriod} fixed in {days} days
+              </Text>
+            )}
+          </Group>
+          {stats.isPending ? (
             <LoadingState />
-          ) : overTime.error ? (
-            <ErrorState error={overTime.error} />
+          ) : stats.error ? (
+            <ErrorState error={stats.error} />
           ) : (
-            <Stack gap="xs">
-              {overTime.data.map((p) => (
-                <div key={p.time}>
-                  <Group justify="space-between">
-                    <Text size="sm">{p.label}</Text>
-                    <Text size="sm" fw={600}>
-                      {p.n}
-                    </Text>
+            <Stack gap={4}>
+              <DailyBars
+                height={170}
+                series={DAILY_SERIES}
+                days={perDay.map((d) => ({ label: d.label, values: [d.new, d.fixed] }))}
+              />
+              <Group gap="md" justify="center">
+                {DAILY_SERIES.map((s) => (
+                  <Group gap={4} key={s.name}>
+                    <div style={{ width: 10, height: 10, background: s.color, borderRadius: 2 }} />
+                    <Text size="xs">{s.name}</Text>
                   </Group>
-                  <Progress.Root size="sm">
-                    <Progress.Section value={(100 * p.n) / maxPeriod} aria-label={`${p.label}: ${p.n} findings`} />
-                  </Progress.Root>
-                </div>
-              ))}
+                ))}
+              </Group>
             </Stack>
           )}
         </Card>
@@ -154,27 +190,57 @@ export default function Overview() {
             </Table>
           )}
         </Card>
-        <Card withBorder>
+        <Card withBorder data-testid="top-hosts-card">
           <Title order={4} mb="sm">
             Most affected hosts
           </Title>
-          {latest.isPending ? (
+          {stats.isPending ? (
             <LoadingState />
-          ) : latest.error ? (
-            <ErrorState error={latest.error} />
-          ) : topHosts.length === 0 ? (
-            <EmptyState>No findings yet</EmptyState>
+          ) : stats.error ? (
+            <ErrorState error={stats.error} />
+          ) : stats.data.top_hosts.length === 0 ? (
+            <EmptyState>No findings</EmptyState>
           ) : (
             <Table>
               <Table.Tbody>
-                {topHosts.map(([host, n]) => (
-                  <Table.Tr key={host}>
+                {stats.data.top_hosts.map((h) => (
+                  <Table.Tr key={h.host}>
                     <Table.Td>
-                      <AnchorLink to="/findings" search={{ host }}>
-                        {host}
+                      <AnchorLink to="/findings" search={{ host: h.host }}>
+                        {h.host}
                       </AnchorLink>
                     </Table.Td>
-                    <Table.Td>{n}</Table.Td>
+                    <Table.Td ta="right">{h.count}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          )}
+        </Card>
+        <Card withBorder data-testid="top-templates-card">
+          <Title order={4} mb="sm">
+            Most frequent findings
+          </Title>
+          {stats.isPending ? (
+            <LoadingState />
+          ) : stats.error ? (
+            <ErrorState error={stats.error} />
+          ) : stats.data.top_templates.length === 0 ? (
+            <EmptyState>No findings</EmptyState>
+          ) : (
+            <Table>
+              <Table.Tbody>
+                {stats.data.top_templates.map((tpl) => (
+                  <Table.Tr key={tpl.template_id}>
+                    <Table.Td>
+                      <SeverityBadge severity={tpl.severity} />
+                    </Table.Td>
+                    <Table.Td>
+                      <AnchorLink to="/findings" search={{ template: tpl.template_id }}>
+                        {tpl.name}
+                      </AnchorLink>
+                    </Table.Td>
+                    <Table.Td ta="right">{tpl.count}</Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>
