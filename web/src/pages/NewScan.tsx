@@ -3,20 +3,16 @@
 // now or is only stored (to run later with Rescan or its schedule).
 import {
   Alert,
-  Badge,
   Button,
   Checkbox,
-  CloseButton,
   Group,
   Paper,
   Stack,
-  Table,
   Text,
   TextInput,
   Textarea,
   Title,
 } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -24,7 +20,7 @@ import { api, ok } from '../api/client';
 import { ButtonLink } from '../components/Links';
 import { ConfigPicker, configFields, NO_CONFIGS } from '../components/ConfigPicker';
 import { NO_SCHEDULE, ScheduleFields, scheduleBody, scheduleFields } from '../components/ScheduleFields';
-import { SeverityBadge } from '../components/Severity';
+import { TemplatePicker } from '../components/TemplatePicker';
 import { ErrorState, fieldError } from '../components/States';
 import { useMe } from '../session';
 import { usePageTitle } from '../components/usePageTitle';
@@ -37,7 +33,6 @@ export default function NewScan() {
   const [targets, setTargets] = useState('');
   const [picked, setPicked] = useState<string[]>([]);
   const [privatePicked, setPrivatePicked] = useState<string[]>([]);
-  const [q, setQ] = useState('');
   const [storeOnly, setStoreOnly] = useState(false);
   const [error, setError] = useState<string>();
   const [configs, setConfigs] = useState(NO_CONFIGS);
@@ -46,18 +41,7 @@ export default function NewScan() {
   const [createdId, setCreatedId] = useState<string>();
   const [scheduleError, setScheduleError] = useState<string>();
   const [busy, setBusy] = useState(false);
-  const [debounced] = useDebouncedValue(q, 300);
 
-  const found = useQuery({
-    queryKey: ['template-pick', debounced],
-    enabled: debounced.trim().length > 0,
-    queryFn: () =>
-      ok(
-        api.GET('/v2/template/search', {
-          params: { query: { q: debounced, limit: 10, fields: 'id,name,severity,uri', facet_size: 1 } },
-        }),
-      ),
-  });
   const privates = useQuery({
     queryKey: ['private-templates'],
     queryFn: () => ok(api.GET('/v1/template', { params: { query: { limit: 200 } } })),
@@ -135,64 +119,7 @@ export default function NewScan() {
       <Paper withBorder p="sm">
         <Stack gap="xs">
           <Text fw={600}>Templates</Text>
-          <Group gap={6}>
-            {picked.length === 0 && (
-              <Text size="sm" c="dimmed">
-                None picked: search the catalogue below.
-              </Text>
-            )}
-            {picked.map((p) => (
-              <Badge
-                key={p}
-                variant="light"
-                rightSection={
-                  <CloseButton
-                    size="xs"
-                    aria-label={`remove ${p}`}
-                    onClick={() => setPicked(picked.filter((x) => x !== p))}
-                  />
-                }
-              >
-                {p}
-              </Badge>
-            ))}
-          </Group>
-          <TextInput
-            placeholder="Search templates (e.g. tech, severity:high, tags:panel)"
-            value={q}
-            onChange={(e) => setQ(e.currentTarget.value)}
-            aria-label="search templates to add"
-          />
-          {found.error && <ErrorState error={found.error} />}
-          {found.data && (
-            <Table data-testid="template-pick">
-              <Table.Tbody>
-                {found.data.results.map((t) => (
-                  <Table.Tr key={t.uri ?? t.id}>
-                    <Table.Td>
-                      <SeverityBadge severity={t.severity} />
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{t.name}</Text>
-                      <Text size="xs" c="dimmed">
-                        {t.uri}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Button
-                        size="xs"
-                        variant="light"
-                        disabled={picked.includes(t.uri ?? t.id ?? '')}
-                        onClick={() => setPicked([...picked, t.uri ?? t.id ?? ''])}
-                      >
-                        Add
-                      </Button>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          )}
+          <TemplatePicker picked={picked} onChange={setPicked} />
           <Text fw={600} mt="sm">
             Private templates
           </Text>

@@ -27,6 +27,7 @@ import { EmptyState, ErrorState, LoadingState } from '../components/States';
 import { templatesRoute } from '../router';
 import { useMe } from '../session';
 import { usePageTitle } from '../components/usePageTitle';
+import { withFilter } from '../components/templateQuery';
 
 const PAGE = 25;
 const FACETS = ['severity', 'type', 'tags', 'author'] as const;
@@ -51,10 +52,6 @@ export function Highlighted({ html }: { html: string }): ReactNode {
     }
     return on ? <mark key={i}>{decode(p)}</mark> : <span key={i}>{decode(p)}</span>;
   });
-}
-
-function quoteValue(v: string): string {
-  return /[\s:"()]/.test(v) ? `"${v.replace(/"/g, '\\"')}"` : v;
 }
 
 export default function Templates() {
@@ -99,7 +96,7 @@ export default function Templates() {
   });
 
   const addFilter = (field: string, value: string) => {
-    const next = `${(search.q ?? '').trim()} ${field}:${quoteValue(value)}`.trim();
+    const next = withFilter(search.q ?? '', field, value);
     setQ(next);
     void navigate({ search: (s) => ({ ...s, q: next, page: undefined }) });
   };
