@@ -139,7 +139,7 @@ javascript:
       User: "{{user}}"
       Pass: "{{pass}}"
     payloads:
-      user: [root, admin]
+      user: [admin, root]
       pass: [toor, s3cret, admin]
     attack: clusterbomb
     threads: 2
