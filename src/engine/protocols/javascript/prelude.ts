@@ -12,13 +12,25 @@ export const REFUSED_MODULES: Record<string, string> = {
 };
 
 /** Modules a script may require, beside the refused ones (docs/protocols.md lists what each supports). */
-export const MODULES = ['net', 'bytes', 'structs', 'redis'];
+export const MODULES = ['net', 'bytes', 'structs', 'redis', 'ssh'];
 
 export const PRELUDE = String.raw`
 'use strict';
 const G = globalThis, Str = String, isArray = Array.isArray, stringify = JSON.stringify, U8 = Uint8Array;
 const define = (name, value) => Object.defineProperty(G, name, { value, writable: true, configurable: true });
-const op = (name, ...args) => host.op(name, args.map(arg));
+const op = (name, ...args) => revive(host.op(name, args.map(arg)));
+// A module object's JSON form arrives as data under toJSON (modules/ssh.ts): it becomes the method
+// JSON.stringify calls, so the script reads Go's field names and to_json/Export write the JSON names.
+function revive(v) {
+  if (v === null || typeof v !== 'object' || v instanceof U8) return v;
+  if (isArray(v)) { for (const x of v) revive(x); return v; }
+  for (const k in v) if (k !== 'toJSON') revive(v[k]);
+  if (Object.prototype.hasOwnProperty.call(v, 'toJSON') && typeof v.toJSON !== 'function') {
+    const json = v.toJSON;
+    Object.defineProperty(v, 'toJSON', { value: () => json, enumerable: false });
+  }
+  return v;
+}
 // What a module call hands the host: a bytes.Buffer as its bytes, a number as it is.
 function arg(v) {
   if (v !== null && typeof v === 'object' && v.__bytes instanceof U8) return v.__bytes;
@@ -173,6 +185,7 @@ const modules = {
   'nuclei/bytes': { NewBuffer, Buffer: NewBuffer },
   'nuclei/structs': hostFns('structs', ['Pack', 'Unpack', 'StructsCalcSize']),
   'nuclei/redis': hostFns('redis', ['GetServerInfo', 'Connect', 'GetServerInfoAuth', 'IsAuthenticated', 'RunLuaScript']),
+  'nuclei/ssh': { SSHClient: client('ssh', ['Connect', 'ConnectWithKey', 'ConnectSSHInfoMode', 'Run', 'SetTimeout', 'Close']) },
 };
 const loaded = {};
 define('require', function require(name) {

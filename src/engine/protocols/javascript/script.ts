@@ -11,12 +11,14 @@ import { PRELUDE, REFUSED_MODULES } from './prelude.ts';
 import { hexDump, netOps } from './modules/net.ts';
 import { structsOps } from './modules/structs.ts';
 import { redisOps } from './modules/redis.ts';
+import { sshOps } from './modules/ssh.ts';
 import type { ConnectGuard } from '../../net/guard.ts';
 
 const OPS: Record<string, HostOp> = {
   ...netOps,
   ...structsOps,
   ...redisOps,
+  ...sshOps,
   Rand: (_env, [n]) => randomBytes(Math.max(0, Math.min(Number(n) || 0, 65536))),
   RandInt: () => randomInt(0, 2 ** 48 - 1),
   'bytes.Hexdump': (_env, [b]) => hexDump(bytesOf(b)),
