@@ -12,7 +12,7 @@ export const REFUSED_MODULES: Record<string, string> = {
 };
 
 /** Modules a script may require, beside the refused ones (docs/protocols.md lists what each supports). */
-export const MODULES = ['net', 'bytes', 'structs', 'redis', 'ssh'];
+export const MODULES = ['net', 'bytes', 'structs', 'redis', 'ssh', 'postgres', 'mysql'];
 
 export const PRELUDE = String.raw`
 'use strict';
@@ -185,6 +185,11 @@ const modules = {
   'nuclei/bytes': { NewBuffer, Buffer: NewBuffer },
   'nuclei/structs': hostFns('structs', ['Pack', 'Unpack', 'StructsCalcSize']),
   'nuclei/redis': hostFns('redis', ['GetServerInfo', 'Connect', 'GetServerInfoAuth', 'IsAuthenticated', 'RunLuaScript']),
+  'nuclei/postgres': { PGClient: client('postgres', ['IsPostgres', 'Connect', 'ConnectWithDB', 'ExecuteQuery']) },
+  'nuclei/mysql': {
+    MySQLClient: client('mysql', ['IsMySQL', 'FingerprintMySQL', 'Connect', 'ConnectWithDSN', 'ExecuteQuery', 'ExecuteQueryOnDB', 'ExecuteQueryWithOpts']),
+    BuildDSN: (o) => op('mysql.BuildDSN', o),
+  },
   'nuclei/ssh': { SSHClient: client('ssh', ['Connect', 'ConnectWithKey', 'ConnectSSHInfoMode', 'Run', 'SetTimeout', 'Close']) },
 };
 const loaded = {};

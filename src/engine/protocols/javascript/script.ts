@@ -12,6 +12,8 @@ import { hexDump, netOps } from './modules/net.ts';
 import { structsOps } from './modules/structs.ts';
 import { redisOps } from './modules/redis.ts';
 import { sshOps } from './modules/ssh.ts';
+import { postgresOps } from './modules/postgres.ts';
+import { mysqlOps } from './modules/mysql.ts';
 import type { ConnectGuard } from '../../net/guard.ts';
 
 const OPS: Record<string, HostOp> = {
@@ -19,6 +21,8 @@ const OPS: Record<string, HostOp> = {
   ...structsOps,
   ...redisOps,
   ...sshOps,
+  ...postgresOps,
+  ...mysqlOps,
   Rand: (_env, [n]) => randomBytes(Math.max(0, Math.min(Number(n) || 0, 65536))),
   RandInt: () => randomInt(0, 2 ** 48 - 1),
   'bytes.Hexdump': (_env, [b]) => hexDump(bytesOf(b)),
