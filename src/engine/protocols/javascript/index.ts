@@ -209,7 +209,6 @@ function argsFor(
 function responseData(b: JsBlock, ctx: BlockContext, out: ScriptOutcome, hostPort: string): Record<string, unknown> {
   const data: Record<string, unknown> = {
     ...out.exports,
-    response: responseValue(out.response),
     success: out.success,
     type: 'javascript',
     request: b.code,
@@ -217,7 +216,9 @@ function responseData(b: JsBlock, ctx: BlockContext, out: ScriptOutcome, hostPor
     matched: hostPort,
   };
   if (b.preCondition) data['request-pre-condition'] = b.preCondition;
+  // As nuclei: a script that failed has no response at all (a negative matcher on it does not match).
   if (out.error !== undefined) data.error = out.error;
+  else data.response = responseValue(out.response);
   if (b.stopAtFirstMatch) data['stop-at-first-match'] = true;
   return data;
 }

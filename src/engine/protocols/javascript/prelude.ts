@@ -12,7 +12,7 @@ export const REFUSED_MODULES: Record<string, string> = {
 };
 
 /** Modules a script may require, beside the refused ones (docs/protocols.md lists what each supports). */
-export const MODULES = ['net', 'bytes', 'structs', 'redis', 'ssh', 'postgres', 'mysql'];
+export const MODULES = ['net', 'bytes', 'structs', 'redis', 'ssh', 'postgres', 'mysql', 'rsync'];
 
 export const PRELUDE = String.raw`
 'use strict';
@@ -190,6 +190,7 @@ const modules = {
     MySQLClient: client('mysql', ['IsMySQL', 'FingerprintMySQL', 'Connect', 'ConnectWithDSN', 'ExecuteQuery', 'ExecuteQueryOnDB', 'ExecuteQueryWithOpts']),
     BuildDSN: (o) => op('mysql.BuildDSN', o),
   },
+  'nuclei/rsync': { IsRsync: (h, p) => op('rsync.IsRsync', h, p), RsyncClient: client('rsync', ['ListModules']) },
   'nuclei/ssh': { SSHClient: client('ssh', ['Connect', 'ConnectWithKey', 'ConnectSSHInfoMode', 'Run', 'SetTimeout', 'Close']) },
 };
 const loaded = {};

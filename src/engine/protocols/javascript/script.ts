@@ -14,6 +14,7 @@ import { redisOps } from './modules/redis.ts';
 import { sshOps } from './modules/ssh.ts';
 import { postgresOps } from './modules/postgres.ts';
 import { mysqlOps } from './modules/mysql.ts';
+import { rsyncOps } from './modules/rsync.ts';
 import type { ConnectGuard } from '../../net/guard.ts';
 
 const OPS: Record<string, HostOp> = {
@@ -23,6 +24,7 @@ const OPS: Record<string, HostOp> = {
   ...sshOps,
   ...postgresOps,
   ...mysqlOps,
+  ...rsyncOps,
   Rand: (_env, [n]) => randomBytes(Math.max(0, Math.min(Number(n) || 0, 65536))),
   RandInt: () => randomInt(0, 2 ** 48 - 1),
   'bytes.Hexdump': (_env, [b]) => hexDump(bytesOf(b)),

@@ -124,7 +124,8 @@ javascript:
     expect(seen.slice(before)).toEqual([]);
   });
 
-  it('payloads run in threads and stop at the first match', async () => {
+  it('payloads stop at the first match', async () => {
+    const before = seen.length;
     const t = tpl(`
 javascript:
   - code: |
@@ -142,7 +143,6 @@ javascript:
       user: [admin, root]
       pass: [toor, s3cret, admin]
     attack: clusterbomb
-    threads: 2
     stop-at-first-match: true
     matchers:
       - type: dsl
@@ -150,7 +150,45 @@ javascript:
 `);
     const events = await scan([t], [`127.0.0.1:${port}`]);
     expect(events).toHaveLength(1);
-    expect(seen.filter((l) => l.startsWith('LOGIN')).length).toBeLessThan(6);
+    // admin/toor, then admin/s3cret matched: nothing after it.
+    expect(seen.slice(before).filter((l) => l.startsWith('LOGIN'))).toEqual([
+      'LOGIN admin toor\r\n',
+      'LOGIN admin s3cret\r\n',
+    ]);
+  });
+
+  it('payloads run in threads, each combination once', async () => {
+    const before = seen.length;
+    const t = tpl(`
+javascript:
+  - code: |
+      const c = require('nuclei/net');
+      const conn = c.Open('tcp', Host + ':' + Port);
+      conn.RecvString();
+      conn.Send('LOGIN ' + User + ' ' + Pass + '\\r\\n');
+      conn.RecvString().trim() === 'OK'
+    args:
+      Host: "{{Host}}"
+      Port: "1"
+      User: "{{user}}"
+      Pass: "{{pass}}"
+    payloads:
+      user: [admin, root]
+      pass: [toor, s3cret, admin]
+    attack: clusterbomb
+    threads: 3
+    matchers:
+      - type: dsl
+        dsl: ["response == true"]
+`);
+    const events = await scan([t], [`127.0.0.1:${port}`]);
+    expect(events).toHaveLength(1);
+    expect(
+      seen
+        .slice(before)
+        .filter((l) => l.startsWith('LOGIN'))
+        .sort(),
+    ).toHaveLength(6);
   });
 
   it('a script error is an error, not a match; fs is refused; an unknown module is refused before running', async () => {
