@@ -7,6 +7,9 @@ import { parseTemplate } from '../../../../src/engine/template/parse.ts';
 import { runScan, unsupportedReason } from '../../../../src/engine/runner.ts';
 import type { ResultEvent } from '../../../../src/engine/output/types.ts';
 import type { Template } from '../../../../src/engine/template/types.ts';
+import { loadTemplates } from '../../../../src/engine/template/index.ts';
+import { startHttpServer } from '../../../helpers/targets.ts';
+import { hasShared, sharedDir } from '../../../helpers/shared.ts';
 
 function tpl(body: string, id = 'js-test'): Template {
   const res = parseTemplate(`id: ${id}\ninfo: { name: ${id}, author: vigil, severity: info }\n${body}`, `${id}.yaml`);
@@ -212,5 +215,31 @@ javascript:
       'x.yaml',
     );
     expect(unsupportedReason(r.template!)).toMatch(/nuclei\/vnc/);
+  });
+});
+
+describe('javascript blocks in flows', () => {
+  it("the corpus's cookies-without-secure: http() then javascript() reading template.http_all_headers", async () => {
+    if (!hasShared('corpus/nuclei-templates')) return;
+    const file = `${sharedDir}/corpus/nuclei-templates/http/misconfiguration/cookies-without-secure.yaml`;
+    const { templates } = await loadTemplates([file]);
+    expect(unsupportedReason(templates[0]!)).toBeUndefined();
+    const insecure = await startHttpServer((_req, res) => {
+      res.setHeader('Set-Cookie', ['sid=abc; HttpOnly', 'pref=dark; Secure']);
+      res.end('ok');
+    });
+    const secure = await startHttpServer((_req, res) => {
+      res.setHeader('Set-Cookie', ['sid=abc; Secure; HttpOnly']);
+      res.end('ok');
+    });
+    try {
+      const hit = await scan(templates, [insecure.url]);
+      expect(hit).toHaveLength(1);
+      expect(hit[0]!['extracted-results']).toEqual(['sid']);
+      expect(await scan(templates, [secure.url])).toEqual([]);
+    } finally {
+      await insecure.close();
+      await secure.close();
+    }
   });
 });
