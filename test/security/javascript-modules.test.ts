@@ -99,6 +99,8 @@ function calls(addr: (host: string) => string) {
     postgres: `require('nuclei/postgres').PGClient().Connect(${h('h')}, Port, 'postgres', '')`,
     mysql: `require('nuclei/mysql').MySQLClient().FingerprintMySQL(${h('h')}, Port)`,
     'mysql-login': `require('nuclei/mysql').MySQLClient().Connect(${h('h')}, Port, 'root', '')`,
+    rsync: `if (!require('nuclei/rsync').IsRsync(${h('h')}, Port).IsRsync) throw new Error('no rsync')`,
+    smtp: `const smtp = require('nuclei/smtp'); new smtp.Client(${h('h')}, Port).SendMail(new smtp.SMTPMessage().From('a@b.c').To('d@e.f').Body('x'))`,
   };
 }
 

@@ -12,7 +12,7 @@ export const REFUSED_MODULES: Record<string, string> = {
 };
 
 /** Modules a script may require, beside the refused ones (docs/protocols.md lists what each supports). */
-export const MODULES = ['net', 'bytes', 'structs', 'redis', 'ssh', 'postgres', 'mysql', 'rsync'];
+export const MODULES = ['net', 'bytes', 'structs', 'redis', 'ssh', 'postgres', 'mysql', 'rsync', 'smtp'];
 
 export const PRELUDE = String.raw`
 'use strict';
@@ -193,6 +193,31 @@ const modules = {
   'nuclei/rsync': { IsRsync: (h, p) => op('rsync.IsRsync', h, p), RsyncClient: client('rsync', ['ListModules']) },
   'nuclei/ssh': { SSHClient: client('ssh', ['Connect', 'ConnectWithKey', 'ConnectSSHInfoMode', 'Run', 'SetTimeout', 'Close']) },
 };
+function SmtpClient(host, port) {
+  const h = host === undefined || host === null ? '' : Str(host);
+  const p = port === undefined || port === null ? '' : Str(port);
+  if (h === '') throw new Error('host cannot be empty');
+  if (!/^\d+$/.test(p) || Number(p) < 1 || Number(p) > 65535) throw new Error('port must be a valid number');
+  return {
+    IsSMTP: () => op('smtp.IsSMTP', h, p),
+    IsOpenRelay: (m) => op('smtp.IsOpenRelay', h, p, m && m.__message ? m.__message() : m),
+    SendMail: (m) => op('smtp.SendMail', h, p, m && m.__message ? m.__message() : m),
+  };
+}
+function SMTPMessage() {
+  const d = { from: '', to: [], sub: '', msg: '', user: '', pass: '' };
+  const self = {
+    From(v) { d.from = Str(v); return self; },
+    To(v) { d.to.push(Str(v)); return self; },
+    Subject(v) { d.sub = Str(v); return self; },
+    Body(v) { d.msg = v instanceof U8 ? fromUtf8(v) : Str(v); return self; },
+    Auth(u, p) { d.user = Str(u); d.pass = Str(p); return self; },
+    String() { return 'To: ' + d.to.join(',') + '\r\n' + (d.sub ? 'Subject: ' + d.sub + '\r\n' : '') + '\r\n' + d.msg + '\r\n'; },
+    __message() { return d; },
+  };
+  return self;
+}
+modules['nuclei/smtp'] = { Client: SmtpClient, SMTPMessage };
 const loaded = {};
 define('require', function require(name) {
   const n = Str(name);

@@ -15,6 +15,7 @@ import { sshOps } from './modules/ssh.ts';
 import { postgresOps } from './modules/postgres.ts';
 import { mysqlOps } from './modules/mysql.ts';
 import { rsyncOps } from './modules/rsync.ts';
+import { smtpOps } from './modules/smtp.ts';
 import type { ConnectGuard } from '../../net/guard.ts';
 
 const OPS: Record<string, HostOp> = {
@@ -25,6 +26,7 @@ const OPS: Record<string, HostOp> = {
   ...postgresOps,
   ...mysqlOps,
   ...rsyncOps,
+  ...smtpOps,
   Rand: (_env, [n]) => randomBytes(Math.max(0, Math.min(Number(n) || 0, 65536))),
   RandInt: () => randomInt(0, 2 ** 48 - 1),
   'bytes.Hexdump': (_env, [b]) => hexDump(bytesOf(b)),
