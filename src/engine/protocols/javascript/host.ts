@@ -182,5 +182,6 @@ export async function connectTcp(env: HostEnv, host: string, port: number): Prom
     throw err;
   }
   socket.on('error', () => {}); // later errors surface through the client that owns the socket
+  socket.once('close', () => env.drop(id)); // a closed socket no longer counts against the script's limit
   return socket;
 }

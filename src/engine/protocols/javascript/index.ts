@@ -118,9 +118,14 @@ interface State {
 async function execute(b: JsBlock, ctx: BlockContext): Promise<BlockResult> {
   const st: State = { matched: false, requests: 0, stop: false };
   const target = ctx.target ?? '';
+  const seen = new Set<string>();
   for (const port of b.ports.length > 0 ? b.ports : ['']) {
     if (st.stop || ctx.o.signal?.aborted) break;
-    await runOnPort(b, ctx, st, addressFor(target, port, b.excludePorts));
+    const a = addressFor(target, port, b.excludePorts);
+    // An input with its own port keeps it for every port of the template: run it once.
+    if (seen.has(joinHostPort(a.host, a.port))) continue;
+    seen.add(joinHostPort(a.host, a.port));
+    await runOnPort(b, ctx, st, a);
   }
   return {
     matched: st.matched,

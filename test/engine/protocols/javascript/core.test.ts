@@ -243,3 +243,28 @@ describe('javascript blocks in flows', () => {
     }
   });
 });
+
+describe('javascript module limits', () => {
+  it('a script may make many module calls in a row: closed connections do not count against its limit', async () => {
+    const redisUp = await new Promise<boolean>((resolve) => {
+      const s = net.connect({ host: '127.0.0.1', port: 6379 }, () => (s.destroy(), resolve(true)));
+      s.on('error', () => resolve(false));
+    });
+    if (!redisUp) return console.warn('skipped: no Redis on 127.0.0.1:6379');
+    const t = tpl(`
+javascript:
+  - code: |
+      const r = require('nuclei/redis');
+      let n = 0;
+      for (let i = 0; i < 100; i++) if (r.GetServerInfo(Host, Port).includes('redis_version')) n++;
+      n
+    args:
+      Host: "{{Host}}"
+      Port: "6379"
+    matchers:
+      - type: dsl
+        dsl: ["response == 100"]
+`);
+    expect(await scan([t], ['127.0.0.1:6379'])).toHaveLength(1);
+  });
+});
