@@ -3,7 +3,7 @@
 // SHA-256 of the template's text before that line (surrounding white space trimmed), and <fragment> is
 // the MD5 of the signing public key's X coordinate, which names the key. A template is verified when one
 // trusted certificate's key verifies it: ProjectDiscovery's (a data file beside this one) and those an
-// operator adds (`vigil scan -tc`, NUCLEI_USER_CERTIFICATE, the platform's VIGIL_TEMPLATE_CERTIFICATES).
+// operator adds (`vigil scan --trust-certificate`, NUCLEI_USER_CERTIFICATE, the platform's VIGIL_TEMPLATE_CERTIFICATES).
 import { readFileSync } from 'node:fs';
 import type { KeyObject } from 'node:crypto';
 import { crypto } from '../lazy.ts';
