@@ -65,6 +65,7 @@ describe('unsigned code and javascript templates on the platform', { timeout: 12
     ]);
     expect(scan).toMatchObject({ status: 'finished', total_result: 1, total_template: 1 });
     expect(log).toContain('template not run: it is a javascript template not signed by a trusted key');
+    expect(log).toContain('1 unsigned template(s) refused');
   });
 
   it.runIf(hasShared('corpus/nuclei-templates/javascript'))(
