@@ -193,6 +193,7 @@ async function scanAction(flags: ScanFlags): Promise<void> {
     requestsPerTarget,
     loadScanSecrets,
     signersFor,
+    signatureRefusal,
   } = await import('../engine/index.ts');
   const certificates = trustedCertificates(flags.trustCertificate);
   try {
@@ -305,7 +306,15 @@ async function scanAction(flags: ScanFlags): Promise<void> {
     }
     // Per protocol: how many templates ran, how many were left out and why.
     for (const line of formatProtocolSummary(
-      protocolSummary(templates, (t) => unsupportedReason(t, { workflows: true })),
+      protocolSummary(
+        templates,
+        (t) =>
+          signatureRefusal(t, {
+            trustedCertificates: certificates,
+            allowUnsigned: flags.allowUnsignedTemplates,
+            disableUnsigned: flags.disableUnsignedTemplates,
+          }) ?? unsupportedReason(t, { workflows: true }),
+      ),
     ))
       say('info', `templates by protocol: ${line}`);
     if (showStats) {
