@@ -9,6 +9,7 @@ import type { TestUser } from '../helpers/app.ts';
 import { startHttpServer, type TestServer } from '../helpers/targets.ts';
 import { hasShared } from '../helpers/shared.ts';
 import { corpusDir } from '../helpers/templates.ts';
+import { closeEngineThreads, useEngineThreads } from '../../src/platform/scans/engine-pool.ts';
 
 const UNSIGNED_JS = `id: unsigned-js
 info: {name: unsigned js, author: mallory, severity: critical}
@@ -125,5 +126,42 @@ describe('unsigned code and javascript templates on the platform', { timeout: 12
     expect((await scanLog([{ name: 'unsigned.yaml', contents: UNSIGNED_JS }])).log).toContain(
       'not signed by a trusted key',
     );
+  });
+});
+
+// `vigil serve` runs the engine on worker threads: the same refusal holds there.
+describe('unsigned templates on engine threads', { timeout: 120_000 }, () => {
+  let t: ScanTestApp;
+  let web: TestServer;
+  beforeAll(async () => {
+    useEngineThreads(1);
+    t = await createScanApp('pglite');
+    web = await startHttpServer((_q, res) => res.end('VULNERABLE-MARKER'));
+  });
+  afterAll(async () => {
+    await web?.close();
+    await t?.close();
+    await closeEngineThreads();
+  });
+
+  it('refuses the unsigned javascript template and runs the rest', async () => {
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/scans',
+      payload: {
+        targets: [web.url],
+        private_templates: [
+          { name: 'unsigned.yaml', contents: UNSIGNED_JS },
+          { name: 'marker.yaml', contents: MARKER_TEMPLATE },
+        ],
+      },
+    });
+    const id = res.json().id;
+    const scan = await t.waitStatus(id, ['finished', 'failed']);
+    expect(scan).toMatchObject({ status: 'finished', total_result: 1, total_template: 1 });
+    const link = (await t.request({ method: 'GET', url: `/v1/scans/${id}/scan_log/export?format=json` })).json()
+      .url as string;
+    const log = (await t.request({ method: 'GET', url: new URL(link).pathname, key: null })).body;
+    expect(log).toContain('it is a javascript template not signed by a trusted key');
   });
 });
