@@ -21,6 +21,8 @@ const SHORT_ALIASES: Record<string, string> = {
   '-etags': '--exclude-tags',
   '-V': '--var',
   '-lna': '--restrict-local-network-access',
+  '-dut': '--disable-unsigned-templates',
+  '-aut': '--allow-unsigned-templates',
 };
 
 export function translateShortFlags(argv: string[]): string[] {
@@ -81,6 +83,9 @@ interface ScanFlags {
   traceRoots?: string[];
   tracePort?: number;
   restrictLocalNetworkAccess?: boolean;
+  disableUnsignedTemplates?: boolean;
+  allowUnsignedTemplates?: boolean;
+  trustCertificate?: string[];
 }
 
 class UsageError extends Error {}
@@ -149,6 +154,24 @@ export function loginTemplateDirs(templatesDir: string | undefined, templates: s
   return [...new Set([...folders.map((f) => path.resolve(f)), process.cwd()])];
 }
 
+/**
+ * Template-signing certificates trusted besides ProjectDiscovery's: each --trust-certificate file, and
+ * NUCLEI_USER_CERTIFICATE (PEM text, or a file holding it) as nuclei reads it.
+ */
+export function trustedCertificates(files: string[] = [], env: NodeJS.ProcessEnv = process.env): string[] {
+  const read = (file: string, what: string) => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch (err) {
+      throw new UsageError(`cannot read ${what} ${file}: ${(err as NodeJS.ErrnoException).code ?? err}`);
+    }
+  };
+  const out = files.map((f) => read(f, 'certificate'));
+  const fromEnv = env.NUCLEI_USER_CERTIFICATE?.trim();
+  if (fromEnv) out.push(fromEnv.includes('-----BEGIN') ? fromEnv : read(fromEnv, 'NUCLEI_USER_CERTIFICATE file'));
+  return out;
+}
+
 async function scanAction(flags: ScanFlags): Promise<void> {
   const vars = parseVars(flags.var);
   const targets = readTargets(flags);
@@ -169,7 +192,15 @@ async function scanAction(flags: ScanFlags): Promise<void> {
     fileWorkflowSource,
     requestsPerTarget,
     loadScanSecrets,
+    signersFor,
+    signatureRefusal,
   } = await import('../engine/index.ts');
+  const certificates = trustedCertificates(flags.trustCertificate);
+  try {
+    signersFor(certificates);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
   const loaded = await loadTemplates(flags.templates, filter);
   if (loaded.issues.length > 0) reportLoadIssues(loaded.issues, flags);
   // Self-contained templates (OSINT lookups, token checks against third-party APIs) contact the hosts
@@ -239,13 +270,19 @@ async function scanAction(flags: ScanFlags): Promise<void> {
       tracePort: flags.tracePort,
       // Off by default, as in nuclei: `vigil scan` goes wherever its targets and templates lead.
       egress: flags.restrictLocalNetworkAccess ? { publicOnly: true } : undefined,
+      trustedCertificates: certificates,
+      allowUnsigned: flags.allowUnsignedTemplates,
+      disableUnsigned: flags.disableUnsignedTemplates,
       onResult: write,
       onNotice: (m) => {
-        if (m.startsWith('skipped template')) return; // summed up by reason after the scan
+        // Summed up after the scan: by reason, and the refused ones in one count.
+        if (m.startsWith('skipped template') || m.startsWith('refused template')) return;
         const level = m.startsWith('skipped host') ? 'warn' : 'info';
         say(level, m);
       },
-      onTemplateSkipped: (_id, reason) => notRun.set(reason, (notRun.get(reason) ?? 0) + 1),
+      onTemplateSkipped: (_id, reason) => {
+        if (!/trusted key/.test(reason)) notRun.set(reason, (notRun.get(reason) ?? 0) + 1);
+      },
       onProgress: showStats
         ? (p) =>
             process.stderr.write(
@@ -253,6 +290,12 @@ async function scanAction(flags: ScanFlags): Promise<void> {
             )
         : undefined,
     });
+    if (stats.refusedUnsigned > 0) {
+      const how = flags.disableUnsignedTemplates
+        ? 'no trusted key signed them (-dut)'
+        : 'code and javascript templates run only when signed by a trusted key (--trust-certificate adds one; --allow-unsigned-templates runs them anyway)';
+      say('warn', `${stats.refusedUnsigned} unsigned template(s) refused: ${how}`);
+    }
     if (notRun.size > 0) {
       const total = [...notRun.values()].reduce((a, b) => a + b, 0);
       const why = [...notRun]
@@ -263,7 +306,15 @@ async function scanAction(flags: ScanFlags): Promise<void> {
     }
     // Per protocol: how many templates ran, how many were left out and why.
     for (const line of formatProtocolSummary(
-      protocolSummary(templates, (t) => unsupportedReason(t, { workflows: true })),
+      protocolSummary(
+        templates,
+        (t) =>
+          signatureRefusal(t, {
+            trustedCertificates: certificates,
+            allowUnsigned: flags.allowUnsignedTemplates,
+            disableUnsigned: flags.disableUnsignedTemplates,
+          }) ?? unsupportedReason(t, { workflows: true }),
+      ),
     ))
       say('info', `templates by protocol: ${line}`);
     if (showStats) {
@@ -344,6 +395,19 @@ export function registerScan(program: Command): void {
       'also run self-contained templates, which contact the hosts they name instead of the targets (-esc; off by default, as in nuclei)',
     )
     .option('--exclude-tags <tags>', 'leave out templates having any of these tags (comma-separated, -etags)', list)
+    .option(
+      '--disable-unsigned-templates',
+      'refuse every template no trusted key signed (-dut, as in nuclei; code and javascript templates need a signature anyway)',
+    )
+    .option(
+      '--allow-unsigned-templates',
+      'run code and javascript templates no trusted key signed (-aut; Vigil refuses them by default, nuclei never runs unsigned code templates)',
+    )
+    .option(
+      '--trust-certificate <file>',
+      "trust templates signed with this template-signing certificate (PEM, as `nuclei -sign` makes), besides ProjectDiscovery's (repeatable; NUCLEI_USER_CERTIFICATE adds one too)",
+      collect,
+    )
     .action(async (flags: ScanFlags) => {
       try {
         await scanAction(flags);

@@ -46,6 +46,13 @@ export function registerWorker(program: Command): void {
         process.exit(1);
       }
       const { db, queue } = platform;
+      // VIGIL_TEMPLATE_CERTIFICATES: a file that is no signing certificate stops the worker, named.
+      try {
+        (await import('../platform/templates/signing.ts')).templateCertificates();
+      } catch (err) {
+        console.error(`vigil: ${(err as Error).message}`);
+        process.exit(1);
+      }
       if (opts.secretFile?.length) {
         // Loaded (and dynamic logins run) before any job is taken; a broken file stops the worker.
         const { useSecretFiles } = await import('../platform/scans/worker-secrets.ts');

@@ -7,6 +7,18 @@ export { parseTemplate, loadTemplateFile, loadTemplates } from './template/index
 export type { ParseOptions, ParseResult, LoadOptions, LoadResult, TemplateFilter } from './template/index.ts';
 export type { Template, TemplateIssue, HttpRequest, Severity } from './template/types.ts';
 
+// Template signatures (nuclei's `# digest:` line): the trusted signers (ProjectDiscovery's certificate and
+// an operator's), checking one template's text, and the policy a scan applies to code/javascript templates.
+export {
+  TemplateSigners,
+  signersFor,
+  readSigningCertificate,
+  hasDigest,
+  PD_SIGNER,
+  type SignatureStatus,
+} from './template/signature.ts';
+export { signatureRefusal, needsSignature, type SignaturePolicy } from './runner/signature-gate.ts';
+
 // Running: a scan (targets x templates, results through callbacks), one template on one target, why a
 // template cannot run here, and closing the pooled connections when a process is done.
 export { runScan, executeTemplate, unsupportedReason, closeClients } from './runner.ts';

@@ -18,6 +18,7 @@ import { fastAbortController } from './runner/run-signal.ts';
 import type { ExecuteTemplateOptions, ScanOptions, ScanStats } from './runner/types.ts';
 import { redactEvent } from './secrets/redact.ts';
 import { guardFor } from './net/guard.ts';
+import { signatureRefusal } from './runner/signature-gate.ts';
 
 export type {
   ScanOptions,
@@ -47,7 +48,16 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
   const started = performance.now();
   const runnable: Template[] = [];
   let skippedTemplates = 0;
+  let refusedUnsigned = 0;
   for (const t of opts.templates) {
+    // The signature first: an unsigned javascript template is refused, not "not run yet".
+    const refused = signatureRefusal(t, opts);
+    if (refused) {
+      refusedUnsigned++;
+      opts.onNotice?.(`refused template ${t.id}: it ${refused}`);
+      opts.onTemplateSkipped?.(t.id, `it ${refused}`);
+      continue;
+    }
     const why = unsupportedReason(t, { workflows: Boolean(opts.workflowSource) });
     if (why) {
       skippedTemplates++;
@@ -69,7 +79,7 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
   const total = units.reduce((a, u) => a + u.inputs.length * (1 + u.members.length), 0);
   const stats: ScanStats = {
     templates: runnable.length,
-    skippedTemplates,
+    skippedTemplates: skippedTemplates + refusedUnsigned,
     targets: targets.length,
     total,
     done: 0,
@@ -80,6 +90,7 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
     durationMs: 0,
     aborted: false,
     skippedHosts: 0,
+    refusedUnsigned,
   };
   const bucket = new TokenBucket(opts.rateLimit ?? 150);
   // A host skipped after too many errors is said once (nuclei prints it too), counted in the stats, and
@@ -146,7 +157,7 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
         try {
           if (t.workflows?.length && opts.workflowSource) {
             const r = await runWorkflow(t, target, opts.workflowSource, async (sub, input) => {
-              const why = unsupportedReason(sub);
+              const why = signatureRefusal(sub, opts) ?? unsupportedReason(sub);
               if (why) {
                 // Once per template, not once per target.
                 if (!workflowSkips.has(sub.id))

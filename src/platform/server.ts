@@ -1,6 +1,8 @@
 // The whole `vigil serve` process: open the database (migrations), bootstrap the owner, start the job
 // queue and (unless told not to) an in-process worker, then listen. stop() undoes it in the safe order:
 // stop taking requests and let in-flight ones finish, let running jobs finish, close queue and database.
+import { platformSigners } from './templates/signing.ts';
+import { recheckSignatures } from './templates/signature-recheck.ts';
 import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import type PgBoss from 'pg-boss';
@@ -111,6 +113,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const bootstrap: RunningServer['bootstrap'] = { email: boot.email, apiKey: boot.apiKey };
     if (boot.userId && boot.teamId)
       bootstrap.passwordToken = (await createPasswordLink(db, boot.userId, boot.teamId)).token;
+    // VIGIL_TEMPLATE_CERTIFICATES read now: a file that is no signing certificate stops the start, named.
+    const signers = platformSigners().signers;
     const ctx: AppContext = { db, config, log, queue };
     app = await buildApp(ctx);
     if (opts.worker !== false) {
@@ -134,6 +138,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     config.port = port;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
     if (config.templatesDir) void importTemplatesAtStart(db, config.templatesDir, log);
+    // Stored templates checked under other trusted certificates (or none yet) are checked again.
+    void recheckSignatures(db)
+      .then((changed) => {
+        if (changed > 0)
+          log.info({ changed, signers }, 'template signatures checked again against the trusted certificates');
+      })
+      .catch((err) => log.warn({ err }, 'checking template signatures again failed'));
     return { app, ctx, url: `${config.tlsCert ? 'https' : 'http'}://${host}:${port}`, bootstrap, stop };
   } catch (err) {
     await stop();

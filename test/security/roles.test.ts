@@ -24,6 +24,8 @@ const EXCEPTIONS: Record<string, Who[] | 'public'> = {
   'POST /v1/instance/team-creators': ['OWNER'],
   'DELETE /v1/instance/team-creators': ['OWNER'],
   'DELETE /v1/user/team': ['OWNER'],
+  // Running unsigned code and javascript templates is a risk the team's Owner alone takes.
+  'PATCH /v1/user/team/settings': ['OWNER'],
   'GET /v1/export/download/:token': 'public', // the token is the credential
   'GET /v1/template/share/:template_id': 'public', // the share link's token is the credential
   // Reads the hosted platform makes with POST (they answer hosted_only here): open to every member.
@@ -46,6 +48,7 @@ const EXCEPTIONS: Record<string, Who[] | 'public'> = {
  */
 const BODIES: Record<string, unknown> = {
   'PATCH /v1/user/team/member': { email: 'guest-matrix@example.com', role: 'GUEST' },
+  'PATCH /v1/user/team/settings': { allow_unsigned_templates: false },
 };
 
 function expected(method: string, url: string): Who[] | 'public' {

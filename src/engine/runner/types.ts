@@ -4,6 +4,7 @@ import type { AttackType, Template } from '../template/types.ts';
 import type { ResultEvent } from '../output/types.ts';
 import type { SecretApplier } from '../protocols/http/types.ts';
 import type { EgressPolicy } from '../net/policy.ts';
+import type { SignaturePolicy } from './signature-gate.ts';
 
 export type { SecretApplier, ResultEvent };
 
@@ -23,7 +24,7 @@ export interface ProgressInfo {
   matched: number;
 }
 
-export interface ScanOptions {
+export interface ScanOptions extends SignaturePolicy {
   targets: string[];
   templates: Template[];
   concurrency?: number;
@@ -86,6 +87,8 @@ export interface ScanStats {
   aborted: boolean;
   /** Hosts skipped after reaching the max host errors limit. */
   skippedHosts: number;
+  /** Templates refused for their signature (code and javascript ones no trusted key signed; all with -dut). */
+  refusedUnsigned: number;
 }
 
 export interface ExecuteTemplateOptions {

@@ -108,6 +108,8 @@ export function parseTemplate(text: string, file: string, opts: ParseOptions = {
     return { issues: [], warnings: [], notTemplate: true };
   }
   const template = build(doc, raw, file, out, { ...opts, file });
+  // The text as written, kept only when {{randstr}} changed it: a signature covers what was written.
+  if (template && raw !== text) template.source = text;
   const ok = out.errors.length === 0 && template;
   return { template: ok ? template : undefined, issues: out.errors, warnings: out.warnings };
 }

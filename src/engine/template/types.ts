@@ -141,6 +141,8 @@ export interface Template {
   type: string;
   /** The source text after preprocessing ({{randstr}} replaced). */
   raw: string;
+  /** The text as written, when preprocessing changed it (signatures are checked over this). */
+  source?: string;
 }
 
 /** One problem found while loading a template: file, field path (e.g. `http[0].matchers[1].type`) and reason. */

@@ -10,6 +10,8 @@ export const ACTIONS = [
   'team:manage_members',
   'team:manage_settings',
   'team:delete',
+  // Let the team's scans run code and javascript templates no trusted key signed: the Owner's call alone.
+  'team:trust_unsigned_templates',
   'billing:manage',
   'integrations:manage',
   'scans:view',
@@ -48,7 +50,7 @@ const ADMIN: Action[] = [
 ];
 
 const TABLE: Record<Role, ReadonlySet<Action>> = {
-  OWNER: new Set<Action>([...ADMIN, 'team:delete', 'billing:manage']),
+  OWNER: new Set<Action>([...ADMIN, 'team:delete', 'team:trust_unsigned_templates', 'billing:manage']),
   ADMIN: new Set<Action>(ADMIN),
   MEMBER: new Set<Action>(READ),
   VIEWER: new Set<Action>(READ),

@@ -307,3 +307,16 @@ export async function deleteTeam(db: Db, teamId: string, moveDefaultTo: string):
   await db.query('DELETE FROM teams WHERE id = $1', [teamId]);
   await db.query('UPDATE users SET default_team_id = $2 WHERE default_team_id = $1', [teamId, moveDefaultTo]);
 }
+
+/** Whether the team's scans run code and javascript templates no trusted key signed (teams.allow_unsigned_templates). */
+export async function teamAllowsUnsigned(db: Db, teamId: string): Promise<boolean> {
+  const { rows } = await db.query<{ allow: boolean }>(
+    'SELECT allow_unsigned_templates AS allow FROM teams WHERE id = $1',
+    [teamId],
+  );
+  return rows[0]?.allow ?? false;
+}
+
+export async function setTeamAllowsUnsigned(db: Db, teamId: string, allow: boolean): Promise<void> {
+  await db.query('UPDATE teams SET allow_unsigned_templates = $2 WHERE id = $1', [teamId, allow]);
+}

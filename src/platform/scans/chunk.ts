@@ -2,6 +2,8 @@
 // targets with the scan's templates, then mark it done. Safe to run twice: a retried chunk (worker killed,
 // job expired) stores nothing twice. The parts: chunk-guard.ts (stop checks and the slot lease),
 // result-sink.ts (findings and log records in batches), engine-backend.ts (engine threads or this thread).
+import { templateCertificates } from '../templates/signing.ts';
+import { teamAllowsUnsigned } from '../auth/store.ts';
 import type { ScanOptions } from '../../engine/index.ts';
 import type { AppContext } from '../shared/context.ts';
 import { setDebugOutput } from '../../engine/index.ts';
@@ -121,6 +123,10 @@ async function runLeased(
     // The deny list decides every connection the scan's templates make (redirects, absolute URLs, raw
     // requests, every protocol), on the address connected to.
     egress: scanEgress(ctx.config),
+    // code and javascript templates run only when a trusted key signed them, unless the team's Owner
+    // allowed unsigned ones (PATCH /v1/user/team/settings); refusals go to the scan log with the reason.
+    trustedCertificates: templateCertificates(),
+    allowUnsigned: await teamAllowsUnsigned(ctx.db, scan.team_id),
   };
   const engineRun = { scanId, run, targets: chunk.targets, options, signal: guard.signal, sink };
   let loadedNone: boolean;

@@ -17,6 +17,9 @@ export type ThreadScanOptions = Pick<
   | 'socks5Proxy'
   | 'headers'
   | 'egress'
+  | 'trustedCertificates'
+  | 'allowUnsigned'
+  | 'disableUnsigned'
 >;
 
 /** A template's text for a thread; `dependency`: only a workflow of the scan may run it. */

@@ -62,6 +62,8 @@ export function resultSink(
   }, 2_000);
 
   const notRun = new Set<string>();
+  // Templates refused for their signature: summed up in one log record when the chunk finishes.
+  const refused = new Set<string>();
   let totalsQueued = false;
   return {
     log(row) {
@@ -116,6 +118,7 @@ export function resultSink(
         error: `template not run: ${reason}`,
       });
       notRun.add(templateId);
+      if (/trusted key/.test(reason)) refused.add(templateId);
       if (totalsQueued) return;
       totalsQueued = true;
       // Skips are reported together when templates load: one update after the last of them.
@@ -130,6 +133,21 @@ export function resultSink(
       });
     },
     async finish() {
+      if (refused.size > 0) {
+        logs.push({
+          target: '',
+          templateId: 'unsigned-templates',
+          matched: false,
+          severity: null,
+          event: null,
+          vulnHash: null,
+          at: new Date(),
+          error:
+            `${refused.size} unsigned template(s) refused: code and javascript templates run only when a trusted key ` +
+            "signed them (the team's Owner can allow unsigned ones in the team settings)",
+        });
+        refused.clear();
+      }
       flush();
       await writing;
       if (writeError) throw writeError;

@@ -35,6 +35,9 @@ export const RECORD_COLUMNS: Record<string, string> = {
   is_new: 'is_new',
   is_svcteam: 'is_svcteam',
   remediation: 'remediation',
+  // Vigil's own: whether a trusted key signed the template (its `# digest:` line), and whose.
+  is_signed: 'signed_by',
+  signed_by: 'signed_by',
 };
 export const RECORD_FIELDS = Object.keys(RECORD_COLUMNS);
 
@@ -64,6 +67,10 @@ export function toRecord(row: Partial<TemplateRow>, fields: string[] = RECORD_FI
   const out: TemplateRecord = {};
   for (const f of fields) {
     const v = (row as Record<string, unknown>)[RECORD_COLUMNS[f]!];
+    if (f === 'is_signed') {
+      out[f] = v !== null && v !== undefined;
+      continue;
+    }
     if (v === null || v === undefined) continue;
     out[f] = v instanceof Date ? v.toISOString() : v;
   }

@@ -2,6 +2,7 @@
 // (parseTemplate), so the store accepts exactly what the scanner can load.
 import { createHash } from 'node:crypto';
 import { parseTemplate, type ParseOptions, type TemplateIssue } from '../../engine/index.ts';
+import { signatureKeys, signedBy } from './signing.ts';
 
 /** What the store writes for one template; the caller adds uri, template_id, team and flags. */
 export interface TemplateFields {
@@ -18,6 +19,10 @@ export interface TemplateFields {
   cve_ids: string[];
   digest: string;
   raw: string;
+  /** Common name of the trusted certificate whose key verified the template's `# digest:` line; null: none did. */
+  signed_by: string | null;
+  /** The set of trusted certificates signed_by was decided under (signing.ts). */
+  signature_keys: string;
   /** Payload files read at import (name as written -> values); null when the template names none. */
   payload_files?: Record<string, string[]> | null;
   description: string | null;
@@ -77,6 +82,8 @@ export function readTemplate(text: string, file: string, opts: ParseOptions = {}
       // The digest and raw are of the text as written (parseTemplate's raw has {{randstr}} filled in).
       digest: digestOf(text),
       raw: text,
+      signed_by: signedBy(text),
+      signature_keys: signatureKeys(),
       payload_files: Object.keys(payloadFiles).length ? payloadFiles : null,
       description: info.description?.trim() || null,
       impact: info.impact?.trim() || null,

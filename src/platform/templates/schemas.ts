@@ -60,6 +60,17 @@ export const TemplateRecord = Type.Object(
     is_new: Bool,
     is_svcteam: Bool,
     remediation: Str,
+    is_signed: Type.Optional(
+      Type.Boolean({
+        description:
+          "whether a trusted key signed the template (its `# digest:` line): ProjectDiscovery's or a certificate in VIGIL_TEMPLATE_CERTIFICATES",
+      }),
+    ),
+    signed_by: Type.Optional(
+      Type.String({
+        description: "the signer: the trusted certificate's common name, e.g. projectdiscovery/nuclei-templates",
+      }),
+    ),
   },
   { title: 'Template' },
 );

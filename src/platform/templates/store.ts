@@ -70,6 +70,8 @@ const WRITE_COLUMNS = [
   'is_early',
   'is_svcteam',
   'payload_files',
+  'signed_by',
+  'signature_keys',
 ] as const;
 const JSON_COLUMNS = new Set(['classification', 'metadata', 'ai_meta', 'payload_files']);
 // Three extra parameters per row feed the weighted search document.
@@ -449,4 +451,32 @@ export async function getEarly(db: Db, idOrUri: string): Promise<TemplateRow | u
     [idOrUri],
   );
   return res.rows[0];
+}
+
+/** Up to `limit` rows carrying a `# digest:` line whose signature was checked under other keys than `keys`. */
+export async function signatureRecheckBatch(
+  db: Db,
+  keys: string,
+  limit: number,
+): Promise<{ pk: number; raw: string; signed_by: string | null }[]> {
+  const res = await db.query<{ pk: number; raw: string; signed_by: string | null }>(
+    `SELECT pk, raw, signed_by FROM templates
+     WHERE signature_keys IS DISTINCT FROM $1 AND strpos(raw, '# digest: ') > 0 ORDER BY pk LIMIT $2`,
+    [keys, limit],
+  );
+  return res.rows.map((r) => ({ ...r, pk: Number(r.pk) }));
+}
+
+/** Records who signed each row (NULL: no trusted key) and under which trusted keys that was decided. */
+export async function writeSignatures(
+  db: Db,
+  rows: { pk: number; signed_by: string | null }[],
+  keys: string,
+): Promise<void> {
+  if (rows.length === 0) return;
+  await db.query(
+    `UPDATE templates AS t SET signed_by = u.signed_by, signature_keys = $3
+     FROM unnest($1::bigint[], $2::text[]) AS u(pk, signed_by) WHERE t.pk = u.pk`,
+    [rows.map((r) => r.pk), rows.map((r) => r.signed_by), keys],
+  );
 }

@@ -52,7 +52,7 @@ beforeAll(async () => {
     },
   });
   web = await startHttpServer((req, res) => {
-    if (req.url === '/origin/shop.vigil-cdn.test.') return res.end('DEPLOYMENT_NOT_FOUND');
+    if (req.url === '/origin/shop.vigil-cdn.test') return res.end('DEPLOYMENT_NOT_FOUND');
     if (req.url === '/v/4.0.2') return res.end('known vulnerable build 4.0.2');
     if (req.url === '/ws-ok') return res.end('websocket said ok');
     if (req.url === '/big') return res.end(`${'x'.repeat(1_500_000)} token=abc`);
@@ -174,7 +174,7 @@ dns:
   }
 
   // nuclei's condition-flow example (vercel-hosted-detection) with the name fixed and the origin local:
-  // the dns block's answer is exported as dns_cname for the http block.
+  // the dns block's answer is exported as dns_cname for the http block (no trailing dot, as nuclei's cname).
   it('dns() && http(): a CNAME match opens the gate and http uses dns_cname; no match keeps it shut', async () => {
     const viaLocalhost = tpl(`${head('cdn-takeover-local')}flow: dns() && http()
 dns:
@@ -194,10 +194,10 @@ http:
     // dns takes the input's host name (an IP is no dns input, in nuclei too): localhost, on 127.0.0.1.
     const target = `http://localhost:${web.port}`;
     const events = await scan(viaLocalhost, [target], { resolvers: [dns.resolver] });
-    expect(web.requests.slice(before).map((r) => r.url)).toEqual(['/origin/shop.vigil-cdn.test.']);
+    expect(web.requests.slice(before).map((r) => r.url)).toEqual(['/origin/shop.vigil-cdn.test']);
     expect(events.map((e) => `${e.type}:${e['matched-at']}`)).toEqual([
       'dns:shop.vigil.test',
-      `http:${target}/origin/shop.vigil-cdn.test.`,
+      `http:${target}/origin/shop.vigil-cdn.test`,
     ]);
     const shut = tpl(`${head('cdn-takeover-shut')}flow: dns() && http()
 dns:

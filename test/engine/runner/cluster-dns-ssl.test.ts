@@ -174,9 +174,9 @@ describe.skipIf(!hasShared)('dns clustering against a DNS server that counts que
     // Each template's own results, under its own id (expected values as in test/engine/protocols/dns).
     expect(on.results).toEqual(
       expect.arrayContaining([
-        'azure-takeover-detection|dangling.vigil.test||gone-app.azurewebsites.net.',
-        'detect-dangling-cname|dangling.vigil.test||gone-app.azurewebsites.net.',
-        'elasticbeanstalk-takeover|eb.vigil.test||myapp.us-east-1.elasticbeanstalk.com.',
+        'azure-takeover-detection|dangling.vigil.test||gone-app.azurewebsites.net',
+        'detect-dangling-cname|dangling.vigil.test||gone-app.azurewebsites.net',
+        'elasticbeanstalk-takeover|eb.vigil.test||myapp.us-east-1.elasticbeanstalk.com',
         'ec2-detection|app.vigil.test||ec2-54-12-3-4.compute-1.amazonaws.com',
         'bimi-record-detect|bimi.vigil.test||v=BIMI1; l=https://vigil.test/logo.svg"',
         'spf-record-detect|vigil.test||v=spf1 include:_spf.vigil.test ~all"',

@@ -93,6 +93,8 @@ describe('runScan', () => {
     const stats = await runScan({
       targets: ['http://127.0.0.1:1'],
       templates: [codeT],
+      // Unsigned code templates are refused before anything else (signature.test.ts); allowed here.
+      allowUnsigned: true,
       onResult: () => undefined,
       onNotice: (m) => notices.push(m),
     });

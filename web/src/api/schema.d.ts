@@ -558,6 +558,125 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/user/team/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The current team's settings: unsigned code and javascript templates, trusted signers */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            /** @description the team's scans run code and javascript templates that no trusted key signed (default false: they are refused, counted in the scan log) */
+                            allow_unsigned_templates: boolean;
+                            /** @description common names of the trusted template-signing certificates: ProjectDiscovery's, then the operator's (VIGIL_TEMPLATE_CERTIFICATES) */
+                            trusted_signers: string[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change the team settings (Owner only): whether unsigned code and javascript templates run */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        allow_unsigned_templates: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            /** @description the team's scans run code and javascript templates that no trusted key signed (default false: they are refused, counted in the scan log) */
+                            allow_unsigned_templates: boolean;
+                            /** @description common names of the trusted template-signing certificates: ProjectDiscovery's, then the operator's (VIGIL_TEMPLATE_CERTIFICATES) */
+                            trusted_signers: string[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/v1/user": {
         parameters: {
             query?: never;
@@ -1457,6 +1576,10 @@ export interface paths {
                                 is_new?: boolean;
                                 is_svcteam?: boolean;
                                 remediation?: string;
+                                /** @description whether a trusted key signed the template (its `# digest:` line): ProjectDiscovery's or a certificate in VIGIL_TEMPLATE_CERTIFICATES */
+                                is_signed?: boolean;
+                                /** @description the signer: the trusted certificate's common name, e.g. projectdiscovery/nuclei-templates */
+                                signed_by?: string;
                             }[];
                             total: number;
                             count: number;
@@ -1670,6 +1793,10 @@ export interface paths {
                                 is_new?: boolean;
                                 is_svcteam?: boolean;
                                 remediation?: string;
+                                /** @description whether a trusted key signed the template (its `# digest:` line): ProjectDiscovery's or a certificate in VIGIL_TEMPLATE_CERTIFICATES */
+                                is_signed?: boolean;
+                                /** @description the signer: the trusted certificate's common name, e.g. projectdiscovery/nuclei-templates */
+                                signed_by?: string;
                             }[];
                             message: string;
                             count: number;
@@ -1799,6 +1926,10 @@ export interface paths {
                                 is_new?: boolean;
                                 is_svcteam?: boolean;
                                 remediation?: string;
+                                /** @description whether a trusted key signed the template (its `# digest:` line): ProjectDiscovery's or a certificate in VIGIL_TEMPLATE_CERTIFICATES */
+                                is_signed?: boolean;
+                                /** @description the signer: the trusted certificate's common name, e.g. projectdiscovery/nuclei-templates */
+                                signed_by?: string;
                             };
                         };
                     };
@@ -1926,6 +2057,10 @@ export interface paths {
                                 is_new?: boolean;
                                 is_svcteam?: boolean;
                                 remediation?: string;
+                                /** @description whether a trusted key signed the template (its `# digest:` line): ProjectDiscovery's or a certificate in VIGIL_TEMPLATE_CERTIFICATES */
+                                is_signed?: boolean;
+                                /** @description the signer: the trusted certificate's common name, e.g. projectdiscovery/nuclei-templates */
+                                signed_by?: string;
                             };
                         };
                     };
@@ -2148,6 +2283,10 @@ export interface paths {
                                 is_new?: boolean;
                                 is_svcteam?: boolean;
                                 remediation?: string;
+                                /** @description whether a trusted key signed the template (its `# digest:` line): ProjectDiscovery's or a certificate in VIGIL_TEMPLATE_CERTIFICATES */
+                                is_signed?: boolean;
+                                /** @description the signer: the trusted certificate's common name, e.g. projectdiscovery/nuclei-templates */
+                                signed_by?: string;
                             };
                         };
                     };
@@ -2348,6 +2487,10 @@ export interface paths {
                                 is_new?: boolean;
                                 is_svcteam?: boolean;
                                 remediation?: string;
+                                /** @description whether a trusted key signed the template (its `# digest:` line): ProjectDiscovery's or a certificate in VIGIL_TEMPLATE_CERTIFICATES */
+                                is_signed?: boolean;
+                                /** @description the signer: the trusted certificate's common name, e.g. projectdiscovery/nuclei-templates */
+                                signed_by?: string;
                             };
                         };
                     };
@@ -2485,6 +2628,10 @@ export interface paths {
                                 is_new?: boolean;
                                 is_svcteam?: boolean;
                                 remediation?: string;
+                                /** @description whether a trusted key signed the template (its `# digest:` line): ProjectDiscovery's or a certificate in VIGIL_TEMPLATE_CERTIFICATES */
+                                is_signed?: boolean;
+                                /** @description the signer: the trusted certificate's common name, e.g. projectdiscovery/nuclei-templates */
+                                signed_by?: string;
                             }[];
                             message: string;
                             count: number;
@@ -2619,6 +2766,10 @@ export interface paths {
                                 is_new?: boolean;
                                 is_svcteam?: boolean;
                                 remediation?: string;
+                                /** @description whether a trusted key signed the template (its `# digest:` line): ProjectDiscovery's or a certificate in VIGIL_TEMPLATE_CERTIFICATES */
+                                is_signed?: boolean;
+                                /** @description the signer: the trusted certificate's common name, e.g. projectdiscovery/nuclei-templates */
+                                signed_by?: string;
                             }[];
                             message: string;
                             count: number;
@@ -2752,6 +2903,10 @@ export interface paths {
                                 is_new?: boolean;
                                 is_svcteam?: boolean;
                                 remediation?: string;
+                                /** @description whether a trusted key signed the template (its `# digest:` line): ProjectDiscovery's or a certificate in VIGIL_TEMPLATE_CERTIFICATES */
+                                is_signed?: boolean;
+                                /** @description the signer: the trusted certificate's common name, e.g. projectdiscovery/nuclei-templates */
+                                signed_by?: string;
                             };
                         };
                     };
@@ -2892,6 +3047,10 @@ export interface paths {
                                 is_new?: boolean;
                                 is_svcteam?: boolean;
                                 remediation?: string;
+                                /** @description whether a trusted key signed the template (its `# digest:` line): ProjectDiscovery's or a certificate in VIGIL_TEMPLATE_CERTIFICATES */
+                                is_signed?: boolean;
+                                /** @description the signer: the trusted certificate's common name, e.g. projectdiscovery/nuclei-templates */
+                                signed_by?: string;
                                 share_type?: string;
                                 ttl?: string;
                                 /**
@@ -3118,6 +3277,10 @@ export interface paths {
                                 is_new?: boolean;
                                 is_svcteam?: boolean;
                                 remediation?: string;
+                                /** @description whether a trusted key signed the template (its `# digest:` line): ProjectDiscovery's or a certificate in VIGIL_TEMPLATE_CERTIFICATES */
+                                is_signed?: boolean;
+                                /** @description the signer: the trusted certificate's common name, e.g. projectdiscovery/nuclei-templates */
+                                signed_by?: string;
                                 share_type?: string;
                                 ttl?: string;
                                 /**

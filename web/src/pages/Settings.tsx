@@ -1,5 +1,6 @@
 // Settings: team members and roles (Admins and the Owner change them), invites with a one-time link, the
-// caller's own account: API key (prefix; rotation shows the new key once) and password; workspaces.
+// caller's own account: API key (prefix; rotation shows the new key once) and password; template
+// signatures (the Owner lets unsigned code/javascript templates run); workspaces.
 import {
   Alert,
   Badge,
@@ -23,6 +24,7 @@ import { api, ok } from '../api/client';
 import { when } from '../components/Severity';
 import { ErrorState, LoadingState, errorMessage } from '../components/States';
 import { Workspaces } from '../components/Workspaces';
+import { TemplateSignatures } from '../components/TemplateSignatures';
 import { useMe } from '../session';
 import { usePageTitle } from '../components/usePageTitle';
 
@@ -288,6 +290,7 @@ export default function Settings() {
           </Alert>
         )}
       </Card>
+      <TemplateSignatures />
       <Workspaces />
       <Modal opened={!!newKey} onClose={() => setNewKey(undefined)} title="Your new API key" size="lg">
         <Stack>

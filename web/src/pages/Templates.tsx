@@ -76,7 +76,7 @@ export default function Templates() {
               offset: (page - 1) * PAGE,
               highlight: true,
               facet_size: 8,
-              fields: 'id,name,severity,tags,type,uri,author,description,template_type,template_id',
+              fields: 'id,name,severity,tags,type,uri,author,description,template_type,template_id,is_signed,signed_by',
             },
           },
         }),
@@ -210,6 +210,23 @@ export default function Templates() {
                                   </Badge>
                                 ))}
                               </Group>
+                            </Table.Td>
+                            <Table.Td data-testid="template-signature">
+                              {/* Whether a trusted key signed the template (its # digest: line), and whose. */}
+                              {t.is_signed ? (
+                                <>
+                                  <Badge size="xs" color="teal" variant="light">
+                                    signed
+                                  </Badge>
+                                  <Text size="xs" c="dimmed">
+                                    {t.signed_by}
+                                  </Text>
+                                </>
+                              ) : (
+                                <Badge size="xs" color="gray" variant="outline">
+                                  unsigned
+                                </Badge>
+                              )}
                             </Table.Td>
                           </Table.Tr>
                         ))}

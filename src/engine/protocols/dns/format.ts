@@ -157,13 +157,18 @@ export function messageString(p: Packet | DecodedPacket, rcode: number): string 
   return s;
 }
 
-/** `a`, `cname`, `txt` ...: each answer's data by lower-case type; a list when a type repeats. */
+/**
+ * `a`, `cname`, `txt` ...: each answer's data by lower-case type; a list when a type repeats. As nuclei's
+ * `recordsKeyValue`, one trailing dot is dropped (`cname` is `host.example.com`, `mx` is
+ * `10 mx.example.com`), while `answer` and `raw` keep the record text as printed.
+ */
 export function recordValues(answers: Answer[] | undefined): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const rr of answers ?? []) {
     if (rr.type === 'OPT') continue;
     const key = rr.type.toLowerCase();
-    const value = rdataString(rr);
+    const data = rdataString(rr);
+    const value = data.endsWith('.') ? data.slice(0, -1) : data;
     const prev = out[key];
     if (prev === undefined) out[key] = value;
     else if (Array.isArray(prev)) prev.push(value);

@@ -78,10 +78,20 @@ function authorityKeyId(der: Buffer): Buffer | undefined {
   return e ? v.subarray(e.start, e.end) : undefined;
 }
 
-/** As nuclei's TLS library: no authority key id, or one equal to the subject key id. */
-export function isSelfSigned(der: Buffer): boolean {
+/**
+ * As nuclei's TLS library (tlsx `IsSelfSigned` since v1.2.0): no authority key id, one equal to the subject
+ * key id, or no DNS names at all.
+ */
+export function isSelfSigned(der: Buffer, dnsNames: string[]): boolean {
   const aki = authorityKeyId(der);
-  return !aki || aki.length === 0 || aki.equals(subjectKeyId(der) ?? Buffer.alloc(0));
+  return !aki || aki.length === 0 || aki.equals(subjectKeyId(der) ?? Buffer.alloc(0)) || dnsNames.length === 0;
+}
+
+function dnsNamesOf(c: X509Certificate): string[] {
+  return (c.subjectAltName ?? '')
+    .split(', ')
+    .filter((s) => s.startsWith('DNS:'))
+    .map((s) => s.slice(4));
 }
 
 function wildcardToken(name: string, host: string): boolean {
@@ -122,10 +132,7 @@ function isKnownRoot(c: X509Certificate): boolean {
 
 export function certFacts(leaf: X509Certificate, chain: X509Certificate[], host: string): CertFacts {
   const der = leaf.raw;
-  const sans = (leaf.subjectAltName ?? '')
-    .split(', ')
-    .filter((s) => s.startsWith('DNS:'))
-    .map((s) => s.slice(4));
+  const sans = dnsNamesOf(leaf);
   const emails = (leaf.subjectAltName ?? '')
     .split(', ')
     .filter((s) => s.startsWith('email:'))
@@ -141,10 +148,13 @@ export function certFacts(leaf: X509Certificate, chain: X509Certificate[], host:
     },
   };
   if (facts.not_after.getTime() < Date.now()) facts.expired = true;
-  if (isSelfSigned(der)) facts.self_signed = true;
+  if (isSelfSigned(der, sans)) facts.self_signed = true;
   if (isMismatched(host, [...sans, ...(subjectCn ? [subjectCn] : [])])) facts.mismatched = true;
-  // A CA in the chain that signs itself and is not a known root.
-  if (chain.some((c) => c.ca && isSelfSigned(c.raw) && !isKnownRoot(c))) facts.untrusted = true;
+  // As tlsx: a CA after the leaf that signs itself and is not a known root. The leaf itself is not judged,
+  // so a server sending only its own self-signed certificate (even one marked CA) is self-signed, not an
+  // untrusted root.
+  const issuers = chain.filter((c) => c.fingerprint256 !== leaf.fingerprint256);
+  if (issuers.some((c) => c.ca && isSelfSigned(c.raw, dnsNamesOf(c)) && !isKnownRoot(c))) facts.untrusted = true;
   const set = <K extends keyof CertFacts>(k: K, v: CertFacts[K] | undefined) => {
     if (v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0)) facts[k] = v;
   };

@@ -191,6 +191,32 @@ dns:
     expect(events[0].host).toBe('www.vigil.test');
   });
 
+  it('record fields drop the trailing dot as nuclei does; answer and raw keep it', async () => {
+    const block = (type: string, field: string) => `id: dot-${field}
+info: {name: dots, author: a, severity: info}
+dns:
+  - name: "{{FQDN}}"
+    type: ${type}
+    matchers:
+      - type: dsl
+        dsl: ['!endswith(${field}, ".")', 'contains(answer, "${type}\\t")']
+      - type: regex
+        part: answer
+        regex: ['\\.\\n?$']
+    matchers-condition: and
+    extractors:
+      - type: dsl
+        dsl: [${field}]
+`;
+    const got = async (type: string, field: string, target: string) =>
+      (await scan([tpl(block(type, field))], [target]))[0]?.['extracted-results'];
+    expect(await got('CNAME', 'cname', 'app.vigil.test')).toEqual(['ec2-54-12-3-4.compute-1.amazonaws.com']);
+    expect(await got('MX', 'mx', 'vigil.test')).toEqual(['10 mx1.vigil.test']);
+    expect(await got('NS', 'ns', 'vigil.test')).toEqual(['ns1.vigil.test']);
+    expect(await got('SRV', 'srv', 'vigil.test')).toEqual(['1 5 5060 sip.vigil.test']);
+    expect(await got('PTR', 'ptr', '192.0.2.10')).toEqual(['www.vigil.test']);
+  });
+
   it('rcode of an unknown name is NXDOMAIN (3); SERVFAIL and REFUSED show in raw', async () => {
     const t = tpl(`id: rc
 info: {name: rc, author: a, severity: info}
@@ -367,13 +393,13 @@ describe.runIf(hasShared('corpus/nuclei-templates/dns'))('corpus dns templates a
     [
       'dns/detect-dangling-cname.yaml',
       'dangling.vigil.test',
-      (e) => expect(e[0]['extracted-results']).toEqual(['gone-app.azurewebsites.net.']),
+      (e) => expect(e[0]['extracted-results']).toEqual(['gone-app.azurewebsites.net']),
     ],
     ['dns/detect-dangling-cname.yaml', 'app.vigil.test', (e) => expect(e).toHaveLength(0)],
     [
       'dns/azure-takeover-detection.yaml',
       'dangling.vigil.test',
-      (e) => expect(e[0]['extracted-results']).toEqual(['gone-app.azurewebsites.net.']),
+      (e) => expect(e[0]['extracted-results']).toEqual(['gone-app.azurewebsites.net']),
     ],
     [
       'dns/dns-rebinding.yaml',
@@ -386,7 +412,7 @@ describe.runIf(hasShared('corpus/nuclei-templates/dns'))('corpus dns templates a
       'saas.vigil.test',
       (e) =>
         expect(e.map((x) => [x['matcher-name'], x['extracted-results']])).toEqual([
-          ['ms-office', ['vigil.mail.protection.outlook.com.']],
+          ['ms-office', ['vigil.mail.protection.outlook.com']],
         ]),
     ],
     [
@@ -398,7 +424,7 @@ describe.runIf(hasShared('corpus/nuclei-templates/dns'))('corpus dns templates a
     [
       'dns/elasticbeanstalk-takeover.yaml',
       'eb.vigil.test',
-      (e) => expect(e[0]['extracted-results']).toEqual(['myapp.us-east-1.elasticbeanstalk.com.']),
+      (e) => expect(e[0]['extracted-results']).toEqual(['myapp.us-east-1.elasticbeanstalk.com']),
     ],
     ['dns/elasticbeanstalk-takeover.yaml', 'app.vigil.test', (e) => expect(e).toHaveLength(0)],
     [

@@ -36,6 +36,10 @@ beforeAll(async () => {
   const good = makeCert({ subject: '/CN=localhost/O=Vigil Test', dns: ['localhost', 'www.vigil.test'], ca, days: 10 });
   ports.good = await tlsServer(good, [ca.cert]);
   ports.self = await tlsServer(makeCert({ subject: '/CN=localhost', dns: ['localhost'] }));
+  // What `openssl req -x509` makes by default: a self-signed certificate marked CA, sent alone.
+  ports.selfCa = await tlsServer(makeCert({ subject: '/CN=localhost', dns: ['localhost'], isCa: true }));
+  // Signed by the CA but without any DNS name: tlsx counts a certificate without SANs as self-signed.
+  ports.noSan = await tlsServer(makeCert({ subject: '/CN=localhost', ca }), [ca.cert]);
   ports.expired = await tlsServer(makeCert({ subject: '/CN=localhost', dns: ['localhost'], ca, days: -1 }), [ca.cert]);
   ports.wrong = await tlsServer(makeCert({ subject: '/CN=other.vigil.test', dns: ['other.vigil.test'], ca }), [
     ca.cert,
@@ -115,6 +119,16 @@ describe('ssl protocol', () => {
     ]);
     expect(byName(await scan([facts], [`localhost:${ports.wrong}`])).flags).toEqual([
       'mismatched=true',
+      'untrusted=true',
+    ]);
+  });
+
+  it('untrusted judges only the certificates after the leaf, as tlsx: a self-signed CA leaf sent alone is not an untrusted root', async () => {
+    expect(byName(await scan([facts], [`localhost:${ports.selfCa}`])).flags).toEqual(['self_signed=true']);
+    // The private CA sent after the leaf is a self-signed CA that no trust store knows.
+    expect(byName(await scan([facts], [`localhost:${ports.good}`])).flags).toEqual(['untrusted=true']);
+    expect(byName(await scan([facts], [`localhost:${ports.noSan}`])).flags).toEqual([
+      'self_signed=true',
       'untrusted=true',
     ]);
   });
@@ -205,6 +219,8 @@ describe.runIf(hasShared('corpus/nuclei-templates/ssl'))('corpus ssl templates a
     ['ssl/mismatched-ssl-certificate.yaml', 'good', (e) => expect(e).toHaveLength(0)],
     ['ssl/untrusted-root-certificate.yaml', 'good', (e) => expect(e).toHaveLength(1)],
     ['ssl/untrusted-root-certificate.yaml', 'self', (e) => expect(e).toHaveLength(0)],
+    ['ssl/untrusted-root-certificate.yaml', 'selfCa', (e) => expect(e).toHaveLength(0)],
+    ['ssl/self-signed-ssl.yaml', 'selfCa', (e) => expect(e).toHaveLength(1)],
     [
       'ssl/wildcard-tls.yaml',
       'wild',

@@ -1,0 +1,25 @@
+// At start: the stored templates whose signature was checked under another set of trusted certificates
+// (VIGIL_TEMPLATE_CERTIFICATES changed, or rows written before signatures were recorded) are checked again.
+import type { Db } from '../../db/connection.ts';
+import { signatureKeys, signedBy } from './signing.ts';
+import { signatureRecheckBatch, writeSignatures } from './store.ts';
+
+/**
+ * Checks again the stored templates carrying a digest that were checked under another set of trusted
+ * certificates (or none yet: rows from before signatures were recorded). Returns how many rows changed.
+ */
+export async function recheckSignatures(db: Db, batch = 500): Promise<number> {
+  const keys = signatureKeys();
+  let changed = 0;
+  for (;;) {
+    const rows = await signatureRecheckBatch(db, keys, batch);
+    if (rows.length === 0) return changed;
+    const updates = rows.map((r) => {
+      const by = signedBy(r.raw);
+      if (by !== r.signed_by) changed++;
+      return { pk: r.pk, signed_by: by };
+    });
+    await writeSignatures(db, updates, keys);
+    await new Promise((r) => setImmediate(r));
+  }
+}
