@@ -15,6 +15,7 @@ import { acceptInvite, createInvite, INVITE_TTL_DAYS, lookupInvite } from './inv
 import { createWorkspace, deleteWorkspace, renameWorkspace } from './workspaces.ts';
 import { checkMayCreateTeam, teamCreationMode, teamCreationRights } from './team-creation.ts';
 import { teamCreatorRoutes } from './creator-routes.ts';
+import { auditRoutes } from './audit-routes.ts';
 import { Email } from './schemas.ts';
 
 const TeamMember = Type.Object({
@@ -33,6 +34,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Read once: a wrong value stops the start with a message naming the setting.
   const creation = teamCreationMode(app.ctx.config.teamCreation);
   await app.register(teamCreatorRoutes, { mode: creation });
+  await app.register(auditRoutes);
 
   app.get(
     '/v1/user',
