@@ -3,7 +3,7 @@
 // a match → it stays, or reopens as a regression if it was fixed (triage-store.ts settleRetest).
 import type { AppContext } from '../shared/context.ts';
 import type { Caller } from '../auth/service.ts';
-import { badRequest, notFound } from '../shared/errors.ts';
+import { ApiError, badRequest, notFound } from '../shared/errors.ts';
 import { checkDenied, denyList } from '../shared/deny.ts';
 import { checkTarget, isInternalTarget } from './targets.ts';
 import { resolveStoreTemplates } from './sources.ts';
@@ -20,6 +20,22 @@ export interface RetestBody {
   agent_networks?: string[];
 }
 
+/** The catalogue's (or the team's private) template by id; undefined when there is none. */
+async function catalogueTemplate(ctx: AppContext, teamId: string, templateId: string) {
+  try {
+    const found = await resolveStoreTemplates(ctx.db, teamId, {
+      templates: [templateId],
+      earlyTemplates: [],
+      recommended: false,
+      all: false,
+    });
+    return found[0];
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 400) return undefined; // "no such template"
+    throw err;
+  }
+}
+
 /** Starts a retest of a finding; answers the finding as it is (its status changes when the retest ends). */
 export async function retest(ctx: AppContext, caller: Caller, vulnId: string, body: RetestBody) {
   const finding = await getFinding(ctx, caller.teamId, vulnId);
@@ -34,14 +50,7 @@ export async function retest(ctx: AppContext, caller: Caller, vulnId: string, bo
   );
   const template = ran
     ? { templateId: ran.templateId, uri: ran.uri, source: 'inline', raw: ran.raw }
-    : (
-        await resolveStoreTemplates(ctx.db, caller.teamId, {
-          templates: [finding.template_id],
-          earlyTemplates: [],
-          recommended: false,
-          all: false,
-        })
-      )[0];
+    : await catalogueTemplate(ctx, caller.teamId, finding.template_id);
   if (!template)
     throw badRequest(`template ${finding.template_id} of finding ${vulnId} is no longer available to run`, 'vuln_id');
   const id = newScanId();
