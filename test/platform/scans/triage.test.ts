@@ -204,4 +204,44 @@ describe.each(dbKinds())('the whole cycle of a finding on %s', (kind) => {
     expect(await findings(created.id)).toEqual({});
     expect((await call({ method: 'GET', url: `/v1/scans/${created.id}` })).total_result).toBe(0);
   }, 60_000);
+
+  it('a retest that still matches keeps the status a person set, and reopens a fixed finding as a regression', async () => {
+    vulnerable = true;
+    const created = await call({
+      method: 'POST',
+      url: '/v1/scans',
+      payload: { targets: [target.url], private_templates: [templates[0]] },
+    });
+    await runTo(created.id, 0);
+    const bug = (await findings(created.id))['test-marker']!.vuln_id as string;
+    const retestOnce = async () => {
+      await call({ method: 'POST', url: `/v1/scans/${bug}/retest`, payload: { agent_tags: ['lab'] } });
+      return waitFor(async () => {
+        const body = (await t.request({ method: 'GET', url: `/v1/retest/${bug}` })).json();
+        return body.retest_status !== 'running' && body;
+      }, 30_000);
+    };
+    await call({ method: 'PATCH', url: '/v1/scans/vulns', payload: { vuln_ids: [bug], vuln_status: 'accepted_risk' } });
+    let r = await retestOnce();
+    expect(r).toMatchObject({
+      retest_status: 'matched',
+      results: { vuln_status: 'accepted_risk', is_regression: false },
+    });
+    await call({ method: 'PATCH', url: '/v1/scans/vulns', payload: { vuln_ids: [bug], vuln_status: 'fixed' } });
+    r = await retestOnce();
+    expect(r).toMatchObject({ retest_status: 'matched', results: { vuln_status: 'open', is_regression: true } });
+    // The retest ran as a scan of that one template against that one target, with the agent fields.
+    const scan = (await t.request({ method: 'GET', url: `/v1/scans/${r.retest_scan_id}` })).json();
+    expect(scan).toMatchObject({ status: 'finished', total_target: 1, total_template: 1, total_result: 1 });
+    const { rows } = await t.ctx.db.query<{ request: Record<string, unknown> }>(
+      'SELECT request FROM scans WHERE id = $1',
+      [r.retest_scan_id],
+    );
+    expect(rows[0]!.request).toMatchObject({ targets: [target.url], templates: ['test-marker'], agent_tags: ['lab'] });
+    const changes = await call({ method: 'GET', url: `/v1/scans/vuln/${bug}/changelogs?event_type=retest` });
+    expect(changes.data.map((c: any) => c.change_event.map((e: any) => `${e.name}:${e.to}`))).toEqual([
+      ['retest:matched', 'vuln_status:open', 'is_regression:true'],
+      ['retest:matched'],
+    ]);
+  }, 90_000);
 });
