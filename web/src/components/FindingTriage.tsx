@@ -90,16 +90,19 @@ export function FindingTriage({ finding }: { finding: TriageFinding }) {
     onSuccess: refresh,
   });
   const state = retest.data?.retest_status;
-  // A retest that just ended changed the finding: read it (and its changelog) again.
-  const was = useRef(state);
+  // A retest that ended since the page loaded (seen running or not: a quick one may end before the first
+  // poll) changed the finding: read it and its changelog again.
+  const key = retest.data ? `${retest.data.retest_scan_id}:${state}` : undefined;
+  const seen = useRef(key);
   useEffect(() => {
-    if (was.current === 'running' && state !== 'running') {
+    if (key === seen.current) return;
+    seen.current = key;
+    if (state && state !== 'running') {
       void qc.invalidateQueries({ queryKey: ['findings'] });
       void qc.invalidateQueries({ queryKey: ['finding'] });
       void qc.invalidateQueries({ queryKey: ['changelog', finding.vuln_id] });
     }
-    was.current = state;
-  }, [state, qc, finding.vuln_id]);
+  }, [key, state, qc, finding.vuln_id]);
   const failure = setStatus.error ?? setLabels.error ?? startRetest.error;
 
   return (
