@@ -205,4 +205,25 @@ describe.each(dbKinds())('console finding triage on %s', (kind) => {
     },
     STEP,
   );
+
+  it(
+    'the audit log under Settings shows who changed what through the console, and searches it',
+    async () => {
+      await member.goto(base + '/settings');
+      const log = member.getByTestId('audit-log');
+      await log.waitFor(SLOW);
+      const text = await log.textContent();
+      expect(text).toContain(`PATCH /v1/scans/vulns`);
+      expect(text).toContain(`POST /v1/scans/${ids['e2e-bug-a']}/retest`);
+      expect(text).toContain('owner@localhost');
+      expect(text).toContain('console');
+      await member.getByLabel('Search').fill('labels');
+      await member.getByRole('button', { name: 'Search' }).click();
+      await expect.poll(() => log.locator('tbody tr').count(), SLOW).toBe(1);
+      expect(await log.textContent()).toContain('PATCH /v1/scans/vulns/labels');
+      await shot(member, 'audit-log');
+      expect(browserProblems).toEqual([]);
+    },
+    STEP,
+  );
 });

@@ -1,5 +1,6 @@
 // Settings: team members and roles (Admins and the Owner change them), invites with a one-time link, the
-// caller's own account: API key (prefix; rotation shows the new key once) and password; workspaces.
+// caller's own account: API key (prefix; rotation shows the new key once) and password; workspaces; the
+// team's audit log.
 import {
   Alert,
   Badge,
@@ -23,6 +24,7 @@ import { api, ok } from '../api/client';
 import { when } from '../components/Severity';
 import { ErrorState, LoadingState, errorMessage } from '../components/States';
 import { Workspaces } from '../components/Workspaces';
+import { AuditLog } from '../components/AuditLog';
 import { useMe } from '../session';
 import { usePageTitle } from '../components/usePageTitle';
 
@@ -268,6 +270,7 @@ export default function Settings() {
         )}
       </Card>
       <Workspaces />
+      <AuditLog />
       <Modal opened={!!newKey} onClose={() => setNewKey(undefined)} title="Your new API key" size="lg">
         <Stack>
           <Text size="sm">Shown only now. The previous key no longer works.</Text>
