@@ -114,10 +114,10 @@ describe.each(dbKinds())('the whole cycle of a finding on %s', (kind) => {
     vulnerable = false;
     const started = await call({ method: 'POST', url: `/v1/scans/${bug}/retest`, payload: {}, key: admin.key });
     expect(started.results.vuln_id).toBe(bug);
-    const settled = await waitFor(async () => {
+    const settled = (await waitFor(async () => {
       const res = await t.request({ method: 'GET', url: `/v1/retest/${bug}` });
       return res.statusCode === 200 && res.json().retest_status !== 'running' && res.json();
-    }, 30_000);
+    }, 30_000)) as Record<string, any>;
     if (hasPdcpOpenApi()) assertPdcpAnswer('GET', `/v1/retest/${bug}`, 200, settled);
     expect(settled).toMatchObject({ retest_status: 'not_matched', requested_by: 'admin@localhost' });
     expect(settled.results.vuln_status).toBe('fixed');
