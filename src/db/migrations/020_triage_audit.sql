@@ -8,6 +8,8 @@ ALTER TABLE scan_results ADD COLUMN is_regression BOOLEAN NOT NULL DEFAULT false
 -- Later scans find the team's earlier triage of the same finding by its hash.
 CREATE INDEX scan_results_team_hash ON scan_results (team_id, vuln_hash);
 CREATE INDEX scan_results_team_status ON scan_results (team_id, vuln_status);
+-- The labels filter (labels && '{...}') without reading every finding of the team.
+CREATE INDEX scan_results_labels ON scan_results USING gin (labels) WHERE labels <> '{}';
 -- Findings that were 'regression' (the state before this migration) are open regressions.
 UPDATE scan_results SET vuln_status = 'open', is_regression = true WHERE vuln_status = 'regression';
 
