@@ -9,7 +9,7 @@ ALTER TABLE scan_results ADD COLUMN is_regression BOOLEAN NOT NULL DEFAULT false
 CREATE INDEX scan_results_team_hash ON scan_results (team_id, vuln_hash);
 CREATE INDEX scan_results_team_status ON scan_results (team_id, vuln_status);
 -- The labels filter (labels && '{...}') without reading every finding of the team.
-CREATE INDEX scan_results_labels ON scan_results USING gin (labels) WHERE labels <> '{}';
+CREATE INDEX scan_results_labels ON scan_results USING gin (labels);
 -- Findings that were 'regression' (the state before this migration) are open regressions.
 UPDATE scan_results SET vuln_status = 'open', is_regression = true WHERE vuln_status = 'regression';
 
