@@ -134,6 +134,19 @@ describe.each(dbKinds())('console finding triage on %s', (kind) => {
       await owner.getByText('No findings match').waitFor(SLOW);
       expect(owner.url()).toContain('status=open');
       await shot(owner, 'findings-status-filter');
+
+      // The whole filter at once: every finding of one template, whatever page it is on.
+      await owner.goto(base + '/findings?template=e2e-bug-b');
+      await table.waitFor(SLOW);
+      await owner.getByPlaceholder('Set status to…').click();
+      await owner.getByRole('option', { name: 'Duplicate' }).click();
+      await owner.getByRole('button', { name: 'Apply to all 1 matching' }).click();
+      await waitFor(
+        async () => (await apiCall('GET', `/v1/scans/vuln/${ids['e2e-bug-b']}`)).json.vuln_status === 'duplicate',
+        20_000,
+      );
+      expect((await apiCall('GET', `/v1/scans/vuln/${ids['e2e-bug-a']}`)).json.vuln_status).toBe('accepted_risk');
+      await table.getByTestId('vuln-status').filter({ hasText: 'Duplicate' }).waitFor(SLOW);
     },
     STEP,
   );

@@ -51,9 +51,29 @@ export default function Findings() {
   const qc = useQueryClient();
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [bulkStatus, setBulkStatus] = useState<string | null>(null);
+  const split = (v: string | undefined) => (v ? v.split(',').filter(Boolean) : undefined);
+  // The whole filter can go to the server as the bulk body when it only uses fields that body takes.
+  const filterFits =
+    !search.tags &&
+    !search.time &&
+    !search.status &&
+    !!(search.scan || search.severity || search.host || search.template || search.q);
   const bulk = useMutation({
-    mutationFn: (v: { ids: string[]; status: string }) =>
-      ok(api.PATCH('/v1/scans/vulns', { body: { vuln_ids: v.ids, vuln_status: v.status as 'open' } })),
+    mutationFn: (v: { ids?: string[]; status: string }) =>
+      ok(
+        api.PATCH('/v1/scans/vulns', {
+          body: v.ids
+            ? { vuln_ids: v.ids, vuln_status: v.status as 'open' }
+            : {
+                vuln_status: v.status as 'open',
+                scan_id: search.scan,
+                severity: split(search.severity),
+                host: split(search.host),
+                template: split(search.template),
+                search: search.q,
+              },
+        }),
+      ),
     onSuccess: () => {
       setSelected(new Set());
       void qc.invalidateQueries({ queryKey: ['findings'] });
@@ -177,6 +197,16 @@ export default function Findings() {
               >
                 Apply to selected
               </Button>
+              {filterFits && (
+                <Button
+                  variant="light"
+                  disabled={!bulkStatus}
+                  loading={bulk.isPending}
+                  onClick={() => bulkStatus && bulk.mutate({ status: bulkStatus })}
+                >
+                  Apply to all {list.data.total_results} matching
+                </Button>
+              )}
               {bulk.error && <ErrorState error={bulk.error} />}
             </Group>
           )}
