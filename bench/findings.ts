@@ -141,11 +141,79 @@ async function main(): Promise<void> {
         p95.get(l)!,
       );
     out.set('slowest_request_p95_ms', Math.max(...p95.values()));
+    await triage(app, big, out);
     out.print();
     await app.close();
   } finally {
     await store.drop();
   }
+}
+
+/**
+ * Working findings at N: bulk status changes (50 ids; a template's 500 findings through a filter), labels,
+ * the status and label filters, changelogs and the audit log, each request's p95 over 4 x ROUNDS.
+ */
+async function triage(app: Awaited<ReturnType<typeof buildApp>>, key: string, out: ReturnType<typeof figures>) {
+  const call = async (method: string, url: string, payload?: unknown) => {
+    const t0 = performance.now();
+    const res = await app.inject({
+      method: method as 'GET',
+      url,
+      payload: payload as object,
+      headers: { 'x-api-key': key },
+    });
+    const ms = performance.now() - t0;
+    if (res.statusCode !== 200) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
+    return { ms, body: res.json() };
+  };
+  const page = (await call('GET', '/v1/scans/results?limit=50&sort_desc=created_at')).body.data as {
+    vuln_id: string;
+  }[];
+  const ids = page.map((r) => r.vuln_id);
+  const steps: [string, (i: number) => [string, string, unknown?]][] = [
+    [
+      'status of 50 ids',
+      (i) => ['PATCH', '/v1/scans/vulns', { vuln_ids: ids, vuln_status: i % 2 ? 'open' : 'triaged' }],
+    ],
+    [
+      'status by filter (500)',
+      (i) => [
+        'PATCH',
+        '/v1/scans/vulns',
+        { template: ['bench-template-42'], vuln_status: i % 2 ? 'open' : 'accepted_risk' },
+      ],
+    ],
+    ['labels of 50 ids', (i) => ['PATCH', '/v1/scans/vulns/labels', { ids, labels: i % 2 ? [] : ['bench', `l${i}`] }]],
+    ['status filter', () => ['GET', '/v1/scans/results?limit=50&vuln_status=triaged,accepted_risk']],
+    ['labels filter', () => ['GET', '/v1/scans/results?limit=50&labels=bench']],
+    ['team changelogs', () => ['GET', '/v1/scans/vuln/changelogs?limit=50']],
+    ['finding changelog', () => ['GET', `/v1/scans/vuln/${ids[0]}/changelogs`]],
+    ['audit log', () => ['GET', '/v1/team/audit_log?limit=50']],
+    ['audit search', () => ['GET', '/v1/team/audit_log/search?q=labels&limit=50']],
+  ];
+  console.log(`\n${'triage request'.padEnd(38)} ${'p50'.padStart(9)} ${'p95'.padStart(9)}`);
+  let slowest = 0;
+  for (const [label, make] of steps) {
+    const ms: number[] = [];
+    for (let i = 0; i < ROUNDS * 4 + 1; i++) {
+      const [method, url, body] = make(i);
+      const r = await call(method, url, body);
+      if (i > 0) ms.push(r.ms); // the first is a warm-up
+    }
+    ms.sort((a, b) => a - b);
+    const p50 = ms[Math.floor(ms.length / 2)]!;
+    const p95 = ms[Math.min(ms.length - 1, Math.floor(ms.length * 0.95))]!;
+    slowest = Math.max(slowest, p95);
+    console.log(`${label.padEnd(38)} ${p50.toFixed(1).padStart(7)}ms ${p95.toFixed(1).padStart(7)}ms`);
+    out.set(
+      `triage_${label
+        .split(' (')[0]!
+        .replace(/[^a-z0-9]+/gi, '_')
+        .toLowerCase()}_p95_ms`,
+      p95,
+    );
+  }
+  out.set('triage_slowest_p95_ms', slowest);
 }
 
 await main();

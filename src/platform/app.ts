@@ -13,6 +13,7 @@ import { ApiError, ErrorBody, MessageBody } from './shared/errors.ts';
 import { authPlugin } from './auth/plugin.ts';
 import { areas } from './areas.ts';
 import { registerInputChecks } from './shared/input.ts';
+import { registerAuditLog } from './team/audit.ts';
 import type { AppContext } from './shared/context.ts';
 
 export interface RouteAccess {
@@ -87,6 +88,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     observeRequest(req.method, req.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
   });
   registerInputChecks(app as unknown as FastifyInstance);
+  registerAuditLog(app as unknown as FastifyInstance);
   app.addSchema(ErrorBody);
   app.addSchema(MessageBody);
 

@@ -8,7 +8,7 @@
 //
 // SQL only in stores (store.ts or a *-store.ts of the area; generic statements such as an advisory lock in
 // src/db/), and each table is owned by one area's store:
-//   auth: users, teams, team_members, api_keys, sessions       team: team_invites
+//   auth: users, teams, team_members, api_keys, sessions       team: team_invites, team_audit_log
 //   templates: templates, template_changes, template_facet_counts, template_shares       intel: intel_*       configs: configs
 //   scans: scans, scan_* (but scan_schedules, scan_events), platform_secrets       updates: update_runs
 //   monitor: scan_schedules, scan_events, deliveries, report_tickets, remediation_runs
@@ -22,6 +22,7 @@ import { teamRoutes } from './team/routes.ts';
 import { intelRoutes } from './intel/routes.ts';
 import { templateRoutes } from './templates/routes.ts';
 import { scanRoutes } from './scans/routes.ts';
+import { findingRoutes } from './scans/finding-routes.ts';
 import { scheduleRoutes, deliveryRoutes } from './monitor/routes.ts';
 import { configRoutes } from './configs/routes.ts';
 import { assetRoutes } from './assets/routes.ts';
@@ -39,6 +40,7 @@ export const areas: FastifyPluginAsyncTypebox[] = [
   configRoutes,
   deliveryRoutes,
   scanRoutes,
+  findingRoutes,
   intelRoutes,
   assetRoutes,
   hostedOnlyRoutes,

@@ -31,6 +31,7 @@ const OWNERS: Record<string, string> = {
   api_keys: 'auth',
   sessions: 'auth',
   team_invites: 'team',
+  team_audit_log: 'team',
   templates: 'templates',
   template_changes: 'templates',
   template_facet_counts: 'templates',

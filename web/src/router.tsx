@@ -93,6 +93,7 @@ export const findingsRoute = createRoute({
     time?: string;
     q?: string;
     scan?: string;
+    status?: string;
     page?: number;
     finding?: string;
   } => ({
@@ -103,6 +104,7 @@ export const findingsRoute = createRoute({
     time: str(s.time),
     q: str(s.q),
     scan: str(s.scan),
+    status: str(s.status),
     page: num(s.page),
     finding: id(s.finding),
   }),

@@ -17,6 +17,7 @@ export const ACTIONS = [
   'scans:view',
   'scans:manage', // create, stop, rescan, delete, schedule, import
   'results:view',
+  'results:manage', // finding status, labels, deletes and retests
   'assets:view',
   'assets:manage',
   'templates:view',
@@ -43,6 +44,7 @@ const ADMIN: Action[] = [
   'team:manage_settings',
   'integrations:manage',
   'scans:manage',
+  'results:manage',
   'assets:manage',
   'templates:manage',
   'templates:share',

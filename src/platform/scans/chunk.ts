@@ -11,6 +11,7 @@ import { engineThreads } from './engine-pool.ts';
 import { scanEgress } from '../shared/deny.ts';
 import type { ChunkJob } from './dispatch.ts';
 import type { EngineOptions } from './apply-configs.ts';
+import { settleRetest } from './triage-store.ts';
 import * as store from './store.ts';
 import { acquireSlot, chunkRate, releaseSlot, slotCount, type Lease } from './slots.ts';
 import { guardChunk } from './chunk-guard.ts';
@@ -150,6 +151,8 @@ async function runLeased(
     throw new Error(`chunk ${idx} of scan ${scanId} interrupted: ${String(opts.signal.reason ?? 'shutdown')}`);
   await sink.finish();
   await store.finishChunk(ctx.db, scanId, run, idx);
+  // A retest scan that just finished settles its finding's status (a no-op for other scans).
+  await settleRetest(ctx.db, scanId);
   return 'done';
 }
 

@@ -19,6 +19,11 @@ export interface ResultsQuery {
   templates?: string;
   tags?: string;
   time?: string;
+  vuln_status?: string;
+  labels?: string;
+  is_regression?: boolean;
+  /** Only these findings (bulk operations on a selection). */
+  vuln_ids?: string[];
   sort_asc?: string;
   sort_desc?: string;
 }
@@ -29,6 +34,17 @@ const list = (v: string | undefined) =>
     .map((s) => s.trim())
     .filter(Boolean);
 const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
+/** The statuses a finding can have (the hosted platform's VulnStatusEnum). */
+export const VULN_STATUSES = [
+  'open',
+  'false_positive',
+  'fixed',
+  'duplicate',
+  'fix_in_progress',
+  'accepted_risk',
+  'triaged',
+] as const;
+export type VulnStatus = (typeof VULN_STATUSES)[number];
 const SEVERITIES = ['info', 'low', 'medium', 'high', 'critical', 'unknown'];
 const TIMES: Record<string, number> = {
   last_day: 1,
@@ -47,12 +63,15 @@ const SORTABLE: Record<string, string> = {
   host: 'r.host',
   target: 'r.host',
   scan_id: 'r.scan_id',
+  vuln_status: 'r.vuln_status',
 };
 
-interface ResultRow {
+export interface ResultRow {
   id: number;
   scan_id: string;
   vuln_status?: string;
+  labels?: string[];
+  is_regression?: boolean;
   vuln_hash: string;
   template_id: string;
   template_url: string | null;
@@ -69,9 +88,14 @@ interface ResultRow {
   updated_at: Date;
 }
 
-export async function listResults(ctx: AppContext, teamId: string, q: ResultsQuery) {
-  const offset = q.offset ?? 0;
-  const limit = q.limit ?? 100;
+/** A filter of the team's findings as SQL over scan_results r: the list, bulk status changes and deletes share it. */
+export interface ResultsFilter {
+  whereSql: string;
+  params: unknown[];
+}
+
+/** The WHERE clause of a findings filter; every value is a parameter, unknown values are a 400 naming the field. */
+export function resultsFilter(teamId: string, q: ResultsQuery): ResultsFilter {
   const where = ['r.team_id = $1'];
   const params: unknown[] = [teamId];
   const add = (cond: (n: string) => string, v: unknown) => {
@@ -79,10 +103,23 @@ export async function listResults(ctx: AppContext, teamId: string, q: ResultsQue
     where.push(cond(`$${params.length}`));
   };
   if (q.scan_id) add((n) => `r.scan_id = ${n}`, q.scan_id);
+  const ids = (q.vuln_ids ?? []).map((id, i) => {
+    if (!/^[1-9]\d{0,17}$/.test(id)) throw badRequest(`vuln_ids[${i}] "${id}" is not a finding id`, 'vuln_ids');
+    return id;
+  });
+  if (q.vuln_ids) add((n) => `r.id = ANY(${n}::bigint[])`, ids);
   const sev = list(q.severity).map((s) => s.toLowerCase());
   for (const s of sev)
     if (!SEVERITIES.includes(s)) throw badRequest(`unknown severity "${s}"; use ${SEVERITIES.join(', ')}`, 'severity');
   if (sev.length) add((n) => `r.severity = ANY(${n}::text[])`, sev);
+  const statuses = list(q.vuln_status).map((s) => s.toLowerCase());
+  for (const s of statuses)
+    if (!(VULN_STATUSES as readonly string[]).includes(s))
+      throw badRequest(`unknown vuln_status "${s}"; use ${VULN_STATUSES.join(', ')}`, 'vuln_status');
+  if (statuses.length) add((n) => `r.vuln_status = ANY(${n}::text[])`, statuses);
+  const labels = list(q.labels);
+  if (labels.length) add((n) => `r.labels && ${n}::text[]`, labels);
+  if (q.is_regression !== undefined) add((n) => `r.is_regression = ${n}`, q.is_regression);
   if (q.search)
     add(
       (n) => `(r.template_id ILIKE ${n} OR r.name ILIKE ${n} OR r.host ILIKE ${n} OR r.matched_at ILIKE ${n})`,
@@ -118,13 +155,19 @@ export async function listResults(ctx: AppContext, teamId: string, q: ResultsQue
     if (!days) throw badRequest(`time must be one of ${Object.keys(TIMES).join(', ')}`, 'time');
     add((n) => `r.created_at >= now() - make_interval(days => ${n})`, days);
   }
+  return { whereSql: where.join(' AND '), params };
+}
+
+export async function listResults(ctx: AppContext, teamId: string, q: ResultsQuery) {
+  const offset = q.offset ?? 0;
+  const limit = q.limit ?? 100;
+  const { whereSql, params } = resultsFilter(teamId, q);
   const order = parseSort(q.sort_asc, q.sort_desc, SORTABLE);
   const orderSql = [
     ...order.map((o) => `${o.column} ${o.desc ? 'DESC' : 'ASC'}`),
     'r.created_at DESC',
     'r.id DESC',
   ].join(', ');
-  const whereSql = where.join(' AND ');
   const total = await countResultsWhere(ctx.db, whereSql, params);
   const rows = await resultsPage<ResultRow>(ctx.db, whereSql, orderSql, params, limit, offset);
   const data = rows.map(resultItem);
@@ -139,7 +182,7 @@ export async function getResult(ctx: AppContext, teamId: string, vulnId: string)
   return resultItem(row);
 }
 
-function resultItem(r: ResultRow) {
+export function resultItem(r: ResultRow) {
   const info = (r.event.info ?? {}) as Record<string, unknown>;
   return {
     vuln_id: String(r.id),
@@ -157,6 +200,8 @@ function resultItem(r: ResultRow) {
     result_type: r.result_type ?? 'http',
     matcher_status: true,
     vuln_status: r.vuln_status ?? 'open',
+    labels: r.labels ?? [],
+    is_regression: r.is_regression ?? false,
     description: (info.description as string | undefined) ?? undefined,
     impact: (info.impact as string | undefined) ?? undefined,
     remediation: (info.remediation as string | undefined) ?? undefined,

@@ -189,6 +189,14 @@ export const ResultsQuery = Type.Object({
   time: Type.Optional(
     Type.String({ description: 'last_day, last_week, last_month, last_3_months, last_6_months, last_12_months' }),
   ),
+  vuln_status: Type.Optional(
+    Type.String({
+      description:
+        'comma-separated statuses: open, false_positive, fixed, duplicate, fix_in_progress, accepted_risk, triaged',
+    }),
+  ),
+  labels: Type.Optional(Type.String({ description: 'comma-separated labels (any of them)' })),
+  is_regression: Type.Optional(Type.Boolean({ description: 'only findings that came back after being fixed' })),
   sort_asc: Type.Optional(Str),
   sort_desc: Type.Optional(Str),
 });
@@ -209,6 +217,8 @@ export const ResultItem = Type.Object({
   result_type: Str,
   matcher_status: Type.Boolean(),
   vuln_status: Str,
+  labels: StrList,
+  is_regression: Type.Boolean({ description: 'a fixed finding that a later scan or retest saw again' }),
   description: Type.Optional(Str),
   impact: Type.Optional(Str),
   remediation: Type.Optional(Str),

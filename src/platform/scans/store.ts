@@ -420,11 +420,22 @@ export async function insertFindings(
       })),
     );
     await db.query(
+      // A finding new to this scan takes the team's triage of the same finding (same hash) in other scans:
+      // the latest person's status and labels.
       `INSERT INTO scan_results (scan_id, team_id, vuln_hash, template_id, template_url, template_path, host, matched_at,
-         port, severity, name, tags, result_type, event, first_run, last_run)
-       SELECT $1, $2, x.h, x.id, x.u, x.p, x.host, x.at, x.port, x.s, x.n, COALESCE(x.tags, '{}'), x.rt, x.ev, $3, $3
+         port, severity, name, tags, result_type, event, first_run, last_run, vuln_status, labels)
+       SELECT $1, $2, x.h, x.id, x.u, x.p, x.host, x.at, x.port, x.s, x.n, COALESCE(x.tags, '{}'), x.rt, x.ev, $3, $3,
+         COALESCE(prev.vuln_status, 'open'), COALESCE(prev.labels, '{}')
        FROM jsonb_to_recordset($4::jsonb) AS x(h text, id text, u text, p text, host text, at text, port int, s text,
          n text, tags text[], rt text, ev jsonb)
+       LEFT JOIN LATERAL (
+         SELECT CASE WHEN p.vuln_status IN ('false_positive', 'accepted_risk', 'duplicate', 'triaged', 'fix_in_progress')
+                     THEN p.vuln_status ELSE 'open' END AS vuln_status, p.labels
+         FROM scan_results p
+         WHERE p.team_id = $2 AND p.vuln_hash = x.h AND p.scan_id <> $1
+           AND (p.vuln_status IN ('false_positive', 'accepted_risk', 'duplicate', 'triaged', 'fix_in_progress') OR p.labels <> '{}')
+         ORDER BY p.updated_at DESC, p.id DESC LIMIT 1
+       ) prev ON true
        ON CONFLICT (scan_id, vuln_hash) DO UPDATE SET last_run = EXCLUDED.last_run, updated_at = now()
        WHERE scan_results.last_run < EXCLUDED.last_run`,
       [scanId, teamId, run, json],
@@ -605,18 +616,40 @@ export async function setSeverities(
   );
 }
 
-/** After a finished run: not seen in it → fixed; fixed but seen again → regression. */
+/**
+ * After a finished run: not seen in it → fixed (unless a person marked it false_positive, accepted_risk or
+ * duplicate: a rescan does not overrule them); fixed but seen again → open again, as a regression. Each
+ * change gets a changelog row by 'system' from the scan.
+ */
 export async function markFindingStates(
   db: Db,
   scanId: string,
   run: number,
 ): Promise<{ fixed: number; regressions: number }> {
   const fixed = await db.query(
-    `UPDATE scan_results SET vuln_status = 'fixed', updated_at = now() WHERE scan_id = $1 AND last_run < $2 AND vuln_status <> 'fixed'`,
+    `WITH old AS (
+       SELECT id, vuln_status FROM scan_results
+       WHERE scan_id = $1 AND last_run < $2 AND vuln_status NOT IN ('fixed', 'false_positive', 'accepted_risk', 'duplicate')
+       FOR UPDATE
+     ), upd AS (
+       UPDATE scan_results s SET vuln_status = 'fixed', is_regression = false, updated_at = now()
+       FROM old WHERE s.id = old.id RETURNING s.id, s.team_id, old.vuln_status AS prev
+     )
+     INSERT INTO scan_result_changes (team_id, result_id, event_type, change_event, actor, source)
+     SELECT team_id, id, 'vuln_status', jsonb_build_array(jsonb_build_object('name', 'vuln_status', 'from', prev, 'to', 'fixed')),
+       'system', 'scan' FROM upd`,
     [scanId, run],
   );
   const back = await db.query(
-    `UPDATE scan_results SET vuln_status = 'regression', updated_at = now() WHERE scan_id = $1 AND last_run = $2 AND vuln_status = 'fixed'`,
+    `WITH upd AS (
+       UPDATE scan_results SET vuln_status = 'open', is_regression = true, updated_at = now()
+       WHERE scan_id = $1 AND last_run = $2 AND vuln_status = 'fixed' RETURNING id, team_id
+     )
+     INSERT INTO scan_result_changes (team_id, result_id, event_type, change_event, actor, source)
+     SELECT team_id, id, 'vuln_status', jsonb_build_array(
+         jsonb_build_object('name', 'vuln_status', 'from', 'fixed', 'to', 'open'),
+         jsonb_build_object('name', 'is_regression', 'from', false, 'to', true)),
+       'system', 'scan' FROM upd`,
     [scanId, run],
   );
   return { fixed: fixed.rowCount, regressions: back.rowCount };

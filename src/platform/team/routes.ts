@@ -16,6 +16,7 @@ import { createWorkspace, deleteWorkspace, renameWorkspace } from './workspaces.
 import { checkMayCreateTeam, teamCreationMode, teamCreationRights } from './team-creation.ts';
 import { teamCreatorRoutes } from './creator-routes.ts';
 import { teamSettingsRoutes } from './settings-routes.ts';
+import { auditRoutes } from './audit-routes.ts';
 import { Email } from './schemas.ts';
 
 const TeamMember = Type.Object({
@@ -35,6 +36,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const creation = teamCreationMode(app.ctx.config.teamCreation);
   await app.register(teamCreatorRoutes, { mode: creation });
   await app.register(teamSettingsRoutes);
+  await app.register(auditRoutes);
 
   app.get(
     '/v1/user',

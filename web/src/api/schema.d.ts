@@ -677,6 +677,179 @@ export interface paths {
         };
         trace?: never;
     };
+    "/v1/team/audit_log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's audit log: every change a person or key made, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    email?: string;
+                    action?: string;
+                    start_date?: string;
+                    end_date?: string;
+                    /** @description current_month, last_month, last_3_months, last_6_months, last_12_months */
+                    time_range?: string;
+                    /** @description api, platform or unknown */
+                    source?: string;
+                    offset?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            data: {
+                                created_at: string;
+                                email: string;
+                                /** @description METHOD /route, e.g. PATCH /v1/scans/vulns */
+                                action: string;
+                                /** @description the answer's HTTP status */
+                                status: number;
+                                method: string;
+                                ip: string;
+                                /** @description the path asked (no query string; credentials in it replaced) */
+                                path: string;
+                                /** @description api (API key), platform (console) or unknown */
+                                source: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/team/audit_log/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search the audit log: a status code, source, IP, email, HTTP method, or text in the path */
+        get: {
+            parameters: {
+                query: {
+                    q: string;
+                    offset?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            data: {
+                                created_at: string;
+                                email: string;
+                                /** @description METHOD /route, e.g. PATCH /v1/scans/vulns */
+                                action: string;
+                                /** @description the answer's HTTP status */
+                                status: number;
+                                method: string;
+                                ip: string;
+                                /** @description the path asked (no query string; credentials in it replaced) */
+                                path: string;
+                                /** @description api (API key), platform (console) or unknown */
+                                source: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/user": {
         parameters: {
             query?: never;
@@ -4544,6 +4717,12 @@ export interface paths {
                     tags?: string;
                     /** @description last_day, last_week, last_month, last_3_months, last_6_months, last_12_months */
                     time?: string;
+                    /** @description comma-separated statuses: open, false_positive, fixed, duplicate, fix_in_progress, accepted_risk, triaged */
+                    vuln_status?: string;
+                    /** @description comma-separated labels (any of them) */
+                    labels?: string;
+                    /** @description only findings that came back after being fixed */
+                    is_regression?: boolean;
                     sort_asc?: string;
                     sort_desc?: string;
                 };
@@ -4581,6 +4760,9 @@ export interface paths {
                                 result_type: string;
                                 matcher_status: boolean;
                                 vuln_status: string;
+                                labels: string[];
+                                /** @description a fixed finding that a later scan or retest saw again */
+                                is_regression: boolean;
                                 description?: string;
                                 impact?: string;
                                 remediation?: string;
@@ -4771,6 +4953,9 @@ export interface paths {
                             result_type: string;
                             matcher_status: boolean;
                             vuln_status: string;
+                            labels: string[];
+                            /** @description a fixed finding that a later scan or retest saw again */
+                            is_regression: boolean;
                             description?: string;
                             impact?: string;
                             remediation?: string;
@@ -5739,6 +5924,828 @@ export interface paths {
                 };
                 /** @description Default Response */
                 410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/scans/vuln/{vuln_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One finding by its vuln_id */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    vuln_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            vuln_id: string;
+                            vuln_hash: string;
+                            scan_id: string;
+                            target: string;
+                            matched_at: string;
+                            template_id: string;
+                            template_url?: string;
+                            template_path?: string;
+                            template_name?: string;
+                            severity: string;
+                            tags: string[];
+                            port?: number;
+                            result_type: string;
+                            matcher_status: boolean;
+                            vuln_status: string;
+                            labels: string[];
+                            /** @description a fixed finding that a later scan or retest saw again */
+                            is_regression: boolean;
+                            description?: string;
+                            impact?: string;
+                            remediation?: string;
+                            reference?: string[];
+                            created_at: string;
+                            updated_at: string;
+                            /** @description the engine's result in nuclei's JSON field names */
+                            event: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/scans/vulns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete findings: by ids, or every finding a filter selects */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        ids?: string[];
+                        vuln_status?: string[];
+                        /** @description accepted for compatibility; not used */
+                        type?: string;
+                        scan_id?: string;
+                        severity?: string[];
+                        host?: string[];
+                        template?: string[];
+                        search?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Set the status of findings: by vuln_ids, or of every finding a filter selects */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        vuln_ids?: string[];
+                        /** @description open, false_positive, fixed, duplicate, fix_in_progress, accepted_risk, triaged */
+                        vuln_status: "open" | "false_positive" | "fixed" | "duplicate" | "fix_in_progress" | "accepted_risk" | "triaged";
+                        /** @description accepted for compatibility; not used */
+                        type?: string;
+                        scan_id?: string;
+                        severity?: string[];
+                        host?: string[];
+                        template?: string[];
+                        search?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v1/scans/vulns/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Set the labels of findings (replaces their labels; an empty list clears them) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        ids: string[];
+                        type?: string;
+                        labels?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v1/scans/vuln/changelogs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Changelogs of all the team's findings: every status, label and retest change, who and when */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description last_day, last_week, last_month, last_3_months, last_6_months, last_12_months, all_time */
+                    time?: string;
+                    /** @description comma-separated: vuln_status, labels, retest */
+                    event_type?: string;
+                    /** @description created_at */
+                    sort_asc?: string;
+                    /** @description created_at */
+                    sort_desc?: string;
+                    limit?: number;
+                    offset?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                vuln_id: string;
+                                vuln_hash: string;
+                                scan_id: string;
+                                target: string;
+                                matched_at: string;
+                                template_id: string;
+                                template_url?: string;
+                                template_path?: string;
+                                template_name?: string;
+                                severity: string;
+                                tags: string[];
+                                port?: number;
+                                result_type: string;
+                                matcher_status: boolean;
+                                vuln_status: string;
+                                labels: string[];
+                                /** @description a fixed finding that a later scan or retest saw again */
+                                is_regression: boolean;
+                                description?: string;
+                                impact?: string;
+                                remediation?: string;
+                                reference?: string[];
+                                updated_at: string;
+                                /** @description the engine's result in nuclei's JSON field names */
+                                event: {
+                                    [key: string]: unknown;
+                                };
+                                change_id: string;
+                                /** @description vuln_status, labels or retest */
+                                event_type: string;
+                                change_event: {
+                                    name: string;
+                                    from: unknown;
+                                    to: unknown;
+                                }[];
+                                /** @description the person's email, or system for a scan run */
+                                changed_by: string;
+                                /** @description api, platform (the console), scan or retest */
+                                source: string;
+                                /** @description when the change was made */
+                                created_at: string;
+                            }[];
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/scans/vuln/{vuln_id}/changelogs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A finding's changelog: every status, label and retest change, who and when */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description last_day, last_week, last_month, last_3_months, last_6_months, last_12_months, all_time */
+                    time?: string;
+                    /** @description comma-separated: vuln_status, labels, retest */
+                    event_type?: string;
+                    /** @description created_at */
+                    sort_asc?: string;
+                    /** @description created_at */
+                    sort_desc?: string;
+                    limit?: number;
+                    offset?: number;
+                };
+                header?: never;
+                path: {
+                    vuln_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                vuln_id: string;
+                                vuln_hash: string;
+                                scan_id: string;
+                                target: string;
+                                matched_at: string;
+                                template_id: string;
+                                template_url?: string;
+                                template_path?: string;
+                                template_name?: string;
+                                severity: string;
+                                tags: string[];
+                                port?: number;
+                                result_type: string;
+                                matcher_status: boolean;
+                                vuln_status: string;
+                                labels: string[];
+                                /** @description a fixed finding that a later scan or retest saw again */
+                                is_regression: boolean;
+                                description?: string;
+                                impact?: string;
+                                remediation?: string;
+                                reference?: string[];
+                                updated_at: string;
+                                /** @description the engine's result in nuclei's JSON field names */
+                                event: {
+                                    [key: string]: unknown;
+                                };
+                                change_id: string;
+                                /** @description vuln_status, labels or retest */
+                                event_type: string;
+                                change_event: {
+                                    name: string;
+                                    from: unknown;
+                                    to: unknown;
+                                }[];
+                                /** @description the person's email, or system for a scan run */
+                                changed_by: string;
+                                /** @description api, platform (the console), scan or retest */
+                                source: string;
+                                /** @description when the change was made */
+                                created_at: string;
+                            }[];
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/scans/{vuln_id}/retest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Retest a finding: its template against its target as a small scan; no match moves it to fixed */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    vuln_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        socks5_proxy?: string;
+                        agent_id?: string;
+                        agent_tags?: string[];
+                        agent_networks?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            results: {
+                                vuln_id: string;
+                                vuln_hash: string;
+                                scan_id: string;
+                                target: string;
+                                matched_at: string;
+                                template_id: string;
+                                template_url?: string;
+                                template_path?: string;
+                                template_name?: string;
+                                severity: string;
+                                tags: string[];
+                                port?: number;
+                                result_type: string;
+                                matcher_status: boolean;
+                                vuln_status: string;
+                                labels: string[];
+                                /** @description a fixed finding that a later scan or retest saw again */
+                                is_regression: boolean;
+                                description?: string;
+                                impact?: string;
+                                remediation?: string;
+                                reference?: string[];
+                                created_at: string;
+                                updated_at: string;
+                                /** @description the engine's result in nuclei's JSON field names */
+                                event: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            retest_scan_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/retest/{vuln_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The latest retest of a finding and the finding's state */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    vuln_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            /** @description running, matched, not_matched or failed */
+                            retest_status: string;
+                            retest_scan_id: string;
+                            requested_by: string;
+                            retested_at: string;
+                            finished_at?: string;
+                            results: {
+                                vuln_id: string;
+                                vuln_hash: string;
+                                scan_id: string;
+                                target: string;
+                                matched_at: string;
+                                template_id: string;
+                                template_url?: string;
+                                template_path?: string;
+                                template_name?: string;
+                                severity: string;
+                                tags: string[];
+                                port?: number;
+                                result_type: string;
+                                matcher_status: boolean;
+                                vuln_status: string;
+                                labels: string[];
+                                /** @description a fixed finding that a later scan or retest saw again */
+                                is_regression: boolean;
+                                description?: string;
+                                impact?: string;
+                                remediation?: string;
+                                reference?: string[];
+                                created_at: string;
+                                updated_at: string;
+                                event: {
+                                    [key: string]: unknown;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
                     headers: {
                         [name: string]: unknown;
                     };

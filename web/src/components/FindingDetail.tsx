@@ -7,6 +7,7 @@ import { api, ApiFailure, ok } from '../api/client';
 import type { components, paths } from '../api/schema';
 import { day, NOWRAP, SeverityBadge, when } from './Severity';
 import { EmptyState, ErrorState, LoadingState } from './States';
+import { FindingChangelog, FindingTriage } from './FindingTriage';
 
 type Finding = paths['/v1/scans/results']['get']['responses'][200]['content']['application/json']['data'][number];
 type Vuln = components['schemas']['Vulnerability'];
@@ -43,8 +44,9 @@ export function FindingDetail({ finding }: { finding: Finding }) {
         <Title order={4}>{finding.template_name || finding.template_id}</Title>
       </Group>
       <Text size="sm">
-        Matched at <Code>{finding.matched_at}</Code> on {when(finding.created_at)} ({finding.vuln_status})
+        Matched at <Code>{finding.matched_at}</Code> on {when(finding.created_at)}
       </Text>
+      <FindingTriage finding={finding} />
       {finding.description && <Text size="sm">{finding.description}</Text>}
       <Group gap={4}>
         {finding.tags.map((t) => (
@@ -61,7 +63,11 @@ export function FindingDetail({ finding }: { finding: Finding }) {
           <Tabs.Tab value="template">Template</Tabs.Tab>
           <Tabs.Tab value="cve">CVE</Tabs.Tab>
           <Tabs.Tab value="history">History</Tabs.Tab>
+          <Tabs.Tab value="changelog">Changelog</Tabs.Tab>
         </Tabs.List>
+        <Tabs.Panel value="changelog" pt="sm">
+          <FindingChangelog vulnId={finding.vuln_id} />
+        </Tabs.Panel>
         <Tabs.Panel value="request" pt="sm">
           {ev.request ? (
             <Code block data-testid="finding-request">

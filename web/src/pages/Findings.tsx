@@ -1,8 +1,10 @@
-// Every finding across scans, filtered and paginated by the server (severity, host, template, tags, time,
-// free text); a finding opens in a drawer, deep-linked with ?finding=<id>.
+// Every finding across scans, filtered and paginated by the server (severity, status, host, template, tags,
+// time, free text); a finding opens in a drawer, deep-linked with ?finding=<id>. Owners and Admins change
+// the status of the selected findings at once.
 import {
   Anchor,
   Button,
+  Checkbox,
   Drawer,
   Group,
   MultiSelect,
@@ -13,12 +15,14 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { api, ok } from '../api/client';
 import { AnchorLink } from '../components/Links';
 import { FindingDetail } from '../components/FindingDetail';
+import { StatusBadge, VULN_STATUSES } from '../components/FindingTriage';
+import { useMe } from '../session';
 import { SEVERITIES, SeverityBadge, when } from '../components/Severity';
 import { EmptyState, ErrorState, LoadingState } from '../components/States';
 import { findingsRoute } from '../router';
@@ -43,6 +47,39 @@ export default function Findings() {
   const [template, setTemplate] = useState(search.template ?? '');
   const [tags, setTags] = useState(search.tags ?? '');
   const [q, setQ] = useState(search.q ?? '');
+  const me = useMe();
+  const qc = useQueryClient();
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [bulkStatus, setBulkStatus] = useState<string | null>(null);
+  const split = (v: string | undefined) => (v ? v.split(',').filter(Boolean) : undefined);
+  // The whole filter can go to the server as the bulk body when it only uses fields that body takes.
+  const filterFits =
+    !search.tags &&
+    !search.time &&
+    !search.status &&
+    !!(search.scan || search.severity || search.host || search.template || search.q);
+  const bulk = useMutation({
+    mutationFn: (v: { ids?: string[]; status: string }) =>
+      ok(
+        api.PATCH('/v1/scans/vulns', {
+          body: v.ids
+            ? { vuln_ids: v.ids, vuln_status: v.status as 'open' }
+            : {
+                vuln_status: v.status as 'open',
+                scan_id: search.scan,
+                severity: split(search.severity),
+                host: split(search.host),
+                template: split(search.template),
+                search: search.q,
+              },
+        }),
+      ),
+    onSuccess: () => {
+      setSelected(new Set());
+      void qc.invalidateQueries({ queryKey: ['findings'] });
+      void qc.invalidateQueries({ queryKey: ['finding'] });
+    },
+  });
 
   const list = useQuery({
     queryKey: ['findings', { ...search, finding: undefined }],
@@ -60,6 +97,7 @@ export default function Findings() {
               time: search.time,
               search: search.q,
               scan_id: search.scan,
+              vuln_status: search.status,
               sort_desc: 'created_at',
             },
           },
@@ -108,6 +146,16 @@ export default function Findings() {
               navigate({ search: (s) => ({ ...s, severity: v.length ? v.join(',') : undefined, page: undefined }) })
             }
           />
+          <MultiSelect
+            label="Status"
+            data={VULN_STATUSES}
+            w={240}
+            clearable
+            value={search.status ? search.status.split(',') : []}
+            onChange={(v) =>
+              navigate({ search: (s) => ({ ...s, status: v.length ? v.join(',') : undefined, page: undefined }) })
+            }
+          />
           <TextInput label="Host" value={host} onChange={(e) => setHost(e.currentTarget.value)} w={180} />
           <TextInput label="Template" value={template} onChange={(e) => setTemplate(e.currentTarget.value)} w={160} />
           <TextInput label="Tags" value={tags} onChange={(e) => setTags(e.currentTarget.value)} w={120} />
@@ -131,10 +179,53 @@ export default function Findings() {
         <EmptyState>No findings match</EmptyState>
       ) : (
         <>
+          {me.canManage && (
+            <Group align="flex-end" data-testid="bulk-status">
+              <Text size="sm">{selected.size} selected</Text>
+              <Select
+                aria-label="New status for the selected findings"
+                placeholder="Set status to…"
+                data={VULN_STATUSES}
+                value={bulkStatus}
+                onChange={setBulkStatus}
+                w={200}
+              />
+              <Button
+                disabled={!bulkStatus || selected.size === 0}
+                loading={bulk.isPending}
+                onClick={() => bulkStatus && bulk.mutate({ ids: [...selected], status: bulkStatus })}
+              >
+                Apply to selected
+              </Button>
+              {filterFits && (
+                <Button
+                  variant="light"
+                  disabled={!bulkStatus}
+                  loading={bulk.isPending}
+                  onClick={() => bulkStatus && bulk.mutate({ status: bulkStatus })}
+                >
+                  Apply to all {list.data.total_results} matching
+                </Button>
+              )}
+              {bulk.error && <ErrorState error={bulk.error} />}
+            </Group>
+          )}
           <Table striped highlightOnHover data-testid="findings-table">
             <Table.Thead>
               <Table.Tr>
+                {me.canManage && (
+                  <Table.Th>
+                    <Checkbox
+                      aria-label="Select every finding on this page"
+                      checked={list.data.data.length > 0 && list.data.data.every((r) => selected.has(r.vuln_id))}
+                      onChange={(e) =>
+                        setSelected(e.currentTarget.checked ? new Set(list.data.data.map((r) => r.vuln_id)) : new Set())
+                      }
+                    />
+                  </Table.Th>
+                )}
                 <Table.Th>Severity</Table.Th>
+                <Table.Th>Status</Table.Th>
                 <Table.Th>Finding</Table.Th>
                 <Table.Th>Host</Table.Th>
                 <Table.Th>Matched at</Table.Th>
@@ -144,8 +235,25 @@ export default function Findings() {
             <Table.Tbody>
               {list.data.data.map((r) => (
                 <Table.Tr key={r.vuln_id}>
+                  {me.canManage && (
+                    <Table.Td>
+                      <Checkbox
+                        aria-label={`Select ${r.template_name || r.template_id} on ${r.target}`}
+                        checked={selected.has(r.vuln_id)}
+                        onChange={(e) => {
+                          const next = new Set(selected);
+                          if (e.currentTarget.checked) next.add(r.vuln_id);
+                          else next.delete(r.vuln_id);
+                          setSelected(next);
+                        }}
+                      />
+                    </Table.Td>
+                  )}
                   <Table.Td>
                     <SeverityBadge severity={r.severity} />
+                  </Table.Td>
+                  <Table.Td>
+                    <StatusBadge status={r.vuln_status} regression={r.is_regression} />
                   </Table.Td>
                   <Table.Td>
                     <Anchor

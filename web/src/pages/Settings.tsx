@@ -1,6 +1,6 @@
 // Settings: team members and roles (Admins and the Owner change them), invites with a one-time link, the
 // caller's own account: API key (prefix; rotation shows the new key once) and password; template
-// signatures (the Owner lets unsigned code/javascript templates run); workspaces.
+// signatures (the Owner lets unsigned code/javascript templates run); workspaces; the team's audit log.
 import {
   Alert,
   Badge,
@@ -25,6 +25,7 @@ import { when } from '../components/Severity';
 import { ErrorState, LoadingState, errorMessage } from '../components/States';
 import { Workspaces } from '../components/Workspaces';
 import { TemplateSignatures } from '../components/TemplateSignatures';
+import { AuditLog } from '../components/AuditLog';
 import { useMe } from '../session';
 import { usePageTitle } from '../components/usePageTitle';
 
@@ -292,6 +293,7 @@ export default function Settings() {
       </Card>
       <TemplateSignatures />
       <Workspaces />
+      <AuditLog />
       <Modal opened={!!newKey} onClose={() => setNewKey(undefined)} title="Your new API key" size="lg">
         <Stack>
           <Text size="sm">Shown only now. The previous key no longer works.</Text>
