@@ -215,3 +215,4 @@ export function releaseAgentLease(ctx: Pick<AppContext, 'db'>, agent: AgentIdent
 }
 
 export { scansPinnedTo } from './agent-store.ts';
+export type { ResultEvent } from './findings.ts';
