@@ -139,6 +139,10 @@ describe.skipIf(!url)('vigil agent processes against vigil serve --no-worker', (
         { agent_id: ids['red-agent'], n: 6, hosts: 6 },
       ].sort((a, b) => a.agent_id!.localeCompare(b.agent_id!)),
     );
+    // The API shows which agent found each copy.
+    const listed = (await api('GET', `/v1/scans/results?scan_id=${id}&limit=100`)).json.data as { agent_id?: string }[];
+    expect(listed).toHaveLength(12);
+    expect(new Set(listed.map((r) => r.agent_id))).toEqual(new Set([ids['blue-agent'], ids['red-agent']]));
   });
 
   it('a scan addressed to an agent that does not exist says so in its status', async () => {
