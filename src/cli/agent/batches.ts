@@ -17,6 +17,7 @@ export interface LogLine {
 
 export class ChunkBatches {
   private results: ResultEvent[] = [];
+  private bytes = 0;
   private logs: LogLine[] = [];
   /** The number of the last batch sent (0: none yet). */
   seq = 0;
@@ -37,7 +38,10 @@ export class ChunkBatches {
 
   result(ev: ResultEvent): void {
     this.results.push(ev);
-    if (this.results.length >= 500) this.flush();
+    // Findings carry whole requests and responses: a batch also ends at about 8 MB, well under the
+    // server's body limit.
+    this.bytes += 1024 + String(ev.request ?? '').length + String(ev.response ?? '').length;
+    if (this.results.length >= 500 || this.bytes >= 8 * 1024 * 1024) this.flush();
   }
 
   attempt(a: AttemptInfo): void {
@@ -51,7 +55,14 @@ export class ChunkBatches {
   }
 
   log(l: Omit<LogLine, 'at'>): void {
-    this.logs.push({ ...l, at: new Date().toISOString() });
+    // Within the server's limits for a log line (a longer error or target would refuse the whole batch).
+    this.logs.push({
+      ...l,
+      target: l.target.slice(0, 4096),
+      template_id: l.template_id.slice(0, 512),
+      error: l.error ? l.error.slice(0, 8000) : l.error,
+      at: new Date().toISOString(),
+    });
     if (this.logs.length >= 2_500) this.flush();
   }
 
@@ -61,6 +72,7 @@ export class ChunkBatches {
     const logs = this.logs;
     this.results = [];
     this.logs = [];
+    this.bytes = 0;
     const seq = ++this.seq;
     this.sending = this.sending.then(async () => {
       if (this.lost) return;

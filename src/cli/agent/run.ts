@@ -146,6 +146,12 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   };
 
   const runChunk = async (w: Work) => {
+    if (!w.templates && !cache.has(w.templates_key)) {
+      // Another lane dropped this run's templates from the cache after this lease was asked for: give the
+      // chunk back; the next lease asks for the templates again.
+      await client.call('/v1/agents/me/release', { lease: w.lease }).catch(() => {});
+      return;
+    }
     const stop = new AbortController();
     active.set(w.lease, stop);
     const onShutdown = () => stop.abort(new Error('agent shutting down'));
