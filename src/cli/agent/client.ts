@@ -69,6 +69,10 @@ export class AgentClient {
       try {
         return await this.once<T>(path, body, headers);
       } catch (err) {
+        if (certificateProblem(err))
+          throw new Error(
+            `the server's certificate is not trusted: ${certificateProblem(err)} (give its CA with --ca)`,
+          );
         const retriable = !(err instanceof ApiAnswer) || err.status >= 500 || err.status === 429;
         if (!retriable || this.o.signal?.aborted) throw err;
         const delay = Math.min(30_000, 500 * 2 ** Math.min(attempt, 6)) * (0.75 + Math.random() * 0.5);
@@ -93,4 +97,25 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     const t = setTimeout(done, ms);
     signal?.addEventListener('abort', done, { once: true });
   });
+}
+
+// Certificate errors are not a dropped network: retrying would never succeed, so they end the call.
+const CERT_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_UNTRUSTED',
+]);
+
+function certificateProblem(err: unknown): string | undefined {
+  for (let e = err as { code?: string; cause?: unknown } | undefined, i = 0; e && i < 4; e = e.cause as typeof e, i++) {
+    if (e.code && CERT_CODES.has(e.code)) return e.code;
+  }
+  return undefined;
 }
