@@ -113,3 +113,11 @@ export async function scansPinnedTo(db: Db, teamId: string, agentId: string): Pr
   );
   return rows.map((r) => r.scan_id);
 }
+
+/** A mirrored run makes every attempt once per agent: its total (and so its progress) counts each copy. */
+export async function scaleTotals(db: Db, scanId: string, copies: number): Promise<void> {
+  await db.query('UPDATE scans SET total_scan = total_target::bigint * total_template * $2 WHERE id = $1', [
+    scanId,
+    copies,
+  ]);
+}

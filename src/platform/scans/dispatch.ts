@@ -3,6 +3,7 @@
 // list the agents that may lease them (agent-routing.ts, agents/).
 import type { AppContext } from '../shared/context.ts';
 import * as store from './store.ts';
+import { scaleTotals } from './agent-store.ts';
 import { agentDirectory, noAgentReason, notifyAgentWork, routedToAgents, type AgentRouting } from './agent-routing.ts';
 
 export const SCAN_CHUNK_JOB = 'scans.chunk';
@@ -89,6 +90,10 @@ async function startAgentRun(
   const waiting = matched.some((a) => a.online)
     ? null
     : `waiting for an agent: ${matched.map((a) => a.name).join(', ')} ${matched.length === 1 ? 'is' : 'are'} offline`;
-  await ctx.db.transaction((tx) => store.startRun(tx, scan.id, run, all, routes, waiting));
+  const copies = all.length / Math.max(1, chunks.length);
+  await ctx.db.transaction(async (tx) => {
+    await store.startRun(tx, scan.id, run, all, routes, waiting);
+    await scaleTotals(tx, scan.id, copies);
+  });
   notifyAgentWork();
 }
