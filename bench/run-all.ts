@@ -37,6 +37,13 @@ interface Goal {
 }
 const GOALS: Goal[] = [
   {
+    bench: 'agents',
+    figure: 'agents_workers_ratio',
+    goal: 0.8,
+    below: false,
+    what: 'the same scan on two agents / on workers (issue 23)',
+  },
+  {
     bench: 'scans',
     figure: 'platform_engine_ratio',
     goal: 0.9,

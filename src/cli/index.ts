@@ -9,6 +9,7 @@ import { registerIntel } from './intel.ts';
 import { registerUsers } from './users.ts';
 import { registerUpdates } from './updates.ts';
 import { registerDiscover } from './discover.ts';
+import { registerAgent } from './agent.ts';
 import { VERSION } from './version.ts';
 
 const program = new Command('vigil')
@@ -27,5 +28,6 @@ registerIntel(program);
 registerUsers(program);
 registerUpdates(program);
 registerDiscover(program);
+registerAgent(program);
 
 await program.parseAsync(process.argv);

@@ -1,7 +1,7 @@
 // Every API area's routes. Add a line here when an area is built.
 //
 // Areas import each other in one direction only; an area may import those before it in this order:
-//   shared < auth < templates < worker < configs < intel < scans < updates < assets < monitor < team < admin
+//   shared < auth < templates < worker < configs < intel < scans < agents < updates < assets < monitor < team < admin
 // (system and console, and the top files app, server, start and this one, may import any area). Where a
 // lower area needs something of a higher one, the higher one provides it (scans/sources.ts's asset
 // inventory) or writes rows the higher one reads (assets' asset_events, read by monitor).
@@ -11,6 +11,7 @@
 //   auth: users, teams, team_members, api_keys, sessions       team: team_invites, team_audit_log
 //   templates: templates, template_changes, template_facet_counts, template_shares       intel: intel_*       configs: configs
 //   scans: scans, scan_* (but scan_schedules, scan_events), platform_secrets       updates: update_runs
+//   agents: agents
 //   monitor: scan_schedules, scan_events, deliveries, report_tickets, remediation_runs
 //   assets: assets, asset_*, enumeration_found
 // A store may read (join) tables of areas below it; only the owner writes. Other areas call the owner's
@@ -23,6 +24,7 @@ import { intelRoutes } from './intel/routes.ts';
 import { templateRoutes } from './templates/routes.ts';
 import { scanRoutes } from './scans/routes.ts';
 import { findingRoutes } from './scans/finding-routes.ts';
+import { agentRoutes } from './agents/routes.ts';
 import { scheduleRoutes, deliveryRoutes } from './monitor/routes.ts';
 import { configRoutes } from './configs/routes.ts';
 import { assetRoutes } from './assets/routes.ts';
@@ -41,6 +43,7 @@ export const areas: FastifyPluginAsyncTypebox[] = [
   deliveryRoutes,
   scanRoutes,
   findingRoutes,
+  agentRoutes,
   intelRoutes,
   assetRoutes,
   hostedOnlyRoutes,

@@ -6,3 +6,6 @@ import './worker/builtin.ts';
 import './scans/jobs.ts';
 import './updates/jobs.ts';
 import './assets/jobs.ts';
+// Not a job handler: the agent directory scans/dispatch.ts routes runs with. Schedules and retests start
+// runs in `vigil worker` processes too (the monitor loop), which load no routes.
+import './agents/service.ts';

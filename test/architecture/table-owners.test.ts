@@ -17,6 +17,7 @@ const ORDER = [
   'configs',
   'intel',
   'scans',
+  'agents',
   'updates',
   'assets',
   'monitor',
@@ -45,6 +46,7 @@ const OWNERS: Record<string, string> = {
   report_tickets: 'monitor',
   remediation_runs: 'monitor',
   update_runs: 'updates',
+  agents: 'agents',
   assets: 'assets',
   enumeration_found: 'assets',
 };

@@ -19,12 +19,20 @@ export interface VigilProcess {
   kill(signal?: NodeJS.Signals): Promise<number | string>;
 }
 
-/** Runs `node bin/vigil.mjs ...args` with env added to a clean copy of this process's environment. */
-export function spawnVigil(args: string[], env: Record<string, string | undefined> = {}): VigilProcess {
+/**
+ * Runs `node bin/vigil.mjs ...args` with env added to a clean copy of this process's environment; `wrap`
+ * runs it under another command (e.g. `ip netns exec NS`, for an agent inside a test's network namespace).
+ */
+export function spawnVigil(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  wrap: string[] = [],
+): VigilProcess {
   const base = { ...process.env };
   for (const k of ['DATABASE_URL', 'VIGIL_DB_SCHEMA', 'VIGIL_BOOTSTRAP_API_KEY', 'PORT', 'VIGIL_DATA_DIR'])
     delete base[k];
-  const proc = spawn(process.execPath, [path.join(repoRoot, 'bin/vigil.mjs'), ...args], {
+  const cmd = [...wrap, process.execPath, path.join(repoRoot, 'bin/vigil.mjs'), ...args];
+  const proc = spawn(cmd[0]!, cmd.slice(1), {
     cwd: repoRoot,
     env: { ...base, VIGIL_LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

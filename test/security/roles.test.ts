@@ -14,7 +14,7 @@ const ANY: Who[] = ROLES;
 const MANAGERS: Who[] = ['OWNER', 'ADMIN'];
 
 /** Routes whose rule is not the default one (reads: anyone in the team; writes: Owner and Admin). */
-const EXCEPTIONS: Record<string, Who[] | 'public'> = {
+const EXCEPTIONS: Record<string, Who[] | 'public' | 'agent'> = {
   'POST /v1/user/apikey/rotate': ANY, // every user rotates their own key
   // Creating a team is an instance decision (VIGIL_TEAM_CREATION, default: the instance owner and the
   // users it allowed), not a team role's: here the team's Owner is the instance owner, the others are not.
@@ -40,6 +40,12 @@ const EXCEPTIONS: Record<string, Who[] | 'public'> = {
   'PUT /v1/user/password': ANY, // everyone sets their own password
   'GET /': 'public', // the console's files
   'GET /*': 'public',
+  // An agent's own endpoints take only an agent credential (X-Agent-Key): every user key is refused.
+  'POST /v1/agents/me/heartbeat': 'agent',
+  'POST /v1/agents/me/lease': 'agent',
+  'POST /v1/agents/me/results': 'agent',
+  'POST /v1/agents/me/complete': 'agent',
+  'POST /v1/agents/me/release': 'agent',
 };
 
 /**
@@ -51,7 +57,7 @@ const BODIES: Record<string, unknown> = {
   'PATCH /v1/user/team/settings': { allow_unsigned_templates: false },
 };
 
-function expected(method: string, url: string): Who[] | 'public' {
+function expected(method: string, url: string): Who[] | 'public' | 'agent' {
   const key = `${method} ${url}`;
   if (key in EXCEPTIONS) return EXCEPTIONS[key]!;
   if (url === '/docs' || url.startsWith('/docs/')) return 'public';
@@ -82,7 +88,7 @@ describe('role x operation matrix', () => {
     for (const r of routes) {
       const rule = expected(r.method, r.url);
       // The route's own declaration must agree with the spec's rule (public routes declare public).
-      if ((rule === 'public') !== r.public)
+      if ((rule === 'public' || rule === 'agent') !== r.public)
         violations.push(
           `${r.method} ${r.url}: declared ${r.public ? 'public' : 'private'}, spec says ${rule === 'public' ? 'public' : 'private'}`,
         );
@@ -105,6 +111,10 @@ describe('role x operation matrix', () => {
         if (s >= 500) violations.push(`${label} (server error)`);
         if (rule === 'public') {
           if (s === 401 || s === 403) violations.push(`${label}: public route refused`);
+          continue;
+        }
+        if (rule === 'agent') {
+          if (s !== 401) violations.push(`${label}: expected 401 (agent credential only)`);
           continue;
         }
         if (!who) {

@@ -149,6 +149,11 @@ const schedules = createRoute({
   path: '/settings/schedules',
   component: lazyRouteComponent(() => import('./pages/Schedules')),
 });
+const agentsPage = createRoute({
+  getParentRoute: () => app,
+  path: '/settings/agents',
+  component: lazyRouteComponent(() => import('./pages/Agents')),
+});
 export const findingRoute = createRoute({
   getParentRoute: () => app,
   path: '/findings/$findingId',
@@ -176,6 +181,7 @@ const routeTree = root.addChildren([
     configsRoute,
     configRoute,
     schedules,
+    agentsPage,
     findingRoute,
     ...assetRoutes,
   ]),

@@ -26,6 +26,8 @@ export const ACTIONS = [
   'configs:view',
   'configs:manage',
   'intel:view',
+  'agents:view',
+  'agents:manage', // register and remove agents (vigil agent)
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -37,6 +39,7 @@ const READ: Action[] = [
   'templates:view',
   'configs:view',
   'intel:view',
+  'agents:view',
 ];
 const ADMIN: Action[] = [
   ...READ,
@@ -49,6 +52,7 @@ const ADMIN: Action[] = [
   'templates:manage',
   'templates:share',
   'configs:manage',
+  'agents:manage',
 ];
 
 const TABLE: Record<Role, ReadonlySet<Action>> = {

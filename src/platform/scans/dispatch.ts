@@ -1,7 +1,10 @@
 // Splitting a scan run into chunks (a batch of targets with all of the scan's templates) and queueing one
-// pg-boss job per chunk; any worker takes any chunk.
+// pg-boss job per chunk; any worker takes any chunk. A scan addressed to agents gets no jobs: its chunks
+// list the agents that may lease them (agent-routing.ts, agents/).
 import type { AppContext } from '../shared/context.ts';
 import * as store from './store.ts';
+import { scaleTotals } from './agent-store.ts';
+import { agentDirectory, noAgentReason, notifyAgentWork, routedToAgents, type AgentRouting } from './agent-routing.ts';
 
 export const SCAN_CHUNK_JOB = 'scans.chunk';
 
@@ -30,6 +33,9 @@ export function splitTargets(targets: string[], size: number): string[][] {
 /** Writes the run's chunks (status queued) and sends their jobs. Without a queue the scan stays queued. */
 export async function startRun(ctx: AppContext, scanId: string, run: number, targets: string[]): Promise<void> {
   const chunks = splitTargets(targets, chunkSize(targets.length));
+  const scan = await store.getScanById(ctx.db, scanId);
+  const routing = (scan?.request ?? {}) as AgentRouting;
+  if (scan && routedToAgents(routing)) return startAgentRun(ctx, scan, run, targets, chunks, routing);
   await ctx.db.transaction((tx) => store.startRun(tx, scanId, run, chunks));
   if (!ctx.queue) {
     ctx.log.warn({ scan_id: scanId }, 'no job queue in this process: the scan stays queued');
@@ -42,4 +48,52 @@ export async function startRun(ctx: AppContext, scanId: string, run: number, tar
     ctx.log.error({ err, scan_id: scanId }, 'queueing scan chunks failed');
     await store.failScan(ctx.db, scanId, 'could not queue the scan (details in the server log)');
   }
+}
+
+/**
+ * An agent scan's run: `distribute` lists every matching agent on each chunk (any of them leases it);
+ * `mirror` gives each matching agent its own copy of every chunk. With no matching agent the scan fails
+ * saying so; with none online it waits, its status saying why.
+ */
+async function startAgentRun(
+  ctx: AppContext,
+  scan: store.ScanRow,
+  run: number,
+  targets: string[],
+  chunks: string[][],
+  routing: AgentRouting,
+): Promise<void> {
+  const dir = agentDirectory();
+  const matched = dir ? await dir.matching(ctx.db, scan.team_id, routing, targets) : [];
+  if (matched.length === 0) {
+    await ctx.db.transaction((tx) =>
+      store.startRun(
+        tx,
+        scan.id,
+        run,
+        chunks,
+        chunks.map(() => ({ agentIds: [], mirrorOf: '' })),
+      ),
+    );
+    await store.failScan(ctx.db, scan.id, noAgentReason(routing));
+    return;
+  }
+  const ids = matched.map((a) => a.id);
+  let all = chunks;
+  let routes: store.ChunkRoute[];
+  if (routing.agent_behavior === 'mirror' && !routing.agent_id?.trim()) {
+    all = matched.flatMap(() => chunks);
+    routes = matched.flatMap((a) => chunks.map(() => ({ agentIds: [a.id], mirrorOf: a.id })));
+  } else {
+    routes = chunks.map(() => ({ agentIds: ids, mirrorOf: '' }));
+  }
+  const waiting = matched.some((a) => a.online)
+    ? null
+    : `waiting for an agent: ${matched.map((a) => a.name).join(', ')} ${matched.length === 1 ? 'is' : 'are'} offline`;
+  const copies = all.length / Math.max(1, chunks.length);
+  await ctx.db.transaction(async (tx) => {
+    await store.startRun(tx, scan.id, run, all, routes, waiting);
+    await scaleTotals(tx, scan.id, copies);
+  });
+  notifyAgentWork();
 }

@@ -44,6 +44,7 @@ export interface LogRow {
   severity: string | null;
   event: string | null;
   vuln_hash: string | null;
+  agent_id?: string | null;
 }
 
 /** Up to `batch` records matching the filter with id above `afterId`, in id order. */
@@ -56,7 +57,7 @@ export async function logsAfter(
 ): Promise<LogRow[]> {
   const w = whereOf(scanId, f);
   const { rows } = await db.query<LogRow>(
-    `SELECT id, target, template_id, matched, created_at, error, severity, event, vuln_hash FROM scan_logs
+    `SELECT id, target, template_id, matched, created_at, error, severity, event, vuln_hash, agent_id FROM scan_logs
      WHERE ${w.sql} AND id > $${w.params.length + 1} ORDER BY id LIMIT $${w.params.length + 2}`,
     [...w.params, afterId, batch],
   );

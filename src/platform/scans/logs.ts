@@ -72,6 +72,8 @@ export interface LogRecord {
   severity: string;
   event: string;
   vuln_hash: string;
+  /** The agent that made the attempt (absent: a worker). */
+  agent_id?: string;
 }
 
 /** The matching records in id order, `batch` at a time. */
@@ -90,6 +92,7 @@ export async function* readLogs(db: Db, scanId: string, f: LogFilter, batch = 10
       severity: r.severity ?? '',
       event: r.event ?? '',
       vuln_hash: r.vuln_hash ?? '',
+      ...(r.agent_id ? { agent_id: r.agent_id } : {}),
     }));
     if (rows.length < batch) return;
   }

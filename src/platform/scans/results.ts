@@ -69,6 +69,7 @@ const SORTABLE: Record<string, string> = {
 export interface ResultRow {
   id: number;
   scan_id: string;
+  agent_id?: string | null;
   vuln_status?: string;
   labels?: string[];
   is_regression?: boolean;
@@ -188,6 +189,8 @@ export function resultItem(r: ResultRow) {
     vuln_id: String(r.id),
     vuln_hash: r.vuln_hash,
     scan_id: r.scan_id,
+    // The agent that found it (absent for workers): a mirrored scan has one copy per agent.
+    ...(r.agent_id ? { agent_id: r.agent_id } : {}),
     target: r.host,
     matched_at: r.matched_at,
     template_id: r.template_id,

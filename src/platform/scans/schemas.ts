@@ -205,6 +205,7 @@ export const ResultItem = Type.Object({
   vuln_id: Str,
   vuln_hash: Str,
   scan_id: Str,
+  agent_id: Type.Optional(Type.String({ description: 'the agent that produced the finding (absent: a worker)' })),
   target: Str,
   matched_at: Str,
   template_id: Str,

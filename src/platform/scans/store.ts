@@ -137,22 +137,42 @@ export async function templateSummary(
   return rows;
 }
 
-/** Starts a run: its chunks, a reset of the scan's counters, status queued. */
-export async function startRun(db: Db, scanId: string, run: number, chunks: string[][]): Promise<void> {
+/** Who may run a chunk of a scan addressed to agents, and the mirror it belongs to ('' when not mirrored). */
+export interface ChunkRoute {
+  agentIds: string[];
+  mirrorOf: string;
+}
+
+/**
+ * Starts a run: its chunks, a reset of the scan's counters, status queued. `routes` (one per chunk) makes
+ * them agent chunks; `waiting` is the reason an agent scan shows while no agent has taken it.
+ */
+export async function startRun(
+  db: Db,
+  scanId: string,
+  run: number,
+  chunks: string[][],
+  routes?: ChunkRoute[],
+  waiting: string | null = null,
+): Promise<void> {
   for (let i = 0; i < chunks.length; i += 500) {
     const values: unknown[] = [];
     const rows = chunks.slice(i, i + 500).map((targets, j) => {
-      values.push(scanId, run, i + j, JSON.stringify(targets));
-      const b = j * 4;
-      return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}::jsonb)`;
+      const route = routes?.[i + j];
+      values.push(scanId, run, i + j, JSON.stringify(targets), route?.agentIds ?? null, route?.mirrorOf ?? '');
+      const b = j * 6;
+      return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}::jsonb, $${b + 5}::text[], $${b + 6})`;
     });
-    await db.query(`INSERT INTO scan_chunks (scan_id, run, idx, targets) VALUES ${rows.join(', ')}`, values);
+    await db.query(
+      `INSERT INTO scan_chunks (scan_id, run, idx, targets, agent_ids, mirror_of) VALUES ${rows.join(', ')}`,
+      values,
+    );
   }
   await db.query(
-    `UPDATE scans SET status = 'queued', failure_reason = NULL, progress = 0, attempts_done = 0, chunks_total = $3, chunks_done = 0,
+    `UPDATE scans SET status = 'queued', failure_reason = $4, progress = 0, attempts_done = 0, chunks_total = $3, chunks_done = 0,
        rescan_count = $2, started_at = NULL, completed_at = NULL, updated_at = now()
      WHERE id = $1`,
-    [scanId, run, chunks.length],
+    [scanId, run, chunks.length, waiting],
   );
 }
 
@@ -391,6 +411,16 @@ export async function recountResults(db: Db, scanId: string): Promise<void> {
   );
 }
 
+/**
+ * Who produced a batch of findings or log lines: a worker (no agent) or an agent, and for a mirrored scan
+ * the mirror (agent) the rows belong to, so each mirror keeps its own copy.
+ */
+export interface RowOrigin {
+  agentId: string | null;
+  mirrorOf: string;
+}
+export const NO_AGENT: RowOrigin = { agentId: null, mirrorOf: '' };
+
 /** Stores findings once each: a retried chunk or rescan only marks them as seen in this run. */
 export async function insertFindings(
   db: Db,
@@ -398,6 +428,7 @@ export async function insertFindings(
   teamId: string,
   run: number,
   all: FindingRow[],
+  origin: RowOrigin = NO_AGENT,
 ): Promise<void> {
   // One statement may not touch a row twice: the first event of a hash wins.
   const rows = [...new Map(all.map((r) => [r.vulnHash, r] as const).reverse()).values()].reverse();
@@ -423,9 +454,9 @@ export async function insertFindings(
       // A finding new to this scan takes the team's triage of the same finding (same hash) in other scans:
       // the latest person's status and labels.
       `INSERT INTO scan_results (scan_id, team_id, vuln_hash, template_id, template_url, template_path, host, matched_at,
-         port, severity, name, tags, result_type, event, first_run, last_run, vuln_status, labels)
+         port, severity, name, tags, result_type, event, first_run, last_run, vuln_status, labels, agent_id, mirror_of)
        SELECT $1, $2, x.h, x.id, x.u, x.p, x.host, x.at, x.port, x.s, x.n, COALESCE(x.tags, '{}'), x.rt, x.ev, $3, $3,
-         COALESCE(prev.vuln_status, 'open'), COALESCE(prev.labels, '{}')
+         COALESCE(prev.vuln_status, 'open'), COALESCE(prev.labels, '{}'), $5, $6
        FROM jsonb_to_recordset($4::jsonb) AS x(h text, id text, u text, p text, host text, at text, port int, s text,
          n text, tags text[], rt text, ev jsonb)
        LEFT JOIN LATERAL (
@@ -436,9 +467,10 @@ export async function insertFindings(
            AND (p.vuln_status IN ('false_positive', 'accepted_risk', 'duplicate', 'triaged', 'fix_in_progress') OR p.labels <> '{}')
          ORDER BY p.updated_at DESC, p.id DESC LIMIT 1
        ) prev ON true
-       ON CONFLICT (scan_id, vuln_hash) DO UPDATE SET last_run = EXCLUDED.last_run, updated_at = now()
+       ON CONFLICT (scan_id, vuln_hash, mirror_of) DO UPDATE SET last_run = EXCLUDED.last_run, updated_at = now(),
+         agent_id = EXCLUDED.agent_id
        WHERE scan_results.last_run < EXCLUDED.last_run`,
-      [scanId, teamId, run, json],
+      [scanId, teamId, run, json, origin.agentId, origin.mirrorOf],
     );
   }
 }
@@ -459,7 +491,14 @@ export interface LogRow {
  * travel as one JSON parameter (jsonb_to_recordset): binding thousands of separate parameters cost the
  * worker more CPU than the insert itself.
  */
-export async function insertLogs(db: Db, scanId: string, teamId: string, run: number, rows: LogRow[]): Promise<void> {
+export async function insertLogs(
+  db: Db,
+  scanId: string,
+  teamId: string,
+  run: number,
+  rows: LogRow[],
+  origin: RowOrigin = NO_AGENT,
+): Promise<void> {
   for (let i = 0; i < rows.length; i += 5000) {
     const json = JSON.stringify(
       rows.slice(i, i + 5000).map((r) => ({
@@ -474,11 +513,12 @@ export async function insertLogs(db: Db, scanId: string, teamId: string, run: nu
       })),
     );
     const res = await db.query(
-      `INSERT INTO scan_logs (scan_id, team_id, run, target, template_id, matched, severity, error, event, vuln_hash, created_at)
-       SELECT $1, $2, $3, x.t, x.id, x.m, x.s, x.e, x.ev, x.h, x.at
+      `INSERT INTO scan_logs (scan_id, team_id, run, target, template_id, matched, severity, error, event, vuln_hash,
+         created_at, agent_id, mirror_of)
+       SELECT $1, $2, $3, x.t, x.id, x.m, x.s, x.e, x.ev, x.h, x.at, $5, $6
        FROM jsonb_to_recordset($4::jsonb) AS x(t text, id text, m boolean, s text, e text, ev text, h text, at timestamptz)
-       ON CONFLICT (scan_id, run, target, template_id) DO NOTHING`,
-      [scanId, teamId, run, json],
+       ON CONFLICT (scan_id, run, target, template_id, mirror_of) DO NOTHING`,
+      [scanId, teamId, run, json, origin.agentId, origin.mirrorOf],
     );
     // One record per finished attempt (a retried chunk adds none twice): progress follows them, held
     // below 100 until the last chunk is done.

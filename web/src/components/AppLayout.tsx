@@ -19,6 +19,7 @@ const NAV = [
   { to: '/settings', label: 'Settings' },
   { to: '/settings/configs', label: 'Configurations', sub: true },
   { to: '/settings/schedules', label: 'Schedules', sub: true },
+  { to: '/settings/agents', label: 'Agents', sub: true },
 ] as const;
 
 /** The page is the route's (Outlet) unless given, as the not-found page gives its panel. */

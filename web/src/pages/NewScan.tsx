@@ -7,7 +7,10 @@ import {
   Checkbox,
   Group,
   Paper,
+  SegmentedControl,
+  Select,
   Stack,
+  TagsInput,
   Text,
   TextInput,
   Textarea,
@@ -41,11 +44,18 @@ export default function NewScan() {
   const [createdId, setCreatedId] = useState<string>();
   const [scheduleError, setScheduleError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  // Where it runs: workers (no agent field), one agent, or agents having all the tags.
+  const [agentId, setAgentId] = useState<string | null>(null);
+  const [agentTags, setAgentTags] = useState<string[]>([]);
+  const [agentBehavior, setAgentBehavior] = useState<'distribute' | 'mirror'>('distribute');
 
   const privates = useQuery({
     queryKey: ['private-templates'],
     queryFn: () => ok(api.GET('/v1/template', { params: { query: { limit: 200 } } })),
   });
+
+  const agents = useQuery({ queryKey: ['agents'], queryFn: () => ok(api.GET('/v1/agents')) });
+  const knownTags = [...new Set((agents.data?.agents ?? []).flatMap((a) => a.tags))];
 
   if (!me.canManage)
     return <ErrorState error={new Error(`role ${me.role} may not create scans`)} title="Not allowed" />;
@@ -77,6 +87,9 @@ export default function NewScan() {
               templates: [...picked, ...privatePicked],
               schedule_only: storeOnly || undefined,
               ...configFields(configs),
+              ...(agentId ? { agent_id: agentId } : {}),
+              ...(agentTags.length ? { agent_tags: agentTags } : {}),
+              ...(agentId || agentTags.length ? { agent_behavior: agentBehavior } : {}),
             },
           }),
         );
@@ -149,6 +162,44 @@ export default function NewScan() {
         <Stack gap="xs">
           <Text fw={600}>Configurations</Text>
           <ConfigPicker value={configs} onChange={setConfigs} />
+        </Stack>
+      </Paper>
+      <Paper withBorder p="sm" data-testid="scan-agents">
+        <Stack gap="xs">
+          <Text fw={600}>Where it runs</Text>
+          <Text size="sm" c="dimmed">
+            On the platform&apos;s workers unless you pick an agent or agent tags (agents run inside other networks).
+          </Text>
+          <Group align="flex-end">
+            <Select
+              label="Agent"
+              placeholder="any (by tags) or workers"
+              clearable
+              w={260}
+              data={(agents.data?.agents ?? []).map((a) => ({
+                value: a.id,
+                label: `${a.name}${a.online ? '' : ' (offline)'}`,
+              }))}
+              value={agentId}
+              onChange={setAgentId}
+            />
+            <TagsInput
+              label="Agent tags (agents having all of them)"
+              w={300}
+              data={knownTags}
+              value={agentTags}
+              onChange={setAgentTags}
+            />
+            <SegmentedControl
+              value={agentBehavior}
+              onChange={(v) => setAgentBehavior(v as 'distribute' | 'mirror')}
+              disabled={!agentId && agentTags.length === 0}
+              data={[
+                { value: 'distribute', label: 'Distribute' },
+                { value: 'mirror', label: 'Mirror' },
+              ]}
+            />
+          </Group>
         </Stack>
       </Paper>
       <Paper withBorder p="sm">
