@@ -22,6 +22,7 @@ import { teamRoutes } from './team/routes.ts';
 import { intelRoutes } from './intel/routes.ts';
 import { templateRoutes } from './templates/routes.ts';
 import { scanRoutes } from './scans/routes.ts';
+import { exportRoutes } from './scans/export-routes.ts';
 import { scheduleRoutes, deliveryRoutes } from './monitor/routes.ts';
 import { configRoutes } from './configs/routes.ts';
 import { assetRoutes } from './assets/routes.ts';
@@ -39,6 +40,7 @@ export const areas: FastifyPluginAsyncTypebox[] = [
   configRoutes,
   deliveryRoutes,
   scanRoutes,
+  exportRoutes,
   intelRoutes,
   assetRoutes,
   hostedOnlyRoutes,

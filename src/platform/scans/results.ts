@@ -49,7 +49,7 @@ const SORTABLE: Record<string, string> = {
   scan_id: 'r.scan_id',
 };
 
-interface ResultRow {
+export interface ResultRow {
   id: number;
   scan_id: string;
   vuln_status?: string;
@@ -139,7 +139,7 @@ export async function getResult(ctx: AppContext, teamId: string, vulnId: string)
   return resultItem(row);
 }
 
-function resultItem(r: ResultRow) {
+export function resultItem(r: ResultRow) {
   const info = (r.event.info ?? {}) as Record<string, unknown>;
   return {
     vuln_id: String(r.id),
