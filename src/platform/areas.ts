@@ -23,6 +23,7 @@ import { intelRoutes } from './intel/routes.ts';
 import { templateRoutes } from './templates/routes.ts';
 import { scanRoutes } from './scans/routes.ts';
 import { exportRoutes } from './scans/export-routes.ts';
+import { operationRoutes } from './scans/operation-routes.ts';
 import { scheduleRoutes, deliveryRoutes } from './monitor/routes.ts';
 import { configRoutes } from './configs/routes.ts';
 import { assetRoutes } from './assets/routes.ts';
@@ -41,6 +42,7 @@ export const areas: FastifyPluginAsyncTypebox[] = [
   deliveryRoutes,
   scanRoutes,
   exportRoutes,
+  operationRoutes,
   intelRoutes,
   assetRoutes,
   hostedOnlyRoutes,

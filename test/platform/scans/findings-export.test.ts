@@ -4,7 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
-import Ajv4 from 'ajv-draft-04';
+import { createRequire } from 'node:module';
+import type { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { dbKinds } from '../../helpers/db.ts';
@@ -15,9 +16,12 @@ const sarifSchema = JSON.parse(
   readFileSync(new URL('../../fixtures/sarif/sarif-schema-2.1.0.json', import.meta.url), 'utf8'),
 );
 
+// ajv-draft-04 reads the schema's JSON Schema draft 4 (a CommonJS module: its class is the export).
+const Ajv4 = createRequire(import.meta.url)('ajv-draft-04') as typeof Ajv;
+
 export function sarifValidator() {
   const ajv = new Ajv4({ allErrors: true, strict: false });
-  (addFormats as unknown as (a: Ajv4) => void)(ajv);
+  (addFormats as unknown as (a: Ajv) => void)(ajv);
   return ajv.compile(sarifSchema);
 }
 
@@ -74,7 +78,7 @@ describe.each(dbKinds())('findings exports on %s', (kind) => {
   afterAll(() => t?.close());
 
   const get = (url: string, key?: string) => t.request({ method: 'GET', url, key });
-  const post = (url: string, payload: unknown, key?: string) => t.request({ method: 'POST', url, payload, key });
+  const post = (url: string, payload: object, key?: string) => t.request({ method: 'POST', url, payload, key });
 
   it('exports a scan as json: every finding once, the API item without raw request and response', async () => {
     const res = await get(`/v1/scans/${scanA}/export`);
