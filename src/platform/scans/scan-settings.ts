@@ -4,7 +4,7 @@
 import type { AppContext } from '../shared/context.ts';
 import { badRequest, notFound } from '../shared/errors.ts';
 import { CONFIG_TYPES, SEVERITIES, validateConfig, type ConfigType } from '../configs/documents.ts';
-import { checkTarget } from './targets.ts';
+import { scopeFilter } from './targets.ts';
 import { recountResults } from './store.ts';
 import * as store from './settings-store.ts';
 
@@ -39,7 +39,8 @@ export interface ExcludeBody {
 export async function addExcludes(ctx: AppContext, teamId: string, body: ExcludeBody): Promise<number> {
   const values = [...new Set(body.values.map((v) => v.trim()))];
   if (!values.length || values.some((v) => !v)) throw badRequest('values must hold non-empty values', 'values');
-  if (body.exclude_type !== 'template') values.forEach((v, i) => checkTarget(v, `values[${i}]`));
+  // Target rules are exclusion patterns, checked as a scan's own exclusions are (host, *.domain, IP, CIDR, URL).
+  if (body.exclude_type !== 'template') scopeFilter(values.map((value, i) => ({ value, param: `values[${i}]` })));
   const scanIds = [...new Set(body.scan_ids ?? [])];
   if (scanIds.length) {
     const mine = new Set(await store.teamScanIds(ctx.db, teamId, scanIds));

@@ -84,7 +84,8 @@ export interface OverrideRow {
 
 export async function listOverrides(db: Db, teamId: string): Promise<OverrideRow[]> {
   const { rows } = await db.query<OverrideRow>(
-    'SELECT *, id::text AS id, vuln_id::text AS vuln_id FROM scan_severity_overrides WHERE team_id = $1 ORDER BY id',
+    `SELECT id::text AS id, team_id, template_id, vuln_id::text AS vuln_id, original_severity, custom_severity, created_at, updated_at
+     FROM scan_severity_overrides WHERE team_id = $1 ORDER BY scan_severity_overrides.id`,
     [teamId],
   );
   return rows;
@@ -92,7 +93,8 @@ export async function listOverrides(db: Db, teamId: string): Promise<OverrideRow
 
 export async function getOverride(db: Db, teamId: string, id: string): Promise<OverrideRow | undefined> {
   const { rows } = await db.query<OverrideRow>(
-    'SELECT *, id::text AS id, vuln_id::text AS vuln_id FROM scan_severity_overrides WHERE team_id = $1 AND id = $2',
+    `SELECT id::text AS id, team_id, template_id, vuln_id::text AS vuln_id, original_severity, custom_severity, created_at, updated_at
+     FROM scan_severity_overrides WHERE team_id = $1 AND id = $2::bigint`,
     [teamId, id],
   );
   return rows[0];
