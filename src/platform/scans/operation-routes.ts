@@ -1,13 +1,15 @@
 // Scan operations and the team's scan settings, with the hosted platform's paths and bodies:
 // PATCH /v1/scans/{scan_id}, DELETE /v1/scans, PATCH /v1/scans/{scan_id}/config, GET /v1/scans/scan_ips,
 // GET /v1/scans/history, GET /v1/scans/{scanId}/history; /v1/scans/config/exclude, /v1/scans/config/severity,
-// PATCH /v1/scans/config/{config_id}/severity, POST /v1/scans/config/verify.
+// PATCH /v1/scans/config/{config_id}/severity, POST /v1/scans/config/verify; and a vulnerability's timeline
+// for the team (GET /v2/vulnerability/{id}/timeline), which reads the team's findings.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { errorResponses } from '../shared/errors.ts';
 import * as ops from './operations.ts';
 import * as settings from './scan-settings.ts';
 import { AssetFilters, ScanIdParams } from './schemas.ts';
+import { vulnTimeline } from './timeline.ts';
 
 const Str = Type.String({ maxLength: 4096 });
 const StrList = Type.Array(Str, { maxItems: 10_000 });
@@ -364,5 +366,40 @@ export const operationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => settings.verifyConfig(req.body),
+  );
+
+  app.get(
+    '/v2/vulnerability/:id/timeline',
+    {
+      config: { action: 'results:view' },
+      schema: {
+        tags: ['vulnerability'],
+        summary: "A vulnerability's timeline for the team: template release and update, detections, state changes",
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) }),
+        querystring: Type.Object({
+          event_type: Type.Optional(Type.String({ maxLength: 500, description: 'comma-separated event types' })),
+        }),
+        response: {
+          200: Type.Object({
+            template_released_at: Type.Optional(Type.String()),
+            template_updated_at: Type.Optional(Type.String()),
+            first_detected_at: Type.Optional(Type.String()),
+            last_seen_at: Type.Optional(Type.String()),
+            current_status: Type.Optional(Type.String()),
+            events: Type.Array(
+              Type.Object({
+                timestamp: Type.String(),
+                event_type: Type.String(),
+                old_value: Type.Optional(Type.String()),
+                new_value: Type.Optional(Type.String()),
+                description: Type.Optional(Type.String()),
+              }),
+            ),
+          }),
+          ...errorResponses(400, 401, 403, 404),
+        },
+      },
+    },
+    async (req) => vulnTimeline(ctx, req.caller.teamId, req.params.id, req.query.event_type),
   );
 };
