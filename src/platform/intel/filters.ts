@@ -17,7 +17,7 @@ const DATA_TYPES = {
 
 const EXAMPLES: Record<keyof typeof DATA_TYPES, (f: string) => string[]> = {
   text: (f) => [`${f}:value`, `${f}:val*`],
-  num: (f) => [`${f}:>7`, `${f}:<=3.5`],
+  num: (f) => [`${f}:>7`, `${f}:<=3`],
   bool: (f) => [`${f}:true`],
   date: (f) => [`${f}:>2024-01-01`],
   array: (f) => [`${f}:CWE-79`],
