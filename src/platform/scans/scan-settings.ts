@@ -39,6 +39,10 @@ export interface ExcludeBody {
 export async function addExcludes(ctx: AppContext, teamId: string, body: ExcludeBody): Promise<number> {
   const values = [...new Set(body.values.map((v) => v.trim()))];
   if (!values.length || values.some((v) => !v)) throw badRequest('values must hold non-empty values', 'values');
+  values.forEach((v, i) => {
+    if (/\s/.test(v))
+      throw badRequest(`"${v}" contains spaces; a template id, path or target pattern has none`, `values[${i}]`);
+  });
   // Target rules are exclusion patterns, checked as a scan's own exclusions are (host, *.domain, IP, CIDR, URL).
   if (body.exclude_type !== 'template') scopeFilter(values.map((value, i) => ({ value, param: `values[${i}]` })));
   const scanIds = [...new Set(body.scan_ids ?? [])];
