@@ -25,6 +25,8 @@ import { templateRoutes } from './templates/routes.ts';
 import { scanRoutes } from './scans/routes.ts';
 import { findingRoutes } from './scans/finding-routes.ts';
 import { agentRoutes } from './agents/routes.ts';
+import { exportRoutes } from './scans/export-routes.ts';
+import { operationRoutes } from './scans/operation-routes.ts';
 import { scheduleRoutes, deliveryRoutes } from './monitor/routes.ts';
 import { configRoutes } from './configs/routes.ts';
 import { assetRoutes } from './assets/routes.ts';
@@ -44,6 +46,8 @@ export const areas: FastifyPluginAsyncTypebox[] = [
   scanRoutes,
   findingRoutes,
   agentRoutes,
+  exportRoutes,
+  operationRoutes,
   intelRoutes,
   assetRoutes,
   hostedOnlyRoutes,

@@ -31,6 +31,9 @@ const EXCEPTIONS: Record<string, Who[] | 'public' | 'agent'> = {
   // Reads the hosted platform makes with POST (they answer hosted_only here): open to every member.
   'POST /v1/leaks/export': ANY,
   'POST /v1/leaks/info': ANY,
+  // Findings exports with a filter in the body are reads (issue 26): every member may export.
+  'POST /v1/scans/:scan_id/export': ANY,
+  'POST /v1/scans/results/export': ANY,
   'GET /healthz': 'public',
   'GET /openapi.json': 'public',
   'POST /v1/user/invite/accept': 'public', // a new account's token is its credential; an existing account signs in too

@@ -1,9 +1,10 @@
-// GET /v2/vulnerability/search and GET /v2/vulnerability/{id}.
+// GET /v2/vulnerability/search, GET /v2/vulnerability/filters and GET /v2/vulnerability/{id}.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { errorResponses } from '../shared/errors.ts';
 import { SearchResponse, Vulnerability } from './schema.ts';
 import * as intel from './service.ts';
+import { vulnerabilityFilters } from './filters.ts';
 
 const tags = ['vulnerability'];
 
@@ -48,6 +49,33 @@ export const intelRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => intel.search(db, req.query),
+  );
+
+  app.get(
+    '/v2/vulnerability/filters',
+    {
+      config: { action: 'intel:view' },
+      schema: {
+        tags,
+        summary: 'The fields the vulnerability search accepts: type, facets, sorting, examples and values',
+        response: {
+          200: Type.Array(
+            Type.Object({
+              field: Type.String(),
+              data_type: Type.String(),
+              description: Type.String(),
+              facet_possible: Type.Boolean(),
+              can_sort: Type.Boolean(),
+              examples: Type.Array(Type.String()),
+              search_analyzer: Type.String(),
+              enum_values: Type.Array(Type.String()),
+            }),
+          ),
+          ...errorResponses(401, 403),
+        },
+      },
+    },
+    async () => vulnerabilityFilters(),
   );
 
   app.get(

@@ -89,7 +89,7 @@ export interface SearchParams {
   facet_size?: number;
 }
 
-const TERM_FACETS = [
+export const TERM_FACETS = [
   'severity',
   'vendor',
   'product',
@@ -108,7 +108,7 @@ const TERM_FACETS = [
   'is_auth',
 ];
 // Range facet buckets: [label, lower bound (inclusive), upper bound (exclusive)]; numbers are constants.
-const RANGES: Record<string, [string, number, number][]> = {
+export const RANGES: Record<string, [string, number, number][]> = {
   cvss_score: [
     ['0-4', 0, 4],
     ['4-7', 4, 7],

@@ -1,14 +1,18 @@
-// SQL of scan log exports (scan_exports, their stored parts scan_export_parts) and of the database-wide
-// key their download links are derived from (platform_secrets).
+// SQL of exports (scan_exports, their stored parts scan_export_parts): scan logs and findings; the findings
+// read in id order for them; and the database-wide key download links are derived from (platform_secrets).
 import type { Db } from '../../db/connection.ts';
 import type { LogFilter, LogFormat } from './logs.ts';
 
 export interface ExportRow {
   id: string;
   team_id: string;
-  scan_id: string;
-  params: { filter: LogFilter & { since?: string } };
-  format: LogFormat;
+  /** null for a findings export across the team's scans. */
+  scan_id: string | null;
+  /** 'log' (scan log records) or 'results' (findings). */
+  kind: string;
+  /** A log export's filter, or a findings export's (ResultFilterBody). */
+  params: { filter: LogFilter & { since?: string } & Record<string, unknown> };
+  format: LogFormat | string;
   status: string;
   built: boolean;
   error: string | null;
@@ -24,19 +28,30 @@ export async function insertExport(
   e: {
     id: string;
     teamId: string;
-    scanId: string;
+    scanId: string | null;
+    kind?: 'log' | 'results';
     tokenHash: string;
-    filter: LogFilter;
-    format: LogFormat;
+    filter: LogFilter | object;
+    format: string;
     status: string;
     ttlSeconds: number;
   },
 ): Promise<void> {
   await db.query(`DELETE FROM scan_exports WHERE team_id = $1 AND expires_at < now() - interval '1 day'`, [e.teamId]);
   await db.query(
-    `INSERT INTO scan_exports (id, team_id, scan_id, token_hash, params, format, status, expires_at)
-     VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, now() + make_interval(secs => $8))`,
-    [e.id, e.teamId, e.scanId, e.tokenHash, JSON.stringify({ filter: e.filter }), e.format, e.status, e.ttlSeconds],
+    `INSERT INTO scan_exports (id, team_id, scan_id, token_hash, params, format, status, expires_at, kind)
+     VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, now() + make_interval(secs => $8), $9)`,
+    [
+      e.id,
+      e.teamId,
+      e.scanId,
+      e.tokenHash,
+      JSON.stringify({ filter: e.filter }),
+      e.format,
+      e.status,
+      e.ttlSeconds,
+      e.kind ?? 'log',
+    ],
   );
 }
 
@@ -103,4 +118,28 @@ export async function platformSecret(db: Db, name: string, fresh: string): Promi
   ]);
   const { rows } = await db.query<{ value: string }>('SELECT value FROM platform_secrets WHERE name = $1', [name]);
   return rows[0]!.value;
+}
+
+/**
+ * The findings matching a WHERE over scan_results aliased r, in id order, `size` rows at a time (keyset on
+ * id): memory stays flat however many findings an export holds.
+ */
+export async function* resultBatches<T extends { id: number | string }>(
+  db: Db,
+  whereSql: string,
+  params: unknown[],
+  size = 1000,
+): AsyncGenerator<T[]> {
+  let after = '0';
+  for (;;) {
+    const { rows } = await db.query<T>(
+      `SELECT r.* FROM scan_results r WHERE ${whereSql} AND r.id > $${params.length + 1}::bigint
+       ORDER BY r.id LIMIT $${params.length + 2}`,
+      [...params, after, size],
+    );
+    if (!rows.length) return;
+    yield rows;
+    if (rows.length < size) return;
+    after = String(rows[rows.length - 1]!.id);
+  }
 }

@@ -1,6 +1,7 @@
-// Scan log exports. A sync export answers at once with a download link and builds the file while it is
-// downloaded; an async one is built by a job into stored parts and reported by GET /v1/export/{id}.
-// Links carry a random token (only its hash is stored) and expire.
+// Exports of scan logs and of findings. A sync log export answers at once with a download link and builds
+// the file while it is downloaded; a sync findings export is the answer itself, streamed; an async one of
+// either kind is built by a job into stored parts and reported by GET /v1/export/{id}. Links carry a random
+// token (only its hash is stored) and expire.
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { AppContext } from '../shared/context.ts';
@@ -9,6 +10,17 @@ import { ApiError, notFound } from '../shared/errors.ts';
 import { formatLogs, readLogs, type LogFilter, type LogFormat } from './logs.ts';
 import * as store from './export-store.ts';
 import type { ExportRow } from './export-store.ts';
+import { resultWhere, type ResultFilterBody } from './result-filter.ts';
+import {
+  exportItem,
+  formatResults,
+  RESULT_CONTENT_TYPES,
+  RESULT_EXTENSIONS,
+  type ExportItem,
+  type ResultFormat,
+} from './result-formats.ts';
+import type { ResultRow } from './results.ts';
+import { CONTENT_TYPES } from './logs.ts';
 
 export const EXPORT_JOB = 'scans.log-export';
 /** How long a download link works (VIGIL_EXPORT_LINK_TTL seconds). */
@@ -24,7 +36,9 @@ function linkFor(ctx: AppContext, token: string): string {
   return `${base.replace(/\/$/, '')}/v1/export/download/${token}`;
 }
 
-function fileName(row: Pick<ExportRow, 'scan_id' | 'format'>): string {
+function fileName(row: Pick<ExportRow, 'scan_id' | 'format' | 'kind'>): string {
+  if (row.kind === 'results')
+    return `${row.scan_id ? `scan-${row.scan_id}` : 'findings'}.${RESULT_EXTENSIONS[row.format as ResultFormat]}`;
   return `scan-log-${row.scan_id}.${row.format === 'raw' ? 'log' : row.format}`;
 }
 
@@ -94,14 +108,18 @@ export async function buildExport(ctx: Pick<AppContext, 'db' | 'log'>, exportId:
       pending = [];
       size = 0;
     };
-    const counted = async function* () {
-      for await (const batch of readLogs(ctx.db, row.scan_id, filterOf(row))) {
+    const counted = async function* <T>(batches: AsyncIterable<T[]>) {
+      for await (const batch of batches) {
         count += batch.length;
         yield batch;
       }
     };
-    for await (const text of formatLogs(counted(), row.format)) {
-      const buf = Buffer.from(text, 'utf8');
+    const pieces =
+      row.kind === 'results'
+        ? resultPieces(ctx.db, row, counted)
+        : formatLogs(counted(readLogs(ctx.db, row.scan_id!, filterOf(row))), row.format as LogFormat);
+    for await (const text of pieces) {
+      const buf = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
       pending.push(buf);
       size += buf.length;
       if (size >= PART_BYTES) await write();
@@ -132,7 +150,7 @@ export async function exportStatus(ctx: AppContext, teamId: string, exportId: st
     error?: string;
   } = {
     export_id: row.id,
-    scan_id: row.scan_id,
+    scan_id: row.scan_id ?? '',
     status: row.status,
     format: row.format,
     created_at: row.created_at.toISOString(),
@@ -159,13 +177,19 @@ export async function exportStatus(ctx: AppContext, teamId: string, exportId: st
 export async function openDownload(
   db: Db,
   token: string,
-): Promise<{ stream: Readable; format: LogFormat; name: string }> {
+): Promise<{ stream: Readable; contentType: string; name: string }> {
   const row = await store.readyExportByToken(db, hashToken(token));
   if (!row) throw notFound('unknown download link');
   if (row.expires_at.getTime() < Date.now())
     throw new ApiError(410, 'this download link has expired; ask for a new export', 'expired');
-  const pieces = row.built ? readParts(db, row.id) : formatLogs(readLogs(db, row.scan_id, filterOf(row)), row.format);
-  return { stream: Readable.from(pieces), format: row.format, name: fileName(row) };
+  const pieces = row.built
+    ? readParts(db, row.id)
+    : row.kind === 'results'
+      ? resultPieces(db, row, (b) => b)
+      : formatLogs(readLogs(db, row.scan_id!, filterOf(row)), row.format as LogFormat);
+  const contentType =
+    row.kind === 'results' ? RESULT_CONTENT_TYPES[row.format as ResultFormat] : CONTENT_TYPES[row.format as LogFormat];
+  return { stream: Readable.from(pieces), contentType, name: fileName(row) };
 }
 
 async function* readParts(db: Db, exportId: string): AsyncGenerator<Buffer> {
@@ -187,4 +211,78 @@ function linkSecret(db: Db): Promise<string> {
     secrets.set(db, hit);
   }
   return hit;
+}
+
+// ---- findings exports ----
+
+/** The findings of a WHERE as export items, one batch at a time. */
+async function* itemBatches(db: Db, where: { sql: string; params: unknown[] }): AsyncGenerator<ExportItem[]> {
+  for await (const rows of store.resultBatches<ResultRow>(db, where.sql, where.params)) yield rows.map(exportItem);
+}
+
+function resultPieces(
+  db: Db,
+  row: ExportRow,
+  wrap: (b: AsyncIterable<ExportItem[]>) => AsyncIterable<ExportItem[]>,
+): AsyncGenerator<string | Buffer> {
+  const filter = row.params.filter as ResultFilterBody;
+  const where = resultWhere(row.team_id, filter, row.scan_id ?? undefined);
+  return formatResults(wrap(itemBatches(db, where)), row.format as ResultFormat, {
+    title: row.scan_id ? `scan ${row.scan_id}` : 'team findings',
+    generatedAt: new Date(),
+  });
+}
+
+export interface ResultsExportRequest {
+  teamId: string;
+  /** One scan's findings, or (null) the team's. */
+  scanId: string | null;
+  filter: ResultFilterBody;
+  format: ResultFormat;
+}
+
+export interface ResultsFile {
+  stream: Readable;
+  contentType: string;
+  name: string;
+}
+
+/**
+ * A sync findings export: the file itself, streamed while the findings are read. The filter is checked
+ * here, before the answer starts, so a bad one is a 400 rather than a broken download.
+ */
+export function streamResults(db: Db, e: ResultsExportRequest): ResultsFile {
+  const where = resultWhere(e.teamId, e.filter, e.scanId ?? undefined);
+  const pieces = formatResults(itemBatches(db, where), e.format, {
+    title: e.scanId ? `scan ${e.scanId}` : 'team findings',
+    generatedAt: new Date(),
+  });
+  return {
+    stream: Readable.from(pieces),
+    contentType: RESULT_CONTENT_TYPES[e.format],
+    name: fileName({ scan_id: e.scanId, format: e.format, kind: 'results' }),
+  };
+}
+
+/** An async findings export: its id; a job builds the file, GET /v1/export/{id} reports it. */
+export async function asyncResultsExport(ctx: AppContext, e: ResultsExportRequest): Promise<string> {
+  resultWhere(e.teamId, e.filter, e.scanId ?? undefined); // a bad filter is a 400 now, not a failed job
+  const id = randomBytes(12).toString('hex');
+  await store.insertExport(ctx.db, {
+    id,
+    teamId: e.teamId,
+    scanId: e.scanId,
+    kind: 'results',
+    filter: e.filter,
+    format: e.format,
+    status: 'pending',
+    tokenHash: hashToken(newToken()),
+    ttlSeconds: LINK_TTL_SECONDS,
+  });
+  if (ctx.queue) await ctx.queue.send(EXPORT_JOB, { exportId: id });
+  else
+    setImmediate(() =>
+      buildExport(ctx, id).catch((err) => ctx.log.error({ err, export_id: id }, 'findings export failed')),
+    );
+  return id;
 }

@@ -8,7 +8,7 @@ import { can } from '../auth/permissions.ts';
 import { getResult, listResults, vulnHistory } from './results.ts';
 import { resultStats } from './result-stats.ts';
 import { appendResults, importResults } from './import.ts';
-import { parseLogQuery, CONTENT_TYPES } from './logs.ts';
+import { parseLogQuery } from './logs.ts';
 import { asyncExport, exportStatus, openDownload, syncExport } from './exports.ts';
 import * as S from './schemas.ts';
 
@@ -295,7 +295,7 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req, reply) => {
       const file = await openDownload(ctx.db, req.params.token);
-      reply.header('content-type', CONTENT_TYPES[file.format]);
+      reply.header('content-type', file.contentType);
       reply.header('content-disposition', `attachment; filename="${file.name}"`);
       reply.header('cache-control', 'no-store');
       return reply.send(file.stream);

@@ -20,6 +20,7 @@ import * as store from './store.ts';
 import { pageEnvelope, parseSort } from '../shared/paging.ts';
 import type { ScanTemplate } from './store.ts';
 import { schedulesOf, type ScheduleJson } from './schedule-source.ts';
+import { scanExclusions, templateExcluded } from './scan-settings.ts';
 
 export interface CreateScanBody {
   targets?: string[];
@@ -52,7 +53,7 @@ export interface CreateScanBody {
 
 export const newScanId = () => randomBytes(10).toString('hex');
 
-function checkProxy(value: string | undefined): void {
+export function checkProxy(value: string | undefined): void {
   if (!value) return;
   try {
     const u = new URL(value.includes('://') ? value : `socks5://${value}`);
@@ -70,8 +71,17 @@ interface Plan {
   templates: ScanTemplate[];
 }
 
-/** Targets and templates of a request, checked; shared by create and rescan. */
-async function plan(ctx: AppContext, teamId: string, body: CreateScanBody, configs: ScanConfigs): Promise<Plan> {
+/**
+ * Targets and templates of a request, checked; shared by create, rescan and a config change. The team's
+ * exclusions (/v1/scans/config/exclude: every scan's, and this scan's when it has an id) cut both.
+ */
+export async function plan(
+  ctx: AppContext,
+  teamId: string,
+  body: CreateScanBody,
+  configs: ScanConfigs,
+  scanId?: string,
+): Promise<Plan> {
   const direct = body.targets ?? [];
   direct.forEach((t, i) => checkTarget(t, `targets[${i}]`));
   const deny = denyList(ctx.config);
@@ -82,9 +92,11 @@ async function plan(ctx: AppContext, teamId: string, body: CreateScanBody, confi
     scanAllAssets: body.scan_all_assets ?? false,
     assetFilters: body.asset_filters,
   });
+  const teamRules = await scanExclusions(ctx, teamId, scanId);
   const keep = scopeFilter([
     ...(body.exclude_targets ?? []).map((value, i) => ({ value, param: `exclude_targets[${i}]` })),
     ...(body.exclusions ?? []).map((value, i) => ({ value, param: `exclusions[${i}]` })),
+    ...teamRules.targets.map((value) => ({ value, param: 'exclusions (the team rule for ' + value + ')' })),
   ]);
   // Denied addresses inside ranges are cut like exclusions (arithmetically, before expansion).
   keep.deny = [...(keep.deny ?? []), ...deny.patterns.flatMap((p) => (p.cidr ? [p.cidr] : []))];
@@ -109,16 +121,24 @@ async function plan(ctx: AppContext, teamId: string, body: CreateScanBody, confi
     seen.has(t.templateId) ? false : (seen.add(t.templateId), true),
   );
   // Template configs add their selection; scan configs' tag and severity filters narrow the whole list.
-  const templates = await applyTemplateConfigs(ctx.db, teamId, configs, chosen);
+  const templates = (await applyTemplateConfigs(ctx.db, teamId, configs, chosen)).filter(
+    (t) => !templateExcluded(t, teamRules.templates),
+  );
 
   if (targets.length === 0) {
     const hadInput = direct.length + fromAssets.length > 0;
     throw badRequest(
-      hadInput ? 'every target is excluded by exclude_targets / exclusions' : 'the scan has no targets',
+      hadInput
+        ? "every target is excluded by exclude_targets / exclusions or the team's exclusions"
+        : 'the scan has no targets',
       'targets',
     );
   }
-  if (templates.length === 0) throw badRequest('the scan has no templates', 'templates');
+  if (templates.length === 0)
+    throw badRequest(
+      chosen.length ? "every template is excluded by the team's exclusions" : 'the scan has no templates',
+      'templates',
+    );
   // Inputs past the maximum are not kept in the stored request: a rescan plans the same targets.
   return { targets, truncated, templates, directUsed: direct.slice(0, Math.min(direct.length, inputsUsed)) };
 }
@@ -193,7 +213,7 @@ export async function rescan(ctx: AppContext, teamId: string, id: string): Promi
   if (scan.status === 'uploaded')
     throw badRequest(`scan ${id} was imported; it has no targets or templates to run`, 'scan_id');
   const body = scan.request as CreateScanBody;
-  const p = await plan(ctx, teamId, body, await resolveScanConfigs(ctx.db, teamId, body));
+  const p = await plan(ctx, teamId, body, await resolveScanConfigs(ctx.db, teamId, body), id);
   const run = scan.status === 'scheduled' && scan.chunks_total === 0 ? scan.rescan_count : scan.rescan_count + 1;
   await ctx.db.transaction(async (tx) => {
     // Takes the new run only if nobody else started one since the read above (two rescans at once).

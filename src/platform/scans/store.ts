@@ -452,13 +452,17 @@ export async function insertFindings(
     );
     await db.query(
       // A finding new to this scan takes the team's triage of the same finding (same hash) in other scans:
-      // the latest person's status and labels.
+      // the latest person's status and labels. A severity override of the team for the template
+      // (scan_severity_overrides) applies as the row is added.
       `INSERT INTO scan_results (scan_id, team_id, vuln_hash, template_id, template_url, template_path, host, matched_at,
-         port, severity, name, tags, result_type, event, first_run, last_run, vuln_status, labels, agent_id, mirror_of)
-       SELECT $1, $2, x.h, x.id, x.u, x.p, x.host, x.at, x.port, x.s, x.n, COALESCE(x.tags, '{}'), x.rt, x.ev, $3, $3,
+         port, severity, original_severity, name, tags, result_type, event, first_run, last_run, vuln_status, labels,
+         agent_id, mirror_of)
+       SELECT $1, $2, x.h, x.id, x.u, x.p, x.host, x.at, x.port, COALESCE(o.custom_severity, x.s),
+         CASE WHEN o.custom_severity IS NOT NULL THEN x.s END, x.n, COALESCE(x.tags, '{}'), x.rt, x.ev, $3, $3,
          COALESCE(prev.vuln_status, 'open'), COALESCE(prev.labels, '{}'), $5, $6
        FROM jsonb_to_recordset($4::jsonb) AS x(h text, id text, u text, p text, host text, at text, port int, s text,
          n text, tags text[], rt text, ev jsonb)
+       LEFT JOIN scan_severity_overrides o ON o.team_id = $2 AND o.template_id = x.id AND o.vuln_id IS NULL
        LEFT JOIN LATERAL (
          SELECT CASE WHEN p.vuln_status IN ('false_positive', 'accepted_risk', 'duplicate', 'triaged', 'fix_in_progress')
                      THEN p.vuln_status ELSE 'open' END AS vuln_status, p.labels
