@@ -19,6 +19,8 @@ export interface DnsListenerOptions {
 }
 
 type Answer = packet.Answer;
+// dns-packet writes the response code from the low bits of `flags` (its `rcode` field is read-only).
+const RCODE = { FORMERR: 1, REFUSED: 5 } as const;
 /** dns-packet's message, with the opcode and rcode it reads and writes. */
 type Msg = packet.Packet & { opcode?: string; rcode?: string };
 
@@ -33,10 +35,11 @@ export function answerQuery(o: DnsListenerOptions, query: Msg): Msg {
     questions: query.questions ?? [],
   };
   if (!q || query.opcode !== 'QUERY' || (query.questions?.length ?? 0) !== 1)
-    return { ...base, flags: 0, rcode: 'FORMERR' } as Msg;
+    return { ...base, flags: RCODE.FORMERR, rcode: 'FORMERR' } as Msg;
   const name = q.name.toLowerCase().replace(/\.$/, '');
   const domain = o.domain;
-  if (name !== domain && !name.endsWith(`.${domain}`)) return { ...base, flags: 0, rcode: 'REFUSED' } as Msg;
+  if (name !== domain && !name.endsWith(`.${domain}`))
+    return { ...base, flags: RCODE.REFUSED, rcode: 'REFUSED' } as Msg;
   const v6 = net.isIPv6(o.ip);
   const ns = [`ns1.${domain}`, `ns2.${domain}`];
   const soa: Answer = {
