@@ -12,6 +12,7 @@ export type { Template, TemplateIssue, HttpRequest, Severity } from './template/
 export { runScan, executeTemplate, unsupportedReason, closeClients } from './runner.ts';
 export type {
   ScanOptions,
+  InteractshOptions,
   ScanStats,
   ExecuteTemplateOptions,
   AttemptInfo,

@@ -156,9 +156,9 @@ export class OastClient {
   }
 
   /** Waits out the cooldown since the last name handed out, polls a last time and deregisters. */
-  async close(): Promise<void> {
+  async close(o: { wait?: boolean } = {}): Promise<void> {
     if (this.closed) return;
-    if (this.lastUrlAt > 0) {
+    if (this.lastUrlAt > 0 && o.wait !== false) {
       for (;;) {
         const left = this.lastUrlAt + this.cooldownMs - Date.now();
         if (left <= 0) break;
