@@ -121,6 +121,8 @@ async function runLeased(
     // The deny list decides every connection the scan's templates make (redirects, absolute URLs, raw
     // requests, every protocol), on the address connected to.
     egress: scanEgress(ctx.config),
+    // Out-of-band checks ({{interactsh-url}}) go to the platform's OAST server.
+    interactsh: ctx.config.interactsh,
   };
   const engineRun = { scanId, run, targets: chunk.targets, options, signal: guard.signal, sink };
   let loadedNone: boolean;

@@ -17,6 +17,7 @@ export type ThreadScanOptions = Pick<
   | 'socks5Proxy'
   | 'headers'
   | 'egress'
+  | 'interactsh'
 >;
 
 /** A template's text for a thread; `dependency`: only a workflow of the scan may run it. */
