@@ -21,7 +21,7 @@ const pick = (n: number) => Array.from(crypto.randomBytes(n), (b) => LOWER_ALNUM
 
 export class TestInteractshClient {
   readonly correlationId = pick(20);
-  readonly secret = crypto.randomUUID();
+  readonly secret: string = crypto.randomUUID();
   private readonly keys = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
 
   constructor(
@@ -58,7 +58,7 @@ export class TestInteractshClient {
     });
   }
 
-  async pollRaw(id = this.correlationId, secret = this.secret): Promise<Response> {
+  async pollRaw(id: string = this.correlationId, secret: string = this.secret): Promise<Response> {
     return fetch(`${this.api}/poll?id=${encodeURIComponent(id)}&secret=${encodeURIComponent(secret)}`, {
       headers: this.headers(false),
     });
