@@ -4,6 +4,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import net from 'node:net';
 import http from 'node:http';
+import https from 'node:https';
+import path from 'node:path';
+import { tmpdir } from 'node:os';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { makeCert } from '../helpers/certs.ts';
 import { Resolver } from 'node:dns/promises';
 import * as dnsPacket from 'dns-packet';
 import dgram from 'node:dgram';
@@ -209,5 +214,54 @@ describe('OAST server with an independent interactsh client', () => {
     const after = await client.pollRaw();
     expect(after.status).toBe(400);
     expect(await after.json()).toEqual({ error: 'could not get correlation-id from cache' });
+  });
+});
+
+describe('OAST server over HTTPS', () => {
+  it('records a request on the HTTPS listener as protocol https', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'vigil-oast-tls-'));
+    const pem = makeCert({ subject: `/CN=*.${DOMAIN}` });
+    writeFileSync(path.join(dir, 'cert.pem'), pem.cert);
+    writeFileSync(path.join(dir, 'key.pem'), pem.key);
+    const tlsServer = await startOast(
+      oastConfigFromEnv({
+        VIGIL_OAST_DOMAIN: DOMAIN,
+        VIGIL_OAST_IP: '127.0.0.1',
+        VIGIL_OAST_HTTP: '127.0.0.1:0',
+        VIGIL_OAST_HTTPS: '127.0.0.1:0',
+        VIGIL_OAST_CERT: path.join(dir, 'cert.pem'),
+        VIGIL_OAST_KEY: path.join(dir, 'key.pem'),
+      })!,
+    );
+    try {
+      const c = new TestInteractshClient(tlsServer.localUrl, DOMAIN);
+      expect((await c.register()).status).toBe(200);
+      const name = c.name();
+      const status = await new Promise<number>((resolve, reject) => {
+        https
+          .get(
+            {
+              host: '127.0.0.1',
+              port: tlsServer.ports.https,
+              path: '/tls',
+              servername: name,
+              headers: { host: name },
+              rejectUnauthorized: false,
+            },
+            (r) => {
+              r.resume();
+              r.on('end', () => resolve(r.statusCode!));
+            },
+          )
+          .on('error', reject);
+      });
+      expect(status).toBe(200);
+      const got = await waitFor(async () => (await c.poll()).find((i) => i.protocol === 'https'));
+      expect(got['unique-id']).toBe(name.split('.')[0]);
+      expect(got['raw-request']).toContain('GET /tls HTTP/1.1');
+    } finally {
+      await tlsServer.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
