@@ -45,6 +45,8 @@ export interface RunningServer {
    * console page that sets the owner's password (`/invite#<token>`; both shown once).
    */
   bootstrap: { email: string; apiKey?: string; passwordToken?: string };
+  /** The OAST server, when VIGIL_OAST_* configured one (docs/oast.md). */
+  oast?: OastServer;
   stop(): Promise<void>;
 }
 
@@ -144,7 +146,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     config.port = port;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
     if (config.templatesDir) void importTemplatesAtStart(db, config.templatesDir, log);
-    return { app, ctx, url: `${config.tlsCert ? 'https' : 'http'}://${host}:${port}`, bootstrap, stop };
+    return { app, ctx, url: `${config.tlsCert ? 'https' : 'http'}://${host}:${port}`, bootstrap, oast, stop };
   } catch (err) {
     await stop();
     throw err;
