@@ -6,7 +6,7 @@
 // polling until `cooldownMs` have passed since the last name was handed out, then deregisters.
 import {
   createDecipheriv,
-  generateKeyPairSync,
+  generateKeyPair,
   privateDecrypt,
   randomBytes,
   randomUUID,
@@ -64,7 +64,10 @@ export function serverUrl(server: string): URL {
   return u;
 }
 
-/** Decrypts one sealed interaction: AES-256-CTR with the IV in front (interactsh since 2025), else CFB (older). */
+/**
+ * Decrypts one sealed interaction: AES-256-CTR with the IV in front (interactsh since 2025), else CFB (older
+ * servers). Both modes give the same first block, so the text that parses as JSON decides.
+ */
 export function openSealed(key: Buffer, sealed: string): string | undefined {
   const bytes = Buffer.from(sealed, 'base64');
   if (bytes.length < 17) return undefined;
@@ -73,7 +76,12 @@ export function openSealed(key: Buffer, sealed: string): string | undefined {
     const text = Buffer.concat([d.update(bytes.subarray(16)), d.final()])
       .toString('utf8')
       .trim();
-    if (text.startsWith('{')) return text;
+    try {
+      JSON.parse(text);
+      return text;
+    } catch {
+      // not this mode
+    }
   }
   return undefined;
 }
@@ -103,20 +111,28 @@ export class OastClient {
   readonly cooldownMs: number;
   readonly evictionMs: number;
 
-  private constructor(private readonly o: OastClientOptions) {
+  private constructor(
+    private readonly o: OastClientOptions,
+    pair: { privateKey: KeyObject; publicKey: KeyObject },
+  ) {
     this.base = serverUrl(o.server);
     this.domain = (o.domain ?? this.base.hostname).toLowerCase();
     this.pollMs = o.pollMs ?? 5000;
     this.cooldownMs = o.cooldownMs ?? 5000;
     this.evictionMs = o.evictionMs ?? 60_000;
-    const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
     this.privateKey = pair.privateKey;
     this.publicKey = pair.publicKey;
   }
 
   /** Registers with the server and starts polling; throws with the server's message when it refuses. */
   static async connect(o: OastClientOptions): Promise<OastClient> {
-    const c = new OastClient(o);
+    // Off the event loop: a 2048-bit key takes tens of milliseconds or more.
+    const pair = await new Promise<{ privateKey: KeyObject; publicKey: KeyObject }>((resolve, reject) =>
+      generateKeyPair('rsa', { modulusLength: 2048 }, (err, publicKey, privateKey) =>
+        err ? reject(err) : resolve({ publicKey, privateKey }),
+      ),
+    );
+    const c = new OastClient(o, pair);
     // interactsh sends the PKIX (SubjectPublicKeyInfo) DER under an "RSA PUBLIC KEY" label, base64 again.
     const der = c.publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
     const pem = `-----BEGIN RSA PUBLIC KEY-----\n${der.match(/.{1,64}/g)!.join('\n')}\n-----END RSA PUBLIC KEY-----\n`;
