@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import { Resolver } from 'node:dns/promises';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import nodemailer from 'nodemailer';
 import { startOast, type OastServer, type Interaction } from '../../src/oast/index.ts';
 import { oastConfigFromEnv } from '../../src/oast/config.ts';
@@ -73,6 +73,7 @@ beforeAll(async () => {
       VIGIL_OAST_HTTP: '127.0.0.1:0',
       VIGIL_OAST_DNS: '127.0.0.1:0',
       VIGIL_OAST_SMTP: '127.0.0.1:0',
+      VIGIL_OAST_LDAP: '127.0.0.1:0',
     })!,
     (i) => received.push(i),
   );
@@ -169,6 +170,50 @@ describe.skipIf(!haveCorpus)('out-of-band findings with the corpus templates', (
     expect(ev.interaction?.['raw-request']).toContain('reset link');
     // The extractor names the account whose reset went astray.
     expect(ev['extracted-results']?.[0]).toMatch(/@/);
+  });
+
+  it('finds a Log4Shell-like app that looks up ${jndi:ldap://...} in its headers (CVE-2021-44228, DNS)', async () => {
+    // The app "logs" the URL and headers through a lookup-evaluating logger: ${:-x} is x, ${hostName} the
+    // host's name; a jndi:ldap lookup resolves the server name, then opens an LDAP connection to it.
+    const ldapSearch = (base: string) => {
+      const str = (t: number, v: Buffer) => Buffer.concat([Buffer.from([t, v.length]), v]);
+      const search = str(
+        0x63,
+        Buffer.concat([
+          str(0x04, Buffer.from(base)),
+          Buffer.from([0x0a, 1, 0, 0x0a, 1, 0, 2, 1, 0, 2, 1, 0, 1, 1, 0]),
+          str(0x87, Buffer.from('objectClass')),
+          Buffer.from([0x30, 0]),
+        ]),
+      );
+      return str(0x30, Buffer.concat([Buffer.from([2, 1, 1]), search]));
+    };
+    const lookups: string[] = [];
+    const target = await serve(async (req, res) => {
+      const logged = [decodeURIComponent(req.url ?? ''), ...Object.values(req.headers).flat()].join('\n');
+      const evaluated = logged.replace(/\$\{:-([^}]*)\}/g, '$1').replaceAll('${hostName}', 'vulnhost');
+      for (const m of evaluated.matchAll(/\$\{jndi:ldap:\/\/([^/}]+)(?:\/([^}]*))?\}/g)) {
+        lookups.push(m[1]!);
+        const ip = await lookup(m[1]!);
+        if (!ip) continue;
+        await new Promise<void>((done) => {
+          const s = net.connect(oast.ports.ldap!, ip, () => s.end(ldapSearch(m[2] ?? '')));
+          s.resume(); // read the answer, so the socket ends and closes
+          s.on('close', () => done());
+          s.on('error', () => done());
+        });
+      }
+      res.end('logged');
+    });
+    const { events } = await scan([corpusTemplate('http/cves/2021/CVE-2021-44228.yaml')], target);
+    expect(lookups.length).toBeGreaterThan(0);
+    expect(events).toHaveLength(1);
+    const ev = events[0]!;
+    expect(ev['template-id']).toBe('CVE-2021-44228');
+    expect(ev.interaction?.protocol).toBe('dns');
+    // The extractors read the lookup's name back from the DNS question (the host name it leaked).
+    expect(ev['extracted-results']!.some((x) => x.includes('vulnhost'))).toBe(true);
+    expect(ev.interaction?.['raw-request']).toMatch(/;\d{6}\.vulnhost\.(uri|accept)\./);
   });
 
   it('gives no finding for a target that calls nobody, once the cooldown is over', async () => {

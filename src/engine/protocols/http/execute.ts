@@ -271,6 +271,8 @@ class TemplateRun {
   /** Cluster runs: the redirect policy the shared request follows (see widestPolicy). */
   private readonly fetchPolicy: RedirectPolicy | undefined;
   lastError: string | undefined;
+  /** A request's interaction matched (stop-at-first-match then reports no later one). */
+  private oastMatched = false;
   requests = 0;
   emitted = 0;
 
@@ -899,8 +901,11 @@ class TemplateRun {
     const v = this.responseValues(r, hop, vars, true, history, n, ip, READS_ALL);
     const kept = { ...v.full };
     let settled = false;
+    const stopOn = r.stopAtFirstMatch || this.t.stopAtFirstMatch;
     const onInteraction = (i: OastInteraction): boolean => {
       if (settled) return true;
+      // stop-at-first-match: an earlier request of this run already matched on its interaction (nuclei).
+      if (stopOn && this.oastMatched) return true;
       const full = { ...kept, ...interactionValues(i) };
       let result: OperatorOutcome;
       try {
@@ -910,6 +915,7 @@ class TemplateRun {
       }
       if (r.matchers.length > 0 ? !result.matched : !hasKeys(result.extracts ?? {})) return false;
       settled = true;
+      this.oastMatched = true;
       this.reportResult(r, hop, result, { ...v, full }, i);
       return true;
     };
