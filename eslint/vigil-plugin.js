@@ -4,17 +4,20 @@ import path from 'node:path';
 
 /** The part of src/ a file belongs to, or null outside src/ (tests, benches, scripts may import anything). */
 export function layerOf(rel) {
-  const m = /^src\/(engine|discovery|db|platform|cli)\//.exec(rel);
+  const m = /^src\/(engine|discovery|oast|db|platform|cli)\//.exec(rel);
   return m ? m[1] : null;
 }
 
-// Who may import whom: the house is built bin → cli → platform → discovery → engine (db beside platform).
+// Who may import whom: the house is built bin → cli → platform → discovery → engine (db beside platform);
+// the OAST server (src/oast/) stands alone beside the engine: it imports nothing of Vigil, and the engine
+// reaches it only over the interactsh protocol.
 const ALLOWED = {
   engine: ['engine'],
   discovery: ['discovery', 'engine'],
+  oast: ['oast'],
   db: ['db'],
-  platform: ['platform', 'db', 'discovery', 'engine'],
-  cli: ['cli', 'platform', 'db', 'discovery', 'engine'],
+  platform: ['platform', 'db', 'discovery', 'engine', 'oast'],
+  cli: ['cli', 'platform', 'db', 'discovery', 'engine', 'oast'],
 };
 
 const ENGINE_INDEX = 'src/engine/index.ts';
@@ -57,6 +60,9 @@ const layers = {
       discoveryOutside:
         'Discovery (src/discovery/) imports only itself and the engine, but this imports "{{spec}}" ({{target}}). ' +
         'Move the code into src/discovery/ (or the engine), or let the platform/cli pass it in.',
+      oastOutside:
+        'The OAST server (src/oast/) imports nothing outside itself, but this imports "{{spec}}" ({{target}}). ' +
+        'Keep it standalone: copy nothing in, let the caller pass what it needs as options.',
       upward:
         'src/{{from}}/ must not import src/{{to}}/ ("{{spec}}"): the direction is cli → platform → discovery → ' +
         'engine, with db used by platform and cli. Move the shared code down to a layer both may import.',
@@ -68,16 +74,24 @@ const layers = {
       const from = layerOf(fromFile);
       const to = layerOf(target);
       if (!from || !to || ALLOWED[from].includes(to)) return;
-      const messageId = from === 'engine' ? 'engineOutside' : from === 'discovery' ? 'discoveryOutside' : 'upward';
+      const messageId =
+        from === 'engine'
+          ? 'engineOutside'
+          : from === 'discovery'
+            ? 'discoveryOutside'
+            : from === 'oast'
+              ? 'oastOutside'
+              : 'upward';
       context.report({ node, messageId, data: { spec, target, from, to } });
     });
   },
 };
 
-// The two standalone parts have one front door each: code elsewhere in src/ imports only their index.
+// The standalone parts have one front door each: code elsewhere in src/ imports only their index.
 const SURFACES = [
   { folder: 'src/engine/', index: ENGINE_INDEX, name: 'the engine' },
   { folder: 'src/discovery/', index: 'src/discovery/index.ts', name: 'discovery' },
+  { folder: 'src/oast/', index: 'src/oast/index.ts', name: 'the OAST server' },
 ];
 
 const engineSurface = {

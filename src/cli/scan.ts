@@ -5,7 +5,7 @@ import { Command, Option } from 'commander';
 import { tuneTiering } from './tiering.ts';
 // The engine is imported when a scan runs, not at start-up: `vigil --version` and other commands never
 // load it (start-up time is most of a short scan's time).
-import type { ResultEvent, Severity, TemplateFilter } from '../engine/index.ts';
+import type { InteractshOptions, ResultEvent, Severity, Template, TemplateFilter } from '../engine/index.ts';
 
 /** Multi-letter short flags nuclei users type; commander only knows one-letter ones, so we translate. */
 const SHORT_ALIASES: Record<string, string> = {
@@ -23,6 +23,12 @@ const SHORT_ALIASES: Record<string, string> = {
   '-lna': '--restrict-local-network-access',
   '-dut': '--disable-unsigned-templates',
   '-aut': '--allow-unsigned-templates',
+  '-iserver': '--interactsh-server',
+  '-itoken': '--interactsh-token',
+  '-ni': '--no-interactsh',
+  '-interactions-poll-duration': '--interactions-poll-duration',
+  '-interactions-cooldown-period': '--interactions-cooldown-period',
+  '-interactions-eviction': '--interactions-eviction',
 };
 
 export function translateShortFlags(argv: string[]): string[] {
@@ -86,6 +92,12 @@ interface ScanFlags {
   disableUnsignedTemplates?: boolean;
   allowUnsignedTemplates?: boolean;
   trustCertificate?: string[];
+  interactsh?: boolean;
+  interactshServer?: string;
+  interactshToken?: string;
+  interactionsPollDuration?: number;
+  interactionsCooldownPeriod?: number;
+  interactionsEviction?: number;
 }
 
 class UsageError extends Error {}
@@ -172,6 +184,55 @@ export function trustedCertificates(files: string[] = [], env: NodeJS.ProcessEnv
   return out;
 }
 
+/**
+ * Where out-of-band checks go: -iserver; else an OAST server embedded in this process when VIGIL_OAST_*
+ * says where it listens; else nowhere (said once when a template needs it). -ni turns them off.
+ */
+async function interactshFor(
+  flags: ScanFlags,
+  templates: Template[],
+  say: (level: 'info' | 'warn', m: string) => void,
+): Promise<{ options?: InteractshOptions; close?: () => Promise<void> }> {
+  if (flags.interactsh === false) return {};
+  const waiting = {
+    token: flags.interactshToken,
+    pollSeconds: flags.interactionsPollDuration || undefined,
+    cooldownSeconds: flags.interactionsCooldownPeriod,
+    evictionSeconds: flags.interactionsEviction || undefined,
+  };
+  if (flags.interactshServer) return { options: { server: flags.interactshServer, ...waiting } };
+  const needed = templates.some((t) => JSON.stringify([t.http, t.variables]).includes('interactsh-url'));
+  if (!needed) return {};
+  const { oastConfigFromEnv, startOast } = await import('../oast/index.ts');
+  let config;
+  try {
+    config = oastConfigFromEnv(process.env);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  if (!config) {
+    say(
+      'warn',
+      'no interactsh server: templates using {{interactsh-url}} cannot match (give -iserver URL, or set VIGIL_OAST_DOMAIN, VIGIL_OAST_IP and VIGIL_OAST_HTTP for an embedded one; docs/oast.md)',
+    );
+    return {};
+  }
+  let server;
+  try {
+    server = await startOast(config);
+  } catch (err) {
+    throw new UsageError(`cannot start the embedded OAST server: ${(err as Error).message}`);
+  }
+  const where = Object.entries(server.ports)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
+  say('info', `embedded OAST server for ${config.domain} (${where})`);
+  return {
+    options: { ...waiting, server: server.localUrl, domain: config.domain, token: config.token },
+    close: () => server.close(),
+  };
+}
+
 async function scanAction(flags: ScanFlags): Promise<void> {
   const vars = parseVars(flags.var);
   const targets = readTargets(flags);
@@ -241,6 +302,7 @@ async function scanAction(flags: ScanFlags): Promise<void> {
     console.error(flags.jsonl ? JSON.stringify({ level, msg: m }) : `${level === 'warn' ? '[WRN]' : '[INF]'} ${m}`);
   // Templates the engine does not run, counted by reason and said once at the end.
   const notRun = new Map<string, number>();
+  const oob = await interactshFor(flags, templates, say);
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
@@ -273,6 +335,7 @@ async function scanAction(flags: ScanFlags): Promise<void> {
       trustedCertificates: certificates,
       allowUnsigned: flags.allowUnsignedTemplates,
       disableUnsigned: flags.disableUnsignedTemplates,
+      interactsh: oob.options,
       onResult: write,
       onNotice: (m) => {
         // Summed up after the scan: by reason, and the refused ones in one count.
@@ -325,6 +388,7 @@ async function scanAction(flags: ScanFlags): Promise<void> {
     }
   } finally {
     process.off('SIGINT', onSigint);
+    await oob.close?.();
     await closeClients();
     if (out) await new Promise<void>((r) => out!.end(r));
   }
@@ -407,6 +471,27 @@ export function registerScan(program: Command): void {
       '--trust-certificate <file>',
       "trust templates signed with this template-signing certificate (PEM, as `nuclei -sign` makes), besides ProjectDiscovery's (repeatable; NUCLEI_USER_CERTIFICATE adds one too)",
       collect,
+    )
+    .option(
+      '--interactsh-server <url>',
+      'interactsh server for out-of-band checks (-iserver; default: an embedded OAST server when VIGIL_OAST_* is set)',
+    )
+    .option('--interactsh-token <token>', 'authorization token for the interactsh server (-itoken)')
+    .option('--no-interactsh', 'no out-of-band checks: templates using {{interactsh-url}} cannot match (-ni)')
+    .option(
+      '--interactions-poll-duration <seconds>',
+      'how often the interactsh server is polled (default 5)',
+      intOption('interactions-poll-duration'),
+    )
+    .option(
+      '--interactions-cooldown-period <seconds>',
+      'how long to keep polling after the last request with an interactsh name (default 5)',
+      intOption('interactions-cooldown-period'),
+    )
+    .option(
+      '--interactions-eviction <seconds>',
+      'how long a request waits for its interaction (default 60)',
+      intOption('interactions-eviction'),
     )
     .action(async (flags: ScanFlags) => {
       try {

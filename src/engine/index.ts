@@ -24,6 +24,7 @@ export { signatureRefusal, needsSignature, type SignaturePolicy } from './runner
 export { runScan, executeTemplate, unsupportedReason, closeClients } from './runner.ts';
 export type {
   ScanOptions,
+  InteractshOptions,
   ScanStats,
   ExecuteTemplateOptions,
   AttemptInfo,

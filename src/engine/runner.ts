@@ -19,8 +19,10 @@ import type { ExecuteTemplateOptions, ScanOptions, ScanStats } from './runner/ty
 import { redactEvent } from './secrets/redact.ts';
 import { guardFor } from './net/guard.ts';
 import { signatureRefusal } from './runner/signature-gate.ts';
+import { OastClient } from './oast/client.ts';
 
 export type {
+  InteractshOptions,
   ScanOptions,
   ScanStats,
   ExecuteTemplateOptions,
@@ -118,8 +120,11 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
       errors: stats.errors,
       matched: stats.matched,
     });
+  // Out-of-band checks: one interactsh registration for the scan, when a template needs one.
+  const oast = await interactshFor(opts, runnable);
   const http = {
     ...requestOptions(opts),
+    oast,
     signal: run?.signal,
     disableRedirects: opts.disableRedirects,
     attackType: opts.attackType,
@@ -211,12 +216,43 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
       });
     });
   } finally {
+    // Interactions still on their way: polled until the cooldown after the last name handed out.
+    await oast?.close({ wait: !opts.signal?.aborted });
     opts.signal?.removeEventListener('abort', onAbort);
     bucket.drain();
   }
   stats.aborted = Boolean(opts.signal?.aborted);
   stats.durationMs = performance.now() - started;
   return stats;
+}
+
+/** Whether a template's http requests use an interactsh marker (only http blocks fill them). */
+function usesInteractsh(t: Template): boolean {
+  if (!t.http.length) return false;
+  return JSON.stringify([t.http, t.variables]).includes('interactsh-url');
+}
+
+/** The scan's interactsh client, registered when a template needs one; a failure is said, not thrown. */
+async function interactshFor(opts: ScanOptions, runnable: Template[]): Promise<OastClient | undefined> {
+  const i = opts.interactsh;
+  if (!i || !runnable.some(usesInteractsh)) return undefined;
+  try {
+    return await OastClient.connect({
+      server: i.server,
+      domain: i.domain,
+      token: i.token,
+      pollMs: (i.pollSeconds ?? 5) * 1000,
+      cooldownMs: (i.cooldownSeconds ?? 5) * 1000,
+      evictionMs: (i.evictionSeconds ?? 60) * 1000,
+      onNotice: opts.onNotice,
+    });
+  } catch (err) {
+    opts.onNotice?.(
+      `interactsh: could not register with ${i.server}: ${(err as Error).message}; ` +
+        'templates using {{interactsh-url}} cannot be checked in this scan',
+    );
+    return undefined;
+  }
 }
 
 /**

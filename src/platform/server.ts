@@ -24,6 +24,7 @@ import { startAdminSocket } from './admin/socket.ts';
 import { startMetricsServer } from './shared/metrics.ts';
 import { scheduleAutoUpdate } from './updates/jobs.ts';
 import { startMonitor, type MonitorHandle } from './monitor/loop.ts';
+import { startOast, type OastServer } from '../oast/index.ts';
 import './monitor/steps.ts';
 
 export interface ServerOptions {
@@ -46,6 +47,8 @@ export interface RunningServer {
    * console page that sets the owner's password (`/invite#<token>`; both shown once).
    */
   bootstrap: { email: string; apiKey?: string; passwordToken?: string };
+  /** The OAST server, when VIGIL_OAST_* configured one (docs/oast.md). */
+  oast?: OastServer;
   stop(): Promise<void>;
 }
 
@@ -89,6 +92,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   let admin: { close(): Promise<void> } | undefined;
   let metrics: { close(): Promise<void> } | undefined;
   let monitor: MonitorHandle | undefined;
+  let oast: OastServer | undefined;
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
@@ -97,6 +101,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       // Each step runs even when an earlier one failed, so the database is always closed last.
       await admin?.close().catch(() => {});
       await metrics?.close().catch(() => {});
+      await oast?.close().catch(() => {});
       await app?.close().catch((err) => log.error({ err }, 'closing the HTTP server failed'));
       await monitor?.stop().catch((err) => log.error({ err }, 'stopping the monitor loop failed'));
       await worker?.stop(grace).catch((err) => log.error({ err }, 'stopping the worker failed'));
@@ -128,6 +133,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     // The embedded database belongs to this process: operator commands reach it through the admin socket.
     if (!config.databaseUrl) admin = await startAdminSocket(db, config.dataDir, log);
     metrics = await startMetricsServer(process.env, log);
+    if (config.oast) {
+      // The OAST server: out-of-band interactions for this platform's scans (and any interactsh client).
+      oast = await startOast(config.oast);
+      // A listen port of 0 picked one: the scans' client goes to the port actually bound.
+      if (config.interactsh && !process.env.VIGIL_OAST_URL) config.interactsh.server = oast.localUrl;
+      log.info({ domain: config.oast.domain, ports: oast.ports }, `OAST server for ${config.oast.domain} listening`);
+    }
     const cron = await scheduleAutoUpdate(queue, process.env);
     if (cron) log.info({ cron }, 'automatic template and feed updates scheduled (UTC)');
     // Schedules, alerts and tickets: every serve process runs the loop; rows are claimed in the database.
@@ -145,7 +157,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
           log.info({ changed, signers }, 'template signatures checked again against the trusted certificates');
       })
       .catch((err) => log.warn({ err }, 'checking template signatures again failed'));
-    return { app, ctx, url: `${config.tlsCert ? 'https' : 'http'}://${host}:${port}`, bootstrap, stop };
+    return { app, ctx, url: `${config.tlsCert ? 'https' : 'http'}://${host}:${port}`, bootstrap, oast, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -78,6 +78,26 @@ describe('import boundaries', () => {
   }, 60_000);
 });
 
+describe('the OAST server stands alone', () => {
+  it('imports nothing of Vigil; the engine may not import it; others only through src/oast/index.ts', async () => {
+    const out = await boundaryErrors(
+      'src/oast/architecture-probe.ts',
+      "import { runScan } from '../engine/index.ts';\nexport const r = runScan;\n",
+    );
+    expect(out.map((e) => e.rule)).toEqual(['vigil/layers']);
+    expect(out[0]!.message).toMatch(/The OAST server \(src\/oast\/\) imports nothing outside itself/);
+    const fromEngine = await boundaryErrors('src/engine/architecture-probe.ts', "export * from '../oast/index.ts';\n");
+    expect(fromEngine.map((e) => e.rule)).toEqual(['vigil/layers']);
+    const deep = await boundaryErrors(
+      'src/platform/shared/architecture-probe.ts',
+      "export * from '../../oast/dns.ts';\n",
+    );
+    expect(deep.map((e) => e.rule)).toEqual(['vigil/engine-surface']);
+    expect(deep[0]!.message).toMatch(/Outside the OAST server, import only from its surface "src\/oast\/index.ts"/);
+    expect(await boundaryErrors('src/cli/architecture-probe.ts', "export * from '../oast/index.ts';\n")).toEqual([]);
+  }, 60_000);
+});
+
 describe('SQL only in stores', () => {
   const query =
     "import type { Db } from '../../db/connection.ts';\n" +

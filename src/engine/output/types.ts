@@ -17,6 +17,18 @@ export interface ResultEvent {
   response?: string;
   'curl-command'?: string;
   'matcher-status': boolean;
+  /** The out-of-band interaction that proved the result (interactsh's fields), for interactsh matchers. */
+  interaction?: {
+    protocol: string;
+    'unique-id': string;
+    'full-id': string;
+    'q-type'?: string;
+    'raw-request'?: string;
+    'raw-response'?: string;
+    'smtp-from'?: string;
+    'remote-address': string;
+    timestamp: string;
+  };
   /** Only on failure events (matcher-status on). */
   error?: string;
 }

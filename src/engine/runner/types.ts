@@ -24,6 +24,22 @@ export interface ProgressInfo {
   matched: number;
 }
 
+/** Out-of-band checks (nuclei's -iserver, -itoken and interactsh waiting rules). */
+export interface InteractshOptions {
+  /** The interactsh server's client API: a URL or a host (https). */
+  server: string;
+  /** The domain names are made under, when it is not the server URL's host (an embedded server). */
+  domain?: string;
+  /** Authorization token (-itoken). */
+  token?: string;
+  /** How often the server is polled (-interactions-poll-duration, default 5). Seconds. */
+  pollSeconds?: number;
+  /** How long the scan keeps polling after the last name was used (-interactions-cooldown-period, default 5). Seconds. */
+  cooldownSeconds?: number;
+  /** How long a request waits for its interaction (-interactions-eviction, default 60). Seconds. */
+  evictionSeconds?: number;
+}
+
 export interface ScanOptions extends SignaturePolicy {
   targets: string[];
   templates: Template[];
@@ -58,6 +74,11 @@ export interface ScanOptions extends SignaturePolicy {
   /** The port name servers met during a dns `trace` are asked on (53 when unset). */
   tracePort?: number;
   signal?: AbortSignal;
+  /**
+   * The interactsh server for {{interactsh-url}}; unset (nuclei's -ni): the markers stay unfilled and
+   * requests using them fail as unresolved.
+   */
+  interactsh?: InteractshOptions;
   /** Templates sending the same single request share it (default on, as in nuclei). */
   cluster?: boolean;
   /** Where a workflow's templates come from; without it, workflows are not run. */

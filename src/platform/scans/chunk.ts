@@ -128,6 +128,8 @@ async function runLeased(
     // allowed unsigned ones (PATCH /v1/user/team/settings); refusals go to the scan log with the reason.
     trustedCertificates: templateCertificates(),
     allowUnsigned: await teamAllowsUnsigned(ctx.db, scan.team_id),
+    // Out-of-band checks ({{interactsh-url}}) go to the platform's OAST server.
+    interactsh: ctx.config.interactsh,
   };
   const engineRun = { scanId, run, targets: chunk.targets, options, signal: guard.signal, sink };
   let loadedNone: boolean;

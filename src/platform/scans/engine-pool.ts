@@ -20,6 +20,7 @@ export type ThreadScanOptions = Pick<
   | 'trustedCertificates'
   | 'allowUnsigned'
   | 'disableUnsigned'
+  | 'interactsh'
 >;
 
 /** A template's text for a thread; `dependency`: only a workflow of the scan may run it. */

@@ -1,5 +1,7 @@
 // Settings read once from the environment (and overridden by CLI flags in src/cli).
 import path from 'node:path';
+import { oastConfigFromEnv, type OastConfig } from '../../oast/index.ts';
+import type { InteractshOptions } from '../../engine/index.ts';
 
 export interface PlatformConfig {
   host: string;
@@ -36,6 +38,13 @@ export interface PlatformConfig {
   teamCreation?: string;
   /** Strict-Transport-Security max-age in seconds sent over HTTPS; 0 leaves the header out (VIGIL_HSTS_MAX_AGE). */
   hstsMaxAge: number;
+  /** The OAST server `vigil serve` runs, when VIGIL_OAST_HTTP (with _DOMAIN and _IP) says where (docs/oast.md). */
+  oast?: OastConfig;
+  /**
+   * Where the platform's scans register for out-of-band checks: VIGIL_OAST_URL (a worker on another
+   * machine), else the OAST server above (its HTTP listener on this machine).
+   */
+  interactsh?: InteractshOptions;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
@@ -66,7 +75,21 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformCon
     tlsKey: env.VIGIL_TLS_KEY || undefined,
     teamCreation: env.VIGIL_TEAM_CREATION || undefined,
     hstsMaxAge: wholeNumber(env.VIGIL_HSTS_MAX_AGE, 31_536_000),
+    ...oastFromEnv(env),
   };
+}
+
+/** The OAST server's settings and the scans' way to it (none when VIGIL_OAST_DOMAIN is unset). */
+function oastFromEnv(env: NodeJS.ProcessEnv): Pick<PlatformConfig, 'oast' | 'interactsh'> {
+  const domain = env.VIGIL_OAST_DOMAIN?.trim().toLowerCase().replace(/\.$/, '');
+  if (!domain) return {};
+  const oast = env.VIGIL_OAST_HTTP ? oastConfigFromEnv(env) : undefined;
+  const token = env.VIGIL_OAST_TOKEN || undefined;
+  if (env.VIGIL_OAST_URL) return { oast, interactsh: { server: env.VIGIL_OAST_URL, domain, token } };
+  if (!oast) return {};
+  const host = ['0.0.0.0', '::'].includes(oast.http.host) ? '127.0.0.1' : oast.http.host;
+  const server = `http://${host.includes(':') ? `[${host}]` : host}:${oast.http.port}`;
+  return { oast, interactsh: { server, domain, token } };
 }
 
 /** A setting that is a whole number of at least 0, or the default when unset or not one. */

@@ -32,6 +32,8 @@ import { merge, requestVars } from './vars.ts';
 import { passes, sleep } from '../common/block.ts';
 import type { BlockContext, BlockResult, HostErrorTracker } from '../types.ts';
 import { dnsPromises } from '../../lazy.ts';
+import { interactionValues, oastMarkers, readsInteractions } from './oast.ts';
+import type { OastInteraction } from '../../oast/client.ts';
 
 export type { HostErrorTracker };
 
@@ -211,6 +213,8 @@ class Items implements IterableIterator<Item> {
 interface Prepared {
   req: PreparedRequest;
   vars: Record<string, unknown>;
+  /** The interactsh names this request carries (one per marker), when it has any. */
+  oast?: string[];
 }
 
 interface Hop {
@@ -267,6 +271,8 @@ class TemplateRun {
   /** Cluster runs: the redirect policy the shared request follows (see widestPolicy). */
   private readonly fetchPolicy: RedirectPolicy | undefined;
   lastError: string | undefined;
+  /** A request's interaction matched (stop-at-first-match then reports no later one). */
+  private oastMatched = false;
   requests = 0;
   emitted = 0;
 
@@ -356,6 +362,11 @@ class TemplateRun {
         const known = ipOfOrigin(hops[hops.length - 1]!.req.origin);
         const ip = typeof known === 'string' ? known : await known;
         const history = reqCondition ? state.history : undefined;
+        const names = list[i]!.oast;
+        if (names && readsInteractions(r)) {
+          this.awaitInteraction(r, hops[hops.length - 1]!, vars, history, n, ip, names);
+          continue;
+        }
         let matched =
           plan.syncMatch && hops.length === 1
             ? this.processOne(r, hops[0]!, vars, history, n, ip, plan.reads)
@@ -398,12 +409,24 @@ class TemplateRun {
 
   /** Renders one path/raw entry; iterate-all turns list values into one request per value. */
   private prepare(r: HttpRequest, item: Item): Prepared[] {
-    let vars = requestVars(this.t, this.builtins, this.dynamic, item.combo, this.cliVars, render);
+    // A fresh interactsh name per request and marker (nuclei hands one out per use): an interaction then
+    // names the request that caused it. Markers in template variables and payloads count too.
+    let oast: string[] | undefined;
+    let seed: Record<string, string> | undefined;
+    if (this.o.oast) {
+      const text = `${sourceText(r, item)}\n${Object.values(this.t.variables).join('\n')}\n${Object.values(item.combo).join('\n')}`;
+      const markers = oastMarkers(text);
+      if (markers.length) {
+        oast = markers.map(() => this.o.oast!.newUrl());
+        seed = Object.fromEntries(markers.map((m, i) => [m, oast![i]!]));
+      }
+    }
+    let vars = requestVars(this.t, this.builtins, this.dynamic, item.combo, this.cliVars, render, seed);
     if (!this.input) {
       // Self-contained: built-ins (Hostname ...) come from the absolute URL the request names.
       const line = render(payloadMarkers(item.tpl.replace(/^\s*(@[^\n]*\n\s*)*/, '').split('\n')[0]), vars);
       const m = /(https?:\/\/[^\s/?#]+)/i.exec(line);
-      if (m) vars = requestVars(this.t, inputVariables(m[1]), this.dynamic, item.combo, this.cliVars, render);
+      if (m) vars = requestVars(this.t, inputVariables(m[1]), this.dynamic, item.combo, this.cliVars, render, seed);
     }
     let varSets = [vars];
     if (r.iterateAll) {
@@ -434,7 +457,7 @@ class TemplateRun {
           }
         }
         // vs holds every payload value already (rendered, as requestVars sets them): no copy needed.
-        out.push({ req, vars: vs });
+        out.push(oast ? { req, vars: vs, oast } : { req, vars: vs });
       } catch (err) {
         if (isPendingIO(err)) throw err;
         this.lastError = (err as Error).message;
@@ -860,6 +883,45 @@ class TemplateRun {
     return { full, data, host, requestText: textOf, builtHead: exported || reads.head };
   }
 
+  /**
+   * The response of a request carrying interactsh names, for operators that read interactsh values: its
+   * values are kept, and the operators run when an interaction with one of the names comes (the scan's
+   * client polls for it until its cooldown ends). The first interaction that matches reports the result,
+   * with the interaction on the event.
+   */
+  private awaitInteraction(
+    r: HttpRequest,
+    hop: Hop,
+    vars: Record<string, unknown>,
+    history: Record<string, unknown> | undefined,
+    n: number,
+    ip: string,
+    names: string[],
+  ): void {
+    const v = this.responseValues(r, hop, vars, true, history, n, ip, READS_ALL);
+    const kept = { ...v.full };
+    let settled = false;
+    const stopOn = r.stopAtFirstMatch || this.t.stopAtFirstMatch;
+    const onInteraction = (i: OastInteraction): boolean => {
+      if (settled) return true;
+      // stop-at-first-match: an earlier request of this run already matched on its interaction (nuclei).
+      if (stopOn && this.oastMatched) return true;
+      const full = { ...kept, ...interactionValues(i) };
+      let result: OperatorOutcome;
+      try {
+        result = runOperators(r, full) as OperatorOutcome;
+      } catch {
+        return false;
+      }
+      if (r.matchers.length > 0 ? !result.matched : !hasKeys(result.extracts ?? {})) return false;
+      settled = true;
+      this.oastMatched = true;
+      this.reportResult(r, hop, result, { ...v, full }, i);
+      return true;
+    };
+    for (const name of names) this.o.oast!.expect(name, onInteraction);
+  }
+
   /** Values the operators extracted join the template's; a flow sees whether the block passed. */
   private keepOutcome(r: HttpRequest, result: OperatorOutcome): void {
     if (result.dynamic) for (const k in result.dynamic) this.dynamic[k] = result.dynamic[k];
@@ -867,7 +929,13 @@ class TemplateRun {
   }
 
   /** Reports the result events of one response; true when the block's matchers matched. */
-  private reportResult(r: HttpRequest, hop: Hop, result: OperatorOutcome, v: ResponseValues): boolean {
+  private reportResult(
+    r: HttpRequest,
+    hop: Hop,
+    result: OperatorOutcome,
+    v: ResponseValues,
+    interaction?: OastInteraction,
+  ): boolean {
     // Most responses match nothing: skip building event inputs then (eventsFor would return none).
     if (r.matchers.length > 0 && !result.matched) return false;
     const secrets = this.secrets();
@@ -901,6 +969,7 @@ class TemplateRun {
               },
             },
           );
+    if (interaction) for (const ev of events) ev.interaction = interaction;
     this.emitted += events.length;
     this.report(events);
     // Only matchers count as a match: extractor-only results never stop a request (nuclei).

@@ -22,6 +22,8 @@ export interface HttpClientOptions {
   guard?: ConnectGuard;
 }
 
+import type { OastClient } from '../../oast/client.ts';
+
 export interface HttpRunOptions extends HttpClientOptions {
   vars: Record<string, string>;
   /** Headers set on every request before the secret file's (nuclei's -H); raw unsafe requests are left as written. */
@@ -39,6 +41,8 @@ export interface HttpRunOptions extends HttpClientOptions {
   takeToken?: () => Promise<void>;
   /** Called once per request actually sent (counts for progress). */
   onRequest?: () => void;
+  /** The scan's interactsh client: fills {{interactsh-url}} and reports interactions (unset: markers stay). */
+  oast?: OastClient;
 }
 
 /** A request after rendering and merging, ready for the wire. */

@@ -74,9 +74,12 @@ export function requestVars(
   combo: Record<string, string>,
   cliVars: Record<string, string>,
   render: Render,
+  seed?: Record<string, string>,
 ): Record<string, unknown> {
   const vars = copyBuiltins(builtins);
   for (const k in dynamic) vars[k] = dynamic[k];
+  // Values fixed for this request before anything renders (its interactsh names).
+  if (seed) for (const k in seed) vars[k] = seed[k];
   // for-in rather than Object.entries: no array per map per request (this runs for every request).
   for (const k in combo) vars[k] = render(combo[k]!, vars);
   // Template variables may use each other and built-ins; they are evaluated lazily per request so
