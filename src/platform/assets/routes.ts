@@ -6,6 +6,8 @@ import { errorResponses, MessageBody } from '../shared/errors.ts';
 import * as assets from './service.ts';
 import * as policies from './policies.ts';
 import * as S from './schemas.ts';
+import * as labels from './labels.ts';
+import * as groups from './groups.ts';
 import './targets.ts'; // provides the inventory to the scans area (scans over assets)
 
 const tags = ['assets'];
@@ -54,6 +56,157 @@ export const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => assets.listContents(ctx, req.caller.teamId, undefined, req.query),
+  );
+
+  app.patch(
+    '/v1/asset/labels',
+    {
+      config: { action: 'assets:manage' },
+      schema: {
+        tags,
+        summary: 'Add (append), set (replace) or remove (delete) labels on every current asset the filters match',
+        querystring: S.LabelUpdateQuery,
+        body: S.LabelsByFilterBody,
+        response: { 200: S.LabelsByFilterResponse, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (req) => labels.labelByFilter(ctx, req.caller.teamId, req.body, req.query.update_type),
+  );
+
+  app.post(
+    '/v1/asset/:asset_id/labels',
+    {
+      config: { action: 'assets:manage' },
+      schema: {
+        tags,
+        summary: 'Add labels to an asset',
+        params: S.AssetIdParams,
+        body: S.AssetLabelsBody,
+        response: { 200: MessageBody, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (req) => {
+      await labels.labelAsset(ctx, req.caller.teamId, req.params.asset_id, req.body.labels, 'append');
+      return { message: 'labels added' };
+    },
+  );
+
+  app.patch(
+    '/v1/asset/:asset_id/labels',
+    {
+      config: { action: 'assets:manage' },
+      schema: {
+        tags,
+        summary: "Change an asset's labels (update_type append, the default; replace; delete)",
+        params: S.AssetIdParams,
+        querystring: S.LabelUpdateQuery,
+        body: S.AssetLabelsBody,
+        response: { 200: MessageBody, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (req) => {
+      const mode = labels.labelModeOf(req.query.update_type);
+      await labels.labelAsset(ctx, req.caller.teamId, req.params.asset_id, req.body.labels, mode);
+      return { message: 'labels updated' };
+    },
+  );
+
+  app.delete(
+    '/v1/asset/:asset_id/labels',
+    {
+      config: { action: 'assets:manage' },
+      schema: {
+        tags,
+        summary: 'Remove every label of an asset',
+        params: S.AssetIdParams,
+        response: { 200: MessageBody, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (req) => {
+      await labels.labelAsset(ctx, req.caller.teamId, req.params.asset_id, [], 'replace');
+      return { message: 'labels removed' };
+    },
+  );
+
+  app.post(
+    '/v1/asset/enumerate/group',
+    {
+      config: { action: 'assets:manage' },
+      schema: {
+        tags,
+        summary: 'Create an asset group (by filter, or static) that scans can target by its id in `assets`',
+        body: S.GroupBody,
+        response: { 200: Type.Object({ id: Type.String() }), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (req) => groups.createGroup(ctx, req.caller, req.body),
+  );
+
+  app.get(
+    '/v1/asset/enumerate/group',
+    {
+      config: { action: 'assets:view' },
+      schema: {
+        tags,
+        summary: 'Asset groups of the team (Vigil)',
+        querystring: S.PagingQuery,
+        response: { 200: S.Page(S.AssetGroup), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (req) => groups.listGroups(ctx, req.caller.teamId, req.query),
+  );
+
+  app.get(
+    '/v1/asset/enumerate/group/:group_id',
+    {
+      config: { action: 'assets:view' },
+      schema: {
+        tags,
+        summary: 'An asset group (Vigil)',
+        params: S.GroupIdParams,
+        response: {
+          200: Type.Object({ message: Type.String(), data: S.AssetGroup }),
+          ...errorResponses(400, 401, 403, 404),
+        },
+      },
+    },
+    async (req) => groups.getGroup(ctx, req.caller.teamId, req.params.group_id),
+  );
+
+  app.patch(
+    '/v1/asset/enumerate/group/:group_id',
+    {
+      config: { action: 'assets:manage' },
+      schema: {
+        tags,
+        summary: 'Update an asset group (update_type append, the default, merges the filters; replace overwrites)',
+        params: S.GroupIdParams,
+        querystring: S.GroupUpdateQuery,
+        body: S.GroupBody,
+        response: { 200: MessageBody, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (req) => {
+      await groups.updateGroup(ctx, req.caller.teamId, req.params.group_id, req.body, req.query.update_type);
+      return { message: 'asset group updated' };
+    },
+  );
+
+  app.delete(
+    '/v1/asset/enumerate/group/:group_id',
+    {
+      config: { action: 'assets:manage' },
+      schema: {
+        tags,
+        summary: 'Delete an asset group (its assets stay)',
+        params: S.GroupIdParams,
+        response: { 200: MessageBody, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (req) => {
+      await groups.deleteGroup(ctx, req.caller.teamId, req.params.group_id);
+      return { message: 'asset group deleted' };
+    },
   );
 
   app.get(

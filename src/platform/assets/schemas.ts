@@ -315,3 +315,48 @@ export const PagingQuery = Type.Object({
   limit: Opt(Type.Integer({ minimum: 1, maximum: 1000 })),
   offset: Opt(Type.Integer({ minimum: 0 })),
 });
+
+const LabelList = Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100 });
+
+export const LabelsByFilterBody = Type.Object(
+  { filters: AssetFilters, labels: LabelList },
+  { additionalProperties: false },
+);
+export const AssetLabelsBody = Type.Object({ labels: LabelList }, { additionalProperties: false });
+export const LabelUpdateQuery = Type.Object(
+  { update_type: Opt(Type.Union([Type.Literal('append'), Type.Literal('replace'), Type.Literal('delete')])) },
+  { additionalProperties: false },
+);
+export const LabelsByFilterResponse = Type.Object({
+  message: Type.String(),
+  asset_count: Type.Integer(),
+  async: Type.Boolean(),
+});
+
+export const GroupBody = Type.Object(
+  {
+    filters: AssetFilters,
+    name: Opt(Type.String({ maxLength: 500 })),
+    static: Opt(
+      Type.Boolean({
+        description:
+          'Vigil: keep the assets the filters match now (default: the group holds what the filters match when a scan uses it)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export const GroupIdParams = Type.Object({ group_id: Type.String({ minLength: 1, maxLength: 100 }) });
+export const GroupUpdateQuery = Type.Object(
+  { update_type: Opt(Type.Union([Type.Literal('append'), Type.Literal('replace')])) },
+  { additionalProperties: false },
+);
+export const AssetGroup = Type.Object({
+  id: Str,
+  name: Str,
+  filters: Type.Record(Type.String(), Type.Unknown()),
+  static: Type.Boolean(),
+  total_assets: Opt(Type.Integer()),
+  created_at: Str,
+  updated_at: Str,
+});
