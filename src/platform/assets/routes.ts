@@ -8,6 +8,7 @@ import * as policies from './policies.ts';
 import * as S from './schemas.ts';
 import * as labels from './labels.ts';
 import * as groups from './groups.ts';
+import * as enumerationOps from './enumeration-ops.ts';
 import './targets.ts'; // provides the inventory to the scans area (scans over assets)
 
 const tags = ['assets'];
@@ -42,6 +43,75 @@ export const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => assets.listEnumerations(ctx, req.caller.teamId, req.query),
+  );
+
+  app.delete(
+    '/v1/asset/enumerate',
+    {
+      config: { action: 'assets:manage' },
+      schema: {
+        tags,
+        summary: 'Delete enumerations (by id) and single assets (by their whole-number ids) in bulk',
+        body: S.BulkDeleteBody,
+        response: { 200: MessageBody, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (req) => ({ message: await enumerationOps.deleteInBulk(ctx, req.caller.teamId, req.body.asset_ids) }),
+  );
+
+  app.get(
+    '/v1/asset/enumerate/:enumerate_id/config',
+    {
+      config: { action: 'assets:view' },
+      schema: {
+        tags,
+        summary: "An enumeration's launch configuration (what its next run uses)",
+        params: S.EnumerateIdParams,
+        response: { 200: S.EnumerationConfigShown, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (req) => enumerationOps.getConfig(ctx, req.caller.teamId, req.params.enumerate_id),
+  );
+
+  app.patch(
+    '/v1/asset/enumerate/:enumerate_id/config',
+    {
+      config: { action: 'assets:manage' },
+      schema: {
+        tags,
+        summary:
+          "Change an enumeration's launch configuration (update_type append, the default, adds to lists; replace sets)",
+        params: S.EnumerateIdParams,
+        querystring: S.ConfigUpdateQuery,
+        body: S.EnumerationConfigDoc,
+        response: { 200: MessageBody, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (req) => {
+      await enumerationOps.patchConfig(
+        ctx,
+        req.caller.teamId,
+        req.params.enumerate_id,
+        req.body,
+        req.query.update_type,
+      );
+      return { message: 'enumeration config updated' };
+    },
+  );
+
+  app.get(
+    '/v1/asset/enumerate/:enumerate_id/history',
+    {
+      config: { action: 'assets:view' },
+      schema: {
+        tags,
+        summary: 'The runs of an enumeration, newest first',
+        params: S.EnumerateIdParams,
+        querystring: S.HistoryQuery,
+        response: { 200: S.HistoryPage, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (req) => enumerationOps.history(ctx, req.caller.teamId, req.params.enumerate_id, req.query),
   );
 
   app.get(

@@ -360,3 +360,85 @@ export const AssetGroup = Type.Object({
   created_at: Str,
   updated_at: Str,
 });
+
+export const BulkDeleteBody = Type.Object(
+  {
+    asset_ids: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+      maxItems: 10_000,
+      description: 'enumeration ids, and asset ids (whole numbers) of single assets',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+/** The platform's EnumerationConfig (GET and PATCH /v1/asset/enumerate/{enumerate_id}/config). */
+export const EnumerationConfigDoc = Type.Object(
+  {
+    name: Opt(Type.String({ maxLength: 500 })),
+    root_domains: Opt(Type.Array(Type.String({ maxLength: 300 }), { maxItems: 1000 })),
+    enrichment_inputs: Opt(Type.Array(Str, { maxItems: 0, description: 'not supported' })),
+    steps: Opt(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 20 })),
+    enum_ports: Opt(Type.String({ maxLength: 4096 })),
+    enumeration_config: Opt(EnumerationConfig),
+    alerting_config_ids: Opt(StrList),
+    subfinder_config_ids: Opt(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100 })),
+    exclusions: Opt(Type.Array(Type.String({ maxLength: 300 }), { maxItems: 10_000 })),
+    automatic_vuln_scans: Opt(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export const EnumerationConfigShown = Type.Object({
+  name: Str,
+  root_domains: StrList,
+  enrichment_inputs: StrList,
+  steps: StrList,
+  enum_ports: Str,
+  enumeration_config: Type.Record(Type.String(), Type.Unknown()),
+  alerting_config_ids: StrList,
+  subfinder_config_ids: StrList,
+  exclusions: StrList,
+  automatic_vuln_scans: Type.Boolean(),
+});
+export const ConfigUpdateQuery = Type.Object(
+  { update_type: Opt(Type.Union([Type.Literal('append'), Type.Literal('replace')])) },
+  { additionalProperties: false },
+);
+
+export const HistoryQuery = Type.Object(
+  {
+    offset: Opt(Type.Integer({ minimum: 0, default: 0 })),
+    limit: Opt(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+    start_date: Opt(Type.String({ format: 'date' })),
+    end_date: Opt(Type.String({ format: 'date' })),
+    time_range: Opt(
+      Type.String({
+        maxLength: 30,
+        description: 'all_time (default), current_month, last_month, last_3_months, last_6_months, last_12_months',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export const HistoryRecord = Type.Object({
+  enum_id: Str,
+  name: Str,
+  enum_type: Str,
+  run: Type.Integer({ description: 'Vigil: the run (1 = the first)' }),
+  enum_started_at: Str,
+  enum_finished_at: Str,
+  enumeration_time: Str,
+  status: Str,
+  new_assets_discovered: Type.Integer(),
+  total_targets_processed: Type.Integer(),
+  error_details: Opt(Str),
+});
+export const HistoryPage = Type.Object({
+  message: Type.String(),
+  current_page: Type.Integer(),
+  result_count: Type.Integer(),
+  total_results: Type.Integer(),
+  total_pages: Type.Integer(),
+  total_enumeration: Type.Integer(),
+  total_unique_enumeration: Type.Integer(),
+  data: Type.Array(HistoryRecord),
+});
