@@ -9,6 +9,8 @@ import * as S from './schemas.ts';
 import * as labels from './labels.ts';
 import * as groups from './groups.ts';
 import * as enumerationOps from './enumeration-ops.ts';
+import * as exportsOf from './exports.ts';
+import { sendExport } from '../shared/export-file.ts';
 import './targets.ts'; // provides the inventory to the scans area (scans over assets)
 
 const tags = ['assets'];
@@ -57,6 +59,53 @@ export const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => ({ message: await enumerationOps.deleteInBulk(ctx, req.caller.teamId, req.body.asset_ids) }),
+  );
+
+  app.get(
+    '/v1/asset/enumerate/export',
+    {
+      config: { action: 'assets:view' },
+      schema: {
+        tags,
+        summary: 'Export the assets of every enumeration (filters as the contents list; raw, json or csv; streamed)',
+        querystring: S.ExportQuery,
+        response: { ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (req, reply) =>
+      sendExport(reply, await exportsOf.inventoryExport(ctx, req.caller.teamId, undefined, req.query)),
+  );
+
+  app.get(
+    '/v1/asset/enumerate/:enum_id/export',
+    {
+      config: { action: 'assets:view' },
+      schema: {
+        tags,
+        summary: 'Export the assets of an enumeration (filters as the contents list; raw, json or csv; streamed)',
+        params: Type.Object({ enum_id: Type.String({ minLength: 1, maxLength: 100 }) }),
+        querystring: S.ExportQuery,
+        response: { ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (req, reply) =>
+      sendExport(reply, await exportsOf.inventoryExport(ctx, req.caller.teamId, req.params.enum_id, req.query)),
+  );
+
+  app.get(
+    '/v1/asset/enumerate/:enumerate_id/domains/export',
+    {
+      config: { action: 'assets:view' },
+      schema: {
+        tags,
+        summary: 'Export the unique input domains of an enumeration (raw, json or csv)',
+        params: S.EnumerateIdParams,
+        querystring: S.DomainsExportQuery,
+        response: { ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (req, reply) =>
+      sendExport(reply, await exportsOf.domainsExport(ctx, req.caller.teamId, req.params.enumerate_id, req.query)),
   );
 
   app.get(

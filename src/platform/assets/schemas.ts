@@ -442,3 +442,25 @@ export const HistoryPage = Type.Object({
   total_unique_enumeration: Type.Integer(),
   data: Type.Array(HistoryRecord),
 });
+
+const { offset: _offset, limit: _limit, ...filterQuery } = ContentsQuery.properties;
+void _offset;
+void _limit;
+
+/** The contents list's filters, with the export's format (and `domains`, the reference's other spelling). */
+export const ExportQuery = Type.Object(
+  {
+    ...filterQuery,
+    format: Opt(Type.String({ maxLength: 10, description: 'raw, json (default) or csv' })),
+    domains: Opt(Str),
+    async: Opt(Type.Boolean({ description: 'accepted; Vigil always streams the file in the answer' })),
+  },
+  { additionalProperties: false },
+);
+export const DomainsExportQuery = Type.Object(
+  {
+    search: Opt(Str),
+    format: Opt(Type.String({ maxLength: 10, description: 'raw, json (default) or csv' })),
+  },
+  { additionalProperties: false },
+);

@@ -548,6 +548,10 @@ export interface AssetQuery {
   filter: AssetFilter;
   /** Only these asset ids. */
   ids?: string[];
+  /** Only assets after this id (keyset paging of exports; order by id). */
+  afterId?: string;
+  /** Skip the count (exports page by afterId and need no total). */
+  noTotal?: boolean;
   offset?: number;
   limit?: number;
   order?: string;
@@ -560,8 +564,14 @@ export async function listAssets(db: Db, q: AssetQuery): Promise<{ rows: AssetRo
     params.push(q.ids);
     where.push(`a.id = ANY($${params.length}::bigint[])`);
   }
+  if (q.afterId) {
+    params.push(q.afterId);
+    where.push(`a.id > $${params.length}::bigint`);
+  }
   const from = `FROM assets a JOIN asset_enumerations e ON e.id = a.enumeration_id WHERE ${where.join(' AND ')}`;
-  const total = await db.query<{ n: number }>(`SELECT count(*)::int AS n ${from}`, params);
+  const total = q.noTotal
+    ? { rows: [{ n: -1 }] }
+    : await db.query<{ n: number }>(`SELECT count(*)::int AS n ${from}`, params);
   const paging =
     q.limit === undefined
       ? ''
