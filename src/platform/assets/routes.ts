@@ -10,6 +10,7 @@ import * as labels from './labels.ts';
 import * as groups from './groups.ts';
 import * as enumerationOps from './enumeration-ops.ts';
 import * as exportsOf from './exports.ts';
+import * as insights from './insights.ts';
 import { sendExport } from '../shared/export-file.ts';
 import './targets.ts'; // provides the inventory to the scans area (scans over assets)
 
@@ -59,6 +60,43 @@ export const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => ({ message: await enumerationOps.deleteInBulk(ctx, req.caller.teamId, req.body.asset_ids) }),
+  );
+
+  app.get(
+    '/v1/asset/enumerate/misconfiguration',
+    {
+      config: { action: 'assets:view' },
+      schema: {
+        tags,
+        summary:
+          'Risky things discovery saw: expired, mismatched or self-signed certificates, directory listings, exposed panels, open database ports',
+        querystring: S.MisconfigurationQuery,
+        response: { 200: S.Page(S.Misconfiguration), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (req) => insights.listMisconfigurations(ctx, req.caller.teamId, req.query),
+  );
+
+  app.get(
+    '/v1/asset/policy/suggestion',
+    {
+      config: { action: 'assets:view' },
+      schema: {
+        tags,
+        summary:
+          'Asset policies proposed from patterns in the inventory (repeated pages, shared addresses, panels, databases)',
+        querystring: S.SuggestionQuery,
+        response: {
+          200: Type.Object({
+            message: Type.String(),
+            suggestions: Type.Array(S.PolicySuggestion),
+            total: Type.Integer(),
+          }),
+          ...errorResponses(400, 401, 403),
+        },
+      },
+    },
+    async (req) => insights.policySuggestions(ctx, req.caller.teamId, req.query),
   );
 
   app.get(

@@ -464,3 +464,61 @@ export const DomainsExportQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export const MisconfigurationQuery = Type.Object(
+  {
+    limit: Opt(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+    offset: Opt(Type.Integer({ minimum: 0, default: 0 })),
+    search: Opt(Str),
+    finding_type: Opt(
+      Type.String({
+        maxLength: 50,
+        description:
+          'expired_certificate, mismatched_certificate, self_signed_certificate, directory_listing, exposed_panel, open_database_port',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export const Misconfiguration = Type.Object({
+  id: Str,
+  enumeration_id: Str,
+  finding_type: Str,
+  host: Str,
+  severity: Str,
+  status: Str,
+  event: Type.Record(Type.String(), Type.Unknown()),
+  created_at: Str,
+  updated_at: Str,
+});
+export const SuggestionQuery = Type.Object(
+  {
+    enumeration_id: Opt(Type.String({ maxLength: 100 })),
+    limit: Opt(Type.Integer({ minimum: 1, maximum: 100, default: 5, description: 'suggestions per category' })),
+    threshold: Opt(
+      Type.Number({
+        minimum: 0,
+        maximum: 100,
+        default: 10,
+        description: 'smallest share of assets (%) a pattern needs',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export const PolicySuggestion = Type.Object({
+  id: Str,
+  category: Str,
+  title: Str,
+  reason: Str,
+  severity: Str,
+  suggested_policy: Type.Object({
+    name: Str,
+    policy_type: Str,
+    policies: Type.Record(Type.String(), Type.Unknown()),
+    labels: Opt(StrList),
+  }),
+  affected_count: Type.Integer(),
+  affected_percentage: Type.Number(),
+  sample_assets: Type.Array(Type.Record(Type.String(), Type.Unknown())),
+});

@@ -1080,3 +1080,92 @@ export async function deleteEnumerations(db: Db, teamId: string, ids: string[]):
   );
   return rows.map((r) => r.id);
 }
+
+// ---- insights: misconfigurations seen by discovery, policy suggestions
+
+/** Current assets that may show a misconfiguration (the service decides which), oldest first. */
+export async function misconfigurationCandidates(
+  db: Db,
+  teamId: string,
+  dbPorts: number[],
+  search?: string,
+): Promise<AssetRow[]> {
+  const params: unknown[] = [teamId, dbPorts];
+  let extra = '';
+  if (search) {
+    params.push(`%${search.replace(/[\\%_]/g, '\\$&')}%`);
+    extra = ` AND a.host ILIKE $${params.length}`;
+  }
+  const { rows } = await db.query<AssetRow>(
+    `SELECT ${ASSET_COLUMNS} FROM assets a JOIN asset_enumerations e ON e.id = a.enumeration_id
+     WHERE a.team_id = $1 AND a.disappeared_at IS NULL${extra} AND (
+       (a.tls IS NOT NULL AND (a.tls->>'expired' = 'true' OR a.tls->>'mismatched' = 'true' OR a.tls->>'self_signed' = 'true'))
+       OR a.port = ANY($2::int[])
+       OR a.title ILIKE 'Index of /%' OR a.title ILIKE 'Directory listing for%'
+       OR jsonb_array_length(a.technologies) > 0)
+     ORDER BY a.id`,
+    params,
+  );
+  return rows;
+}
+
+export interface CountRow {
+  value: string;
+  n: number;
+}
+
+/**
+ * Counts over the team's current assets (optionally one enumeration's): by title, by resolved address
+ * (distinct hosts), by technology, by port and by error status code; and the total.
+ */
+export async function inventoryCounts(
+  db: Db,
+  teamId: string,
+  enumerationId: string | undefined,
+  limit: number,
+): Promise<{
+  total: number;
+  titles: CountRow[];
+  ips: CountRow[];
+  technologies: CountRow[];
+  ports: CountRow[];
+  statuses: CountRow[];
+}> {
+  const params: unknown[] = [teamId];
+  let where = 'a.team_id = $1 AND a.disappeared_at IS NULL';
+  if (enumerationId) {
+    params.push(enumerationId);
+    where += ` AND a.enumeration_id = $${params.length}`;
+  }
+  params.push(limit);
+  const lim = `$${params.length}`;
+  // Every statement gets exactly the parameters it names (PostgreSQL cannot type an unused one).
+  const q = async (sql: string, limited = true) =>
+    (await db.query<CountRow>(sql, limited ? params : params.slice(0, -1))).rows;
+  const total = (await q(`SELECT '' AS value, count(*)::int AS n FROM assets a WHERE ${where}`, false))[0]!.n;
+  return {
+    total,
+    titles: await q(
+      `SELECT a.title AS value, count(*)::int AS n FROM assets a WHERE ${where} AND COALESCE(a.title, '') <> ''
+       GROUP BY a.title HAVING count(*) > 1 ORDER BY n DESC, value LIMIT ${lim}`,
+    ),
+    ips: await q(
+      `SELECT ip AS value, count(DISTINCT a.host)::int AS n FROM assets a, jsonb_array_elements_text(a.ip) ip
+       WHERE ${where} GROUP BY ip HAVING count(DISTINCT a.host) > 1 ORDER BY n DESC, value LIMIT ${lim}`,
+    ),
+    technologies: await q(
+      `SELECT lower(t) AS value, count(*)::int AS n FROM assets a, jsonb_array_elements_text(a.technologies) t
+       WHERE ${where} GROUP BY lower(t) ORDER BY n DESC, value LIMIT 1000`,
+      false,
+    ),
+    ports: await q(
+      `SELECT a.port::text AS value, count(*)::int AS n FROM assets a WHERE ${where} AND a.port IS NOT NULL
+       GROUP BY a.port ORDER BY n DESC, value LIMIT 1000`,
+      false,
+    ),
+    statuses: await q(
+      `SELECT a.status_code::text AS value, count(*)::int AS n FROM assets a WHERE ${where} AND a.status_code >= 400
+       GROUP BY a.status_code ORDER BY n DESC, value LIMIT ${lim}`,
+    ),
+  };
+}
