@@ -13,7 +13,8 @@ import * as team from './service.ts';
 import { inviteMailer, mailInvite } from './invite-mail.ts';
 import { acceptInvite, createInvite, INVITE_TTL_DAYS, lookupInvite } from './invites.ts';
 import { createWorkspace, deleteWorkspace, renameWorkspace } from './workspaces.ts';
-import { checkMayCreateTeam, teamCreationMode, teamCreationRights } from './team-creation.ts';
+import { checkMayCreateTeam, requireInstanceOwner, teamCreationMode, teamCreationRights } from './team-creation.ts';
+import type { FastifyRequest } from 'fastify';
 import { teamCreatorRoutes } from './creator-routes.ts';
 import { Email } from './schemas.ts';
 import * as defaultMembers from './default-members.ts';
@@ -102,9 +103,14 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }),
   );
 
+  const ownerOnly = async (req: FastifyRequest) =>
+    requireInstanceOwner(db, req.caller, 'read or change the default team members');
+
   app.get(
     '/v1/user/team/default-members',
     {
+      // Before the body is checked: a caller who may not change the setting learns nothing from it.
+      preValidation: ownerOnly,
       schema: {
         tags,
         summary: 'Members invited into every new team of this instance (instance owner only)',
@@ -123,6 +129,8 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/v1/user/team/default-members',
     {
+      // Before the body is checked: a caller who may not change the setting learns nothing from it.
+      preValidation: ownerOnly,
       schema: {
         tags,
         summary: 'Set (replace) the members invited into every new team (instance owner only)',
@@ -150,6 +158,8 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/v1/user/team/default-members',
     {
+      // Before the body is checked: a caller who may not change the setting learns nothing from it.
+      preValidation: ownerOnly,
       schema: {
         tags,
         summary: 'Remove one default team member (by email) or all of them (instance owner only)',
