@@ -1,7 +1,8 @@
 // The enumeration's rescan schedule on its console page, end to end: a real `vigil serve` (PGlite, and
 // PostgreSQL when TEST_DATABASE_URL is set) and Debian's Chromium. The owner schedules rescans (a bad
 // start time refused with the server's message, then fixed), changes them to custom weekdays and removes
-// them; what the server keeps is checked through the API; a Member sees the schedule but no controls.
+// them; labels an asset in its drawer and filters the list by label; what the server keeps is checked
+// through the API; a Member sees the schedule and labels but no controls.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -122,6 +123,43 @@ describe.each(dbKinds())('console enumeration schedule on %s', (kind) => {
       await owner.getByTestId('remove-enumeration-schedule').click();
       await expect.poll(() => summary.textContent(), SLOW).toBe('No rescan schedule');
       expect((await apiCall('GET', '/v1/enumeration/schedule')).json.schedules).toEqual([]);
+      expect(browserProblems).toEqual([]);
+    },
+    STEP,
+  );
+
+  it(
+    'the owner labels an asset in its drawer; the labels filter finds it; a Member has no editor',
+    async () => {
+      await owner.goto(`${base}/assets/${enumId}`);
+      const row = owner.locator('[data-testid=assets-table] tbody tr').first();
+      await row.getByRole('button').first().click();
+      await owner.getByTestId('asset-detail').waitFor();
+      const input = owner.getByTestId('asset-labels-input');
+      await input.fill('pci');
+      await input.press('Enter');
+      await input.fill('internal');
+      await input.press('Enter');
+      await owner.getByTestId('save-asset-labels').click();
+      await expect
+        .poll(
+          async () => (await apiCall('GET', `/v1/asset/enumerate/${enumId}/contents`)).json.data[0].labels.sort(),
+          SLOW,
+        )
+        .toEqual(['internal', 'pci']);
+      await row.getByText('pci', { exact: true }).waitFor();
+      await owner.keyboard.press('Escape');
+
+      await owner.getByLabel('labels').fill('pci');
+      await expect.poll(() => owner.locator('[data-testid=assets-table] tbody tr').count(), SLOW).toBe(1);
+      await owner.getByLabel('labels').fill('nothing-like-it');
+      await owner.getByText('No asset matches').waitFor();
+      expect(owner.url()).toContain('labels=nothing-like-it');
+
+      await member.goto(`${base}/assets/${enumId}`);
+      await member.locator('[data-testid=assets-table] tbody tr').first().getByRole('button').first().click();
+      await member.getByTestId('asset-detail').waitFor();
+      expect(await member.getByTestId('asset-labels').count()).toBe(0);
       expect(browserProblems).toEqual([]);
     },
     STEP,
