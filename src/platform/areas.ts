@@ -8,11 +8,11 @@
 //
 // SQL only in stores (store.ts or a *-store.ts of the area; generic statements such as an advisory lock in
 // src/db/), and each table is owned by one area's store:
-//   auth: users, teams, team_members, api_keys, sessions       team: team_invites, team_audit_log
+//   auth: users, teams, team_members, api_keys, sessions       team: team_invites, team_audit_log, team_default_members
 //   templates: templates, template_changes, template_facet_counts, template_shares       intel: intel_*       configs: configs
 //   scans: scans, scan_* (but scan_schedules, scan_events), platform_secrets       updates: update_runs
 //   agents: agents
-//   monitor: scan_schedules, scan_events, deliveries, report_tickets, remediation_runs
+//   monitor: scan_schedules, enumeration_schedules, scan_events, deliveries, report_tickets, remediation_runs
 //   assets: assets, asset_*, enumeration_found
 // A store may read (join) tables of areas below it; only the owner writes. Other areas call the owner's
 // functions; a lower area that shows a higher one's data gets it from a provider the higher one registers
@@ -27,7 +27,7 @@ import { findingRoutes } from './scans/finding-routes.ts';
 import { agentRoutes } from './agents/routes.ts';
 import { exportRoutes } from './scans/export-routes.ts';
 import { operationRoutes } from './scans/operation-routes.ts';
-import { scheduleRoutes, deliveryRoutes } from './monitor/routes.ts';
+import { scheduleRoutes, deliveryRoutes, enumerationScheduleRoutes } from './monitor/routes.ts';
 import { configRoutes } from './configs/routes.ts';
 import { assetRoutes } from './assets/routes.ts';
 import { authRoutes } from './auth/routes.ts';
@@ -50,6 +50,7 @@ export const areas: FastifyPluginAsyncTypebox[] = [
   operationRoutes,
   intelRoutes,
   assetRoutes,
+  enumerationScheduleRoutes,
   hostedOnlyRoutes,
   consoleRoutes,
 ];

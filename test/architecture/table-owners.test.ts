@@ -41,6 +41,8 @@ const OWNERS: Record<string, string> = {
   scans: 'scans',
   platform_secrets: 'scans',
   scan_schedules: 'monitor',
+  enumeration_schedules: 'monitor',
+  team_default_members: 'team',
   scan_events: 'monitor',
   deliveries: 'monitor',
   report_tickets: 'monitor',

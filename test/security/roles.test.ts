@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type PgBoss from 'pg-boss';
 import { createTestApp, type TestApp, type TestUser } from '../helpers/app.ts';
 import { startTestQueue } from '../helpers/queue.ts';
+import { issueKey } from '../../src/platform/auth/service.ts';
 
 type Who = 'OWNER' | 'ADMIN' | 'MEMBER' | 'VIEWER' | 'GUEST';
 const ROLES: Who[] = ['OWNER', 'ADMIN', 'MEMBER', 'VIEWER', 'GUEST'];
@@ -16,6 +17,12 @@ const MANAGERS: Who[] = ['OWNER', 'ADMIN'];
 /** Routes whose rule is not the default one (reads: anyone in the team; writes: Owner and Admin). */
 const EXCEPTIONS: Record<string, Who[] | 'public' | 'agent'> = {
   'POST /v1/user/apikey/rotate': ANY, // every user rotates their own key
+  'POST /v1/user/apikey': ANY, // every user creates their own key (409 here: they have one)
+  'DELETE /v1/user/apikey': ANY, // every user revokes their own key (a new one is issued below)
+  // The instance's default team members: the instance owner only (here the team's Owner).
+  'GET /v1/user/team/default-members': ['OWNER'],
+  'POST /v1/user/team/default-members': ['OWNER'],
+  'DELETE /v1/user/team/default-members': ['OWNER'],
   // Creating a team is an instance decision (VIGIL_TEAM_CREATION, default: the instance owner and the
   // users it allowed), not a team role's: here the team's Owner is the instance owner, the others are not.
   'POST /v1/user/team': ['OWNER'],
@@ -109,6 +116,9 @@ describe('role x operation matrix', () => {
           key: who ? users[who].key : null,
         });
         if (who && r.url.endsWith('/rotate') && res.json?.().api_key) users[who].key = res.json().api_key; // keep the new key
+        // A revoked key: the user gets a new one for the routes that follow.
+        if (who && r.method === 'DELETE' && r.url === '/v1/user/apikey' && res.statusCode === 200)
+          users[who].key = await issueKey(t.ctx.db, users[who].userId);
         const s = res.statusCode;
         const label = `${r.method} ${r.url} as ${who ?? 'no key'} -> ${s}`;
         if (s >= 500) violations.push(`${label} (server error)`);

@@ -315,3 +315,210 @@ export const PagingQuery = Type.Object({
   limit: Opt(Type.Integer({ minimum: 1, maximum: 1000 })),
   offset: Opt(Type.Integer({ minimum: 0 })),
 });
+
+const LabelList = Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100 });
+
+export const LabelsByFilterBody = Type.Object(
+  { filters: AssetFilters, labels: LabelList },
+  { additionalProperties: false },
+);
+export const AssetLabelsBody = Type.Object({ labels: LabelList }, { additionalProperties: false });
+export const LabelUpdateQuery = Type.Object(
+  { update_type: Opt(Type.Union([Type.Literal('append'), Type.Literal('replace'), Type.Literal('delete')])) },
+  { additionalProperties: false },
+);
+export const LabelsByFilterResponse = Type.Object({
+  message: Type.String(),
+  asset_count: Type.Integer(),
+  async: Type.Boolean(),
+});
+
+export const GroupBody = Type.Object(
+  {
+    filters: AssetFilters,
+    name: Opt(Type.String({ maxLength: 500 })),
+    static: Opt(
+      Type.Boolean({
+        description:
+          'Vigil: keep the assets the filters match now (default: the group holds what the filters match when a scan uses it)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export const GroupIdParams = Type.Object({ group_id: Type.String({ minLength: 1, maxLength: 100 }) });
+export const GroupUpdateQuery = Type.Object(
+  { update_type: Opt(Type.Union([Type.Literal('append'), Type.Literal('replace')])) },
+  { additionalProperties: false },
+);
+export const AssetGroup = Type.Object({
+  id: Str,
+  name: Str,
+  filters: Type.Record(Type.String(), Type.Unknown()),
+  static: Type.Boolean(),
+  total_assets: Opt(Type.Integer()),
+  created_at: Str,
+  updated_at: Str,
+});
+
+export const BulkDeleteBody = Type.Object(
+  {
+    asset_ids: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+      maxItems: 10_000,
+      description: 'enumeration ids, and asset ids (whole numbers) of single assets',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+/** The platform's EnumerationConfig (GET and PATCH /v1/asset/enumerate/{enumerate_id}/config). */
+export const EnumerationConfigDoc = Type.Object(
+  {
+    name: Opt(Type.String({ maxLength: 500 })),
+    root_domains: Opt(Type.Array(Type.String({ maxLength: 300 }), { maxItems: 1000 })),
+    enrichment_inputs: Opt(Type.Array(Str, { maxItems: 0, description: 'not supported' })),
+    steps: Opt(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 20 })),
+    enum_ports: Opt(Type.String({ maxLength: 4096 })),
+    enumeration_config: Opt(EnumerationConfig),
+    alerting_config_ids: Opt(StrList),
+    subfinder_config_ids: Opt(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100 })),
+    exclusions: Opt(Type.Array(Type.String({ maxLength: 300 }), { maxItems: 10_000 })),
+    automatic_vuln_scans: Opt(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export const EnumerationConfigShown = Type.Object({
+  name: Str,
+  root_domains: StrList,
+  enrichment_inputs: StrList,
+  steps: StrList,
+  enum_ports: Str,
+  enumeration_config: Type.Record(Type.String(), Type.Unknown()),
+  alerting_config_ids: StrList,
+  subfinder_config_ids: StrList,
+  exclusions: StrList,
+  automatic_vuln_scans: Type.Boolean(),
+});
+export const ConfigUpdateQuery = Type.Object(
+  { update_type: Opt(Type.Union([Type.Literal('append'), Type.Literal('replace')])) },
+  { additionalProperties: false },
+);
+
+export const HistoryQuery = Type.Object(
+  {
+    offset: Opt(Type.Integer({ minimum: 0, default: 0 })),
+    limit: Opt(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+    start_date: Opt(Type.String({ format: 'date' })),
+    end_date: Opt(Type.String({ format: 'date' })),
+    time_range: Opt(
+      Type.String({
+        maxLength: 30,
+        description: 'all_time (default), current_month, last_month, last_3_months, last_6_months, last_12_months',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export const HistoryRecord = Type.Object({
+  enum_id: Str,
+  name: Str,
+  enum_type: Str,
+  run: Type.Integer({ description: 'Vigil: the run (1 = the first)' }),
+  enum_started_at: Str,
+  enum_finished_at: Str,
+  enumeration_time: Str,
+  status: Str,
+  new_assets_discovered: Type.Integer(),
+  total_targets_processed: Type.Integer(),
+  error_details: Opt(Str),
+});
+export const HistoryPage = Type.Object({
+  message: Type.String(),
+  current_page: Type.Integer(),
+  result_count: Type.Integer(),
+  total_results: Type.Integer(),
+  total_pages: Type.Integer(),
+  total_enumeration: Type.Integer(),
+  total_unique_enumeration: Type.Integer(),
+  data: Type.Array(HistoryRecord),
+});
+
+const { offset: _offset, limit: _limit, ...filterQuery } = ContentsQuery.properties;
+void _offset;
+void _limit;
+
+/** The contents list's filters, with the export's format (and `domains`, the reference's other spelling). */
+export const ExportQuery = Type.Object(
+  {
+    ...filterQuery,
+    format: Opt(Type.String({ maxLength: 10, description: 'raw, json (default) or csv' })),
+    domains: Opt(Str),
+    async: Opt(Type.Boolean({ description: 'accepted; Vigil always streams the file in the answer' })),
+  },
+  { additionalProperties: false },
+);
+export const DomainsExportQuery = Type.Object(
+  {
+    search: Opt(Str),
+    format: Opt(Type.String({ maxLength: 10, description: 'raw, json (default) or csv' })),
+  },
+  { additionalProperties: false },
+);
+
+export const MisconfigurationQuery = Type.Object(
+  {
+    limit: Opt(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+    offset: Opt(Type.Integer({ minimum: 0, default: 0 })),
+    search: Opt(Str),
+    finding_type: Opt(
+      Type.String({
+        maxLength: 50,
+        description:
+          'expired_certificate, mismatched_certificate, self_signed_certificate, directory_listing, exposed_panel, open_database_port',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export const Misconfiguration = Type.Object({
+  id: Str,
+  enumeration_id: Str,
+  finding_type: Str,
+  host: Str,
+  severity: Str,
+  status: Str,
+  event: Type.Record(Type.String(), Type.Unknown()),
+  created_at: Str,
+  updated_at: Str,
+});
+export const SuggestionQuery = Type.Object(
+  {
+    enumeration_id: Opt(Type.String({ maxLength: 100 })),
+    limit: Opt(Type.Integer({ minimum: 1, maximum: 100, default: 5, description: 'suggestions per category' })),
+    threshold: Opt(
+      Type.Number({
+        minimum: 0,
+        maximum: 100,
+        default: 10,
+        description: 'smallest share of assets (%) a pattern needs',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export const PolicySuggestion = Type.Object({
+  id: Str,
+  category: Str,
+  title: Str,
+  reason: Str,
+  severity: Str,
+  suggested_policy: Type.Object({
+    name: Str,
+    policy_type: Str,
+    policies: Type.Record(Type.String(), Type.Unknown()),
+    labels: Opt(StrList),
+  }),
+  affected_count: Type.Integer(),
+  affected_percentage: Type.Number(),
+  sample_assets: Type.Array(Type.Record(Type.String(), Type.Unknown())),
+});

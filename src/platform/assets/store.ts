@@ -204,7 +204,20 @@ export async function failRun(db: Db, id: string, run: number, reason: string): 
      WHERE id = $1 AND run = $2 AND done_run < $2`,
     [id, run, reason],
   );
+  await recordRun(db, id, run);
   await dropFound(db, id, run, true);
+}
+
+/** Writes the run's history record from the enumeration as it ended (once per run). */
+async function recordRun(db: Db, id: string, run: number): Promise<void> {
+  await db.query(
+    `INSERT INTO asset_enumeration_runs (enumeration_id, run, team_id, status, started_at, finished_at, new_assets, total_targets, error_details)
+     SELECT id, run, team_id, status, COALESCE(started_at, created_at), COALESCE(completed_at, now()),
+       CASE WHEN status = 'finished' THEN new_assets ELSE 0 END, jsonb_array_length(root_domains), failure_reason
+     FROM asset_enumerations WHERE id = $1 AND run = $2 AND status IN ('finished', 'failed')
+     ON CONFLICT (enumeration_id, run) DO NOTHING`,
+    [id, run],
+  );
 }
 
 /** Ends a run as stored: the status, counts and notices. */
@@ -220,6 +233,7 @@ export async function finishRun(
      WHERE id = $1`,
     [id, run, totals.total, totals.fresh, JSON.stringify(totals.notices)],
   );
+  await recordRun(db, id, run);
 }
 
 /** The providers the run listed (its cloudlist configs may have been edited since the enumeration was saved). */
@@ -534,6 +548,10 @@ export interface AssetQuery {
   filter: AssetFilter;
   /** Only these asset ids. */
   ids?: string[];
+  /** Only assets after this id (keyset paging of exports; order by id). */
+  afterId?: string;
+  /** Skip the count (exports page by afterId and need no total). */
+  noTotal?: boolean;
   offset?: number;
   limit?: number;
   order?: string;
@@ -546,8 +564,14 @@ export async function listAssets(db: Db, q: AssetQuery): Promise<{ rows: AssetRo
     params.push(q.ids);
     where.push(`a.id = ANY($${params.length}::bigint[])`);
   }
+  if (q.afterId) {
+    params.push(q.afterId);
+    where.push(`a.id > $${params.length}::bigint`);
+  }
   const from = `FROM assets a JOIN asset_enumerations e ON e.id = a.enumeration_id WHERE ${where.join(' AND ')}`;
-  const total = await db.query<{ n: number }>(`SELECT count(*)::int AS n ${from}`, params);
+  const total = q.noTotal
+    ? { rows: [{ n: -1 }] }
+    : await db.query<{ n: number }>(`SELECT count(*)::int AS n ${from}`, params);
   const paging =
     q.limit === undefined
       ? ''
@@ -877,4 +901,271 @@ export async function pendingAlertEventsOfRun(
     [teamId, enumerationId, run],
   );
   return rows;
+}
+
+// ---- labels set by hand (policies use setLabels above)
+
+export type LabelMode = 'append' | 'replace' | 'delete';
+
+/**
+ * Changes the labels of the team's current assets that match `filter` (and `ids` when given): adds them
+ * (append), sets exactly them (replace) or removes them (delete). Returns how many assets matched.
+ */
+export async function updateLabels(
+  db: Db,
+  q: { teamId: string; filter: AssetFilter; ids?: string[]; anyState?: boolean },
+  labels: string[],
+  mode: LabelMode,
+): Promise<number> {
+  const params: unknown[] = [q.teamId];
+  const conditions = filterSql(q.filter, params).filter((c) => !(q.anyState && c === 'a.disappeared_at IS NULL'));
+  const where = ['a.team_id = $1', 'e.id = a.enumeration_id', ...conditions];
+  if (q.ids) {
+    params.push(q.ids);
+    where.push(`a.id = ANY($${params.length}::bigint[])`);
+  }
+  params.push(mode === 'delete' ? labels : JSON.stringify(labels));
+  const l = `$${params.length}`;
+  const set =
+    mode === 'append'
+      ? `(SELECT COALESCE(jsonb_agg(DISTINCT x), '[]'::jsonb) FROM jsonb_array_elements_text(a.labels || ${l}::jsonb) x)`
+      : mode === 'replace'
+        ? `${l}::jsonb`
+        : `(SELECT COALESCE(jsonb_agg(x), '[]'::jsonb) FROM jsonb_array_elements_text(a.labels) x WHERE x <> ALL(${l}::text[]))`;
+  const res = await db.query(
+    `UPDATE assets a SET labels = ${set}, updated_at = now() FROM asset_enumerations e WHERE ${where.join(' AND ')}`,
+    params,
+  );
+  return res.rowCount;
+}
+
+// ---- asset groups
+
+export interface GroupRow {
+  id: string;
+  team_id: string;
+  name: string;
+  filters: Record<string, unknown>;
+  asset_ids: string[] | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export async function insertGroup(
+  db: Db,
+  g: {
+    id: string;
+    teamId: string;
+    name: string;
+    filters: unknown;
+    assetIds: string[] | null;
+    createdBy: number | null;
+  },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO asset_groups (id, team_id, name, filters, asset_ids, created_by) VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6)`,
+    [g.id, g.teamId, g.name, JSON.stringify(g.filters), g.assetIds ? JSON.stringify(g.assetIds) : null, g.createdBy],
+  );
+}
+
+export async function getGroup(db: Db, teamId: string, id: string): Promise<GroupRow | undefined> {
+  const { rows } = await db.query<GroupRow>('SELECT * FROM asset_groups WHERE team_id = $1 AND id = $2', [teamId, id]);
+  return rows[0];
+}
+
+export async function getGroups(db: Db, teamId: string, ids: string[]): Promise<GroupRow[]> {
+  const { rows } = await db.query<GroupRow>('SELECT * FROM asset_groups WHERE team_id = $1 AND id = ANY($2::text[])', [
+    teamId,
+    ids,
+  ]);
+  return rows;
+}
+
+export async function listGroups(
+  db: Db,
+  teamId: string,
+  offset: number,
+  limit: number,
+): Promise<{ rows: GroupRow[]; total: number }> {
+  const total = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM asset_groups WHERE team_id = $1', [
+    teamId,
+  ]);
+  const { rows } = await db.query<GroupRow>(
+    'SELECT * FROM asset_groups WHERE team_id = $1 ORDER BY created_at DESC, id LIMIT $2 OFFSET $3',
+    [teamId, limit, offset],
+  );
+  return { rows, total: total.rows[0]!.n };
+}
+
+export async function updateGroup(
+  db: Db,
+  teamId: string,
+  id: string,
+  g: { name: string; filters: unknown; assetIds: string[] | null },
+): Promise<boolean> {
+  const res = await db.query(
+    `UPDATE asset_groups SET name = $3, filters = $4::jsonb, asset_ids = $5::jsonb, updated_at = now() WHERE team_id = $1 AND id = $2`,
+    [teamId, id, g.name, JSON.stringify(g.filters), g.assetIds ? JSON.stringify(g.assetIds) : null],
+  );
+  return res.rowCount > 0;
+}
+
+export async function deleteGroup(db: Db, teamId: string, id: string): Promise<boolean> {
+  const res = await db.query('DELETE FROM asset_groups WHERE team_id = $1 AND id = $2', [teamId, id]);
+  return res.rowCount > 0;
+}
+
+/** Ids of the team's current assets matching a filter (for a static group). */
+export async function matchingAssetIds(db: Db, teamId: string, filter: AssetFilter, max: number): Promise<string[]> {
+  const params: unknown[] = [teamId];
+  const where = ['a.team_id = $1', ...filterSql(filter, params)];
+  params.push(max);
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT a.id::text AS id FROM assets a JOIN asset_enumerations e ON e.id = a.enumeration_id WHERE ${where.join(' AND ')} ORDER BY a.id LIMIT $${params.length}`,
+    params,
+  );
+  return rows.map((r) => r.id);
+}
+
+// ---- enumeration history
+
+export interface RunHistoryRow {
+  enumeration_id: string;
+  name: string;
+  root_domains: string[];
+  enumeration_config: Record<string, unknown>;
+  run: number;
+  status: string;
+  started_at: Date;
+  finished_at: Date;
+  new_assets: number;
+  total_targets: number;
+  error_details: string | null;
+}
+
+export async function listRunHistory(
+  db: Db,
+  q: {
+    teamId: string;
+    enumerationId: string;
+    since?: Date;
+    startDate?: string;
+    endDate?: string;
+    offset: number;
+    limit: number;
+  },
+): Promise<{ rows: RunHistoryRow[]; total: number }> {
+  const params: unknown[] = [q.teamId, q.enumerationId];
+  const where = ['r.team_id = $1', 'r.enumeration_id = $2'];
+  if (q.since) where.push(`r.finished_at >= $${params.push(q.since)}`);
+  if (q.startDate) where.push(`r.finished_at >= $${params.push(q.startDate)}::date`);
+  if (q.endDate) where.push(`r.finished_at < $${params.push(q.endDate)}::date + 1`);
+  const from = `FROM asset_enumeration_runs r JOIN asset_enumerations e ON e.id = r.enumeration_id WHERE ${where.join(' AND ')}`;
+  const total = await db.query<{ n: number }>(`SELECT count(*)::int AS n ${from}`, params);
+  params.push(q.limit, q.offset);
+  const { rows } = await db.query<RunHistoryRow>(
+    `SELECT r.enumeration_id, e.name, e.root_domains, e.enumeration_config, r.run, r.status, r.started_at, r.finished_at,
+       r.new_assets, r.total_targets, r.error_details
+     ${from} ORDER BY r.run DESC LIMIT $${params.length - 1} OFFSET $${params.length}`,
+    params,
+  );
+  return { rows, total: total.rows[0]!.n };
+}
+
+/** Deletes the team's enumerations among `ids`; returns the ids deleted. */
+export async function deleteEnumerations(db: Db, teamId: string, ids: string[]): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    'DELETE FROM asset_enumerations WHERE team_id = $1 AND id = ANY($2::text[]) RETURNING id',
+    [teamId, ids],
+  );
+  return rows.map((r) => r.id);
+}
+
+// ---- insights: misconfigurations seen by discovery, policy suggestions
+
+/** Current assets that may show a misconfiguration (the service decides which), oldest first. */
+export async function misconfigurationCandidates(
+  db: Db,
+  teamId: string,
+  dbPorts: number[],
+  search?: string,
+): Promise<AssetRow[]> {
+  const params: unknown[] = [teamId, dbPorts];
+  let extra = '';
+  if (search) {
+    params.push(`%${search.replace(/[\\%_]/g, '\\$&')}%`);
+    extra = ` AND a.host ILIKE $${params.length}`;
+  }
+  const { rows } = await db.query<AssetRow>(
+    `SELECT ${ASSET_COLUMNS} FROM assets a JOIN asset_enumerations e ON e.id = a.enumeration_id
+     WHERE a.team_id = $1 AND a.disappeared_at IS NULL${extra} AND (
+       (a.tls IS NOT NULL AND (a.tls->>'expired' = 'true' OR a.tls->>'mismatched' = 'true' OR a.tls->>'self_signed' = 'true'))
+       OR a.port = ANY($2::int[])
+       OR a.title ILIKE 'Index of /%' OR a.title ILIKE 'Directory listing for%'
+       OR jsonb_array_length(a.technologies) > 0)
+     ORDER BY a.id`,
+    params,
+  );
+  return rows;
+}
+
+export interface CountRow {
+  value: string;
+  n: number;
+}
+
+/**
+ * Counts over the team's current assets (optionally one enumeration's): by title, by resolved address
+ * (distinct hosts), by technology, by port and by error status code; and the total.
+ */
+export async function inventoryCounts(
+  db: Db,
+  teamId: string,
+  enumerationId: string | undefined,
+  limit: number,
+): Promise<{
+  total: number;
+  titles: CountRow[];
+  ips: CountRow[];
+  technologies: CountRow[];
+  ports: CountRow[];
+  statuses: CountRow[];
+}> {
+  const params: unknown[] = [teamId];
+  let where = 'a.team_id = $1 AND a.disappeared_at IS NULL';
+  if (enumerationId) {
+    params.push(enumerationId);
+    where += ` AND a.enumeration_id = $${params.length}`;
+  }
+  params.push(limit);
+  const lim = `$${params.length}`;
+  // Every statement gets exactly the parameters it names (PostgreSQL cannot type an unused one).
+  const q = async (sql: string, limited = true) =>
+    (await db.query<CountRow>(sql, limited ? params : params.slice(0, -1))).rows;
+  const total = (await q(`SELECT '' AS value, count(*)::int AS n FROM assets a WHERE ${where}`, false))[0]!.n;
+  return {
+    total,
+    titles: await q(
+      `SELECT a.title AS value, count(*)::int AS n FROM assets a WHERE ${where} AND COALESCE(a.title, '') <> ''
+       GROUP BY a.title HAVING count(*) > 1 ORDER BY n DESC, value LIMIT ${lim}`,
+    ),
+    ips: await q(
+      `SELECT ip AS value, count(DISTINCT a.host)::int AS n FROM assets a, jsonb_array_elements_text(a.ip) ip
+       WHERE ${where} GROUP BY ip HAVING count(DISTINCT a.host) > 1 ORDER BY n DESC, value LIMIT ${lim}`,
+    ),
+    technologies: await q(
+      `SELECT lower(t) AS value, count(*)::int AS n FROM assets a, jsonb_array_elements_text(a.technologies) t
+       WHERE ${where} GROUP BY lower(t) ORDER BY n DESC, value LIMIT 1000`,
+      false,
+    ),
+    ports: await q(
+      `SELECT a.port::text AS value, count(*)::int AS n FROM assets a WHERE ${where} AND a.port IS NOT NULL
+       GROUP BY a.port ORDER BY n DESC, value LIMIT 1000`,
+      false,
+    ),
+    statuses: await q(
+      `SELECT a.status_code::text AS value, count(*)::int AS n FROM assets a WHERE ${where} AND a.status_code >= 400
+       GROUP BY a.status_code ORDER BY n DESC, value LIMIT ${lim}`,
+    ),
+  };
 }

@@ -6,6 +6,7 @@ import { badRequest } from '../shared/errors.ts';
 import { normalizeFilters, type AssetFiltersInput } from './filters.ts';
 import * as store from './store.ts';
 import { enumerationType } from './views.ts';
+import { groupAssets, isGroupId } from './groups.ts';
 import { provideAssetInventory, type AssetSelection, type EnumerationRef } from '../scans/sources.ts';
 
 export async function assetTargets(db: Db, teamId: string, sel: AssetSelection): Promise<string[]> {
@@ -14,13 +15,21 @@ export async function assetTargets(db: Db, teamId: string, sel: AssetSelection):
   const hasFilter = Object.keys(filter).length > 0;
   if (!sel.assets.length && !sel.enumerationIds.length && !sel.scanAllAssets && !hasFilter) return [];
 
-  const bad = sel.assets.findIndex((a) => !/^\d{1,18}$/.test(a));
+  // `assets` names assets (by id) and asset groups (by their grp_ id).
+  const groupIds = sel.assets.filter(isGroupId);
+  const assetIds = sel.assets.filter((a) => !isGroupId(a));
+  const bad = sel.assets.findIndex((a) => !isGroupId(a) && !/^\d{1,18}$/.test(a));
   if (bad >= 0) throw badRequest(`unknown asset id "${sel.assets[bad]}"`, `assets[${bad}]`);
-  if (sel.assets.length) {
-    const { rows } = await store.listAssets(db, { teamId, filter: {}, ids: sel.assets });
+  if (assetIds.length) {
+    const { rows } = await store.listAssets(db, { teamId, filter: {}, ids: assetIds });
     const have = new Set(rows.map((r) => r.id));
-    const missing = sel.assets.findIndex((a) => !have.has(String(BigInt(a))));
+    const missing = sel.assets.findIndex((a) => !isGroupId(a) && !have.has(String(BigInt(a))));
     if (missing >= 0) throw badRequest(`unknown asset id "${sel.assets[missing]}"`, `assets[${missing}]`);
+  }
+  const fromGroups = groupIds.length ? await groupAssets({ db }, teamId, groupIds, filter) : { rows: [] };
+  if (fromGroups.unknown) {
+    const i = sel.assets.indexOf(fromGroups.unknown);
+    throw badRequest(`unknown asset group "${fromGroups.unknown}"`, `assets[${i}]`);
   }
   if (sel.enumerationIds.length) {
     const known = await store.existingEnumerationIds(db, teamId, sel.enumerationIds);
@@ -31,11 +40,11 @@ export async function assetTargets(db: Db, teamId: string, sel: AssetSelection):
 
   // The named assets, plus the assets of the named enumerations; all of them (scan_all_assets) or the
   // filter's matches when neither names any. The filter narrows whichever set that is.
-  const rows: store.AssetRow[] = [];
+  const rows: store.AssetRow[] = [...fromGroups.rows];
   if (sel.scanAllAssets || (!sel.assets.length && !sel.enumerationIds.length)) {
     rows.push(...(await store.listAssets(db, { teamId, filter })).rows);
   } else {
-    if (sel.assets.length) rows.push(...(await store.listAssets(db, { teamId, filter, ids: sel.assets })).rows);
+    if (assetIds.length) rows.push(...(await store.listAssets(db, { teamId, filter, ids: assetIds })).rows);
     if (sel.enumerationIds.length) {
       const ids = filter.enumeration_ids
         ? filter.enumeration_ids.filter((e) => sel.enumerationIds.includes(e))

@@ -16,6 +16,7 @@ import {
   SESSION_DAYS,
 } from './sessions.ts';
 import * as store from './store.ts';
+import { createFirstKey, revokeKey } from './service.ts';
 
 const tags = ['auth'];
 
@@ -187,6 +188,39 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         key_prefix: info.key_prefix,
         created_at: new Date(info.created_at).toISOString(),
       };
+    },
+  );
+
+  app.post(
+    '/v1/user/apikey',
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'Create your API key when you have none (shown once; a user with a key rotates it instead: 409)',
+        response: {
+          200: Type.Object({ message: Type.String(), api_key: Type.String() }),
+          ...errorResponses(401, 409),
+        },
+      },
+    },
+    async (req) => ({
+      message: 'API key created; it is shown this once',
+      api_key: await createFirstKey(db, req.caller.userId),
+    }),
+  );
+
+  app.delete(
+    '/v1/user/apikey',
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'Revoke your API key at once (sign in to the console or ask `vigil users key` for a new one)',
+        response: { 200: MessageBody, ...errorResponses(401, 404) },
+      },
+    },
+    async (req) => {
+      await revokeKey(db, req.caller.userId);
+      return { message: 'API key revoked; it no longer works' };
     },
   );
 };

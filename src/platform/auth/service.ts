@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/connection.ts';
 import { advisoryXactLock } from '../../db/generic.ts';
-import { forbidden, unauthorized } from '../shared/errors.ts';
+import { conflict, forbidden, notFound, unauthorized } from '../shared/errors.ts';
 import { keyPrefix, hashApiKey, newApiKey } from './keys.ts';
 import type { Role } from './permissions.ts';
 import * as store from './store.ts';
@@ -54,6 +54,19 @@ export async function issueKey(db: Db, userId: number, given?: string): Promise<
   const key = given ?? newApiKey();
   await store.replaceApiKey(db, userId, hashApiKey(key), keyPrefix(key));
   return key;
+}
+
+/** A first key for a user who has none (POST /v1/user/apikey); a user with a key rotates it instead. */
+export async function createFirstKey(db: Db, userId: number): Promise<string> {
+  const key = newApiKey();
+  if (!(await store.insertFirstApiKey(db, userId, hashApiKey(key), keyPrefix(key))))
+    throw conflict('you already have an API key; rotate it (POST /v1/user/apikey/rotate) to get a new one', 'api_key');
+  return key;
+}
+
+/** Revokes the user's key (DELETE /v1/user/apikey); the console's session keeps working. */
+export async function revokeKey(db: Db, userId: number): Promise<void> {
+  if (!(await store.deleteApiKeys(db, userId))) throw notFound('you have no API key', 'api_key');
 }
 
 export async function createTeamWithOwner(

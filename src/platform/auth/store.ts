@@ -320,3 +320,29 @@ export async function teamAllowsUnsigned(db: Db, teamId: string): Promise<boolea
 export async function setTeamAllowsUnsigned(db: Db, teamId: string, allow: boolean): Promise<void> {
   await db.query('UPDATE teams SET allow_unsigned_templates = $2 WHERE id = $1', [teamId, allow]);
 }
+
+/**
+ * Adds a key only when the user has none (the user's row is locked meanwhile, so of two requests at once
+ * one adds it). Returns false when a key already exists.
+ */
+export async function insertFirstApiKey(db: Db, userId: number, keyHash: string, prefix: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
+    const { rows } = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM api_keys WHERE user_id = $1', [
+      userId,
+    ]);
+    if (rows[0]!.n > 0) return false;
+    await tx.query('INSERT INTO api_keys (user_id, key_hash, key_prefix) VALUES ($1, $2, $3)', [
+      userId,
+      keyHash,
+      prefix,
+    ]);
+    return true;
+  });
+}
+
+/** Revokes every key of the user; returns how many there were. */
+export async function deleteApiKeys(db: Db, userId: number): Promise<number> {
+  const res = await db.query('DELETE FROM api_keys WHERE user_id = $1', [userId]);
+  return res.rowCount;
+}

@@ -4,10 +4,14 @@
 // anything twice.
 import type { AppContext } from '../shared/context.ts';
 import { runDueSchedules } from './schedules.ts';
+import { runDueEnumerationSchedules } from './enumeration-schedules.ts';
 
 export type MonitorStep = (ctx: AppContext) => Promise<unknown>;
 
-const steps: { name: string; run: MonitorStep }[] = [{ name: 'schedules', run: (ctx) => runDueSchedules(ctx) }];
+const steps: { name: string; run: MonitorStep }[] = [
+  { name: 'schedules', run: (ctx) => runDueSchedules(ctx) },
+  { name: 'enumeration schedules', run: (ctx) => runDueEnumerationSchedules(ctx) },
+];
 
 /** Adds a step to every loop (the alerting and reporting modules add theirs when loaded). */
 export function addMonitorStep(name: string, run: MonitorStep): void {

@@ -6,6 +6,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { errorResponses } from '../shared/errors.ts';
 import * as schedules from './schedules.ts';
+import * as enumerationSchedules from './enumeration-schedules.ts';
 import { listDeliveries } from './deliveries.ts';
 import * as S from './schemas.ts';
 import { ConfigIdParams } from '../configs/schemas.ts';
@@ -103,5 +104,64 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => listDeliveries(ctx, req.caller, req.params.config_id, req.query),
+  );
+};
+
+/** /v1/enumeration/schedule: rescan schedules of enumerations (the assets area's), run by the monitor loop. */
+export const enumerationScheduleRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const ctx = app.ctx;
+  const tags = ['assets'];
+
+  app.post(
+    '/v1/enumeration/schedule',
+    {
+      config: { action: 'assets:manage' },
+      schema: {
+        tags,
+        summary: 'Set the rescan schedule of an enumeration (times are UTC; frequencies as scan schedules)',
+        body: S.SetEnumerationScheduleBody,
+        response: { 200: S.Message, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (req) => {
+      await enumerationSchedules.setEnumerationSchedule(ctx, req.caller.teamId, req.body);
+      return { message: `schedule of enumeration ${req.body.enumeration_id} set` };
+    },
+  );
+
+  app.get(
+    '/v1/enumeration/schedule',
+    {
+      config: { action: 'assets:view' },
+      schema: {
+        tags,
+        summary: 'Enumeration rescan schedules of the team',
+        response: {
+          200: Type.Object({ message: Type.String(), schedules: Type.Array(S.EnumerationSchedule) }),
+          ...errorResponses(401, 403),
+        },
+      },
+    },
+    async (req) => ({
+      message: 'ok',
+      schedules: await enumerationSchedules.listEnumerationSchedules(ctx, req.caller.teamId),
+    }),
+  );
+
+  app.delete(
+    '/v1/enumeration/schedule',
+    {
+      config: { action: 'assets:manage' },
+      schema: {
+        tags,
+        summary: 'Remove the rescan schedule of an enumeration',
+        querystring: Type.Object({ enumeration_id: Type.String({ minLength: 1, maxLength: 100 }) }),
+        response: { 200: S.Message, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (req) => {
+      await enumerationSchedules.deleteEnumerationSchedule(ctx, req.caller.teamId, req.query.enumeration_id);
+      return { message: `schedule of enumeration ${req.query.enumeration_id} removed` };
+    },
   );
 };

@@ -84,6 +84,9 @@ export async function setSchedule(
   await store.upsertSchedule(ctx.db, { scanId: scan.id, teamId, ...c });
 }
 
+/** The arithmetic's view of a stored schedule (scan or enumeration). */
+export const specOfRow = store.specOf;
+
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : '');
 
 /** The spec's Schedule record. */

@@ -11,12 +11,36 @@ import { appendResults, importResults } from './import.ts';
 import { parseLogQuery } from './logs.ts';
 import { asyncExport, exportStatus, openDownload, syncExport } from './exports.ts';
 import * as S from './schemas.ts';
+import { scanAssetExport } from './asset-export.ts';
+import { sendExport } from '../shared/export-file.ts';
 
 const tags = ['scans'];
 const DeleteResponse = Type.Object({ message: Type.String(), ok: Type.Boolean() });
 
 export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
+
+  app.get(
+    '/v1/scans/:scan_id/asset/export',
+    {
+      config: { action: 'scans:view' },
+      schema: {
+        tags: ['scans'],
+        summary: 'Export the unique assets (targets) of a scan with their result counts (raw, json or csv)',
+        params: Type.Object({ scan_id: Type.String({ minLength: 1, maxLength: 100 }) }),
+        querystring: Type.Object(
+          {
+            search: Type.Optional(Type.String({ maxLength: 4096 })),
+            format: Type.Optional(Type.String({ maxLength: 10, description: 'raw, json (default) or csv' })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (req, reply) =>
+      sendExport(reply, await scanAssetExport(ctx, req.caller.teamId, req.params.scan_id, req.query)),
+  );
 
   // Imports arrive as a raw JSON-lines file, handed over as the request stream (read line by line by
   // the import; this parser only applies to this plugin's routes).

@@ -698,3 +698,12 @@ export async function markFindingStates(
   );
   return { fixed: fixed.rowCount, regressions: back.rowCount };
 }
+
+/** Results of a scan counted by the host they were found on (for the scan's asset export). */
+export async function resultCountsByHost(db: Db, scanId: string): Promise<Map<string, number>> {
+  const { rows } = await db.query<{ host: string; n: number }>(
+    'SELECT host, count(*)::int AS n FROM scan_results WHERE scan_id = $1 GROUP BY host',
+    [scanId],
+  );
+  return new Map(rows.map((r) => [r.host, r.n]));
+}

@@ -13,11 +13,13 @@ import * as team from './service.ts';
 import { inviteMailer, mailInvite } from './invite-mail.ts';
 import { acceptInvite, createInvite, INVITE_TTL_DAYS, lookupInvite } from './invites.ts';
 import { createWorkspace, deleteWorkspace, renameWorkspace } from './workspaces.ts';
-import { checkMayCreateTeam, teamCreationMode, teamCreationRights } from './team-creation.ts';
+import { checkMayCreateTeam, requireInstanceOwner, teamCreationMode, teamCreationRights } from './team-creation.ts';
+import type { FastifyRequest } from 'fastify';
 import { teamCreatorRoutes } from './creator-routes.ts';
 import { teamSettingsRoutes } from './settings-routes.ts';
 import { auditRoutes } from './audit-routes.ts';
 import { Email } from './schemas.ts';
+import * as defaultMembers from './default-members.ts';
 
 const TeamMember = Type.Object({
   email: Type.String(),
@@ -103,6 +105,77 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
       message: 'API key rotated; the previous key no longer works',
       api_key: await issueKey(db, req.caller.userId),
     }),
+  );
+
+  const ownerOnly = async (req: FastifyRequest) =>
+    requireInstanceOwner(db, req.caller, 'read or change the default team members');
+
+  app.get(
+    '/v1/user/team/default-members',
+    {
+      // Before the body is checked: a caller who may not change the setting learns nothing from it.
+      preValidation: ownerOnly,
+      schema: {
+        tags,
+        summary: 'Members invited into every new team of this instance (instance owner only)',
+        response: {
+          200: Type.Object({
+            message: Type.String(),
+            members: Type.Array(Type.Object({ email: Type.String(), role: Type.String() })),
+          }),
+          ...errorResponses(401, 403),
+        },
+      },
+    },
+    async (req) => ({ message: 'ok', members: await defaultMembers.listDefaultMembers(db, req.caller) }),
+  );
+
+  app.post(
+    '/v1/user/team/default-members',
+    {
+      // Before the body is checked: a caller who may not change the setting learns nothing from it.
+      preValidation: ownerOnly,
+      schema: {
+        tags,
+        summary: 'Set (replace) the members invited into every new team (instance owner only)',
+        body: Type.Object(
+          {
+            members: Type.Array(
+              Type.Object(
+                { email: Email, role: Type.String({ maxLength: 20, description: 'ADMIN, MEMBER, VIEWER or GUEST' }) },
+                { additionalProperties: false },
+              ),
+              { maxItems: 1000 },
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: MessageBody, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (req) => {
+      const n = await defaultMembers.setDefaultMembers(db, req.caller, req.body.members);
+      return { message: `${n} default team member${n === 1 ? '' : 's'} set` };
+    },
+  );
+
+  app.delete(
+    '/v1/user/team/default-members',
+    {
+      // Before the body is checked: a caller who may not change the setting learns nothing from it.
+      preValidation: ownerOnly,
+      schema: {
+        tags,
+        summary: 'Remove one default team member (by email) or all of them (instance owner only)',
+        // No body, or {} removes every default member.
+        body: Type.Union([Type.Object({ email: Type.Optional(Email) }, { additionalProperties: false }), Type.Null()]),
+        response: { 200: MessageBody, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (req) => {
+      const n = await defaultMembers.deleteDefaultMembers(db, req.caller, req.body?.email);
+      return { message: `${n} default team member${n === 1 ? '' : 's'} removed` };
+    },
   );
 
   app.get(

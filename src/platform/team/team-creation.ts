@@ -42,9 +42,9 @@ export async function checkMayCreateTeam(db: Db, mode: TeamCreation, caller: Cal
   );
 }
 
-export async function requireInstanceOwner(db: Db, caller: Caller): Promise<void> {
+export async function requireInstanceOwner(db: Db, caller: Caller, what = 'decide who creates teams'): Promise<void> {
   if (!(await store.findTeamCreationRights(db, caller.userId)).is_instance_owner) {
-    throw forbidden('only the instance owner (the first account) may decide who creates teams');
+    throw forbidden(`only the instance owner (the first account) may ${what}`);
   }
 }
 

@@ -1,5 +1,5 @@
-// Several teams per user: create a workspace (the caller becomes its Owner; who may is team-creation.ts's
-// decision), rename it, delete it with its data (Owner only, once no other member is left). Invites:
+// Several teams per user: create a workspace (the caller becomes its Owner, the instance's default members
+// are invited: default-members.ts; who may is team-creation.ts's decision), rename it, delete it with its data (Owner only, once no other member is left). Invites:
 // invites.ts.
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/connection.ts';
@@ -7,6 +7,7 @@ import type { Caller } from '../auth/service.ts';
 import * as store from '../auth/store.ts';
 import { deleteTeamScans } from '../scans/store.ts';
 import { badRequest, conflict, forbidden, notFound } from '../shared/errors.ts';
+import { addDefaultMembers } from './default-members.ts';
 
 function cleanName(name: string): string {
   const n = name.trim();
@@ -20,6 +21,7 @@ export async function createWorkspace(db: Db, caller: Caller, name: string): Pro
   await db.transaction(async (tx) => {
     await store.insertTeam(tx, teamId, cleanName(name));
     await store.insertMember(tx, teamId, caller.userId, 'OWNER', true);
+    await addDefaultMembers(tx, teamId, caller.userId);
   });
   return teamId;
 }

@@ -1,8 +1,10 @@
 // A filtered, paginated list of assets (one enumeration's, or the whole inventory) and a drawer with one
 // asset's facts, screenshot and history. Filters live in the URL of the page that shows it.
 import {
+  Alert,
   Anchor,
   Badge,
+  Button,
   Code,
   Drawer,
   Group,
@@ -10,16 +12,19 @@ import {
   Stack,
   Switch,
   Table,
+  TagsInput,
   Text,
   TextInput,
   Timeline,
 } from '@mantine/core';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useMe } from '../../session';
 import { useUrlSearchText } from '../../components/useUrlSearchText';
 import { api, currentTeam, ok } from '../../api/client';
 import { AnchorLink } from '../../components/Links';
 import { when } from '../../components/Severity';
-import { EmptyState, ErrorState, LoadingState } from '../../components/States';
+import { EmptyState, ErrorState, LoadingState, fieldError } from '../../components/States';
 import { type Asset, ChangeFields, ChangeKind } from './common';
 import type { AssetListSearch } from './routes';
 import { ListFooter } from '../../components/ListFooter';
@@ -40,12 +45,14 @@ export function AssetList({
 }) {
   const [q, setQ] = useUrlSearchText(search.q, (text) => setSearch({ q: text, page: undefined }));
   const [tech, setTech] = useUrlSearchText(search.tech, (text) => setSearch({ tech: text, page: undefined }));
+  const [labels, setLabels] = useUrlSearchText(search.labels, (text) => setSearch({ labels: text, page: undefined }));
   const page = search.page ?? 1;
   const filters = {
     limit: PAGE,
     offset: (page - 1) * PAGE,
     search: search.q,
     technologies: search.tech,
+    labels: search.labels,
     is_new: search.only_new || undefined,
     only_dns: search.only_dns || undefined,
   };
@@ -80,6 +87,13 @@ export function AssetList({
           aria-label="technology"
           w={160}
         />
+        <TextInput
+          placeholder="Labels (a,b)"
+          value={labels}
+          onChange={(e) => setLabels(e.currentTarget.value)}
+          aria-label="labels"
+          w={160}
+        />
         <Switch
           label="New in the latest run"
           checked={!!search.only_new}
@@ -97,7 +111,9 @@ export function AssetList({
         <ErrorState error={list.error} />
       ) : list.data.data.length === 0 ? (
         <EmptyState>
-          {search.q || search.tech || search.only_new || search.only_dns ? 'No asset matches' : 'No assets yet'}
+          {search.q || search.tech || search.labels || search.only_new || search.only_dns
+            ? 'No asset matches'
+            : 'No assets yet'}
         </EmptyState>
       ) : (
         <>
@@ -273,6 +289,7 @@ function AssetDetail({ asset }: { asset: Asset }) {
           ))}
         </Table.Tbody>
       </Table>
+      <LabelEditor asset={asset} />
       {asset.type === 'http' && <Code>{asset.name}</Code>}
       {asset.is_screenshot && <Screenshot id={asset.id} />}
       <Text fw={600}>History</Text>
@@ -329,4 +346,44 @@ function Screenshot({ id }: { id: number }) {
   if (png.isPending) return <LoadingState label="Loading the screenshot" />;
   if (png.error) return <ErrorState error={png.error} />;
   return <Image src={png.data} alt="screenshot" radius="sm" />;
+}
+
+/** An asset's labels, set by hand (PATCH /v1/asset/{asset_id}/labels?update_type=replace) by those who may. */
+function LabelEditor({ asset }: { asset: Asset }) {
+  const me = useMe();
+  const qc = useQueryClient();
+  const [labels, setLabels] = useState<string[]>(asset.labels);
+  const save = useMutation({
+    mutationFn: () =>
+      ok(
+        api.PATCH('/v1/asset/{asset_id}/labels', {
+          params: { path: { asset_id: String(asset.id) }, query: { update_type: 'replace' } },
+          body: { labels },
+        }),
+      ),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['assets'] }),
+  });
+  if (!me.canManage) return null;
+  const changed = labels.join('\n') !== asset.labels.join('\n');
+  return (
+    <Stack gap={4} data-testid="asset-labels">
+      <Group align="flex-end">
+        <TagsInput label="Labels" value={labels} onChange={setLabels} w={360} data-testid="asset-labels-input" />
+        <Button
+          size="xs"
+          onClick={() => save.mutate()}
+          disabled={!changed}
+          loading={save.isPending}
+          data-testid="save-asset-labels"
+        >
+          Save labels
+        </Button>
+      </Group>
+      {save.error && (
+        <Alert color="red" data-testid="asset-labels-error">
+          {fieldError(save.error)}
+        </Alert>
+      )}
+    </Stack>
+  );
 }

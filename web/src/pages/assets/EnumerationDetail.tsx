@@ -26,6 +26,7 @@ import { ConfigLinks } from '../../components/TeamConfigs';
 import { EmptyState, ErrorState, LoadingState, errorMessage } from '../../components/States';
 import { useMe } from '../../session';
 import { AssetList } from './AssetList';
+import { EnumerationSchedule } from '../../components/EnumerationSchedule';
 import { EnumerationForm } from './EnumerationForm';
 import { ACTIVE, AssetsTabs, ChangeFields, ChangeKind, type Enumeration, EnumStatusBadge } from './common';
 import { enumerationRoute, type AssetListSearch } from './routes';
@@ -128,6 +129,7 @@ export default function EnumerationDetail() {
           </Alert>
         )}
       </Card>
+      <EnumerationSchedule enumerationId={enumerationId} />
       <Tabs value={tab} onChange={(v) => setSearch({ tab: v === 'assets' ? undefined : (v ?? undefined) })}>
         <Tabs.List>
           <Tabs.Tab value="assets">Assets</Tabs.Tab>

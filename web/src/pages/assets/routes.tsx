@@ -26,6 +26,7 @@ export const newEnumerationRoute = createRoute({
 export interface AssetListSearch {
   q?: string;
   tech?: string;
+  labels?: string;
   only_new?: boolean;
   only_dns?: boolean;
   page?: number;
@@ -34,6 +35,7 @@ export interface AssetListSearch {
 const assetListSearch = (s: Search): AssetListSearch => ({
   q: str(s.q),
   tech: str(s.tech),
+  labels: str(s.labels),
   only_new: flag(s.only_new),
   only_dns: flag(s.only_dns),
   page: num(s.page),
