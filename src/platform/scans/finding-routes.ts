@@ -8,7 +8,7 @@ import { errorResponses } from '../shared/errors.ts';
 import * as triage from './triage.ts';
 import { retest, retestState } from './retest.ts';
 import { ResultItem } from './schemas.ts';
-import { VULN_STATUSES } from './results.ts';
+import { VULN_STATUSES } from './result-filter.ts';
 
 const tags = ['results'];
 const Str = Type.String({ maxLength: 4096 });

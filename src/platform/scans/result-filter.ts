@@ -1,11 +1,16 @@
-// The findings filter of the export endpoints (POST /v1/scans/{scan_id}/export, POST /v1/scans/results/export):
-// the hosted platform's body fields turned into a WHERE over scan_results aliased r. Values travel only as
-// parameters; an unknown severity, status, time range or a bad date is a 400 naming the field.
+// The one findings filter: the hosted platform's fields turned into a WHERE over scan_results aliased r. The
+// export bodies (POST /v1/scans/{scan_id}/export, POST /v1/scans/results/export) give it directly; the
+// results list and the bulk status, label and delete operations give it their query (results.ts). Values
+// travel only as parameters; an unknown severity, status, time range, a bad port or date is a 400 naming the
+// field.
 import { badRequest } from '../shared/errors.ts';
 
 export interface ResultFilterBody {
   ids?: string[];
-  vuln_status?: string;
+  /** One status, a comma list, or a list. */
+  vuln_status?: string | string[];
+  labels?: string[];
+  is_regression?: boolean;
   severity?: string[];
   host?: string[];
   domain?: string[];
@@ -26,7 +31,7 @@ export interface ResultWhere {
 }
 
 const SEVERITIES = ['info', 'low', 'medium', 'high', 'critical', 'unknown'];
-/** Statuses a finding can have (the triage ones and the states scans set). */
+/** The statuses a finding can have (the hosted platform's VulnStatusEnum). */
 export const VULN_STATUSES = [
   'open',
   'false_positive',
@@ -35,8 +40,8 @@ export const VULN_STATUSES = [
   'fix_in_progress',
   'accepted_risk',
   'triaged',
-  'regression',
-];
+] as const;
+export type VulnStatus = (typeof VULN_STATUSES)[number];
 const TIMES: Record<string, number> = {
   last_day: 1,
   last_week: 7,
@@ -48,8 +53,11 @@ const TIMES: Record<string, number> = {
 const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** The WHERE for a team's findings, narrowed to one scan when `scanId` is given, then by the body. */
-export function resultWhere(teamId: string, f: ResultFilterBody, scanId?: string): ResultWhere {
+/**
+ * The WHERE for a team's findings, narrowed to one scan when `scanId` is given, then by the filter.
+ * `idsField` names the ids in errors (the bulk operations call them vuln_ids).
+ */
+export function resultWhere(teamId: string, f: ResultFilterBody, scanId?: string, idsField = 'ids'): ResultWhere {
   const where = ['r.team_id = $1'];
   const params: unknown[] = [teamId];
   const add = (cond: (n: string) => string, v: unknown) => {
@@ -59,20 +67,20 @@ export function resultWhere(teamId: string, f: ResultFilterBody, scanId?: string
   if (scanId) add((n) => `r.scan_id = ${n}`, scanId);
   if (f.scan_ids?.length) add((n) => `r.scan_id = ANY(${n}::text[])`, f.scan_ids);
   if (f.ids?.length) {
-    for (const id of f.ids)
-      if (!/^[1-9]\d{0,17}$/.test(id)) throw badRequest(`ids: "${id}" is not a finding id`, 'ids');
+    f.ids.forEach((id, i) => {
+      if (!/^[1-9]\d{0,17}$/.test(id)) throw badRequest(`${idsField}[${i}] "${id}" is not a finding id`, idsField);
+    });
     add((n) => `r.id = ANY(${n}::bigint[])`, f.ids);
   }
-  if (f.vuln_status) {
-    const list = f.vuln_status
-      .split(',')
-      .map((s) => s.trim().toLowerCase())
-      .filter(Boolean);
-    for (const s of list)
-      if (!VULN_STATUSES.includes(s))
-        throw badRequest(`unknown vuln_status "${s}"; use ${VULN_STATUSES.join(', ')}`, 'vuln_status');
-    if (list.length) add((n) => `r.vuln_status = ANY(${n}::text[])`, list);
-  }
+  const statuses = (Array.isArray(f.vuln_status) ? f.vuln_status : (f.vuln_status ?? '').split(','))
+    .map((x) => x.trim().toLowerCase())
+    .filter(Boolean);
+  for (const x of statuses)
+    if (!(VULN_STATUSES as readonly string[]).includes(x))
+      throw badRequest(`unknown vuln_status "${x}"; use ${VULN_STATUSES.join(', ')}`, 'vuln_status');
+  if (statuses.length) add((n) => `r.vuln_status = ANY(${n}::text[])`, statuses);
+  if (f.labels?.length) add((n) => `r.labels && ${n}::text[]`, f.labels);
+  if (f.is_regression !== undefined) add((n) => `r.is_regression = ${n}`, f.is_regression);
   const sev = (f.severity ?? []).map((s) => s.toLowerCase());
   for (const s of sev)
     if (!SEVERITIES.includes(s)) throw badRequest(`unknown severity "${s}"; use ${SEVERITIES.join(', ')}`, 'severity');
@@ -87,6 +95,8 @@ export function resultWhere(teamId: string, f: ResultFilterBody, scanId?: string
     });
     where.push(`(${conds.join(' OR ')})`);
   }
+  for (const p of f.port ?? [])
+    if (!Number.isInteger(p) || p < 0 || p > 65535) throw badRequest(`port "${p}" is not a port number`, 'port');
   if (f.port?.length) add((n) => `r.port = ANY(${n}::int[])`, f.port);
   if (f.template?.length)
     add((n) => `(r.template_id = ANY(${n}::text[]) OR r.template_path = ANY(${n}::text[]))`, f.template);

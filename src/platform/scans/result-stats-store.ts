@@ -1,6 +1,6 @@
 // The overview's figures over a team's findings, each one grouped query. Findings are counted once per
 // vuln_hash (the same bug seen by several scans or runs is one finding), and by default only those still
-// to act on (open, triaged, fix in progress, regression).
+// to act on (open, triaged, fix in progress; a regression is an open finding).
 import type { Db } from '../../db/connection.ts';
 
 export interface StatsScope {

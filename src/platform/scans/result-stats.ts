@@ -5,7 +5,7 @@ import { badRequest } from '../shared/errors.ts';
 import * as store from './result-stats-store.ts';
 
 /** Statuses that still call for action: what the overview counts unless asked for every status. */
-export const OPEN_STATUSES = ['open', 'triaged', 'fix_in_progress', 'regression'];
+export const OPEN_STATUSES = ['open', 'triaged', 'fix_in_progress'];
 const SCOPES = ['open', 'all'] as const;
 
 export interface StatsQuery {

@@ -6,6 +6,7 @@ import { countResultsWhere, getResult as getResultRow, resultsPage } from './sto
 import { logHistoryOfHash } from './log-store.ts';
 import { pageEnvelope, parseSort } from '../shared/paging.ts';
 import type { ResultEvent } from './findings.ts';
+import { resultWhere } from './result-filter.ts';
 
 export interface ResultsQuery {
   scan_id?: string;
@@ -33,28 +34,6 @@ const list = (v: string | undefined) =>
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
-/** The statuses a finding can have (the hosted platform's VulnStatusEnum). */
-export const VULN_STATUSES = [
-  'open',
-  'false_positive',
-  'fixed',
-  'duplicate',
-  'fix_in_progress',
-  'accepted_risk',
-  'triaged',
-] as const;
-export type VulnStatus = (typeof VULN_STATUSES)[number];
-const SEVERITIES = ['info', 'low', 'medium', 'high', 'critical', 'unknown'];
-const TIMES: Record<string, number> = {
-  last_day: 1,
-  last_week: 7,
-  last_month: 30,
-  last_3_months: 90,
-  last_6_months: 180,
-  last_12_months: 365,
-};
-
 const SORTABLE: Record<string, string> = {
   created_at: 'r.created_at',
   updated_at: 'r.updated_at',
@@ -95,68 +74,33 @@ export interface ResultsFilter {
   params: unknown[];
 }
 
-/** The WHERE clause of a findings filter; every value is a parameter, unknown values are a 400 naming the field. */
+/** The list's query as the one findings filter (result-filter.ts): comma lists become lists. */
 export function resultsFilter(teamId: string, q: ResultsQuery): ResultsFilter {
-  const where = ['r.team_id = $1'];
-  const params: unknown[] = [teamId];
-  const add = (cond: (n: string) => string, v: unknown) => {
-    params.push(v);
-    where.push(cond(`$${params.length}`));
-  };
-  if (q.scan_id) add((n) => `r.scan_id = ${n}`, q.scan_id);
-  const ids = (q.vuln_ids ?? []).map((id, i) => {
-    if (!/^[1-9]\d{0,17}$/.test(id)) throw badRequest(`vuln_ids[${i}] "${id}" is not a finding id`, 'vuln_ids');
-    return id;
-  });
-  if (q.vuln_ids) add((n) => `r.id = ANY(${n}::bigint[])`, ids);
-  const sev = list(q.severity).map((s) => s.toLowerCase());
-  for (const s of sev)
-    if (!SEVERITIES.includes(s)) throw badRequest(`unknown severity "${s}"; use ${SEVERITIES.join(', ')}`, 'severity');
-  if (sev.length) add((n) => `r.severity = ANY(${n}::text[])`, sev);
-  const statuses = list(q.vuln_status).map((s) => s.toLowerCase());
-  for (const s of statuses)
-    if (!(VULN_STATUSES as readonly string[]).includes(s))
-      throw badRequest(`unknown vuln_status "${s}"; use ${VULN_STATUSES.join(', ')}`, 'vuln_status');
-  if (statuses.length) add((n) => `r.vuln_status = ANY(${n}::text[])`, statuses);
-  const labels = list(q.labels);
-  if (labels.length) add((n) => `r.labels && ${n}::text[]`, labels);
-  if (q.is_regression !== undefined) add((n) => `r.is_regression = ${n}`, q.is_regression);
-  if (q.search)
-    add(
-      (n) => `(r.template_id ILIKE ${n} OR r.name ILIKE ${n} OR r.host ILIKE ${n} OR r.matched_at ILIKE ${n})`,
-      like(q.search),
-    );
-  const hosts = list(q.host);
-  if (hosts.length) add((n) => `(r.host = ANY(${n}::text[]) OR r.matched_at = ANY(${n}::text[]))`, hosts);
-  const domains = list(q.domain).map((d) => d.toLowerCase());
-  if (domains.length) {
-    const conds = domains.map((d) => {
-      params.push(like(`://${d}`), like(`.${d}`), d);
-      const a = params.length - 2,
-        b = params.length - 1,
-        c = params.length;
-      // host is a URL or a bare name; match the name itself or any subdomain
-      return `(r.host ILIKE $${a} OR r.host ILIKE $${b} OR lower(r.host) = $${c} OR lower(r.host) LIKE $${c} || ':%')`;
-    });
-    where.push(`(${conds.join(' OR ')})`);
-  }
   const ports = list(q.port).map((p) => {
     const n = Number(p);
     if (!Number.isInteger(n) || n < 0 || n > 65535) throw badRequest(`port "${p}" is not a port number`, 'port');
     return n;
   });
-  if (ports.length) add((n) => `r.port = ANY(${n}::int[])`, ports);
-  const templates = list(q.templates);
-  if (templates.length)
-    add((n) => `(r.template_id = ANY(${n}::text[]) OR r.template_path = ANY(${n}::text[]))`, templates);
-  const tags = list(q.tags).map((t) => t.toLowerCase());
-  if (tags.length) add((n) => `r.tags && ${n}::text[]`, tags);
-  if (q.time) {
-    const days = TIMES[q.time];
-    if (!days) throw badRequest(`time must be one of ${Object.keys(TIMES).join(', ')}`, 'time');
-    add((n) => `r.created_at >= now() - make_interval(days => ${n})`, days);
-  }
-  return { whereSql: where.join(' AND '), params };
+  const { sql, params } = resultWhere(
+    teamId,
+    {
+      ids: q.vuln_ids,
+      severity: list(q.severity),
+      vuln_status: q.vuln_status,
+      labels: list(q.labels),
+      is_regression: q.is_regression,
+      search: q.search,
+      host: list(q.host),
+      domain: list(q.domain),
+      port: ports,
+      template: list(q.templates),
+      category: list(q.tags),
+      time: q.time,
+    },
+    q.scan_id,
+    'vuln_ids',
+  );
+  return { whereSql: sql, params };
 }
 
 export async function listResults(ctx: AppContext, teamId: string, q: ResultsQuery) {

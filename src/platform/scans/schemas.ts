@@ -236,7 +236,7 @@ export const ResultStatsQuery = Type.Object({
     Type.Integer({ minimum: 1, maximum: 366, default: 30, description: 'days of new/fixed per day' }),
   ),
   status: Type.Optional(
-    Type.String({ description: 'open (default: open, triaged, fix_in_progress, regression) or all', maxLength: 10 }),
+    Type.String({ description: 'open (default: open, triaged, fix_in_progress) or all', maxLength: 10 }),
   ),
   scan_id: Type.Optional(Str),
 });

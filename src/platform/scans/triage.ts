@@ -4,7 +4,8 @@ import type { AppContext } from '../shared/context.ts';
 import type { Caller } from '../auth/service.ts';
 import { badRequest, notFound } from '../shared/errors.ts';
 import { getResult as getResultRow, recountResults } from './store.ts';
-import { resultItem, resultsFilter, VULN_STATUSES, type ResultRow, type ResultsQuery } from './results.ts';
+import { resultItem, resultsFilter, type ResultRow, type ResultsQuery } from './results.ts';
+import { VULN_STATUSES } from './result-filter.ts';
 import * as store from './triage-store.ts';
 
 /** How the caller came: an API key ('api') or the console's session ('platform'). */
