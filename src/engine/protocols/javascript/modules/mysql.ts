@@ -4,9 +4,13 @@
 // ExecuteQuery(host, port, user, password, query) and ExecuteQueryOnDB(..., db, query) ->
 // { Count, Columns, Rows }. Over the mysql2 package on a socket dialled through the engine's guard;
 // LOAD DATA LOCAL is never allowed (no file of the server is read).
-import mysql from 'mysql2/promise';
+import type mysqlTypes from 'mysql2/promise';
+import { lazy } from '../../../lazy.ts';
 import { bounded, connectTcp, HostEnv, portOf, text, type HostOp } from '../host.ts';
 import { cell, sqlResult } from './sql.ts';
+
+// Loaded on a template's first MySQL call, not when `vigil scan` starts.
+const mysql = lazy<typeof mysqlTypes>('mysql2/promise');
 
 /** The server's first packet: a handshake (protocol 10 and the version) or an error (host not allowed ...). */
 async function greeting(env: HostEnv, host: unknown, port: unknown) {
@@ -76,12 +80,12 @@ async function fingerprint(env: HostEnv, h: unknown, p: unknown) {
 async function withConnection<T>(
   env: HostEnv,
   o: { host: unknown; port: unknown; user: unknown; password: unknown; db?: unknown },
-  fn: (c: mysql.Connection) => Promise<T>,
+  fn: (c: mysqlTypes.Connection) => Promise<T>,
 ): Promise<T> {
   if (!(await isMySQL(env, o.host, o.port))) throw new Error('not a mysql service');
   const stream = await connectTcp(env, text(o.host), portOf(o.port));
   const c = await bounded(
-    mysql.createConnection({
+    mysql().createConnection({
       stream,
       user: text(o.user),
       password: text(o.password),

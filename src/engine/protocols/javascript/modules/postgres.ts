@@ -4,9 +4,13 @@
 // ExecuteQuery(host, port, user, password, db, query) -> { Count, Columns, Rows }. Over the pg package,
 // whose socket connects through the engine's guard (the deny list decides on the address connected to).
 import net from 'node:net';
-import pg from 'pg';
+import type pgTypes from 'pg';
+import { lazy } from '../../../lazy.ts';
 import { bounded, connectTcp, HostEnv, portOf, text, type HostOp } from '../host.ts';
 import { cell, sqlResult } from './sql.ts';
+
+// Loaded on a template's first PostgreSQL call, not when `vigil scan` starts.
+const pg = lazy<typeof pgTypes>('pg');
 
 /** Startup message (protocol 3.0) for user and database `postgres`: the server answers R (auth) or E. */
 function startup(): Buffer {
@@ -55,7 +59,7 @@ async function client(env: HostEnv, host: unknown, port: unknown, user: unknown,
       return sock;
     }
   }) as typeof sock.connect;
-  const c = new pg.Client({
+  const c = new (pg().Client)({
     stream: () => sock,
     user: text(user),
     password: text(password),

@@ -10,8 +10,13 @@
 // objects handed to the script carry both, the JSON form under `toJSON` data the prelude turns into a method.
 import { createHash } from 'node:crypto';
 import type net from 'node:net';
-import { Client, type ClientChannel, type ConnectConfig } from 'ssh2';
+import type { Client, ClientChannel, ConnectConfig } from 'ssh2';
+import { lazy } from '../../../lazy.ts';
 import { bounded, connectTcp, HostEnv, portOf, text, type Handle, type HostOp } from '../host.ts';
+
+// Loaded on a template's first SSH call: `vigil scan` starts without it (and ssh2's optional native parts
+// stay out of the scan bundle).
+const ssh2 = lazy<typeof import('ssh2')>('ssh2');
 
 const CLIENT_IDENT = 'SSH-2.0-Go';
 /** What Run keeps of a command's output. */
@@ -147,7 +152,7 @@ async function infoMode(env: HostEnv, host: unknown, port: unknown): Promise<Rec
   const sock = await connectTcp(env, text(host), portOf(port));
   const hello = new ServerHello();
   sock.on('data', (d: Buffer) => hello.feed(d));
-  const client = new Client();
+  const client = new (ssh2().Client)();
   let key: Buffer | undefined;
   let userAuth: string[] = [];
   let selection: Record<string, unknown> | undefined;
@@ -214,7 +219,7 @@ async function login(
 ): Promise<{ handle: number; value: boolean }> {
   const [, host, port, user] = args;
   const sock = await connectTcp(env, text(host), portOf(port));
-  const client = new Client();
+  const client = new (ssh2().Client)();
   const handle: SshHandle = {
     kind: 'ssh',
     client,
