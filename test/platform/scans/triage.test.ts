@@ -214,8 +214,8 @@ describe.each(dbKinds())('the whole cycle of a finding on %s', (kind) => {
     });
     await runTo(created.id, 0);
     const bug = (await findings(created.id))['test-marker']!.vuln_id as string;
-    const retestOnce = async () => {
-      await call({ method: 'POST', url: `/v1/scans/${bug}/retest`, payload: { agent_tags: ['lab'] } });
+    const retestOnce = async (payload: Record<string, unknown> = {}) => {
+      await call({ method: 'POST', url: `/v1/scans/${bug}/retest`, payload });
       return waitFor(async () => {
         const body = (await t.request({ method: 'GET', url: `/v1/retest/${bug}` })).json();
         return body.retest_status !== 'running' && body;
@@ -230,18 +230,29 @@ describe.each(dbKinds())('the whole cycle of a finding on %s', (kind) => {
     await call({ method: 'PATCH', url: '/v1/scans/vulns', payload: { vuln_ids: [bug], vuln_status: 'fixed' } });
     r = await retestOnce();
     expect(r).toMatchObject({ retest_status: 'matched', results: { vuln_status: 'open', is_regression: true } });
-    // The retest ran as a scan of that one template against that one target, with the agent fields.
+    // The retest ran as a scan of that one template against that one target.
     const scan = (await t.request({ method: 'GET', url: `/v1/scans/${r.retest_scan_id}` })).json();
     expect(scan).toMatchObject({ status: 'finished', total_target: 1, total_template: 1, total_result: 1 });
     const { rows } = await t.ctx.db.query<{ request: Record<string, unknown> }>(
       'SELECT request FROM scans WHERE id = $1',
       [r.retest_scan_id],
     );
-    expect(rows[0]!.request).toMatchObject({ targets: [target.url], templates: ['test-marker'], agent_tags: ['lab'] });
+    expect(rows[0]!.request).toMatchObject({ targets: [target.url], templates: ['test-marker'] });
     const changes = await call({ method: 'GET', url: `/v1/scans/vuln/${bug}/changelogs?event_type=retest` });
     expect(changes.data.map((c: any) => c.change_event.map((e: any) => `${e.name}:${e.to}`))).toEqual([
       ['retest:matched', 'vuln_status:open', 'is_regression:true'],
       ['retest:matched'],
     ]);
+    // A retest keeps the agent fields it is given: addressed to agents tagged "lab", of which there are none,
+    // its scan fails saying so, and the finding keeps its status.
+    const routed = await retestOnce({ agent_tags: ['lab'] });
+    expect(routed).toMatchObject({ retest_status: 'failed', results: { vuln_status: 'open' } });
+    const agentScan = (await t.request({ method: 'GET', url: `/v1/scans/${routed.retest_scan_id}` })).json();
+    expect(agentScan.failure_reason).toMatch(/agent/);
+    const stored = await t.ctx.db.query<{ request: Record<string, unknown> }>(
+      'SELECT request FROM scans WHERE id = $1',
+      [routed.retest_scan_id],
+    );
+    expect(stored.rows[0]!.request).toMatchObject({ agent_tags: ['lab'] });
   }, 90_000);
 });
