@@ -7,7 +7,7 @@ import { badRequest, notFound } from '../shared/errors.ts';
 import { getEnumeration, rescanEnumeration } from '../assets/service.ts';
 import { nextRun } from './schedule-math.ts';
 import { checkSchedule, specOfRow } from './schedules.ts';
-import * as store from './enumeration-schedule-store.ts';
+import * as store from './schedule-store.ts';
 
 export interface SetEnumerationScheduleBody {
   enumeration_id: string;
@@ -29,7 +29,7 @@ export async function setEnumerationSchedule(
   } catch {
     throw badRequest(`unknown enumeration "${body.enumeration_id}"`, 'enumeration_id');
   }
-  await store.upsertEnumerationSchedule(ctx.db, { enumerationId: body.enumeration_id, teamId, ...c });
+  await store.enumerationSchedules.upsert(ctx.db, { id: body.enumeration_id, teamId, ...c });
 }
 
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : '');
@@ -51,11 +51,11 @@ export function enumerationScheduleView(r: store.EnumerationScheduleRow) {
 }
 
 export async function listEnumerationSchedules(ctx: AppContext, teamId: string) {
-  return (await store.listEnumerationSchedules(ctx.db, teamId)).map(enumerationScheduleView);
+  return (await store.enumerationSchedules.list(ctx.db, teamId)).map(enumerationScheduleView);
 }
 
 export async function deleteEnumerationSchedule(ctx: AppContext, teamId: string, id: string): Promise<void> {
-  if (!(await store.deleteEnumerationSchedule(ctx.db, teamId, id)))
+  if (!(await store.enumerationSchedules.remove(ctx.db, teamId, id)))
     throw notFound(`enumeration ${id} has no schedule`, 'enumeration_id');
 }
 
@@ -65,9 +65,9 @@ export async function deleteEnumerationSchedule(ctx: AppContext, teamId: string,
  */
 export async function runDueEnumerationSchedules(ctx: AppContext, now = new Date()): Promise<string[]> {
   const started: string[] = [];
-  for (const row of await store.dueEnumerationSchedules(ctx.db, now)) {
+  for (const row of await store.enumerationSchedules.due(ctx.db, now)) {
     const next = nextRun(specOfRow(row), now);
-    if (!(await store.claimEnumerationSlot(ctx.db, row.enumeration_id, row.next_text, now, next))) continue;
+    if (!(await store.enumerationSchedules.claim(ctx.db, row.enumeration_id, row.next_text, now, next))) continue;
     try {
       await rescanEnumeration(ctx, row.team_id, row.enumeration_id);
       started.push(row.enumeration_id);

@@ -81,7 +81,7 @@ export async function setSchedule(
   if (!scan) throw badRequest(`unknown scan "${body.scan_id}"`, 'scan_id');
   if (scan.status === 'uploaded')
     throw badRequest(`scan ${body.scan_id} was imported; it has nothing to run on a schedule`, 'scan_id');
-  await store.upsertSchedule(ctx.db, { scanId: scan.id, teamId, ...c });
+  await store.scanSchedules.upsert(ctx.db, { id: scan.id, teamId, ...c });
 }
 
 /** The arithmetic's view of a stored schedule (scan or enumeration). */
@@ -103,11 +103,11 @@ export function scheduleView(r: Omit<store.ScheduleRow, 'next_text' | 'team_id' 
 }
 
 export async function listSchedules(ctx: AppContext, teamId: string) {
-  return (await store.listSchedules(ctx.db, teamId)).map(scheduleView);
+  return (await store.scanSchedules.list(ctx.db, teamId)).map(scheduleView);
 }
 
 export async function deleteSchedule(ctx: AppContext, teamId: string, scanId: string): Promise<void> {
-  if (!(await store.deleteSchedule(ctx.db, teamId, scanId)))
+  if (!(await store.scanSchedules.remove(ctx.db, teamId, scanId)))
     throw notFound(`scan ${scanId} has no schedule`, 'scan_id');
 }
 
@@ -118,9 +118,9 @@ export async function deleteSchedule(ctx: AppContext, teamId: string, scanId: st
  */
 export async function runDueSchedules(ctx: AppContext, now = new Date()): Promise<string[]> {
   const started: string[] = [];
-  for (const row of await store.dueSchedules(ctx.db, now)) {
+  for (const row of await store.scanSchedules.due(ctx.db, now)) {
     const next = nextRun(store.specOf(row), now);
-    if (!(await store.claimSlot(ctx.db, row.scan_id, row.next_text, now, next))) continue;
+    if (!(await store.scanSchedules.claim(ctx.db, row.scan_id, row.next_text, now, next))) continue;
     try {
       await rescan(ctx, row.team_id, row.scan_id);
       started.push(row.scan_id);
