@@ -16,6 +16,7 @@ import {
 import { AgentClient, ApiAnswer, sleep } from './client.ts';
 import { ChunkBatches } from './batches.ts';
 import { VERSION } from '../version.ts';
+import type { LeasedWork } from '../../platform/scans/agent-work.ts';
 
 export interface AgentOptions {
   server: string;
@@ -31,27 +32,8 @@ export interface AgentOptions {
   say?: (line: string) => void;
 }
 
-interface Work {
-  scan_id: string;
-  run: number;
-  idx: number;
-  lease: string;
-  targets: string[];
-  templates_key: string;
-  templates?: { raw: string; uri: string; payload_files?: Record<string, string[]>; dependency?: boolean }[];
-  options: {
-    concurrency?: number;
-    bulk_size?: number;
-    rate_limit?: number;
-    timeout?: number;
-    retries?: number;
-    max_host_errors?: number;
-    vars?: Record<string, unknown>;
-    headers?: [string, string][];
-    socks5_proxy?: string;
-  };
-  lease_seconds: number;
-}
+/** A leased chunk as the server sends it (one declaration of the wire format: the server's). */
+type Work = LeasedWork;
 
 interface Parsed {
   templates: Template[];

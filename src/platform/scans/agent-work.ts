@@ -42,7 +42,7 @@ export interface LeasedWork {
     retries?: number;
     max_host_errors?: number;
     vars?: Record<string, unknown>;
-    headers?: string[];
+    headers?: [string, string][];
     socks5_proxy?: string;
   };
   lease_seconds: number;
@@ -98,7 +98,7 @@ async function describeLease(
       retries: eo.retries,
       max_host_errors: eo.maxHostErrors,
       vars: eo.vars as Record<string, unknown> | undefined,
-      headers: eo.headers as string[] | undefined,
+      headers: eo.headers,
       socks5_proxy: (scan.request.socks5_proxy as string | undefined) || eo.socks5Proxy || undefined,
     },
     lease_seconds: AGENT_LEASE_SECONDS,
