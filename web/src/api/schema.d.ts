@@ -5231,7 +5231,7 @@ export interface paths {
                 query?: {
                     /** @description days of new/fixed per day */
                     days?: number;
-                    /** @description open (default: open, triaged, fix_in_progress, regression) or all */
+                    /** @description open (default: open, triaged, fix_in_progress) or all */
                     status?: string;
                     scan_id?: string;
                 };
