@@ -45,11 +45,11 @@ export function resultSink(
     writing = writing
       .then(async () => {
         if (f.length) {
-          await store.insertFindings(ctx.db, scanId, a.teamId, run, f);
+          const added = await store.insertFindings(ctx.db, scanId, a.teamId, run, f);
           scanFindings.inc(f.length);
           // The scan's counts follow its findings while it runs (not only when a chunk ends), so the
           // console's "Findings" and the API's total_result agree during a long chunk.
-          await store.recountResults(ctx.db, scanId);
+          await store.addResultCounts(ctx.db, scanId, added);
         }
         if (l.length) await store.insertLogs(ctx.db, scanId, a.teamId, run, l);
       })

@@ -429,10 +429,12 @@ export async function insertFindings(
   run: number,
   all: FindingRow[],
   origin: RowOrigin = NO_AGENT,
-): Promise<void> {
+): Promise<Record<string, number>> {
   // One statement may not touch a row twice: the first event of a hash wins.
   const rows = [...new Map(all.map((r) => [r.vulnHash, r] as const).reverse()).values()].reverse();
   // The rows travel as one JSON parameter, like scan logs (see insertLogs).
+  // Findings new to the scan, by severity (a row seen again in a later run is not new).
+  const added: Record<string, number> = {};
   for (let i = 0; i < rows.length; i += 1000) {
     const json = JSON.stringify(
       rows.slice(i, i + 1000).map((r) => ({
@@ -450,7 +452,7 @@ export async function insertFindings(
         ev: r.event,
       })),
     );
-    await db.query(
+    const res = await db.query<{ added: boolean; severity: string }>(
       // A finding new to this scan takes the team's triage of the same finding (same hash) in other scans:
       // the latest person's status and labels. A severity override of the team for the template
       // (scan_severity_overrides) applies as the row is added.
@@ -473,10 +475,29 @@ export async function insertFindings(
        ) prev ON true
        ON CONFLICT (scan_id, vuln_hash, mirror_of) DO UPDATE SET last_run = EXCLUDED.last_run, updated_at = now(),
          agent_id = EXCLUDED.agent_id
-       WHERE scan_results.last_run < EXCLUDED.last_run`,
+       WHERE scan_results.last_run < EXCLUDED.last_run
+       RETURNING (xmax = 0) AS added, severity`,
       [scanId, teamId, run, json, origin.agentId, origin.mirrorOf],
     );
+    for (const r of res.rows) if (r.added) added[r.severity] = (added[r.severity] ?? 0) + 1;
   }
+  return added;
+}
+
+/**
+ * Adds findings just written to a running scan's total_result and severity counts, so they follow its
+ * findings between chunk ends without recounting the scan's rows (finishChunk recounts exactly).
+ */
+export async function addResultCounts(db: Db, scanId: string, bySeverity: Record<string, number>): Promise<void> {
+  const total = Object.values(bySeverity).reduce((a, b) => a + b, 0);
+  if (total === 0) return;
+  await db.query(
+    `UPDATE scans SET total_result = total_result + $2,
+       severity = COALESCE(severity, '{}'::jsonb) || (
+         SELECT jsonb_object_agg(k, COALESCE((severity ->> k)::int, 0) + n::int) FROM jsonb_each_text($3::jsonb) AS x(k, n))
+     WHERE id = $1`,
+    [scanId, total, JSON.stringify(bySeverity)],
+  );
 }
 
 export interface LogRow {
