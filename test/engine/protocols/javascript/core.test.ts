@@ -136,9 +136,8 @@ javascript:
     expect(seen.slice(before)).toEqual([]);
   });
 
-  it('payloads stop at the first match', async () => {
-    const before = seen.length;
-    const t = tpl(`
+  /** A clusterbomb of user x password logins over nuclei/net, with one more option of the request. */
+  const loginTemplate = (option: string) => `
 javascript:
   - code: |
       const c = require('nuclei/net');
@@ -155,11 +154,15 @@ javascript:
       user: [admin, root]
       pass: [toor, s3cret, admin]
     attack: clusterbomb
-    stop-at-first-match: true
+    ${option}
     matchers:
       - type: dsl
         dsl: ["response == true"]
-`);
+`;
+
+  it('payloads stop at the first match', async () => {
+    const before = seen.length;
+    const t = tpl(loginTemplate('stop-at-first-match: true'));
     const events = await scan([t], [`127.0.0.1:${port}`]);
     expect(events).toHaveLength(1);
     // admin/toor, then admin/s3cret matched: nothing after it.
@@ -171,28 +174,7 @@ javascript:
 
   it('payloads run in threads, each combination once', async () => {
     const before = seen.length;
-    const t = tpl(`
-javascript:
-  - code: |
-      const c = require('nuclei/net');
-      const conn = c.Open('tcp', Host + ':' + Port);
-      conn.RecvString();
-      conn.Send('LOGIN ' + User + ' ' + Pass + '\\r\\n');
-      conn.RecvString().trim() === 'OK'
-    args:
-      Host: "{{Host}}"
-      Port: "1"
-      User: "{{user}}"
-      Pass: "{{pass}}"
-    payloads:
-      user: [admin, root]
-      pass: [toor, s3cret, admin]
-    attack: clusterbomb
-    threads: 3
-    matchers:
-      - type: dsl
-        dsl: ["response == true"]
-`);
+    const t = tpl(loginTemplate('threads: 3'));
     const events = await scan([t], [`127.0.0.1:${port}`]);
     expect(events).toHaveLength(1);
     expect(
