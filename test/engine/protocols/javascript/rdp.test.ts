@@ -1,0 +1,144 @@
+// nuclei/rdp and the corpus's rdp-detect against Debian's xrdp on 127.0.0.1: one xrdp negotiating
+// standard RDP security or TLS, one that offers only TLS. xrdp has no network level authentication, so
+// CheckRDPAuth's CredSSP path (the NTLM challenge) is tested only as far as a real server takes it: the
+// server refuses CredSSP and the answer is { Auth: false }. A server that is not RDP matches nothing.
+// Skipped with a message when xrdp is not installed.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadTemplates } from '../../../../src/engine/template/index.ts';
+import { runScan, unsupportedReason } from '../../../../src/engine/runner.ts';
+import type { ResultEvent } from '../../../../src/engine/output/types.ts';
+import { runTemplateScript } from '../../../../src/engine/protocols/javascript/script.ts';
+import { hasShared, sharedDir } from '../../../helpers/shared.ts';
+import { freePort, installed, waitForPort } from '../../../helpers/services.ts';
+
+const CORPUS = path.join(sharedDir, 'corpus/nuclei-templates/javascript');
+const have = installed('/usr/sbin/xrdp') && installed('openssl');
+if (!have) console.warn('skipping the rdp module tests: xrdp is not installed (apt-get install xrdp)');
+
+interface Xrdp {
+  port: number;
+  proc: ChildProcess;
+}
+
+async function xrdp(dir: string, name: string, securityLayer: string): Promise<Xrdp> {
+  const port = await freePort();
+  const ini = path.join(dir, `${name}.ini`);
+  writeFileSync(
+    ini,
+    [
+      '[Globals]',
+      'ini_version=1',
+      'fork=false',
+      `port=tcp://127.0.0.1:${port}`,
+      `security_layer=${securityLayer}`,
+      'crypt_level=high',
+      `certificate=${dir}/cert.pem`,
+      `key_file=${dir}/key.pem`,
+      'ssl_protocols=TLSv1.2, TLSv1.3',
+      '[Logging]',
+      `LogFile=${dir}/${name}.log`,
+      'LogLevel=WARNING',
+      'EnableSyslog=false',
+      '',
+    ].join('\n'),
+  );
+  const proc = spawn('/usr/sbin/xrdp', ['--nodaemon', '--config', ini], { stdio: 'ignore' });
+  await waitForPort(port);
+  return { port, proc };
+}
+
+async function scan(file: string, target: string): Promise<ResultEvent[]> {
+  const { templates } = await loadTemplates([path.join(CORPUS, file)]);
+  for (const t of templates) expect(unsupportedReason(t)).toBeUndefined();
+  const events: ResultEvent[] = [];
+  await runScan({
+    targets: [target],
+    templates,
+    rateLimit: 0,
+    timeout: 3,
+    retries: 0,
+    onResult: (e) => events.push(e),
+  });
+  return events;
+}
+
+const script = (code: string, port: number) =>
+  runTemplateScript(code, {
+    args: { Host: '127.0.0.1', Port: String(port) },
+    template: {},
+    targetHost: '127.0.0.1',
+    callTimeoutMs: 3000,
+    timeoutMs: 20_000,
+  });
+
+describe.skipIf(!have || !hasShared('corpus/nuclei-templates'))('nuclei/rdp', () => {
+  let dir: string;
+  let negotiate: Xrdp;
+  let tlsOnly: Xrdp;
+  let other: net.Server;
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'vigil-xrdp-'));
+    const made = spawnSync('openssl', [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=vigil-lab',
+      '-keyout',
+      `${dir}/key.pem`,
+      '-out',
+      `${dir}/cert.pem`,
+    ]);
+    if (made.status !== 0) throw new Error(`openssl: ${String(made.stderr)}`);
+    negotiate = await xrdp(dir, 'negotiate', 'negotiate');
+    tlsOnly = await xrdp(dir, 'tls', 'tls');
+    other = net.createServer((s) => {
+      s.on('error', () => {});
+      s.end('SSH-2.0-not-rdp\r\n');
+    });
+    await new Promise<void>((r) => other.listen(0, '127.0.0.1', () => r()));
+  });
+  afterAll(() => {
+    negotiate?.proc.kill();
+    tlsOnly?.proc.kill();
+    other?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('rdp-detect matches xrdp (no Windows signature: OS is empty)', async () => {
+    const events = await scan('detection/rdp-detect.yaml', `127.0.0.1:${negotiate.port}`);
+    expect(events.map((e) => e['template-id'])).toEqual(['rdp-detect']);
+    const out = await script(`to_json(require('nuclei/rdp').IsRDP(Host, Port))`, negotiate.port);
+    expect(JSON.parse(String(out.response))).toEqual({ IsRDP: true, OS: '' });
+  });
+
+  it('rdp-detect does not match a server that is not RDP; IsRDP throws there, as nuclei', async () => {
+    const port = (other.address() as net.AddressInfo).port;
+    expect(await scan('detection/rdp-detect.yaml', `127.0.0.1:${port}`)).toEqual([]);
+    const out = await script(`require('nuclei/rdp').IsRDP(Host, Port)`, port);
+    expect(out.error).toMatch(/not an RDP server/);
+  });
+
+  it("CheckRDPEncryption reports the security layers each xrdp's configuration selects", async () => {
+    const code = `to_json(require('nuclei/rdp').CheckRDPEncryption(Host, Port))`;
+    const both = JSON.parse(String((await script(code, negotiate.port)).response));
+    expect(both).toMatchObject({ NativeRDP: true, SSL: true, CredSSP: false, CredSSPWithEarlyUserAuth: false });
+    const tlsOnlyAnswer = JSON.parse(String((await script(code, tlsOnly.port)).response));
+    expect(tlsOnlyAnswer).toMatchObject({ NativeRDP: false, SSL: true, CredSSP: false });
+  });
+
+  it('CheckRDPAuth: xrdp refuses CredSSP, so there is no NTLM challenge to read', async () => {
+    const out = await script(`to_json(require('nuclei/rdp').CheckRDPAuth(Host, Port))`, negotiate.port);
+    expect(out.error).toBeUndefined();
+    expect(JSON.parse(String(out.response))).toEqual({ PluginInfo: null, Auth: false });
+  });
+});
