@@ -18,6 +18,7 @@ import { rsyncOps } from './modules/rsync.ts';
 import { smtpOps } from './modules/smtp.ts';
 import { rdpOps } from './modules/rdp.ts';
 import { mssqlOps } from './modules/mssql.ts';
+import { oracleOps } from './modules/oracle.ts';
 import type { ConnectGuard } from '../../net/guard.ts';
 
 const OPS: Record<string, HostOp> = {
@@ -31,6 +32,7 @@ const OPS: Record<string, HostOp> = {
   ...smtpOps,
   ...rdpOps,
   ...mssqlOps,
+  ...oracleOps,
   Rand: (_env, [n]) => randomBytes(Math.max(0, Math.min(Number(n) || 0, 65536))),
   RandInt: () => randomInt(0, 2 ** 48 - 1),
   'bytes.Hexdump': (_env, [b]) => hexDump(bytesOf(b)),
