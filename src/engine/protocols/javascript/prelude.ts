@@ -13,7 +13,7 @@ export const REFUSED_MODULES: Record<string, string> = {
 
 /** Modules a script may require, beside the refused ones (docs/protocols.md lists what each supports). */
 export const MODULES = ['net', 'bytes', 'structs', 'redis', 'ssh', 'postgres', 'mysql', 'rsync', 'smtp'];
-MODULES.push('rdp', 'mssql', 'oracle');
+MODULES.push('rdp', 'mssql', 'oracle', 'pop3');
 
 export const PRELUDE = String.raw`
 'use strict';
@@ -195,6 +195,7 @@ const modules = {
   'nuclei/ssh': { SSHClient: client('ssh', ['Connect', 'ConnectWithKey', 'ConnectSSHInfoMode', 'Run', 'SetTimeout', 'Close']) },
   'nuclei/mssql': { MSSQLClient: client('mssql', ['IsMssql', 'Connect', 'ConnectWithDB', 'ExecuteQuery']) },
   'nuclei/oracle': { IsOracle: (h, p) => op('oracle.IsOracle', h, p), OracleClient: client('oracle.client', ['IsOracle', 'Connect', 'ConnectWithDSN', 'ExecuteQuery', 'ExecuteQueryWithDSN']) },
+  'nuclei/pop3': { IsPOP3: (h, p) => op('pop3.IsPOP3', h, p) },
   'nuclei/rdp': { ...hostFns('rdp', ['IsRDP', 'CheckRDPAuth', 'CheckRDPEncryption']), SecurityLayerNativeRDP: 'NativeRDP', SecurityLayerSSL: 'SSL', SecurityLayerCredSSP: 'CredSSP', SecurityLayerRDSTLS: 'RDSTLS', SecurityLayerCredSSPWithEarlyUserAuth: 'CredSSPWithEarlyUserAuth', EncryptionLevelRC4_40bit: 'RC4_40bit', EncryptionLevelRC4_56bit: 'RC4_56bit', EncryptionLevelRC4_128bit: 'RC4_128bit', EncryptionLevelFIPS140_1: 'FIPS140_1' },
 };
 function SmtpClient(host, port) {

@@ -19,6 +19,7 @@ import { smtpOps } from './modules/smtp.ts';
 import { rdpOps } from './modules/rdp.ts';
 import { mssqlOps } from './modules/mssql.ts';
 import { oracleOps } from './modules/oracle.ts';
+import { pop3Ops } from './modules/pop3.ts';
 import type { ConnectGuard } from '../../net/guard.ts';
 
 const OPS: Record<string, HostOp> = {
@@ -33,6 +34,7 @@ const OPS: Record<string, HostOp> = {
   ...rdpOps,
   ...mssqlOps,
   ...oracleOps,
+  ...pop3Ops,
   Rand: (_env, [n]) => randomBytes(Math.max(0, Math.min(Number(n) || 0, 65536))),
   RandInt: () => randomInt(0, 2 ** 48 - 1),
   'bytes.Hexdump': (_env, [b]) => hexDump(bytesOf(b)),
