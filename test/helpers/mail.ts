@@ -78,5 +78,7 @@ smtpd_banner = $myhostname ESMTP Postfix
     `127.0.0.1:${port} inet n - n - - smtpd`,
   );
   writeFileSync(path.join(dir, 'master.cf'), master);
-  return ['/usr/sbin/postfix', '-c', dir, 'start-fg'];
+  // `postfix check` creates the queue's folders; the master then runs in the foreground and in the
+  // caller's process group (-d: `postfix start-fg` would start one that leaves the group and outlives it).
+  return ['sh', '-c', `/usr/sbin/postfix -c '${dir}' check && exec /usr/lib/postfix/sbin/master -d -c '${dir}'`];
 }

@@ -1,6 +1,6 @@
-// The lab for the javascript protocol: Debian's openssh-server, redis-server and rsync started on
-// 127.0.0.1 (installed with apt-get when missing), scanned by `vigil scan` with the corpus's javascript
-// templates. Every (template, server) pair was checked by hand against the server's configuration:
+// The lab for the javascript protocol: Debian's openssh-server, redis-server, rsync, xrdp, dovecot
+// (POP3 and IMAP) and postfix started on 127.0.0.1 (installed with apt-get when missing), scanned by
+// `vigil scan` with the corpus's javascript templates. Every (template, server) pair was checked by hand against the server's configuration:
 // hits must match (with their extracted values where the template extracts), misses must not. Run with
 // `npm run test:lab`.
 import { execFile, spawnSync } from 'node:child_process';
@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installMissing, startAll, type LabServer } from './servers.ts';
+import { dovecotCommand, postfixCommand } from '../helpers/mail.ts';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const corpus = path.resolve(root, '../shared/corpus/nuclei-templates/javascript');
@@ -103,6 +104,46 @@ const SPECS = [
         `--config=${dir}/rsyncd.conf`,
       ];
     },
+  },
+  {
+    name: 'xrdp',
+    packages: ['xrdp'],
+    binary: '/usr/sbin/xrdp',
+    prepare(dir: string, port: number) {
+      spawnSync(
+        'openssl',
+        ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=lab'].concat([
+          '-keyout',
+          `${dir}/key.pem`,
+          '-out',
+          `${dir}/cert.pem`,
+        ]),
+      );
+      writeFileSync(
+        path.join(dir, 'xrdp.ini'),
+        `[Globals]\nini_version=1\nfork=false\nport=tcp://127.0.0.1:${port}\nsecurity_layer=negotiate\n` +
+          `certificate=${dir}/cert.pem\nkey_file=${dir}/key.pem\n[Logging]\nLogFile=${dir}/xrdp.log\nEnableSyslog=false\n`,
+      );
+      return ['/usr/sbin/xrdp', '--nodaemon', '--config', path.join(dir, 'xrdp.ini')];
+    },
+  },
+  {
+    name: 'dovecot-pop3',
+    packages: ['dovecot-pop3d'],
+    binary: '/usr/lib/dovecot/pop3-login',
+    prepare: (dir: string, port: number) => dovecotCommand(dir, 'pop3', port),
+  },
+  {
+    name: 'dovecot-imap',
+    packages: ['dovecot-imapd'],
+    binary: '/usr/lib/dovecot/imap-login',
+    prepare: (dir: string, port: number) => dovecotCommand(dir, 'imap', port),
+  },
+  {
+    name: 'postfix',
+    packages: ['postfix'],
+    binary: '/usr/sbin/postfix',
+    prepare: (dir: string, port: number) => postfixCommand(dir, port),
   },
 ];
 
@@ -219,6 +260,19 @@ const HITS: Pair[] = [
     why: 'the module list',
     extracted: () => [/labshare/],
   },
+  {
+    server: 'xrdp',
+    file: 'detection/rdp-detect.yaml',
+    id: 'rdp-detect',
+    why: "xrdp's connection confirm (no Windows signature)",
+  },
+  {
+    server: 'dovecot-pop3',
+    file: 'enumeration/pop3/pop3-capabilities-enum.yaml',
+    id: 'pop3-capabilities-enum',
+    why: "dovecot's +OK greeting; one read holds the greeting or the greeting and CAPA's answer",
+    extracted: () => [/Dovecot \(Debian\) ready|^CAPA .*USER/],
+  },
 ];
 
 const MISSES: Pair[] = [
@@ -267,6 +321,24 @@ const MISSES: Pair[] = [
     id: 'ssh-server-enumeration',
     why: 'not SSH',
   },
+  {
+    server: 'dovecot-imap',
+    file: 'enumeration/pop3/pop3-capabilities-enum.yaml',
+    id: 'pop3-capabilities-enum',
+    why: 'IMAP greets with * OK',
+  },
+  {
+    server: 'postfix',
+    file: 'enumeration/pop3/pop3-capabilities-enum.yaml',
+    id: 'pop3-capabilities-enum',
+    why: 'SMTP: 220 and 502, no +OK',
+  },
+  { server: 'postfix', file: 'detection/rdp-detect.yaml', id: 'rdp-detect', why: 'not RDP' },
+  { server: 'postfix', file: 'detection/mssql-detect.yaml', id: 'mssql-detect', why: 'not TDS' },
+  { server: 'postfix', file: 'detection/oracle-detect.yaml', id: 'oracle-detect', why: 'not a TNS listener' },
+  { server: 'xrdp', file: 'detection/mssql-detect.yaml', id: 'mssql-detect', why: 'RDP, not TDS' },
+  { server: 'xrdp', file: 'detection/oracle-detect.yaml', id: 'oracle-detect', why: 'RDP, not TNS' },
+  { server: 'dovecot-pop3', file: 'detection/rdp-detect.yaml', id: 'rdp-detect', why: 'not RDP' },
 ];
 
 type Event = Record<string, unknown> & { 'template-id': string; 'matched-at'?: string };
