@@ -101,6 +101,14 @@ function calls(addr: (host: string) => string) {
     mysql: `require('nuclei/mysql').MySQLClient().FingerprintMySQL(${h('h')}, Port)`,
     'mysql-login': `require('nuclei/mysql').MySQLClient().Connect(${h('h')}, Port, 'root', '')`,
     rsync: `if (!require('nuclei/rsync').IsRsync(${h('h')}, Port).IsRsync) throw new Error('no rsync')`,
+    rdp: `require('nuclei/rdp').IsRDP(${h('h')}, Port)`,
+    'rdp-auth': `require('nuclei/rdp').CheckRDPAuth(${h('h')}, Port)`,
+    'rdp-encryption': `if (!require('nuclei/rdp').CheckRDPEncryption(${h('h')}, Port).SSL) throw new Error('no rdp')`,
+    mssql: `require('nuclei/mssql').MSSQLClient().IsMssql(${h('h')}, Port)`,
+    'mssql-login': `if (!require('nuclei/mssql').MSSQLClient().Connect(${h('h')}, Port, 'sa', 'x')) throw new Error('no login')`,
+    'mssql-query': `require('nuclei/mssql').MSSQLClient().ExecuteQuery(${h('h')}, Port, 'sa', 'x', 'master', 'select 1')`,
+    oracle: `if (!require('nuclei/oracle').IsOracle(${h('h')}, Port).IsOracle) throw new Error('no oracle')`,
+    pop3: `if (!require('nuclei/pop3').IsPOP3(${h('h')}, Port).IsPOP3) throw new Error('no pop3')`,
     smtp: `const smtp = require('nuclei/smtp'); new smtp.Client(${h('h')}, Port).SendMail(new smtp.SMTPMessage().From('a@b.c').To('d@e.f').Body('x'))`,
   };
 }

@@ -58,6 +58,7 @@ async function withConnection<T>(env: HostEnv, o: Login, fn: (c: tediousTypes.Co
   if (host === '') throw new Error('invalid host or port');
   await env.checkScope(host);
   const { Connection } = tedious();
+  let dialError: unknown;
   const c = new Connection({
     server: host.replace(/^\[|\]$/g, ''),
     authentication: { type: 'default', options: { userName: text(o.user), password: text(o.password) } },
@@ -70,14 +71,17 @@ async function withConnection<T>(env: HostEnv, o: Login, fn: (c: tediousTypes.Co
       requestTimeout: env.timeoutMs,
       // Every socket tedious opens (a redirect's too) goes through the scope check and the deny list.
       connector: ((opts: { host: string; port: number }) =>
-        connectTcp(env, opts.host, opts.port)) as unknown as () => Promise<net.Socket>,
+        connectTcp(env, opts.host, opts.port).catch((err: unknown) => {
+          dialError = err; // tedious wraps it; the caller gets the guard's own error (a refusal stays one)
+          throw err;
+        })) as unknown as () => Promise<net.Socket>,
     },
   });
   c.on('error', () => {});
   const id = env.add({ kind: 'mssql', close: () => c.close() });
   try {
     await bounded(
-      new Promise<void>((resolve, reject) => c.connect((err) => (err ? reject(err) : resolve()))),
+      new Promise<void>((resolve, reject) => c.connect((err) => (err ? reject(dialError ?? err) : resolve()))),
       env,
       'mssql connect',
     );
