@@ -16,6 +16,7 @@ import { postgresOps } from './modules/postgres.ts';
 import { mysqlOps } from './modules/mysql.ts';
 import { rsyncOps } from './modules/rsync.ts';
 import { smtpOps } from './modules/smtp.ts';
+import { ldapOps } from './modules/ldap.ts';
 import type { ConnectGuard } from '../../net/guard.ts';
 
 const OPS: Record<string, HostOp> = {
@@ -27,6 +28,7 @@ const OPS: Record<string, HostOp> = {
   ...mysqlOps,
   ...rsyncOps,
   ...smtpOps,
+  ...ldapOps,
   Rand: (_env, [n]) => randomBytes(Math.max(0, Math.min(Number(n) || 0, 65536))),
   RandInt: () => randomInt(0, 2 ** 48 - 1),
   'bytes.Hexdump': (_env, [b]) => hexDump(bytesOf(b)),
