@@ -12,7 +12,7 @@ export const REFUSED_MODULES: Record<string, string> = {
 };
 
 /** Modules a script may require, beside the refused ones (docs/protocols.md lists what each supports). */
-export const MODULES = ['net', 'bytes', 'structs', 'redis', 'ssh', 'postgres', 'mysql', 'rsync', 'smtp', 'ldap'];
+export const MODULES = ['net', 'bytes', 'structs', 'redis', 'ssh', 'postgres', 'mysql', 'rsync', 'smtp', 'ldap', 'smb'];
 
 export const PRELUDE = String.raw`
 'use strict';
@@ -268,6 +268,8 @@ const LDAP = {
   FilterTrustedToAuthForDelegation: UAC(16777216), FilterPartialSecretsAccount: UAC(67108864),
 };
 modules['nuclei/ldap'] = LDAP;
+const SMB_FNS = ['ConnectSMBInfoMode', 'ListSMBv2Metadata', 'ListShares', 'DetectSMBGhost'];
+modules['nuclei/smb'] = { SMBClient: function SMBClient() { return hostFns('smb', SMB_FNS); } };
 const loaded = {};
 define('require', function require(name) {
   const n = Str(name);

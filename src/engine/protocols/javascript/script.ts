@@ -17,6 +17,7 @@ import { mysqlOps } from './modules/mysql.ts';
 import { rsyncOps } from './modules/rsync.ts';
 import { smtpOps } from './modules/smtp.ts';
 import { ldapOps } from './modules/ldap.ts';
+import { smbOps } from './modules/smb.ts';
 import type { ConnectGuard } from '../../net/guard.ts';
 
 const OPS: Record<string, HostOp> = {
@@ -29,6 +30,7 @@ const OPS: Record<string, HostOp> = {
   ...rsyncOps,
   ...smtpOps,
   ...ldapOps,
+  ...smbOps,
   Rand: (_env, [n]) => randomBytes(Math.max(0, Math.min(Number(n) || 0, 65536))),
   RandInt: () => randomInt(0, 2 ** 48 - 1),
   'bytes.Hexdump': (_env, [b]) => hexDump(bytesOf(b)),
