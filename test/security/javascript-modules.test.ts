@@ -101,6 +101,11 @@ function calls(addr: (host: string) => string) {
     mysql: `require('nuclei/mysql').MySQLClient().FingerprintMySQL(${h('h')}, Port)`,
     'mysql-login': `require('nuclei/mysql').MySQLClient().Connect(${h('h')}, Port, 'root', '')`,
     rsync: `if (!require('nuclei/rsync').IsRsync(${h('h')}, Port).IsRsync) throw new Error('no rsync')`,
+    ldap: `require('nuclei/ldap').Client('ldap://' + ${h('hp')}, 'x').Authenticate('', '')`,
+    ldaps: `new (require('nuclei/ldap').Client)('ldaps://' + ${h('hp')}, 'x')`,
+    'smb-info': `if (require('nuclei/smb').SMBClient().ConnectSMBInfoMode(${h('h')}, Port) === null) throw new Error('no smb')`,
+    'smb-meta': `require('nuclei/smb').SMBClient().ListSMBv2Metadata(${h('h')}, Port)`,
+    'smb-shares': `require('nuclei/smb').SMBClient().ListShares(${h('h')}, Port, 'guest', '')`,
     smtp: `const smtp = require('nuclei/smtp'); new smtp.Client(${h('h')}, Port).SendMail(new smtp.SMTPMessage().From('a@b.c').To('d@e.f').Body('x'))`,
   };
 }

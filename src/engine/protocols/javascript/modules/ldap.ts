@@ -151,6 +151,9 @@ async function open(env: HostEnv, [rawUrl, rawRealm]: unknown[]): Promise<number
   if (host === '') throw new Error('ldap host cannot be empty');
   const port = portOf(u.port || (scheme === 'ldaps' ? 636 : 389));
   await env.checkScope(host);
+  // An address the deny list refuses outright fails here: ldapts would take the guard's already-failed
+  // socket for a connected one. (A name is resolved and judged at connect time, as an error event.)
+  env.guard?.connectOptions(host, port);
   const secure = scheme === 'ldaps';
   const client = new (ldapts().Client)({
     url: `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`,
@@ -172,6 +175,7 @@ async function open(env: HostEnv, [rawUrl, rawRealm]: unknown[]): Promise<number
     await bounded((client as unknown as { _connect(): Promise<void> })._connect(), env, `connect to ${host}:${port}`);
   } catch (err) {
     env.drop(id);
+    if ((err as { code?: string }).code === 'EGRESS_DENIED') throw err; // the deny list's own refusal
     throw new Error(`failed to connect to ldap server: ${(err as Error).message}`);
   }
   return id;
