@@ -1,7 +1,7 @@
 // nuclei/smb and the corpus's SMB templates against Debian's smbd on 127.0.0.1, started by the test with
 // its own configuration in a temporary folder: a default server (SMB2+, guests for unknown users), one
 // with SMB1 on, one speaking SMB1 only, and one that requires signing and refuses guests (with one real
-// user). Skipped with a message when samba is not installed (apt-get install samba).
+// user). Skipped with a message when samba is not installed (apt-get install samba) or the test is not root.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
@@ -18,8 +18,14 @@ import { freePort, installed, waitForPort, type Service } from '../../../helpers
 
 const SMBD = '/usr/sbin/smbd';
 const DCERPCD = '/usr/libexec/samba/samba-dcerpcd';
-const have = installed(SMBD) && installed(DCERPCD) && installed('pdbedit');
-if (!have) console.warn('skipping the smb module tests: samba is not installed (apt-get install samba)');
+const root = process.getuid?.() === 0;
+const have = root && installed(SMBD) && installed(DCERPCD) && installed('pdbedit');
+if (!have)
+  console.warn(
+    root
+      ? 'skipping the smb module tests: samba is not installed (apt-get install samba)'
+      : 'skipping the smb module tests: smbd needs root (it switches to the guest account)',
+  );
 const CORPUS = path.join(sharedDir, 'corpus/nuclei-templates/javascript');
 const USER_PW = 'vigil-smb-pass-1';
 
