@@ -144,6 +144,39 @@ describe('javascript modules: the scan target', () => {
   });
 });
 
+describe('javascript modules: a hostile SMB server', () => {
+  it('a server announcing a 15 MiB message and streaming it is refused at its header, not buffered', async () => {
+    const flood = net.createServer((s) => {
+      s.on('error', () => {});
+      const head = Buffer.alloc(4);
+      head.writeUInt32BE(0x00f00000, 0); // a message of 15 MiB announced, bytes streamed without end
+      s.write(head);
+      const chunk = Buffer.alloc(256 * 1024);
+      const pump = () => {
+        while (!s.destroyed && s.write(chunk));
+      };
+      s.on('drain', pump);
+      pump();
+    });
+    await new Promise<void>((r) => flood.listen(0, '127.0.0.1', () => r()));
+    try {
+      const before = process.memoryUsage().rss;
+      const out = await runTemplateScript(`require('nuclei/smb').SMBClient().ListShares(Host, Port, 'a', 'b')`, {
+        args: { Host: '127.0.0.1', Port: String((flood.address() as net.AddressInfo).port) },
+        template: {},
+        targetHost: '127.0.0.1',
+        callTimeoutMs: 5000,
+        timeoutMs: 20_000,
+      });
+      expect(out.success).toBe(false);
+      expect(out.error).toMatch(/message too large/);
+      expect(process.memoryUsage().rss - before).toBeLessThan(256 * 1024 * 1024);
+    } finally {
+      flood.close();
+    }
+  });
+});
+
 describe('javascript modules: the sandbox caps hold during a module call', () => {
   it('a read that would wait ten minutes ends at the script deadline, and its socket is closed', async () => {
     mode = 'silent';

@@ -38,6 +38,8 @@ export class Wire {
   ) {
     s.on('data', (d: Buffer) => {
       this.buf = this.buf.length === 0 ? d : Buffer.concat([this.buf, d]);
+      // A server that sends more than two messages' worth ahead of what was asked is cut off.
+      if (this.buf.length > 2 * MAX_MESSAGE + 4) s.destroy();
       this.wake?.();
     });
     s.on('close', () => {
