@@ -1,9 +1,11 @@
-// The lab for the javascript protocol: Debian's openssh-server, redis-server, rsync, xrdp, dovecot
+// The lab for the javascript protocol: Debian's openssh-server, redis-server, rsync, samba, xrdp, dovecot
 // (POP3 and IMAP) and postfix started on 127.0.0.1 (installed with apt-get when missing), scanned by
-// `vigil scan` with the corpus's javascript templates. Every (template, server) pair was checked by hand against the server's configuration:
+// `vigil scan` with the corpus's javascript templates. The corpus's LDAP templates dial port 389 whatever the
+// input's port (their URL is "ldap://{{Host}}"), so each slapd runs on 127.0.0.1:389 inside a network namespace
+// of its own, scanned by a `vigil scan` started in that namespace. Every (template, server) pair was checked by hand against the server's configuration:
 // hits must match (with their extracted values where the template extracts), misses must not. Run with
 // `npm run test:lab`.
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -145,7 +147,92 @@ const SPECS = [
     binary: '/usr/sbin/postfix',
     prepare: (dir: string, port: number) => postfixCommand(dir, port),
   },
+  ...(
+    [
+      ['samba-guest', ['map to guest = bad user']],
+      ['samba-smb1', ['map to guest = bad user', 'server min protocol = NT1', 'server max protocol = NT1']],
+      ['samba-strict', ['map to guest = never', 'server signing = mandatory']],
+    ] as const
+  ).map(([name, lines]) => ({
+    name,
+    packages: ['samba'],
+    binary: '/usr/sbin/smbd',
+    prepare: (dir: string, port: number) => samba(dir, port, [...lines]),
+  })),
 ];
+
+/** smbd and samba-dcerpcd (the RPC pipes: the share list) in the foreground, configured in `dir`. */
+function samba(dir: string, port: number, lines: string[]): string[] {
+  for (const d of ['share', 'private', 'state', 'cache', 'lock', 'pid', 'ncalrpc'])
+    mkdirSync(path.join(dir, d), { recursive: true });
+  const conf = path.join(dir, 'smb.conf');
+  writeFileSync(
+    conf,
+    [
+      '[global]',
+      'workgroup = VIGILLAB',
+      'netbios name = VIGILSMB',
+      'server role = standalone server',
+      `smb ports = ${port}`,
+      'interfaces = 127.0.0.1',
+      'bind interfaces only = yes',
+      'disable netbios = yes',
+      'load printers = no',
+      'printing = bsd',
+      'printcap name = /dev/null',
+      'disable spoolss = yes',
+      'rpc start on demand helpers = no',
+      `pid directory = ${dir}/pid`,
+      `lock directory = ${dir}/lock`,
+      `state directory = ${dir}/state`,
+      `cache directory = ${dir}/cache`,
+      `ncalrpc dir = ${dir}/ncalrpc`,
+      `private dir = ${dir}/private`,
+      `passdb backend = tdbsam:${dir}/private/passdb.tdb`,
+      `log file = ${dir}/log.%m`,
+      ...lines,
+      '[labshare]',
+      `path = ${dir}/share`,
+      'comment = lab share',
+      'guest ok = yes',
+      'read only = yes',
+    ].join('\n') + '\n',
+  );
+  return [
+    'sh',
+    '-c',
+    '/usr/libexec/samba/samba-dcerpcd --libexec-rpcds --foreground --no-process-group -s "$0" & exec /usr/sbin/smbd --foreground --no-process-group -s "$0"',
+    conf,
+  ];
+}
+
+/** slapd configurations, each run on 127.0.0.1:389 in its own network namespace. */
+const SLAPD: Record<string, string[]> = {
+  'slapd-anonymous': [],
+  'slapd-no-anonymous': ['disallow bind_anon'],
+};
+
+function slapdConf(dir: string, extra: string[]): string {
+  mkdirSync(path.join(dir, 'db'), { recursive: true });
+  const conf = path.join(dir, 'slapd.conf');
+  writeFileSync(
+    conf,
+    [
+      'include /etc/ldap/schema/core.schema',
+      `pidfile ${dir}/slapd.pid`,
+      `argsfile ${dir}/slapd.args`,
+      'modulepath /usr/lib/ldap',
+      'moduleload back_mdb',
+      ...extra,
+      'database mdb',
+      'suffix "dc=vigil,dc=lab"',
+      'rootdn "cn=admin,dc=vigil,dc=lab"',
+      'rootpw lab-not-a-default-3f9a',
+      `directory ${dir}/db`,
+    ].join('\n') + '\n',
+  );
+  return conf;
+}
 
 interface Pair {
   server: string;
@@ -273,9 +360,160 @@ const HITS: Pair[] = [
     why: "dovecot's +OK greeting; one read holds the greeting or the greeting and CAPA's answer",
     extracted: () => [/Dovecot \(Debian\) ready|^CAPA .*USER/],
   },
+  {
+    server: 'samba-guest',
+    file: 'enumeration/smb/smb-version-detect.yaml',
+    id: 'smb-version-detect',
+    why: 'zgrab2 offers dialect 2.1 only, which Samba accepts',
+    extracted: () => [/^SMB 2\.1$/],
+  },
+  {
+    server: 'samba-guest',
+    file: 'enumeration/smb/smb2-capabilities.yaml',
+    id: 'smb2-capabilities',
+    why: 'DFS, leasing and multi-credit are the 2.1 capabilities Samba sets',
+    extracted: () => [/DFSSupport/],
+  },
+  {
+    server: 'samba-guest',
+    file: 'enumeration/smb/smb2-server-time.yaml',
+    id: 'smb2-server-time',
+    why: 'the negotiate response carries the system time (start time 0 reads as 2009, as in nuclei)',
+    extracted: () => [/^SystemTime: 20\d\d-\d\d-\d\dT[\d:.]+Z ServerStartTime: /],
+  },
+  {
+    server: 'samba-guest',
+    file: 'misconfiguration/smb/smb-signing.yaml',
+    id: 'smb-signing',
+    why: 'signing enabled, not required (Samba standalone default)',
+  },
+  {
+    server: 'samba-guest',
+    file: 'enumeration/smb/smb-os-detect.yaml',
+    id: 'smb-os-detect',
+    why: "the NTLM challenge's version (Samba says 6.1.0, not in the template's table)",
+    extracted: () => [/^\d+\.\d+\.\d+$/],
+  },
+  {
+    server: 'samba-guest',
+    file: 'enumeration/smb/smb-enum.yaml',
+    id: 'smb-enum',
+    why: 'OSVersion and the NetBIOS names from the challenge',
+    extracted: () => [/^NetBIOSComputerName: VIGILSMB$/],
+  },
+  {
+    server: 'samba-guest',
+    file: 'misconfiguration/smb/smb-anonymous-access.yaml',
+    id: 'smb-anonymous-access',
+    why: 'user " " is unknown: map to guest = bad user lists the shares, IPC$ among them',
+  },
+  {
+    server: 'samba-guest',
+    file: 'misconfiguration/smb/smb-shares.yaml',
+    id: 'smb-shares',
+    why: 'the guest mapping again, on the first pair',
+    extracted: () => [/labshare/],
+  },
+  {
+    server: 'samba-guest',
+    file: 'enumeration/smb/smb-default-creds.yaml',
+    id: 'smb-default-creds',
+    why: 'admin/admin is an unknown user, mapped to guest',
+  },
+  {
+    server: 'samba-smb1',
+    file: 'enumeration/smb/smb-v1-supported.yaml',
+    id: 'smb-v1-supported',
+    why: 'server max protocol = NT1',
+  },
+  {
+    server: 'samba-smb1',
+    file: 'detection/samba-detect.yaml',
+    id: 'samba-detect',
+    why: 'SMB 1.0 only; the session setup names the LAN manager',
+    extracted: () => [/^Samba 4\.\d+/],
+  },
+  {
+    server: 'samba-smb1',
+    file: 'enumeration/smb/ntlm-info.yaml',
+    id: 'ntlm-info',
+    why: 'the SMB1 session setup LAN manager string',
+    extracted: () => [/^NTLM: Samba 4\.\d+/],
+  },
+  {
+    server: 'slapd-anonymous',
+    file: 'misconfiguration/ldap/ldap-anonymous-login-detect.yaml',
+    id: 'ldap-anonymous-login-detect',
+    why: 'slapd accepts anonymous binds by default',
+  },
+  {
+    server: 'slapd-anonymous',
+    file: 'enumeration/ldap/ldap-metadata.yaml',
+    id: 'ldap-metadata',
+    why: 'the root DSE is readable; BaseDN is "dc=" + the realm, which the template fills with the port',
+    extracted: () => [/^BaseDN: dc=389$/, /^DnsHostName: $/],
+  },
+  {
+    server: 'slapd-no-anonymous',
+    file: 'enumeration/ldap/ldap-metadata.yaml',
+    id: 'ldap-metadata',
+    why: 'disallow bind_anon refuses the bind, not an unbound search of the root DSE',
+  },
 ];
 
 const MISSES: Pair[] = [
+  {
+    server: 'samba-guest',
+    file: 'enumeration/smb/smb-v1-supported.yaml',
+    id: 'smb-v1-supported',
+    why: 'SMB1 off (Samba answers the SMB1 negotiate choosing no dialect)',
+  },
+  { server: 'samba-guest', file: 'detection/samba-detect.yaml', id: 'samba-detect', why: 'not SMB1' },
+  { server: 'samba-guest', file: 'enumeration/smb/ntlm-info.yaml', id: 'ntlm-info', why: 'no SMB1 session setup' },
+  {
+    server: 'samba-guest',
+    file: 'enumeration/smb/smb-enum-domains.yaml',
+    id: 'smb-enum-domains',
+    why: 'a standalone server names no DNS domain',
+  },
+  {
+    server: 'samba-strict',
+    file: 'misconfiguration/smb/smb-signing.yaml',
+    id: 'smb-signing',
+    why: 'server signing = mandatory',
+  },
+  {
+    server: 'samba-strict',
+    file: 'misconfiguration/smb/smb-anonymous-access.yaml',
+    id: 'smb-anonymous-access',
+    why: 'map to guest = never: the unknown user is refused',
+  },
+  {
+    server: 'samba-strict',
+    file: 'misconfiguration/smb/smb-shares.yaml',
+    id: 'smb-shares',
+    why: 'no guest, no listed pair is a user',
+  },
+  {
+    server: 'samba-strict',
+    file: 'enumeration/smb/smb-default-creds.yaml',
+    id: 'smb-default-creds',
+    why: 'no guest, no listed pair is a user',
+  },
+  { server: 'samba-smb1', file: 'misconfiguration/smb/smb-signing.yaml', id: 'smb-signing', why: 'no SMB2' },
+  { server: 'redis-open', file: 'enumeration/smb/smb-version-detect.yaml', id: 'smb-version-detect', why: 'not SMB' },
+  {
+    server: 'slapd-no-anonymous',
+    file: 'misconfiguration/ldap/ldap-anonymous-login-detect.yaml',
+    id: 'ldap-anonymous-login-detect',
+    why: 'disallow bind_anon',
+  },
+  {
+    server: 'slapd-anonymous',
+    file: 'default-logins/ldap-default-login.yaml',
+    id: 'ldap-default-login',
+    why: '"admin" is no DN: slapd refuses the bind',
+  },
   {
     server: 'sshd-keys',
     file: 'enumeration/ssh/ssh-password-auth.yaml',
@@ -351,13 +589,10 @@ describe.skipIf(!existsSync(corpus) || process.getuid?.() !== 0)(
     let events: Event[] = [];
     let stderr = '';
 
-    beforeAll(async () => {
-      installMissing(SPECS);
-      dir = mkdtempSync(path.join(tmpdir(), 'vigil-lab-js-'));
-      servers = await startAll(dir, SPECS);
-      const files = [...new Set([...HITS, ...MISSES].map((p) => path.join(corpus, p.file)))];
-      const targets = [...servers.values()].map((s) => `127.0.0.1:${new URL(s.url).port}`);
+    /** `vigil scan -j` of `files` against `targets`, under the loopback guard; `prefix` runs it elsewhere (nsenter). */
+    async function vigilScan(files: string[], targets: string[], prefix: string[] = []): Promise<Event[]> {
       const args = [
+        process.execPath,
         path.join(root, 'bin/vigil.mjs'),
         'scan',
         '-j',
@@ -370,11 +605,12 @@ describe.skipIf(!existsSync(corpus) || process.getuid?.() !== 0)(
         ...files.flatMap((f) => ['-t', f]),
         ...targets.flatMap((u) => ['-u', u]),
       ];
-      const log = path.join(dir, 'guard.log');
+      const [cmd, ...rest] = [...prefix, ...args];
+      const log = path.join(dir, `guard-${Math.random().toString(36).slice(2)}.log`);
       const out = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
         execFile(
-          process.execPath,
-          args,
+          cmd!,
+          rest,
           {
             cwd: root,
             timeout: 240_000,
@@ -385,22 +621,87 @@ describe.skipIf(!existsSync(corpus) || process.getuid?.() !== 0)(
             resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr: err2 }),
         );
       });
-      stderr = out.stderr;
+      stderr += out.stderr;
       if (out.code !== 0) throw new Error(`vigil scan failed (${out.code}): ${out.stderr.slice(-2000)}`);
-      events = out.stdout
+      const strays = existsSync(log) ? readFileSync(log, 'utf8').trim() : '';
+      if (strays) throw new Error(`the scan reached beyond 127.0.0.1:\n${strays}`);
+      return out.stdout
         .split('\n')
         .filter(Boolean)
         .map((l) => JSON.parse(l) as Event);
-      const strays = existsSync(log) ? readFileSync(log, 'utf8').trim() : '';
-      if (strays) throw new Error(`the scan reached beyond 127.0.0.1:\n${strays}`);
+    }
+
+    /**
+     * Each slapd on 127.0.0.1:389 in a network namespace of its own (held by a `sleep` started with
+     * `unshare --net`), and a `vigil scan` of the LDAP templates run in it with nsenter.
+     */
+    async function ldapLab(): Promise<void> {
+      const files = [...new Set([...HITS, ...MISSES].filter((p) => p.server in SLAPD).map((p) => p.file))];
+      for (const [name, extra] of Object.entries(SLAPD)) {
+        const holder = spawn('unshare', ['--net', 'sleep', '3600'], { stdio: 'ignore', detached: true });
+        stops.push(() => holder.kill('SIGKILL'));
+        const ns = ['nsenter', '-t', String(holder.pid), '-n'];
+        await new Promise((r) => setTimeout(r, 100)); // the holder has entered its namespace
+        const up = spawnSync(ns[0]!, [...ns.slice(1), 'ip', 'link', 'set', 'lo', 'up'], { encoding: 'utf8' });
+        if (up.status !== 0) throw new Error(`network namespace: ${up.stderr}`);
+        const conf = slapdConf(path.join(dir, name), extra);
+        const slapd = spawn(
+          ns[0]!,
+          [...ns.slice(1), '/usr/sbin/slapd', '-d', '0', '-f', conf, '-h', 'ldap://127.0.0.1:389/'],
+          {
+            stdio: 'ignore',
+            detached: true,
+          },
+        );
+        stops.push(() => {
+          try {
+            process.kill(-slapd.pid!, 'SIGTERM');
+          } catch {
+            // already gone
+          }
+        });
+        for (let i = 0; ; i++) {
+          const probe = spawnSync(ns[0]!, [...ns.slice(1), 'bash', '-c', 'exec 3<>/dev/tcp/127.0.0.1/389'], {
+            stdio: 'ignore',
+          });
+          if (probe.status === 0) break;
+          if (i > 100) throw new Error(`${name} did not listen on 127.0.0.1:389 in its namespace`);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        nsEvents.set(
+          name,
+          await vigilScan(
+            files.map((f) => path.join(corpus, f)),
+            ['127.0.0.1:389'],
+            ns,
+          ),
+        );
+      }
+    }
+
+    const nsEvents = new Map<string, Event[]>();
+    const stops: (() => void)[] = [];
+
+    beforeAll(async () => {
+      installMissing([...SPECS, { name: 'slapd', packages: ['slapd'], binary: '/usr/sbin/slapd', prepare: () => [] }]);
+      dir = mkdtempSync(path.join(tmpdir(), 'vigil-lab-js-'));
+      servers = await startAll(dir, SPECS);
+      const files = [
+        ...new Set([...HITS, ...MISSES].filter((p) => !(p.server in SLAPD)).map((p) => path.join(corpus, p.file))),
+      ];
+      const targets = [...servers.values()].map((s) => `127.0.0.1:${new URL(s.url).port}`);
+      events = await vigilScan(files, targets);
+      await ldapLab();
     }, 600_000);
 
     afterAll(async () => {
+      for (const stop of stops) stop();
       await Promise.all([...(servers?.values() ?? [])].map((s) => s.stop()));
       if (dir) rmSync(dir, { recursive: true, force: true });
     });
 
     const eventsFor = (p: Pair) => {
+      if (p.server in SLAPD) return (nsEvents.get(p.server) ?? []).filter((e) => e['template-id'] === p.id);
       const port = new URL(servers.get(p.server)!.url).port;
       return events.filter((e) => e['template-id'] === p.id && String(e['matched-at']).endsWith(`:${port}`));
     };

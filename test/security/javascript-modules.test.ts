@@ -109,6 +109,11 @@ function calls(addr: (host: string) => string) {
     'mssql-query': `require('nuclei/mssql').MSSQLClient().ExecuteQuery(${h('h')}, Port, 'sa', 'x', 'master', 'select 1')`,
     oracle: `if (!require('nuclei/oracle').IsOracle(${h('h')}, Port).IsOracle) throw new Error('no oracle')`,
     pop3: `if (!require('nuclei/pop3').IsPOP3(${h('h')}, Port).IsPOP3) throw new Error('no pop3')`,
+    ldap: `require('nuclei/ldap').Client('ldap://' + ${h('hp')}, 'x').Authenticate('', '')`,
+    ldaps: `new (require('nuclei/ldap').Client)('ldaps://' + ${h('hp')}, 'x')`,
+    'smb-info': `if (require('nuclei/smb').SMBClient().ConnectSMBInfoMode(${h('h')}, Port) === null) throw new Error('no smb')`,
+    'smb-meta': `require('nuclei/smb').SMBClient().ListSMBv2Metadata(${h('h')}, Port)`,
+    'smb-shares': `require('nuclei/smb').SMBClient().ListShares(${h('h')}, Port, 'guest', '')`,
     smtp: `const smtp = require('nuclei/smtp'); new smtp.Client(${h('h')}, Port).SendMail(new smtp.SMTPMessage().From('a@b.c').To('d@e.f').Body('x'))`,
   };
 }
@@ -144,6 +149,39 @@ describe('javascript modules: the scan target', () => {
   it('the fs module is refused', async () => {
     const events = await scan([tpl('fs', `require('nuclei/fs').ReadFile('/etc/passwd')`)]);
     expect(String(events[0]?.response)).toMatch(/fs module is refused/);
+  });
+});
+
+describe('javascript modules: a hostile SMB server', () => {
+  it('a server announcing a 15 MiB message and streaming it is refused at its header, not buffered', async () => {
+    const flood = net.createServer((s) => {
+      s.on('error', () => {});
+      const head = Buffer.alloc(4);
+      head.writeUInt32BE(0x00f00000, 0); // a message of 15 MiB announced, bytes streamed without end
+      s.write(head);
+      const chunk = Buffer.alloc(256 * 1024);
+      const pump = () => {
+        while (!s.destroyed && s.write(chunk));
+      };
+      s.on('drain', pump);
+      pump();
+    });
+    await new Promise<void>((r) => flood.listen(0, '127.0.0.1', () => r()));
+    try {
+      const before = process.memoryUsage().rss;
+      const out = await runTemplateScript(`require('nuclei/smb').SMBClient().ListShares(Host, Port, 'a', 'b')`, {
+        args: { Host: '127.0.0.1', Port: String((flood.address() as net.AddressInfo).port) },
+        template: {},
+        targetHost: '127.0.0.1',
+        callTimeoutMs: 5000,
+        timeoutMs: 20_000,
+      });
+      expect(out.success).toBe(false);
+      expect(out.error).toMatch(/message too large/);
+      expect(process.memoryUsage().rss - before).toBeLessThan(256 * 1024 * 1024);
+    } finally {
+      flood.close();
+    }
   });
 });
 

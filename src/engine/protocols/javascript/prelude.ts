@@ -12,7 +12,7 @@ export const REFUSED_MODULES: Record<string, string> = {
 };
 
 /** Modules a script may require, beside the refused ones (docs/protocols.md lists what each supports). */
-export const MODULES = ['net', 'bytes', 'structs', 'redis', 'ssh', 'postgres', 'mysql', 'rsync', 'smtp'];
+export const MODULES = ['net', 'bytes', 'structs', 'redis', 'ssh', 'postgres', 'mysql', 'rsync', 'smtp', 'ldap', 'smb'];
 MODULES.push('rdp', 'mssql', 'oracle', 'pop3');
 
 export const PRELUDE = String.raw`
@@ -223,6 +223,58 @@ function SMTPMessage() {
   return self;
 }
 modules['nuclei/smtp'] = { Client: SmtpClient, SMTPMessage };
+// nuclei/ldap: the client connects when made (with or without new); its config is accepted, not applied.
+function LdapClient(url, realm) {
+  const id = op('ldap.Open', url, realm);
+  const info = op('ldap.Info', id);
+  const c = (name) => (...a) => op('ldap.' + name, id, ...a);
+  const self = {
+    Host: '', Port: 0, Realm: info.Realm, BaseDN: info.BaseDN,
+    Authenticate: c('Authenticate'), AuthenticateWithNTLMHash: c('AuthenticateWithNTLMHash'),
+    Search: c('Search'), AdvancedSearch: c('AdvancedSearch'), CollectMetadata: c('CollectMetadata'),
+    GetVersion: c('GetVersion'), FindADObjects: c('FindADObjects'), Close: c('Close'),
+  };
+  const find = (...f) => () => self.FindADObjects(f.length === 1 ? f[0] : LDAP.JoinFilters(...f));
+  const F = LDAP;
+  Object.assign(self, {
+    GetADUsers: find(F.FilterIsPerson),
+    GetADActiveUsers: find(F.FilterIsPerson, F.FilterAccountEnabled),
+    GetADUserWithNeverExpiringPasswords: find(F.FilterIsPerson, F.FilterDontExpirePassword),
+    GetADUserTrustedForDelegation: find(F.FilterIsPerson, F.FilterTrustedForDelegation),
+    GetADUserWithPasswordNotRequired: find(F.FilterIsPerson, F.FilterPasswordNotRequired),
+    GetADGroups: find(F.FilterIsGroup),
+    GetADDCList: find(F.FilterIsComputer, F.FilterAccountEnabled, F.FilterServerTrustAccount),
+    GetADAdmins: find(F.FilterIsPerson, F.FilterAccountEnabled, F.FilterIsAdmin),
+    GetADUserKerberoastable: find(F.FilterIsPerson, F.FilterAccountEnabled, F.FilterHasServicePrincipalName),
+    GetADUserAsRepRoastable: find(F.FilterIsPerson, F.FilterDontRequirePreauth),
+  });
+  return self;
+}
+const UAC = (n) => '(userAccountControl:1.2.840.113556.1.4.803:=' + n + ')';
+const LDAP = {
+  Client: LdapClient, NewClient: LdapClient,
+  Config: function Config() { return { Timeout: 0, ServerName: '', Upgrade: false }; },
+  Metadata: function Metadata() { return { BaseDN: '', Domain: '', DefaultNamingContext: '', DomainFunctionality: '', ForestFunctionality: '', DomainControllerFunctionality: '', DnsHostName: '' }; },
+  JoinFilters: (...f) => '(&' + f.map(Str).join('') + ')',
+  NegativeFilter: (f) => '(!' + Str(f) + ')',
+  DecodeADTimestamp: (v) => op('ldap.DecodeADTimestamp', Str(v ?? '')),
+  DecodeZuluTimestamp: (v) => op('ldap.DecodeZuluTimestamp', Str(v ?? '')),
+  DecodeSID: (v) => op('ldap.DecodeSID', Str(v ?? '')),
+  FilterIsPerson: '(objectCategory=person)', FilterIsGroup: '(objectCategory=group)',
+  FilterIsComputer: '(objectCategory=computer)', FilterIsAdmin: '(adminCount=1)',
+  FilterHasServicePrincipalName: '(servicePrincipalName=*)', FilterLogonScript: UAC(1),
+  FilterAccountDisabled: UAC(2), FilterAccountEnabled: '(!' + UAC(2) + ')', FilterHomedirRequired: UAC(8),
+  FilterLockout: UAC(16), FilterPasswordNotRequired: UAC(32), FilterPasswordCantChange: UAC(64),
+  FilterCanSendEncryptedPassword: UAC(128), FilterIsDuplicateAccount: UAC(256), FilterIsNormalAccount: UAC(512),
+  FilterInterdomainTrustAccount: UAC(2048), FilterWorkstationTrustAccount: UAC(4096),
+  FilterServerTrustAccount: UAC(8192), FilterDontExpirePassword: UAC(65536), FilterMnsLogonAccount: UAC(131072),
+  FilterSmartCardRequired: UAC(262144), FilterTrustedForDelegation: UAC(524288), FilterNotDelegated: UAC(1048576),
+  FilterUseDesKeyOnly: UAC(2097152), FilterDontRequirePreauth: UAC(4194304), FilterPasswordExpired: UAC(8388608),
+  FilterTrustedToAuthForDelegation: UAC(16777216), FilterPartialSecretsAccount: UAC(67108864),
+};
+modules['nuclei/ldap'] = LDAP;
+const SMB_FNS = ['ConnectSMBInfoMode', 'ListSMBv2Metadata', 'ListShares', 'DetectSMBGhost'];
+modules['nuclei/smb'] = { SMBClient: function SMBClient() { return hostFns('smb', SMB_FNS); } };
 const loaded = {};
 define('require', function require(name) {
   const n = Str(name);

@@ -20,6 +20,8 @@ import { rdpOps } from './modules/rdp.ts';
 import { mssqlOps } from './modules/mssql.ts';
 import { oracleOps } from './modules/oracle.ts';
 import { pop3Ops } from './modules/pop3.ts';
+import { ldapOps } from './modules/ldap.ts';
+import { smbOps } from './modules/smb.ts';
 import type { ConnectGuard } from '../../net/guard.ts';
 
 const OPS: Record<string, HostOp> = {
@@ -35,6 +37,8 @@ const OPS: Record<string, HostOp> = {
   ...mssqlOps,
   ...oracleOps,
   ...pop3Ops,
+  ...ldapOps,
+  ...smbOps,
   Rand: (_env, [n]) => randomBytes(Math.max(0, Math.min(Number(n) || 0, 65536))),
   RandInt: () => randomInt(0, 2 ** 48 - 1),
   'bytes.Hexdump': (_env, [b]) => hexDump(bytesOf(b)),
