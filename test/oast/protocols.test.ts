@@ -8,7 +8,7 @@ import net, { type AddressInfo } from 'node:net';
 import { Resolver } from 'node:dns/promises';
 import { startOast, type OastServer } from '../../src/oast/index.ts';
 import { oastConfigFromEnv } from '../../src/oast/config.ts';
-import { runScan, type ScanStats } from '../../src/engine/runner.ts';
+import { runScan, usesInteractsh, type ScanStats } from '../../src/engine/runner.ts';
 import type { ResultEvent } from '../../src/engine/output/types.ts';
 import type { Template } from '../../src/engine/template/types.ts';
 import { corpusTemplate } from '../helpers/templates.ts';
@@ -230,5 +230,12 @@ describe.skipIf(!haveCorpus)('interactsh markers in network and javascript templ
     expect(ev['template-id']).toBe('CVE-2023-46604');
     expect(ev.interaction?.protocol).toBe('dns');
     expect(ev.interaction?.['full-id']).toMatch(/^[a-z0-9]+\.[a-z0-9]{33}$/);
+  });
+
+  it('a scan registers with the interactsh server for tcp and javascript templates too (not for others)', () => {
+    expect(usesInteractsh(corpusTemplate('network/vulnerabilities/clockwatch-enterprise-rce.yaml'))).toBe(true);
+    expect(usesInteractsh(corpusTemplate('javascript/cves/2021/CVE-2021-35394.yaml'))).toBe(true);
+    expect(usesInteractsh(corpusTemplate('http/vulnerabilities/generic/oob-header-based-interaction.yaml'))).toBe(true);
+    expect(usesInteractsh(corpusTemplate('network/detection/apache-activemq-detect.yaml'))).toBe(false);
   });
 });
