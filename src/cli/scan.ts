@@ -201,7 +201,8 @@ async function interactshFor(
     evictionSeconds: flags.interactionsEviction || undefined,
   };
   if (flags.interactshServer) return { options: { server: flags.interactshServer, ...waiting } };
-  const needed = templates.some((t) => JSON.stringify([t.http, t.variables]).includes('interactsh-url'));
+  const { usesInteractsh } = await import('../engine/index.ts');
+  const needed = templates.some(usesInteractsh);
   if (!needed) return {};
   const { oastConfigFromEnv, startOast } = await import('../oast/index.ts');
   let config;

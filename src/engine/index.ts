@@ -22,6 +22,10 @@ export { signatureRefusal, needsSignature, type SignaturePolicy } from './runner
 // Running: a scan (targets x templates, results through callbacks), one template on one target, why a
 // template cannot run here, and closing the pooled connections when a process is done.
 export { runScan, executeTemplate, unsupportedReason, closeClients } from './runner.ts';
+/** Whether a template fills {{interactsh-url}} (its scan registers with an interactsh server). */
+export { usesInteractsh } from './runner.ts';
+/** The interactsh client API's operations, for a caller relaying them another way (InteractshOptions.transport). */
+export type { OastTransport, OastOperation } from './oast/client.ts';
 export type {
   ScanOptions,
   InteractshOptions,

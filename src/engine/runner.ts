@@ -226,10 +226,14 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
   return stats;
 }
 
-/** Whether a template's http requests use an interactsh marker (only http blocks fill them). */
-function usesInteractsh(t: Template): boolean {
-  if (!t.http.length) return false;
-  return JSON.stringify([t.http, t.variables]).includes('interactsh-url');
+/** The protocols whose blocks fill {{interactsh-url}} (nuclei's: http, network, javascript; code is not run here). */
+const OAST_PROTOCOLS = new Set(['tcp', 'javascript']);
+
+/** Whether a template has a block that fills an interactsh marker (so its scan needs a registration). */
+export function usesInteractsh(t: Template): boolean {
+  const other = t.other.filter((b) => OAST_PROTOCOLS.has(b.protocol)).map((b) => b.raw);
+  if (!t.http.length && !other.length) return false;
+  return JSON.stringify([t.http, other, t.variables]).includes('interactsh-url');
 }
 
 /** The scan's interactsh client, registered when a template needs one; a failure is said, not thrown. */
@@ -245,6 +249,7 @@ async function interactshFor(opts: ScanOptions, runnable: Template[]): Promise<O
       cooldownMs: (i.cooldownSeconds ?? 5) * 1000,
       evictionMs: (i.evictionSeconds ?? 60) * 1000,
       onNotice: opts.onNotice,
+      transport: i.transport,
     });
   } catch (err) {
     opts.onNotice?.(

@@ -67,7 +67,11 @@ export class TestInteractshClient {
   async poll(): Promise<PolledInteraction[]> {
     const res = await this.pollRaw();
     if (res.status !== 200) throw new Error(`poll: ${res.status} ${await res.text()}`);
-    const body = (await res.json()) as { data: string[] | null; aes_key: string };
+    return this.decrypt((await res.json()) as { data: string[] | null; aes_key: string });
+  }
+
+  /** The interactions of a poll's answer, opened with this client's private key. */
+  decrypt(body: { data: string[] | null; aes_key: string }): PolledInteraction[] {
     if (!body.data?.length) return [];
     const key = crypto.privateDecrypt(
       { key: this.keys.privateKey, padding: crypto.constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },

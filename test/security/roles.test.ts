@@ -56,6 +56,10 @@ const EXCEPTIONS: Record<string, Who[] | 'public' | 'agent'> = {
   'POST /v1/agents/me/results': 'agent',
   'POST /v1/agents/me/complete': 'agent',
   'POST /v1/agents/me/release': 'agent',
+  // Its out-of-band checks, relayed to the platform's OAST server (test/security/agent-oast.test.ts).
+  'POST /v1/agents/me/oast/register': 'agent',
+  'POST /v1/agents/me/oast/poll': 'agent',
+  'POST /v1/agents/me/oast/deregister': 'agent',
 };
 
 /**

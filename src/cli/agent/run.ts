@@ -10,6 +10,7 @@ import {
   parseTemplate,
   runScan,
   setDebugOutput,
+  type InteractshOptions,
   type SecretApplier,
   type Template,
 } from '../../engine/index.ts';
@@ -82,15 +83,33 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
     );
     client.agentKey = reg.key;
   }
-  const hello = await client.call<{ id: string; name: string; team_id: string; lease_seconds: number }>(
-    '/v1/agents/me/heartbeat',
-    {
-      version: VERSION,
-      ...(o.tags.length ? { tags: o.tags } : {}),
-      ...(o.networks.length ? { networks: o.networks } : {}),
-    },
-  );
+  const hello = await client.call<{
+    id: string;
+    name: string;
+    team_id: string;
+    lease_seconds: number;
+    oast_domain?: string;
+  }>('/v1/agents/me/heartbeat', {
+    version: VERSION,
+    ...(o.tags.length ? { tags: o.tags } : {}),
+    ...(o.networks.length ? { networks: o.networks } : {}),
+  });
   say(`agent ${hello.name} (${hello.id}) of team ${hello.team_id} connected to ${client.base}`);
+
+  // Out-of-band checks ({{interactsh-url}}) use the platform's OAST server, registered and polled through
+  // the API (the agent needs no other way out to it, and never its token). Registration is retried as any
+  // call; a poll that fails is tried again at the next interval.
+  const interactsh: InteractshOptions | undefined = hello.oast_domain
+    ? {
+        server: client.base,
+        domain: hello.oast_domain,
+        transport: (op, fields) =>
+          op === 'register'
+            ? client.call(`/v1/agents/me/oast/${op}`, fields)
+            : client.once(`/v1/agents/me/oast/${op}`, fields),
+      }
+    : undefined;
+  if (interactsh) say(`out-of-band checks through the server's OAST domain ${hello.oast_domain}`);
 
   const active = new Map<string, AbortController>();
   const cache = new Map<string, Parsed>();
@@ -176,6 +195,10 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
           headers: w.options.headers,
           socks5Proxy: proxy,
           secrets: useSecrets,
+          interactsh,
+          onNotice: (m) => {
+            if (m.startsWith('interactsh')) say(m);
+          },
           signal: stop.signal,
           workflowSource: memoryWorkflowSource(p.deps),
           onResult: (ev) => batches.result(ev),

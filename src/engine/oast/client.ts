@@ -38,7 +38,16 @@ export interface OastClientOptions {
   evictionMs?: number;
   /** Problems worth saying once (a failed poll). */
   onNotice?: (message: string) => void;
+  /**
+   * Another way to the server's client API than HTTP to `server` (a `vigil agent` relays through the
+   * platform's API): called with the operation and its fields, returns the server's JSON answer.
+   */
+  transport?: OastTransport;
 }
+
+/** The interactsh client API's three operations, with interactsh's field names. */
+export type OastOperation = 'register' | 'poll' | 'deregister';
+export type OastTransport = (op: OastOperation, fields: Record<string, string>) => Promise<unknown>;
 
 /** Returns true when the interaction settled the wait (no more are handed to it). */
 export type InteractionHandler = (i: OastInteraction) => boolean;
@@ -136,7 +145,7 @@ export class OastClient {
     // interactsh sends the PKIX (SubjectPublicKeyInfo) DER under an "RSA PUBLIC KEY" label, base64 again.
     const der = c.publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
     const pem = `-----BEGIN RSA PUBLIC KEY-----\n${der.match(/.{1,64}/g)!.join('\n')}\n-----END RSA PUBLIC KEY-----\n`;
-    await c.call('/register', {
+    await c.call('register', {
       'public-key': Buffer.from(pem).toString('base64'),
       'secret-key': c.secret,
       'correlation-id': c.correlationId,
@@ -187,15 +196,14 @@ export class OastClient {
     clearInterval(this.timer);
     this.waits.clear();
     this.unclaimed.clear();
-    await this.call('/deregister', { 'correlation-id': this.correlationId, 'secret-key': this.secret }).catch(() => {});
+    await this.call('deregister', { 'correlation-id': this.correlationId, 'secret-key': this.secret }).catch(() => {});
   }
 
   private async pollOnce(): Promise<void> {
     if (this.closed) return;
     let body: { data?: unknown; aes_key?: unknown };
     try {
-      const q = `/poll?id=${this.correlationId}&secret=${encodeURIComponent(this.secret)}`;
-      body = (await this.call(q)) as typeof body;
+      body = ((await this.call('poll', { id: this.correlationId, secret: this.secret })) ?? {}) as typeof body;
     } catch (err) {
       if (!this.noticed) this.o.onNotice?.(`interactsh: polling ${this.base.origin} failed: ${(err as Error).message}`);
       this.noticed = true;
@@ -244,7 +252,11 @@ export class OastClient {
     else if (this.unclaimed.size < 5000) this.unclaimed.set(id, { items: [i], until: Date.now() + UNCLAIMED_MS });
   }
 
-  private async call(path: string, json?: unknown): Promise<unknown> {
+  private async call(op: OastOperation, fields: Record<string, string>): Promise<unknown> {
+    if (this.o.transport) return this.o.transport(op, fields);
+    // interactsh's API: polling is a GET with the id and secret in the query, the others POST JSON.
+    const path = op === 'poll' ? `/poll?${new URLSearchParams(fields)}` : `/${op}`;
+    const json = op === 'poll' ? undefined : fields;
     const headers: Record<string, string> = {};
     if (this.o.token) headers.authorization = this.o.token;
     if (json !== undefined) headers['content-type'] = 'application/json';

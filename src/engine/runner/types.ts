@@ -5,6 +5,7 @@ import type { ResultEvent } from '../output/types.ts';
 import type { SecretApplier } from '../protocols/http/types.ts';
 import type { EgressPolicy } from '../net/policy.ts';
 import type { SignaturePolicy } from './signature-gate.ts';
+import type { OastTransport } from '../oast/client.ts';
 
 export type { SecretApplier, ResultEvent };
 
@@ -38,6 +39,11 @@ export interface InteractshOptions {
   cooldownSeconds?: number;
   /** How long a request waits for its interaction (-interactions-eviction, default 60). Seconds. */
   evictionSeconds?: number;
+  /**
+   * Another way to the server's client API than HTTP to `server`: `vigil agent` relays registration and
+   * polling through the platform's API (`server` then only names it in messages).
+   */
+  transport?: OastTransport;
 }
 
 export interface ScanOptions extends SignaturePolicy {

@@ -16,6 +16,7 @@ import {
   type ResultEvent,
 } from '../scans/agent-work.ts';
 import * as agents from './service.ts';
+import { agentOastDomain, relayOast } from './oast-relay.ts';
 
 const Tags = Type.Array(Type.String({ maxLength: 63 }), { maxItems: 50 });
 const Networks = Type.Array(Type.String({ maxLength: 253 }), { maxItems: 500 });
@@ -181,6 +182,12 @@ export const agentRoutes: FastifyPluginAsyncTypebox = async (app) => {
             team_id: Type.String(),
             lost: Type.Array(Type.String(), { description: 'leases no longer held: stop those chunks' }),
             lease_seconds: Type.Integer(),
+            oast_domain: Type.Optional(
+              Type.String({
+                description:
+                  "the platform's OAST domain: out-of-band checks register through /v1/agents/me/oast/*; absent when it has none",
+              }),
+            ),
           }),
           ...errorResponses(400, 401),
         },
@@ -190,7 +197,15 @@ export const agentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const agent = await asAgent(req);
       await agents.declareAgent(ctx, agent, req.body);
       const lost = await renewAgentLeases(ctx, agent, req.body.leases ?? []);
-      return { id: agent.id, name: agent.name, team_id: agent.teamId, lost, lease_seconds: AGENT_LEASE_SECONDS };
+      const oastDomain = agentOastDomain(ctx);
+      return {
+        id: agent.id,
+        name: agent.name,
+        team_id: agent.teamId,
+        lost,
+        lease_seconds: AGENT_LEASE_SECONDS,
+        ...(oastDomain ? { oast_domain: oastDomain } : {}),
+      };
     },
   );
 
@@ -271,5 +286,72 @@ export const agentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => ({ released: await releaseAgentLease(ctx, await asAgent(req), req.body.lease) }),
+  );
+
+  // ---- out-of-band checks: the agent's interactsh clients, relayed to the platform's OAST server ----
+
+  const CorrelationId = Type.String({ pattern: '^[a-z0-9]{20}$', description: 'interactsh correlation id' });
+  const Secret = Type.String({ minLength: 8, maxLength: 200 });
+  const oastErrors = errorResponses(400, 401, 404, 502);
+  app.post(
+    '/v1/agents/me/oast/register',
+    {
+      ...agentOnly,
+      schema: {
+        tags,
+        summary: "Agent: register an interactsh client with the platform's OAST server (relayed; docs/oast.md)",
+        body: Type.Object({
+          'public-key': Type.String({ minLength: 1, maxLength: 8192, description: 'base64 of a PEM RSA public key' }),
+          'secret-key': Secret,
+          'correlation-id': CorrelationId,
+        }),
+        response: { 200: Type.Object({ message: Type.String() }), ...oastErrors },
+      },
+    },
+    async (req) => {
+      await relayOast(ctx, await asAgent(req), 'register', req.body);
+      return { message: 'registration successful' };
+    },
+  );
+
+  app.post(
+    '/v1/agents/me/oast/poll',
+    {
+      ...agentOnly,
+      schema: {
+        tags,
+        summary: 'Agent: the sealed interactions of one of its interactsh clients (relayed; handed over once)',
+        body: Type.Object({ id: CorrelationId, secret: Secret }),
+        response: {
+          200: Type.Object({
+            data: Type.Array(Type.String(), { description: 'interactions, AES-256 sealed for the client' }),
+            aes_key: Type.String({ description: "the client's AES key, wrapped with its RSA key (RSA-OAEP, SHA-256)" }),
+          }),
+          ...oastErrors,
+        },
+      },
+    },
+    async (req) => {
+      const body = await relayOast(ctx, await asAgent(req), 'poll', req.body);
+      const data = Array.isArray(body.data) ? body.data.filter((d): d is string => typeof d === 'string') : [];
+      return { data, aes_key: typeof body.aes_key === 'string' ? body.aes_key : '' };
+    },
+  );
+
+  app.post(
+    '/v1/agents/me/oast/deregister',
+    {
+      ...agentOnly,
+      schema: {
+        tags,
+        summary: 'Agent: drop one of its interactsh clients and its interactions (relayed)',
+        body: Type.Object({ 'correlation-id': CorrelationId, 'secret-key': Secret }),
+        response: { 200: Type.Object({ message: Type.String() }), ...oastErrors },
+      },
+    },
+    async (req) => {
+      await relayOast(ctx, await asAgent(req), 'deregister', req.body);
+      return { message: 'deregistration successful' };
+    },
   );
 };

@@ -11,6 +11,7 @@ import type {
   Template,
 } from '../../template/types.ts';
 import type { ResultEvent } from '../../output/types.ts';
+import type { OastInteraction } from '../../oast/client.ts';
 import { render as dslRender, unresolvedVariables } from '../../dsl/index.ts';
 import { runOperators } from '../../operators/index.ts';
 import { isPendingIO, fulfillPendingIO } from '../../dsl/functions/network.ts';
@@ -21,6 +22,7 @@ import { inputVariables } from '../http/input.ts';
 import { requestVars } from '../http/vars.ts';
 import { combinations } from '../http/payloads.ts';
 import type { BlockContext } from '../types.ts';
+import { interactionValues, oastMarkers, readsInteractions } from '../http/oast.ts';
 
 export { combinations, inputVariables };
 
@@ -59,8 +61,68 @@ export function blockVars(
   ctx: BlockContext,
   builtins: Record<string, string>,
   combo: Record<string, string>,
+  oast?: OastNames,
 ): Record<string, unknown> {
-  return requestVars(ctx.t, builtins, ctx.shared, combo, ctx.o.vars, render);
+  return requestVars(ctx.t, builtins, ctx.shared, combo, ctx.o.vars, render, oast?.seed);
+}
+
+/** The interactsh names of one request: the values its markers take, and the names to wait on. */
+export interface OastNames {
+  names: string[];
+  seed: Record<string, string>;
+}
+
+/**
+ * Fresh interactsh names for one request (nuclei's rules, as http's: one per marker name) when the scan
+ * has an interactsh client and the request's texts, the template's variables or the payload values use a
+ * marker; undefined otherwise (without a client the markers stay and the request fails as unresolved).
+ */
+export function oastNamesFor(ctx: BlockContext, texts: string[], combo: Record<string, string>): OastNames | undefined {
+  const client = ctx.o.oast;
+  if (!client) return undefined;
+  const markers = oastMarkers([...texts, ...Object.values(ctx.t.variables), ...Object.values(combo)].join('\n'));
+  if (markers.length === 0) return undefined;
+  const names = markers.map(() => client.newUrl());
+  return { names, seed: Object.fromEntries(markers.map((m, i) => [m, names[i]!])) };
+}
+
+/**
+ * The response of a request that carried interactsh names, when the block's operators read interactsh
+ * values: instead of running now, the operators run on each interaction with one of the names (the
+ * scan's client polls until its cooldown), over the response's values and the interaction's; the first
+ * that matches reports, with the interaction on its events. False when the operators do not wait (the
+ * caller runs them at once, as for any response).
+ */
+export function awaitInteraction(
+  ctx: BlockContext,
+  protocol: string,
+  b: CommonBlock,
+  oast: OastNames | undefined,
+  response: Record<string, unknown>,
+  vars: Record<string, unknown>,
+  fields: EventFields,
+): boolean {
+  const client = ctx.o.oast;
+  if (!client || !oast || !readsInteractions(b)) return false;
+  const base: Record<string, unknown> = { ...response, ...vars, ...ctx.shared };
+  let settled = false;
+  const onInteraction = (i: OastInteraction): boolean => {
+    if (settled) return true;
+    let result: OperatorOutcome;
+    try {
+      result = runOperators(b, { ...base, ...interactionValues(i) }) as OperatorOutcome;
+    } catch {
+      return false;
+    }
+    if (b.matchers.length > 0 ? !result.matched : !someKey(result.extracts)) return false;
+    settled = true;
+    const events = eventsOf(ctx.t, protocol, b, result, fields);
+    for (const ev of events) ev.interaction = i;
+    ctx.report(events);
+    return true;
+  };
+  for (const name of oast.names) client.expect(name, onInteraction);
+  return true;
 }
 
 /** The payload combinations of a block (the scan's -attack-type wins). */

@@ -2,7 +2,7 @@
 // gets a fresh name from the scan's interactsh client; when the block's operators read interactsh_* values,
 // its result waits for an interaction with one of the request's names and the operators run then, over the
 // response's values and the interaction's (interactsh_protocol, _request, _response, _ip).
-import type { HttpRequest } from '../../template/types.ts';
+import type { Extractor, Matcher } from '../../template/types.ts';
 import type { OastInteraction } from '../../oast/client.ts';
 
 const MARKER = /\{\{(interactsh-url(?:_\d+){0,3})\}\}/g;
@@ -13,10 +13,10 @@ export function oastMarkers(text: string): string[] {
   return [...new Set([...text.matchAll(MARKER)].map((m) => m[1]!))];
 }
 
-const readsCache = new WeakMap<HttpRequest, boolean>();
+const readsCache = new WeakMap<object, boolean>();
 
-/** Whether the block's matchers or extractors read interactsh values (nuclei's HasMatchers). */
-export function readsInteractions(r: HttpRequest): boolean {
+/** Whether a block's matchers or extractors read interactsh values (nuclei's HasMatchers; every protocol's). */
+export function readsInteractions(r: { matchers: Matcher[]; extractors: Extractor[] }): boolean {
   let v = readsCache.get(r);
   if (v === undefined) {
     v =

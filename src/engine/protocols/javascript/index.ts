@@ -8,7 +8,18 @@
 // `nuclei/<name>` modules, each call checked against the deny list and the scan's target.
 import type { Extractor, Matcher, Template } from '../../template/types.ts';
 import type { BlockContext, BlockResult, Protocol } from '../types.ts';
-import { blockVars, combos, commonBlock, inputVariables, operate, render, type CommonBlock } from '../common/block.ts';
+import {
+  awaitInteraction,
+  blockVars,
+  combos,
+  commonBlock,
+  inputVariables,
+  oastNamesFor,
+  operate,
+  render,
+  type CommonBlock,
+  type OastNames,
+} from '../common/block.ts';
 import { runTemplateScript, stringOf, type ScriptOutcome } from './script.ts';
 import { MODULES, REFUSED_MODULES } from './prelude.ts';
 
@@ -167,17 +178,23 @@ async function runOnPort(b: JsBlock, ctx: BlockContext, st: State, a: { host: st
   const one = async (combo: Record<string, string>) => {
     if (st.stop || ctx.o.signal?.aborted) return;
     if (ctx.o.takeToken) await ctx.o.takeToken();
-    const vars = blockVars(ctx, builtins, combo);
-    const out = await run(b.code, argsFor(b, vars, a.port, false), vars);
+    // {{interactsh-url}} in the args (nuclei's place for it), the code, variables or payloads: fresh names.
+    const oast = oastNamesFor(ctx, [...Object.values(b.args).filter((v) => typeof v === 'string'), b.code], combo);
+    const vars = blockVars(ctx, builtins, combo, oast);
+    const out = await run(withNames(b.code, oast), argsFor(b, vars, a.port, false), vars);
     st.requests++;
     ctx.o.onRequest?.();
     if (out.error) st.error = out.error;
-    const r = await operate(ctx, 'javascript', b, responseData(b, ctx, out, hostPort), vars, {
+    const response = responseData(b, ctx, out, hostPort);
+    const fields = {
       host: ctx.target ?? hostPort,
       matchedAt: hostPort,
       request: b.code,
       response: stringOf(out.response),
-    });
+    };
+    // Operators reading interactsh_* values wait for the target's callback.
+    if (awaitInteraction(ctx, 'javascript', b, oast, response, vars, fields)) return;
+    const r = await operate(ctx, 'javascript', b, response, vars, fields);
     if (r.matched) {
       st.matched = true;
       if (b.stopAtFirstMatch || ctx.t.stopAtFirstMatch) st.stop = true;
@@ -190,6 +207,12 @@ async function runOnPort(b: JsBlock, ctx: BlockContext, st: State, a: { host: st
     for (let n = queue.next(); !n.done && !st.stop && !ctx.o.signal?.aborted; n = queue.next()) await one(n.value);
   };
   await Promise.all(Array.from({ length: b.threads }, worker));
+}
+
+/** The code with its literal interactsh markers replaced by the request's names (the code is not rendered otherwise). */
+function withNames(code: string, oast: OastNames | undefined): string {
+  if (!oast) return code;
+  return code.replace(/\{\{(interactsh-url(?:_\d+){0,3})\}\}/g, (m, name: string) => oast.seed[name] ?? m);
 }
 
 /** The args rendered with the request's values; `Port` is the port in use. */

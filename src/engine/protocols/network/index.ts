@@ -8,8 +8,10 @@ import type { Template } from '../../template/types.ts';
 import type { BlockContext, BlockResult, Protocol } from '../types.ts';
 import { runOperators } from '../../operators/index.ts';
 import {
+  awaitInteraction,
   blockVars,
   combos,
+  oastNamesFor,
   commonBlock,
   inputVariables,
   operate,
@@ -192,7 +194,13 @@ async function exchangeOne(
   builtins: Record<string, string>,
   combo: Record<string, string>,
 ): Promise<void> {
-  const vars = blockVars(ctx, { ...builtins, Hostname: address }, combo);
+  // {{interactsh-url}} in the inputs (or the variables and payloads they use): fresh names per exchange.
+  const oast = oastNamesFor(
+    ctx,
+    b.inputs.map((i) => i.data),
+    combo,
+  );
+  const vars = blockVars(ctx, { ...builtins, Hostname: address }, combo, oast);
   const hp = splitHostPort(actual)!;
   const host = ctx.target ?? address;
   const hostKey = actual;
@@ -258,6 +266,10 @@ async function exchangeOne(
     );
     const data = final.toString('latin1');
     raw += data;
+    // Operators reading interactsh_* values wait for the target's callback (nuclei's RequestEvent).
+    const response = { host, matched: actual, request, data, raw, ...named, body: data, type: 'tcp', ip: conn.ip };
+    const fields = { host, matchedAt: actual, ip: conn.ip || undefined, request, response: data };
+    if (awaitInteraction(ctx, 'tcp', b, oast, response, { ...vars, ...named }, fields)) return;
     await finish(
       b,
       ctx,
