@@ -18,6 +18,23 @@ export interface Db {
   /** Runs fn inside BEGIN/COMMIT on one connection; rolls back when fn throws. */
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /**
+   * Runs fn once the surrounding transaction has committed (at once outside a transaction; never after a
+   * rollback): in-process caches forget what a change made stale only when other readers can see it.
+   */
+  afterCommit(fn: () => void): void;
+  /**
+   * The same object for a connection and every transaction on it: in-process state tied to this database
+   * (caches) is keyed by it.
+   */
+  readonly scope: object;
+  /**
+   * Calls onNotify on every NOTIFY on `channel` (by any process using the database); onState(true) once
+   * delivery is running, onState(false) while it is not (a lost listening connection, until it is back).
+   * Resolves once listening. PGlite delivers a notification before the statement (or the COMMIT) that sent
+   * it returns; a PostgreSQL server delivers it over a connection of its own shortly after the commit.
+   */
+  listen?(channel: string, onNotify: () => void, onState: (up: boolean) => void): Promise<void>;
   /** PGlite only: the whole data folder as a tarball (tests start new databases from one). */
   snapshot?(): Promise<Blob>;
 }
@@ -50,8 +67,15 @@ async function connectPglite(dataDir: string, loadDataDir?: Blob): Promise<Db> {
 }
 
 function pgliteDb(lite: PGliteType, inTx: boolean): Db {
+  const scope = {};
   const db: Db = {
     kind: 'pglite',
+    scope,
+    afterCommit: (fn) => fn(),
+    async listen(channel, onNotify, onState) {
+      await lite.listen(channel, () => onNotify());
+      onState(true);
+    },
     async query<T>(sql: string, params: unknown[] = []) {
       const res = await lite.query<T>(sql, params as unknown[]);
       return { rows: res.rows, rowCount: res.affectedRows || res.rows.length };
@@ -61,9 +85,12 @@ function pgliteDb(lite: PGliteType, inTx: boolean): Db {
     },
     async transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
       if (inTx) return fn(db);
-      return lite.transaction(async (tx) => {
+      const committed: (() => void)[] = [];
+      const out = await lite.transaction(async (tx) => {
         const txDb: Db = {
           kind: 'pglite',
+          scope,
+          afterCommit: (f) => void committed.push(f),
           async query<R>(sql: string, params: unknown[] = []) {
             const res = await tx.query<R>(sql, params as unknown[]);
             return { rows: res.rows, rowCount: res.affectedRows || res.rows.length };
@@ -75,7 +102,9 @@ function pgliteDb(lite: PGliteType, inTx: boolean): Db {
           close: async () => {},
         };
         return fn(txDb);
-      }) as Promise<T>;
+      });
+      for (const f of committed) f();
+      return out as T;
     },
     async close() {
       if (!lite.closed) await lite.close();
@@ -113,9 +142,47 @@ async function connectPostgres(url: string, schema: string | undefined, max: num
   });
   // An idle client that errors (server restart) must not crash the process.
   pool.on('error', () => {});
-  const wrap = (client: pg.Pool | pg.PoolClient, inTx: boolean): Db => {
+  const scope = {};
+  const listeners: pg.Client[] = [];
+  let closed = false;
+  /** A connection of its own that LISTENs; when it is lost (or cannot be opened), another is tried a second later. */
+  const listen = async (channel: string, onNotify: () => void, onState: (up: boolean) => void): Promise<void> => {
+    const client = new pg.Client({
+      connectionString: url,
+      options: schema ? `-c search_path=${schema},public` : undefined,
+    });
+    let retried = false;
+    const retry = () => {
+      onState(false);
+      const i = listeners.indexOf(client);
+      if (i >= 0) listeners.splice(i, 1);
+      if (closed || retried) return;
+      retried = true;
+      setTimeout(() => void listen(channel, onNotify, onState), 1000).unref();
+    };
+    client.on('error', () => {});
+    client.on('notification', (m) => {
+      if (m.channel === channel) onNotify();
+    });
+    client.on('end', retry);
+    listeners.push(client);
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${quoteIdent(channel)}`);
+    } catch {
+      await client.end().catch(() => {});
+      retry();
+      return;
+    }
+    if (closed) await client.end().catch(() => {});
+    else onState(true);
+  };
+  const wrap = (client: pg.Pool | pg.PoolClient, inTx: boolean, committed?: (() => void)[]): Db => {
     const db: Db = {
       kind: 'postgres',
+      scope,
+      afterCommit: (fn) => (committed ? void committed.push(fn) : fn()),
+      listen,
       async query<T>(sql: string, params: unknown[] = []) {
         const res = await client.query(sql, params);
         return { rows: res.rows as T[], rowCount: res.rowCount ?? 0 };
@@ -126,10 +193,12 @@ async function connectPostgres(url: string, schema: string | undefined, max: num
       async transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
         if (inTx) return fn(db);
         const conn = await pool.connect();
+        const committed: (() => void)[] = [];
         try {
           await conn.query('BEGIN');
-          const out = await fn(wrap(conn, true));
+          const out = await fn(wrap(conn, true, committed));
           await conn.query('COMMIT');
+          for (const f of committed) f();
           return out;
         } catch (err) {
           await conn.query('ROLLBACK').catch(() => {});
@@ -139,7 +208,10 @@ async function connectPostgres(url: string, schema: string | undefined, max: num
         }
       },
       async close() {
-        if (!inTx) await pool.end();
+        if (inTx) return;
+        closed = true;
+        await Promise.all(listeners.map((c) => c.end().catch(() => {})));
+        await pool.end();
       },
     };
     return db;

@@ -7,6 +7,7 @@ import { conflict, forbidden, notFound, unauthorized } from '../shared/errors.ts
 import { keyPrefix, hashApiKey, newApiKey } from './keys.ts';
 import type { Role } from './permissions.ts';
 import * as store from './store.ts';
+import { callerCache } from './caller-cache.ts';
 
 export interface Caller {
   userId: number;
@@ -22,10 +23,20 @@ export async function authenticate(
 ): Promise<Caller> {
   if (!apiKey) throw unauthorized('missing API key: send it in the X-API-Key header');
   const asked = teamHeader?.trim() || undefined;
-  // One round trip in the common case: key -> user -> membership of the asked (or default) team. The role
-  // is read on every request, so a downgrade takes effect on the very next one.
-  const found = await store.findCallerByKeyHash(db, hashApiKey(apiKey.trim()), asked);
-  if (!found) throw unauthorized('invalid API key');
+  const keyHash = hashApiKey(apiKey.trim());
+  // key -> user -> membership of the asked (or default) team: one round trip, or none when this process
+  // already knows the answer. The cache forgets everything on any change of keys, members, users or teams
+  // (caller-cache.ts), so a rotated key or a downgrade takes effect on the very next request.
+  const cache = callerCache(db);
+  const cacheKey = `${keyHash}\u0000${asked ?? ''}`;
+  let found = cache.get(cacheKey);
+  if (!found) {
+    const token = cache.begin();
+    found = await store.findCallerByKeyHash(db, keyHash, asked);
+    if (!found) throw unauthorized('invalid API key');
+    // Only a member who accepted: an invited one is accepted by this very request (a write).
+    if (found.role && found.status === 'ACCEPTED') cache.set(cacheKey, found, token);
+  }
   return resolveCaller(db, found, asked);
 }
 
@@ -44,6 +55,8 @@ export async function resolveCaller(db: Db, found: store.CallerRow, asked: strin
   if (!membership || !teamId) throw forbidden(asked ? `not a member of team ${asked}` : 'the user belongs to no team');
   if (!found.last_sign_in || Date.now() - found.last_sign_in.getTime() > 60_000) {
     void store.touchSignIn(db, found.user_id).catch(() => {});
+    // A cached row then waits another minute before touching again.
+    found.last_sign_in = new Date();
   }
   if (membership.status === 'INVITED') await store.acceptInvite(db, teamId, found.user_id);
   return { userId: Number(found.user_id), email: found.email, teamId, role: membership.role };

@@ -1,6 +1,7 @@
 // SQL for users, teams, memberships and API keys.
 import type { Db } from '../../db/connection.ts';
 import type { Role } from './permissions.ts';
+import { forgetCallers } from './caller-cache.ts';
 
 export interface UserRow {
   id: number;
@@ -77,6 +78,7 @@ export async function insertUser(db: Db, email: string, defaultTeamId: string | 
 
 export async function setDefaultTeam(db: Db, userId: number, teamId: string): Promise<void> {
   await db.query('UPDATE users SET default_team_id = $2 WHERE id = $1', [userId, teamId]);
+  forgetCallers(db);
 }
 
 /** Records activity at most once a minute per user, so reads do not turn into a write per request. */
@@ -140,14 +142,17 @@ export async function insertMember(
      VALUES ($1, $2, $3, $4, CASE WHEN $5::boolean THEN now() END)`,
     [teamId, userId, role, accepted ? 'ACCEPTED' : 'INVITED', accepted],
   );
+  forgetCallers(db);
 }
 
 export async function updateMemberRole(db: Db, teamId: string, userId: number, role: Role): Promise<void> {
   await db.query('UPDATE team_members SET role = $3 WHERE team_id = $1 AND user_id = $2', [teamId, userId, role]);
+  forgetCallers(db);
 }
 
 export async function deleteMember(db: Db, teamId: string, userId: number): Promise<number> {
   const res = await db.query('DELETE FROM team_members WHERE team_id = $1 AND user_id = $2', [teamId, userId]);
+  forgetCallers(db);
   return res.rowCount;
 }
 
@@ -161,6 +166,7 @@ export async function replaceApiKey(db: Db, userId: number, keyHash: string, pre
       prefix,
     ]);
   });
+  forgetCallers(db);
 }
 
 export async function acceptInvite(db: Db, teamId: string, userId: number): Promise<void> {
@@ -168,6 +174,7 @@ export async function acceptInvite(db: Db, teamId: string, userId: number): Prom
     "UPDATE team_members SET status = 'ACCEPTED', accepted_at = now() WHERE team_id = $1 AND user_id = $2 AND status = 'INVITED'",
     [teamId, userId],
   );
+  forgetCallers(db);
 }
 
 export async function findCallerBySessionHash(
@@ -306,6 +313,7 @@ export async function renameTeam(db: Db, teamId: string, name: string): Promise<
 export async function deleteTeam(db: Db, teamId: string, moveDefaultTo: string): Promise<void> {
   await db.query('DELETE FROM teams WHERE id = $1', [teamId]);
   await db.query('UPDATE users SET default_team_id = $2 WHERE default_team_id = $1', [teamId, moveDefaultTo]);
+  forgetCallers(db);
 }
 
 /** Whether the team's scans run code and javascript templates no trusted key signed (teams.allow_unsigned_templates). */
@@ -326,7 +334,7 @@ export async function setTeamAllowsUnsigned(db: Db, teamId: string, allow: boole
  * one adds it). Returns false when a key already exists.
  */
 export async function insertFirstApiKey(db: Db, userId: number, keyHash: string, prefix: string): Promise<boolean> {
-  return db.transaction(async (tx) => {
+  const added = await db.transaction(async (tx) => {
     await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
     const { rows } = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM api_keys WHERE user_id = $1', [
       userId,
@@ -339,10 +347,13 @@ export async function insertFirstApiKey(db: Db, userId: number, keyHash: string,
     ]);
     return true;
   });
+  forgetCallers(db);
+  return added;
 }
 
 /** Revokes every key of the user; returns how many there were. */
 export async function deleteApiKeys(db: Db, userId: number): Promise<number> {
   const res = await db.query('DELETE FROM api_keys WHERE user_id = $1', [userId]);
+  forgetCallers(db);
   return res.rowCount;
 }

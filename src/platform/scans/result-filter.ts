@@ -50,6 +50,8 @@ const TIMES: Record<string, number> = {
   last_6_months: 180,
   last_12_months: 365,
 };
+/** The searched fields as one text, exactly the expression of the trigram index scan_results_search_trgm (026). */
+const SEARCH_TEXT = "(r.template_id || ' ' || COALESCE(r.name, '') || ' ' || r.host || ' ' || r.matched_at)";
 const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -105,9 +107,12 @@ export function resultWhere(teamId: string, f: ResultFilterBody, scanId?: string
       (n) => `r.tags && ${n}::text[]`,
       f.category.map((c) => c.toLowerCase()),
     );
+  // The first condition is what the trigram index scan_results_search_trgm (026) answers; it may match across
+  // two fields, so the exact one follows and decides.
   if (f.search)
     add(
-      (n) => `(r.template_id ILIKE ${n} OR r.name ILIKE ${n} OR r.host ILIKE ${n} OR r.matched_at ILIKE ${n})`,
+      (n) =>
+        `${SEARCH_TEXT} ILIKE ${n} AND (r.template_id ILIKE ${n} OR r.name ILIKE ${n} OR r.host ILIKE ${n} OR r.matched_at ILIKE ${n})`,
       like(f.search),
     );
   if (f.is_internal !== undefined)

@@ -91,9 +91,12 @@ export async function retest(ctx: AppContext, caller: Caller, vulnId: string, bo
 
 /** The latest retest of a finding: its state and the finding as it is now. */
 export async function retestState(ctx: AppContext, teamId: string, vulnId: string) {
-  const finding = await getFinding(ctx, teamId, vulnId);
+  let finding = await getFinding(ctx, teamId, vulnId);
   const r = await store.latestRetest(ctx.db, teamId, finding.vuln_id);
   if (!r) throw notFound(`finding ${vulnId} has not been retested`, 'vuln_id');
+  // Settling changes the retest and the finding in one transaction, which may commit between the two reads
+  // above: a settled retest is answered with the finding read after it, never with its status before.
+  if (r.status !== 'running') finding = await getFinding(ctx, teamId, vulnId);
   const status = r.status === 'running' && r.scan_status === 'failed' ? 'failed' : r.status;
   return {
     message: status === 'running' ? 'retest running' : `retest ${status.replace('_', ' ')}`,

@@ -636,6 +636,9 @@ export async function countResultsWhere(db: Db, whereSql: string, params: unknow
   return rows[0]!.n;
 }
 
+const SEV_RANK =
+  "CASE r.severity WHEN 'critical' THEN 5 WHEN 'high' THEN 4 WHEN 'medium' THEN 3 WHEN 'low' THEN 2 WHEN 'info' THEN 1 ELSE 0 END";
+
 /**
  * One page of findings matching a WHERE over scan_results aliased r, in `orderSql` order (which may use
  * sev_rank). The page's ids first, then their rows: rows skipped by the offset are never read in full (their
@@ -649,12 +652,15 @@ export async function resultsPage<T>(
   limit: number,
   offset: number,
 ): Promise<T[]> {
+  // The rank only when the order uses it: without it, paging in created_at order is an index-only scan of
+  // scan_results_team_created, so an offset of thousands skips index entries, not table rows.
+  const rank = orderSql.includes('sev_rank') ? `, ${SEV_RANK} AS sev_rank` : '';
   const { rows } = await db.query<T>(
     `WITH page AS (
-       SELECT r.id, CASE r.severity WHEN 'critical' THEN 5 WHEN 'high' THEN 4 WHEN 'medium' THEN 3 WHEN 'low' THEN 2 WHEN 'info' THEN 1 ELSE 0 END AS sev_rank
+       SELECT r.id${rank}
        FROM scan_results r WHERE ${whereSql} ORDER BY ${orderSql} LIMIT $${params.length + 1} OFFSET $${params.length + 2}
      )
-     SELECT r.*, page.sev_rank FROM page JOIN scan_results r ON r.id = page.id ORDER BY ${orderSql}`,
+     SELECT r.*, ${SEV_RANK} AS sev_rank FROM page JOIN scan_results r ON r.id = page.id ORDER BY ${orderSql}`,
     [...params, limit, offset],
   );
   return rows;
