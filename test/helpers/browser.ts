@@ -1,6 +1,7 @@
 // Debian's Chromium driven by playwright-core (never a downloaded browser). Tests that need it call
 // launchChromium(); without /usr/bin/chromium they fail with the install command to run.
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -166,4 +167,32 @@ export async function loadCold(
   } finally {
     await context.close();
   }
+}
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** axe-core on the page as it is: the serious and critical violations, one line each. */
+export async function axeViolations(p: Page): Promise<string[]> {
+  if (!(await p.evaluate(() => 'axe' in window))) await p.evaluate(AXE_SOURCE);
+  const violations = await p.evaluate(async () => {
+    const r = await (
+      window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: AxeViolation[] }> } }
+    ).axe.run(document, { resultTypes: ['violations'] });
+    return r.violations;
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.impact} ${v.id}: ${v.help} (${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(' '))
+          .join(', ')})`,
+    );
 }

@@ -358,8 +358,8 @@ describe('flow scripts in a platform scan (private templates, engine on a worker
       const results = (await app.request({ method: 'GET', url: `/v1/scans/results?scan_id=${id}` })).json();
       const found = results.data
         .map(
-          (r: { event: Record<string, unknown> }) =>
-            `${r.event['template-id']} ${String(r.event['matched-at']).replace(server.url, '')}`,
+          (r: { event: Record<string, unknown>[] }) =>
+            `${r.event[0]!['template-id']} ${String(r.event[0]!['matched-at']).replace(server.url, '')}`,
         )
         .sort();
       expect(found).toEqual(['js-flow-ok /two/a', 'js-flow-ok /two/b']);

@@ -3,7 +3,7 @@
 // status column, marks selected findings accepted_risk in bulk, filters by status, opens a finding, changes
 // its status and labels, retests it after the target is fixed (it turns fixed) and reads its changelog; a
 // Member sees the status and the changelog but no controls.
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import {
   addMember,
+  axeViolations,
   endConsoleRun,
   launchChromium,
   newPage,
@@ -213,7 +214,13 @@ describe.each(dbKinds())('console finding triage on %s', (kind) => {
       await member.getByTestId('finding-changelog').waitFor(SLOW);
       await member.goto(base + '/findings');
       await member.getByTestId('findings-table').waitFor(SLOW);
-      expect(await member.getByLabel('Select every finding on this page').count()).toBe(0);
+      // A Member selects findings only to export them: no status, label or retest control.
+      const actions = member.getByTestId('bulk-actions');
+      await actions.waitFor(SLOW);
+      expect(await member.getByRole('button', { name: 'Apply to selected' }).count()).toBe(0);
+      expect(await actions.getByRole('button', { name: 'Set labels' }).count()).toBe(0);
+      expect(await actions.getByRole('button', { name: 'Retest' }).count()).toBe(0);
+      expect(await actions.getByRole('button', { name: 'Export selected' }).count()).toBe(1);
       expect(browserProblems).toEqual([]);
     },
     STEP,
@@ -235,6 +242,86 @@ describe.each(dbKinds())('console finding triage on %s', (kind) => {
       await expect.poll(() => log.locator('tbody tr').count(), SLOW).toBe(1);
       expect(await log.textContent()).toContain('PATCH /v1/scans/vulns/labels');
       await shot(member, 'audit-log');
+      expect(browserProblems).toEqual([]);
+    },
+    STEP,
+  );
+  it(
+    'bulk labels, retest and export, on the selection and on the whole filter; a Member exports too',
+    async () => {
+      const [a, b] = [ids['e2e-bug-a']!, ids['e2e-bug-b']!];
+      const vuln = async (id: string) => (await apiCall('GET', `/v1/scans/vuln/${id}`)).json;
+      await owner.goto(base + '/findings');
+      const actions = owner.getByTestId('bulk-actions');
+      await actions.waitFor(SLOW);
+      expect(await axeViolations(owner)).toEqual([]);
+
+      // Labels on the selection: both findings.
+      await owner.getByLabel('Select every finding on this page').check();
+      await actions.getByLabel('Labels to set').fill('q4');
+      await owner.keyboard.press('Enter');
+      await actions.getByRole('button', { name: 'Set labels' }).click();
+      await waitFor(
+        async () => (await vuln(a)).labels.join() === 'q4' && (await vuln(b)).labels.join() === 'q4',
+        20_000,
+      );
+
+      // Labels on the whole filter (one template): only its finding changes.
+      await owner.goto(base + '/findings?template=e2e-bug-b');
+      await actions.waitFor(SLOW);
+      await actions.getByText('All 1 matching').click();
+      await actions.getByLabel('Labels to set').fill('edge');
+      await owner.keyboard.press('Enter');
+      await actions.getByRole('button', { name: 'Set labels' }).click();
+      await waitFor(async () => (await vuln(b)).labels.join() === 'edge', 20_000);
+      expect((await vuln(a)).labels).toEqual(['q4']);
+
+      // Retest of the whole filter: the target is fixed by now, so the duplicate turns fixed.
+      await actions.getByRole('button', { name: 'Retest' }).click();
+      await actions.getByTestId('bulk-note').filter({ hasText: '1 retest started' }).waitFor(SLOW);
+      await waitFor(async () => (await apiCall('GET', `/v1/retest/${b}`)).json.retest_status === 'not_matched', 60_000);
+      expect((await vuln(b)).vuln_status).toBe('fixed');
+      await shot(owner, 'findings-bulk');
+
+      // Export: the selection as SARIF (one result per finding), the filter as CSV.
+      const exported = async (page: Page, button: string, format: string) => {
+        await page.getByTestId('bulk-actions').getByRole('button', { name: button }).click();
+        const [download] = await Promise.all([
+          page.waitForEvent('download'),
+          page.getByRole('menuitem', { name: format }).click(),
+        ]);
+        return { name: download.suggestedFilename(), text: readFileSync((await download.path())!, 'utf8') };
+      };
+      await owner.goto(base + '/findings');
+      await actions.waitFor(SLOW);
+      await owner.getByLabel('Select every finding on this page').check();
+      const sarif = await exported(owner, 'Export selected', 'SARIF 2.1.0');
+      expect(sarif.name).toMatch(/\.sarif$/);
+      const doc = JSON.parse(sarif.text);
+      expect(doc.version).toBe('2.1.0');
+      expect(doc.runs[0].results).toHaveLength(2);
+
+      await member.goto(base + '/findings?template=e2e-bug-a');
+      await member.getByTestId('bulk-actions').getByText('All 1 matching').click();
+      const csv = await exported(member, 'Export all matching', 'CSV');
+      expect(csv.name).toMatch(/\.csv$/);
+      const lines = csv.text.trim().split(/\r?\n/);
+      expect(lines).toHaveLength(2);
+      expect(lines[1]).toContain('e2e-bug-a');
+
+      // One finding's own page has the same menu.
+      await member.goto(`${base}/findings/${a}`);
+      await member.getByTestId('finding-triage').waitFor(SLOW);
+      await member.getByRole('button', { name: 'Export', exact: true }).click();
+      const [one] = await Promise.all([
+        member.waitForEvent('download'),
+        member.getByRole('menuitem', { name: 'Markdown' }).click(),
+      ]);
+      expect(one.suggestedFilename()).toBe(`finding-${a}.md`);
+      // Markdown escapes the template id's hyphens.
+      expect(readFileSync((await one.path())!, 'utf8')).toMatch(
+        /e2e\\-bug\\-a \| http:\/\/127\.0\.0\.1:\d+\/a \| fixed \|/,
+      );
       expect(browserProblems).toEqual([]);
     },
     STEP,

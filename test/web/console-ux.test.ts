@@ -7,8 +7,7 @@
 // header leaves the page alone, badges and CVE ids are whole and a KEV date is a date; and axe-core, injected
 // into every page in light and in dark mode, finds no serious or critical violation.
 // Screenshots go to .vigil-tmp/console-shots/ (ux-*.png).
-import { createRequire } from 'node:module';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -21,6 +20,7 @@ import {
   screenshotter,
   signInWithKey,
   watchPages,
+  axeViolations,
 } from '../helpers/browser.ts';
 import { runVigil, spawnVigil, type VigilProcess } from '../helpers/process.ts';
 import { hasShared, sharedDir } from '../helpers/shared.ts';
@@ -32,7 +32,6 @@ const CVE = 'CVE-2021-26086';
 const KEV_ADDED = '2024-11-12';
 const STEP = 240_000;
 // Evaluated through the DevTools protocol, which the page's Content-Security-Policy does not govern.
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const TEMPLATE = `id: ${CVE}
 info:
@@ -51,13 +50,6 @@ http:
         words:
           - "hello vigil"
 `;
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
 
 describe('console fit and finish: 404, titles, dark mode, skip link, 390 px, accessibility', () => {
   let dir: string;
@@ -171,25 +163,7 @@ describe('console fit and finish: 404, titles, dark mode, skip link, 390 px, acc
     await p.waitForLoadState('networkidle');
   };
 
-  /** axe-core on the page as it is; the serious and critical violations, one line each. */
-  const axe = async (p: Page): Promise<string[]> => {
-    if (!(await p.evaluate(() => 'axe' in window))) await p.evaluate(AXE_SOURCE);
-    const violations = await p.evaluate(async () => {
-      const r = await (
-        window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: AxeViolation[] }> } }
-      ).axe.run(document, { resultTypes: ['violations'] });
-      return r.violations;
-    });
-    return violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map(
-        (v) =>
-          `${v.impact} ${v.id}: ${v.help} (${v.nodes
-            .slice(0, 3)
-            .map((n) => n.target.join(' '))
-            .join(', ')})`,
-      );
-  };
+  const axe = axeViolations;
 
   it(
     'an unknown address shows "Page not found" inside the layout, with the navigation and a link home',

@@ -125,6 +125,11 @@ export const templateEditRoute = createRoute({
   path: '/templates/private/$templateId',
   component: lazyRouteComponent(() => import('./pages/TemplateEditor')),
 });
+const sharedTemplate = createRoute({
+  getParentRoute: () => app,
+  path: '/templates/shared',
+  component: lazyRouteComponent(() => import('./pages/SharedTemplate')),
+});
 export const vulnsRoute = createRoute({
   getParentRoute: () => app,
   path: '/vulnerabilities',
@@ -176,6 +181,7 @@ const routeTree = root.addChildren([
     findingsRoute,
     templatesRoute,
     templateEditRoute,
+    sharedTemplate,
     vulnsRoute,
     settings,
     configsRoute,

@@ -115,7 +115,7 @@ export async function listResults(ctx: AppContext, teamId: string, q: ResultsQue
   ].join(', ');
   const total = await countResultsWhere(ctx.db, whereSql, params);
   const rows = await resultsPage<ResultRow>(ctx.db, whereSql, orderSql, params, limit, offset);
-  const data = rows.map(resultItem);
+  const data = rows.map(listItem);
   return { ...pageEnvelope(data, total, offset, limit), stats: { total } };
 }
 
@@ -124,7 +124,16 @@ export async function getResult(ctx: AppContext, teamId: string, vulnId: string)
   // vuln_id is the row's bigint id: anything else cannot name a finding (and must not reach the cast).
   const row = /^[1-9]\d{0,17}$/.test(vulnId) ? await getResultRow<ResultRow>(ctx.db, teamId, vulnId) : undefined;
   if (!row) throw notFound(`finding ${vulnId} not found`, 'vuln_id');
-  return resultItem(row);
+  return listItem(row);
+}
+
+/**
+ * A finding as the results list gives it: the hosted platform's VulnerabilityResults has `event` as an
+ * array of events (the single-finding and changelog answers keep it an object, as theirs do); a stored
+ * finding is one event.
+ */
+export function listItem(r: ResultRow) {
+  return { ...resultItem(r), event: [r.event] };
 }
 
 export function resultItem(r: ResultRow) {

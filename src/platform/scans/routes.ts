@@ -94,7 +94,10 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: "Findings of the team's scans",
         querystring: S.ResultsQuery,
         response: {
-          200: Type.Intersect([S.Page(S.ResultItem), Type.Object({ stats: Type.Object({ total: Type.Integer() }) })]),
+          200: Type.Intersect([
+            S.Page(S.ResultListItem),
+            Type.Object({ stats: Type.Object({ total: Type.Integer() }) }),
+          ]),
           ...errorResponses(400, 401, 403),
         },
       },
@@ -125,7 +128,7 @@ export const scanRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['results'],
         summary: "One finding of the team's scans by its vuln_id",
         params: Type.Object({ vuln_id: Type.String({ minLength: 1, maxLength: 100 }) }),
-        response: { 200: S.ResultItem, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: S.ResultListItem, ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (req) => getResult(ctx, req.caller.teamId, req.params.vuln_id),

@@ -231,6 +231,16 @@ export const ResultItem = Type.Object({
   }),
 });
 
+/** A finding in the results list (and GET /v1/scans/results/{vuln_id}): `event` as a list of one event. */
+export const ResultListItem = Type.Composite([
+  Type.Omit(ResultItem, ['event']),
+  Type.Object({
+    event: Type.Array(Type.Record(Type.String(), Type.Unknown()), {
+      description: "the engine's result in nuclei's JSON field names (one event per finding)",
+    }),
+  }),
+]);
+
 export const ResultStatsQuery = Type.Object({
   days: Type.Optional(
     Type.Integer({ minimum: 1, maximum: 366, default: 30, description: 'days of new/fixed per day' }),

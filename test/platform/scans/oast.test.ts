@@ -64,7 +64,7 @@ describe.skipIf(!hasShared('corpus/nuclei-templates'))('platform scans with out-
     const scan = await t.waitStatus(id, ['finished', 'failed'], 60_000);
     expect(scan).toMatchObject({ status: 'finished', total_result: 1 });
     const results = (await t.request({ method: 'GET', url: `/v1/scans/results?scan_id=${id}` })).json();
-    const event = results.data[0].event;
+    const event = results.data[0].event[0];
     expect(event['template-id']).toBe('oob-header-based-interaction');
     expect(event.interaction).toMatchObject({ protocol: 'dns', 'q-type': 'A', 'remote-address': '127.0.0.1' });
     expect(event.interaction['raw-request']).toContain(DOMAIN);

@@ -79,7 +79,7 @@ describe('platform scans run tcp and ssl templates', () => {
     const scan = await t.waitStatus(id, ['finished', 'failed']);
     expect(scan).toMatchObject({ status: 'finished', total_result: 2, total_template: 2 });
     const results = (await t.request({ method: 'GET', url: `/v1/scans/results?scan_id=${id}` })).json();
-    const events = results.data.map((r: { event: Record<string, unknown> }) => r.event);
+    const events = results.data.map((r: { event: Record<string, unknown>[] }) => r.event[0]);
     const byType = Object.fromEntries(events.map((e: Record<string, unknown>) => [e.type, e]));
     expect(byType.tcp).toMatchObject({
       'template-id': 'banner-check',

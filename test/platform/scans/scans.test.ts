@@ -151,7 +151,7 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
     expect(body.total_results).toBe(2);
-    const hosts = body.data.map((f: any) => f.event['matched-at']).sort();
+    const hosts = body.data.map((f: any) => f.event[0]['matched-at']).sort();
     expect(hosts).toEqual([`${vulnA.url}/vuln`, `${vulnB.url}/vuln`].sort());
     const f = body.data[0];
     expect(f).toMatchObject({
@@ -163,17 +163,18 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
       template_name: 'Marker page',
       matcher_status: true,
     });
-    expect(f.event.request).toContain('GET /vuln');
-    expect(f.event.response).toContain('VULNERABLE-MARKER');
-    expect(f.event.info.name).toBe('Marker page');
-    expect(f.event['matcher-name']).toBe('marker');
+    expect(f.event).toHaveLength(1);
+    expect(f.event[0].request).toContain('GET /vuln');
+    expect(f.event[0].response).toContain('VULNERABLE-MARKER');
+    expect(f.event[0].info.name).toBe('Marker page');
+    expect(f.event[0]['matcher-name']).toBe('marker');
 
     const byPort = (await t.request({ method: 'GET', url: `/v1/scans/results?port=${vulnA.port}` })).json();
     expect(byPort.data.map((x: any) => x.port)).toEqual([vulnA.port, vulnA.port]);
     const byTag = (await t.request({ method: 'GET', url: `/v1/scans/results?scan_id=${scanId}&tags=tech` })).json();
     expect(byTag.total_results).toBe(2);
     expect(byTag.data.every((x: any) => x.template_id === 'test-powered-by')).toBe(true);
-    expect(byTag.data[0].event['extracted-results']).toEqual(['PHP/7.4.3']);
+    expect(byTag.data[0].event[0]['extracted-results']).toEqual(['PHP/7.4.3']);
     const byTemplate = (
       await t.request({ method: 'GET', url: `/v1/scans/results?templates=test-marker&host=${vulnB.url}` })
     ).json();
@@ -275,7 +276,7 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
   it('rescans: rescan_count + 1, logs kept per run, and finding history across runs newest first', async () => {
     const before = (await t.request({ method: 'GET', url: `/v1/scans/results?scan_id=${scanId}&severity=high` })).json()
       .data;
-    const hashOf = (url: string) => before.find((f: any) => f.event['matched-at'] === `${url}/vuln`).vuln_hash;
+    const hashOf = (url: string) => before.find((f: any) => f.event[0]['matched-at'] === `${url}/vuln`).vuln_hash;
     const hashA = hashOf(vulnA.url);
     const hashB = hashOf(vulnB.url);
     bFixed = true;
@@ -599,7 +600,7 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
       expect(scan).toMatchObject({ status: 'finished', total_result: 1 });
       const results = await t.request({ method: 'GET', url: `/v1/scans/results?scan_id=${id}` });
       expect(results.body).not.toContain(token);
-      expect(results.json().data[0].event.request).toContain('[REDACTED]');
+      expect(results.json().data[0].event[0].request).toContain('[REDACTED]');
       const stored = await t.ctx.db.query<{ n: number }>(
         `SELECT (SELECT count(*) FROM scan_results WHERE event::text LIKE '%' || $1 || '%')
               + (SELECT count(*) FROM scan_logs WHERE event LIKE '%' || $1 || '%')

@@ -5169,10 +5169,10 @@ export interface paths {
                                 reference?: string[];
                                 created_at: string;
                                 updated_at: string;
-                                /** @description the engine's result in nuclei's JSON field names */
+                                /** @description the engine's result in nuclei's JSON field names (one event per finding) */
                                 event: {
                                     [key: string]: unknown;
-                                };
+                                }[];
                             }[];
                         } & {
                             stats: {
@@ -5364,10 +5364,10 @@ export interface paths {
                             reference?: string[];
                             created_at: string;
                             updated_at: string;
-                            /** @description the engine's result in nuclei's JSON field names */
+                            /** @description the engine's result in nuclei's JSON field names (one event per finding) */
                             event: {
                                 [key: string]: unknown;
-                            };
+                            }[];
                         };
                     };
                 };

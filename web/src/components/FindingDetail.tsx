@@ -8,6 +8,7 @@ import type { components, paths } from '../api/schema';
 import { day, NOWRAP, SeverityBadge, when } from './Severity';
 import { EmptyState, ErrorState, LoadingState } from './States';
 import { FindingChangelog, FindingTriage } from './FindingTriage';
+import { eventOf } from './ScanResults';
 
 type Finding = paths['/v1/scans/results']['get']['responses'][200]['content']['application/json']['data'][number];
 type Vuln = components['schemas']['Vulnerability'];
@@ -15,7 +16,7 @@ type Vuln = components['schemas']['Vulnerability'];
 const text = (v: unknown) => (typeof v === 'string' ? v : v == null ? '' : JSON.stringify(v, null, 2));
 
 export function FindingDetail({ finding }: { finding: Finding }) {
-  const ev = finding.event as Record<string, unknown>;
+  const ev = eventOf(finding);
   const info = (ev.info ?? {}) as { classification?: { 'cve-id'?: string[] | string } };
   const cveRaw = info.classification?.['cve-id'];
   const cve =

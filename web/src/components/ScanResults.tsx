@@ -16,8 +16,12 @@ export interface ResultLike {
   target: string;
   matched_at: string;
   created_at: string;
-  event: Record<string, unknown>;
+  /** The list gives the finding's one event in a list (the hosted platform's VulnerabilityResults). */
+  event: Record<string, unknown>[];
 }
+
+/** A listed finding's event (its first and only one). */
+export const eventOf = (r: { event: Record<string, unknown>[] }): Record<string, unknown> => r.event[0] ?? {};
 
 interface Group_ {
   templateId: string;
@@ -50,9 +54,14 @@ export function groupResults(results: ResultLike[]): Group_[] {
   );
 }
 
-const matcherOf = (r: ResultLike) => (typeof r.event['matcher-name'] === 'string' ? r.event['matcher-name'] : '');
-const extractedOf = (r: ResultLike): string[] =>
-  Array.isArray(r.event['extracted-results']) ? r.event['extracted-results'].map(String) : [];
+const matcherOf = (r: ResultLike) => {
+  const m = eventOf(r)['matcher-name'];
+  return typeof m === 'string' ? m : '';
+};
+const extractedOf = (r: ResultLike): string[] => {
+  const x = eventOf(r)['extracted-results'];
+  return Array.isArray(x) ? x.map(String) : [];
+};
 
 export function ScanResults({ results }: { results: ResultLike[] }) {
   const groups = groupResults(results);

@@ -66,7 +66,7 @@ export default function Agents() {
                   </Text>
                 </Table.Td>
                 <Table.Td>
-                  <Badge color={a.online ? 'green' : 'gray'}>{a.online ? 'online' : 'offline'}</Badge>
+                  <Badge variant="light" color={a.online ? 'green' : 'gray'}>{a.online ? 'online' : 'offline'}</Badge>
                 </Table.Td>
                 <Table.Td>
                   <Group gap={4}>

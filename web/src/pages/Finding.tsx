@@ -3,6 +3,7 @@ import { Group, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { api, ok } from '../api/client';
 import { FindingDetail } from '../components/FindingDetail';
+import { ExportMenu } from '../components/ExportMenu';
 import { AnchorLink } from '../components/Links';
 import { ErrorState, LoadingState } from '../components/States';
 import { findingRoute } from '../router';
@@ -22,6 +23,15 @@ export default function Finding() {
         <Title order={2}>Finding {findingId}</Title>
         <Group gap="md">
           <AnchorLink to="/findings">All findings</AnchorLink>
+          <ExportMenu
+            label="Export"
+            call={(type) =>
+              api.GET('/v1/scans/vuln/{vuln_id}/export', {
+                params: { path: { vuln_id: findingId }, query: { type } },
+                parseAs: 'blob',
+              })
+            }
+          />
           {finding.data && (
             <AnchorLink to="/scans/$scanId" params={{ scanId: finding.data.scan_id }} search={{ tab: undefined }}>
               Its scan

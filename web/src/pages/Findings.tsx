@@ -1,6 +1,7 @@
 // Every finding across scans, filtered and paginated by the server (severity, status, host, template, tags,
 // time, free text); a finding opens in a drawer, deep-linked with ?finding=<id>. Owners and Admins change
-// the status of the selected findings at once.
+// the status and labels of the selected findings (or of the whole filter) and retest them; everyone
+// exports them (components/FindingsBulk.tsx).
 import {
   Anchor,
   Button,
@@ -21,6 +22,7 @@ import { useState } from 'react';
 import { api, ok } from '../api/client';
 import { AnchorLink } from '../components/Links';
 import { FindingDetail } from '../components/FindingDetail';
+import { FindingsBulk } from '../components/FindingsBulk';
 import { StatusBadge, VULN_STATUSES } from '../components/FindingTriage';
 import { useMe } from '../session';
 import { SEVERITIES, SeverityBadge, when } from '../components/Severity';
@@ -210,20 +212,29 @@ export default function Findings() {
               {bulk.error && <ErrorState error={bulk.error} />}
             </Group>
           )}
+          <FindingsBulk
+            selected={[...selected]}
+            filter={search}
+            total={list.data.total_results}
+            canManage={me.canManage}
+            onDone={() => {
+              void qc.invalidateQueries({ queryKey: ['findings'] });
+              void qc.invalidateQueries({ queryKey: ['finding'] });
+              void qc.invalidateQueries({ queryKey: ['retest'] });
+            }}
+          />
           <Table striped highlightOnHover data-testid="findings-table">
             <Table.Thead>
               <Table.Tr>
-                {me.canManage && (
-                  <Table.Th>
-                    <Checkbox
-                      aria-label="Select every finding on this page"
-                      checked={list.data.data.length > 0 && list.data.data.every((r) => selected.has(r.vuln_id))}
-                      onChange={(e) =>
-                        setSelected(e.currentTarget.checked ? new Set(list.data.data.map((r) => r.vuln_id)) : new Set())
-                      }
-                    />
-                  </Table.Th>
-                )}
+                <Table.Th>
+                  <Checkbox
+                    aria-label="Select every finding on this page"
+                    checked={list.data.data.length > 0 && list.data.data.every((r) => selected.has(r.vuln_id))}
+                    onChange={(e) =>
+                      setSelected(e.currentTarget.checked ? new Set(list.data.data.map((r) => r.vuln_id)) : new Set())
+                    }
+                  />
+                </Table.Th>
                 <Table.Th>Severity</Table.Th>
                 <Table.Th>Status</Table.Th>
                 <Table.Th>Finding</Table.Th>
@@ -235,20 +246,18 @@ export default function Findings() {
             <Table.Tbody>
               {list.data.data.map((r) => (
                 <Table.Tr key={r.vuln_id}>
-                  {me.canManage && (
-                    <Table.Td>
-                      <Checkbox
-                        aria-label={`Select ${r.template_name || r.template_id} on ${r.target}`}
-                        checked={selected.has(r.vuln_id)}
-                        onChange={(e) => {
-                          const next = new Set(selected);
-                          if (e.currentTarget.checked) next.add(r.vuln_id);
-                          else next.delete(r.vuln_id);
-                          setSelected(next);
-                        }}
-                      />
-                    </Table.Td>
-                  )}
+                  <Table.Td>
+                    <Checkbox
+                      aria-label={`Select ${r.template_name || r.template_id} on ${r.target}`}
+                      checked={selected.has(r.vuln_id)}
+                      onChange={(e) => {
+                        const next = new Set(selected);
+                        if (e.currentTarget.checked) next.add(r.vuln_id);
+                        else next.delete(r.vuln_id);
+                        setSelected(next);
+                      }}
+                    />
+                  </Table.Td>
                   <Table.Td>
                     <SeverityBadge severity={r.severity} />
                   </Table.Td>

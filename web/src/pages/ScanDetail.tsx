@@ -12,6 +12,7 @@ import { EmptyState, ErrorState, LoadingState, errorMessage } from '../component
 import { ScanConfigView } from '../components/ScanConfigView';
 import { ScanSchedule } from '../components/ScanSchedule';
 import { ScanResults } from '../components/ScanResults';
+import { ExportMenu } from '../components/ExportMenu';
 import { scanRoute } from '../router';
 import { useMe } from '../session';
 import { usePageTitle } from '../components/usePageTitle';
@@ -187,6 +188,17 @@ export default function ScanDetail() {
                 </Text>
               )}
               <ScanResults results={results.data.data} />
+              <Group>
+                <ExportMenu
+                  label="Export this scan's findings"
+                  call={(type) =>
+                    api.GET('/v1/scans/{scan_id}/export', {
+                      params: { path: { scan_id: scanId }, query: { type } },
+                      parseAs: 'blob',
+                    })
+                  }
+                />
+              </Group>
             </Stack>
           )}
         </Tabs.Panel>

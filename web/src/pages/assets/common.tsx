@@ -69,15 +69,17 @@ export function ChangeFields({ record }: { record: Pick<ChangeRecord, 'event_typ
   );
 }
 
-/** Enumerations / Inventory / Policies: the section's own tabs. */
+/** Enumerations / Inventory / Policies / Groups: the section's own tabs. */
 export function AssetsTabs() {
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const value = pathname.startsWith('/assets/policies')
     ? '/assets/policies'
-    : pathname.startsWith('/assets/inventory')
-      ? '/assets/inventory'
-      : '/assets';
+    : pathname.startsWith('/assets/groups')
+      ? '/assets/groups'
+      : pathname.startsWith('/assets/inventory')
+        ? '/assets/inventory'
+        : '/assets';
   return (
     <SegmentedControl
       data-testid="assets-tabs"
@@ -88,6 +90,7 @@ export function AssetsTabs() {
         { value: '/assets', label: 'Enumerations' },
         { value: '/assets/inventory', label: 'Inventory' },
         { value: '/assets/policies', label: 'Policies' },
+        { value: '/assets/groups', label: 'Groups' },
       ]}
     />
   );

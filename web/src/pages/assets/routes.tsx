@@ -76,6 +76,12 @@ export const policyRoute = createRoute({
   validateSearch: (s: Search): { page?: number } => ({ page: num(s.page) }),
 });
 
+export const groupsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/assets/groups',
+  component: lazyRouteComponent(() => import('./Groups')),
+});
+
 export const assetRoutes = [
   enumerationsRoute,
   newEnumerationRoute,
@@ -84,4 +90,5 @@ export const assetRoutes = [
   policiesRoute,
   newPolicyRoute,
   policyRoute,
+  groupsRoute,
 ] as const;
