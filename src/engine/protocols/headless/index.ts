@@ -21,6 +21,7 @@ import { parseInput } from '../http/input.ts';
 import { browserMissing, withContext } from './browser.ts';
 import { runAction, type Action, type ActionData, type ActionEnv } from './actions.ts';
 import { interceptor, type PageTraffic } from './route.ts';
+import { compileFuzzing, fuzzedUrls, type FuzzRule } from './fuzz.ts';
 import type { Dialog } from 'playwright-core';
 
 export { closeBrowser, browserMissing } from './browser.ts';
@@ -30,6 +31,9 @@ export interface HeadlessBlock extends CommonBlock {
   steps: Action[];
   userAgent?: string;
   disableCookie: boolean;
+  fuzzing?: FuzzRule[];
+  /** Why the block's fuzzing rules cannot run here. */
+  fuzzingProblem?: string;
 }
 
 /** A page's whole run (every step and the page's own loading) ends by then: nuclei's -page-timeout. */
@@ -42,7 +46,10 @@ function compile(t: Template): HeadlessBlock[] {
       const c = commonBlock(b);
       const f = c.fields;
       const steps = Array.isArray(f.steps) ? (f.steps as Record<string, unknown>[]) : [];
+      const fuzzing = f.fuzzing === undefined ? undefined : compileFuzzing(f.fuzzing);
       return {
+        fuzzing: typeof fuzzing === 'string' ? undefined : fuzzing,
+        fuzzingProblem: typeof fuzzing === 'string' ? fuzzing : undefined,
         ...c,
         steps: steps.map((s) => ({
           action: String(s.action ?? ''),
@@ -157,58 +164,86 @@ function describe(b: HeadlessBlock, url: string): string {
 async function execute(b: HeadlessBlock, ctx: BlockContext): Promise<BlockResult> {
   const target = ctx.target ?? '';
   let builtins: Record<string, string>;
+  let input: ReturnType<typeof parseInput>;
   try {
     builtins = inputVariables(target);
+    input = parseInput(target);
   } catch {
     return { matched: false, requests: 0, error: `could not parse URL ${target}` };
   }
-  let matched = false;
-  let requests = 0;
-  let error: string | undefined;
+  const state = { matched: false, requests: 0, error: undefined as string | undefined };
+  // As nuclei: template variables are evaluated once for the run (a rand_int stays the same in the
+  // payload and the matcher), and payload values are rendered with them.
+  const base = blockVars(ctx, builtins, {});
   for (const combo of combos(ctx, b)) {
     if (ctx.o.signal?.aborted) break;
-    const vars = blockVars(ctx, builtins, combo);
-    if (ctx.o.takeToken) await ctx.o.takeToken();
-    let run: PageRun;
-    try {
-      run = await runPage(b, ctx, vars, target);
-    } catch (err) {
-      error = `could not get html element: ${(err as Error).message.split('\n')[0]}`;
+    const payloads: Record<string, string> = {};
+    for (const k in combo) payloads[k] = render(combo[k]!, base);
+    const vars = { ...base, ...payloads };
+    if (!b.fuzzing) {
+      if (await runOnce(b, ctx, target, vars, payloads, state))
+        return { matched: true, requests: state.requests, stop: true };
       continue;
     }
-    requests += Math.max(1, run.traffic.requests);
-    if (run.traffic.refused.length > 0) error = `refused: ${run.traffic.refused[0]}`;
-    if (run.error) {
-      error = run.traffic.refused.length ? `${run.error} (refused: ${run.traffic.refused[0]})` : run.error;
-      continue;
-    }
-    const req = describe(b, run.url);
-    const data: Record<string, unknown> = {
-      type: 'headless',
-      host: target,
-      matched: run.url,
-      req,
-      data: run.html,
-      body: run.html,
-      resp: run.html,
-      header: run.traffic.header ?? '',
-      status_code: run.traffic.status === undefined ? '' : String(run.traffic.status),
-      history: run.traffic.history.join('\n'),
-      ...run.out,
-      ...combo,
-    };
-    const r = await operate(ctx, 'headless', b, data, vars, {
-      host: target,
-      matchedAt: run.url,
-      request: req,
-      response: run.html,
-    });
-    if (r.matched) {
-      matched = true;
-      if (ctx.t.stopAtFirstMatch || b.fields['stop-at-first-match'] === true) return { matched, requests, stop: true };
+    // Each fuzzed URL is the input of one run: {{BaseURL}} and the other built-ins are its.
+    const urls = fuzzedUrls(b.fuzzing, input.url.href.split('?')[0]!, input.rawQuery, (text) => render(text, vars));
+    for (const url of urls) {
+      if (ctx.o.signal?.aborted) break;
+      const fuzzedVars = { ...vars, ...inputVariables(url) };
+      if (await runOnce(b, ctx, url, fuzzedVars, payloads, state))
+        return { matched: true, requests: state.requests, stop: true };
     }
   }
-  return { matched, requests, error: matched ? undefined : error };
+  return { matched: state.matched, requests: state.requests, error: state.matched ? undefined : state.error };
+}
+
+/** One page run and its operators; true when the template asked to stop at its first match and matched. */
+async function runOnce(
+  b: HeadlessBlock,
+  ctx: BlockContext,
+  target: string,
+  vars: Record<string, unknown>,
+  combo: Record<string, string>,
+  state: { matched: boolean; requests: number; error: string | undefined },
+): Promise<boolean> {
+  if (ctx.o.takeToken) await ctx.o.takeToken();
+  let run: PageRun;
+  try {
+    run = await runPage(b, ctx, vars, target);
+  } catch (err) {
+    state.error = `could not get html element: ${(err as Error).message.split('\n')[0]}`;
+    return false;
+  }
+  state.requests += Math.max(1, run.traffic.requests);
+  if (run.traffic.refused.length > 0) state.error = `refused: ${run.traffic.refused[0]}`;
+  if (run.error) {
+    state.error = run.traffic.refused.length ? `${run.error} (refused: ${run.traffic.refused[0]})` : run.error;
+    return false;
+  }
+  const req = describe(b, run.url);
+  const data: Record<string, unknown> = {
+    type: 'headless',
+    host: ctx.target ?? target,
+    matched: run.url,
+    req,
+    data: run.html,
+    body: run.html,
+    resp: run.html,
+    header: run.traffic.header ?? '',
+    status_code: run.traffic.status === undefined ? '' : String(run.traffic.status),
+    history: run.traffic.history.join('\n'),
+    ...run.out,
+    ...combo,
+  };
+  const r = await operate(ctx, 'headless', b, data, vars, {
+    host: ctx.target ?? target,
+    matchedAt: run.url,
+    request: req,
+    response: run.html,
+  });
+  if (!r.matched) return false;
+  state.matched = true;
+  return Boolean(ctx.t.stopAtFirstMatch || b.fields['stop-at-first-match'] === true);
 }
 
 export const headlessProtocol: Protocol<HeadlessBlock> = {
@@ -219,8 +254,7 @@ export const headlessProtocol: Protocol<HeadlessBlock> = {
     return hit;
   },
   unsupported(b) {
-    if (b.fields.fuzzing !== undefined) return 'uses `fuzzing` on a headless block';
-    return browserMissing();
+    return b.fuzzingProblem ?? browserMissing();
   },
   execute,
 };

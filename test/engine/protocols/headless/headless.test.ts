@@ -34,6 +34,13 @@ beforeAll(async () => {
     if (rest.startsWith('/oauth/authorize')) {
       res.setHeader('content-type', 'text/html');
       res.end(oauthPage(Boolean(vuln)));
+    } else if (rest.startsWith('/search')) {
+      // The query's `q`, decoded, written into the page by document.write (the sink) or as text.
+      res.setHeader('content-type', 'text/html');
+      res.end(`<html><body><div id="r"></div><script>
+  const q = decodeURIComponent(new URLSearchParams(location.search).get('q') || '');
+  ${vuln ? "document.write('<p>Results for ' + q + '</p>');" : "document.getElementById('r').textContent = 'Results for ' + q;"}
+</script></body></html>`);
     } else if (rest.startsWith('/form')) {
       res.setHeader('content-type', 'text/html');
       res.setHeader('x-page', 'form');
@@ -65,6 +72,17 @@ describe.runIf(hasShared('corpus'))('corpus DOM XSS templates', () => {
     const none = await scanEvents([t], [`${base}/safe`]);
     expect(none).toEqual([]);
   }, 60_000);
+});
+
+describe.runIf(hasShared('corpus'))('fuzzing rules (the corpus dast DOM XSS template)', () => {
+  it('dom-xss fuzzes the query into a document.write sink and finds it; the text-only page gives nothing', async () => {
+    const t = corpusTemplate('dast/vulnerabilities/xss/dom-xss.yaml');
+    const hit = await scanEvents([t], [`${base}/vuln/search?q=shoes&page=1`]);
+    expect(hit).toHaveLength(1);
+    expect(hit[0]!['matched-at']).toMatch(/\/vuln\/search\?q=shoes.*%3Cscript%3E/i);
+    const none = await scanEvents([t], [`${base}/safe/search?q=shoes`]);
+    expect(none).toEqual([]);
+  }, 120_000);
 });
 
 describe('actions and parts', () => {
