@@ -20,6 +20,7 @@ const ORDER = [
   'engine-corpus',
   'cluster-diff',
   'discovery',
+  'headless',
   'templates',
   'intel',
   'findings',

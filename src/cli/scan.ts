@@ -314,6 +314,8 @@ async function scanAction(flags: ScanFlags): Promise<void> {
       vars,
       secrets,
       varFiles: true,
+      // As nuclei: headless `screenshot` steps write inside the working folder.
+      screenshotDir: process.cwd(),
       workflowSource: fileWorkflowSource(),
       cluster: flags.cluster,
       concurrency: flags.concurrency,

@@ -10,7 +10,8 @@ import './protocols/index.ts';
 import { runWorkflow } from './workflow/run.ts';
 import { calledProtocols } from './flow/simple.ts';
 import { clusterTemplates } from './runner/cluster.ts';
-import { closeClients } from './protocols/http/client.ts';
+import { closeClients as closeHttpClients } from './protocols/http/client.ts';
+import { closeBrowser } from './protocols/headless/browser.ts';
 import { TokenBucket } from './runner/rate-limit.ts';
 import { HostErrors } from './runner/host-errors.ts';
 import { forEachLimit } from './runner/pool.ts';
@@ -30,7 +31,11 @@ export type {
   ProgressInfo,
   SecretApplier,
 } from './runner/types.ts';
-export { closeClients };
+
+/** Closes every pooled connection and the headless browser (tests and the CLI call this at the end of a scan). */
+export async function closeClients(): Promise<void> {
+  await Promise.all([closeHttpClients(), closeBrowser()]);
+}
 
 /** Why a template cannot run here, or undefined when it can. */
 export function unsupportedReason(t: Template, can: { workflows?: boolean } = {}): string | undefined {
@@ -51,6 +56,7 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
   const runnable: Template[] = [];
   let skippedTemplates = 0;
   let refusedUnsigned = 0;
+  let browserSaid = false;
   for (const t of opts.templates) {
     // The signature first: an unsigned javascript template is refused, not "not run yet".
     const refused = signatureRefusal(t, opts);
@@ -63,6 +69,13 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
     const why = unsupportedReason(t, { workflows: Boolean(opts.workflowSource) });
     if (why) {
       skippedTemplates++;
+      // No browser: said once for the scan (with how to install one), each template still counted skipped.
+      if (why.startsWith('needs a browser')) {
+        if (!browserSaid) opts.onNotice?.(`headless templates are skipped: this process ${why}`);
+        browserSaid = true;
+        opts.onTemplateSkipped?.(t.id, `it ${why}`);
+        continue;
+      }
       opts.onNotice?.(`skipped template ${t.id}: it ${why}, which this engine does not run yet`);
       opts.onTemplateSkipped?.(t.id, `it ${why}, which this engine does not run yet`);
     } else runnable.push(t);
@@ -291,5 +304,6 @@ function requestOptions(opts: ExecuteTemplateOptions) {
     headers: opts.headers,
     varFiles: opts.varFiles,
     secrets: opts.secrets,
+    screenshotDir: opts.screenshotDir,
   };
 }

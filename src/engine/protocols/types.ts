@@ -25,6 +25,8 @@ export interface ProtocolOptions extends HttpRunOptions {
   traceRoots?: string[];
   /** The port name servers met during a dns `trace` are asked on (53 when unset). */
   tracePort?: number;
+  /** Where headless `screenshot` steps may write (inside this folder only); unset: screenshots are not written. */
+  screenshotDir?: string;
 }
 
 /** One template's run on one input, shared by its blocks (nuclei's template context). */

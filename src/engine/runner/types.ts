@@ -61,6 +61,8 @@ export interface ScanOptions extends SignaturePolicy {
   headers?: [string, string][];
   /** Vars naming a file become payload lists (vigil scan -V k=file); never set by the platform. */
   varFiles?: boolean;
+  /** Where headless `screenshot` steps write their files (vigil scan: its working folder); unset: not written. */
+  screenshotDir?: string;
   matcherStatus?: boolean;
   secrets?: SecretApplier;
   socks5Proxy?: string;
@@ -122,6 +124,7 @@ export interface ExecuteTemplateOptions {
   vars?: Record<string, string>;
   headers?: [string, string][];
   varFiles?: boolean;
+  screenshotDir?: string;
   timeout?: number;
   retries?: number;
   secrets?: SecretApplier;

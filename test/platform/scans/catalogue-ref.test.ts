@@ -6,17 +6,14 @@ import { startHttpServer, type TestServer } from '../../helpers/targets.ts';
 import { makeCatalogue, type Catalogue } from '../templates/fixtures.ts';
 import { createScanApp, MARKER_TEMPLATE, HEADER_TEMPLATE, type ScanTestApp } from './fixtures.ts';
 
-// A protocol this engine does not run (headless needs a browser per request).
-const HEADLESS_TEMPLATE = `id: page-title
+// A protocol this engine does not run (file reads the scanner's own disk).
+const FILE_TEMPLATE = `id: page-title
 info:
-  name: Page title in a browser
+  name: Files with a title
   author: vigil
   severity: info
-headless:
-  - steps:
-      - action: navigate
-        args:
-          url: "{{BaseURL}}"
+file:
+  - extensions: [all]
     matchers:
       - type: word
         words: [title]
@@ -49,7 +46,7 @@ describe('catalogue templates in scans', () => {
       'http/misc/powered-by.yaml': HEADER_TEMPLATE,
       'http/misc/users.yaml': PAYLOAD_TEMPLATE,
       'helpers/wordlists/users.txt': 'alpha\nsecret-user\n',
-      'headless/title.yaml': HEADLESS_TEMPLATE,
+      'file/title.yaml': FILE_TEMPLATE,
     });
     await importCatalogue(t.ctx.db, cat.dir);
     target = await startHttpServer((q, res) => {
@@ -67,7 +64,7 @@ describe('catalogue templates in scans', () => {
     const res = await t.request({
       method: 'POST',
       url: '/v1/scans',
-      payload: { targets: [target.url], templates: ['http', 'headless'] },
+      payload: { targets: [target.url], templates: ['http', 'file'] },
     });
     expect(res.statusCode, res.body).toBe(200);
     const id = res.json().id;
@@ -92,7 +89,7 @@ describe('catalogue templates in scans', () => {
     const skipped = log.filter((r: { error?: string }) => r.error?.startsWith('template not run'));
     expect(skipped).toHaveLength(1);
     expect(JSON.stringify(skipped[0])).toContain('page-title');
-    expect(JSON.stringify(skipped[0])).toContain('headless protocol');
+    expect(JSON.stringify(skipped[0])).toContain('file protocol');
   });
 
   it('runs catalogue templates with payload files on workers from the values stored at import', async () => {
