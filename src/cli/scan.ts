@@ -255,6 +255,7 @@ async function scanAction(flags: ScanFlags): Promise<void> {
     loadScanSecrets,
     signersFor,
     signatureRefusal,
+    compileTemplate,
   } = await import('../engine/index.ts');
   const certificates = trustedCertificates(flags.trustCertificate);
   try {
@@ -262,7 +263,14 @@ async function scanAction(flags: ScanFlags): Promise<void> {
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
-  const loaded = await loadTemplates(flags.templates, filter);
+  // Metadata first (id, info, protocol kinds): the filter reads only that, and only the templates it
+  // keeps are compiled, here, so their problems are reported before the scan as a full load would.
+  const loaded = await loadTemplates(flags.templates, filter, { lazy: true });
+  loaded.templates = loaded.templates.filter((t) => {
+    const { issues } = compileTemplate(t);
+    loaded.issues.push(...issues);
+    return issues.length === 0;
+  });
   if (loaded.issues.length > 0) reportLoadIssues(loaded.issues, flags);
   // Self-contained templates (OSINT lookups, token checks against third-party APIs) contact the hosts
   // they name, not the targets: like nuclei, they run only with -esc.

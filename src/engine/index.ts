@@ -4,6 +4,8 @@
 
 // Templates: parse one, load files and folders (with filters), and their types.
 export { parseTemplate, loadTemplateFile, loadTemplates } from './template/index.ts';
+/** A template loaded lazily ({ lazy: true }) compiled now: its errors and warnings (nothing for one parsed in full). */
+export { compileTemplate } from './template/index.ts';
 export type { ParseOptions, ParseResult, LoadOptions, LoadResult, TemplateFilter } from './template/index.ts';
 export type { Template, TemplateIssue, HttpRequest, Severity } from './template/types.ts';
 
