@@ -70,6 +70,7 @@ interface ScanFlags {
   var?: string[];
   rateLimit?: number;
   concurrency?: number;
+  scanThreads?: number;
   bulkSize?: number;
   timeout?: number;
   retries?: number;
@@ -256,6 +257,8 @@ async function scanAction(flags: ScanFlags): Promise<void> {
     signersFor,
     signatureRefusal,
     compileTemplate,
+    runScanOnThreads,
+    singleThreadReason,
   } = await import('../engine/index.ts');
   const certificates = trustedCertificates(flags.trustCertificate);
   try {
@@ -315,7 +318,8 @@ async function scanAction(flags: ScanFlags): Promise<void> {
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
   try {
-    const stats = await runScan({
+    const threads = flags.scanThreads ?? 1;
+    const scanOptions: Parameters<typeof runScan>[0] = {
       targets,
       templates,
       vars,
@@ -360,7 +364,10 @@ async function scanAction(flags: ScanFlags): Promise<void> {
               `[STATS] ${p.done}/${p.total} done, ${p.requests} requests, ${p.matched} matched, ${p.errors} errors\n`,
             )
         : undefined,
-    });
+    };
+    const oneThread = threads > 1 ? singleThreadReason(scanOptions, threads) : undefined;
+    if (oneThread) say('info', `scanning on one thread: ${oneThread}`);
+    const stats = await (threads > 1 && !oneThread ? runScanOnThreads(scanOptions, threads) : runScan(scanOptions));
     if (stats.refusedUnsigned > 0) {
       const how = flags.disableUnsignedTemplates
         ? 'no trusted key signed them (-dut)'
@@ -414,6 +421,12 @@ export function registerScan(program: Command): void {
     .option('-V, --var <key=value>', 'template variable (repeatable)', collect)
     .option('--rate-limit <n>', 'requests per second, 0 = no limit (-rl)', intOption('rate-limit'), 150)
     .option('-c, --concurrency <n>', 'templates run in parallel', intOption('concurrency'), 25)
+    .option(
+      '--scan-threads <n>',
+      'worker threads to split the targets over (templates compiled once, results as on one thread); not with secret files, interactsh or workflows',
+      intOption('scan-threads'),
+      1,
+    )
     .option('--bulk-size <n>', 'hosts per template in parallel (-bs)', intOption('bulk-size'), 25)
     .option('--timeout <seconds>', 'request timeout', intOption('timeout'), 10)
     .option('--retries <n>', 'retries after a network error', intOption('retries'), 1)

@@ -24,6 +24,8 @@ export { signatureRefusal, needsSignature, type SignaturePolicy } from './runner
 // Running: a scan (targets x templates, results through callbacks), one template on one target, why a
 // template cannot run here, and closing the pooled connections when a process is done.
 export { runScan, executeTemplate, unsupportedReason, closeClients } from './runner.ts';
+/** A broad scan over several worker threads (targets dealt out, templates compiled once); why not, when not. */
+export { runScanOnThreads, singleThreadReason } from './runner/threads.ts';
 export type {
   ScanOptions,
   InteractshOptions,
