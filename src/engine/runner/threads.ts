@@ -152,10 +152,15 @@ export async function runScanOnThreads(opts: ScanOptions, threads: number): Prom
             onHostSkipped?.(m.host, m.errors);
             break;
           case 'done':
+            // Done when it says so: a handle some protocol left open must not keep the scan waiting.
             stats = m.stats;
+            signal?.removeEventListener('abort', abort);
+            resolve(stats);
+            void worker.terminate();
             break;
           case 'failed':
             reject(new Error(m.message));
+            void worker.terminate();
             break;
         }
       });
