@@ -70,6 +70,7 @@ interface ScanFlags {
   var?: string[];
   rateLimit?: number;
   concurrency?: number;
+  scanThreads?: number;
   bulkSize?: number;
   timeout?: number;
   retries?: number;
@@ -256,6 +257,9 @@ async function scanAction(flags: ScanFlags): Promise<void> {
     loadScanSecrets,
     signersFor,
     signatureRefusal,
+    compileTemplate,
+    runScanOnThreads,
+    singleThreadReason,
   } = await import('../engine/index.ts');
   const certificates = trustedCertificates(flags.trustCertificate);
   try {
@@ -263,7 +267,14 @@ async function scanAction(flags: ScanFlags): Promise<void> {
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
-  const loaded = await loadTemplates(flags.templates, filter);
+  // Metadata first (id, info, protocol kinds): the filter reads only that, and only the templates it
+  // keeps are compiled, here, so their problems are reported before the scan as a full load would.
+  const loaded = await loadTemplates(flags.templates, filter, { lazy: true });
+  loaded.templates = loaded.templates.filter((t) => {
+    const { issues } = compileTemplate(t);
+    loaded.issues.push(...issues);
+    return issues.length === 0;
+  });
   if (loaded.issues.length > 0) reportLoadIssues(loaded.issues, flags);
   // Self-contained templates (OSINT lookups, token checks against third-party APIs) contact the hosts
   // they name, not the targets: like nuclei, they run only with -esc.
@@ -308,7 +319,8 @@ async function scanAction(flags: ScanFlags): Promise<void> {
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
   try {
-    const stats = await runScan({
+    const threads = flags.scanThreads ?? 1;
+    const scanOptions: Parameters<typeof runScan>[0] = {
       targets,
       templates,
       vars,
@@ -355,7 +367,10 @@ async function scanAction(flags: ScanFlags): Promise<void> {
               `[STATS] ${p.done}/${p.total} done, ${p.requests} requests, ${p.matched} matched, ${p.errors} errors\n`,
             )
         : undefined,
-    });
+    };
+    const oneThread = threads > 1 ? singleThreadReason(scanOptions, threads) : undefined;
+    if (oneThread) say('info', `scanning on one thread: ${oneThread}`);
+    const stats = await (threads > 1 && !oneThread ? runScanOnThreads(scanOptions, threads) : runScan(scanOptions));
     if (stats.refusedUnsigned > 0) {
       const how = flags.disableUnsignedTemplates
         ? 'no trusted key signed them (-dut)'
@@ -409,6 +424,12 @@ export function registerScan(program: Command): void {
     .option('-V, --var <key=value>', 'template variable (repeatable)', collect)
     .option('--rate-limit <n>', 'requests per second, 0 = no limit (-rl)', intOption('rate-limit'), 150)
     .option('-c, --concurrency <n>', 'templates run in parallel', intOption('concurrency'), 25)
+    .option(
+      '--scan-threads <n>',
+      'worker threads to split the targets over (templates compiled once, results as on one thread); not with secret files, interactsh or workflows',
+      intOption('scan-threads'),
+      1,
+    )
     .option('--bulk-size <n>', 'hosts per template in parallel (-bs)', intOption('bulk-size'), 25)
     .option('--timeout <seconds>', 'request timeout', intOption('timeout'), 10)
     .option('--retries <n>', 'retries after a network error', intOption('retries'), 1)

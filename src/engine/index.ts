@@ -4,6 +4,8 @@
 
 // Templates: parse one, load files and folders (with filters), and their types.
 export { parseTemplate, loadTemplateFile, loadTemplates } from './template/index.ts';
+/** A template loaded lazily ({ lazy: true }) compiled now: its errors and warnings (nothing for one parsed in full). */
+export { compileTemplate } from './template/index.ts';
 export type { ParseOptions, ParseResult, LoadOptions, LoadResult, TemplateFilter } from './template/index.ts';
 export type { Template, TemplateIssue, HttpRequest, Severity } from './template/types.ts';
 
@@ -26,6 +28,8 @@ export { runScan, executeTemplate, unsupportedReason, closeClients } from './run
 export { usesInteractsh } from './runner.ts';
 /** The interactsh client API's operations, for a caller relaying them another way (InteractshOptions.transport). */
 export type { OastTransport, OastOperation } from './oast/client.ts';
+/** A broad scan over several worker threads (targets dealt out, templates compiled once); why not, when not. */
+export { runScanOnThreads, singleThreadReason } from './runner/threads.ts';
 export type {
   ScanOptions,
   InteractshOptions,

@@ -20,6 +20,7 @@ import type { ExecuteTemplateOptions, ScanOptions, ScanStats } from './runner/ty
 import { redactEvent } from './secrets/redact.ts';
 import { guardFor } from './net/guard.ts';
 import { signatureRefusal } from './runner/signature-gate.ts';
+import { compileTemplate } from './template/lazy-template.ts';
 import { OastClient } from './oast/client.ts';
 
 export type {
@@ -37,8 +38,13 @@ export async function closeClients(): Promise<void> {
   await Promise.all([closeHttpClients(), closeBrowser()]);
 }
 
-/** Why a template cannot run here, or undefined when it can. */
+/**
+ * Why a template cannot run here, or undefined when it can. A template loaded lazily is compiled here
+ * (its first use): one whose compile finds errors cannot run.
+ */
 export function unsupportedReason(t: Template, can: { workflows?: boolean } = {}): string | undefined {
+  const invalid = invalidReason(t);
+  if (invalid) return invalid;
   if (t.workflows && t.workflows.length > 0) return can.workflows ? undefined : 'is a workflow';
   if (t.flow) {
     // A flow may call any protocol this engine runs (flow/run.ts); the calls are read off its text.
@@ -51,6 +57,13 @@ export function unsupportedReason(t: Template, can: { workflows?: boolean } = {}
   return typeof steps === 'string' ? steps : undefined;
 }
 
+/** Compiles a template loaded lazily; why it cannot run when its compile finds errors. */
+function invalidReason(t: Template): string | undefined {
+  const { issues } = compileTemplate(t);
+  if (issues.length === 0) return undefined;
+  return `is invalid (${issues[0].field ? `${issues[0].field}: ` : ''}${issues[0].reason})`;
+}
+
 export async function runScan(opts: ScanOptions): Promise<ScanStats> {
   const started = performance.now();
   const runnable: Template[] = [];
@@ -58,12 +71,20 @@ export async function runScan(opts: ScanOptions): Promise<ScanStats> {
   let refusedUnsigned = 0;
   let browserSaid = false;
   for (const t of opts.templates) {
-    // The signature first: an unsigned javascript template is refused, not "not run yet".
+    // The signature first: an unsigned javascript template is refused, not "not run yet". It reads the
+    // template's text and protocol kinds only, so a template loaded lazily is refused before it is compiled.
     const refused = signatureRefusal(t, opts);
     if (refused) {
       refusedUnsigned++;
       opts.onNotice?.(`refused template ${t.id}: it ${refused}`);
       opts.onTemplateSkipped?.(t.id, `it ${refused}`);
+      continue;
+    }
+    const invalid = invalidReason(t);
+    if (invalid) {
+      skippedTemplates++;
+      opts.onNotice?.(`skipped template ${t.id}: it ${invalid}`);
+      opts.onTemplateSkipped?.(t.id, `it ${invalid}`);
       continue;
     }
     const why = unsupportedReason(t, { workflows: Boolean(opts.workflowSource) });

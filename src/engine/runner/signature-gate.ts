@@ -4,6 +4,7 @@
 // changes). nuclei's -dut (`disableUnsigned`) refuses every template no trusted key signed.
 import type { Template } from '../template/types.ts';
 import { signersFor, type SignatureStatus, type TemplateSigners } from '../template/signature.ts';
+import { hasProtocolBlock } from '../template/lazy-template.ts';
 
 export interface SignaturePolicy {
   /** PEM certificates trusted besides ProjectDiscovery's template-signing certificate. */
@@ -14,9 +15,12 @@ export interface SignaturePolicy {
   disableUnsigned?: boolean;
 }
 
-/** True when the template has a code or javascript block (its own or one a flow calls). */
+/**
+ * True when the template has a code or javascript block (its own or one a flow calls). Read off the
+ * metadata for a template loaded lazily: the signature is checked before the template is compiled.
+ */
 export function needsSignature(t: Template): boolean {
-  return t.other.some((b) => b.protocol === 'code' || b.protocol === 'javascript');
+  return hasProtocolBlock(t, 'code') || hasProtocolBlock(t, 'javascript');
 }
 
 const checked = new WeakMap<Template, { signers: TemplateSigners; status: SignatureStatus }>();
@@ -39,7 +43,7 @@ export function signatureRefusal(t: Template, policy: SignaturePolicy): string |
   if (status.state === 'verified') return undefined;
   const unsigned = status.state === 'unsigned';
   if (gated) {
-    const kind = t.other.some((b) => b.protocol === 'code') ? 'code' : 'javascript';
+    const kind = hasProtocolBlock(t, 'code') ? 'code' : 'javascript';
     return unsigned
       ? `is a ${kind} template not signed by a trusted key`
       : `is a ${kind} template whose signature no trusted key verifies`;

@@ -118,6 +118,8 @@ export interface ScanStats {
   skippedHosts: number;
   /** Templates refused for their signature (code and javascript ones no trusted key signed; all with -dut). */
   refusedUnsigned: number;
+  /** Worker threads the scan ran on (runScanOnThreads); unset: the calling thread. */
+  threads?: number;
 }
 
 export interface ExecuteTemplateOptions {

@@ -8,6 +8,7 @@ export {
   type LoadResult,
   type TemplateFilter,
 } from './load.ts';
+export { compileTemplate, hasProtocolBlock } from './lazy-template.ts';
 export { replaceRandstr, randomId } from './randstr.ts';
 export { needsReqCondition } from './req-condition.ts';
 export type * from './types.ts';

@@ -28,6 +28,12 @@ export interface LoadOptions extends ParseOptions {
    * so this only pays off for large folders on idle multi-core machines; see bench/engine-corpus.ts.
    */
   workers?: number;
+  /**
+   * Read each template's metadata only (id, info, self-contained, its protocol blocks) and compile the
+   * rest on first use (lazy-template.ts): what a scan of a filtered corpus wants. Problems outside
+   * `id` and `info` are then found when compiled (compileTemplate), not counted here. Main thread only.
+   */
+  lazy?: boolean;
 }
 
 export interface LoadResult {
@@ -81,12 +87,12 @@ export async function loadTemplates(
   }
   result.files = jobs.length;
 
-  const { batchSize, workers = 0, ...parseOpts } = opts;
+  const { batchSize, workers = 0, lazy = false, ...parseOpts } = opts;
   let parsed: (ParseResult | undefined)[] | undefined;
-  if (workers > 0 && jobs.length > 0) {
+  if (workers > 0 && jobs.length > 0 && !lazy) {
     parsed = await parseOnWorkers(jobs, parseOpts, workers).catch(() => undefined);
   }
-  parsed ??= await parseOnMainThread(jobs, parseOpts, batchSize ?? 64);
+  parsed ??= await parseOnMainThread(jobs, parseOpts, batchSize ?? 64, lazy);
 
   // Results are gathered in walk order so output is stable from run to run.
   const seenIds = new Map<string, string>();
@@ -124,12 +130,17 @@ async function parseOnMainThread(
   jobs: { file: string; root?: string }[],
   opts: ParseOptions,
   batchSize: number,
+  lazy: boolean,
 ): Promise<ParseResult[]> {
   const parsed: ParseResult[] = new Array(jobs.length);
   for (let start = 0; start < jobs.length; start += Math.max(1, batchSize)) {
     const end = Math.min(jobs.length, start + Math.max(1, batchSize));
     for (let index = start; index < end; index++)
-      parsed[index] = parseFile(jobs[index].file, { ...opts, templatesRoot: opts.templatesRoot ?? jobs[index].root });
+      parsed[index] = parseFile(
+        jobs[index].file,
+        { ...opts, templatesRoot: opts.templatesRoot ?? jobs[index].root },
+        lazy,
+      );
     if (end < jobs.length) await new Promise((resolve) => setImmediate(resolve));
   }
   return parsed;

@@ -1,8 +1,11 @@
-// Read one file and parse it; an unreadable file becomes an issue instead of an exception.
+// Read one file and parse it (in full, or lazily: metadata now, the rest on first use); an unreadable
+// file becomes an issue instead of an exception.
 import { readFileSync } from 'node:fs';
 import { parseTemplate, type ParseOptions, type ParseResult } from './parse.ts';
+import { parseLazily } from './lazy-template.ts';
+import { replaceRandstr } from './randstr.ts';
 
-export function parseFile(file: string, opts: ParseOptions): ParseResult {
+export function parseFile(file: string, opts: ParseOptions, lazy = false): ParseResult {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -10,5 +13,6 @@ export function parseFile(file: string, opts: ParseOptions): ParseResult {
     const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
     return { issues: [{ file, field: '', reason: `cannot read: ${code}` }], warnings: [] };
   }
-  return parseTemplate(text, file, { ...opts, fromDisk: true });
+  const o = { ...opts, fromDisk: true };
+  return lazy ? parseLazily(text, replaceRandstr(text), file, o) : parseTemplate(text, file, o);
 }

@@ -13,7 +13,7 @@ import { type Dict, isMap, isScalar, kind, readBool, readString, scalarText, set
 // YAML core schema plus merge keys: dates and binary stay plain strings (as go-yaml hands them to
 // string fields), and skipping those resolvers makes parsing about a third faster.
 const { types } = yaml as unknown as { types: { merge: yaml.Type } }; // present at runtime, missing from @types
-const SCHEMA = yaml.CORE_SCHEMA.extend([types.merge]);
+export const SCHEMA = yaml.CORE_SCHEMA.extend([types.merge]);
 
 export const ID_PATTERN = /^([a-zA-Z0-9]+[-_])*[a-zA-Z0-9]+$/;
 /** Longest id: results store it in database indexes (entries of about 2,700 bytes at most); the public corpus's longest is 54. */
@@ -34,7 +34,7 @@ export interface ParseResult {
 type OtherProtocol = OtherProtocolBlock['protocol'];
 
 /** Top-level protocol keys in the order nuclei picks a template's reported type. */
-const TYPE_ORDER: [string, string][] = [
+export const TYPE_ORDER: [string, string][] = [
   ['dns', 'dns'],
   ['file', 'file'],
   ['http', 'http'],
@@ -48,7 +48,7 @@ const TYPE_ORDER: [string, string][] = [
   ['javascript', 'javascript'],
 ];
 
-const OTHER_KEYS: Record<string, OtherProtocol> = {
+export const OTHER_KEYS: Record<string, OtherProtocol> = {
   dns: 'dns',
   file: 'file',
   network: 'tcp',
@@ -61,7 +61,7 @@ const OTHER_KEYS: Record<string, OtherProtocol> = {
   javascript: 'javascript',
 };
 
-const TOP_LEVEL = new Set([
+export const TOP_LEVEL = new Set([
   'id',
   'info',
   'flow',
@@ -78,8 +78,12 @@ const TOP_LEVEL = new Set([
 const PROTOCOL_KEYS = ['http', 'requests', 'workflows', ...Object.keys(OTHER_KEYS)];
 
 export function parseTemplate(text: string, file: string, opts: ParseOptions = {}): ParseResult {
+  return parsePrepared(text, replaceRandstr(text), file, opts);
+}
+
+/** parseTemplate on text already preprocessed: `raw` is `text` with {{randstr}} replaced (a lazy template compiles its own). */
+export function parsePrepared(text: string, raw: string, file: string, opts: ParseOptions = {}): ParseResult {
   const out = new IssueList(file);
-  const raw = replaceRandstr(text);
   let doc: unknown;
   try {
     doc = yaml.load(raw, { schema: SCHEMA }); // duplicate keys throw, as in go-yaml

@@ -4,7 +4,7 @@
 // holds an `http` folder), loaded once.
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { loadTemplates } from '../template/index.ts';
+import { compileTemplate, loadTemplates } from '../template/index.ts';
 import type { Template } from '../template/types.ts';
 import type { WorkflowSource } from './run.ts';
 
@@ -42,9 +42,16 @@ export function fileWorkflowSource(): WorkflowSource {
         dirs[1] ??
         dirs[0]!;
       let all = byRoot.get(root);
-      if (!all) byRoot.set(root, (all = loadTemplates([root]).then((r) => r.templates)));
+      // Metadata only: the templates a tag selects compile when the workflow runs them.
+      if (!all) byRoot.set(root, (all = loadTemplates([root], {}, { lazy: true }).then((r) => r.templates)));
       const want = new Set(ref.tags.map((t) => t.toLowerCase()));
-      return (await all).filter((t) => !t.workflows?.length && t.info.tags.some((tag) => want.has(tag.toLowerCase())));
+      return (await all).filter(
+        (t) =>
+          t.type !== 'workflow' &&
+          t.info.tags.some((tag) => want.has(tag.toLowerCase())) &&
+          compileTemplate(t).issues.length === 0 &&
+          !t.workflows?.length,
+      );
     }
     return [];
   };

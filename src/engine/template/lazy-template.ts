@@ -1,0 +1,211 @@
+// Lazy templates: a folder load reads each file's metadata (id, info, self-contained, which protocol
+// blocks it has) and compiles the rest (requests, matchers, payloads, flow) the first time something
+// reads it. Filtering a 10,000-template corpus by tag, severity or type then costs a YAML parse of the
+// `id` and `info` sections only; the templates a scan runs are compiled once, when it first touches them.
+//
+// The heavy fields are getters until compiled, then plain data properties. A template whose compile finds
+// errors throws on those reads; compileTemplate() is the way to ask without throwing.
+import yaml from 'js-yaml';
+import type { Template, TemplateIssue } from './types.ts';
+import { IssueList } from './issues.ts';
+import { parseInfo } from './info.ts';
+import { ID_PATTERN, MAX_ID_LENGTH, OTHER_KEYS, SCHEMA, TOP_LEVEL, TYPE_ORDER, parsePrepared } from './parse.ts';
+import type { ParseOptions, ParseResult } from './parse.ts';
+import { isMap, readBool, readString } from './values.ts';
+
+/** The fields only a full compile fills; everything else of a Template comes from the metadata. */
+const HEAVY = [
+  'variables',
+  'constants',
+  'variableValues',
+  'constantValues',
+  'stopAtFirstMatch',
+  'http',
+  'other',
+  'protocolOrder',
+  'workflows',
+  'flow',
+] as const;
+
+interface Pending {
+  text: string;
+  opts: ParseOptions;
+  /** Protocol keys present in the file (http, dns, tcp, code, javascript, workflows ...), from the metadata. */
+  kinds: Set<string>;
+  /** Set once compiled with errors: reads of heavy fields throw, compileTemplate reports them. */
+  failed?: ParseResult;
+}
+
+/**
+ * A template whose heavy fields are getters on the prototype (small objects of one shape, where
+ * 10,000 objects of own accessors each cost several MB more); compiling defines them on the
+ * object itself as plain data. Not for spreading before compile: compileTemplate() first.
+ */
+class LazyTemplate {
+  raw: string;
+  source?: string;
+  pending?: Pending;
+  constructor(
+    readonly id: string,
+    readonly path: string,
+    readonly info: Template['info'],
+    readonly selfContained: boolean,
+    readonly type: string,
+    raw: string,
+    pending: Pending,
+  ) {
+    this.raw = raw;
+    if (raw !== pending.text) this.source = pending.text;
+    this.pending = pending;
+  }
+}
+
+for (const key of HEAVY) {
+  Object.defineProperty(LazyTemplate.prototype, key, {
+    enumerable: true,
+    configurable: true,
+    get(this: Template) {
+      const r = compileTemplate(this);
+      if (r.issues.length > 0) {
+        const why = r.issues.map((i) => `${i.field || '(template)'}: ${i.reason}`).join('; ');
+        throw new Error(`template ${this.id} (${this.path}) is invalid: ${why}`);
+      }
+      return this[key];
+    },
+  });
+}
+
+function pendingOf(t: Template): Pending | undefined {
+  return (t as unknown) instanceof LazyTemplate ? (t as unknown as LazyTemplate).pending : undefined;
+}
+
+/**
+ * Metadata now, the rest on first use. Files the metadata scan cannot read safely (flow-style or
+ * multi-document YAML, an unknown or repeated top-level key, a problem in `id` or `info`, no protocol
+ * block) are parsed in full right away, so their problems are reported at load as before.
+ */
+export function parseLazily(text: string, raw: string, file: string, opts: ParseOptions): ParseResult {
+  const meta = readMetadata(raw, file);
+  if (!meta) return parsePrepared(text, raw, file, opts);
+  const pending: Pending = { text, opts, kinds: meta.kinds };
+  const template = new LazyTemplate(meta.id, file, meta.info, meta.selfContained, meta.type, raw, pending);
+  return { template: template as unknown as Template, issues: [], warnings: meta.warnings };
+}
+
+/**
+ * Compiles a lazy template now (no-op for one parsed in full or compiled already). Returns the
+ * compile's errors (the template cannot run) and its warnings other than the `info` ones the load
+ * already reported.
+ */
+export function compileTemplate(t: Template): { issues: TemplateIssue[]; warnings: TemplateIssue[] } {
+  const p = pendingOf(t);
+  if (!p) return { issues: [], warnings: [] };
+  if (p.failed) return { issues: p.failed.issues, warnings: [] };
+  const r = parsePrepared(p.text, t.raw, t.path, p.opts);
+  const warnings = r.warnings.filter((w) => w.field !== 'info' && !w.field.startsWith('info.'));
+  if (!r.template) {
+    p.failed = r;
+    return { issues: r.issues, warnings };
+  }
+  const full = r.template;
+  const values: PropertyDescriptorMap = {};
+  for (const key of HEAVY) values[key] = { value: full[key], enumerable: true, configurable: true, writable: true };
+  Object.defineProperties(t, values);
+  (t as unknown as LazyTemplate).pending = undefined;
+  return { issues: [], warnings };
+}
+
+/** Whether the template has a block of this protocol (code, javascript ...), without compiling it. */
+export function hasProtocolBlock(t: Template, protocol: string): boolean {
+  const p = pendingOf(t);
+  if (p) return p.kinds.has(protocol);
+  return t.other.some((b) => b.protocol === protocol);
+}
+
+interface Metadata {
+  id: string;
+  info: Template['info'];
+  selfContained: boolean;
+  type: string;
+  kinds: Set<string>;
+  warnings: TemplateIssue[];
+}
+
+const TOP_KEY = /^([A-Za-z_][\w-]*):(?:[ \t]|$)/;
+const META_KEYS = new Set(['id', 'info', 'self-contained']);
+
+/**
+ * The file cut at its top-level keys (lines starting in column 0); `id`, `info` and `self-contained`
+ * parsed with the loader's YAML schema and checked as the full parse checks them; the other keys only
+ * looked at for whether they hold a value. Undefined when anything is unusual: the full parse decides.
+ */
+function readMetadata(raw: string, file: string): Metadata | undefined {
+  const sections = new Map<string, string>();
+  let key: string | undefined;
+  let start = 0;
+  const close = (end: number) => {
+    if (key !== undefined) sections.set(key, raw.slice(start, end));
+  };
+  for (let pos = 0; pos < raw.length;) {
+    let eol = raw.indexOf('\n', pos);
+    if (eol < 0) eol = raw.length;
+    const c = raw.charCodeAt(pos);
+    // Indented lines, blank lines and comments belong to the current section.
+    if (c !== 32 && c !== 10 && c !== 13 && c !== 35) {
+      const m = TOP_KEY.exec(raw.slice(pos, Math.min(eol, pos + 64)).replace(/\r$/, ''));
+      if (!m || !TOP_LEVEL.has(m[1]) || sections.has(m[1]) || m[1] === key) return undefined;
+      close(pos);
+      key = m[1];
+      start = pos;
+    }
+    pos = eol + 1;
+  }
+  close(raw.length);
+  if (!sections.has('id') || !sections.has('info')) return undefined;
+
+  let doc: unknown;
+  try {
+    const subset = [...sections].filter(([k]) => META_KEYS.has(k)).map(([, s]) => (s.endsWith('\n') ? s : `${s}\n`));
+    doc = yaml.load(subset.join(''), { schema: SCHEMA });
+  } catch {
+    return undefined;
+  }
+  if (!isMap(doc) || doc.id == null || doc.info == null) return undefined;
+  const out = new IssueList(file);
+  const id = readString(doc.id, 'id', out) ?? '';
+  if (!id || id.length > MAX_ID_LENGTH || !ID_PATTERN.test(id)) return undefined;
+  const info = parseInfo(doc.info, out);
+  const selfContained = doc['self-contained'] == null ? false : readBool(doc['self-contained'], 'self-contained', out);
+  if (!info || out.errors.length > 0) return undefined;
+  // js-yaml's strings are slices of its own copy of the parsed text, which they keep alive (about the
+  // size of the info section, per template); fresh copies let it go.
+  const infoCopy = structuredClone(info);
+
+  const kinds = new Set<string>();
+  for (const [k, text] of sections) {
+    if (!hasValue(text, k)) continue;
+    if (k === 'http' || k === 'requests') kinds.add('http');
+    else if (k === 'workflows') kinds.add('workflows');
+    else if (Object.hasOwn(OTHER_KEYS, k)) kinds.add(OTHER_KEYS[k]);
+  }
+  if (kinds.size === 0 || (kinds.has('workflows') && kinds.size > 1)) return undefined;
+  if ((sections.has('http') && sections.has('requests')) || (sections.has('tcp') && sections.has('network')))
+    return undefined;
+  const type = TYPE_ORDER.find(([k]) => kinds.has(k))?.[1] ?? 'http';
+  return { id, info: infoCopy, selfContained: selfContained ?? false, type, kinds, warnings: out.warnings };
+}
+
+/** Whether a top-level section holds a value other than null: anything past `key:` but comments. */
+function hasValue(section: string, key: string): boolean {
+  const lines = section.slice(key.length + 1).split('\n');
+  let content = '';
+  for (const line of lines) {
+    const t = line.trim();
+    if (t === '' || t.startsWith('#')) continue;
+    if (content) return true; // more than one line of content
+    content = t;
+  }
+  if (!content) return false;
+  const first = content.replace(/[ \t]+#.*$/, '');
+  return !['null', 'Null', 'NULL', '~'].includes(first);
+}
