@@ -103,6 +103,7 @@ export function TargetSources({
         placeholder="choose a .txt or .csv file"
         accept=".txt,.csv,.lst,text/plain,text/csv"
         clearable
+        clearButtonProps={{ 'aria-label': 'Remove the file' }}
         onChange={(f) => void readFile(f)}
         error={fileError}
         data-testid="target-file"

@@ -285,12 +285,11 @@ export default function ConfigEditor() {
             <YamlEditor value={text} onChange={setText} readOnly={!editable} marks={marks} />
           )}
           {tested && (
-            <Alert
-              color={tested.ok ? 'green' : 'red'}
-              title={tested.ok ? 'Test sent' : 'Test failed'}
-              data-testid="config-test"
-            >
-              {tested.text}
+            <Alert color={tested.ok ? 'green' : 'red'} data-testid="config-test">
+              <Text size="sm">
+                <b>{tested.ok ? 'Test sent: ' : 'Test failed: '}</b>
+                {tested.text}
+              </Text>
             </Alert>
           )}
           {saveError && (
