@@ -98,7 +98,7 @@ export function TargetSources({
         />
       </Group>
       <FileInput
-        label="Targets file"
+        label="Upload a file of targets"
         description="text (one per line) or CSV (a target, host, url or ip column, else the first); # starts a comment"
         placeholder="choose a .txt or .csv file"
         accept=".txt,.csv,.lst,text/plain,text/csv"
