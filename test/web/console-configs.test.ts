@@ -169,6 +169,7 @@ describe.each(dbKinds())('console configurations, schedules and finding links on
       await owner.getByLabel('Name').fill('Hook on finish');
       await owner.getByTestId('config-type').click();
       await owner.getByRole('option', { name: 'alerting', exact: true }).click();
+      await owner.getByTestId('config-mode').getByText('YAML').click(); // the form is the default for integrations
       await typeYaml(owner, `provider: webhook\nevents: [scan_finished]\nwebhook:\n  url: ${target.url}/hook\n`);
       await owner.getByTestId('save-config').click();
       await owner.waitForURL((u) => /\/settings\/configs\/[0-9a-f-]{36}$/.test(u.pathname));

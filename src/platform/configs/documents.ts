@@ -312,6 +312,37 @@ export const VulnScoreDoc = Type.Object(
   Strict,
 );
 
+/**
+ * A schema problem said in words a person fixing the config understands ("must be one of POST, PUT,
+ * PATCH", "must be an http(s) URL"), instead of the validator's ("Expected union value").
+ */
+function inWords(schema: TSchema, fallback: string): string {
+  const s = schema as TSchema & Record<string, any>;
+  const values = (s.anyOf as TSchema[] | undefined)?.map((x) => (x as { const?: unknown }).const);
+  if (values?.length && values.every((v) => v !== undefined)) return `must be one of ${values.join(', ')}`;
+  if (s.type === 'string') {
+    if (s.pattern === '^https?://[^\\s]+$') return 'must be an http(s) URL such as https://hooks.example.com/path';
+    if (typeof s.pattern === 'string' && s.pattern.includes('@')) return 'must be an email address (name@example.com)';
+    if (s.pattern) return 'is not in the expected form';
+    if (s.minLength)
+      return 'must be text that is not empty' + (s.maxLength ? ` (at most ${s.maxLength} characters)` : '');
+    return 'must be text';
+  }
+  const range =
+    s.minimum !== undefined && s.maximum !== undefined
+      ? ` from ${s.minimum} to ${s.maximum}`
+      : s.minimum !== undefined
+        ? ` of at least ${s.minimum}`
+        : '';
+  if (s.type === 'integer') return `must be a whole number${range}`;
+  if (s.type === 'number') return `must be a number${range}`;
+  if (s.type === 'boolean') return 'must be true or false';
+  if (s.type === 'array')
+    return s.minItems ? `must be a list of at least ${s.minItems} item${s.minItems > 1 ? 's' : ''}` : 'must be a list';
+  if (s.type === 'object') return 'must be a mapping (key: value lines)';
+  return fallback;
+}
+
 /** The first problem of a document against a schema, as a 400 naming the key (`config.<path>`). */
 function check(schema: TSchema, doc: unknown, prefix = ''): void {
   const first = Value.Errors(schema, doc).First();
@@ -326,7 +357,7 @@ function check(schema: TSchema, doc: unknown, prefix = ''): void {
       .map((p) => (/^\d+$/.test(p) ? `[${p}]` : `.${p}`))
       .join('')
       .replace(/^\./, '');
-  let message = first.message;
+  let message = inWords(first.schema, first.message);
   // A missing required key is reported at its parent path by some checks; say which key.
   const required = (first.schema as { required?: string[] }).required;
   if (first.value === undefined && parts.length) message = 'is required';

@@ -8,6 +8,7 @@ import { errorResponses } from '../shared/errors.ts';
 import * as schedules from './schedules.ts';
 import * as enumerationSchedules from './enumeration-schedules.ts';
 import { listDeliveries } from './deliveries.ts';
+import { verifyConfig } from './verify.ts';
 import * as S from './schemas.ts';
 import { ConfigIdParams } from '../configs/schemas.ts';
 
@@ -104,6 +105,21 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => listDeliveries(ctx, req.caller, req.params.config_id, req.query),
+  );
+
+  app.post(
+    '/v1/scans/config/verify',
+    {
+      config: { action: 'configs:manage' },
+      schema: {
+        tags: ctags,
+        summary:
+          'Send a test: checks the config text; an alerting config sends one test alert, a reporting config reads its tracker project (nothing stored, no ticket opened)',
+        body: S.VerifyConfigBody,
+        response: { 200: S.VerifyConfigAnswer, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (req) => verifyConfig(ctx, req.caller, req.body),
   );
 };
 

@@ -85,3 +85,24 @@ export const EnumerationSchedule = Type.Object({
   hourly_frequency: Type.Optional(Type.Integer()),
   custom_weekdays: Type.Optional(Type.Array(Type.Integer())),
 });
+
+export const VerifyConfigBody = Type.Object(
+  {
+    config: Type.String({ minLength: 1, maxLength: 1024 * 1024, description: 'the YAML text to test' }),
+    config_type: Type.Optional(
+      Type.String({
+        maxLength: 32,
+        description: 'the config type; left out: alerting or reporting as the text shows, else scan',
+      }),
+    ),
+    oauth_config_id: Type.Optional(Type.String({ maxLength: 100, description: 'accepted for compatibility; unused' })),
+  },
+  { additionalProperties: false },
+);
+
+export const VerifyConfigAnswer = Type.Object({
+  is_verified: Type.Boolean(),
+  response: Type.String({ description: 'what happened, in words (the problem or the reason when it failed)' }),
+  param: Type.Optional(Type.String({ description: 'the key a refused text names, e.g. config.webhook.url (Vigil)' })),
+  event: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'the test alert sent' })),
+});

@@ -31,6 +31,8 @@ interface Created {
 interface Tracker {
   create(title: string, body: string, labels: string[]): Promise<Created>;
   comment(id: string, body: string): Promise<void>;
+  /** Reads the project (nothing is created): the address, credentials and project name work. */
+  check(): Promise<void>;
 }
 
 const trim = (u: string) => u.replace(/\/+$/, '');
@@ -105,6 +107,9 @@ function trackerFor(ctx: AppContext, doc: Record<string, any>): { name: string; 
             body: JSON.stringify({ body: b }),
           });
         },
+        async check() {
+          await send(cfg, base, { method: 'GET', headers });
+        },
       },
     };
   }
@@ -127,6 +132,9 @@ function trackerFor(ctx: AppContext, doc: Record<string, any>): { name: string; 
         },
         async comment(id, b) {
           await send(cfg, `${base}/issues/${id}/notes`, { method: 'POST', headers, body: JSON.stringify({ body: b }) });
+        },
+        async check() {
+          await send(cfg, base, { method: 'GET', headers });
         },
       },
     };
@@ -164,6 +172,12 @@ function trackerFor(ctx: AppContext, doc: Record<string, any>): { name: string; 
             method: 'POST',
             headers,
             body: JSON.stringify({ body: b }),
+          });
+        },
+        async check() {
+          await send(cfg, `${base}/rest/api/2/project/${encodeURIComponent(g['project-name'])}`, {
+            method: 'GET',
+            headers,
           });
         },
       },
@@ -205,6 +219,10 @@ function trackerFor(ctx: AppContext, doc: Record<string, any>): { name: string; 
           );
           if (!d?.commentCreate?.success) throw new SendError('Linear did not add the comment');
         },
+        async check() {
+          const d = await gql('query Team($id: String!) { team(id: $id) { id } }', { id: g['team-id'] });
+          if (typeof d?.team?.id !== 'string') throw new SendError('Linear does not know the team');
+        },
       },
     };
   }
@@ -231,6 +249,9 @@ function trackerFor(ctx: AppContext, doc: Record<string, any>): { name: string; 
             headers,
             body: JSON.stringify({ body: b }),
           });
+        },
+        async check() {
+          await send(cfg, base, { method: 'GET', headers });
         },
       },
     };
@@ -266,4 +287,11 @@ export async function deliverTicket(
     throw err;
   }
   await store.completeTicket(ctx.db, configId, f.vuln_hash, created.id, created.url);
+}
+
+/** Checks a reporting config against its tracker by reading the project; creates nothing. */
+export async function checkTracker(ctx: AppContext, doc: Record<string, any>): Promise<string> {
+  const { name, api } = trackerFor(ctx, doc);
+  await api.check();
+  return name;
 }

@@ -174,6 +174,7 @@ export async function storeBatch(
         event: hit?.event ?? null,
         vulnHash: hit?.hash ?? null,
         at: Number.isNaN(at.getTime()) ? new Date() : at,
+        notice: store.isNoticeRecord(l.error),
       };
     });
     if (findings.length) await store.insertFindings(tx, held.scan_id, held.team_id, held.run, findings, origin);

@@ -109,6 +109,7 @@ async function runLeased(
       event: null,
       vulnHash: null,
       error: 'worker secrets not applied: the scan routes its requests through its own socks5_proxy',
+      notice: true,
     });
   }
   const options = {

@@ -347,27 +347,6 @@ export const operationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.post(
-    '/v1/scans/config/verify',
-    {
-      config: { action: 'configs:manage' },
-      schema: {
-        tags: ctags,
-        summary: 'Check a config text against its type (default scan) without saving it',
-        body: Type.Object({
-          config: Type.String({ maxLength: 1_000_000 }),
-          config_type: Type.Optional(Type.String({ maxLength: 50 })),
-          oauth_config_id: Type.Optional(Type.String({ maxLength: 200 })),
-        }),
-        response: {
-          200: Type.Object({ is_verified: Type.Boolean(), response: Type.String() }),
-          ...errorResponses(400, 401, 403),
-        },
-      },
-    },
-    async (req) => settings.verifyConfig(req.body),
-  );
-
   app.get(
     '/v2/vulnerability/:id/timeline',
     {

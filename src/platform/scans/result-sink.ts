@@ -103,6 +103,7 @@ export function resultSink(
         vulnHash: null,
         at: new Date(),
         error: `host skipped: ${errors} errors reached the max host errors limit; no more requests went to it`,
+        notice: true,
       });
     },
     onTemplateSkipped(templateId, reason) {
@@ -116,6 +117,7 @@ export function resultSink(
         vulnHash: null,
         at: new Date(),
         error: `template not run: ${reason}`,
+        notice: true,
       });
       notRun.add(templateId);
       if (/trusted key/.test(reason)) refused.add(templateId);
@@ -145,6 +147,7 @@ export function resultSink(
           error:
             `${refused.size} unsigned template(s) refused: code and javascript templates run only when a trusted key ` +
             "signed them (the team's Owner can allow unsigned ones in the team settings)",
+          notice: true,
         });
         refused.clear();
       }

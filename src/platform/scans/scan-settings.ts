@@ -1,9 +1,9 @@
-// The team's scan settings (the hosted platform's /v1/scans/config/exclude, /severity and /verify):
-// exclusions every scan applies when it plans its targets and templates, severity overrides applied to
-// findings (stored ones at once, new ones as they are written), and checking a config text before saving.
+// The team's scan settings (the hosted platform's /v1/scans/config/exclude and /severity): exclusions every
+// scan applies when it plans its targets and templates, and severity overrides applied to findings (stored
+// ones at once, new ones as they are written). /verify (check a config, send a test) is monitor/verify.ts.
 import type { AppContext } from '../shared/context.ts';
 import { badRequest, notFound } from '../shared/errors.ts';
-import { CONFIG_TYPES, SEVERITIES, validateConfig, type ConfigType } from '../configs/documents.ts';
+import { SEVERITIES } from '../configs/documents.ts';
 import { scopeFilter } from './targets.ts';
 import { recountResults } from './store.ts';
 import * as store from './settings-store.ts';
@@ -174,23 +174,4 @@ export async function deleteOverrides(ctx: AppContext, teamId: string, ids: numb
     await apply({ ...ctx, db: tx }, teamId, templates);
     return templates.length;
   });
-}
-
-// ---- verify ----
-
-/**
- * POST /v1/scans/config/verify: whether a config text is valid for its type (default scan), with the
- * first problem named. Nothing is stored and nothing is contacted.
- */
-export function verifyConfig(body: { config: string; config_type?: string }) {
-  const type = (body.config_type ?? 'scan').trim().toLowerCase();
-  if (!(CONFIG_TYPES as readonly string[]).includes(type))
-    throw badRequest(`config_type must be one of ${CONFIG_TYPES.join(', ')}`, 'config_type');
-  try {
-    validateConfig(type as ConfigType, body.config);
-    return { is_verified: true, response: `valid ${type} config` };
-  } catch (err) {
-    const message = err instanceof Error ? err.message : 'invalid config';
-    return { is_verified: false, response: message };
-  }
 }

@@ -509,6 +509,20 @@ export interface LogRow {
   event: string | null;
   vulnHash: string | null;
   at: Date;
+  /**
+   * A record that is not a target x template attempt (a template not run, a host skipped, a summary): it is
+   * kept in the log but not counted in the run's progress. Templates not run are already taken out of
+   * total_scan, so counting their records too read 99% while real attempts were still running.
+   */
+  notice?: boolean;
+}
+
+/** Scan-log texts of records that say why something was not attempted (workers and agents write them). */
+const NOTICE_PREFIXES = ['template not run:', 'host skipped:', 'agent secrets not applied:'];
+
+/** Whether a log record an agent sent is a notice rather than an attempt (see LogRow.notice). */
+export function isNoticeRecord(error: string | null | undefined): boolean {
+  return !!error && NOTICE_PREFIXES.some((p) => error.startsWith(p));
 }
 
 /**
@@ -524,38 +538,55 @@ export async function insertLogs(
   rows: LogRow[],
   origin: RowOrigin = NO_AGENT,
 ): Promise<void> {
-  for (let i = 0; i < rows.length; i += 5000) {
-    const json = JSON.stringify(
-      rows.slice(i, i + 5000).map((r) => ({
-        t: r.target,
-        id: r.templateId,
-        m: r.matched,
-        s: r.severity,
-        e: r.error,
-        ev: r.event,
-        h: r.vulnHash,
-        at: r.at,
-      })),
-    );
-    const res = await db.query(
-      `INSERT INTO scan_logs (scan_id, team_id, run, target, template_id, matched, severity, error, event, vuln_hash,
-         created_at, agent_id, mirror_of)
-       SELECT $1, $2, $3, x.t, x.id, x.m, x.s, x.e, x.ev, x.h, x.at, $5, $6
-       FROM jsonb_to_recordset($4::jsonb) AS x(t text, id text, m boolean, s text, e text, ev text, h text, at timestamptz)
-       ON CONFLICT (scan_id, run, target, template_id, mirror_of) DO NOTHING`,
-      [scanId, teamId, run, json, origin.agentId, origin.mirrorOf],
-    );
+  const attempts = rows.filter((r) => !r.notice);
+  const notices = rows.filter((r) => r.notice);
+  for (let i = 0; i < notices.length; i += 5000)
+    await insertLogRows(db, scanId, teamId, run, notices.slice(i, i + 5000), origin);
+  for (let i = 0; i < attempts.length; i += 5000) {
+    const added = await insertLogRows(db, scanId, teamId, run, attempts.slice(i, i + 5000), origin);
     // One record per finished attempt (a retried chunk adds none twice): progress follows them, held
     // below 100 until the last chunk is done.
-    if (res.rowCount) {
+    if (added) {
       await db.query(
         `UPDATE scans SET attempts_done = attempts_done + $3,
            progress = GREATEST(progress, LEAST(99, ((attempts_done + $3) * 100) / GREATEST(total_scan, 1)))
          WHERE id = $1 AND rescan_count = $2 AND status IN ('queued', 'starting', 'running')`,
-        [scanId, run, res.rowCount],
+        [scanId, run, added],
       );
     }
   }
+}
+
+/** Inserts log records not stored yet; resolves with how many were new. */
+async function insertLogRows(
+  db: Db,
+  scanId: string,
+  teamId: string,
+  run: number,
+  rows: LogRow[],
+  origin: RowOrigin,
+): Promise<number> {
+  const json = JSON.stringify(
+    rows.map((r) => ({
+      t: r.target,
+      id: r.templateId,
+      m: r.matched,
+      s: r.severity,
+      e: r.error,
+      ev: r.event,
+      h: r.vulnHash,
+      at: r.at,
+    })),
+  );
+  const res = await db.query(
+    `INSERT INTO scan_logs (scan_id, team_id, run, target, template_id, matched, severity, error, event, vuln_hash,
+       created_at, agent_id, mirror_of)
+     SELECT $1, $2, $3, x.t, x.id, x.m, x.s, x.e, x.ev, x.h, x.at, $5, $6
+     FROM jsonb_to_recordset($4::jsonb) AS x(t text, id text, m boolean, s text, e text, ev text, h text, at timestamptz)
+     ON CONFLICT (scan_id, run, target, template_id, mirror_of) DO NOTHING`,
+    [scanId, teamId, run, json, origin.agentId, origin.mirrorOf],
+  );
+  return res.rowCount ?? 0;
 }
 
 /**

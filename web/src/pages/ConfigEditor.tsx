@@ -1,5 +1,7 @@
 // One named configuration: create (configId "new") or change it in the YAML editor, delete it, and for
-// alerting and reporting configs see what was sent. The server checks the text against its type; a 400
+// alerting and reporting configs see what was sent. Alerting and reporting configs also have a form per
+// provider (IntegrationForm, over the same text) and "Send a test" (POST /v1/scans/config/verify: a test
+// alert, or a read of the tracker project), with problems shown in words under their fields. The server checks the text against its type; a 400
 // names the bad key (config.webhook.url), shown here with the line it is on, and that line is marked in
 // the editor as the template editor marks the validator's problems. Read-only configs cannot be
 // changed; roles that may not manage configs see the name and type only (the server sends no text).
@@ -11,6 +13,7 @@ import {
   Checkbox,
   Group,
   Modal,
+  SegmentedControl,
   Select,
   Stack,
   Text,
@@ -22,6 +25,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { api, ApiFailure, ok } from '../api/client';
 import { ConfigDeliveries } from '../components/ConfigDeliveries';
+import { IntegrationForm, missingFields, problemAt } from '../components/IntegrationForm';
 import { CONFIG_TYPES, lineOfProblem, STARTERS } from '../components/configTypes';
 import { AnchorLink } from '../components/Links';
 import { when } from '../components/Severity';
@@ -49,6 +53,10 @@ export default function ConfigEditor() {
   const [saved, setSaved] = useState(false);
   const [busy, setBusy] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [mode, setMode] = useState<'form' | 'yaml'>('form');
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [testing, setTesting] = useState(false);
+  const [tested, setTested] = useState<{ ok: boolean; text: string }>();
 
   const existing = useQuery({
     queryKey: ['config', configId],
@@ -72,6 +80,41 @@ export default function ConfigEditor() {
   const c = existing.data;
   const locked = !!c?.read_only;
   const editable = me.canManage && !locked;
+  const integration = type === 'alerting' || type === 'reporting';
+  const showForm = integration && mode === 'form' && editable;
+
+  /** Required fields left empty, shown at their fields; true when there are none. */
+  const complete = () => {
+    if (!integration) return true;
+    const missing = missingFields(type, text);
+    setFieldErrors(missing);
+    return Object.keys(missing).length === 0;
+  };
+  /** A problem the server named a key for: under its field in the form (also kept for the summary). */
+  const showProblem = (param: string | undefined, message: string) => {
+    const at = integration ? problemAt(param, message) : undefined;
+    if (at) setFieldErrors({ [at.path]: at.text });
+  };
+
+  const sendTest = async () => {
+    setTested(undefined);
+    setSaveError(undefined);
+    setFieldErrors({});
+    if (!complete()) {
+      setTested({ ok: false, text: 'Fill in the fields marked above first.' });
+      return;
+    }
+    setTesting(true);
+    try {
+      const out = await ok(api.POST('/v1/scans/config/verify', { body: { config: text, config_type: type } }));
+      setTested({ ok: out.is_verified, text: out.response });
+      if (!out.is_verified) showProblem(out.param, out.response);
+    } catch (err) {
+      setTested({ ok: false, text: fieldError(err) });
+    } finally {
+      setTesting(false);
+    }
+  };
 
   // A new config's starting text follows the type until the user writes their own.
   const pickType = (t: string | null) => {
@@ -81,10 +124,16 @@ export default function ConfigEditor() {
   };
 
   const save = async () => {
-    setBusy(true);
     setSaveError(undefined);
     setMarks([]);
     setSaved(false);
+    setTested(undefined);
+    setFieldErrors({});
+    if (!complete()) {
+      setSaveError('Fill in the fields marked above.');
+      return;
+    }
+    setBusy(true);
     try {
       if (isNew) {
         const out = await ok(
@@ -121,6 +170,7 @@ export default function ConfigEditor() {
       const line = err instanceof ApiFailure ? lineOfProblem(text, err.body?.param, errorMessage(err)) : undefined;
       setSaveError(fieldError(err) + (line && !/line \d+/.test(errorMessage(err)) ? ` (line ${line})` : ''));
       if (line) setMarks([{ message: fieldError(err), line }]);
+      if (err instanceof ApiFailure) showProblem(err.body?.param, errorMessage(err));
     } finally {
       setBusy(false);
     }
@@ -210,7 +260,38 @@ export default function ConfigEditor() {
               />
             )}
           </Group>
-          <YamlEditor value={text} onChange={setText} readOnly={!editable} marks={marks} />
+          {integration && editable && (
+            <SegmentedControl
+              value={mode}
+              onChange={(v) => setMode(v as 'form' | 'yaml')}
+              data={[
+                { value: 'form', label: 'Form' },
+                { value: 'yaml', label: 'YAML' },
+              ]}
+              w={200}
+              aria-label="Edit as a form or as YAML"
+              data-testid="config-mode"
+            />
+          )}
+          {showForm ? (
+            <IntegrationForm
+              type={type as 'alerting' | 'reporting'}
+              text={text}
+              onChange={setText}
+              errors={fieldErrors}
+              disabled={!editable}
+            />
+          ) : (
+            <YamlEditor value={text} onChange={setText} readOnly={!editable} marks={marks} />
+          )}
+          {tested && (
+            <Alert color={tested.ok ? 'green' : 'red'} data-testid="config-test">
+              <Text size="sm">
+                <b>{tested.ok ? 'Test sent: ' : 'Test failed: '}</b>
+                {tested.text}
+              </Text>
+            </Alert>
+          )}
           {saveError && (
             <Alert color="red" title="Not saved" data-testid="config-error">
               {saveError}
@@ -226,6 +307,11 @@ export default function ConfigEditor() {
               <Button onClick={save} loading={busy} data-testid="save-config">
                 {isNew ? 'Create configuration' : 'Save'}
               </Button>
+              {integration && (
+                <Button variant="default" onClick={() => void sendTest()} loading={testing} data-testid="test-config">
+                  Send a test
+                </Button>
+              )}
               {!isNew && (
                 <Button variant="light" color="red" onClick={() => setConfirmDelete(true)} data-testid="delete-config">
                   Delete

@@ -1,4 +1,4 @@
-// Create a scan: targets, catalogue templates picked from a search, the team's private templates, named
+// Create a scan: targets (typed, from inventory assets and asset groups, from an uploaded file), catalogue templates picked from a search, the team's private templates, named
 // configurations, a schedule (checked with POST /v1/scans/schedule/check before anything is created, set once the scan exists), and whether it runs
 // now or is only stored (to run later with Rescan or its schedule).
 import {
@@ -19,11 +19,12 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
-import { api, ok } from '../api/client';
+import { api, ApiFailure, ok } from '../api/client';
 import { ButtonLink } from '../components/Links';
 import { ConfigPicker, configFields, NO_CONFIGS } from '../components/ConfigPicker';
 import { NO_SCHEDULE, ScheduleFields, scheduleBody, scheduleFields } from '../components/ScheduleFields';
 import { TemplatePicker } from '../components/TemplatePicker';
+import { NO_SOURCES, TargetSources } from '../components/TargetSources';
 import { ErrorState, fieldError } from '../components/States';
 import { useMe } from '../session';
 import { usePageTitle } from '../components/usePageTitle';
@@ -34,6 +35,7 @@ export default function NewScan() {
   const navigate = useNavigate();
   const [name, setName] = useState('');
   const [targets, setTargets] = useState('');
+  const [sources, setSources] = useState(NO_SOURCES);
   const [picked, setPicked] = useState<string[]>([]);
   const [privatePicked, setPrivatePicked] = useState<string[]>([]);
   const [storeOnly, setStoreOnly] = useState(false);
@@ -60,10 +62,26 @@ export default function NewScan() {
   if (!me.canManage)
     return <ErrorState error={new Error(`role ${me.role} may not create scans`)} title="Not allowed" />;
 
+  const typed = targets
+    .split(/\s+/)
+    .map((t) => t.trim())
+    .filter(Boolean);
+  const allTargets = [...new Set([...typed, ...(sources.file?.targets ?? [])])];
+  const assetRefs = [...sources.assetIds, ...sources.groupIds];
+
   const submit = async () => {
-    setBusy(true);
     setError(undefined);
     setScheduleError(undefined);
+    // Everything is checked before anything is created: a file with bad lines, or no target at all.
+    if (!createdId && sources.file?.problems.length) {
+      setError(`The targets file has ${sources.file.problems.length} problem(s): ${sources.file.problems[0]}`);
+      return;
+    }
+    if (!createdId && !allTargets.length && !assetRefs.length) {
+      setError('Add targets: type them, pick assets or asset groups, or upload a file.');
+      return;
+    }
+    setBusy(true);
     try {
       let id = createdId;
       // A schedule the server would refuse creates nothing: it is checked before the scan exists.
@@ -80,10 +98,8 @@ export default function NewScan() {
           api.POST('/v1/scans', {
             body: {
               name: name || undefined,
-              targets: targets
-                .split(/\s+/)
-                .map((t) => t.trim())
-                .filter(Boolean),
+              targets: allTargets.length ? allTargets : undefined,
+              ...(assetRefs.length ? { assets: assetRefs } : {}),
               templates: [...picked, ...privatePicked],
               schedule_only: storeOnly || undefined,
               ...configFields(configs),
@@ -106,7 +122,10 @@ export default function NewScan() {
       }
       await navigate({ to: '/scans/$scanId', params: { scanId: id }, search: { tab: undefined } });
     } catch (err) {
-      setError(fieldError(err));
+      // A refused target is named by its index: say which one it is.
+      const at = /^targets\[(\d+)\]$/.exec(err instanceof ApiFailure ? (err.body?.param ?? '') : '');
+      const which = at ? allTargets[Number(at[1])] : undefined;
+      setError(fieldError(err) + (which ? ` (the target "${which}")` : ''));
     } finally {
       setBusy(false);
     }
@@ -129,6 +148,7 @@ export default function NewScan() {
         onChange={(e) => setTargets(e.currentTarget.value)}
         name="targets"
       />
+      <TargetSources value={sources} onChange={setSources} />
       <Paper withBorder p="sm">
         <Stack gap="xs">
           <Text fw={600}>Templates</Text>
