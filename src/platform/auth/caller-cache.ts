@@ -12,7 +12,17 @@
 // - Without a working listening connection (lost, not yet open, a database that cannot LISTEN) nothing is
 //   cached; entries also expire after a few minutes, and only callers that are members are cached.
 import type { Db } from '../../db/connection.ts';
-import type { CallerRow } from './store.ts';
+import type { Role } from './permissions.ts';
+
+/** A key's caller as the auth store reads it: the user and their membership of the asked team. */
+export interface CallerRow {
+  user_id: number;
+  email: string;
+  last_sign_in: Date | null;
+  team_id: string | null;
+  role: Role | null;
+  status: string | null;
+}
 
 export const AUTH_CHANNEL = 'vigil_auth';
 const TTL_MS = 5 * 60_000;

@@ -1,7 +1,7 @@
 // SQL for users, teams, memberships and API keys.
 import type { Db } from '../../db/connection.ts';
 import type { Role } from './permissions.ts';
-import { forgetCallers } from './caller-cache.ts';
+import { forgetCallers, type CallerRow } from './caller-cache.ts';
 
 export interface UserRow {
   id: number;
@@ -37,14 +37,7 @@ export async function findUserByKeyHash(db: Db, keyHash: string): Promise<UserRo
   return rows[0];
 }
 
-export interface CallerRow {
-  user_id: number;
-  email: string;
-  last_sign_in: Date | null;
-  team_id: string | null;
-  role: Role | null;
-  status: string | null;
-}
+export type { CallerRow };
 
 /** The key's user and their membership of `teamId` (or of their default team when teamId is undefined). */
 export async function findCallerByKeyHash(

@@ -66,7 +66,9 @@ export default function Agents() {
                   </Text>
                 </Table.Td>
                 <Table.Td>
-                  <Badge variant="light" color={a.online ? 'green' : 'gray'}>{a.online ? 'online' : 'offline'}</Badge>
+                  <Badge variant="light" color={a.online ? 'green' : 'gray'}>
+                    {a.online ? 'online' : 'offline'}
+                  </Badge>
                 </Table.Td>
                 <Table.Td>
                   <Group gap={4}>
