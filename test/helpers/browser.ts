@@ -86,6 +86,24 @@ export async function signInWithPassword(
   await page.getByTestId('me-role').filter({ hasText: role }).waitFor();
 }
 
+/**
+ * The tests' own API calls beside the browser: `base` is read at call time (the server's address is known
+ * only once it listens), the answer's JSON is returned untyped for the test to inspect.
+ */
+export function apiCaller(
+  base: () => string,
+  key: string,
+): (method: string, url: string, body?: unknown) => Promise<{ status: number; json: any }> {
+  return async (method, url, body) => {
+    const res = await fetch(base() + url, {
+      method,
+      headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return { status: res.status, json: (await res.json()) as any };
+  };
+}
+
 /** A member with a password, made through the API (invite, then accept); the console's own invite flow is console.test.ts's. */
 export async function addMember(base: string, ownerKey: string, email: string, password: string): Promise<void> {
   const invited = await fetch(base + '/v1/user/team/member', {

@@ -17,6 +17,7 @@ import {
   signInWithKey,
   signInWithPassword,
   watchPages,
+  apiCaller,
 } from '../helpers/browser.ts';
 import { dbKinds } from '../helpers/db.ts';
 import { spawnVigil, type VigilProcess } from '../helpers/process.ts';
@@ -39,14 +40,7 @@ describe.each(dbKinds())('console enumeration schedule on %s', (kind) => {
   const browserProblems: string[] = [];
   const key = 'vgl_' + randomBytes(24).toString('base64url');
   const schema = `t_${randomBytes(6).toString('hex')}`;
-  const apiCall = async (method: string, url: string, body?: unknown) => {
-    const res = await fetch(base + url, {
-      method,
-      headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return { status: res.status, json: (await res.json()) as any };
-  };
+  const apiCall = apiCaller(() => base, key);
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'vigil-console-enum-sched-'));

@@ -19,6 +19,7 @@ import {
   signInWithKey,
   signInWithPassword,
   watchPages,
+  apiCaller,
 } from '../helpers/browser.ts';
 import { dbKinds } from '../helpers/db.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -59,14 +60,7 @@ describe.each(dbKinds())('console finding triage on %s', (kind) => {
   const bootstrapKey = 'vgl_' + randomBytes(24).toString('base64url');
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const shot = screenshotter(kind === 'pglite');
-  const apiCall = async (method: string, url: string, body?: unknown) => {
-    const res = await fetch(base + url, {
-      method,
-      headers: { 'x-api-key': bootstrapKey, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return { status: res.status, json: (await res.json()) as any };
-  };
+  const apiCall = apiCaller(() => base, bootstrapKey);
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'vigil-console-triage-'));

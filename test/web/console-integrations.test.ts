@@ -20,6 +20,7 @@ import {
   screenshotter,
   signInWithKey,
   watchPages,
+  apiCaller,
 } from '../helpers/browser.ts';
 import { dbKinds } from '../helpers/db.ts';
 import { spawnVigil, type VigilProcess } from '../helpers/process.ts';
@@ -62,14 +63,7 @@ describe.each(dbKinds())('console integrations and scan targets on %s', (kind) =
   const key = 'vgl_' + randomBytes(24).toString('base64url');
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const shot = screenshotter(kind === 'pglite');
-  const apiCall = async (method: string, url: string, body?: unknown) => {
-    const res = await fetch(base + url, {
-      method,
-      headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return { status: res.status, json: (await res.json()) as any };
-  };
+  const apiCall = apiCaller(() => base, key);
   const axe = async (p: Page): Promise<string[]> => {
     if (!(await p.evaluate(() => 'axe' in window))) await p.evaluate(AXE_SOURCE);
     const violations = await p.evaluate(async () => {

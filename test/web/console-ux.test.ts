@@ -21,6 +21,7 @@ import {
   signInWithKey,
   watchPages,
   axeViolations,
+  apiCaller,
 } from '../helpers/browser.ts';
 import { runVigil, spawnVigil, type VigilProcess } from '../helpers/process.ts';
 import { hasShared, sharedDir } from '../helpers/shared.ts';
@@ -64,14 +65,7 @@ describe('console fit and finish: 404, titles, dark mode, skip link, 390 px, acc
   const bootstrapKey = 'vgl_' + randomBytes(24).toString('base64url');
   const withCve = hasShared('data/vuln');
   const shot = screenshotter(true);
-  const apiCall = async (method: string, url: string, body?: unknown) => {
-    const res = await fetch(base + url, {
-      method,
-      headers: { 'x-api-key': bootstrapKey, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return { status: res.status, json: (await res.json()) as any };
-  };
+  const apiCall = apiCaller(() => base, bootstrapKey);
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'vigil-console-ux-'));
