@@ -24,6 +24,8 @@ export { signatureRefusal, needsSignature, type SignaturePolicy } from './runner
 // Running: a scan (targets x templates, results through callbacks), one template on one target, why a
 // template cannot run here, and closing the pooled connections when a process is done.
 export { runScan, executeTemplate, unsupportedReason, closeClients } from './runner.ts';
+/** Why headless templates cannot run in this process (no Chromium at VIGIL_CHROMIUM or /usr/bin/chromium), or undefined. */
+export { browserMissing } from './protocols/headless/browser.ts';
 /** Whether a template fills {{interactsh-url}} (its scan registers with an interactsh server). */
 export { usesInteractsh } from './runner.ts';
 /** The interactsh client API's operations, for a caller relaying them another way (InteractshOptions.transport). */

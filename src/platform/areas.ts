@@ -11,7 +11,7 @@
 //   auth: users, teams, team_members, api_keys, sessions       team: team_invites, team_audit_log, team_default_members
 //   templates: templates, template_changes, template_facet_counts, template_shares       intel: intel_*       configs: configs
 //   scans: scans, scan_* (but scan_schedules, scan_events), platform_secrets       updates: update_runs
-//   agents: agents
+//   agents: agents       worker: workers
 //   monitor: scan_schedules, enumeration_schedules, scan_events, deliveries, report_tickets, remediation_runs
 //   assets: assets, asset_*, enumeration_found
 // A store may read (join) tables of areas below it; only the owner writes. Other areas call the owner's

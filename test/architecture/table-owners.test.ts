@@ -49,6 +49,7 @@ const OWNERS: Record<string, string> = {
   remediation_runs: 'monitor',
   update_runs: 'updates',
   agents: 'agents',
+  workers: 'worker',
   assets: 'assets',
   enumeration_found: 'assets',
 };

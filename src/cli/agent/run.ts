@@ -5,6 +5,7 @@
 // database, no listening port.
 import { hostname } from 'node:os';
 import {
+  browserMissing,
   loadScanSecrets,
   memoryWorkflowSource,
   parseTemplate,
@@ -83,6 +84,9 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
     );
     client.agentKey = reg.key;
   }
+  // Chromium found now (VIGIL_CHROMIUM or /usr/bin/chromium): the server sends this agent chunks of scans
+  // with headless templates only when it has it.
+  const noBrowser = browserMissing();
   const hello = await client.call<{
     id: string;
     name: string;
@@ -91,10 +95,12 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
     oast_domain?: string;
   }>('/v1/agents/me/heartbeat', {
     version: VERSION,
+    headless: noBrowser === undefined,
     ...(o.tags.length ? { tags: o.tags } : {}),
     ...(o.networks.length ? { networks: o.networks } : {}),
   });
   say(`agent ${hello.name} (${hello.id}) of team ${hello.team_id} connected to ${client.base}`);
+  if (noBrowser) say(`headless templates: this agent ${noBrowser}; scans with them go to agents that have one`);
 
   // Out-of-band checks ({{interactsh-url}}) use the platform's OAST server, registered and polled through
   // the API (the agent needs no other way out to it, and never its token). Registration is retried as any

@@ -29,6 +29,9 @@ const Agent = Type.Object(
     networks: Type.Array(Type.String()),
     version: Type.String(),
     online: Type.Boolean({ description: 'heard from within the lease time (VIGIL_AGENT_LEASE_SECONDS)' }),
+    headless: Type.Boolean({
+      description: 'the agent said it found Chromium at its start: chunks of scans with headless templates go to it',
+    }),
     last_seen: Type.String({ description: 'ISO time of its last request; empty when never seen' }),
     running_chunks: Type.Integer(),
     key_prefix: Type.String(),
@@ -173,6 +176,9 @@ export const agentRoutes: FastifyPluginAsyncTypebox = async (app) => {
           tags: Type.Optional(Tags),
           networks: Type.Optional(Networks),
           version: Type.Optional(Type.String({ maxLength: 64 })),
+          headless: Type.Optional(
+            Type.Boolean({ description: 'Chromium was found at the agent start: it can run headless templates' }),
+          ),
           leases: Type.Optional(Type.Array(Lease, { maxItems: 1000 })),
         }),
         response: {

@@ -21,6 +21,8 @@ export interface AgentDeclaration {
   tags?: string[];
   networks?: string[];
   version?: string;
+  /** Chromium was found when the agent started: chunks of scans with headless templates may go to it. */
+  headless?: boolean;
 }
 
 /** Checked tags, networks and version; a 400 naming the first problem. */
@@ -43,6 +45,7 @@ export function checkDeclaration(d: AgentDeclaration): AgentDeclaration {
     out.networks = nets;
   }
   if (d.version !== undefined) out.version = d.version.trim().slice(0, 64);
+  if (typeof d.headless === 'boolean') out.headless = d.headless;
   return out;
 }
 
@@ -87,6 +90,7 @@ export function agentJson(r: store.AgentRow, running: number) {
     networks: r.networks,
     version: r.version,
     online: isOnline(r.last_seen),
+    headless: r.headless,
     last_seen: r.last_seen ? new Date(r.last_seen).toISOString() : '',
     running_chunks: running,
     key_prefix: r.key_prefix,
@@ -132,7 +136,8 @@ export async function authenticateAgent(
 
 export async function declareAgent(ctx: Pick<AppContext, 'db'>, agent: AgentIdentity, d: AgentDeclaration) {
   const checked = checkDeclaration(d);
-  if (checked.tags || checked.networks || checked.version !== undefined) await store.declare(ctx.db, agent.id, checked);
+  if (checked.tags || checked.networks || checked.version !== undefined || checked.headless !== undefined)
+    await store.declare(ctx.db, agent.id, checked);
 }
 
 /** Which of a team's agents a scan's routing selects (agents/ provides this to scans/ when it loads). */
@@ -148,7 +153,7 @@ export async function matchingAgents(
     .filter((a) => !id || a.id === id || a.name === id)
     .filter((a) => (r.agent_tags ?? []).every((t) => a.tags.includes(t)))
     .filter((a) => !r.agent_networks?.length || agentCoversScan(a.networks, r.agent_networks, targets))
-    .map((a) => ({ id: a.id, name: a.name, online: isOnline(a.last_seen) }));
+    .map((a) => ({ id: a.id, name: a.name, online: isOnline(a.last_seen), headless: a.headless }));
 }
 
 setAgentDirectory({ matching: matchingAgents });

@@ -12,9 +12,10 @@ export interface AgentRow {
   created_by: number | null;
   created_at: Date;
   last_seen: Date | null;
+  headless: boolean;
 }
 
-const COLUMNS = 'id, team_id, name, tags, networks, version, key_prefix, created_by, created_at, last_seen';
+const COLUMNS = 'id, team_id, name, tags, networks, version, key_prefix, created_by, created_at, last_seen, headless';
 
 /**
  * Registers an agent, or re-registers the team's agent of that name (an agent started again): its tags,
@@ -58,12 +59,12 @@ export async function agentByKeyHash(db: Db, keyHash: string): Promise<AgentRow 
 export async function declare(
   db: Db,
   id: string,
-  d: { tags?: string[]; networks?: string[]; version?: string },
+  d: { tags?: string[]; networks?: string[]; version?: string; headless?: boolean },
 ): Promise<void> {
   await db.query(
     `UPDATE agents SET tags = COALESCE($2::text[], tags), networks = COALESCE($3::text[], networks),
-       version = COALESCE($4, version), last_seen = now() WHERE id = $1`,
-    [id, d.tags ?? null, d.networks ?? null, d.version ?? null],
+       version = COALESCE($4, version), headless = COALESCE($5, headless), last_seen = now() WHERE id = $1`,
+    [id, d.tags ?? null, d.networks ?? null, d.version ?? null, d.headless ?? null],
   );
 }
 

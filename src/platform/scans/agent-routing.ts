@@ -15,6 +15,8 @@ export interface MatchedAgent {
   id: string;
   name: string;
   online: boolean;
+  /** The agent said in its heartbeat that it found Chromium: it can run headless templates. */
+  headless: boolean;
 }
 
 export interface AgentDirectory {

@@ -2,11 +2,20 @@
 // pg-boss job per chunk; any worker takes any chunk. A scan addressed to agents gets no jobs: its chunks
 // list the agents that may lease them (agent-routing.ts, agents/).
 import type { AppContext } from '../shared/context.ts';
+import type { Db } from '../../db/connection.ts';
+import { headlessWorkerRunning } from '../worker/store.ts';
 import * as store from './store.ts';
 import { scaleTotals } from './agent-store.ts';
 import { agentDirectory, noAgentReason, notifyAgentWork, routedToAgents, type AgentRouting } from './agent-routing.ts';
 
 export const SCAN_CHUNK_JOB = 'scans.chunk';
+/** Chunks of scans with headless templates: read only by workers that found Chromium (worker/runtime.ts). */
+export const SCAN_CHUNK_HEADLESS_JOB = 'scans.chunk.headless';
+
+/** The scan-log line of a scan with headless templates that no worker or agent with Chromium can take. */
+export const NO_BROWSER_NOTICE =
+  'headless templates not run: no worker with Chromium was running when the scan started, so they are skipped ' +
+  "(install Debian's chromium where a worker runs: apt-get install chromium, or set VIGIL_CHROMIUM)";
 
 export interface ChunkJob {
   scanId: string;
@@ -36,13 +45,21 @@ export async function startRun(ctx: AppContext, scanId: string, run: number, tar
   const scan = await store.getScanById(ctx.db, scanId);
   const routing = (scan?.request ?? {}) as AgentRouting;
   if (scan && routedToAgents(routing)) return startAgentRun(ctx, scan, run, targets, chunks, routing);
-  await ctx.db.transaction((tx) => store.startRun(tx, scanId, run, chunks));
+  // Headless templates go to workers that found Chromium; with none running, any worker takes the chunks
+  // and the scan log says the headless templates are skipped (and why) instead of leaving them waiting.
+  const browser = await store.needsBrowser(ctx.db, scanId);
+  const capable = browser && (await headlessWorkerRunning(ctx.db));
+  await ctx.db.transaction(async (tx) => {
+    await store.startRun(tx, scanId, run, chunks);
+    if (browser && !capable && scan) await noBrowserNotice(tx, scan, run);
+  });
   if (!ctx.queue) {
     ctx.log.warn({ scan_id: scanId }, 'no job queue in this process: the scan stays queued');
     return;
   }
   try {
-    const jobs = chunks.map((_, idx) => ({ name: SCAN_CHUNK_JOB, data: { scanId, run, idx } satisfies ChunkJob }));
+    const name = capable ? SCAN_CHUNK_HEADLESS_JOB : SCAN_CHUNK_JOB;
+    const jobs = chunks.map((_, idx) => ({ name, data: { scanId, run, idx } satisfies ChunkJob }));
     for (let i = 0; i < jobs.length; i += 1000) await ctx.queue.insert(jobs.slice(i, i + 1000));
   } catch (err) {
     ctx.log.error({ err, scan_id: scanId }, 'queueing scan chunks failed');
@@ -64,7 +81,15 @@ async function startAgentRun(
   routing: AgentRouting,
 ): Promise<void> {
   const dir = agentDirectory();
-  const matched = dir ? await dir.matching(ctx.db, scan.team_id, routing, targets) : [];
+  let matched = dir ? await dir.matching(ctx.db, scan.team_id, routing, targets) : [];
+  // Headless templates: only the matching agents that said they have Chromium get the chunks; when none
+  // has, all of them do and the scan log says the headless templates are skipped.
+  let noBrowser = false;
+  if (matched.length > 0 && (await store.needsBrowser(ctx.db, scan.id))) {
+    const capable = matched.filter((a) => a.headless);
+    if (capable.length > 0) matched = capable;
+    else noBrowser = true;
+  }
   if (matched.length === 0) {
     await ctx.db.transaction((tx) =>
       store.startRun(
@@ -94,6 +119,28 @@ async function startAgentRun(
   await ctx.db.transaction(async (tx) => {
     await store.startRun(tx, scan.id, run, all, routes, waiting);
     await scaleTotals(tx, scan.id, copies);
+    if (noBrowser) await noBrowserNotice(tx, scan, run, AGENT_NO_BROWSER_NOTICE);
   });
   notifyAgentWork();
+}
+
+export const AGENT_NO_BROWSER_NOTICE =
+  'headless templates not run: none of the agents this scan goes to has Chromium, so they are skipped ' +
+  "(install Debian's chromium where an agent runs: apt-get install chromium, or set VIGIL_CHROMIUM)";
+
+/** One notice in the run's scan log (not an attempt: progress does not count it). */
+async function noBrowserNotice(db: Db, scan: store.ScanRow, run: number, text = NO_BROWSER_NOTICE): Promise<void> {
+  await store.insertLogs(db, scan.id, scan.team_id, run, [
+    {
+      target: '',
+      templateId: 'headless',
+      matched: false,
+      severity: null,
+      error: text,
+      event: null,
+      vulnHash: null,
+      at: new Date(),
+      notice: true,
+    },
+  ]);
 }

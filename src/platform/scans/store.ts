@@ -126,6 +126,21 @@ export async function loadTemplates(db: Db, scanId: string): Promise<ScanTemplat
   }));
 }
 
+/**
+ * True when a template of the scan has a headless block (a top-level `headless:` key): its chunks need a
+ * worker or agent with Chromium. Referenced templates are read from the store, as loadTemplates does.
+ */
+export async function needsBrowser(db: Db, scanId: string): Promise<boolean> {
+  const { rows } = await db.query<{ yes: boolean }>(
+    `SELECT EXISTS (
+       SELECT 1 FROM scan_templates s LEFT JOIN templates t ON t.pk = s.ref_pk AND t.digest = s.digest
+        WHERE s.scan_id = $1
+          AND (CASE WHEN s.ref_pk IS NULL THEN s.raw ELSE t.raw END) ~ '(^|\n)headless[ \t]*:') AS yes`,
+    [scanId],
+  );
+  return Boolean(rows[0]?.yes);
+}
+
 export async function templateSummary(
   db: Db,
   scanId: string,

@@ -59,6 +59,11 @@ export interface JobOptions {
   pollingIntervalSeconds?: number;
   /** Queue policy of pg-boss: 'standard' (default), 'short', 'singleton' or 'stately'. */
   policy?: 'standard' | 'short' | 'singleton' | 'stately';
+  /**
+   * What a worker must have to take these jobs: 'headless' runs only in workers that found Chromium at
+   * their start (see runtime.ts); others leave the queue alone.
+   */
+  needs?: 'headless';
 }
 
 export interface RegisteredJob {

@@ -2,9 +2,13 @@
 // at a time per job name. `vigil serve` runs it in-process; `vigil worker` runs only this. We drive
 // pg-boss's fetch/complete/fail ourselves (rather than boss.work) so that shutdown can wait for running
 // jobs *and* their completion writes, and hand handlers an AbortSignal.
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type PgBoss from 'pg-boss';
 import type { AppContext } from '../shared/context.ts';
+import { browserMissing } from '../../engine/index.ts';
 import { ensureQueues, registeredJobs, type JobContext, type RegisteredJob } from './registry.ts';
+import { registerWorker, removeWorker, touchWorker } from './store.ts';
 import { jobsRunning, watchQueue, workerRuntimes } from '../shared/metrics.ts';
 
 export interface WorkerOptions {
@@ -19,6 +23,8 @@ export interface WorkerOptions {
 export interface WorkerHandle {
   /** Jobs running now. */
   readonly running: number;
+  /** Chromium was found at start: this worker takes jobs that need it (headless scan chunks). */
+  readonly headless: boolean;
   /**
    * Stops fetching, waits up to graceMs for running jobs, then aborts their signals and gives them a few
    * more seconds; jobs still running after that are failed so that another worker retries them.
@@ -36,9 +42,21 @@ interface Running {
 export async function startWorker(ctx: AppContext, opts: WorkerOptions = {}): Promise<WorkerHandle> {
   const boss = ctx.queue;
   if (!boss) throw new Error('the worker needs a job queue (ctx.queue)');
-  const jobs = opts.jobs ?? registeredJobs();
-  await ensureQueues(boss, jobs);
+  const all = opts.jobs ?? registeredJobs();
+  await ensureQueues(boss, all);
   const log = ctx.log.child({ component: 'worker' });
+  // What this process can run, found once at start and written to the workers table, so that the scans
+  // area sends headless chunks to a queue only capable workers read, or says that none can.
+  const noBrowser = browserMissing();
+  const jobs = all.filter((j) => j.options.needs !== 'headless' || noBrowser === undefined);
+  // Said only by a worker that also runs a job needing it (a test's worker of one job does not).
+  const headless = jobs.some((j) => j.options.needs === 'headless');
+  const workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  await registerWorker(ctx.db, workerId, headless);
+  const beat = setInterval(() => {
+    touchWorker(ctx.db, workerId, headless).catch((err) => log.warn({ err }, 'renewing the worker row failed'));
+  }, 20_000);
+  beat.unref();
   const running = new Set<Running>();
   let stopping = false;
   // Idle sleeps, cut short on stop. Each loop (one per job and slot, more than ten in `vigil serve`) sleeps
@@ -115,7 +133,10 @@ export async function startWorker(ctx: AppContext, opts: WorkerOptions = {}): Pr
     const interval = Math.max(0.5, opts.pollingIntervalSeconds ?? job.options.pollingIntervalSeconds ?? 1);
     for (let i = 0; i < n; i++) loops.push(loop(job, interval));
   }
-  log.info({ jobs: jobs.map((j) => j.name) }, 'worker started');
+  log.info(
+    { jobs: jobs.map((j) => j.name), headless, ...(noBrowser ? { headless_missing: noBrowser } : {}) },
+    'worker started',
+  );
   workerRuntimes.inc();
   watchQueue(
     boss,
@@ -126,10 +147,13 @@ export async function startWorker(ctx: AppContext, opts: WorkerOptions = {}): Pr
     get running() {
       return running.size;
     },
+    headless,
     async stop(graceMs = 30_000) {
       if (stopping) return;
       stopping = true;
       workerRuntimes.dec();
+      clearInterval(beat);
+      await removeWorker(ctx.db, workerId).catch((err) => log.warn({ err }, 'removing the worker row failed'));
       for (const wake of [...sleepers]) wake();
       const all = () => Promise.all(loops).then(() => true);
       if (running.size) log.info({ running: running.size }, 'waiting for running jobs to finish');

@@ -7583,6 +7583,8 @@ export interface paths {
                             version: string;
                             /** @description heard from within the lease time (VIGIL_AGENT_LEASE_SECONDS) */
                             online: boolean;
+                            /** @description the agent said it found Chromium at its start: chunks of scans with headless templates go to it */
+                            headless: boolean;
                             /** @description ISO time of its last request; empty when never seen */
                             last_seen: string;
                             running_chunks: number;
@@ -7702,6 +7704,8 @@ export interface paths {
                         tags?: string[];
                         networks?: string[];
                         version?: string;
+                        /** @description Chromium was found at the agent start: it can run headless templates */
+                        headless?: boolean;
                         leases?: string[];
                     };
                 };
@@ -13746,6 +13750,8 @@ export interface components {
             version: string;
             /** @description heard from within the lease time (VIGIL_AGENT_LEASE_SECONDS) */
             online: boolean;
+            /** @description the agent said it found Chromium at its start: chunks of scans with headless templates go to it */
+            headless: boolean;
             /** @description ISO time of its last request; empty when never seen */
             last_seen: string;
             running_chunks: number;
