@@ -5,7 +5,7 @@
 // type and template-id each narrow when given (any value of a list matches); exclude-* remove; a template
 // without a severity or type is not narrowed by those. `templates:` paths are the set the filter applies to.
 // Code templates are selected only when the profile says `code: true`, as nuclei loads them only then.
-import yaml from 'js-yaml';
+import { parse } from 'yaml';
 
 /** Configuration keys this selection honours; any other key of a profile is reported as unsupported. */
 export const SUPPORTED_KEYS = [
@@ -46,6 +46,11 @@ export interface Candidate {
   type: string;
 }
 
+/** Profiles are a few KB; anything far larger is not one. */
+const MAX_PROFILE_BYTES = 256 * 1024;
+/** Entries kept per selector list (recommended.yml's exclude-id has 62). */
+const MAX_LIST = 10_000;
+
 const PROFILE_FILE = /^profiles\/([A-Za-z0-9][A-Za-z0-9._-]{0,99})\.ya?ml$/;
 
 /** The profile name of a catalogue path (`profiles/NAME.yml`, top level of that folder only); null otherwise. */
@@ -57,9 +62,11 @@ export function profileName(uri: string): string | null {
 export function readProfile(uri: string, text: string): Profile | null {
   const name = profileName(uri);
   if (!name) return null;
+  if (text.length > MAX_PROFILE_BYTES) return null;
   let doc: unknown;
   try {
-    doc = yaml.load(text, { json: true });
+    // Aliases are bounded: a YAML alias bomb fails here instead of expanding into millions of entries.
+    doc = parse(text, { maxAliasCount: 100, uniqueKeys: false });
   } catch {
     return null;
   }
@@ -84,7 +91,8 @@ function listOf(value: unknown, lower: boolean): string[] {
   return raw
     .flatMap((v) => String(v).split(','))
     .map((v) => (lower ? v.trim().toLowerCase() : v.trim()))
-    .filter(Boolean);
+    .filter(Boolean)
+    .slice(0, MAX_LIST);
 }
 
 /** The profile's purpose from its leading comment: the line after `# Purpose:`, else the first comment line. */
