@@ -10,7 +10,8 @@
 // src/db/), and each table is owned by one area's store:
 //   auth: users, teams, team_members, api_keys, sessions       team: team_invites, team_audit_log, team_default_members
 //   templates: templates, template_changes, template_facet_counts, template_shares       intel: intel_*       configs: configs
-//   scans: scans, scan_* (but scan_schedules, scan_events), platform_secrets       updates: update_runs
+//   shared: platform_secrets (a name/value table: scans' link key, templates' catalogue profiles)
+//   scans: scans, scan_* (but scan_schedules, scan_events)       updates: update_runs
 //   agents: agents       worker: workers
 //   monitor: scan_schedules, enumeration_schedules, scan_events, deliveries, report_tickets, remediation_runs
 //   assets: assets, asset_*, enumeration_found

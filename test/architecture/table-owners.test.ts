@@ -39,7 +39,7 @@ const OWNERS: Record<string, string> = {
   template_shares: 'templates',
   configs: 'configs',
   scans: 'scans',
-  platform_secrets: 'scans',
+  platform_secrets: 'shared',
   scan_schedules: 'monitor',
   enumeration_schedules: 'monitor',
   team_default_members: 'team',

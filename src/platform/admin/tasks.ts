@@ -74,7 +74,8 @@ export const templatesImport: Task<TemplatesImportArgs> = async (db, a, io) => {
   io.out(
     `imported ${s.templates} templates from ${s.dir}${where}${a.early ? ' (early access)' : ''} in ${(s.ms / 1000).toFixed(1)}s: ` +
       `${s.added} added, ${s.updated} updated, ${s.unchanged} unchanged, ${s.removed} removed, ` +
-      `${s.failed.length} rejected, ${s.skipped} other YAML files skipped; ` +
+      `${s.failed.length} rejected, ${s.skipped} other YAML files skipped` +
+      `${s.profiles === null ? '' : `, ${s.profiles} scan profiles kept`}; ` +
       `${s.intel.records_changed} vulnerability records relinked\n`,
   );
 };

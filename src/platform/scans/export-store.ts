@@ -1,5 +1,5 @@
 // SQL of exports (scan_exports, their stored parts scan_export_parts): scan logs and findings; the findings
-// read in id order for them; and the database-wide key download links are derived from (platform_secrets).
+// read in id order for them. (The key download links are derived from is in shared/platform-values-store.ts.)
 import type { Db } from '../../db/connection.ts';
 import type { LogFilter, LogFormat } from './logs.ts';
 
@@ -108,16 +108,6 @@ export async function renewLink(db: Db, id: string, tokenHash: string, ttlSecond
     [id, tokenHash, ttlSeconds],
   );
   return rows[0]!.expires_at;
-}
-
-/** The named database-wide secret, made from `fresh` on first use (every process then reads the same). */
-export async function platformSecret(db: Db, name: string, fresh: string): Promise<string> {
-  await db.query(`INSERT INTO platform_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, [
-    name,
-    fresh,
-  ]);
-  const { rows } = await db.query<{ value: string }>('SELECT value FROM platform_secrets WHERE name = $1', [name]);
-  return rows[0]!.value;
 }
 
 /**

@@ -9,6 +9,7 @@ import type { Db } from '../../db/connection.ts';
 import { ApiError, notFound } from '../shared/errors.ts';
 import { formatLogs, readLogs, type LogFilter, type LogFormat } from './logs.ts';
 import * as store from './export-store.ts';
+import { valueOnce } from '../shared/platform-values-store.ts';
 import type { ExportRow } from './export-store.ts';
 import { resultWhere, type ResultFilterBody } from './result-filter.ts';
 import {
@@ -206,7 +207,7 @@ const secrets = new WeakMap<Db, Promise<string>>();
 function linkSecret(db: Db): Promise<string> {
   let hit = secrets.get(db);
   if (!hit) {
-    hit = store.platformSecret(db, 'export_links', randomBytes(32).toString('base64url'));
+    hit = valueOnce(db, 'export_links', randomBytes(32).toString('base64url'));
     hit.catch(() => secrets.delete(db));
     secrets.set(db, hit);
   }

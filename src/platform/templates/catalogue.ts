@@ -6,6 +6,7 @@ import { readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../../db/connection.ts';
 import { advisoryXactLock } from '../../db/generic.ts';
+import { readProfile, type Profile } from './profiles.ts';
 import { digestOf, readTemplate } from './record.ts';
 import * as store from './store.ts';
 
@@ -36,6 +37,8 @@ export interface ImportSummary {
   removed: number;
   /** YAML files that are not templates (profiles, configs). */
   skipped: number;
+  /** Scan profiles kept (profiles/*.yml; not counted in skipped); null for an early import, which keeps none. */
+  profiles: number | null;
   /** Template files the validator rejects: not stored (a previous version is removed). */
   failed: { file: string; message: string }[];
   release_tag: string | null;
@@ -65,6 +68,7 @@ export async function importCatalogue(db: Db, dir: string, opts: ImportOptions =
     unchanged: 0,
     removed: 0,
     skipped: 0,
+    profiles: early ? null : 0,
     failed: [],
     release_tag: git.tag,
     ref: git.commit,
@@ -73,11 +77,18 @@ export async function importCatalogue(db: Db, dir: string, opts: ImportOptions =
   const seen = new Set<string>();
   const writes: store.NewRow[] = [];
   const added: string[] = [];
+  const profiles: Profile[] = [];
 
   files.forEach((rel, i) => {
     const file = path.join(root, rel);
     const uri = rel.split(path.sep).join('/');
     const text = readFileSync(file, 'utf8');
+    // A scan profile of the checkout (profiles/NAME.yml): kept beside the catalogue, not a template.
+    const profile = early ? null : readProfile(uri, text);
+    if (profile) {
+      profiles.push(profile);
+      return report(i + 1);
+    }
     const before = existing.get(uri);
     // An early import never takes over a template that is already generally available.
     if (early && before && !before.is_early) {
@@ -137,6 +148,7 @@ export async function importCatalogue(db: Db, dir: string, opts: ImportOptions =
         opts.onProgress?.({ phase: 'write', done, total: writes.length });
     }
     await store.deletePublic(tx, gone);
+    if (!early) await store.saveProfiles(tx, profiles);
     return store.clearNewExcept(tx, added);
   });
   // Fresh planner statistics after a bulk change keep search plans right (row estimates, index choice).
@@ -144,6 +156,7 @@ export async function importCatalogue(db: Db, dir: string, opts: ImportOptions =
   // word index over a full scan, are only refreshed by VACUUM. The facet counts changed as much.
   if (writes.length + gone.length + cleared > 100) await store.vacuumAnalyze(db);
   summary.removed = gone.length;
+  if (!early) summary.profiles = profiles.length;
   summary.ms = Date.now() - started;
   return summary;
 }

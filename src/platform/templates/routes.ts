@@ -1,12 +1,13 @@
 // /v1/template (a team's private templates), the public catalogue (/v1/template/public, its early-access set
-// /v1/template/early), sharing by link (/v1/template/share), /v2/template/search, and POST /v1/template/ai
-// (hosted platform only).
+// /v1/template/early, its scan profiles /v1/template/profiles), sharing by link (/v1/template/share),
+// /v2/template/search, and POST /v1/template/ai (hosted platform only).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { errorResponses, hostedOnly } from '../shared/errors.ts';
 import { Facets, TemplateRecord } from './schemas.ts';
 import { searchTemplates } from './search.ts';
 import * as service from './service.ts';
+import * as profiles from './profile-service.ts';
 
 // Bounds of what users send: a template's text, and the names stored (and indexed) with it.
 const TemplateText = Type.String({ maxLength: 1024 * 1024, description: 'template text (YAML), at most 1 MiB' });
@@ -27,6 +28,20 @@ const Paging = {
   limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
   fields: Type.Optional(Type.String({ description: 'comma-separated Template record fields to return' })),
 };
+const Selectors = Type.Record(Type.String(), Type.Union([Type.Array(Type.String()), Type.Boolean()]), {
+  description: 'the supported keys of the profile as written (lists lower-cased, except paths; code: a boolean)',
+});
+const Profile = Type.Object(
+  {
+    name: Type.String({ description: 'file name without extension, as `nuclei -profile NAME`' }),
+    file: Type.String({ description: 'catalogue path of the profile file' }),
+    description: Type.Union([Type.String(), Type.Null()], { description: "the file's leading comment" }),
+    selectors: Selectors,
+    unsupported: Type.Array(Type.String(), { description: 'keys of the file that Vigil does not apply' }),
+    template_count: Type.Integer({ description: 'public catalogue templates (not early access) it selects' }),
+  },
+  { title: 'TemplateProfile' },
+);
 const TemplateId = Type.Object({ template_id: Type.String({ minLength: 1 }) });
 const Created = Type.Object({
   message: Type.String(),
@@ -277,6 +292,53 @@ export const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await service.deletePrivate(db, req.caller.teamId, req.params.template_id);
       return { message: `template ${req.params.template_id} deleted`, status: true };
     },
+  );
+
+  // Vigil's own (the hosted platform has no profiles operation): nuclei-templates' profiles/*.yml.
+  app.get(
+    '/v1/template/profiles',
+    {
+      config: { action: 'templates:view' },
+      schema: {
+        tags,
+        summary: "The catalogue's scan profiles (profiles/*.yml) with the number of templates each selects",
+        description:
+          "Vigil's own operation. Profiles are kept by `vigil templates import` from the checkout's profiles/ " +
+          'folder; a profile selects public catalogue templates by tags, include-tags, exclude-tags, severity, ' +
+          'exclude-severity, type, exclude-type, author, template-id, exclude-id, templates, exclude-templates ' +
+          'and code, as nuclei does; other keys (such as var) are listed in `unsupported` and not applied.',
+        response: {
+          200: Type.Object({ message: Type.String(), results: Type.Array(Profile), count: Type.Integer() }),
+          ...errorResponses(401, 403),
+        },
+      },
+    },
+    async () => profiles.listProfiles(db),
+  );
+
+  app.get(
+    '/v1/template/profiles/:name',
+    {
+      config: { action: 'templates:view' },
+      schema: {
+        tags,
+        summary: 'A scan profile resolved to the catalogue templates it selects (paths, as POST /v1/scans takes)',
+        description: "Vigil's own operation; see GET /v1/template/profiles.",
+        params: Type.Object({
+          name: Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$' }),
+        }),
+        response: {
+          200: Type.Object({
+            message: Type.String(),
+            profile: Profile,
+            templates: Type.Array(Type.String(), { description: 'catalogue paths of the selected templates' }),
+            template_ids: Type.Array(Type.String(), { description: 'their template ids, in the same order' }),
+          }),
+          ...errorResponses(400, 401, 403, 404),
+        },
+      },
+    },
+    async (req) => profiles.resolveProfile(db, req.params.name),
   );
 
   app.get(

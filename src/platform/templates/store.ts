@@ -2,6 +2,8 @@
 // search-sql.ts. Public catalogue rows have team_id NULL; private rows carry their team.
 import type { Db } from '../../db/connection.ts';
 import type { TemplateFields } from './record.ts';
+import type { Candidate, Profile } from './profiles.ts';
+import * as values from '../shared/platform-values-store.ts';
 
 export interface TemplateRow extends TemplateFields {
   pk: number;
@@ -479,4 +481,26 @@ export async function writeSignatures(
      FROM unnest($1::bigint[], $2::text[]) AS u(pk, signed_by) WHERE t.pk = u.pk`,
     [rows.map((r) => r.pk), rows.map((r) => r.signed_by), keys],
   );
+}
+
+// The catalogue's scan profiles (profiles.ts): one JSON document in the database-wide name/value table,
+// replaced by each catalogue import.
+const PROFILES_KEY = 'templates:catalogue-profiles';
+
+export async function saveProfiles(db: Db, profiles: Profile[]): Promise<void> {
+  await values.writeValue(db, PROFILES_KEY, JSON.stringify(profiles));
+}
+
+export async function loadProfiles(db: Db): Promise<Profile[]> {
+  const text = await values.readValue(db, PROFILES_KEY);
+  return text ? (JSON.parse(text) as Profile[]) : [];
+}
+
+/** What a profile looks at of every public (not early) catalogue template, by path. */
+export async function profileCandidates(db: Db): Promise<Candidate[]> {
+  const { rows } = await db.query<Candidate>(
+    `SELECT template_id, uri, tags, author, severity, type FROM templates
+     WHERE team_id IS NULL AND NOT is_early ORDER BY uri`,
+  );
+  return rows;
 }

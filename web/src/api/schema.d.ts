@@ -2835,6 +2835,182 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/template/profiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The catalogue's scan profiles (profiles/*.yml) with the number of templates each selects
+         * @description Vigil's own operation. Profiles are kept by `vigil templates import` from the checkout's profiles/ folder; a profile selects public catalogue templates by tags, include-tags, exclude-tags, severity, exclude-severity, type, exclude-type, author, template-id, exclude-id, templates, exclude-templates and code, as nuclei does; other keys (such as var) are listed in `unsupported` and not applied.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            results: {
+                                /** @description file name without extension, as `nuclei -profile NAME` */
+                                name: string;
+                                /** @description catalogue path of the profile file */
+                                file: string;
+                                /** @description the file's leading comment */
+                                description: string | null;
+                                /** @description the supported keys of the profile as written (lists lower-cased, except paths; code: a boolean) */
+                                selectors: {
+                                    [key: string]: string[] | boolean;
+                                };
+                                /** @description keys of the file that Vigil does not apply */
+                                unsupported: string[];
+                                /** @description public catalogue templates (not early access) it selects */
+                                template_count: number;
+                            }[];
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/template/profiles/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A scan profile resolved to the catalogue templates it selects (paths, as POST /v1/scans takes)
+         * @description Vigil's own operation; see GET /v1/template/profiles.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            /** TemplateProfile */
+                            profile: {
+                                /** @description file name without extension, as `nuclei -profile NAME` */
+                                name: string;
+                                /** @description catalogue path of the profile file */
+                                file: string;
+                                /** @description the file's leading comment */
+                                description: string | null;
+                                /** @description the supported keys of the profile as written (lists lower-cased, except paths; code: a boolean) */
+                                selectors: {
+                                    [key: string]: string[] | boolean;
+                                };
+                                /** @description keys of the file that Vigil does not apply */
+                                unsupported: string[];
+                                /** @description public catalogue templates (not early access) it selects */
+                                template_count: number;
+                            };
+                            /** @description catalogue paths of the selected templates */
+                            templates: string[];
+                            /** @description their template ids, in the same order */
+                            template_ids: string[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/template/public/{template_id}": {
         parameters: {
             query?: never;

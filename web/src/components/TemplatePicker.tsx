@@ -1,7 +1,8 @@
 // New scan's catalogue picker: search the catalogue, narrow by folder, severity or tag (a bucket adds its
 // filter to the query), add templates one by one or every result of the query at once ("Add all 312").
 // Picked templates are catalogue paths (or folders typed as `http/cves/`), which POST /v1/scans takes as
-// `templates`; a long selection is shown as a count, not as thousands of badges.
+// `templates`; a long selection is shown as a count, not as thousands of badges. "Add profile …" adds what
+// one of the catalogue's scan profiles selects (ProfileMenu).
 import { Anchor, Badge, Button, CloseButton, Group, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
@@ -10,6 +11,7 @@ import { api, ok } from '../api/client';
 import { SeverityBadge } from './Severity';
 import { ErrorState, errorMessage } from './States';
 import { withFilter } from './templateQuery';
+import { ProfileMenu } from './ProfileMenu';
 
 /** What a scan request may list (the API's limit on `templates`). */
 export const MAX_PICKED = 10_000;
@@ -23,6 +25,7 @@ export function TemplatePicker({ picked, onChange }: { picked: string[]; onChang
   const [debounced] = useDebouncedValue(q, 300);
   const [adding, setAdding] = useState(false);
   const [addError, setAddError] = useState<string>();
+  const [profileNote, setProfileNote] = useState<string>();
 
   const found = useQuery({
     queryKey: ['template-pick', debounced],
@@ -97,6 +100,20 @@ export function TemplatePicker({ picked, onChange }: { picked: string[]; onChang
               Clear
             </Button>
           </>
+        )}
+      </Group>
+      <Group gap="xs">
+        <ProfileMenu
+          room={MAX_PICKED}
+          onAdd={(uris, note) => {
+            if (uris.length) add(uris);
+            setProfileNote(note);
+          }}
+        />
+        {profileNote && (
+          <Text size="xs" c="dimmed" data-testid="profile-note">
+            {profileNote}
+          </Text>
         )}
       </Group>
       <TextInput
