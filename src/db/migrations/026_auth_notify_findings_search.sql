@@ -27,6 +27,9 @@ CREATE INDEX scan_results_search_trgm ON scan_results
 -- and template id or path (each an OR of two indexes).
 CREATE INDEX scan_results_tags ON scan_results USING gin (tags);
 CREATE INDEX scan_results_team_severity ON scan_results (team_id, severity, created_at DESC, id DESC);
-CREATE INDEX scan_results_team_host ON scan_results (team_id, host);
-CREATE INDEX scan_results_team_matched_at ON scan_results (team_id, matched_at);
+-- host and matched_at are free text of any length (a fuzzed URL, an imported line): a B-tree entry cannot
+-- exceed about 2.7 kB, so one long value would fail its whole result batch. Hash indexes hold only the
+-- value's hash and serve the filter's equality (= ANY) just as well.
+CREATE INDEX scan_results_host ON scan_results USING hash (host);
+CREATE INDEX scan_results_matched_at ON scan_results USING hash (matched_at);
 CREATE INDEX scan_results_team_template_path ON scan_results (team_id, template_path);

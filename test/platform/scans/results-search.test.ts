@@ -1,6 +1,7 @@
 // GET /v1/scans/results: text search (a trigram index over the searched fields, then each field checked),
 // the filters that have their own indexes since migration 026, and paging deep into the list (ids from an
 // index-only scan, the rank only when sorting by severity): the same answers as reading every row.
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { dbKinds } from '../../helpers/db.ts';
@@ -92,5 +93,19 @@ describe.each(dbKinds())('findings list search and paging on %s', (kind) => {
     const rank = (s: string) => SEVERITIES.indexOf(s);
     for (let i = 1; i < bySeverity.length; i++)
       expect(rank(bySeverity[i - 1]!)).toBeGreaterThanOrEqual(rank(bySeverity[i]!));
+  });
+
+  it('keeps a finding whose matched-at is far longer than an index entry may be, and finds it by it', async () => {
+    // Random bytes do not compress: 3.5 kB (the list's filter takes up to 4,096 characters) is past a B-tree entry's 2.7 kB (a 500 before the hash indexes).
+    const matchedAt = 'http://long.example.com/?q=' + randomBytes(2_600).toString('base64url');
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/scans/import?name=long',
+      headers: { 'content-type': 'application/x-ndjson' },
+      payload: JSON.stringify({ 'template-id': 'tpl-long', host: 'http://long.example.com', 'matched-at': matchedAt }),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const found = await list(`host=${encodeURIComponent(matchedAt)}&limit=5`);
+    expect(found.data.map((r) => r.template_id)).toEqual(['tpl-long']);
   });
 });
