@@ -114,9 +114,9 @@ describe.skipIf(!url || !hasShared('corpus/nuclei-templates'))('vigil agent with
     const results = (await api('GET', `/v1/scans/results?scan_id=${id}`)).json;
     const row = results.data[0];
     expect(row.agent_id).toBe(agentId);
-    expect(row.event['template-id']).toBe('oob-header-based-interaction');
-    expect(row.event.interaction).toMatchObject({ protocol: 'dns', 'q-type': 'A', 'remote-address': '127.0.0.1' });
-    expect(row.event.interaction['raw-request']).toContain(DOMAIN);
+    expect(row.event[0]['template-id']).toBe('oob-header-based-interaction');
+    expect(row.event[0].interaction).toMatchObject({ protocol: 'dns', 'q-type': 'A', 'remote-address': '127.0.0.1' });
+    expect(row.event[0].interaction['raw-request']).toContain(DOMAIN);
     // The agent never saw the OAST server's token or address.
     expect(agent.stdout + agent.stderr).not.toContain(TOKEN);
   }, 180_000);
