@@ -3,7 +3,6 @@
 // not match it, IsMssql is false, a login is false as nuclei's), a closed port (an error, not false),
 // and the PRELOGIN parser on the answer layout MS-TDS documents. A successful login and a query's rows
 // are untested (docs/protocols.md).
-import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTemplates } from '../../../../src/engine/template/index.ts';
@@ -11,6 +10,7 @@ import { runScan, unsupportedReason } from '../../../../src/engine/runner.ts';
 import type { ResultEvent } from '../../../../src/engine/output/types.ts';
 import { runTemplateScript } from '../../../../src/engine/protocols/javascript/script.ts';
 import { preloginVersion } from '../../../../src/engine/protocols/javascript/modules/mssql.ts';
+import { startTcpServer } from '../../../helpers/targets.ts';
 import { hasShared, sharedDir } from '../../../helpers/shared.ts';
 import { freePort } from '../../../helpers/services.ts';
 
@@ -26,20 +26,19 @@ const script = (code: string, port: number) =>
   });
 
 describe('nuclei/mssql', () => {
-  let other: net.Server;
+  let other: Awaited<ReturnType<typeof startTcpServer>>;
   let otherPort = 0;
   let received = 0;
   beforeAll(async () => {
     // Answers like an SMTP server and then closes: not TDS.
-    other = net.createServer((s) => {
+    other = await startTcpServer((s) => {
       s.on('error', () => {});
       s.on('data', (d: Buffer) => {
         received += d.length;
         s.end('500 what?\r\n');
       });
     });
-    await new Promise<void>((r) => other.listen(0, '127.0.0.1', () => r()));
-    otherPort = (other.address() as net.AddressInfo).port;
+    otherPort = other.port;
   });
   afterAll(() => other?.close());
 

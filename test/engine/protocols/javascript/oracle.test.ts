@@ -3,7 +3,6 @@
 // IsOracle is { IsOracle: false }, not an error), the probe's CONNECT packet and the banner read from
 // a REFUSE laid out as TNS documents it, and the client calls that are refused. A real listener's
 // answer is untested (docs/protocols.md).
-import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTemplates } from '../../../../src/engine/template/index.ts';
@@ -11,6 +10,7 @@ import { runScan, unsupportedReason } from '../../../../src/engine/runner.ts';
 import type { ResultEvent } from '../../../../src/engine/output/types.ts';
 import { runTemplateScript } from '../../../../src/engine/protocols/javascript/script.ts';
 import { tnsBanner, tnsConnect } from '../../../../src/engine/protocols/javascript/modules/oracle.ts';
+import { startTcpServer } from '../../../helpers/targets.ts';
 import { hasShared, sharedDir } from '../../../helpers/shared.ts';
 
 const CORPUS = path.join(sharedDir, 'corpus/nuclei-templates/javascript');
@@ -25,19 +25,18 @@ const script = (code: string, port: number) =>
   });
 
 describe('nuclei/oracle', () => {
-  let other: net.Server;
+  let other: Awaited<ReturnType<typeof startTcpServer>>;
   let port = 0;
   const seen: Buffer[] = [];
   beforeAll(async () => {
-    other = net.createServer((s) => {
+    other = await startTcpServer((s) => {
       s.on('error', () => {});
       s.on('data', (d: Buffer) => {
         seen.push(d);
         s.end('HTTP/1.1 400 Bad Request\r\n\r\n');
       });
     });
-    await new Promise<void>((r) => other.listen(0, '127.0.0.1', () => r()));
-    port = (other.address() as net.AddressInfo).port;
+    port = other.port;
   });
   afterAll(() => other?.close());
 
