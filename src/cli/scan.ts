@@ -269,7 +269,11 @@ async function scanAction(flags: ScanFlags): Promise<void> {
   }
   // Metadata first (id, info, protocol kinds): the filter reads only that, and only the templates it
   // keeps are compiled, here, so their problems are reported before the scan as a full load would.
-  const loaded = await loadTemplates(flags.templates, filter, { lazy: true });
+  // --templates-dir is the folder javascript's nuclei/fs reads; else each template's checkout (payloads.ts).
+  const loaded = await loadTemplates(flags.templates, filter, {
+    lazy: true,
+    ...(flags.templatesDir ? { filesRoot: flags.templatesDir } : {}),
+  });
   loaded.templates = loaded.templates.filter((t) => {
     const { issues } = compileTemplate(t);
     loaded.issues.push(...issues);
@@ -441,7 +445,7 @@ export function registerScan(program: Command): void {
     .option('--secret-file <file>', 'secret file with credentials for targets (-sf, repeatable)', collect)
     .option(
       '--templates-dir <dir>',
-      'base for relative login template paths in secret files (default: each -t folder, then the current directory)',
+      'templates folder: base for relative login template paths in secret files (default: each -t folder, then the current directory) and the folder javascript templates may read with nuclei/fs (default: the nuclei-templates checkout holding each -t path)',
     )
     .option('--proxy <url>', 'SOCKS5 proxy, e.g. socks5://127.0.0.1:1080')
     .option('--sni <name>', 'TLS server name to send')

@@ -33,6 +33,11 @@ export interface PayloadOptions {
    * catalogue template at import: used instead of the filesystem, which is then never touched.
    */
   payloadFiles?: Record<string, string[]>;
+  /**
+   * The templates folder a javascript block's `nuclei/fs` calls may read, when it is not the one found
+   * from `templatesRoot` or the file (scriptFilesRoot); `vigil scan --templates-dir` gives it.
+   */
+  filesRoot?: string;
   /** Told of every payload file read from disk, so a caller can keep its values (catalogue import). */
   onPayloadFile?: (name: string, values: string[]) => void;
 }
@@ -170,6 +175,43 @@ function allowedRoot(opts: PayloadOptions): string | undefined {
   if (opts.templatesRoot) return realOrSelf(path.resolve(opts.templatesRoot));
   if (opts.fromDisk && opts.file) return path.parse(path.resolve(opts.file)).root;
   return undefined;
+}
+
+/**
+ * The folder a javascript block's `nuclei/fs` may read (nuclei's templates directory): everything with
+ * allowLocalFileAccess; else `filesRoot`; else, for templates read from disk, the nuclei-templates
+ * checkout holding them (the nearest folder with a `.nuclei-ignore`, at or above the templates root or
+ * the template's folder), or that root / folder itself; none for template text (uploads, the platform's
+ * stored templates), which then reads no file at all.
+ */
+export function scriptFilesRoot(opts: PayloadOptions): string | undefined {
+  if (opts.allowLocalFileAccess) return path.parse(path.resolve(opts.file || '.')).root;
+  if (opts.filesRoot) return realOrSelf(path.resolve(opts.filesRoot));
+  let start: string | undefined;
+  if (opts.templatesRoot) start = path.resolve(opts.templatesRoot);
+  else if (opts.fromDisk && opts.file) start = path.dirname(path.resolve(opts.file));
+  if (!start) return undefined;
+  if (statSync(start, { throwIfNoEntry: false })?.isFile()) start = path.dirname(start);
+  return realOrSelf(checkoutOf(start) ?? start);
+}
+
+const checkouts = new Map<string, string | null>();
+
+/** The nearest folder at or above `dir` that holds `.nuclei-ignore` (a nuclei-templates checkout). */
+function checkoutOf(dir: string): string | undefined {
+  const hit = checkouts.get(dir);
+  if (hit !== undefined) return hit ?? undefined;
+  let found: string | undefined;
+  for (let d = dir; ; d = path.dirname(d)) {
+    if (existsSync(path.join(d, '.nuclei-ignore'))) {
+      found = d;
+      break;
+    }
+    if (path.dirname(d) === d) break;
+  }
+  if (checkouts.size > 1000) checkouts.clear();
+  checkouts.set(dir, found ?? null);
+  return found;
 }
 
 function realOrSelf(p: string): string {

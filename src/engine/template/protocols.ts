@@ -5,7 +5,7 @@ import { IssueList, join } from './issues.ts';
 import { checkShape, checkValue, type Shape, type Spec } from './shape.ts';
 import { operatorFields } from './operator-specs.ts';
 import { ATTACK, FUZZING } from './common-specs.ts';
-import { readPayloads, type PayloadOptions } from './payloads.ts';
+import { readPayloads, scriptFilesRoot, type PayloadOptions } from './payloads.ts';
 import { isMap, isScalar, kind } from './values.ts';
 
 type Protocol = OtherProtocolBlock['protocol'];
@@ -187,7 +187,11 @@ const REQUIRED: Partial<Record<Protocol, (d: Record<string, unknown>) => string 
   tcp: (d) => (d.host === undefined && d.port === undefined ? 'needs `host` or `port`' : undefined),
   // `source` is optional: some templates pass the script through `args` (bash -c ...).
   code: (d) => (d.engine === undefined ? 'needs `engine`' : undefined),
-  javascript: (d) => (d.code === undefined ? 'needs `code`' : undefined),
+  // nuclei loads a block with only a `pre-condition` (minecraft-enum's first item) and runs it.
+  javascript: (d) =>
+    d.code === undefined && d['pre-condition'] === undefined && d.init === undefined
+      ? 'needs `code`, `pre-condition` or `init`'
+      : undefined,
   headless: (d) => (d.steps === undefined && d.fuzzing === undefined ? 'needs `steps`' : undefined),
   file: (d) => (d.extensions === undefined ? 'needs `extensions`' : undefined),
 };
@@ -221,7 +225,16 @@ export function parseOtherBlock(
         );
       }
     }
-    result.push({ protocol, raw: item, fields: d, ...(payloads ? { payloads } : {}) });
+    // Only a javascript block may read files (nuclei/fs), inside its templates folder.
+    const filesRoot =
+      protocol === 'javascript' && /nuclei\/fs/.test(JSON.stringify(item)) ? scriptFilesRoot(opts) : undefined;
+    result.push({
+      protocol,
+      raw: item,
+      fields: d,
+      ...(payloads ? { payloads } : {}),
+      ...(filesRoot ? { filesRoot } : {}),
+    });
   });
   return result;
 }

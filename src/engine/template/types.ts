@@ -117,6 +117,8 @@ export interface OtherProtocolBlock {
   fields?: Record<string, unknown>;
   /** Payload sets, files already read. */
   payloads?: Payloads;
+  /** javascript: the templates folder (real path) its `nuclei/fs` calls may read; unset: none. */
+  filesRoot?: string;
 }
 
 export interface Template {

@@ -2,7 +2,14 @@
 // (engine-pool.ts, the templates parsed there); `vigil worker` processes, and chunks that carry the
 // worker's secrets (which never leave this thread), run it here on templates parsed once per scan run
 // and cached. Either way the engine's output goes to the chunk's result sink.
-import { memoryWorkflowSource, parseTemplate, runScan, type ScanOptions, type Template } from '../../engine/index.ts';
+import {
+  memoryWorkflowSource,
+  parseTemplate,
+  runScan,
+  type ParseOptions,
+  type ScanOptions,
+  type Template,
+} from '../../engine/index.ts';
 import type { AppContext } from '../shared/context.ts';
 import { workflowDependencies } from './workflow-deps.ts';
 import type { engineThreads, ThreadScanOptions } from './engine-pool.ts';
@@ -28,8 +35,27 @@ const parsedCache = new Map<string, Promise<ParsedSet>>();
 const parsedSize = new Map<string, number>();
 const MAX_PARSED_CHARS = 64 * 1024 * 1024;
 
+/**
+ * How a stored template is parsed: with the payload files kept at import; a template of the public
+ * catalogue may also read the instance's corpus folder (VIGIL_TEMPLATES_DIR, when set) with javascript's
+ * nuclei/fs, confined to it; any other (inline, private, shared, an agent's) reads no file.
+ */
+export function storedParseOptions(
+  t: { payloadFiles?: Record<string, string[]>; catalogue?: boolean },
+  corpusDir: string | undefined,
+): ParseOptions {
+  return {
+    ...(t.payloadFiles ? { payloadFiles: t.payloadFiles } : {}),
+    ...(t.catalogue && corpusDir ? { filesRoot: corpusDir } : {}),
+  };
+}
+
 /** The scan run's templates, parsed on this thread (cached). */
-export function parsedTemplates(ctx: Pick<AppContext, 'db' | 'log'>, scanId: string, run: number): Promise<ParsedSet> {
+export function parsedTemplates(
+  ctx: Pick<AppContext, 'db' | 'log' | 'config'>,
+  scanId: string,
+  run: number,
+): Promise<ParsedSet> {
   const key = `${scanId}:${run}`;
   let hit = parsedCache.get(key);
   if (!hit) {
@@ -51,7 +77,11 @@ function evictOldest(): void {
   parsedSize.delete(oldest);
 }
 
-async function parseAll(ctx: Pick<AppContext, 'db' | 'log'>, scanId: string, key: string): Promise<ParsedSet> {
+async function parseAll(
+  ctx: Pick<AppContext, 'db' | 'log' | 'config'>,
+  scanId: string,
+  key: string,
+): Promise<ParsedSet> {
   const out: ParsedSet = [];
   out.skipped = [];
   const rows = await store.loadTemplates(ctx.db, scanId);
@@ -69,7 +99,7 @@ async function parseAll(ctx: Pick<AppContext, 'db' | 'log'>, scanId: string, key
     if (res.template) out.deps.push(res.template);
   }
   for (const t of rows) {
-    const res = parseTemplate(t.raw, t.uri, t.payloadFiles ? { payloadFiles: t.payloadFiles } : {});
+    const res = parseTemplate(t.raw, t.uri, storedParseOptions(t, ctx.config.templatesDir));
     if (res.template) out.push(res.template);
     else {
       ctx.log.warn({ scan_id: scanId, template: t.uri, issue: res.issues[0] }, 'template does not load; skipped');
@@ -91,7 +121,7 @@ export interface EngineRun {
 
 /** Runs the chunk on an engine thread (templates parsed there). Returns true when none of the scan's templates loaded. */
 export async function runOnThreads(
-  ctx: Pick<AppContext, 'db' | 'log'>,
+  ctx: Pick<AppContext, 'db' | 'log' | 'config'>,
   pool: EnginePool,
   r: EngineRun,
 ): Promise<boolean> {
@@ -102,7 +132,7 @@ export async function runOnThreads(
       const rows = await store.loadTemplates(ctx.db, r.scanId);
       const deps = await workflowDependencies(ctx.db, rows);
       return [
-        ...rows.map((t) => ({ raw: t.raw, uri: t.uri, payloadFiles: t.payloadFiles })),
+        ...rows.map((t) => ({ raw: t.raw, uri: t.uri, ...storedParseOptions(t, ctx.config.templatesDir) })),
         ...deps.map((d) => ({ ...d, dependency: true })),
       ];
     },
@@ -129,7 +159,7 @@ export async function runOnThreads(
  * worker's secrets if any. Returns true when none of the scan's templates loaded.
  */
 export async function runInProcess(
-  ctx: Pick<AppContext, 'db' | 'log'>,
+  ctx: Pick<AppContext, 'db' | 'log' | 'config'>,
   r: EngineRun,
   preloaded: ParsedSet | undefined,
   secrets: ScanOptions['secrets'],

@@ -28,6 +28,8 @@ export interface ThreadTemplate {
   raw: string;
   uri: string;
   payloadFiles?: Record<string, string[]>;
+  /** The corpus folder a catalogue template's nuclei/fs may read (engine-backend.ts storedParseOptions). */
+  filesRoot?: string;
   dependency?: boolean;
 }
 

@@ -42,7 +42,10 @@ async function run(msg: Extract<ThreadRequest, { type: 'run' }>): Promise<void> 
     }
     set = { templates: [], deps: [], skipped: [] };
     for (const t of msg.templates) {
-      const res = parseTemplate(t.raw, t.uri, t.payloadFiles ? { payloadFiles: t.payloadFiles } : {});
+      const res = parseTemplate(t.raw, t.uri, {
+        ...(t.payloadFiles ? { payloadFiles: t.payloadFiles } : {}),
+        ...(t.filesRoot ? { filesRoot: t.filesRoot } : {}),
+      });
       if (res.template) (t.dependency ? set.deps : set.templates).push(res.template);
       else if (t.dependency) continue;
       else set.skipped.push({ uri: t.uri, reason: res.issues[0]?.reason ?? 'does not load' });

@@ -78,6 +78,8 @@ export interface ScanTemplate {
   raw: string;
   /** Payload files resolved when the catalogue was imported (referenced templates only). */
   payloadFiles?: Record<string, string[]>;
+  /** A template of the public catalogue (referenced, still the stored version): it may read the corpus folder. */
+  catalogue?: boolean;
   refPk?: number;
   digest?: string;
 }
@@ -109,9 +111,11 @@ export async function loadTemplates(db: Db, scanId: string): Promise<ScanTemplat
     source: string;
     raw: string | null;
     payload_files: Record<string, string[]> | null;
+    catalogue: boolean | null;
   }>(
     `SELECT s.template_id, s.uri, s.source,
-            CASE WHEN s.ref_pk IS NULL THEN s.raw ELSE t.raw END AS raw, t.payload_files
+            CASE WHEN s.ref_pk IS NULL THEN s.raw ELSE t.raw END AS raw, t.payload_files,
+            t.template_type = 'public' AS catalogue
        FROM scan_templates s
        LEFT JOIN templates t ON t.pk = s.ref_pk AND t.digest = s.digest
       WHERE s.scan_id = $1 ORDER BY s.ord`,
@@ -123,6 +127,7 @@ export async function loadTemplates(db: Db, scanId: string): Promise<ScanTemplat
     source: r.source,
     raw: r.raw ?? '',
     ...(r.payload_files ? { payloadFiles: r.payload_files } : {}),
+    ...(r.catalogue ? { catalogue: true } : {}),
   }));
 }
 

@@ -34,8 +34,22 @@ export class HostEnv {
       /** Fires when the run ends (finished, stopped, past its deadline). */
       signal: AbortSignal;
       log?: (text: string) => void;
+      /** The templates folder `nuclei/fs` may read (modules/fs.ts); unset: fs reads nothing. */
+      filesRoot?: string;
     },
   ) {}
+
+  private fileBytes = 0;
+
+  get filesRoot(): string | undefined {
+    return this.o.filesRoot;
+  }
+
+  /** Counts bytes read from files by this run; refuses past `max`. */
+  chargeFileBytes(n: number, max: number): void {
+    if (this.fileBytes + n > max) throw new RefusedError(`fs: more than ${max} bytes read in one script`);
+    this.fileBytes += n;
+  }
 
   get guard(): ConnectGuard | undefined {
     return this.o.guard;

@@ -6,7 +6,7 @@
 // payload values and the template's variables; a matcher or extractor without a part reads `response`.
 // Scripts run in the engine's WebAssembly sandbox (script.ts) and reach the network only through the
 // `nuclei/<name>` modules, each call checked against the deny list and the scan's target.
-import type { Extractor, Matcher, Template } from '../../template/types.ts';
+import type { Extractor, Matcher, Payloads, Template } from '../../template/types.ts';
 import type { BlockContext, BlockResult, Protocol } from '../types.ts';
 import {
   awaitInteraction,
@@ -32,6 +32,8 @@ export interface JsBlock extends CommonBlock {
   excludePorts?: string[];
   threads: number;
   stopAtFirstMatch: boolean;
+  /** The templates folder `nuclei/fs` may read (the template's, from disk); unset: it reads nothing. */
+  filesRoot?: string;
 }
 
 /** Ports nuclei does not keep from an input when the template names its own (web and DNS ports). */
@@ -42,7 +44,7 @@ const MAX_THREADS = 16;
 function compile(t: Template): JsBlock[] {
   return t.other
     .filter((b) => b.protocol === 'javascript')
-    .map((b) => {
+    .map((b): JsBlock => {
       const c = commonBlock(b);
       const f = c.fields;
       const args = f.args && typeof f.args === 'object' ? { ...(f.args as Record<string, unknown>) } : {};
@@ -73,6 +75,7 @@ function compile(t: Template): JsBlock[] {
         excludePorts: exclude === undefined ? undefined : split(exclude),
         threads: typeof f.threads === 'number' && f.threads > 0 ? Math.min(f.threads, MAX_THREADS) : 1,
         stopAtFirstMatch: f['stop-at-first-match'] === true,
+        filesRoot: b.filesRoot,
       };
     });
 }
@@ -86,7 +89,6 @@ export function requiredModules(b: { code: string; preCondition?: string; init?:
 }
 
 function unsupported(b: JsBlock): string | undefined {
-  if (b.init) return 'uses javascript `init`';
   const missing = requiredModules(b).filter(
     (m) => !MODULES.includes(m.slice('nuclei/'.length)) && REFUSED_MODULES[m] === undefined,
   );
@@ -126,8 +128,78 @@ interface State {
   stop: boolean;
 }
 
-async function execute(b: JsBlock, ctx: BlockContext): Promise<BlockResult> {
+/** What a block's `init` left for its runs: payloads it replaced, args it set, or why it failed. */
+interface InitOutcome {
+  payloads?: Payloads;
+  args: Record<string, unknown>;
+  error?: string;
+}
+
+// nuclei runs `init` once, when the template is compiled; here once per block and scan options (a scan).
+const inits = new WeakMap<JsBlock, WeakMap<object, Promise<InitOutcome>>>();
+
+function initOf(b: JsBlock, ctx: BlockContext): Promise<InitOutcome> | undefined {
+  if (!b.init) return undefined;
+  let perScan = inits.get(b);
+  if (!perScan) inits.set(b, (perScan = new WeakMap()));
+  let p = perScan.get(ctx.o);
+  if (!p) perScan.set(ctx.o, (p = runInit(b, ctx)));
+  return p;
+}
+
+/**
+ * The block's `init` (nuclei's Compile): run with the args rendered from the template's variables only
+ * (no input yet; markers left unresolved become empty), with `updatePayload(name, values)` replacing a
+ * payload set's values (an error when the block has no payloads, as nuclei's) and `set(name, value)`
+ * adding an arg. A failed init is not fatal: as nuclei, the block runs with its payloads as written.
+ */
+async function runInit(b: JsBlock, ctx: BlockContext): Promise<InitOutcome> {
+  const outcome: InitOutcome = { args: {} };
+  const payloads: Payloads | undefined = b.payloads ? { ...b.payloads } : undefined;
+  const vars = blockVars(ctx, {}, {});
+  const out = await runTemplateScript(b.init!, {
+    args: argsFor(b, vars, '', true),
+    template: plain(vars),
+    guard: ctx.o.guard,
+    targetHost: undefined,
+    callTimeoutMs: Math.min(ctx.o.timeout, 10_000),
+    timeoutMs: Math.max(20_000, ctx.o.timeout * 2),
+    signal: ctx.o.signal,
+    filesRoot: b.filesRoot,
+    init: {
+      updatePayload(name, value) {
+        if (!payloads) throw new Error('payloads not defined and cannot be updated');
+        payloads[name] = payloadValues(value);
+      },
+      set(name, value) {
+        outcome.args[name] = value;
+      },
+    },
+  });
+  if (out.error !== undefined) return { args: {}, error: `init failed: ${out.error}` };
+  if (payloads) outcome.payloads = payloads;
+  return outcome;
+}
+
+/** What updatePayload accepts: a list (each value as text) or text, one value per line. */
+function payloadValues(v: unknown): string[] {
+  const one = (x: unknown) => (typeof x === 'string' ? x : Buffer.isBuffer(x) ? x.toString('utf8') : stringOf(x));
+  if (Array.isArray(v)) return v.map(one);
+  if (v === null || v === undefined) throw new Error('updatePayload: no values');
+  const t = one(v);
+  if (!t.includes('\n')) throw new Error('updatePayload: a payload file name is not supported here; pass the values');
+  return t.split(/\r?\n/).filter((l) => l !== '');
+}
+
+async function execute(b0: JsBlock, ctx: BlockContext): Promise<BlockResult> {
   const st: State = { matched: false, requests: 0, stop: false };
+  let b = b0;
+  const init = initOf(b0, ctx);
+  if (init) {
+    const r = await init;
+    if (r.error) st.error = r.error;
+    b = { ...b0, ...(r.payloads ? { payloads: r.payloads } : {}), args: { ...b0.args, ...r.args } };
+  }
   const target = ctx.target ?? '';
   const seen = new Set<string>();
   for (const port of b.ports.length > 0 ? b.ports : ['']) {
@@ -163,6 +235,7 @@ async function runOnPort(b: JsBlock, ctx: BlockContext, st: State, a: { host: st
       callTimeoutMs: Math.min(ctx.o.timeout, 10_000),
       timeoutMs: Math.max(20_000, ctx.o.timeout * 2),
       signal: ctx.o.signal,
+      filesRoot: b.filesRoot,
     });
 
   if (b.preCondition) {

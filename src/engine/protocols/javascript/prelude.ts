@@ -7,13 +7,11 @@
 // the target scope are applied. Objects a module opens (a connection, a client) are handles, numbers
 // the host maps to what it opened for this run only.
 
-export const REFUSED_MODULES: Record<string, string> = {
-  'nuclei/fs': "the fs module is refused on this platform (a template may not read the server's files)",
-};
+export const REFUSED_MODULES: Record<string, string> = {};
 
 /** Modules a script may require, beside the refused ones (docs/protocols.md lists what each supports). */
 export const MODULES = ['net', 'bytes', 'structs', 'redis', 'ssh', 'postgres', 'mysql', 'rsync', 'smtp', 'ldap', 'smb'];
-MODULES.push('rdp', 'mssql', 'oracle', 'pop3');
+MODULES.push('rdp', 'mssql', 'oracle', 'pop3', 'fs');
 
 export const PRELUDE = String.raw`
 'use strict';
@@ -132,6 +130,16 @@ define('Export', function Export(...values) {
   for (const v of values) { const s = gostr(v); if (s !== '') host.exp(s); }
   return null;
 });
+// A block's init script only (nuclei registers them for init and removes them after).
+if (data.init) {
+  define('updatePayload', function updatePayload(name, value) { host.upd(Str(name), value === undefined ? null : value); return null; });
+  define('set', function set(name, value) {
+    if (Str(name ?? '') === '') throw new Error('variable name cannot be empty');
+    if (value === undefined || value === null) throw new Error('variable value cannot be empty');
+    host.set(Str(name), value);
+    return null;
+  });
+}
 define('ExportAs', function ExportAs(...a) {
   if (a.length !== 2) throw new Error('ExportAs expects 2 arguments');
   host.expAs(Str(a[0]), gostr(a[1]));
@@ -195,6 +203,7 @@ const modules = {
   'nuclei/ssh': { SSHClient: client('ssh', ['Connect', 'ConnectWithKey', 'ConnectSSHInfoMode', 'Run', 'SetTimeout', 'Close']) },
   'nuclei/mssql': { MSSQLClient: client('mssql', ['IsMssql', 'Connect', 'ConnectWithDB', 'ExecuteQuery']) },
   'nuclei/oracle': { IsOracle: (h, p) => op('oracle.IsOracle', h, p), OracleClient: client('oracle.client', ['IsOracle', 'Connect', 'ConnectWithDSN', 'ExecuteQuery', 'ExecuteQueryWithDSN']) },
+  'nuclei/fs': hostFns('fs', ['ListDir', 'ReadFile', 'ReadFileAsString', 'ReadFilesFromDir']),
   'nuclei/pop3': { IsPOP3: (h, p) => op('pop3.IsPOP3', h, p) },
   'nuclei/rdp': { ...hostFns('rdp', ['IsRDP', 'CheckRDPAuth', 'CheckRDPEncryption']), SecurityLayerNativeRDP: 'NativeRDP', SecurityLayerSSL: 'SSL', SecurityLayerCredSSP: 'CredSSP', SecurityLayerRDSTLS: 'RDSTLS', SecurityLayerCredSSPWithEarlyUserAuth: 'CredSSPWithEarlyUserAuth', EncryptionLevelRC4_40bit: 'RC4_40bit', EncryptionLevelRC4_56bit: 'RC4_56bit', EncryptionLevelRC4_128bit: 'RC4_128bit', EncryptionLevelFIPS140_1: 'FIPS140_1' },
 };

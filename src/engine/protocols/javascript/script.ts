@@ -5,7 +5,7 @@
 //   exported (and what it returned), its success whether that is non-empty.
 // - Any other script's response is its completion value and success that value's truthiness.
 import { randomBytes, randomInt } from 'node:crypto';
-import { runScript, ScriptError } from '../../js/sandbox.ts';
+import { runScript, ScriptError, type HostFunction } from '../../js/sandbox.ts';
 import { HostEnv, RefusedError, bytesOf, type HostOp } from './host.ts';
 import { PRELUDE, REFUSED_MODULES } from './prelude.ts';
 import { hexDump, netOps } from './modules/net.ts';
@@ -22,6 +22,7 @@ import { oracleOps } from './modules/oracle.ts';
 import { pop3Ops } from './modules/pop3.ts';
 import { ldapOps } from './modules/ldap.ts';
 import { smbOps } from './modules/smb.ts';
+import { fsOps } from './modules/fs.ts';
 import type { ConnectGuard } from '../../net/guard.ts';
 
 const OPS: Record<string, HostOp> = {
@@ -39,6 +40,7 @@ const OPS: Record<string, HostOp> = {
   ...pop3Ops,
   ...ldapOps,
   ...smbOps,
+  ...fsOps,
   Rand: (_env, [n]) => randomBytes(Math.max(0, Math.min(Number(n) || 0, 65536))),
   RandInt: () => randomInt(0, 2 ** 48 - 1),
   'bytes.Hexdump': (_env, [b]) => hexDump(bytesOf(b)),
@@ -55,6 +57,15 @@ export interface ScriptRun {
   timeoutMs: number;
   signal?: AbortSignal;
   log?: (text: string) => void;
+  /** The templates folder `nuclei/fs` may read; unset: it reads nothing. */
+  filesRoot?: string;
+  /** Given for a block's `init` script: its `updatePayload` and `set` calls (may throw to fail the call). */
+  init?: InitHooks;
+}
+
+export interface InitHooks {
+  updatePayload(name: string, value: unknown): void;
+  set(name: string, value: unknown): void;
 }
 
 export interface ScriptOutcome {
@@ -81,17 +92,32 @@ export async function runTemplateScript(code: string, r: ScriptRun): Promise<Scr
     timeoutMs: r.callTimeoutMs,
     signal: ended.signal,
     log: r.log,
+    filesRoot: r.filesRoot,
   });
+  const init = r.init;
+  const initFunctions: Record<string, HostFunction> = init
+    ? {
+        upd: ([k, v]: unknown[]) => {
+          init.updatePayload(String(k), v);
+          return null;
+        },
+        set: ([k, v]: unknown[]) => {
+          init.set(String(k), v);
+          return null;
+        },
+      }
+    : {};
   const onAbort = () => ended.abort();
   r.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     const { value } = await runScript(iife ? `(function () {\n${code}\n})()` : code, {
       filename: 'javascript.js',
       prelude: PRELUDE,
-      data: { args: r.args, template: r.template, refused: REFUSED_MODULES },
+      data: { args: r.args, template: r.template, refused: REFUSED_MODULES, init: !!init },
       timeoutMs: r.timeoutMs,
       signal: ended.signal,
       functions: {
+        ...initFunctions,
         op: async ([name, args]) => {
           const fn = OPS[String(name)];
           if (!fn || !Object.hasOwn(OPS, String(name))) throw new Error(`${String(name)} is not supported`);

@@ -1,8 +1,9 @@
 // nuclei/rdp and the corpus's rdp-detect against Debian's xrdp on 127.0.0.1: one xrdp negotiating
-// standard RDP security or TLS, one that offers only TLS. xrdp has no network level authentication, so
-// CheckRDPAuth's CredSSP path (the NTLM challenge) is tested only as far as a real server takes it: the
-// server refuses CredSSP and the answer is { Auth: false }. A server that is not RDP matches nothing.
-// Skipped with a message when xrdp is not installed.
+// standard RDP security or TLS, one that offers only TLS. xrdp has no network level authentication (it
+// refuses CredSSP: CheckRDPAuth answers { Auth: false }); Debian's FreeRDP shadow server, sharing an Xvfb
+// display with `/sec:nla`, has it: CheckRDPAuth reads its NTLM challenge and CheckRDPEncryption reports
+// CredSSP alone. A server that is not RDP matches nothing. Each part is skipped with a message when its
+// server is not installed (xrdp; freerdp2-shadow-x11 and xvfb).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
@@ -15,6 +16,7 @@ import type { ResultEvent } from '../../../../src/engine/output/types.ts';
 import { runTemplateScript } from '../../../../src/engine/protocols/javascript/script.ts';
 import { hasShared, sharedDir } from '../../../helpers/shared.ts';
 import { freePort, installed, waitForPort } from '../../../helpers/services.ts';
+import { once } from 'node:events';
 
 const CORPUS = path.join(sharedDir, 'corpus/nuclei-templates/javascript');
 const have = installed('/usr/sbin/xrdp') && installed('openssl');
@@ -140,5 +142,74 @@ describe.skipIf(!have || !hasShared('corpus/nuclei-templates'))('nuclei/rdp', ()
     const out = await script(`to_json(require('nuclei/rdp').CheckRDPAuth(Host, Port))`, negotiate.port);
     expect(out.error).toBeUndefined();
     expect(JSON.parse(String(out.response))).toEqual({ PluginInfo: null, Auth: false });
+  });
+});
+
+const haveShadow = installed('freerdp-shadow-cli') && installed('Xvfb');
+if (!haveShadow)
+  console.warn('skipping CheckRDPAuth with NLA: apt-get install freerdp2-shadow-x11 xvfb (FreeRDP shadow server)');
+
+describe.skipIf(!haveShadow)('nuclei/rdp against a server with network level authentication (FreeRDP shadow)', () => {
+  let dir: string;
+  let xvfb: ChildProcess;
+  let shadow: ChildProcess;
+  let port = 0;
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'vigil-rdp-nla-'));
+    // Xvfb picks a free display and writes its number on fd 3.
+    xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '640x480x24', '-nolisten', 'tcp'], {
+      stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
+    });
+    const [display] = (await once(xvfb.stdio[3]!, 'data')) as [Buffer];
+    // NLA needs a SAM file; no login happens (the probe stops at the server's NTLM challenge).
+    writeFileSync(
+      path.join(dir, 'SAM'),
+      'vigil::aad3b435b51404eeaad3b435b51404ee:8846f7eaee8fb117ad06bdd830b7586c:::\n',
+    );
+    port = await freePort();
+    shadow = spawn(
+      'freerdp-shadow-cli',
+      [`/port:${port}`, '/bind-address:127.0.0.1', '/sec:nla', '+auth', `/sam-file:${path.join(dir, 'SAM')}`],
+      { stdio: 'ignore', env: { ...process.env, DISPLAY: `:${display.toString().trim()}` } },
+    );
+    await waitForPort(port);
+  });
+  afterAll(() => {
+    shadow?.kill();
+    xvfb?.kill();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("CheckRDPAuth returns the NTLM challenge's version and names", async () => {
+    const out = await script(`to_json(require('nuclei/rdp').CheckRDPAuth(Host, Port))`, port);
+    expect(out.error).toBeUndefined();
+    const r = JSON.parse(String(out.response));
+    expect(r.Auth).toBe(true);
+    const name = os.hostname().split('.')[0]!;
+    expect(r.PluginInfo).toMatchObject({
+      osVersion: expect.stringMatching(/^\d+\.\d+\.\d+$/),
+      netBIOSComputerName: name.toUpperCase().slice(0, 15),
+      dnsComputerName: expect.stringMatching(new RegExp(`^${name}`, 'i')),
+    });
+    // The script sees Go's field names.
+    const fields = await script(
+      `const a = require('nuclei/rdp').CheckRDPAuth(Host, Port); a.PluginInfo.NetBIOSComputerName`,
+      port,
+    );
+    expect(fields.response).toBe(name.toUpperCase().slice(0, 15));
+  });
+
+  it('CheckRDPEncryption reports CredSSP alone; IsRDP does not take FreeRDP for RDP, as fingerprintx (so nuclei)', async () => {
+    const enc = await script(`to_json(require('nuclei/rdp').CheckRDPEncryption(Host, Port))`, port);
+    expect(JSON.parse(String(enc.response))).toMatchObject({
+      NativeRDP: false,
+      SSL: false,
+      CredSSP: true,
+      RDSTLS: false,
+      CredSSPWithEarlyUserAuth: false,
+    });
+    // FreeRDP's connection confirm has source reference 0, not the 0x1234 of fingerprintx's signature.
+    const is = await script(`require('nuclei/rdp').IsRDP(Host, Port)`, port);
+    expect(is.error).toMatch(/not an RDP server/);
   });
 });

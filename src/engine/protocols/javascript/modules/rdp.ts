@@ -49,7 +49,8 @@ async function isRdp(env: HostEnv, host: unknown, port: unknown) {
 
 /** The protocol a connection confirm selected, or undefined when the server refused (or is not RDP). */
 function selected(answer: Buffer): number | undefined {
-  if (!startsWith(answer, CONFIRM)) return undefined;
+  // Any X.224 connection confirm (TPKT version 3, CC TPDU): FreeRDP's source reference is 0, not 0x1234.
+  if (answer.length < 11 || answer[0] !== 0x03 || answer[1] !== 0x00 || answer[5] !== 0xd0) return undefined;
   if (answer.length < 19) return PROTOCOL.NativeRDP; // an old server: no negotiation, standard security
   if (answer[11] !== 0x02) return undefined; // RDP_NEG_FAILURE
   return answer.readUInt32LE(15);
