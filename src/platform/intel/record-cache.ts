@@ -11,7 +11,11 @@
 // used first out); a record larger than MAX_RECORD is never kept.
 // VIGIL_RECORD_CACHE=off turns it off (same-run comparisons).
 import type { Db } from '../../db/connection.ts';
-import type { StoredVuln } from './store.ts';
+
+/** What is kept: a stored record (store.ts's StoredVuln), measured by its JSON text. */
+interface Row {
+  doc: string;
+}
 
 export const INTEL_CHANNEL = 'vigil_intel';
 const MAX_ENTRIES = 20_000;
@@ -19,12 +23,12 @@ const MAX_CHARS = 32 * 1024 * 1024;
 const MAX_RECORD = 1024 * 1024;
 
 export class RecordCache {
-  private readonly entries = new Map<string, StoredVuln>();
+  private readonly entries = new Map<string, Row>();
   private chars = 0;
   private generation = 0;
   private live = false;
 
-  get(key: string): StoredVuln | undefined {
+  get(key: string): Row | undefined {
     const row = this.entries.get(key);
     if (row) {
       // Re-inserted: the Map's order is least recently used first.
@@ -39,7 +43,7 @@ export class RecordCache {
     return this.generation;
   }
 
-  set(key: string, row: StoredVuln, token: number): void {
+  set(key: string, row: Row, token: number): void {
     if (!this.live || token !== this.generation || row.doc.length > MAX_RECORD) return;
     const old = this.entries.get(key);
     if (old) {
@@ -97,14 +101,14 @@ export function forgetRecords(db: Db): void {
 }
 
 /** The record under key (a CVE id or a doc_id, as read), from memory or from read(). */
-export async function cachedRecord(
+export async function cachedRecord<T extends Row>(
   db: Db,
   key: string,
-  read: () => Promise<StoredVuln | undefined>,
-): Promise<StoredVuln | undefined> {
+  read: () => Promise<T | undefined>,
+): Promise<T | undefined> {
   if (process.env.VIGIL_RECORD_CACHE === 'off') return read();
   const cache = recordCache(db);
-  const hit = cache.get(key);
+  const hit = cache.get(key) as T | undefined; // only read() of this key's kind put it there
   if (hit) return hit;
   const token = cache.begin();
   const row = await read();
