@@ -220,11 +220,16 @@ const CLIENT_ERROR_CODES: Record<number, string> = {
   429: 'rate_limited',
 };
 
+/** What each replacement of redactUrl needs: a query, or the path of a download or share link. */
+const MAY_HOLD_SECRET = /[?&]|\/v1\/export\/download\/|\/v1\/template\/share\//;
+
 /**
  * A URL as it may be logged: download and template share tokens (each the credential of its link) and any
  * key-, token- or password-like query value are replaced.
  */
 export function redactUrl(url: string): string {
+  // Most URLs have nothing to replace: one test instead of three replacements (this runs on every request).
+  if (!MAY_HOLD_SECRET.test(url)) return url;
   return url
     .replace(/(\/v1\/export\/download\/)[^/?#]+/, '$1[REDACTED]')
     .replace(/(\/v1\/template\/share\/)vts_[^/?#]*/, '$1[REDACTED]')

@@ -5,6 +5,7 @@ import { FIELD_NAMES } from './schema.ts';
 import * as store from './store.ts';
 import { orderBy, SEARCH_FIELDS, SqlBuilder, whereFor } from './query.ts';
 import { normCveId } from './facts.ts';
+import { cachedRecord } from './record-cache.ts';
 
 type Doc = Record<string, unknown>;
 const DAY = 86_400_000;
@@ -49,13 +50,17 @@ export function lookupJson(row: store.StoredVuln, now: number): string {
   return body.length > 2 ? `${body.slice(0, -1)},${extra}}` : `{${extra}}`;
 }
 
-async function findRow(db: Db, id: string): Promise<store.StoredVuln> {
+/**
+ * The stored record of a CVE id (any letter case) or a doc_id. `cached`: from the in-process record cache
+ * when there (record-cache.ts); only for the application's database, never inside a transaction (a read of
+ * its own uncommitted writes must not be kept).
+ */
+async function findRow(db: Db, id: string, cached = false): Promise<store.StoredVuln> {
   const cveId = normCveId(id);
-  const row = cveId
-    ? await store.findByCveId(db, cveId)
-    : /^[0-9a-f]{24}$/i.test(id)
-      ? await store.findByDocId(db, id.toLowerCase())
-      : undefined;
+  const docId = cveId ? undefined : /^[0-9a-f]{24}$/i.test(id) ? id.toLowerCase() : undefined;
+  const read = async () => (cveId ? store.findByCveId(db, cveId) : docId ? store.findByDocId(db, docId) : undefined);
+  const key = cveId ?? docId;
+  const row = key === undefined ? undefined : cached ? await cachedRecord(db, key, read) : await read();
   if (!row) throw notFound(`no vulnerability with id "${id}"`, 'id');
   return row;
 }
@@ -71,7 +76,7 @@ export async function getVulnerability(db: Db, id: string, fields?: string | str
  */
 export async function lookup(db: Db, id: string, fields?: string): Promise<{ json: string } | { data: Doc }> {
   const wanted = parseFields(fields);
-  const row = await findRow(db, id);
+  const row = await findRow(db, id, true);
   if (wanted) return { data: present(row, wanted) };
   return { json: `{"data":${lookupJson(row, Date.now())}}` };
 }

@@ -4,6 +4,7 @@
 import type { Db } from '../../db/connection.ts';
 import type { CveFacts } from './facts.ts';
 import type { VulnColumns, VulnDoc } from './record.ts';
+import { forgetRecords } from './record-cache.ts';
 
 // PostgreSQL text and jsonb cannot hold NUL characters; some feeds carry them inside descriptions.
 export function toJson(value: unknown): string {
@@ -112,11 +113,14 @@ export async function upsertRecords(db: Db, records: (VulnColumns & { doc: VulnD
      RETURNING cve_id`,
     [toJson(rows)],
   );
+  if (res.rowCount) forgetRecords(db);
   return res.rowCount;
 }
 
 export async function deleteRecords(db: Db, cveIds: string[]): Promise<void> {
-  if (cveIds.length) await db.query('DELETE FROM intel_vulns WHERE cve_id = ANY($1::text[])', [cveIds]);
+  if (!cveIds.length) return;
+  await db.query('DELETE FROM intel_vulns WHERE cve_id = ANY($1::text[])', [cveIds]);
+  forgetRecords(db);
 }
 
 export interface StoredVuln {

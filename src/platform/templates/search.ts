@@ -7,7 +7,7 @@ import type { Db } from '../../db/connection.ts';
 import { badRequest } from '../shared/errors.ts';
 import { columnsFor, parseFields, toRecord, type TemplateRecord } from './format.ts';
 import { parseQuery, wordTsquery, type Filter, type ParsedQuery } from './query.ts';
-import { cachedFacets } from './facet-cache.ts';
+import { cachedFacets, cachedPage, searchCacheOn } from './facet-cache.ts';
 import { changeVersion } from './store.ts';
 import { countMatches, countsByComplement, countsFromTable, matchLowerBound, type FilterBound } from './facet-store.ts';
 import { assembleFacets, type FacetCounts, type FacetKey, type FacetStats } from './facets.ts';
@@ -168,9 +168,33 @@ export async function searchTemplates(db: Db, teamId: string, params: SearchPara
       );
     }
   }
+  // The table's change counter keys the cached page and facets (facet-cache.ts); read only when caching.
+  const version = searchCacheOn() ? await changeVersion(db) : undefined;
+  const page = async () => {
+    const rows = await searchPage(
+      db,
+      { select, from: fromSql + rowsFrom, where: condSql, order },
+      p.values,
+      limit,
+      offset,
+    );
+    return rows.map((r) => {
+      if (params.highlight) {
+        // Highlighted text is HTML (escaped, with <em> tags) on every row, even when nothing matched in it.
+        if (marked && r.hl_name != null) r.name = r.hl_name;
+        if (marked && r.hl_description != null) r.description = r.hl_description;
+        if (typeof r.name === 'string') r.name = renderHighlight(r.name, marked);
+        if (typeof r.description === 'string') r.description = renderHighlight(r.description, marked);
+      }
+      return toRecord(r, fields);
+    });
+  };
+  // The page's SQL and values say all it depends on (fields, sorting and highlighting are in the SQL);
+  // highlight also changes the rows' text afterwards.
+  const pageKey = `${select.join(', ')}\u0000${fromSql}${rowsFrom}\u0000${condSql}\u0000${order}\u0000${JSON.stringify(p.values)}\u0000${limit}\u0000${offset}\u0000${params.highlight === true}`;
   // Both queries at once: on a PostgreSQL pool they run on two connections.
-  const [rows, counts] = await Promise.all([
-    searchPage(db, { select, from: fromSql + rowsFrom, where: condSql, order }, p.values, limit, offset),
+  const [results, counts] = await Promise.all([
+    version === undefined ? page() : cachedPage(db, pageKey, version, page),
     facetCounts(db, {
       scope: params.scope ?? 'public_private',
       teamId,
@@ -179,18 +203,9 @@ export async function searchTemplates(db: Db, teamId: string, params: SearchPara
       from: fromSql,
       values: whereValues,
       size: facetSize,
+      version,
     }),
   ]);
-  const results = rows.map((r) => {
-    if (params.highlight) {
-      // Highlighted text is HTML (escaped, with <em> tags) on every row, even when nothing matched in it.
-      if (marked && r.hl_name != null) r.name = r.hl_name;
-      if (marked && r.hl_description != null) r.description = r.hl_description;
-      if (typeof r.name === 'string') r.name = renderHighlight(r.name, marked);
-      if (typeof r.description === 'string') r.description = renderHighlight(r.description, marked);
-    }
-    return toRecord(r, fields);
-  });
   const total = counts.total;
   const facets = assembleFacets(counts, facetSize);
 
@@ -218,6 +233,8 @@ interface FacetInput {
   from: string;
   values: unknown[];
   size: number;
+  /** The table's change counter when caching (read before any query of the search); undefined: no cache. */
+  version: number | undefined;
 }
 
 /**
@@ -228,15 +245,14 @@ interface FacetInput {
  * version (see facet-cache.ts).
  */
 async function facetCounts(db: Db, input: FacetInput): Promise<FacetCounts> {
-  const { scope, teamId, query, where, values, size } = input;
+  const { scope, teamId, query, where, values, size, version } = input;
   const owners = scope === 'public' ? [''] : scope === 'private' ? [teamId] : ['', teamId];
   if (query.words.length + query.filters.length === 0) {
     return countsFromTable(db, owners[0]!, owners[1] ?? null, size);
   }
   const source = `${input.from} WHERE ${where.join(' AND ')}`;
-  const version = await changeVersion(db);
   const key = `${source}\u0000${JSON.stringify(values)}\u0000${size}`;
-  return cachedFacets(db, key, version, async () => {
+  const compute = async () => {
     if (query.words.length === 0) {
       const bound = await matchLowerBound(db, owners, query.filters.map(filterBound));
       // One owner's counts only (the common case: a team without private templates in public_private).
@@ -245,5 +261,6 @@ async function facetCounts(db: Db, input: FacetInput): Promise<FacetCounts> {
       }
     }
     return countMatches(db, source, values, size);
-  });
+  };
+  return version === undefined ? compute() : cachedFacets(db, key, version, compute);
 }

@@ -12,6 +12,10 @@ import { FormatRegistry } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { Vulnerability } from '../../../src/platform/intel/schema.ts';
 import { lookup } from '../../../src/platform/intel/service.ts';
+import { recordCache } from '../../../src/platform/intel/record-cache.ts';
+import { deleteRecords } from '../../../src/platform/intel/store.ts';
+import { connect } from '../../../src/db/connection.ts';
+import { waitFor } from '../../helpers/wait.ts';
 import { importIntel, type ImportReport } from '../../../src/platform/intel/importer.ts';
 import { chooseLinks, relinkTemplates } from '../../../src/platform/intel/template-link.ts';
 import { importCatalogue } from '../../../src/platform/templates/catalogue.ts';
@@ -442,6 +446,50 @@ describe.skipIf(!HAVE).each(dbKinds())('vulnerability intelligence import on %s'
     }
     expect((await search({ q: '', limit: '1' })).body.total).toBe(first.records_total);
   });
+  it('answers a looked-up record from memory and sees every change of it: by the store at once, by plain SQL on another connection', async () => {
+    const id = NO_CVSS;
+    const summary = async () => (await get(id)).body.data.description as string;
+    const original = await summary();
+    const stored = (await t.ctx.db.query<{ doc: string }>('SELECT doc FROM intel_vulns WHERE cve_id = $1', [id]))
+      .rows[0]!.doc;
+    // Stored only once the process hears of changes (its listening connection is up).
+    await waitFor(async () => {
+      await summary();
+      return recordCache(t.ctx.db).size > 0;
+    });
+    const setDescription = (text: string) =>
+      `UPDATE intel_vulns SET doc = jsonb_set(doc::jsonb, '{description}', to_jsonb('${text}'::text))::text WHERE cve_id = '${id}'`;
+    if (kind === 'pglite') {
+      // One process per PGlite data folder: a change bypassing the store is seen before the statement returns.
+      await t.ctx.db.query(setDescription('changed by SQL'));
+      expect(await summary()).toBe('changed by SQL');
+    } else {
+      const other = await connect({ databaseUrl: t.testDb.url!, schema: t.testDb.schema!, poolSize: 1 });
+      try {
+        await other.query(setDescription('changed by SQL'));
+      } finally {
+        await other.close();
+      }
+      // Delivered over the listening connection right after the commit.
+      await waitFor(async () => (await summary()) === 'changed by SQL', 5_000, 20);
+    }
+    // Put back as it was (the same way), for the tests after this one.
+    await t.ctx.db.query('UPDATE intel_vulns SET doc = $1 WHERE cve_id = $2', [stored, id]);
+    await waitFor(async () => (await summary()) === original, 5_000, 20);
+
+    // The store's own write is seen by the very next request of this process (a record no other test reads).
+    const spare = manifest
+      .map((m) => m.cve)
+      .find((c) => ![NO_CVSS, BOTH_KEV_TEMPLATE, LATE.ID].includes(c) && !linkedTo(c))!;
+    await waitFor(async () => {
+      expect((await get(spare)).status).toBe(200);
+      return recordCache(t.ctx.db).size > 1;
+    });
+    await deleteRecords(t.ctx.db, [spare]);
+    expect((await get(spare)).status).toBe(404);
+    expect((await get(id, '?fields=description')).body.data.description).toBe(original);
+  });
+
   it('re-links records when the template catalogue changes', async () => {
     const get1 = async () => (await get(LATE.ID)).body.data;
     expect((await get1()).is_template).toBe(false);

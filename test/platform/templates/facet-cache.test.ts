@@ -38,4 +38,15 @@ describe.each(dbKinds())('facet cache on %s', (kind) => {
     expect(gone.total).toBe(Object.keys(SMALL).length - 1);
     expect(gone.facets.severity.buckets.critical).toBe(2);
   });
+
+  it('serves a repeated result page from memory, and a changed template in it from the next search', async () => {
+    const q = { scope: 'public' as const, q: 'severity:critical' };
+    const first = await searchTemplates(t.db, 'none', q);
+    const again = await searchTemplates(t.db, 'none', q);
+    expect(again.results).toBe(first.results); // the same page, not read again
+    const id = first.results[0]!.id as string;
+    await writer.query(`UPDATE templates SET name = 'Renamed elsewhere' WHERE id = $1`, [id]);
+    const after = await searchTemplates(t.db, 'none', q);
+    expect(after.results.find((r) => r.id === id)?.name).toBe('Renamed elsewhere');
+  });
 });
