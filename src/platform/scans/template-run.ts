@@ -16,7 +16,7 @@ import {
 } from '../../engine/index.ts';
 import type { AppContext } from '../shared/context.ts';
 import { ApiError, badRequest } from '../shared/errors.ts';
-import { checkDenied, denyList, scanEgress } from '../shared/deny.ts';
+import { denyList, scanEgress } from '../shared/deny.ts';
 import { checkTemplate } from '../templates/service.ts';
 import { templateCertificates } from '../templates/signing.ts';
 import { teamAllowsUnsigned } from '../auth/store.ts';
@@ -203,7 +203,12 @@ export async function runTemplateOnce(
   checkTarget(target, 'target');
   if (parseCidr(target) && target.includes('/'))
     throw badRequest('target must be one URL, host or address, not a range: the run is against one target', 'target');
-  checkDenied(denyList(ctx.config), [target], 'target');
+  const denied = denyList(ctx.config).reason(target);
+  if (denied)
+    throw badRequest(
+      `target "${target}" ${denied}; runs and scans of it are denied (an operator can allow it with VIGIL_ALLOW_DENIED_TARGETS=1)`,
+      'target',
+    );
   // No payload file is ever read for text from a user: inline lists only (the validator said so already).
   const parsed = parseTemplate(body.template, 'editor.yaml', {});
   const t = parsed.template;
