@@ -176,10 +176,12 @@ function shownEvent(ev: ResultEvent, clean: (s: string) => string): Record<strin
   }
   if (ev['extracted-results'])
     out['extracted-results'] = ev['extracted-results'].slice(0, 100).map((v) => cut(clean(v), 4096));
-  for (const k of ['request', 'response'] as const) {
-    const v = ev[k];
-    if (typeof v === 'string') out[k] = cut(clean(v), RUN_LIMITS.body);
-  }
+  // An http event's request and response are the traced steps' already: shown once, there.
+  if (ev.type !== 'http')
+    for (const k of ['request', 'response'] as const) {
+      const v = ev[k];
+      if (typeof v === 'string') out[k] = cut(clean(v), RUN_LIMITS.body);
+    }
   return out;
 }
 
@@ -295,8 +297,14 @@ async function run(
         steps.push(shown);
       },
     });
-    for (const ev of r.events.slice(0, 100)) events.push(shownEvent(ev, clean));
-    if (r.events.length > 100) notices.push(`only the first 100 of ${r.events.length} result events are shown`);
+    for (const ev of r.events) {
+      if (events.length >= 100 || size >= RUN_LIMITS.answer * 2) break;
+      const shown = shownEvent(ev, clean);
+      size += JSON.stringify(shown).length;
+      events.push(shown);
+    }
+    if (r.events.length > events.length)
+      notices.push(`${events.length} of ${r.events.length} result events are shown (the answer's caps)`);
   } catch (err) {
     notices.push(`the run ended with an error: ${cut(clean((err as Error).message), 2048)}`);
   } finally {
