@@ -115,6 +115,18 @@ export const templateRunRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
     },
-    async (req) => runTemplateOnce(app.ctx, req.caller.teamId, req.body),
+    async (req, reply) => {
+      // A client that goes away (the editor closed) stops the run: nobody is left to read its answer.
+      const ac = new AbortController();
+      const onClose = () => {
+        if (!reply.raw.writableFinished) ac.abort(new Error('the client closed the connection'));
+      };
+      reply.raw.once('close', onClose);
+      try {
+        return await runTemplateOnce(app.ctx, req.caller.teamId, req.body, ac.signal);
+      } finally {
+        reply.raw.off('close', onClose);
+      }
+    },
   );
 };

@@ -2,13 +2,18 @@
 // not matching, matcher by matcher and with matchers-condition, extractors, several requests, an invalid
 // template (400 with its errors and lines), a target where nothing listens, the roles that may run, and
 // that a run records no scan.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { startHttpServer, type TestServer } from '../../helpers/targets.ts';
 import { closeClients } from '../../../src/engine/index.ts';
+import { waitFor } from '../../helpers/queue.ts';
 
 let t: TestApp;
 let site: TestServer;
+/** Requests to /hang: answered never; each records when its connection closed. */
+const hanging: { closed: boolean }[] = [];
 
 beforeAll(async () => {
   t = await createTestApp('pglite');
@@ -17,6 +22,12 @@ beforeAll(async () => {
       res.setHeader('x-powered-by', 'PHP/8.1.2');
       res.setHeader('set-cookie', 'session=abc; Path=/');
       return res.end('<title>Admin Login</title> version 4.2.0');
+    }
+    if (req.url === '/hang') {
+      const h = { closed: false };
+      hanging.push(h);
+      res.on('close', () => (h.closed = true));
+      return new Promise(() => {});
     }
     if (req.url === '/api') return res.end(JSON.stringify({ token: 'tok-123', role: 'reader' }));
     res.statusCode = 404;
@@ -210,5 +221,25 @@ http:
     expect(noKey.statusCode).toBe(401);
     const scans = (await t.request({ method: 'GET', url: '/v1/scans' })).json();
     expect(scans.data ?? scans.results ?? []).toEqual([]);
+  });
+
+  it('a client that goes away stops the run: the request in flight is dropped', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (t.app.server.address() as AddressInfo).port;
+    const payload = JSON.stringify({ template: LOGIN.replace('/login', '/hang'), target: site.url });
+    const client = http.request({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: '/v1/template/run',
+      headers: { 'content-type': 'application/json', 'x-api-key': t.owner.key },
+    });
+    client.on('error', () => {});
+    client.end(payload);
+    await waitFor(async () => hanging.length > 0, 10_000);
+    client.destroy();
+    // The run's own time cap is 30 s and the per-request timeout 10 s: this is the abort.
+    await waitFor(async () => hanging[0]!.closed, 5_000);
+    expect(hanging[0]!.closed).toBe(true);
   });
 });
