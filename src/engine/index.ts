@@ -41,6 +41,15 @@ export type {
   ProgressInfo,
   SecretApplier,
 } from './runner.ts';
+/** A one-off run's trace (ExecuteTemplateOptions.trace): each HTTP request, its response, matcher and extractor outcomes. */
+export type {
+  TraceSink,
+  TraceStep,
+  TraceRequest,
+  TraceResponse,
+  TraceMatcher,
+  TraceExtractor,
+} from './runner/trace.ts';
 /** The http requests one target gets from a template (`vigil scan` tunes V8 for scans of few, heavy templates). */
 export { requestsPerTarget } from './runner/summary.ts';
 // Which templates run, per protocol, and why the others do not.

@@ -307,8 +307,19 @@ export async function executeTemplate(
   if (why) throw new Error(`template ${t.id} cannot run: it ${why}`);
   const events: ResultEvent[] = [];
   const input = t.selfContained ? undefined : target || undefined;
-  const o = { ...requestOptions(opts), matcherStatus: opts.matcherStatus, resolvers: opts.resolvers };
+  // A rate limit when asked (the platform's one-off run paces as its scans do); none for a dynamic login.
+  const bucket = opts.rateLimit ? new TokenBucket(opts.rateLimit) : undefined;
+  const o = {
+    ...requestOptions(opts),
+    matcherStatus: opts.matcherStatus,
+    resolvers: opts.resolvers,
+    trace: opts.trace,
+    takeToken: bucket ? () => bucket.take() : undefined,
+    onRequest: opts.onRequest,
+  };
+  if (bucket) opts.signal?.addEventListener('abort', () => bucket.drain(), { once: true });
   const r = await (t.flow ? executeFlow : executeBlocks)(t, input, o, (ev) => events.push(ev));
+  bucket?.drain();
   return { events, dynamic: r.dynamic };
 }
 

@@ -28,6 +28,7 @@ import { findingRoutes } from './scans/finding-routes.ts';
 import { agentRoutes } from './agents/routes.ts';
 import { exportRoutes } from './scans/export-routes.ts';
 import { operationRoutes } from './scans/operation-routes.ts';
+import { templateRunRoutes } from './scans/template-run-routes.ts';
 import { scheduleRoutes, deliveryRoutes, enumerationScheduleRoutes } from './monitor/routes.ts';
 import { configRoutes } from './configs/routes.ts';
 import { assetRoutes } from './assets/routes.ts';
@@ -49,6 +50,7 @@ export const areas: FastifyPluginAsyncTypebox[] = [
   agentRoutes,
   exportRoutes,
   operationRoutes,
+  templateRunRoutes,
   intelRoutes,
   assetRoutes,
   enumerationScheduleRoutes,

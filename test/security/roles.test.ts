@@ -33,6 +33,8 @@ const EXCEPTIONS: Record<string, Who[] | 'public' | 'agent'> = {
   'DELETE /v1/user/team': ['OWNER'],
   // Running unsigned code and javascript templates is a risk the team's Owner alone takes.
   'PATCH /v1/user/team/settings': ['OWNER'],
+  // The editor's one-off run sends a scan's traffic: the roles that may start scans (scans:manage).
+  'POST /v1/template/run': MANAGERS,
   'GET /v1/export/download/:token': 'public', // the token is the credential
   'GET /v1/template/share/:template_id': 'public', // the share link's token is the credential
   // Reads the hosted platform makes with POST (they answer hosted_only here): open to every member.

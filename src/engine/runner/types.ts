@@ -6,6 +6,7 @@ import type { SecretApplier } from '../protocols/http/types.ts';
 import type { EgressPolicy } from '../net/policy.ts';
 import type { SignaturePolicy } from './signature-gate.ts';
 import type { OastTransport } from '../oast/client.ts';
+import type { TraceSink } from './trace.ts';
 
 export type { SecretApplier, ResultEvent };
 
@@ -136,4 +137,10 @@ export interface ExecuteTemplateOptions {
   matcherStatus?: boolean;
   resolvers?: string[];
   signal?: AbortSignal;
+  /** Requests per second (unset or 0: unlimited). */
+  rateLimit?: number;
+  /** Called once per request sent. */
+  onRequest?: () => void;
+  /** Each HTTP request with its response and operator outcomes (nuclei's -debug as data); unset: none built. */
+  trace?: TraceSink;
 }

@@ -31,3 +31,8 @@ export function setWorkerSecrets(secrets: SecretApplier | undefined, teams: stri
 export function workerSecrets(teamId: string): SecretApplier | undefined {
   return current && current.teams.has(teamId) ? current.applier : undefined;
 }
+
+/** Every secret value this process holds, whatever team it is bound to (cut from answers that apply none). */
+export function allWorkerSecretValues(): string[] {
+  return current ? current.applier.secretValues() : [];
+}

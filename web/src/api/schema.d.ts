@@ -9641,6 +9641,177 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/template/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run template text once against one target (Vigil's own, for the editor): each request and response, matcher and extractor outcomes; records no scan */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description template text (YAML), at most 1 MiB */
+                        template: string;
+                        /** @description one URL, host or address */
+                        target: string;
+                        /** @description time cap in seconds (default and most 30) */
+                        max_seconds?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            template_id: string;
+                            target: string;
+                            matched: boolean;
+                            /** @description the cap that ended the run early */
+                            stopped?: "time" | "requests";
+                            duration_ms: number;
+                            requests_sent: number;
+                            requests_shown: number;
+                            requests: {
+                                /** @description index of the request block in the template's http list */
+                                block: number;
+                                request: {
+                                    method: string;
+                                    url: string;
+                                    headers: [
+                                        string,
+                                        string
+                                    ][];
+                                    /** @description cut at 16384 characters */
+                                    body: string;
+                                    body_truncated: boolean;
+                                };
+                                response?: {
+                                    status: number;
+                                    headers: [
+                                        string,
+                                        string
+                                    ][];
+                                    /** @description cut at 16384 characters */
+                                    body: string;
+                                    body_truncated: boolean;
+                                    duration_ms: number;
+                                };
+                                /** @description why no response came (refused connection, timeout, error) */
+                                error?: string;
+                                /** @description the deny list refused the connection */
+                                denied?: boolean;
+                                matchers: {
+                                    index: number;
+                                    name?: string;
+                                    type: string;
+                                    part?: string;
+                                    negative?: boolean;
+                                    internal?: boolean;
+                                    matched: boolean;
+                                }[];
+                                matchers_condition: "and" | "or";
+                                /** @description the block's verdict on this response, matchers-condition applied */
+                                matched: boolean;
+                                extractors: {
+                                    index: number;
+                                    name?: string;
+                                    type: string;
+                                    internal?: boolean;
+                                    values: string[];
+                                }[];
+                            }[];
+                            /** @description result events (nuclei's JSON fields; request and response cut) */
+                            events: {
+                                [key: string]: unknown;
+                            }[];
+                            notices: string[];
+                            warnings: {
+                                message: string;
+                                /** @description the field the problem is about; empty for the whole text */
+                                field: string;
+                                /** @description 1-based line in the text */
+                                line?: number;
+                                column?: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            kind?: string;
+                            code?: string;
+                            error?: string;
+                            error_id?: string;
+                            param?: string;
+                            status?: number;
+                            errors?: {
+                                message: string;
+                                /** @description the field the problem is about; empty for the whole text */
+                                field: string;
+                                /** @description 1-based line in the text */
+                                line?: number;
+                                column?: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/vulnerability/search": {
         parameters: {
             query?: never;

@@ -1,5 +1,6 @@
 // A private template in the YAML editor: the validator's problems at their lines while typing, save
-// (create or update) and delete for those who may; read-only for the others.
+// (create or update) and delete for those who may; read-only for the others. Those who may start scans
+// run the text being edited against one target (TemplateRun).
 import { Alert, Button, Group, List, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
@@ -10,6 +11,7 @@ import { YamlEditor, type LineProblem } from '../components/YamlEditor';
 import { templateEditRoute } from '../router';
 import { useMe } from '../session';
 import { usePageTitle } from '../components/usePageTitle';
+import { TemplateRun } from '../components/TemplateRun';
 
 const STARTER = `id: my-check
 info:
@@ -155,6 +157,12 @@ export default function TemplateEditor() {
             No problems found
           </Text>
         ))}
+      {me.canManage && (
+        <>
+          <Title order={3}>Run</Title>
+          <TemplateRun text={text} onInvalid={setProblems} />
+        </>
+      )}
       <Modal opened={confirmDelete} onClose={() => setConfirmDelete(false)} title="Delete this template?">
         <Group justify="flex-end">
           <Button variant="default" onClick={() => setConfirmDelete(false)}>

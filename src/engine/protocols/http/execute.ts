@@ -34,6 +34,7 @@ import type { BlockContext, BlockResult, HostErrorTracker } from '../types.ts';
 import { dnsPromises } from '../../lazy.ts';
 import { interactionValues, oastMarkers, readsInteractions } from './oast.ts';
 import type { OastInteraction } from '../../oast/client.ts';
+import { traceExtractors, traceMatchers } from '../../runner/trace.ts';
 
 export type { HostErrorTracker };
 
@@ -354,7 +355,7 @@ class TemplateRun {
               this.storeCookies(r, req, res);
               hops = [hopOf(req, res)];
             } catch (err) {
-              this.sendFailed(err, hostKey);
+              this.sendFailed(err, hostKey, r, req);
             }
           }
         } else hops = await this.fetchChain(r, req);
@@ -578,9 +579,50 @@ class TemplateRun {
     this.o.onRequest?.();
   }
 
-  private sendFailed(err: unknown, hostKey: string): void {
+  private sendFailed(err: unknown, hostKey: string, r: HttpRequest, req: PreparedRequest): void {
     this.lastError = (err as Error).message;
     this.o.hostErrors?.record(hostKey);
+    if (this.o.trace) this.traceStep(r, req, undefined, undefined, undefined, this.lastError);
+  }
+
+  /** A trace step (only when the caller asked for a trace): secret values redacted everywhere. */
+  private traceStep(
+    r: HttpRequest,
+    req: PreparedRequest,
+    hop: Hop | undefined,
+    full: Record<string, unknown> | undefined,
+    result: OperatorOutcome | undefined,
+    error?: string,
+  ): void {
+    const secrets = this.secrets();
+    const clean = (s: string) => redact(s, secrets);
+    const cleanHeaders = (hs: [string, string][]) => hs.map(([k, v]): [string, string] => [k, clean(v)]);
+    const url = req.displayUrl ?? req.origin + (req.path.startsWith('/') ? req.path : `/${req.path}`);
+    this.o.trace!({
+      protocol: 'http',
+      block: this.t.http.indexOf(r),
+      request: {
+        method: req.method,
+        url: clean(url),
+        headers: cleanHeaders(req.headers),
+        body: clean(req.unsafe && req.rawBytes !== undefined ? req.rawBytes : (req.body ?? '')),
+      },
+      ...(hop
+        ? {
+            response: {
+              status: hop.res.status,
+              headers: cleanHeaders(hop.res.headers),
+              body: clean(hop.body),
+              durationMs: Math.round(hop.res.duration),
+            },
+          }
+        : {}),
+      ...(error !== undefined ? { error: clean(error) } : {}),
+      matchers: full && result ? traceMatchers(r.matchers, full) : [],
+      matchersCondition: r.matchersCondition === 'and' ? 'and' : 'or',
+      matched: Boolean(result?.matched),
+      extractors: full && result ? traceExtractors(r.extractors ?? [], full) : [],
+    });
   }
 
   private async sendOne(r: HttpRequest, req: PreparedRequest): Promise<HttpResponse | undefined> {
@@ -610,7 +652,7 @@ class TemplateRun {
       }
       return res;
     } catch (err) {
-      this.sendFailed(err, hostKey);
+      this.sendFailed(err, hostKey, r, req);
       return undefined;
     }
   }
@@ -761,6 +803,7 @@ class TemplateRun {
         if (wait > 0) await this.waitFor(wait);
         this.keepOutcome(r, result);
       }
+      if (this.o.trace) this.traceStep(r, hop.req, hop, v.full, result);
       if (members) {
         for (let j = 0; j < members.length; j++) {
           const m = members[j]!;
@@ -824,6 +867,7 @@ class TemplateRun {
   /** The end of processOne: the outcome kept, its events reported. */
   private settle(r: HttpRequest, hop: Hop, result: OperatorOutcome, v: ResponseValues): boolean {
     this.keepOutcome(r, result);
+    if (this.o.trace) this.traceStep(r, hop.req, hop, v.full, result);
     return this.reportResult(r, hop, result, v);
   }
 

@@ -23,6 +23,7 @@ export interface HttpClientOptions {
 }
 
 import type { OastClient } from '../../oast/client.ts';
+import type { TraceSink } from '../../runner/trace.ts';
 
 export interface HttpRunOptions extends HttpClientOptions {
   vars: Record<string, string>;
@@ -43,6 +44,8 @@ export interface HttpRunOptions extends HttpClientOptions {
   onRequest?: () => void;
   /** The scan's interactsh client: fills {{interactsh-url}} and reports interactions (unset: markers stay). */
   oast?: OastClient;
+  /** Told of every request with its response and operator outcomes (a one-off run's trace); unset: nothing built. */
+  trace?: TraceSink;
 }
 
 /** A request after rendering and merging, ready for the wire. */
