@@ -176,6 +176,7 @@ async function finish(ctx: AppContext, st: ImportState): Promise<void> {
   const targets = [...st.hosts];
   await store.completeImport(ctx.db, st.scanId, targets, targets.length + st.extraHosts, st.templates.size);
   await store.recountResults(ctx.db, st.scanId);
+  await store.refreshResultStats(ctx.db, st.count);
 }
 
 /** POST /v1/scans/import: a new uploaded scan from a JSON-lines stream. */

@@ -419,6 +419,26 @@ export async function finishChunk(db: Db, scanId: string, run: number, idx: numb
   });
 }
 
+/**
+ * After a bulk write of `added` findings: VACUUM (ANALYZE) of scan_results when they are at least a tenth of
+ * the table as last measured (pg_class.reltuples, -1 before the first measure), as autovacuum would do, but
+ * now instead of up to a minute later. Until then the findings list plans without statistics and its
+ * counts cannot be index-only (no page is marked all-visible), so each count reads the table's wide rows;
+ * VACUUM also merges the trigram index's pending entries, which text search otherwise scans one by one.
+ * VACUUM reads only the pages not yet marked all-visible. SKIP_LOCKED: one that is already running suffices.
+ * Returns whether it ran.
+ */
+export async function refreshResultStats(db: Db, added: number): Promise<boolean> {
+  if (added < 1000) return false;
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT reltuples::float8 AS n FROM pg_class WHERE oid = to_regclass('scan_results')`,
+  );
+  const known = Number(rows[0]?.n ?? -1);
+  if (known > 0 && added < known / 10) return false;
+  await db.query('VACUUM (ANALYZE, SKIP_LOCKED) scan_results');
+  return true;
+}
+
 /** total_result and the severity counts of a scan, from its findings. */
 export async function recountResults(db: Db, scanId: string): Promise<void> {
   await db.query(

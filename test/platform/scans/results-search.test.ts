@@ -109,3 +109,42 @@ describe.each(dbKinds())('findings list search and paging on %s', (kind) => {
     expect(found.data.map((r) => r.template_id)).toEqual(['tpl-long']);
   });
 });
+
+// A large import measures the findings table at once (VACUUM (ANALYZE), store.refreshResultStats) instead of
+// leaving the list to plan without statistics and to count through every row until autovacuum comes by.
+describe.each(dbKinds())('findings table measured after a large import on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+  }, 120_000);
+  afterAll(() => t.close());
+
+  const measured = async () => {
+    const { rows } = await t.ctx.db.query<{ n: number; visible: number }>(
+      `SELECT reltuples::float8 AS n, relallvisible::int AS visible FROM pg_class WHERE oid = to_regclass('scan_results')`,
+    );
+    return { n: Number(rows[0]!.n), visible: Number(rows[0]!.visible) };
+  };
+  const importLines = async (payload: string) => {
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/scans/import?name=measured',
+      headers: { 'content-type': 'application/x-ndjson' },
+      payload,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+  };
+
+  it('measures the table after an import of 1,000 findings or more, not after a small one', async () => {
+    await importLines(lines(20));
+    expect((await measured()).n).toBeLessThan(20); // never measured (-1), or 0 from the empty table
+    await importLines(lines(1200));
+    const after = await measured();
+    expect(after.n).toBe(1220);
+    expect(after.visible).toBeGreaterThan(0); // pages marked all-visible: counts can be index-only
+    await importLines(lines(30)); // under a tenth of the table: left to autovacuum
+    expect((await measured()).n).toBe(1220);
+    const res = await t.request({ method: 'GET', url: '/v1/scans/results?limit=1&search=tpl-7' });
+    expect(res.json().total_results).toBe(100 + 2 + 2);
+  }, 120_000);
+});
