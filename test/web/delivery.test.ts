@@ -189,5 +189,22 @@ describe('console delivery', () => {
       state,
     );
     expect(editor.responses.some((r) => /\/assets\/YamlEditor-/.test(r.url))).toBe(true);
+
+    // A signed-in deep link asks for its page's chunks with the main bundle (named in the page it got),
+    // not in a second wave after the main bundle has run and the session has come back.
+    const context2 = await browser.newContext({ storageState: state });
+    try {
+      const p = await context2.newPage();
+      const asked: string[] = [];
+      p.on('request', (r) => asked.push(new URL(r.url()).pathname));
+      await p.goto(base + '/settings');
+      await p.getByRole('heading', { name: 'Settings', exact: true }).waitFor();
+      const chunk = asked.findIndex((u) => /^\/assets\/Settings-/.test(u));
+      const session = asked.indexOf('/v1/auth/session');
+      expect(chunk, asked.join(' ')).toBeGreaterThan(0);
+      expect(chunk, asked.join(' ')).toBeLessThan(session);
+    } finally {
+      await context2.close();
+    }
   }, 180_000);
 });
