@@ -2,7 +2,7 @@
 // After the build it prints the gzipped size of the JavaScript the first page loads (the entry chunk and
 // everything it imports statically) and fails above the 350 KB budget.
 //
-// It also writes one copy of index.html per page address (pages/*.html, listed in pages.json) that names
+// It puts the boot script (src/boot.ts) first in the page, and writes one copy of index.html per page address (pages/*.html, listed in pages.json) that names
 // that page's own chunks as modulepreload links: the server sends the copy for the address asked for, so
 // the browser fetches and compiles the page's code while the main bundle loads, instead of only after
 // the main bundle has run, asked for the session and matched the route (a second wave of requests).
@@ -87,6 +87,13 @@ function routePages(): Plugin {
     generateBundle(_opts, bundle) {
       const html = bundle['index.html'];
       if (!html || html.type !== 'asset') this.error('route-pages: index.html is not in the bundle');
+      // The boot script (src/boot.ts, an entry of its own) goes first, ahead of the main bundle.
+      const boot = Object.values(bundle).find((c) => c.type === 'chunk' && c.isEntry && c.name === 'boot');
+      if (!boot) this.error('route-pages: the boot chunk is not in the bundle');
+      html.source = String(html.source).replace(
+        '<script type="module"',
+        `<script type="module" crossorigin src="/${boot.fileName}"></script>\n    <script type="module"`,
+      );
       const page = String(html.source);
       const chunks = new Map(
         Object.values(bundle)
@@ -135,6 +142,14 @@ export default defineConfig({
     emptyOutDir: true,
     // No inline scripts (the server's Content-Security-Policy forbids them).
     modulePreload: { polyfill: false },
+    // The page, and src/boot.ts as an entry of its own: a small script that asks for the session before
+    // the main bundle has been evaluated (the plugin above puts it first in the page).
+    rolldownOptions: {
+      input: {
+        index: fileURLToPath(new URL('index.html', import.meta.url)),
+        boot: fileURLToPath(new URL('src/boot.ts', import.meta.url)),
+      },
+    },
     chunkSizeWarningLimit: 1500,
   },
   server: { proxy: { '/v1': 'http://127.0.0.1:8085', '/v2': 'http://127.0.0.1:8085' } },
