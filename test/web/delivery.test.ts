@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { launchChromium, loadCold, newPage, signInWithKey } from '../helpers/browser.ts';
 import { CONSOLE_DIST } from '../../src/platform/console/routes.ts';
@@ -189,5 +189,58 @@ describe('console delivery', () => {
       state,
     );
     expect(editor.responses.some((r) => /\/assets\/YamlEditor-/.test(r.url))).toBe(true);
+
+    // A signed-in deep link asks for its page's chunks with the main bundle (named in the page it got),
+    // not in a second wave after the main bundle has run and the session has come back; the session is
+    // asked for once, by the boot script (before the main bundle runs), and that answer is the one used.
+    const watched = async (url: string, ready: (p: Page) => Promise<unknown>, team?: string) => {
+      const ctx = await browser!.newContext({ storageState: state });
+      try {
+        if (team) await ctx.addInitScript((id) => localStorage.setItem('vigil.team', id), team);
+        const p = await ctx.newPage();
+        const cdp = await ctx.newCDPSession(p);
+        const asked: { path: string; by: string }[] = [];
+        cdp.on('Network.requestWillBeSent', (e) =>
+          asked.push({ path: new URL(e.request.url).pathname, by: e.initiator.stack?.callFrames[0]?.url ?? '' }),
+        );
+        await cdp.send('Network.enable');
+        await p.goto(base + url);
+        await ready(p);
+        await p.waitForLoadState('networkidle');
+        return {
+          asked,
+          page: p,
+          role: await p
+            .getByTestId('me-role')
+            .textContent()
+            .catch(() => null),
+        };
+      } finally {
+        await ctx.close();
+      }
+    };
+    const settings = await watched('/settings', (p) =>
+      p.getByRole('heading', { name: 'Settings', exact: true }).waitFor(),
+    );
+    const paths = settings.asked.map((a) => a.path);
+    const chunk = paths.findIndex((u) => /^\/assets\/Settings-/.test(u));
+    const sessions = settings.asked.filter((a) => a.path === '/v1/auth/session');
+    expect(chunk, paths.join(' ')).toBeGreaterThan(0);
+    expect(chunk, paths.join(' ')).toBeLessThan(paths.indexOf('/v1/auth/session'));
+    expect(sessions.length, paths.join(' ')).toBe(1);
+    expect(sessions[0]!.by).toMatch(/\/assets\/boot-[\w-]+\.js$/);
+    expect(settings.role).toBe('OWNER');
+    // A remembered team the user is not in: the early answer (403) is taken, then the default team's.
+    const stale = await watched(
+      '/settings',
+      (p) => p.getByTestId('me-role').filter({ hasText: 'OWNER' }).waitFor(),
+      'no-such-team',
+    );
+    expect(stale.asked.filter((a) => a.path === '/v1/auth/session').length).toBe(2);
+    // The sign-in page asks for no session at all.
+    const signInPage = await loadCold(browser, base + '/sign-in', (p) =>
+      p.getByRole('heading', { name: 'Sign in to Vigil' }).waitFor(),
+    );
+    expect(signInPage.responses.filter((r) => r.url.includes('/v1/auth/session'))).toEqual([]);
   }, 180_000);
 });

@@ -1,6 +1,7 @@
 // The built console served by the API: its page at / and at every deep link, with a Content-Security-
-// Policy that allows no inline script, while API paths keep their JSON 404. Needs web/dist (npm install
-// builds it).
+// Policy that allows no inline script, while API paths keep their JSON 404; and each page's own copy of
+// the page (its chunks named as modulepreload links) for a visitor with a session. Needs web/dist (npm
+// install builds it).
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,6 +32,66 @@ describe('console files', () => {
         expect(attrs).toMatch(/src="\/assets\//);
         expect(body!.trim()).toBe('');
       }
+    }
+  });
+
+  it("gives a signed-in visitor each page's copy, naming the page's chunks; others get the plain page", async () => {
+    const index = readFileSync(path.join(CONSOLE_DIST, 'index.html'), 'utf8');
+    const listed = JSON.parse(readFileSync(path.join(CONSOLE_DIST, 'pages.json'), 'utf8')) as {
+      path: string;
+      file: string;
+      signedIn: boolean;
+    }[];
+    // Every page of the router has its copy (the sign-in page's code is in the main bundle).
+    expect(listed.map((p) => p.path)).toEqual(
+      expect.arrayContaining(['/', '/scans', '/scans/new', '/scans/$scanId', '/settings', '/assets/policies']),
+    );
+    const preloads = (html: string) =>
+      [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]!);
+    const cookie = 'vigil_session=anything';
+    const cases: [string, RegExp][] = [
+      ['/', /\/assets\/Overview-/],
+      ['/scans', /\/assets\/Scans-/],
+      ['/scans/', /\/assets\/Scans-/],
+      ['/scans/new', /\/assets\/NewScan-/], // the fixed segment wins over /scans/$scanId
+      ['/scans/0123abc?tab=log', /\/assets\/ScanDetail-/],
+      ['/settings/configs/new', /\/assets\/ConfigEditor-/],
+      ['/assets/policies', /\/assets\/Policies-/],
+      ['/assets/0123456789abcdef0123', /\/assets\/EnumerationDetail-/],
+      ['/templates/private/new', /\/assets\/TemplateEditor-/],
+    ];
+    for (const [url, chunk] of cases) {
+      const res = await t.request({ method: 'GET', url, key: null, headers: { cookie } });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type'], url).toMatch(/text\/html/);
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+      expect(String(res.headers.vary), url).toMatch(/cookie/i);
+      const links = preloads(res.body);
+      expect(
+        links.some((l) => chunk.test(l)),
+        `${url}: ${links.join(' ')}`,
+      ).toBe(true);
+      // The copy is the page plus links: the same scripts, and every linked file is served.
+      expect(res.body.replace(/\s*<link rel="modulepreload"[^>]*>/g, '')).toBe(
+        index.replace(/\s*<link rel="modulepreload"[^>]*>/g, ''),
+      );
+      for (const l of links) {
+        const file = await t.request({ method: 'GET', url: l, key: null });
+        expect(file.statusCode, l).toBe(200);
+        expect(file.headers['content-type'], l).toMatch(/javascript/);
+      }
+    }
+    // Without a session the signed-in pages show sign-in (main bundle): the plain page, nothing extra.
+    for (const url of ['/', '/scans', '/scans/new', '/settings']) {
+      const res = await t.request({ method: 'GET', url, key: null });
+      expect(res.body, url).toBe(index);
+    }
+    // The invite page needs no session: its copy either way. Unknown pages and sign-in: the plain page.
+    const invite = await t.request({ method: 'GET', url: '/invite?token=x', key: null });
+    expect(preloads(invite.body).some((l) => /\/assets\/Invite-/.test(l))).toBe(true);
+    for (const url of ['/sign-in', '/no/such/page', '/scans/a/b/c']) {
+      const res = await t.request({ method: 'GET', url, key: null, headers: { cookie } });
+      expect(res.body, url).toBe(index);
     }
   });
 

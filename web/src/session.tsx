@@ -2,6 +2,7 @@
 import { createContext, useContext } from 'react';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, ApiFailure, currentTeam, ok, setCsrfToken, setTeam } from './api/client';
+import { takeEarlySession } from './boot';
 
 export interface Me {
   email: string;
@@ -17,7 +18,9 @@ export const sessionQuery = queryOptions({
   queryFn: async (): Promise<Me> => {
     let s;
     try {
-      s = await ok(api.GET('/v1/auth/session'));
+      // The first time: the answer boot.ts asked for while the console was loading.
+      const early = takeEarlySession(currentTeam());
+      s = await ok(api.GET('/v1/auth/session', early ? { fetch: () => early } : {}));
     } catch (err) {
       // A remembered team the user is no longer in: back to their default team.
       if (!(err instanceof ApiFailure && err.status === 403 && currentTeam())) throw err;

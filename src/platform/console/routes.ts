@@ -7,11 +7,19 @@
 // when it asks for neither or no copy exists), always with `Vary: Accept-Encoding` so caches keep one
 // answer per encoding. Hashed build files (assets/) are cached for a year as immutable; the page itself
 // (index.html, also for every deep link) is `no-cache`, so a new build is picked up on the next visit.
-import { existsSync, statSync } from 'node:fs';
+//
+// Per-page copies: the build also writes pages/<name>.html for each page address (listed in pages.json),
+// index.html plus modulepreload links for that page's chunks, so the browser loads the page's code in
+// parallel with the main bundle rather than in a second wave after it has run. The copy is chosen from
+// the address alone (the path is never written into the answer); a page behind sign-in gets its copy only
+// when the request carries a session cookie (else the sign-in page will show, whose code is in the main
+// bundle, and preloading the other page would waste bytes). Hence `Vary: Cookie` on the page.
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import { SESSION_COOKIE } from '../auth/sessions.ts';
 
 export const CONSOLE_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
 
@@ -45,20 +53,70 @@ function fileHeaders(reply: FastifyReply): FastifyReply {
   return secureHeaders(reply).header('vary', 'accept-encoding');
 }
 
+/** A page address of the build's pages.json, as a matcher. */
+interface PageCopy {
+  file: string;
+  signedIn: boolean;
+  /** Static segments 2 points, parameters 1: the most specific pattern wins (/scans/new over /scans/$id). */
+  score: number;
+  re: RegExp;
+}
+
+/**
+ * The build's per-page copies (pages.json beside index.html); none when the build has no such list or
+ * names a file outside pages/ (then every address gets index.html, as before).
+ */
+export function loadPageCopies(dist: string): PageCopy[] {
+  let listed: unknown;
+  try {
+    listed = JSON.parse(readFileSync(path.join(dist, 'pages.json'), 'utf8'));
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(listed)) return [];
+  const copies: PageCopy[] = [];
+  for (const p of listed as { path?: unknown; file?: unknown; signedIn?: unknown }[]) {
+    if (typeof p.path !== 'string' || typeof p.file !== 'string' || !/^pages\/[\w-]+\.html$/.test(p.file)) continue;
+    if (!isFile(path.join(dist, p.file))) continue;
+    const segments = p.path.split('/').filter(Boolean);
+    const re = new RegExp(
+      '^/' +
+        segments.map((s) => (s.startsWith('$') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/') +
+        '$',
+    );
+    const score = segments.reduce((n, s) => n + (s.startsWith('$') ? 1 : 2), 0);
+    copies.push({ file: p.file, signedIn: p.signedIn !== false, score, re });
+  }
+  // Most specific first; among equals the list's order.
+  return copies.sort((a, b) => b.score - a.score);
+}
+
+/** The file to send for a page address: its per-page copy when there is one that applies, else index.html. */
+export function pageFile(copies: PageCopy[], urlPath: string, hasSession: boolean): string {
+  const p = urlPath.length > 1 ? urlPath.replace(/\/+$/, '') : urlPath;
+  const hit = copies.find((c) => c.re.test(p));
+  return hit && (hasSession || !hit.signedIn) ? hit.file : 'index.html';
+}
+
 export const consoleRoutes: FastifyPluginAsync = async (app) => {
   const dist = CONSOLE_DIST;
   await app.register(fastifyStatic, { root: dist, serve: false, preCompressed: true });
+  const copies = loadPageCopies(dist);
 
-  const page = (reply: FastifyReply) => {
+  const page = (req: FastifyRequest, reply: FastifyReply) => {
     if (!existsSync(path.join(dist, 'index.html'))) {
       return reply
         .code(404)
         .send({ message: 'the console is not built: run `npm run build:web`', code: 'not_found', status: 404 });
     }
-    return fileHeaders(reply).header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
+    const file = pageFile(copies, req.url.split('?')[0]!, Boolean(req.cookies?.[SESSION_COOKIE]));
+    return fileHeaders(reply)
+      .header('vary', 'accept-encoding, cookie')
+      .header('cache-control', 'no-cache')
+      .sendFile(file, { cacheControl: false });
   };
 
-  app.get('/', { config: { public: true }, schema: { hide: true } }, async (_req, reply) => page(reply));
+  app.get('/', { config: { public: true }, schema: { hide: true } }, async (req, reply) => page(req, reply));
 
   app.get('/*', { config: { public: true }, schema: { hide: true } }, async (req, reply) => {
     const urlPath = decodeURIComponent(req.url.split('?')[0]!);
@@ -74,7 +132,7 @@ export const consoleRoutes: FastifyPluginAsync = async (app) => {
     if (/^[\w.-]+\.(svg|ico|png|txt|webmanifest)$/.test(rel) && isFile(path.join(dist, rel))) {
       return fileHeaders(reply).sendFile(rel);
     }
-    return page(reply);
+    return page(req, reply);
   });
 };
 
