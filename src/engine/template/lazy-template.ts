@@ -5,7 +5,16 @@
 //
 // The heavy fields are getters until compiled, then plain data properties. A template whose compile finds
 // errors throws on those reads; compileTemplate() is the way to ask without throwing.
+//
+// The text itself is not kept: a 10,000-file corpus is about 20 MB of it (twice that for the files with
+// characters past Latin-1, which V8 holds as two-byte strings), most of what a lazy load kept resident.
+// The first read of `raw` (the signature check) or the compile reads the file again and checks it
+// against the SHA-256 taken at load, so what is checked and compiled is what the metadata came from; a
+// file changed or gone since is a failed compile. Only a file {{randstr}} changed keeps its text: the
+// random values were drawn at load.
+import { readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
+import { crypto } from '../lazy.ts';
 import type { Template, TemplateIssue } from './types.ts';
 import { IssueList } from './issues.ts';
 import { parseInfo } from './info.ts';
@@ -28,10 +37,13 @@ const HEAVY = [
 ] as const;
 
 interface Pending {
-  text: string;
+  /** The file's text: kept when {{randstr}} changed it, else read again on first use (see digest). */
+  text?: string;
+  /** SHA-256 (base64) of the text read at load, when the text is not kept. */
+  digest?: string;
   opts: ParseOptions;
   /** Protocol keys present in the file (http, dns, tcp, code, javascript, workflows ...), from the metadata. */
-  kinds: Set<string>;
+  kinds: ReadonlySet<string>;
   /** Set once compiled with errors: reads of heavy fields throw, compileTemplate reports them. */
   failed?: ParseResult;
 }
@@ -42,7 +54,6 @@ interface Pending {
  * object itself as plain data. Not for spreading before compile: compileTemplate() first.
  */
 class LazyTemplate {
-  raw: string;
   source?: string;
   pending?: Pending;
   constructor(
@@ -54,11 +65,54 @@ class LazyTemplate {
     raw: string,
     pending: Pending,
   ) {
-    this.raw = raw;
-    if (raw !== pending.text) this.source = pending.text;
+    if (raw !== pending.text) {
+      // {{randstr}} replaced at load: both texts kept, as a full parse keeps them.
+      ownRaw(this, raw);
+      this.source = pending.text;
+    } else {
+      pending.digest = digestOf(raw);
+      pending.text = undefined;
+    }
     this.pending = pending;
   }
 }
+
+const digestOf = (text: string) => crypto().createHash('sha256').update(text).digest('base64');
+
+function ownRaw(t: object, raw: string): void {
+  Object.defineProperty(t, 'raw', { value: raw, enumerable: true, configurable: true, writable: true });
+}
+
+/**
+ * The template's text (with {{randstr}} replaced): kept, or read from its file and checked against the
+ * load's digest. A file that cannot be read or changed since the load fails the template's compile and
+ * reads as the empty text (which no signature verifies).
+ */
+function textOf(t: LazyTemplate, p: Pending): string {
+  if (p.text !== undefined) return p.text;
+  let reason: string;
+  try {
+    const text = readFileSync(t.path, 'utf8');
+    if (digestOf(text) === p.digest) return (p.text = text);
+    reason = 'the file changed since the templates were loaded: load them again';
+  } catch (err) {
+    reason = `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`;
+  }
+  p.failed = { issues: [{ file: t.path, field: '', reason }], warnings: [] };
+  return (p.text = '');
+}
+
+// `raw` of a template whose text is not kept: read on first use (see textOf).
+Object.defineProperty(LazyTemplate.prototype, 'raw', {
+  enumerable: true,
+  configurable: true,
+  get(this: LazyTemplate) {
+    return this.pending ? textOf(this, this.pending) : '';
+  },
+  set(this: LazyTemplate, value: string) {
+    ownRaw(this, value);
+  },
+});
 
 for (const key of HEAVY) {
   Object.defineProperty(LazyTemplate.prototype, key, {
@@ -84,8 +138,14 @@ function pendingOf(t: Template): Pending | undefined {
  * multi-document YAML, an unknown or repeated top-level key, a problem in `id` or `info`, no protocol
  * block) are parsed in full right away, so their problems are reported at load as before.
  */
-export function parseLazily(text: string, raw: string, file: string, opts: ParseOptions): ParseResult {
-  const meta = readMetadata(raw, file);
+export function parseLazily(
+  text: string,
+  raw: string,
+  file: string,
+  opts: ParseOptions,
+  strings?: Map<string, string>,
+): ParseResult {
+  const meta = readMetadata(raw, file, strings);
   if (!meta) return parsePrepared(text, raw, file, opts);
   const pending: Pending = { text, opts, kinds: meta.kinds };
   const template = new LazyTemplate(meta.id, file, meta.info, meta.selfContained, meta.type, raw, pending);
@@ -100,8 +160,10 @@ export function parseLazily(text: string, raw: string, file: string, opts: Parse
 export function compileTemplate(t: Template): { issues: TemplateIssue[]; warnings: TemplateIssue[] } {
   const p = pendingOf(t);
   if (!p) return { issues: [], warnings: [] };
+  const text = textOf(t as unknown as LazyTemplate, p);
   if (p.failed) return { issues: p.failed.issues, warnings: [] };
-  const r = parsePrepared(p.text, t.raw, t.path, p.opts);
+  const raw = Object.hasOwn(t, 'raw') ? t.raw : text;
+  const r = parsePrepared(text, raw, t.path, p.opts);
   const warnings = r.warnings.filter((w) => w.field !== 'info' && !w.field.startsWith('info.'));
   if (!r.template) {
     p.failed = r;
@@ -110,6 +172,7 @@ export function compileTemplate(t: Template): { issues: TemplateIssue[]; warning
   const full = r.template;
   const values: PropertyDescriptorMap = {};
   for (const key of HEAVY) values[key] = { value: full[key], enumerable: true, configurable: true, writable: true };
+  values.raw = { value: raw, enumerable: true, configurable: true, writable: true };
   Object.defineProperties(t, values);
   (t as unknown as LazyTemplate).pending = undefined;
   return { issues: [], warnings };
@@ -127,8 +190,37 @@ interface Metadata {
   info: Template['info'];
   selfContained: boolean;
   type: string;
-  kinds: Set<string>;
+  kinds: ReadonlySet<string>;
   warnings: TemplateIssue[];
+}
+
+/** The few combinations of protocol kinds, one shared set each (a set per template cost ~1.4 MB). */
+const KIND_SETS = new Map<string, ReadonlySet<string>>();
+function sharedKinds(kinds: Set<string>): ReadonlySet<string> {
+  const key = [...kinds].sort().join(',');
+  let shared = KIND_SETS.get(key);
+  if (!shared) KIND_SETS.set(key, (shared = kinds));
+  return shared;
+}
+
+/**
+ * The same string once: a corpus's `info` repeats tags, severities, authors, CVSS vectors and reference
+ * prefixes (155,000 strings, 62,000 different), so the values of one load are shared.
+ */
+function intern<T>(v: T, strings: Map<string, string>): T {
+  if (typeof v === 'string') {
+    const seen = strings.get(v);
+    if (seen !== undefined) return seen as T;
+    strings.set(v, v);
+    return v;
+  }
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) v[i] = intern(v[i], strings);
+  } else if (v !== null && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    for (const k of Object.keys(o)) o[k] = intern(o[k], strings);
+  }
+  return v;
 }
 
 const TOP_KEY = /^([A-Za-z_][\w-]*):(?:[ \t]|$)/;
@@ -139,7 +231,7 @@ const META_KEYS = new Set(['id', 'info', 'self-contained']);
  * parsed with the loader's YAML schema and checked as the full parse checks them; the other keys only
  * looked at for whether they hold a value. Undefined when anything is unusual: the full parse decides.
  */
-function readMetadata(raw: string, file: string): Metadata | undefined {
+function readMetadata(raw: string, file: string, strings?: Map<string, string>): Metadata | undefined {
   const sections = new Map<string, string>();
   let key: string | undefined;
   let start = 0;
@@ -178,8 +270,10 @@ function readMetadata(raw: string, file: string): Metadata | undefined {
   const selfContained = doc['self-contained'] == null ? false : readBool(doc['self-contained'], 'self-contained', out);
   if (!info || out.errors.length > 0) return undefined;
   // js-yaml's strings are slices of its own copy of the parsed text, which they keep alive (about the
-  // size of the info section, per template); fresh copies let it go.
-  const infoCopy = structuredClone(info);
+  // size of the info section, per template); fresh copies let it go (the id too: V8 slices strings of
+  // 13 characters or more).
+  const copy = structuredClone({ id, info });
+  if (strings) intern(copy.info, strings);
 
   const kinds = new Set<string>();
   for (const [k, text] of sections) {
@@ -192,7 +286,15 @@ function readMetadata(raw: string, file: string): Metadata | undefined {
   if ((sections.has('http') && sections.has('requests')) || (sections.has('tcp') && sections.has('network')))
     return undefined;
   const type = TYPE_ORDER.find(([k]) => kinds.has(k))?.[1] ?? 'http';
-  return { id, info: infoCopy, selfContained: selfContained ?? false, type, kinds, warnings: out.warnings };
+  const shared = sharedKinds(kinds);
+  return {
+    id: copy.id,
+    info: copy.info,
+    selfContained: selfContained ?? false,
+    type,
+    kinds: shared,
+    warnings: out.warnings,
+  };
 }
 
 /** Whether a top-level section holds a value other than null: anything past `key:` but comments. */

@@ -133,14 +133,19 @@ async function parseOnMainThread(
   lazy: boolean,
 ): Promise<ParseResult[]> {
   const parsed: ParseResult[] = new Array(jobs.length);
+  // One options object per root, not per file: a lazy template keeps its options until compiled.
+  const byRoot = new Map<string | undefined, ParseOptions>();
+  // A lazy load keeps every template's `info`: equal strings are kept once (lazy-template.ts).
+  const strings = lazy ? new Map<string, string>() : undefined;
+  const optionsFor = (root: string | undefined) => {
+    let o = byRoot.get(root);
+    if (!o) byRoot.set(root, (o = { ...opts, templatesRoot: opts.templatesRoot ?? root, fromDisk: true }));
+    return o;
+  };
   for (let start = 0; start < jobs.length; start += Math.max(1, batchSize)) {
     const end = Math.min(jobs.length, start + Math.max(1, batchSize));
     for (let index = start; index < end; index++)
-      parsed[index] = parseFile(
-        jobs[index].file,
-        { ...opts, templatesRoot: opts.templatesRoot ?? jobs[index].root },
-        lazy,
-      );
+      parsed[index] = parseFile(jobs[index].file, optionsFor(jobs[index].root), lazy, strings);
     if (end < jobs.length) await new Promise((resolve) => setImmediate(resolve));
   }
   return parsed;

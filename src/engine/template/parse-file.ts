@@ -5,7 +5,8 @@ import { parseTemplate, type ParseOptions, type ParseResult } from './parse.ts';
 import { parseLazily } from './lazy-template.ts';
 import { replaceRandstr } from './randstr.ts';
 
-export function parseFile(file: string, opts: ParseOptions, lazy = false): ParseResult {
+/** `strings`: a lazy load's shared strings (lazy-template.ts, intern). */
+export function parseFile(file: string, opts: ParseOptions, lazy = false, strings?: Map<string, string>): ParseResult {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -13,6 +14,7 @@ export function parseFile(file: string, opts: ParseOptions, lazy = false): Parse
     const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
     return { issues: [{ file, field: '', reason: `cannot read: ${code}` }], warnings: [] };
   }
-  const o = { ...opts, fromDisk: true };
-  return lazy ? parseLazily(text, replaceRandstr(text), file, o) : parseTemplate(text, file, o);
+  // Options already marked are used as they are: a lazy template keeps its options, one object per root.
+  const o = opts.fromDisk ? opts : { ...opts, fromDisk: true };
+  return lazy ? parseLazily(text, replaceRandstr(text), file, o, strings) : parseTemplate(text, file, o);
 }

@@ -151,6 +151,35 @@ describe('lazy template loading', () => {
     expect(notices[0]).toMatch(/^skipped template unsigned-js: it is invalid \(javascript\[0\]\.nonsense-field: /);
   });
 
+  it('keeps no text: reads the file again on first use, and fails a file changed or gone since the load', async () => {
+    const text = `${head('reread-one')}http:\n  - method: GET\n    path: ["{{BaseURL}}/x"]\n`;
+    for (const name of ['reread.yaml', 'changed.yaml', 'gone.yaml']) write(name, text);
+    const r = await loadTemplates(
+      ['reread.yaml', 'changed.yaml', 'gone.yaml'].map((n) => path.join(dir, n)),
+      {},
+      { lazy: true },
+    );
+    const [same, changed, gone] = r.templates;
+    expect(Object.hasOwn(same, 'raw')).toBe(false);
+    expect(same.raw).toBe(text); // read and checked before compiling (the signature gate reads it so)
+    expect(compileTemplate(same)).toEqual({ issues: [], warnings: [] });
+    expect(Object.getOwnPropertyDescriptor(same, 'raw')).toMatchObject({ value: text, enumerable: true });
+    expect(same.http[0].path).toEqual(['{{BaseURL}}/x']);
+
+    // A changed file: what the metadata came from is gone, so the compile fails and no text is read.
+    write('changed.yaml', text.replace('/x"', '/y"'));
+    expect(compileTemplate(changed).issues).toEqual([
+      { file: changed.path, field: '', reason: 'the file changed since the templates were loaded: load them again' },
+    ]);
+    expect(changed.raw).toBe('');
+    expect(() => changed.http).toThrow(/reread-one .* is invalid: \(template\): the file changed/);
+    rmSync(path.join(dir, 'gone.yaml'));
+    expect(gone.raw).toBe('');
+    expect(compileTemplate(gone).issues).toEqual([{ file: gone.path, field: '', reason: 'cannot read: ENOENT' }]);
+    rmSync(path.join(dir, 'reread.yaml'));
+    rmSync(path.join(dir, 'changed.yaml'));
+  });
+
   it('scans with lazy templates as with fully parsed ones', async () => {
     const scan = async (lazy: boolean) => {
       const r = await loadTemplates([path.join(dir, 'http.yaml'), path.join(dir, 'dns.yaml')], {}, { lazy });
