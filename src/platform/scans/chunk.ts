@@ -13,7 +13,7 @@ import type { ChunkJob } from './dispatch.ts';
 import type { EngineOptions } from './apply-configs.ts';
 import { settleRetest } from './triage-store.ts';
 import * as store from './store.ts';
-import { acquireSlot, chunkRate, releaseSlot, slotCount, type Lease } from './slots.ts';
+import { acquireSlot, chunkConcurrency, chunkRate, releaseSlot, slotCount, type Lease } from './slots.ts';
 import { guardChunk } from './chunk-guard.ts';
 import { resultSink } from './result-sink.ts';
 import { parsedTemplates, runInProcess, runOnThreads } from './engine-backend.ts';
@@ -113,7 +113,7 @@ async function runLeased(
     });
   }
   const options = {
-    concurrency: eo.concurrency,
+    concurrency: chunkConcurrency(eo.concurrency, slots),
     bulkSize: eo.bulkSize,
     rateLimit: chunkRate(eo.rateLimit, slots),
     timeout: eo.timeout,

