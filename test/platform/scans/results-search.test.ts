@@ -65,7 +65,7 @@ describe.each(dbKinds())('findings list search and paging on %s', (kind) => {
   });
 
   it('never matches across two fields, and % and _ are plain characters', async () => {
-    // "tpl-1 Finding" occurs only where the template id meets the name in the indexed text.
+    // "tpl-1 Finding" occurs only where the template id would meet the name if the fields were joined.
     expect((await list('search=tpl-1%20Finding&limit=1')).total_results).toBe(0);
     expect((await list(`search=${encodeURIComponent('100%_done')}&limit=1`)).total_results).toBe(30);
     expect((await list(`search=${encodeURIComponent('100%')}&limit=1`)).total_results).toBe(30);
