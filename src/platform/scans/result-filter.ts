@@ -50,8 +50,6 @@ const TIMES: Record<string, number> = {
   last_6_months: 180,
   last_12_months: 365,
 };
-/** The searched fields as one text, exactly the expression of the trigram index scan_results_search_trgm (026). */
-const SEARCH_TEXT = "(r.template_id || ' ' || COALESCE(r.name, '') || ' ' || r.host || ' ' || r.matched_at)";
 const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -107,12 +105,11 @@ export function resultWhere(teamId: string, f: ResultFilterBody, scanId?: string
       (n) => `r.tags && ${n}::text[]`,
       f.category.map((c) => c.toLowerCase()),
     );
-  // The first condition is what the trigram index scan_results_search_trgm (026) answers; it may match across
-  // two fields, so the exact one follows and decides.
+  // Each field has its own trigram index (031): the planner ORs the four index scans, and a row is a
+  // candidate only when one field holds the whole term's trigrams.
   if (f.search)
     add(
-      (n) =>
-        `${SEARCH_TEXT} ILIKE ${n} AND (r.template_id ILIKE ${n} OR r.name ILIKE ${n} OR r.host ILIKE ${n} OR r.matched_at ILIKE ${n})`,
+      (n) => `(r.template_id ILIKE ${n} OR r.name ILIKE ${n} OR r.host ILIKE ${n} OR r.matched_at ILIKE ${n})`,
       like(f.search),
     );
   if (f.is_internal !== undefined)
