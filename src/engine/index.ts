@@ -78,6 +78,8 @@ export {
   SecretFileError,
   SecretLoginError,
   runnerLogin,
+  redact,
+  orderForRedaction,
 } from './secrets/index.ts';
 export type { ScanSecretOptions } from './secrets/index.ts';
 

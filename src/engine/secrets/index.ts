@@ -3,7 +3,7 @@ export { loadSecretFiles, SecretFileError, type LoadSecretOptions } from './load
 export { SecretStore, type PrepareOptions } from './store.ts';
 export { SecretLoginError, LoginConfigError } from './dynamic.ts';
 export { loginTargetNeed } from './login-target.ts';
-export { redact, redactDeep, redactEvent, REDACTED } from './redact.ts';
+export { redact, redactDeep, redactEvent, orderForRedaction, REDACTED } from './redact.ts';
 export { formatIssue } from './validate.ts';
 export type {
   SecretApplier,

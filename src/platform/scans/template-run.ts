@@ -7,6 +7,8 @@
 // It records nothing: no scan in the scans list, no findings, no log (a trial run must not pollute them).
 import {
   executeTemplate,
+  orderForRedaction,
+  redact,
   parseCidr,
   parseTemplate,
   signatureRefusal,
@@ -17,7 +19,7 @@ import {
 import type { AppContext } from '../shared/context.ts';
 import { ApiError, badRequest } from '../shared/errors.ts';
 import { denyList, scanEgress } from '../shared/deny.ts';
-import { checkTemplate } from '../templates/service.ts';
+import { checkTemplate, type LocatedIssue } from '../templates/service.ts';
 import { templateCertificates } from '../templates/signing.ts';
 import { teamAllowsUnsigned } from '../auth/store.ts';
 import { defaultEngineOptions } from './apply-configs.ts';
@@ -40,13 +42,6 @@ export const RUN_LIMITS = {
   /** Runs of one team at once in this process. */
   perTeam: 2,
 } as const;
-
-export interface LocatedIssue {
-  message: string;
-  field: string;
-  line?: number;
-  column?: number;
-}
 
 /** A template the validator refuses: a 400 that lists its errors with their lines. */
 export class InvalidTemplate extends ApiError {
@@ -110,15 +105,10 @@ const running = new Map<string, number>();
 
 const cut = (s: string, n: number) => (s.length > n ? s.slice(0, n) : s);
 
-/** Replaces each secret value with [REDACTED] (longest first). */
+/** Replaces each secret value with [REDACTED], as scan output does (the engine's redaction rules). */
 function redactor(secrets: string[]): (s: string) => string {
-  const list = [...new Set(secrets.filter((s) => s.length >= 4))].sort((a, b) => b.length - a.length);
-  if (!list.length) return (s) => s;
-  return (s) => {
-    let out = s;
-    for (const v of list) out = out.split(v).join('[REDACTED]');
-    return out;
-  };
+  const values = orderForRedaction(secrets);
+  return values.length ? (s) => redact(s, values) : (s) => s;
 }
 
 function shownStep(step: TraceStep, clean: (s: string) => string): ShownStep {
