@@ -11,6 +11,7 @@
 // Memory is bounded by entry count, optionally by a total weight (e.g. characters of text), and entries
 // may expire; the least recently used go first.
 import type { Db } from '../../db/connection.ts';
+import { Lru } from './lru.ts';
 
 export interface CacheLimits<V> {
   maxEntries: number;
@@ -25,27 +26,25 @@ export interface CacheLimits<V> {
 interface Entry<V> {
   value: V;
   until: number;
-  weight: number;
 }
 
 export class NotifiedCache<V> {
-  private readonly entries = new Map<string, Entry<V>>();
-  private weight = 0;
+  private readonly entries: Lru<Entry<V>>;
   private generation = 0;
   /** Whether invalidations are being delivered: only then is anything stored. */
   private live = false;
 
-  constructor(private readonly limits: CacheLimits<V>) {}
+  constructor(private readonly limits: CacheLimits<V>) {
+    this.entries = new Lru(limits.maxEntries, limits.maxWeight);
+  }
 
   get(key: string): V | undefined {
     const e = this.entries.get(key);
     if (!e) return undefined;
-    this.entries.delete(key);
     if (e.until < Date.now()) {
-      this.weight -= e.weight;
+      this.entries.delete(key);
       return undefined;
     }
-    this.entries.set(key, e); // re-inserted: the Map's order is least recently used first
     return e.value;
   }
 
@@ -56,27 +55,15 @@ export class NotifiedCache<V> {
 
   set(key: string, value: V, token: number): void {
     if (!this.live || token !== this.generation) return;
-    const { maxEntries, ttlMs, weight, maxWeight = Infinity, maxItemWeight = Infinity } = this.limits;
+    const { ttlMs, weight, maxItemWeight = Infinity } = this.limits;
     const w = weight ? weight(value) : 0;
     if (w > maxItemWeight) return;
-    const old = this.entries.get(key);
-    if (old) {
-      this.weight -= old.weight;
-      this.entries.delete(key);
-    }
-    this.entries.set(key, { value, until: ttlMs === undefined ? Infinity : Date.now() + ttlMs, weight: w });
-    this.weight += w;
-    while (this.entries.size > maxEntries || this.weight > maxWeight) {
-      const [k, e] = this.entries.entries().next().value!;
-      this.entries.delete(k);
-      this.weight -= e.weight;
-    }
+    this.entries.set(key, { value, until: ttlMs === undefined ? Infinity : Date.now() + ttlMs }, w);
   }
 
   clear(): void {
     this.generation++;
     this.entries.clear();
-    this.weight = 0;
   }
 
   setLive(up: boolean): void {

@@ -6,52 +6,40 @@
 // trigger on every write from any process). Entries also expire after a minute because creation_stats
 // buckets move with the clock. VIGIL_FACET_CACHE=off turns both off.
 import type { Db } from '../../db/connection.ts';
+import { Lru } from '../shared/lru.ts';
 
 const MAX_ENTRIES = 500;
 const TTL_MS = 60_000;
 /** Result pages: at most this many characters of values held in all (least recently used first out). */
 const MAX_PAGE_CHARS = 32 * 1024 * 1024;
 
-interface Entry<T> {
+interface Entry {
   version: number;
   at: number;
-  value: T;
-  size: number;
+  value: unknown;
 }
 
+/** Values valid for one version of the templates table and for TTL_MS. */
 class VersionedCache {
-  private readonly entries = new Map<string, Entry<unknown>>();
-  private total = 0;
-  constructor(private readonly maxSize: number) {}
+  private readonly entries: Lru<Entry>;
+  constructor(private readonly maxSize: number) {
+    this.entries = new Lru(MAX_ENTRIES, maxSize);
+  }
 
   get<T>(key: string, version: number): T | undefined {
     const hit = this.entries.get(key);
     if (!hit) return undefined;
     if (hit.version !== version || Date.now() - hit.at >= TTL_MS) {
-      this.drop(key, hit);
+      this.entries.delete(key);
       return undefined;
     }
-    // Re-insert to keep the Map in least-recently-used order.
-    this.entries.delete(key);
-    this.entries.set(key, hit);
     return hit.value as T;
   }
 
   set(key: string, version: number, value: unknown, size: number): void {
-    const old = this.entries.get(key);
-    if (old) this.drop(key, old);
-    if (size > this.maxSize) return;
-    this.entries.set(key, { version, at: Date.now(), value, size });
-    this.total += size;
-    while (this.entries.size > MAX_ENTRIES || this.total > this.maxSize) {
-      const [k, e] = this.entries.entries().next().value!;
-      this.drop(k, e);
-    }
-  }
-
-  private drop(key: string, e: Entry<unknown>): void {
     this.entries.delete(key);
-    this.total -= e.size;
+    if (size > this.maxSize) return;
+    this.entries.set(key, { version, at: Date.now(), value }, size);
   }
 }
 
