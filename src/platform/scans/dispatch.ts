@@ -4,7 +4,7 @@
 import type { AppContext } from '../shared/context.ts';
 import type { Db } from '../../db/connection.ts';
 import { headlessWorkerRunning } from '../worker/store.ts';
-import { jobsQueued } from '../worker/registry.ts';
+import { enqueueMany } from '../worker/registry.ts';
 import * as store from './store.ts';
 import { scaleTotals } from './agent-store.ts';
 import { agentDirectory, noAgentReason, notifyAgentWork, routedToAgents, type AgentRouting } from './agent-routing.ts';
@@ -60,10 +60,12 @@ export async function startRun(ctx: AppContext, scanId: string, run: number, tar
   }
   try {
     const name = capable ? SCAN_CHUNK_HEADLESS_JOB : SCAN_CHUNK_JOB;
-    const jobs = chunks.map((_, idx) => ({ name, data: { scanId, run, idx } satisfies ChunkJob }));
-    for (let i = 0; i < jobs.length; i += 1000) await ctx.queue.insert(jobs.slice(i, i + 1000));
-    // This process's own worker (vigil serve) starts on them now rather than at its next poll.
-    jobsQueued(name);
+    // enqueueMany also wakes this process's own worker (vigil serve) rather than leaving them to its next poll.
+    await enqueueMany(
+      ctx,
+      name,
+      chunks.map((_, idx) => ({ scanId, run, idx }) satisfies ChunkJob),
+    );
   } catch (err) {
     ctx.log.error({ err, scan_id: scanId }, 'queueing scan chunks failed');
     await store.failScan(ctx.db, scanId, 'could not queue the scan (details in the server log)');

@@ -130,7 +130,7 @@ export function onJobsQueued(fn: (name: string) => void): () => void {
 }
 
 /** Says that jobs of `name` were just queued (committed) to run now, waking this process's idle workers. */
-export function jobsQueued(name: string): void {
+function jobsQueued(name: string): void {
   for (const fn of queuedListeners) fn(name);
 }
 
@@ -153,4 +153,17 @@ export async function enqueue<T extends object>(
   }
   if (id !== null && options.startAfter === undefined) jobsQueued(name);
   return id;
+}
+
+/** Sends many jobs of one name (in batches of 1,000 rows) to run now, waking this process's idle workers. */
+export async function enqueueMany<T extends object>(
+  ctx: Pick<AppContext, 'queue'>,
+  name: string,
+  data: T[],
+): Promise<void> {
+  if (!ctx.queue) throw new Error(`cannot send jobs "${name}": this process runs no job queue`);
+  for (let i = 0; i < data.length; i += 1000) {
+    await ctx.queue.insert(data.slice(i, i + 1000).map((d) => ({ name, data: d })));
+  }
+  jobsQueued(name);
 }
