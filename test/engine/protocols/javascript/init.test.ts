@@ -27,23 +27,14 @@ import type { ResultEvent } from '../../../../src/engine/output/types.ts';
 import type { Template } from '../../../../src/engine/template/types.ts';
 import { hasShared, sharedDir } from '../../../helpers/shared.ts';
 import { installed, startService, type Service } from '../../../helpers/services.ts';
+import { scanEvents } from './scan.ts';
 
 const CORPUS = path.join(sharedDir, 'corpus/nuclei-templates');
 const KEYS = path.join(CORPUS, 'helpers/payloads/cve-2023-34039-keys');
 
-async function scan(templates: Template[], target: string, allowUnsigned = false): Promise<ResultEvent[]> {
-  const events: ResultEvent[] = [];
-  await runScan({
-    targets: [target],
-    templates,
-    allowUnsigned,
-    rateLimit: 0,
-    timeout: 5,
-    retries: 0,
-    onResult: (e) => events.push(e),
-  });
-  return events;
-}
+/** Corpus templates are checked against their signatures; a hand-written one is allowed unsigned. */
+const scan = (templates: Template[], target: string, allowUnsigned = false) =>
+  scanEvents(templates, target, { timeout: 5, allowUnsigned });
 
 describe('javascript init and nuclei/fs', () => {
   let root: string;

@@ -4,11 +4,11 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTemplates } from '../../../../src/engine/template/index.ts';
-import { runScan, unsupportedReason } from '../../../../src/engine/runner.ts';
-import type { ResultEvent } from '../../../../src/engine/output/types.ts';
+import { unsupportedReason } from '../../../../src/engine/runner.ts';
 import type { Template } from '../../../../src/engine/template/types.ts';
 import { hasShared, sharedDir } from '../../../helpers/shared.ts';
 import { installed, startService, type Service } from '../../../helpers/services.ts';
+import { scanEvents } from './scan.ts';
 
 const CORPUS = path.join(sharedDir, 'corpus/nuclei-templates/javascript');
 const haveRedis = installed('redis-server');
@@ -21,18 +21,7 @@ async function corpus(...files: string[]): Promise<Template[]> {
   return templates;
 }
 
-async function scan(templates: Template[], target: string): Promise<ResultEvent[]> {
-  const events: ResultEvent[] = [];
-  await runScan({
-    targets: [target],
-    templates,
-    rateLimit: 0,
-    timeout: 3,
-    retries: 0,
-    onResult: (e) => events.push(e),
-  });
-  return events;
-}
+const scan = (templates: Template[], target: string) => scanEvents(templates, target, { timeout: 3 });
 
 const serverArgs = ['--port', '{port}', '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
 

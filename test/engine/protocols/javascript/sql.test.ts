@@ -6,10 +6,11 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadTemplates } from '../../../../src/engine/template/index.ts';
 import { parseTemplate } from '../../../../src/engine/template/parse.ts';
-import { runScan, unsupportedReason } from '../../../../src/engine/runner.ts';
+import { unsupportedReason } from '../../../../src/engine/runner.ts';
 import type { ResultEvent } from '../../../../src/engine/output/types.ts';
 import type { Template } from '../../../../src/engine/template/types.ts';
 import { hasShared, sharedDir } from '../../../helpers/shared.ts';
+import { scanEvents } from './scan.ts';
 
 const CORPUS = path.join(sharedDir, 'corpus/nuclei-templates/javascript');
 
@@ -29,18 +30,7 @@ async function corpus(...files: string[]): Promise<Template[]> {
   return templates;
 }
 
-async function scan(templates: Template[], target: string): Promise<ResultEvent[]> {
-  const events: ResultEvent[] = [];
-  await runScan({
-    targets: [target],
-    templates,
-    rateLimit: 0,
-    timeout: 5,
-    retries: 0,
-    onResult: (e) => events.push(e),
-  });
-  return events;
-}
+const scan = (templates: Template[], target: string) => scanEvents(templates, target, { timeout: 5 });
 
 function tpl(body: string, id: string): Template {
   const res = parseTemplate(`id: ${id}\ninfo: { name: ${id}, author: vigil, severity: info }\n${body}`, `${id}.yaml`);

@@ -9,11 +9,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTemplates } from '../../../../src/engine/template/index.ts';
 import { parseTemplate } from '../../../../src/engine/template/parse.ts';
-import { runScan, unsupportedReason } from '../../../../src/engine/runner.ts';
+import { unsupportedReason } from '../../../../src/engine/runner.ts';
 import type { ResultEvent } from '../../../../src/engine/output/types.ts';
 import type { Template } from '../../../../src/engine/template/types.ts';
 import { hasShared, sharedDir } from '../../../helpers/shared.ts';
 import { installed, startService, type Service } from '../../../helpers/services.ts';
+import { scanEvents } from './scan.ts';
 
 const SSHD = '/usr/sbin/sshd';
 const CORPUS = path.join(sharedDir, 'corpus/nuclei-templates/javascript');
@@ -28,19 +29,8 @@ async function corpus(...files: string[]): Promise<Template[]> {
 }
 
 /** Corpus templates are checked against their signatures; a hand-written one is allowed unsigned. */
-async function scan(templates: Template[], target: string, allowUnsigned = false): Promise<ResultEvent[]> {
-  const events: ResultEvent[] = [];
-  await runScan({
-    targets: [target],
-    templates,
-    allowUnsigned,
-    rateLimit: 0,
-    timeout: 5,
-    retries: 0,
-    onResult: (e) => events.push(e),
-  });
-  return events;
-}
+const scan = (templates: Template[], target: string, allowUnsigned = false) =>
+  scanEvents(templates, target, { timeout: 5, allowUnsigned });
 
 const ids = (events: ResultEvent[]) => [...new Set(events.map((e) => e['template-id']))].sort();
 
