@@ -49,4 +49,20 @@ describe.each(dbKinds())('facet cache on %s', (kind) => {
     const after = await searchTemplates(t.db, 'none', q);
     expect(after.results.find((r) => r.id === id)?.name).toBe('Renamed elsewhere');
   });
+
+  it("never serves one team's cached page of private templates to another team", async () => {
+    await writer.query(`INSERT INTO teams (id, name) VALUES ('team-a', 'A'), ('team-b', 'B') ON CONFLICT DO NOTHING`);
+    await writer.query(`UPDATE templates SET team_id = 'team-a' WHERE id = 'redis-unauth'`);
+    const q = { scope: 'public_private' as const, q: 'redis-unauth' };
+    const ids = (r: { results: Record<string, unknown>[] }) => r.results.map((x) => x.id);
+    const a1 = await searchTemplates(t.db, 'team-a', q);
+    const a2 = await searchTemplates(t.db, 'team-a', q);
+    expect(a2.results).toBe(a1.results); // cached for team A
+    expect(ids(a1)).toContain('redis-unauth');
+    const b = await searchTemplates(t.db, 'team-b', q);
+    expect(ids(b)).not.toContain('redis-unauth');
+    expect(b.facets.severity.buckets).toEqual(
+      (await searchTemplates(t.db, 'team-b', { scope: 'public', q: 'redis-unauth' })).facets.severity.buckets,
+    );
+  });
 });
