@@ -18,6 +18,12 @@ export const NO_BROWSER_NOTICE =
   'headless templates not run: no worker with Chromium was running when the scan started, so they are skipped ' +
   "(install Debian's chromium where a worker runs: apt-get install chromium, or set VIGIL_CHROMIUM)";
 
+/** The scan-log line of a headless chunk taken over by a worker without Chromium (worker/runtime.ts). */
+export const STRANDED_NO_BROWSER_NOTICE =
+  'headless templates not run: the worker with Chromium this scan was sent to stopped before running it, and no ' +
+  'other is running, so a worker without Chromium ran the rest and skipped them ' +
+  "(install Debian's chromium where a worker runs: apt-get install chromium, or set VIGIL_CHROMIUM)";
+
 export interface ChunkJob {
   scanId: string;
   run: number;
@@ -132,6 +138,15 @@ async function startAgentRun(
 export const AGENT_NO_BROWSER_NOTICE =
   'headless templates not run: none of the agents this scan goes to has Chromium, so they are skipped ' +
   "(install Debian's chromium where an agent runs: apt-get install chromium, or set VIGIL_CHROMIUM)";
+
+/**
+ * Before a worker without Chromium runs a stranded headless chunk: the run's scan log says so, once (a
+ * notice's key is the same for every chunk of the run). Nothing when the scan is gone.
+ */
+export async function strandedNotice(db: Db, job: ChunkJob): Promise<void> {
+  const scan = await store.getScanById(db, job.scanId);
+  if (scan) await noBrowserNotice(db, scan, job.run, STRANDED_NO_BROWSER_NOTICE);
+}
 
 /** One notice in the run's scan log (not an attempt: progress does not count it). */
 async function noBrowserNotice(db: Db, scan: store.ScanRow, run: number, text = NO_BROWSER_NOTICE): Promise<void> {

@@ -2,7 +2,7 @@
 // Loaded by src/platform/jobs.ts so `vigil serve` and `vigil worker` both run them.
 import { randomUUID } from 'node:crypto';
 import { registerJobHandler, type JobHandler } from '../worker/registry.ts';
-import { SCAN_CHUNK_HEADLESS_JOB, SCAN_CHUNK_JOB, type ChunkJob } from './dispatch.ts';
+import { SCAN_CHUNK_HEADLESS_JOB, SCAN_CHUNK_JOB, strandedNotice, type ChunkJob } from './dispatch.ts';
 import { runChunk } from './chunk.ts';
 import { EXPORT_JOB, buildExport } from './exports.ts';
 import { failScan } from './store.ts';
@@ -51,8 +51,18 @@ const chunkOptions = {
   pollingIntervalSeconds: 0.5,
 };
 registerJobHandler<ChunkJob>(SCAN_CHUNK_JOB, runChunkJob, chunkOptions);
-// Chunks of scans with headless templates: only workers that found Chromium take them (dispatch.ts).
-registerJobHandler<ChunkJob>(SCAN_CHUNK_HEADLESS_JOB, runChunkJob, { ...chunkOptions, needs: 'headless' });
+// Chunks of scans with headless templates: only workers that found Chromium take them (dispatch.ts). When
+// the last of those stops with chunks still queued, a worker without Chromium takes them over: the engine
+// skips the headless templates (it says why for each) and the scan log says what happened.
+const runStrandedChunk: JobHandler<ChunkJob> = async (job, ctx) => {
+  await strandedNotice(ctx.db, job.data);
+  return runChunkJob(job, ctx);
+};
+registerJobHandler<ChunkJob>(SCAN_CHUNK_HEADLESS_JOB, runChunkJob, {
+  ...chunkOptions,
+  needs: 'headless',
+  withoutIt: runStrandedChunk as JobHandler<unknown>,
+});
 
 registerJobHandler<{ exportId: string }>(
   EXPORT_JOB,

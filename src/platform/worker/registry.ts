@@ -64,6 +64,11 @@ export interface JobOptions {
    * their start (see runtime.ts); others leave the queue alone.
    */
   needs?: 'headless';
+  /**
+   * For jobs with `needs`: what a worker without it runs when a job waits and no worker that has it is
+   * running any more (it stopped or died after the job was queued). Without it such jobs wait for one.
+   */
+  withoutIt?: JobHandler<unknown>;
 }
 
 export interface RegisteredJob {

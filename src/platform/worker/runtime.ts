@@ -8,7 +8,7 @@ import type PgBoss from 'pg-boss';
 import type { AppContext } from '../shared/context.ts';
 import { browserMissing } from '../../engine/index.ts';
 import { ensureQueues, onJobsQueued, registeredJobs, type JobContext, type RegisteredJob } from './registry.ts';
-import { registerWorker, removeWorker, touchWorker } from './store.ts';
+import { headlessWorkerRunning, registerWorker, removeWorker, touchWorker } from './store.ts';
 import { jobsRunning, watchQueue, workerRuntimes } from '../shared/metrics.ts';
 
 export interface WorkerOptions {
@@ -51,6 +51,14 @@ export async function startWorker(ctx: AppContext, opts: WorkerOptions = {}): Pr
   const jobs = all.filter((j) => j.options.needs !== 'headless' || noBrowser === undefined);
   // Said only by a worker that also runs a job needing it (a test's worker of one job does not).
   const headless = jobs.some((j) => j.options.needs === 'headless');
+  // Jobs this worker cannot run as meant but can take over, as their `withoutIt`, once no worker that can
+  // is running: a headless chunk queued while a Chromium worker ran is not left waiting after it stops.
+  const strays: RegisteredJob[] =
+    noBrowser === undefined
+      ? []
+      : all
+          .filter((j) => j.options.needs === 'headless' && j.options.withoutIt)
+          .map((j) => ({ ...j, handler: j.options.withoutIt! }));
   const workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   await registerWorker(ctx.db, workerId, headless);
   const beat = setInterval(() => {
@@ -82,12 +90,13 @@ export async function startWorker(ctx: AppContext, opts: WorkerOptions = {}): Pr
     for (const [wake, n] of [...sleepers]) if (n === name) wake();
   });
 
-  const loop = async (job: RegisteredJob, interval: number) => {
+  const loop = async (job: RegisteredJob, interval: number, onlyIf?: () => Promise<boolean>) => {
     while (!stopping) {
       const seen = queued.get(job.name) ?? 0;
       let fetched: PgBoss.JobWithMetadata<unknown>[] = [];
       try {
-        fetched = await boss.fetch<unknown>(job.name, { batchSize: 1, includeMetadata: true });
+        if (!onlyIf || (await onlyIf()))
+          fetched = await boss.fetch<unknown>(job.name, { batchSize: 1, includeMetadata: true });
       } catch (err) {
         if (!stopping) log.error({ err, job: job.name }, 'fetching jobs failed');
       }
@@ -142,6 +151,9 @@ export async function startWorker(ctx: AppContext, opts: WorkerOptions = {}): Pr
     const interval = Math.max(0.5, opts.pollingIntervalSeconds ?? job.options.pollingIntervalSeconds ?? 1);
     for (let i = 0; i < n; i++) loops.push(loop(job, interval));
   }
+  // One slot each, polling slowly: they only matter when the capable workers are gone.
+  const noneCapable = async () => !(await headlessWorkerRunning(ctx.db));
+  for (const job of strays) loops.push(loop(job, STRAY_POLL_SECONDS, noneCapable));
   log.info(
     { jobs: jobs.map((j) => j.name), headless, ...(noBrowser ? { headless_missing: noBrowser } : {}) },
     'worker started',
@@ -177,6 +189,9 @@ export async function startWorker(ctx: AppContext, opts: WorkerOptions = {}): Pr
     },
   };
 }
+
+/** Seconds between a worker's looks at the jobs it can only take over (VIGIL_WORKER_STRAY_POLL). */
+const STRAY_POLL_SECONDS = Math.max(0.5, Number(process.env.VIGIL_WORKER_STRAY_POLL ?? 10) || 10);
 
 const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null && !Array.isArray(v);
 

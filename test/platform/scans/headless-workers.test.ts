@@ -1,7 +1,8 @@
 // Headless templates run only where Chromium is: two real `vigil worker` processes on PostgreSQL, one whose
 // VIGIL_CHROMIUM names a missing file, one with Debian's chromium. Every chunk of a scan with a headless
 // template goes to the second; once it has stopped, such a scan runs on the first with its headless
-// templates skipped and the scan log saying why.
+// templates skipped and the scan log saying why. A chunk queued for a Chromium worker that then dies is
+// taken over by the other once no Chromium worker is left.
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
@@ -9,7 +10,8 @@ import { startTestQueue, waitFor } from '../../helpers/queue.ts';
 import { spawnVigil, type VigilProcess } from '../../helpers/process.ts';
 import { startHttpServer, type TestServer } from '../../helpers/targets.ts';
 import { MARKER_TEMPLATE } from './fixtures.ts';
-import { NO_BROWSER_NOTICE } from '../../../src/platform/scans/dispatch.ts';
+import { queueSchemaFor } from '../../../src/db/queue.ts';
+import { NO_BROWSER_NOTICE, STRANDED_NO_BROWSER_NOTICE } from '../../../src/platform/scans/dispatch.ts';
 import '../../../src/platform/scans/jobs.ts';
 
 const url = process.env.TEST_DATABASE_URL;
@@ -36,6 +38,8 @@ describe.skipIf(!url || !existsSync(CHROMIUM))('headless chunks go to workers wi
   let server: TestServer;
   let plain: VigilProcess;
   let browser: VigilProcess;
+  let browser2: VigilProcess | undefined;
+  const env = () => ({ DATABASE_URL: url, VIGIL_DB_SCHEMA: t.testDb.schema });
 
   beforeAll(async () => {
     t = await createTestApp('postgres');
@@ -50,7 +54,12 @@ describe.skipIf(!url || !existsSync(CHROMIUM))('headless chunks go to workers wi
     // One target per chunk (read where the scan is dispatched: this process).
     process.env.VIGIL_SCAN_CHUNK_TARGETS = '1';
     const env = { DATABASE_URL: url, VIGIL_DB_SCHEMA: t.testDb.schema };
-    plain = spawnVigil(['worker', '--no-monitor'], { ...env, VIGIL_CHROMIUM: '/nonexistent/chromium' });
+    // It looks for stranded headless chunks every second instead of every ten.
+    plain = spawnVigil(['worker', '--no-monitor'], {
+      ...env,
+      VIGIL_CHROMIUM: '/nonexistent/chromium',
+      VIGIL_WORKER_STRAY_POLL: '1',
+    });
     browser = spawnVigil(['worker', '--no-monitor'], { ...env, VIGIL_CHROMIUM: CHROMIUM });
     await Promise.all([plain.waitFor(/worker started/), browser.waitFor(/worker started/)]);
     // This process only sends jobs.
@@ -59,13 +68,15 @@ describe.skipIf(!url || !existsSync(CHROMIUM))('headless chunks go to workers wi
 
   afterAll(async () => {
     delete process.env.VIGIL_SCAN_CHUNK_TARGETS;
-    await Promise.all([plain, browser].filter(Boolean).map((w) => w.kill('SIGKILL')));
+    await Promise.all([plain, browser, browser2].filter(Boolean).map((w) => w!.kill('SIGKILL')));
     await t?.ctx.queue?.stop({ graceful: false }).catch(() => {});
     await t?.close();
     await server?.close();
   });
 
-  const scan = async (targets: string[]) => {
+  const scan = async (targets: string[]) => finish(await start(targets));
+
+  const start = async (targets: string[]) => {
     const res = await t.request({
       method: 'POST',
       url: '/v1/scans',
@@ -78,7 +89,10 @@ describe.skipIf(!url || !existsSync(CHROMIUM))('headless chunks go to workers wi
       },
     });
     expect(res.statusCode, res.body).toBe(200);
-    const id = res.json().id as string;
+    return res.json().id as string;
+  };
+
+  const finish = async (id: string) => {
     const done = await waitFor(
       async () => {
         const s = (await t.request({ method: 'GET', url: `/v1/scans/${id}` })).json();
@@ -129,5 +143,34 @@ describe.skipIf(!url || !existsSync(CHROMIUM))('headless chunks go to workers wi
     expect(r.chunks.every((w) => w.endsWith(`:${plain.proc.pid}`))).toBe(true);
     expect(r.found).toEqual([{ template_id: 'test-marker', n: 2 }]);
     expect(r.notes).toEqual([NO_BROWSER_NOTICE]);
+  }, 150_000);
+
+  it('a headless chunk queued for a Chromium worker that died is run by a worker without Chromium', async () => {
+    browser2 = spawnVigil(['worker', '--no-monitor'], { ...env(), VIGIL_CHROMIUM: CHROMIUM });
+    await browser2.waitFor(/worker started/);
+    // Frozen, it still counts as running when the scan is dispatched, so the chunks go to the headless queue;
+    // then it dies without taking its row back.
+    browser2.proc.kill('SIGSTOP');
+    const id = await start([`${server.url}/c`, `${server.url}/d`]);
+    const queued = await t.ctx.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM "${queueSchemaFor(t.testDb.schema)}".job
+        WHERE name = 'scans.chunk.headless' AND data->>'scanId' = $1`,
+      [id],
+    );
+    expect(queued.rows[0]!.n).toBe(2);
+    await browser2.kill('SIGKILL');
+    const row = `%:${browser2.proc.pid}:%`;
+    const still = await t.ctx.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM workers WHERE headless AND id LIKE $1',
+      [row],
+    );
+    expect(still.rows[0]!.n).toBe(1);
+    // Until its row is stale the chunks wait for it; the minute it takes is stood in for by ageing the row.
+    await t.ctx.db.query(`UPDATE workers SET seen_at = now() - interval '2 minutes' WHERE id LIKE $1`, [row]);
+    const r = await finish(id);
+    expect(r.done.status).toBe('finished');
+    expect(r.chunks.every((w) => w.endsWith(`:${plain.proc.pid}`))).toBe(true);
+    expect(r.found).toEqual([{ template_id: 'test-marker', n: 2 }]);
+    expect(r.notes).toEqual([STRANDED_NO_BROWSER_NOTICE]);
   }, 150_000);
 });
