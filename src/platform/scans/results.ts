@@ -2,7 +2,7 @@
 // (GET /v1/scans/vulns/history) and importing a nuclei JSON-lines file as an uploaded scan.
 import type { AppContext } from '../shared/context.ts';
 import { badRequest, notFound } from '../shared/errors.ts';
-import { countResultsWhere, getResult as getResultRow, resultsPage } from './store.ts';
+import { countByStatus, countResultsWhere, getResult as getResultRow, resultsPage } from './store.ts';
 import { logHistoryOfHash } from './log-store.ts';
 import { pageEnvelope, parseSort } from '../shared/paging.ts';
 import type { ResultEvent } from './findings.ts';
@@ -72,6 +72,8 @@ export interface ResultRow {
 export interface ResultsFilter {
   whereSql: string;
   params: unknown[];
+  /** The filter is only these statuses (see ResultWhere). */
+  onlyStatuses?: string[];
 }
 
 /** The list's query as the one findings filter (result-filter.ts): comma lists become lists. */
@@ -81,7 +83,7 @@ export function resultsFilter(teamId: string, q: ResultsQuery): ResultsFilter {
     if (!Number.isInteger(n) || n < 0 || n > 65535) throw badRequest(`port "${p}" is not a port number`, 'port');
     return n;
   });
-  const { sql, params } = resultWhere(
+  const { sql, params, onlyStatuses } = resultWhere(
     teamId,
     {
       ids: q.vuln_ids,
@@ -100,20 +102,22 @@ export function resultsFilter(teamId: string, q: ResultsQuery): ResultsFilter {
     q.scan_id,
     'vuln_ids',
   );
-  return { whereSql: sql, params };
+  return { whereSql: sql, params, onlyStatuses };
 }
 
 export async function listResults(ctx: AppContext, teamId: string, q: ResultsQuery) {
   const offset = q.offset ?? 0;
   const limit = q.limit ?? 100;
-  const { whereSql, params } = resultsFilter(teamId, q);
+  const { whereSql, params, onlyStatuses } = resultsFilter(teamId, q);
   const order = parseSort(q.sort_asc, q.sort_desc, SORTABLE);
   const orderSql = [
     ...order.map((o) => `${o.column} ${o.desc ? 'DESC' : 'ASC'}`),
     'r.created_at DESC',
     'r.id DESC',
   ].join(', ');
-  const total = await countResultsWhere(ctx.db, whereSql, params);
+  const total = onlyStatuses
+    ? await countByStatus(ctx.db, teamId, onlyStatuses)
+    : await countResultsWhere(ctx.db, whereSql, params);
   const rows = await resultsPage<ResultRow>(ctx.db, whereSql, orderSql, params, limit, offset);
   const data = rows.map(listItem);
   return { ...pageEnvelope(data, total, offset, limit), stats: { total } };
