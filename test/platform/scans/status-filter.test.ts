@@ -154,6 +154,22 @@ describe.each(dbKinds())('finding statuses and the status filter on %s', (kind) 
     expect(del.statusCode, del.body).toBe(200);
     expect((await list('vuln_status=fixed&templates=st-1')).total).toBe(0);
     await expectFiltersAgree();
+    // A whole scan deleted: its findings go through the foreign key's cascade, and their statuses with them.
+    const kept = (await list('')).total;
+    const other = await t.request({
+      method: 'POST',
+      url: '/v1/scans/import?name=gone',
+      headers: { 'content-type': 'application/x-ndjson' },
+      payload: lines(500, 40),
+    });
+    expect(other.statusCode, other.body).toBe(200);
+    await patch({ scan_id: other.json().id, vuln_status: 'triaged' });
+    expect((await list('vuln_status=triaged')).total).toBeGreaterThanOrEqual(40);
+    await expectFiltersAgree();
+    const gone = await t.request({ method: 'DELETE', url: `/v1/scans/${other.json().id}` });
+    expect(gone.statusCode, gone.body).toBe(200);
+    expect((await list('')).total).toBe(kept);
+    await expectFiltersAgree();
     // Back to open, by filter: the statuses a person set are the findings' own again.
     await patch({ severity: ['high'], vuln_status: 'open' });
     expect((await list('vuln_status=false_positive')).total).toBe(0);
