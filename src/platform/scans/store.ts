@@ -736,6 +736,8 @@ export async function resultsPage<T>(
   params: unknown[],
   limit: number,
   offset: number,
+  /** The page's columns (of scan_results r); the rank is added. */
+  columns = 'r.*',
 ): Promise<T[]> {
   // The rank only when the order uses it: without it, paging in created_at order is an index-only scan of
   // scan_results_team_created, so an offset of thousands skips index entries, not table rows.
@@ -745,7 +747,7 @@ export async function resultsPage<T>(
        SELECT r.id${rank}
        FROM scan_results r WHERE ${whereSql} ORDER BY ${orderSql} LIMIT $${params.length + 1} OFFSET $${params.length + 2}
      )
-     SELECT r.*, ${SEV_RANK} AS sev_rank FROM page JOIN scan_results r ON r.id = page.id ORDER BY ${orderSql}`,
+     SELECT ${columns}, ${SEV_RANK} AS sev_rank FROM page JOIN scan_results r ON r.id = page.id ORDER BY ${orderSql}`,
     [...params, limit, offset],
   );
   return rows;
