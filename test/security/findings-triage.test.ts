@@ -128,6 +128,19 @@ describe.each(dbKinds())('findings triage and audit log attacks on %s', (kind) =
     await t.request({ method: 'PATCH', url: '/v1/scans/vulns', payload: { search: 'a-1', vuln_status: 'triaged' } });
     expect((await statusOf(ours[0]!)).vuln_status).toBe('triaged');
     expect((await statusOf(theirs[0]!, bKey)).vuln_status).toBe('open');
+    // The status filter (its ids and its count come from scan_result_statuses, 032) lists and counts only
+    // the caller's findings: B's open findings are not in our list of open ones, nor ours in B's.
+    const openOf = async (key?: string) =>
+      (await t.request({ method: 'GET', url: '/v1/scans/results?vuln_status=open&limit=1000', key })).json() as {
+        total_results: number;
+        data: { vuln_id: string }[];
+      };
+    const ourOpen = await openOf();
+    expect(ourOpen.data.some((r) => theirs.includes(r.vuln_id))).toBe(false);
+    expect(ourOpen.total_results).toBe(ourOpen.data.length);
+    const theirOpen = await openOf(bKey);
+    expect(theirOpen.data.map((r) => r.vuln_id).sort()).toEqual([...theirs].sort());
+    expect(theirOpen.total_results).toBe(theirs.length);
     // B's audit log shows none of our team's entries, and ours none of B's.
     const bAudit = (await t.request({ method: 'GET', url: '/v1/team/audit_log', key: bKey })).json().data;
     expect(bAudit.every((e: { email: string }) => e.email === 'b-owner@example.com')).toBe(true);

@@ -28,6 +28,8 @@ export interface ResultFilterBody {
 export interface ResultWhere {
   sql: string;
   params: unknown[];
+  /** Set when the filter is the team's findings of these statuses and nothing else: counted from the status table. */
+  onlyStatuses?: string[];
 }
 
 const SEVERITIES = ['info', 'low', 'medium', 'high', 'critical', 'unknown'];
@@ -78,7 +80,15 @@ export function resultWhere(teamId: string, f: ResultFilterBody, scanId?: string
   for (const x of statuses)
     if (!(VULN_STATUSES as readonly string[]).includes(x))
       throw badRequest(`unknown vuln_status "${x}"; use ${VULN_STATUSES.join(', ')}`, 'vuln_status');
-  if (statuses.length) add((n) => `r.vuln_status = ANY(${n}::text[])`, statuses);
+  // No index of scan_results has vuln_status (a status change must not rewrite them all, 032): the ids of
+  // the team's findings with those statuses come from scan_result_statuses, which triggers keep equal to
+  // scan_results.vuln_status in every transaction.
+  if (statuses.length)
+    add(
+      (n) =>
+        `r.id IN (SELECT st.result_id FROM scan_result_statuses st WHERE st.team_id = $1 AND st.vuln_status = ANY(${n}::text[]))`,
+      statuses,
+    );
   if (f.labels?.length) add((n) => `r.labels && ${n}::text[]`, f.labels);
   if (f.is_regression !== undefined) add((n) => `r.is_regression = ${n}`, f.is_regression);
   const sev = (f.severity ?? []).map((s) => s.toLowerCase());
@@ -129,5 +139,6 @@ export function resultWhere(teamId: string, f: ResultFilterBody, scanId?: string
       throw badRequest(`${field} "${v}" is not a date (YYYY-MM-DD)`, field);
     add((n) => `r.created_at ${op} ${n}::date${shift}`, v);
   }
-  return { sql: where.join(' AND '), params };
+  const onlyStatuses = statuses.length && where.length === 2 ? statuses : undefined;
+  return { sql: where.join(' AND '), params, onlyStatuses };
 }

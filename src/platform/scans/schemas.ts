@@ -232,8 +232,9 @@ export const ResultItem = Type.Object({
 });
 
 /** A finding in the results list (and GET /v1/scans/results/{vuln_id}): `event` as a list of one event. */
+export const ResultListFields = Type.Omit(ResultItem, ['event']);
 export const ResultListItem = Type.Composite([
-  Type.Omit(ResultItem, ['event']),
+  ResultListFields,
   Type.Object({
     event: Type.Array(Type.Record(Type.String(), Type.Unknown()), {
       description: "the engine's result in nuclei's JSON field names (one event per finding)",

@@ -435,7 +435,8 @@ export async function refreshResultStats(db: Db, added: number): Promise<boolean
   );
   const known = Number(rows[0]?.n ?? -1);
   if (known > 0 && added < known / 10) return false;
-  await db.query('VACUUM (ANALYZE, SKIP_LOCKED) scan_results');
+  // scan_result_statuses (the status filter's table, 032) grew by the same rows.
+  await db.query('VACUUM (ANALYZE, SKIP_LOCKED) scan_results, scan_result_statuses');
   return true;
 }
 
@@ -708,6 +709,18 @@ export async function countResultsWhere(db: Db, whereSql: string, params: unknow
   return rows[0]!.n;
 }
 
+/**
+ * How many of the team's findings have one of these statuses: an index-only count of scan_result_statuses
+ * (scan_results has no index on vuln_status, 032), the same as counting the findings themselves.
+ */
+export async function countByStatus(db: Db, teamId: string, statuses: string[]): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM scan_result_statuses WHERE team_id = $1 AND vuln_status = ANY($2::text[])',
+    [teamId, statuses],
+  );
+  return rows[0]!.n;
+}
+
 const SEV_RANK =
   "CASE r.severity WHEN 'critical' THEN 5 WHEN 'high' THEN 4 WHEN 'medium' THEN 3 WHEN 'low' THEN 2 WHEN 'info' THEN 1 ELSE 0 END";
 
@@ -723,6 +736,8 @@ export async function resultsPage<T>(
   params: unknown[],
   limit: number,
   offset: number,
+  /** The page's columns (of scan_results r); the rank is added. */
+  columns = 'r.*',
 ): Promise<T[]> {
   // The rank only when the order uses it: without it, paging in created_at order is an index-only scan of
   // scan_results_team_created, so an offset of thousands skips index entries, not table rows.
@@ -732,7 +747,7 @@ export async function resultsPage<T>(
        SELECT r.id${rank}
        FROM scan_results r WHERE ${whereSql} ORDER BY ${orderSql} LIMIT $${params.length + 1} OFFSET $${params.length + 2}
      )
-     SELECT r.*, ${SEV_RANK} AS sev_rank FROM page JOIN scan_results r ON r.id = page.id ORDER BY ${orderSql}`,
+     SELECT ${columns}, ${SEV_RANK} AS sev_rank FROM page JOIN scan_results r ON r.id = page.id ORDER BY ${orderSql}`,
     [...params, limit, offset],
   );
   return rows;
