@@ -26,6 +26,8 @@ describe('lookupAnswer', () => {
     expect(first.equals(expected(r, now))).toBe(true);
     expect(JSON.parse(first.toString('utf8')).data.name).toBe('caf\u00e9 \u2603 overflow');
     expect(lookupAnswer(r, now + 1000)).toBe(first); // kept, not rebuilt
+    // in memory of its own, not a slice of Node's shared Buffer pool (keeping it would keep the whole slab)
+    expect(first.buffer.byteLength).toBe(first.length);
   });
 
   it('changes age_in_days exactly when a whole day since publication has passed, and back if the clock does', () => {
