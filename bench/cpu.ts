@@ -20,6 +20,19 @@ export function mainThreadCpuMs(): number | undefined {
   }
 }
 
+/**
+ * The main thread's time on a core and time spent runnable but waiting for one, in ms (Linux's schedstat,
+ * nanoseconds; undefined elsewhere). A request that waited is slow because of the machine, not its code.
+ */
+export function mainThreadSched(): { onCpu: number; waiting: number } | undefined {
+  try {
+    const [onCpu, waiting] = readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ').map(Number);
+    return { onCpu: onCpu! / 1e6, waiting: waiting! / 1e6 };
+  } catch {
+    return undefined;
+  }
+}
+
 export function loadAverage(): string {
   return os
     .loadavg()

@@ -10,9 +10,17 @@ export interface QueryResult<T> {
   rowCount: number;
 }
 
+export interface QueryOptions {
+  name?: string;
+}
+
 export interface Db {
   readonly kind: 'pglite' | 'postgres';
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
+  /**
+   * `opts.name`: run it as a named prepared statement (PostgreSQL): each connection parses and plans it
+   * once and then only binds and executes it. For hot reads only; one name per SQL text. PGlite ignores it.
+   */
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[], opts?: QueryOptions): Promise<QueryResult<T>>;
   /** Runs several statements separated by semicolons (migrations); no parameters. */
   exec(sql: string): Promise<void>;
   /** Runs fn inside BEGIN/COMMIT on one connection; rolls back when fn throws. */
@@ -183,8 +191,10 @@ async function connectPostgres(url: string, schema: string | undefined, max: num
       scope,
       afterCommit: (fn) => (committed ? void committed.push(fn) : fn()),
       listen,
-      async query<T>(sql: string, params: unknown[] = []) {
-        const res = await client.query(sql, params);
+      async query<T>(sql: string, params: unknown[] = [], opts?: QueryOptions) {
+        const res = await (opts?.name
+          ? client.query({ name: opts.name, text: sql, values: params })
+          : client.query(sql, params));
         return { rows: res.rows as T[], rowCount: res.rowCount ?? 0 };
       },
       async exec(sql: string) {

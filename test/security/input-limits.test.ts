@@ -113,6 +113,25 @@ describe.each(dbKinds())('input limits on %s', (kind) => {
     expect(fine.statusCode, fine.body).toBe(200);
   });
 
+  it('NUL bytes and over-long values in a path parameter, a query value or a query field name', async () => {
+    const get = (url: string) => t.request({ method: 'GET', url });
+    expect400(await get('/v2/vulnerability/CVE-2021%00-44228'), 'id', /^id contains a NUL character/);
+    expect400(await get('/v2/vulnerability/CVE-2021-44228?fields=cve_id%00'), 'fields', /^fields contains a NUL/);
+    expect400(await get(`/v2/vulnerability/CVE-2021-44228?fields=${'a'.repeat(5000)}`), 'fields', /longer than 4096/);
+    // A field name is checked before any value, so of two problems the name's is answered.
+    for (const url of [
+      '/v2/vulnerability/CVE-2021-44228?a%00b=1',
+      '/v2/vulnerability/CVE-2021-44228?fields=%00&a%00b=1',
+    ]) {
+      const res = await get(url);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'invalid_request', status: 400 });
+      expect(res.json().message).toMatch(/^a field name contains a NUL character/);
+    }
+    // Of two values, the one that comes last in the query is answered (as before the checks' fast path).
+    expect400(await get('/v1/scans?search=%00&sort=%00'), 'sort', /NUL/);
+  });
+
   it('not_seen_for_days=2147483648 on the inventory, and integers past SQL integer anywhere in a query', async () => {
     expect400(
       await t.request({ method: 'GET', url: '/v1/asset/enumerate/contents?not_seen_for_days=2147483648' }),

@@ -7,8 +7,8 @@
 //   process's cache after their commit, so a lookup right after an import in the same process sees it;
 // - a read that started before a clear is not stored (generation);
 // - without a working listening connection nothing is stored.
-// Memory is bounded: at most MAX_ENTRIES records and MAX_CHARS characters of record text (least recently
-// used first out); a record larger than MAX_RECORD is never kept.
+// Memory is bounded: at most 20,000 records and 32 M characters of record text, each counted twice for the
+// answer bytes kept with it (least recently used first out); a record over 1 M characters is never kept.
 // VIGIL_RECORD_CACHE=off turns it off (same-run comparisons).
 import type { Db } from '../../db/connection.ts';
 import { forgetAfterCommit, notifiedCache, type NotifiedCache } from '../shared/notified-cache.ts';
@@ -21,9 +21,10 @@ interface Row {
 export const INTEL_CHANNEL = 'vigil_intel';
 const LIMITS = {
   maxEntries: 20_000,
-  weight: (row: Row) => row.doc.length,
-  maxWeight: 32 * 1024 * 1024,
-  maxItemWeight: 1024 * 1024,
+  // Its text and, once looked up whole, the answer's bytes kept beside it (service.ts's lookupAnswer).
+  weight: (row: Row) => 2 * row.doc.length,
+  maxWeight: 64 * 1024 * 1024,
+  maxItemWeight: 2 * 1024 * 1024,
 };
 
 /** The cache of this database (shared by its transactions); starts listening for changes on first use. */

@@ -95,9 +95,9 @@ export const intelRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req, reply) => {
       const answer = await intel.lookup(db, req.params.id, req.query.fields);
       if ('data' in answer) return answer;
-      // Already JSON: Fastify sends a string with a JSON content type as it is.
-      // (The type provider types send() as the schema's object; the text is that object serialised.)
-      return reply.type('application/json; charset=utf-8').send(answer.json as never);
+      // Already JSON: Fastify sends a Buffer as it is, with the content type given.
+      // (The type provider types send() as the schema's object; the bytes are that object serialised.)
+      return reply.type('application/json; charset=utf-8').send(answer.bytes as never);
     },
   );
 };

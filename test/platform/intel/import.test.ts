@@ -317,7 +317,7 @@ describe.skipIf(!HAVE).each(dbKinds())('vulnerability intelligence import on %s'
     expect(ids.length).toBe(first.records_total);
     for (const id of ids) {
       const answer = await lookup(t.ctx.db, id);
-      const body = JSON.parse((answer as { json: string }).json);
+      const body = JSON.parse((answer as { bytes: Buffer }).bytes.toString());
       expect(Object.keys(body)).toEqual(['data']);
       const errors = [...Value.Errors(Vulnerability, body.data)].map((e) => `${e.path}: ${e.message}`);
       expect({ id, errors }).toEqual({ id, errors: [] });
@@ -327,7 +327,7 @@ describe.skipIf(!HAVE).each(dbKinds())('vulnerability intelligence import on %s'
     }
     const res = await t.request({ method: 'GET', url: `/v2/vulnerability/${ids[0]}` });
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(res.json()).toEqual(JSON.parse(((await lookup(t.ctx.db, ids[0]!)) as { json: string }).json));
+    expect(res.json()).toEqual(JSON.parse(((await lookup(t.ctx.db, ids[0]!)) as { bytes: Buffer }).bytes.toString()));
   });
 
   it('is idempotent: a second import changes nothing', async () => {
