@@ -77,7 +77,8 @@ class LazyTemplate {
   }
 }
 
-const digestOf = (text: string) => crypto().createHash('sha256').update(text).digest('base64');
+// One call per file, no Hash object (and its native state) left per template for the GC to finalize.
+const digestOf = (text: string) => crypto().hash('sha256', text, 'base64');
 
 function ownRaw(t: object, raw: string): void {
   Object.defineProperty(t, 'raw', { value: raw, enumerable: true, configurable: true, writable: true });
