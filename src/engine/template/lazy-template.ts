@@ -243,8 +243,18 @@ function intern<T>(v: T, strings: Map<string, string>): T {
   return v;
 }
 
-const TOP_KEY = /^([A-Za-z_][\w-]*):(?:[ \t]|$)/;
+// A top-level key at a line's start (`lastIndex` set to it), and the next line that starts in column 0
+// with something other than a comment: found by the regex engine rather than line by line in script.
+const KEY_AT = /([A-Za-z_][\w-]*):(?=[ \t]|\r?\n|\r?$)/y;
+const LINE_AT_TOP = /\n(?![ \n\r#])/g;
 const META_KEYS = new Set(['id', 'info', 'self-contained']);
+
+/** Start of the next line after `from` that does not start with a space, a comment or a line break. */
+function nextTopLine(raw: string, from: number): number {
+  LINE_AT_TOP.lastIndex = from;
+  const m = LINE_AT_TOP.exec(raw);
+  return m ? m.index + 1 : raw.length;
+}
 
 /**
  * The file cut at its top-level keys (lines starting in column 0); `id`, `info` and `self-contained`
@@ -252,33 +262,31 @@ const META_KEYS = new Set(['id', 'info', 'self-contained']);
  * looked at for whether they hold a value. Undefined when anything is unusual: the full parse decides.
  */
 function readMetadata(raw: string, file: string, strings?: Map<string, string>): Metadata | undefined {
-  const sections = new Map<string, string>();
-  let key: string | undefined;
-  let start = 0;
-  const close = (end: number) => {
-    if (key !== undefined) sections.set(key, raw.slice(start, end));
-  };
-  for (let pos = 0; pos < raw.length;) {
-    let eol = raw.indexOf('\n', pos);
-    if (eol < 0) eol = raw.length;
-    const c = raw.charCodeAt(pos);
-    // Indented lines, blank lines and comments belong to the current section.
-    if (c !== 32 && c !== 10 && c !== 13 && c !== 35) {
-      const m = TOP_KEY.exec(raw.slice(pos, Math.min(eol, pos + 64)).replace(/\r$/, ''));
-      if (!m || !TOP_LEVEL.has(m[1]) || sections.has(m[1]) || m[1] === key) return undefined;
-      close(pos);
-      key = m[1];
-      start = pos;
-    }
-    pos = eol + 1;
+  // Indented lines, blank lines and comments belong to the section above them.
+  const keys: string[] = [];
+  const starts: number[] = [];
+  const c = raw.charCodeAt(0);
+  let pos = c === 32 || c === 10 || c === 13 || c === 35 ? nextTopLine(raw, 0) : 0;
+  while (pos < raw.length) {
+    KEY_AT.lastIndex = pos;
+    const m = KEY_AT.exec(raw);
+    if (!m || !TOP_LEVEL.has(m[1]) || keys.includes(m[1])) return undefined;
+    keys.push(m[1]);
+    starts.push(pos);
+    pos = nextTopLine(raw, pos);
   }
-  close(raw.length);
-  if (!sections.has('id') || !sections.has('info')) return undefined;
+  if (!keys.includes('id') || !keys.includes('info')) return undefined;
+  const end = (i: number) => (i + 1 < starts.length ? starts[i + 1] : raw.length);
 
   let doc: unknown;
   try {
-    const subset = [...sections].filter(([k]) => META_KEYS.has(k)).map(([, s]) => (s.endsWith('\n') ? s : `${s}\n`));
-    doc = yaml.load(subset.join(''), { schema: SCHEMA });
+    let subset = '';
+    for (let i = 0; i < keys.length; i++) {
+      if (!META_KEYS.has(keys[i])) continue;
+      const section = raw.slice(starts[i], end(i));
+      subset += section.endsWith('\n') ? section : `${section}\n`;
+    }
+    doc = yaml.load(subset, { schema: SCHEMA });
   } catch {
     return undefined;
   }
@@ -296,14 +304,15 @@ function readMetadata(raw: string, file: string, strings?: Map<string, string>):
   if (strings) intern(copy.info, strings);
 
   const kinds = new Set<string>();
-  for (const [k, text] of sections) {
-    if (!hasValue(text, k)) continue;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    if (!hasValue(raw, starts[i] + k.length + 1, end(i))) continue;
     if (k === 'http' || k === 'requests') kinds.add('http');
     else if (k === 'workflows') kinds.add('workflows');
     else if (Object.hasOwn(OTHER_KEYS, k)) kinds.add(OTHER_KEYS[k]);
   }
   if (kinds.size === 0 || (kinds.has('workflows') && kinds.size > 1)) return undefined;
-  if ((sections.has('http') && sections.has('requests')) || (sections.has('tcp') && sections.has('network')))
+  if ((keys.includes('http') && keys.includes('requests')) || (keys.includes('tcp') && keys.includes('network')))
     return undefined;
   const type = TYPE_ORDER.find(([k]) => kinds.has(k))?.[1] ?? 'http';
   const shared = sharedKinds(kinds);
@@ -317,17 +326,22 @@ function readMetadata(raw: string, file: string, strings?: Map<string, string>):
   };
 }
 
-/** Whether a top-level section holds a value other than null: anything past `key:` but comments. */
-function hasValue(section: string, key: string): boolean {
-  const lines = section.slice(key.length + 1).split('\n');
-  let content = '';
-  for (const line of lines) {
-    const t = line.trim();
+/**
+ * Whether a top-level section (raw[from, end), past its `key:`) holds a value other than null: anything
+ * but comments. Looks at lines only until a second one with content.
+ */
+function hasValue(raw: string, from: number, end: number): boolean {
+  let content: string | undefined;
+  for (let pos = from; pos < end;) {
+    let eol = raw.indexOf('\n', pos);
+    if (eol < 0 || eol > end) eol = end;
+    const t = raw.slice(pos, eol).trim();
+    pos = eol + 1;
     if (t === '' || t.startsWith('#')) continue;
-    if (content) return true; // more than one line of content
+    if (content !== undefined) return true; // more than one line of content
     content = t;
   }
-  if (!content) return false;
+  if (content === undefined) return false;
   const first = content.replace(/[ \t]+#.*$/, '');
   return !['null', 'Null', 'NULL', '~'].includes(first);
 }
