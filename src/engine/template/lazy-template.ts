@@ -10,8 +10,9 @@
 // characters past Latin-1, which V8 holds as two-byte strings), most of what a lazy load kept resident.
 // The first read of `raw` (the signature check) or the compile reads the file again and checks it
 // against the SHA-256 taken at load, so what is checked and compiled is what the metadata came from; a
-// file changed or gone since is a failed compile. Only a file {{randstr}} changed keeps its text: the
-// random values were drawn at load.
+// file changed or gone since is a failed compile. A file with {{randstr}} keeps only the values drawn at
+// load (its `raw` is made again from the file with them, `source` is the file as written): keeping both
+// texts of those 337 corpus files was 1.9 MB.
 import { readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
 import { crypto } from '../lazy.ts';
@@ -21,6 +22,7 @@ import { parseInfo } from './info.ts';
 import { ID_PATTERN, MAX_ID_LENGTH, OTHER_KEYS, SCHEMA, TOP_LEVEL, TYPE_ORDER, parsePrepared } from './parse.ts';
 import type { ParseOptions, ParseResult } from './parse.ts';
 import { isMap, readBool, readString } from './values.ts';
+import { replaceRandstr } from './randstr.ts';
 
 /** The fields only a full compile fills; everything else of a Template comes from the metadata. */
 const HEAVY = [
@@ -44,11 +46,14 @@ const HEAVY = [
  * itself rather than in an object of its own beside it (10,000 objects fewer for a corpus).
  */
 class LazyTemplate {
-  source?: string;
-  /** The file's text: kept when {{randstr}} changed it, else read again on first use (see #digest). */
+  /** The text as written when {{randstr}} changed it: a getter until compiled (see `raw`). */
+  declare source?: string;
+  /** The file's text, once read again (see #digest). */
   #text?: string;
-  /** SHA-256 (base64) of the text read at load, when the text is not kept. */
+  /** SHA-256 (base64) of the text read at load. */
   #digest?: string;
+  /** The {{randstr}} values drawn at load (name -> value), when the file has any. */
+  #randstr?: Map<string, string>;
   #opts?: ParseOptions;
   /** Protocol keys present in the file (http, dns, tcp, code, javascript, workflows ...), from the metadata. */
   #kinds?: ReadonlySet<string>;
@@ -64,16 +69,12 @@ class LazyTemplate {
     readonly selfContained: boolean,
     readonly type: string,
     text: string,
-    raw: string,
+    randstr: Map<string, string> | undefined,
     opts: ParseOptions,
     kinds: ReadonlySet<string>,
   ) {
-    if (raw !== text) {
-      // {{randstr}} replaced at load: both texts kept, as a full parse keeps them.
-      ownRaw(this, raw);
-      this.source = text;
-      this.#text = text;
-    } else this.#digest = digestOf(raw);
+    this.#digest = digestOf(text);
+    this.#randstr = randstr;
     this.#opts = opts;
     this.#kinds = kinds;
   }
@@ -83,9 +84,9 @@ class LazyTemplate {
   }
 
   /**
-   * The template's text (with {{randstr}} replaced): kept, or read from its file and checked against the
-   * load's digest. A file that cannot be read or changed since the load fails the template's compile and
-   * reads as the empty text (which no signature verifies).
+   * The file's text, read again and checked against the load's digest. A file that cannot be read or
+   * changed since the load fails the template's compile and reads as the empty text (which no signature
+   * verifies).
    */
   text(): string {
     if (this.#text !== undefined) return this.#text;
@@ -101,6 +102,20 @@ class LazyTemplate {
     return (this.#text = '');
   }
 
+  /** The text with {{randstr}} replaced by the values drawn at load, as the metadata was read from. */
+  rawText(): string {
+    const text = this.text();
+    if (!this.#randstr || this.#failed) return text;
+    const raw = replaceRandstr(text, this.#randstr);
+    ownRaw(this, raw);
+    return raw;
+  }
+
+  /** The text as written, for a template whose {{randstr}} were replaced (undefined for the others). */
+  written(): string | undefined {
+    return this.#randstr ? this.text() : undefined;
+  }
+
   hasKind(protocol: string): boolean {
     return this.#kinds!.has(protocol);
   }
@@ -109,7 +124,7 @@ class LazyTemplate {
   compile(): { issues: TemplateIssue[]; warnings: TemplateIssue[] } {
     const text = this.text();
     if (this.#failed) return { issues: this.#failed.issues, warnings: [] };
-    const raw = Object.hasOwn(this, 'raw') ? (this as unknown as Template).raw : text;
+    const raw = Object.hasOwn(this, 'raw') ? (this as unknown as Template).raw : this.rawText();
     const r = parsePrepared(text, raw, this.path, this.#opts);
     const warnings = r.warnings.filter((w) => w.field !== 'info' && !w.field.startsWith('info.'));
     if (!r.template) {
@@ -120,9 +135,11 @@ class LazyTemplate {
     const values: PropertyDescriptorMap = {};
     for (const key of HEAVY) values[key] = { value: full[key], enumerable: true, configurable: true, writable: true };
     values.raw = { value: raw, enumerable: true, configurable: true, writable: true };
+    // As a full parse: the text as written only when {{randstr}} changed it.
+    if (this.#randstr) values.source = { value: text, enumerable: true, configurable: true, writable: true };
     Object.defineProperties(this, values);
     this.#pending = false;
-    this.#text = this.#digest = this.#opts = this.#kinds = undefined;
+    this.#text = this.#digest = this.#opts = this.#kinds = this.#randstr = undefined;
     return { issues: [], warnings };
   }
 }
@@ -134,15 +151,25 @@ function ownRaw(t: object, raw: string): void {
   Object.defineProperty(t, 'raw', { value: raw, enumerable: true, configurable: true, writable: true });
 }
 
-// `raw` of a template whose text is not kept: read on first use (see LazyTemplate.text).
+// `raw` and `source` of a template not compiled yet: read on first use (see LazyTemplate.text).
 Object.defineProperty(LazyTemplate.prototype, 'raw', {
   enumerable: true,
   configurable: true,
   get(this: LazyTemplate) {
-    return LazyTemplate.pending(this)?.text() ?? '';
+    return LazyTemplate.pending(this)?.rawText() ?? '';
   },
   set(this: LazyTemplate, value: string) {
     ownRaw(this, value);
+  },
+});
+Object.defineProperty(LazyTemplate.prototype, 'source', {
+  enumerable: true,
+  configurable: true,
+  get(this: LazyTemplate) {
+    return LazyTemplate.pending(this)?.written();
+  },
+  set(this: LazyTemplate, value: string | undefined) {
+    Object.defineProperty(this, 'source', { value, enumerable: true, configurable: true, writable: true });
   },
 });
 
@@ -168,24 +195,17 @@ for (const key of HEAVY) {
  */
 export function parseLazily(
   text: string,
-  raw: string,
   file: string,
   opts: ParseOptions,
   strings?: Map<string, string>,
 ): ParseResult {
+  // Values drawn now, kept instead of the text: the raw text is made again from the file on first use.
+  const randstr = text.includes('{{randstr') ? new Map<string, string>() : undefined;
+  const raw = randstr ? replaceRandstr(text, randstr) : text;
   const meta = readMetadata(raw, file, strings);
   if (!meta) return parsePrepared(text, raw, file, opts);
-  const template = new LazyTemplate(
-    meta.id,
-    file,
-    meta.info,
-    meta.selfContained,
-    meta.type,
-    text,
-    raw,
-    opts,
-    meta.kinds,
-  );
+  const { id, info, selfContained, type, kinds } = meta;
+  const template = new LazyTemplate(id, file, info, selfContained, type, text, randstr, opts, kinds);
   return { template: template as unknown as Template, issues: [], warnings: meta.warnings };
 }
 

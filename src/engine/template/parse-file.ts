@@ -3,7 +3,6 @@
 import { readFileSync } from 'node:fs';
 import { parseTemplate, type ParseOptions, type ParseResult } from './parse.ts';
 import { parseLazily } from './lazy-template.ts';
-import { replaceRandstr } from './randstr.ts';
 
 /** `strings`: a lazy load's shared strings (lazy-template.ts, intern). */
 export function parseFile(file: string, opts: ParseOptions, lazy = false, strings?: Map<string, string>): ParseResult {
@@ -16,5 +15,5 @@ export function parseFile(file: string, opts: ParseOptions, lazy = false, string
   }
   // Options already marked are used as they are: a lazy template keeps its options, one object per root.
   const o = opts.fromDisk ? opts : { ...opts, fromDisk: true };
-  return lazy ? parseLazily(text, replaceRandstr(text), file, o, strings) : parseTemplate(text, file, o);
+  return lazy ? parseLazily(text, file, o, strings) : parseTemplate(text, file, o);
 }
