@@ -53,6 +53,12 @@ export interface LoadResult {
 
 const YAML_FILE = /\.ya?ml$/i;
 
+interface FileGroup {
+  /** The folder given, for a folder's files; none for a file given by itself. */
+  root?: string;
+  files: string[];
+}
+
 export async function loadTemplateFile(file: string, opts: ParseOptions = {}): Promise<ParseResult> {
   const text = await readFile(file, 'utf8');
   return parseTemplate(text, file, { ...opts, fromDisk: true });
@@ -73,19 +79,20 @@ export async function loadTemplates(
     skipped: [],
     filtered: 0,
   };
-  const jobs: { file: string; root?: string }[] = [];
+  // The files in walk order, by the path given (a folder is the root of its files' payload paths): no
+  // object per file, which the young generation would promote before the parse gets to it.
+  const groups: FileGroup[] = [];
   for (const p of paths) {
     try {
       const info = await stat(p);
-      if (info.isDirectory()) {
-        for (const file of await listYamlFiles(p)) jobs.push({ file, root: p });
-      } else jobs.push({ file: p });
+      if (info.isDirectory()) groups.push({ root: p, files: await listYamlFiles(p) });
+      else groups.push({ files: [p] });
     } catch (err) {
       result.issues.push({ file: p, field: '', reason: `cannot read: ${(err as NodeJS.ErrnoException).code ?? err}` });
       result.invalid++;
     }
   }
-  result.files = jobs.length;
+  for (const g of groups) result.files += g.files.length;
 
   const { batchSize, workers = 0, lazy = false, ...parseOpts } = opts;
   // Results are gathered in walk order so output is stable from run to run.
@@ -112,14 +119,15 @@ export async function loadTemplates(
     if (match(t)) result.templates.push(t);
     else result.filtered++;
   };
-  if (workers > 0 && jobs.length > 0 && !lazy) {
+  if (workers > 0 && result.files > 0 && !lazy) {
+    const jobs = groups.flatMap(({ root, files }) => files.map((file) => ({ file, root })));
     const parsed = await parseOnWorkers(jobs, parseOpts, workers).catch(() => undefined);
     if (parsed) {
       parsed.forEach((r, index) => collect(r, jobs[index].file));
       return result;
     }
   }
-  await parseOnMainThread(jobs, parseOpts, batchSize ?? 64, lazy, collect);
+  await parseOnMainThread(groups, parseOpts, batchSize ?? 64, lazy, collect);
   return result;
 }
 
@@ -131,7 +139,7 @@ export async function loadTemplates(
  * (measured on the corpus: ~1.1 s against ~0.2 s), and parsing is the bottleneck either way.
  */
 async function parseOnMainThread(
-  jobs: { file: string; root?: string }[],
+  groups: FileGroup[],
   opts: ParseOptions,
   batchSize: number,
   lazy: boolean,
@@ -146,13 +154,16 @@ async function parseOnMainThread(
     if (!o) byRoot.set(root, (o = { ...opts, templatesRoot: opts.templatesRoot ?? root, fromDisk: true }));
     return o;
   };
-  for (let start = 0; start < jobs.length; start += Math.max(1, batchSize)) {
-    const end = Math.min(jobs.length, start + Math.max(1, batchSize));
-    for (let index = start; index < end; index++) {
-      const { file, root } = jobs[index];
-      collect(parseFile(file, optionsFor(root), lazy, strings), file);
+  let inBatch = 0;
+  for (const { root, files } of groups) {
+    const o = optionsFor(root);
+    for (const file of files) {
+      if (inBatch++ === Math.max(1, batchSize)) {
+        inBatch = 1;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      collect(parseFile(file, o, lazy, strings), file);
     }
-    if (end < jobs.length) await new Promise((resolve) => setImmediate(resolve));
   }
 }
 
@@ -168,11 +179,12 @@ async function listYamlFiles(dir: string): Promise<string[]> {
       const name = rel ? `${rel}${path.sep}${entry.name}` : entry.name;
       if (entry.isDirectory()) {
         if (entry.name !== '.git') visit(name);
-      } else if (YAML_FILE.test(entry.name)) found.push(name);
+      } else if (YAML_FILE.test(entry.name)) found.push(path.join(dir, name));
     }
   };
   visit('');
-  return found.sort().map((e) => path.join(dir, e));
+  // Every path starts with the same joined `dir`, so this is the order of the relative paths.
+  return found.sort();
 }
 
 function lowerSet(values?: string[]): Set<string> | undefined {
