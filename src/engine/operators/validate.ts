@@ -4,8 +4,10 @@
 import type { Extractor, ExtractorType, Matcher, MatcherType } from '../template/types.ts';
 import { compile, DslError } from '../dsl/index.ts';
 import { compileGoRegex } from '../dsl/goregex.ts';
-import { parseJq } from './jq/index.ts';
-import { parseXPath } from './xpath/index.ts';
+// The parsers alone: the template loader imports this module, and a loader that has not run a scan yet
+// needs neither the jq and XPath evaluators nor the HTML tree builder.
+import { parseJq } from './jq/parser.ts';
+import { parseXPathExpr } from './xpath/parser.ts';
 
 export interface Issue {
   field: string;
@@ -196,7 +198,7 @@ export function validateMatcher(raw: unknown, field: string): { value?: Matcher;
   if (t === 'xpath') {
     m.xpath?.forEach((q, i) => {
       try {
-        parseXPath(q);
+        parseXPathExpr(q);
       } catch (e) {
         issues.push({ field: `${field}.xpath[${i}]`, reason: `invalid xpath: ${(e as Error).message}` });
       }
@@ -254,7 +256,7 @@ export function validateExtractor(raw: unknown, field: string): { value?: Extrac
   if (t === 'xpath') {
     e.xpath?.forEach((q, i) => {
       try {
-        parseXPath(q);
+        parseXPathExpr(q);
       } catch (err) {
         issues.push({ field: `${field}.xpath[${i}]`, reason: `invalid xpath: ${(err as Error).message}` });
       }

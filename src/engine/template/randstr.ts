@@ -17,9 +17,12 @@ export function randomId(): string {
   return id;
 }
 
-export function replaceRandstr(text: string): string {
+/**
+ * `text` with every {{randstr}} replaced. `values` (name -> value) are used where set and get the ones
+ * drawn here: the same map gives the same text again (a lazy template's text read a second time).
+ */
+export function replaceRandstr(text: string, values = new Map<string, string>()): string {
   if (!text.includes('{{randstr')) return text;
-  const values = new Map<string, string>();
   return text.replace(RANDSTR, (_, name: string) => {
     let value = values.get(name);
     if (!value) {

@@ -108,6 +108,41 @@ describe('lazy template loading', () => {
     expect(t.http[0].matchers[0].words).toEqual([value]);
   });
 
+  it("keeps a {{randstr}} file's drawn values, not its text: raw is made again with the same values", async () => {
+    const text = `id: rand-two\ninfo:\n  name: probe {{randstr_a}}\n  author: alice\n  severity: info\nhttp:\n  - method: GET\n    path: ["{{BaseURL}}/{{randstr_a}}/{{randstr}}"]\n`;
+    for (const name of ['rand-two.yaml', 'rand-changed.yaml']) write(name, text);
+    const [t, changed] = (
+      await loadTemplates(
+        ['rand-two.yaml', 'rand-changed.yaml'].map((n) => path.join(dir, n)),
+        {},
+        { lazy: true },
+      )
+    ).templates;
+    const a = /^probe ([A-Za-z0-9]{27})$/.exec(t.info.name)?.[1];
+    expect(a).toBeTruthy();
+    expect(Object.hasOwn(t, 'raw')).toBe(false);
+    const raw = t.raw; // made from the file again, with the values the metadata was read with
+    expect(raw).toContain(`name: probe ${a}\n`);
+    expect(raw).not.toContain('{{randstr');
+    expect(t.raw).toBe(raw);
+    expect(t.source).toBe(text);
+    expect(compileTemplate(t)).toEqual({ issues: [], warnings: [] });
+    expect(t.http[0].path).toEqual([expect.stringMatching(new RegExp(`^\\{\\{BaseURL\\}\\}/${a}/[A-Za-z0-9]{27}$`))]);
+    expect(t.raw).toBe(raw);
+    expect(plain(t)).toMatchObject({ raw, source: text });
+    expect(changed.info.name).not.toBe(t.info.name); // its own values
+
+    // Changed since the load: neither text is what the metadata came from.
+    write('rand-changed.yaml', text.replace('GET', 'POST'));
+    expect(changed.source).toBe('');
+    expect(changed.raw).toBe('');
+    expect(compileTemplate(changed).issues).toEqual([
+      { file: changed.path, field: '', reason: 'the file changed since the templates were loaded: load them again' },
+    ]);
+    rmSync(path.join(dir, 'rand-two.yaml'));
+    rmSync(path.join(dir, 'rand-changed.yaml'));
+  });
+
   it('reports problems past id/info when compiled; reading the request throws; a scan skips it and says why', async () => {
     const [t] = (await loadTemplates([path.join(dir, 'late-error.yaml')], {}, { lazy: true })).templates;
     expect(compileTemplate(t).issues).toEqual([
