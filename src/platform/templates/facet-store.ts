@@ -282,7 +282,8 @@ export async function countMatches(db: Db, source: string, values: unknown[], si
 /**
  * The facet columns of every template (at most `limit`) with the table's change counter, from one snapshot
  * (one statement) for facet-index.ts. Each row: [pk, the scalar facets in VALUE_FACETS order, the array
- * facets in that order, is_new, is_early, created_at in microseconds since the epoch]. One JSON text rather
+ * facets in that order, is_new, is_early, created_at in microseconds since the epoch, owner ('' = public
+ * catalogue, else the team's id)]. One JSON text rather
  * than a row per template: parsing 10,000 rows with their arrays cost the client 4 to 6 times as much.
  */
 export async function readFacetColumns(
@@ -296,6 +297,7 @@ export async function readFacetColumns(
     'is_new',
     'is_early',
     '(extract(epoch FROM created_at) * 1000000)::bigint',
+    "COALESCE(team_id, '')",
   ];
   const res = await db.query<{ v: string; j: string | null }>(
     `SELECT (SELECT version FROM template_changes WHERE id = 1)::text AS v, json_agg(t.r)::text AS j
@@ -326,4 +328,14 @@ export async function matchKeys(
   );
   const r = res.rows[0]!;
   return { version: r.v, keys: r.pks ?? '', ageLimits: [Number(r.w), Number(r.m), Number(r.y)] };
+}
+
+/** The table's change counter and the creation_stats age limits, from one statement (see matchKeys). */
+export async function tableClock(db: Db): Promise<{ version: string; ageLimits: [number, number, number] }> {
+  const res = await db.query<{ v: string; w: string; m: string; y: string }>(
+    `SELECT version::text AS v, ${ageLimitUs(7)} AS w, ${ageLimitUs(30)} AS m, ${ageLimitUs(365)} AS y
+     FROM template_changes WHERE id = 1`,
+  );
+  const r = res.rows[0]!;
+  return { version: r.v, ageLimits: [Number(r.w), Number(r.m), Number(r.y)] };
 }

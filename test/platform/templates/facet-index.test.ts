@@ -75,6 +75,7 @@ function plainFacets(records: Record<string, unknown>[], size: number): Record<s
 }
 
 const QUERIES = [
+  '', // no q: the whole scope
   'wordpress',
   'cve',
   'severity:critical,high',
