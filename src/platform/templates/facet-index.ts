@@ -257,10 +257,27 @@ function parseKeys(text: string, rowOf: Map<number, number>): Int32Array | undef
 /** The top `size` codes by count (ties: lower code first, i.e. C collation), as FacetCounts rows. */
 function top(facet: string, dict: string[], counts: Int32Array, size: number, out: FacetCounts['top']): void {
   if (size === 0) return;
-  const codes: number[] = [];
-  for (let c = 0; c < counts.length; c++) if (counts[c]! > 0) codes.push(c);
-  codes.sort((a, b) => counts[b]! - counts[a]! || a - b);
-  for (const c of codes.slice(0, size)) out.push({ facet, value: dict[c]!, n: counts[c]! });
+  const before = (a: number, b: number) => counts[a]! > counts[b]! || (counts[a] === counts[b] && a < b);
+  if (size > 32) {
+    const codes: number[] = [];
+    for (let c = 0; c < counts.length; c++) if (counts[c]! > 0) codes.push(c);
+    codes.sort((a, b) => counts[b]! - counts[a]! || a - b);
+    for (const c of codes.slice(0, size)) out.push({ facet, value: dict[c]!, n: counts[c]! });
+    return;
+  }
+  // Thousands of distinct tags: keep the best `size` in a small sorted array rather than sort them all.
+  const best: number[] = [];
+  for (let c = 0; c < counts.length; c++) {
+    if (counts[c] === 0) continue;
+    if (best.length === size && !before(c, best[size - 1]!)) continue;
+    let i = best.length === size ? size - 1 : best.length;
+    while (i > 0 && before(c, best[i - 1]!)) {
+      best[i] = best[i - 1]!;
+      i--;
+    }
+    best[i] = c;
+  }
+  for (const c of best) out.push({ facet, value: dict[c]!, n: counts[c]! });
 }
 
 function count(index: FacetIndex, rows: Int32Array, ageLimits: number[], size: number): FacetCounts {
