@@ -88,8 +88,9 @@ function codesOf(values: string[]): Map<string, number> {
   return new Map(values.map((v, i) => [v, i]));
 }
 
-async function load(db: Db): Promise<FacetIndex | 'too big'> {
-  const { version, rows } = await readFacetColumns(db, MAX_TEMPLATES + 1);
+async function load(db: Db): Promise<FacetIndex | 'too big' | undefined> {
+  const { version, rows, committed } = await readFacetColumns(db, MAX_TEMPLATES + 1);
+  if (!committed) return undefined; // read inside a transaction that wrote: keep the old copy
   if (rows.length > MAX_TEMPLATES) return 'too big';
   const n = rows.length;
   const scalars = SCALARS.map((_, i): ScalarColumn => {
@@ -141,6 +142,7 @@ function reload(db: Db, s: IndexState): void {
   if (s.loading || Date.now() - s.lastLoad < (s.tooBig ? TOO_BIG_GAP_MS : RELOAD_GAP_MS)) return;
   s.loading = load(db)
     .then((index) => {
+      if (index === undefined) return;
       if (index === 'too big') {
         s.index = undefined;
         s.tooBig = true;

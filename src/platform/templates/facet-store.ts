@@ -289,7 +289,7 @@ export async function countMatches(db: Db, source: string, values: unknown[], si
 export async function readFacetColumns(
   db: Db,
   limit: number,
-): Promise<{ version: string; rows: [number, ...unknown[]][] }> {
+): Promise<{ version: string; rows: [number, ...unknown[]][]; committed: boolean }> {
   const columns = [
     'pk',
     ...VALUE_FACETS.filter((f) => !f.array).map((f) => f.expr),
@@ -299,12 +299,16 @@ export async function readFacetColumns(
     '(extract(epoch FROM created_at) * 1000000)::bigint',
     "COALESCE(team_id, '')",
   ];
-  const res = await db.query<{ v: string; j: string | null }>(
-    `SELECT (SELECT version FROM template_changes WHERE id = 1)::text AS v, json_agg(t.r)::text AS j
+  // `clean`: no write of this session's transaction is visible (it has no transaction id), so the rows are
+  // committed ones: a copy of a transaction's own writes could outlive their rollback.
+  const res = await db.query<{ v: string; j: string | null; clean: boolean }>(
+    `SELECT (SELECT version FROM template_changes WHERE id = 1)::text AS v, json_agg(t.r)::text AS j,
+       pg_current_xact_id_if_assigned() IS NULL AS clean
      FROM (SELECT json_build_array(${columns.join(', ')}) AS r FROM templates LIMIT $1) AS t`,
     [limit],
   );
-  return { version: res.rows[0]!.v, rows: JSON.parse(res.rows[0]!.j ?? '[]') as [number, ...unknown[]][] };
+  const r = res.rows[0]!;
+  return { version: r.v, rows: JSON.parse(r.j ?? '[]') as [number, ...unknown[]][], committed: r.clean };
 }
 
 /** Microseconds since the epoch of now() minus `days` days: an age limit of creation_stats. */

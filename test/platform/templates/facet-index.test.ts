@@ -177,6 +177,25 @@ describe.each(dbKinds())('facets counted in the process on %s', (kind) => {
     }
   });
 
+  it("never keeps a copy read inside a transaction that wrote (its version could be another write's after a rollback)", async () => {
+    await loadFacetIndex(t.db);
+    const loaded = facetIndexVersion(t.db);
+    await expect(
+      t.db.transaction(async (tx) => {
+        await tx.query(`UPDATE templates SET tags = '{rolledback}' WHERE id = 'a2'`);
+        await loadFacetIndex(tx);
+        expect(facetIndexVersion(t.db)).toBe(loaded);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    // A committed write now takes the counter to the value the rolled-back transaction had.
+    await writer.query(`UPDATE templates SET severity = 'high' WHERE id = 'a2'`);
+    const answer = await searchTemplates(t.db, teams[0]!, { q: 'tags:rolledback', limit: 0 });
+    expect(answer.total).toBe(0);
+    expect(answer.facets.tags.buckets).toEqual({});
+    await expectPlainCounts();
+  });
+
   it('counts an emptied table', async () => {
     await writer.query('TRUNCATE templates');
     await loadFacetIndex(t.db);
