@@ -226,6 +226,11 @@ export async function countScopeFromIndex(
     reload(db, s);
     return undefined;
   }
+  return count(index, ownedRows(index, owners), clock.ageLimits, size);
+}
+
+/** The copy's rows of `owners` ('' = public catalogue, a team id = its private templates). */
+function ownedRows(index: FacetIndex, owners: string[]): Int32Array {
   const codes = new Set(owners.map((o) => index.owner.values.indexOf(o)).filter((c) => c >= 0));
   const all = index.owner.codes;
   let n = 0;
@@ -233,6 +238,76 @@ export async function countScopeFromIndex(
   const rows = new Int32Array(n);
   let k = 0;
   for (let r = 0; r < all.length; r++) if (codes.has(all[r]!)) rows[k++] = r;
+  return rows;
+}
+
+/** A filter of q (query.ts) in the terms the copy can evaluate. */
+interface IndexFilter {
+  column: string;
+  kind: string;
+  values: string[];
+  negate: boolean;
+}
+
+/** Per row: does it match the filter's condition (before negation)? undefined: the copy lacks the column. */
+function filterTest(index: FacetIndex, f: IndexFilter): ((row: number) => boolean) | undefined {
+  const scalar = SCALARS.findIndex((x) => x.key === f.column);
+  // author compares in lower case in SQL (lower() of the database's locale): left to the database.
+  if (f.kind === 'text' && scalar >= 0) {
+    const col = index.scalars[scalar]!;
+    // type is held as NULLIF(type, ''): '' and NULL both never equal a (non-empty) value, as in SQL.
+    const codes = new Set(f.values.map((v) => col.values.indexOf(v)).filter((c) => c >= 0));
+    return (r) => codes.has(col.codes[r]!);
+  }
+  if (f.kind === 'array' && f.column === 'tags') {
+    const col = index.lists[LISTS.findIndex((x) => x.key === 'tags')]!;
+    const codes = new Set(f.values.map((v) => col.values.indexOf(v)).filter((c) => c >= 0));
+    return (r) => {
+      for (let k = col.start[r]!; k < col.start[r + 1]!; k++) if (codes.has(col.codes[k]!)) return true;
+      return false;
+    };
+  }
+  if (f.kind === 'bool' && (f.column === 'is_new' || f.column === 'is_early')) {
+    const flags = f.column === 'is_new' ? index.isNew : index.isEarly;
+    const yes = f.values.includes('true');
+    const no = f.values.includes('false');
+    return (r) => (flags[r] ? yes : no);
+  }
+  return undefined;
+}
+
+/**
+ * Facet counts of the templates of `owners` matching every filter (q without words), matched and counted
+ * in the copy: no scan in the database at all. undefined when a filter is on a column the copy lacks (id,
+ * cve, template_type, author) or the copy cannot answer (as countFromIndex).
+ */
+export async function countFilteredFromIndex(
+  db: Db,
+  owners: string[],
+  filters: IndexFilter[],
+  size: number,
+  version: number | undefined,
+): Promise<FacetCounts | undefined> {
+  if (!facetIndexOn()) return undefined;
+  const s = stateOf(db);
+  const index = s.index;
+  if (!index || (version !== undefined && String(version) !== index.version)) {
+    reload(db, s);
+    return undefined;
+  }
+  const tests: { test: (row: number) => boolean; negate: boolean }[] = [];
+  for (const f of filters) {
+    const test = filterTest(index, f);
+    if (!test) return undefined;
+    tests.push({ test, negate: f.negate });
+  }
+  const clock = await tableClock(db);
+  if (clock.version !== index.version) {
+    reload(db, s);
+    return undefined;
+  }
+  const scope = ownedRows(index, owners);
+  const rows = scope.filter((r) => tests.every((t) => t.test(r) !== t.negate));
   return count(index, rows, clock.ageLimits, size);
 }
 

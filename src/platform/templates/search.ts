@@ -11,7 +11,7 @@ import { cachedFacets, cachedPage, searchCacheOn } from './facet-cache.ts';
 import { changeVersion } from './store.ts';
 import { countMatches, countsByComplement, countsFromTable, matchLowerBound, type FilterBound } from './facet-store.ts';
 import { assembleFacets, type FacetCounts, type FacetKey, type FacetStats } from './facets.ts';
-import { countFromIndex, countScopeFromIndex } from './facet-index.ts';
+import { countFilteredFromIndex, countFromIndex, countScopeFromIndex } from './facet-index.ts';
 import { searchPage } from './store.ts';
 import { HEADLINE_OPTIONS, renderHighlight, withoutMarksSql } from './highlight.ts';
 
@@ -256,7 +256,13 @@ async function facetCounts(db: Db, input: FacetInput): Promise<FacetCounts> {
   const source = `${input.from} WHERE ${where.join(' AND ')}`;
   const key = `${source}\u0000${JSON.stringify(values)}\u0000${size}`;
   const compute = async () => {
-    // Counted in this process over its copy of the facet columns when that copy is of this table version.
+    // Counted in this process over its copy of the facet columns when that copy is of this table version:
+    // filters only, all on facet columns, are also matched there (no scan at all); otherwise the database
+    // lists the matches.
+    if (query.words.length === 0) {
+      const filtered = await countFilteredFromIndex(db, owners, query.filters, size, version);
+      if (filtered) return filtered;
+    }
     const indexed = await countFromIndex(db, source, values, size, version);
     if (indexed) return indexed;
     if (query.words.length === 0) {

@@ -85,6 +85,9 @@ const QUERIES = [
   'author:alice',
   'dir:http',
   'is_new:true',
+  'type:dns,ssl is_early:false',
+  '-vendor:acme -tags:rce',
+  'product:log4j,wordpress',
   'rce severity:critical',
   'nothing-matches-this',
 ];
