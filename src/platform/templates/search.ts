@@ -11,6 +11,7 @@ import { cachedFacets, cachedPage, searchCacheOn } from './facet-cache.ts';
 import { changeVersion } from './store.ts';
 import { countMatches, countsByComplement, countsFromTable, matchLowerBound, type FilterBound } from './facet-store.ts';
 import { assembleFacets, type FacetCounts, type FacetKey, type FacetStats } from './facets.ts';
+import { countFilteredFromIndex, countFromIndex, countScopeFromIndex } from './facet-index.ts';
 import { searchPage } from './store.ts';
 import { HEADLINE_OPTIONS, renderHighlight, withoutMarksSql } from './highlight.ts';
 
@@ -238,21 +239,32 @@ interface FacetInput {
 }
 
 /**
- * Without q the facets are those of the whole scope: read from the counts table. With filters only that
- * surely match more than half of the scope (of one owner), the counts table minus the templates outside
- * the match.
- * Otherwise they are counted over the matching templates. The last two are cached per query and table
- * version (see facet-cache.ts).
+ * Counted in this process over its copy of the facet columns when that copy is of the current table
+ * version (facet-index.ts). Otherwise in the database: without q the facets are those of the whole scope,
+ * read from the counts table; with filters only that surely match more than half of the scope (of one
+ * owner), the counts table minus the templates outside the match; else one aggregate query over the
+ * matching templates. Those with q are cached per query and table version (see facet-cache.ts).
  */
 async function facetCounts(db: Db, input: FacetInput): Promise<FacetCounts> {
   const { scope, teamId, query, where, values, size, version } = input;
   const owners = scope === 'public' ? [''] : scope === 'private' ? [teamId] : ['', teamId];
   if (query.words.length + query.filters.length === 0) {
-    return countsFromTable(db, owners[0]!, owners[1] ?? null, size);
+    return (
+      (await countScopeFromIndex(db, owners, size, version)) ?? countsFromTable(db, owners[0]!, owners[1] ?? null, size)
+    );
   }
   const source = `${input.from} WHERE ${where.join(' AND ')}`;
   const key = `${source}\u0000${JSON.stringify(values)}\u0000${size}`;
   const compute = async () => {
+    // Counted in this process over its copy of the facet columns when that copy is of this table version:
+    // filters only, all on facet columns, are also matched there (no scan at all); otherwise the database
+    // lists the matches.
+    if (query.words.length === 0) {
+      const filtered = await countFilteredFromIndex(db, owners, query.filters, size, version);
+      if (filtered) return filtered;
+    }
+    const indexed = await countFromIndex(db, source, values, size, version);
+    if (indexed) return indexed;
     if (query.words.length === 0) {
       const bound = await matchLowerBound(db, owners, query.filters.map(filterBound));
       // One owner's counts only (the common case: a team without private templates in public_private).
