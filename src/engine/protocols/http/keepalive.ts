@@ -273,9 +273,37 @@ export interface KeepAliveOptions {
 
 export type KeepAliveResponse = ReadResponse & { duration: number };
 
+// The header lines of the last head built and what they were built from (names and values in turn, the
+// method, the body's length): the requests of a block mostly carry the same headers (Host, User-Agent),
+// so most heads reuse those lines and only the request line is new. Copied, never the request's own array.
+let lastFrom: string[] = [];
+let lastMethod = '';
+let lastLength = -1;
+let lastLines = '';
+
+function sameAsLast(headers: [string, string][]): boolean {
+  if (headers.length * 2 !== lastFrom.length) return false;
+  for (let i = 0; i < headers.length; i++) {
+    const h = headers[i]!;
+    if (h[0] !== lastFrom[2 * i] || h[1] !== lastFrom[2 * i + 1]) return false;
+  }
+  return true;
+}
+
 /** The request head as undici wrote it: our headers, then keep-alive and the body's length if missing. */
 function requestHead(r: PreparedRequest, bodyLength: number): string {
-  let head = `${r.method} ${r.path} HTTP/1.1\r\n`;
+  const line = `${r.method} ${r.path} HTTP/1.1\r\n`;
+  if (bodyLength === lastLength && r.method === lastMethod && sameAsLast(r.headers)) return line + lastLines;
+  const lines = headerLines(r, bodyLength);
+  lastFrom = r.headers.flat();
+  lastMethod = r.method;
+  lastLength = bodyLength;
+  lastLines = lines;
+  return line + lines;
+}
+
+function headerLines(r: PreparedRequest, bodyLength: number): string {
+  let head = '';
   let connection = false;
   let length = false;
   for (const [k, v] of r.headers) {
