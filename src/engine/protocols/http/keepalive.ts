@@ -290,7 +290,11 @@ function sameAsLast(headers: [string, string][]): boolean {
   return true;
 }
 
-/** The request head as undici wrote it: our headers, then keep-alive and the body's length if missing. */
+/**
+ * The request head: the request line, our headers as they are (what a result's `request` value shows),
+ * then the body's length where missing. No `Connection: keep-alive` is added: HTTP/1.1 connections are
+ * persistent by default, and Go's client (so nuclei) sends none either.
+ */
 function requestHead(r: PreparedRequest, bodyLength: number): string {
   const line = `${r.method} ${r.path} HTTP/1.1\r\n`;
   if (bodyLength === lastLength && r.method === lastMethod && sameAsLast(r.headers)) return line + lastLines;
@@ -304,14 +308,11 @@ function requestHead(r: PreparedRequest, bodyLength: number): string {
 
 function headerLines(r: PreparedRequest, bodyLength: number): string {
   let head = '';
-  let connection = false;
   let length = false;
   for (const [k, v] of r.headers) {
     head += `${k}: ${v}\r\n`;
-    if (k.length === 10 && k.toLowerCase() === 'connection') connection = true;
-    else if (k.length === 14 && k.toLowerCase() === 'content-length') length = true;
+    if (k.length === 14 && k.toLowerCase() === 'content-length') length = true;
   }
-  if (!connection) head += 'connection: keep-alive\r\n';
   // undici's rule: a length for any body, and 0 for the methods that expect one.
   if (!length && (bodyLength > 0 || r.method === 'POST' || r.method === 'PUT' || r.method === 'PATCH')) {
     head += `content-length: ${bodyLength}\r\n`;

@@ -2,6 +2,7 @@
 // failures a scanned host can produce: responses split byte by byte, chunked bodies with extensions and
 // trailers, close-delimited bodies, 1xx before the answer, bodies past max-size, a deadline in the
 // middle of a body, and a server that closes idle keep-alive connections.
+import http from 'node:http';
 import net from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { closeKeepAlive, sendKeepAlive } from '../../../../src/engine/protocols/http/keepalive.ts';
@@ -96,7 +97,7 @@ describe('keep-alive HTTP/1.1 client', () => {
     ]);
     expect(b.headers[1]).toEqual(['X-N', '2']);
     expect(s.connections).toBe(1);
-    expect(s.requests[0]).toBe(`GET /a HTTP/1.1\r\nHost: ${new URL(s.url).host}\r\nconnection: keep-alive\r\n\r\n`);
+    expect(s.requests[0]).toBe(`GET /a HTTP/1.1\r\nHost: ${new URL(s.url).host}\r\n\r\n`);
   });
 
   it('decodes chunked bodies with extensions and trailers, split across writes', async () => {
@@ -257,14 +258,31 @@ describe('keep-alive HTTP/1.1 client', () => {
       opts,
     );
     expect(s.requests).toEqual([
-      `GET /1 HTTP/1.1\r\nHost: ${host}\r\nX-A: 1\r\nconnection: keep-alive\r\n\r\n`,
-      `GET /2 HTTP/1.1\r\nHost: ${host}\r\nX-A: 1\r\nconnection: keep-alive\r\n\r\n`,
-      `GET /3 HTTP/1.1\r\nHost: ${host}\r\nX-A: 2\r\nconnection: keep-alive\r\n\r\n`,
-      `POST /4 HTTP/1.1\r\nHost: ${host}\r\nX-A: 2\r\nconnection: keep-alive\r\ncontent-length: 0\r\n\r\n`,
-      `POST /5 HTTP/1.1\r\nHost: ${host}\r\nX-A: 2\r\nconnection: keep-alive\r\ncontent-length: 3\r\n\r\nabc`,
-      `GET /6 HTTP/1.1\r\nHost: ${host}\r\nconnection: keep-alive\r\n\r\n`,
+      `GET /1 HTTP/1.1\r\nHost: ${host}\r\nX-A: 1\r\n\r\n`,
+      `GET /2 HTTP/1.1\r\nHost: ${host}\r\nX-A: 1\r\n\r\n`,
+      `GET /3 HTTP/1.1\r\nHost: ${host}\r\nX-A: 2\r\n\r\n`,
+      `POST /4 HTTP/1.1\r\nHost: ${host}\r\nX-A: 2\r\ncontent-length: 0\r\n\r\n`,
+      `POST /5 HTTP/1.1\r\nHost: ${host}\r\nX-A: 2\r\ncontent-length: 3\r\n\r\nabc`,
+      `GET /6 HTTP/1.1\r\nHost: ${host}\r\n\r\n`,
       `GET /7 HTTP/1.1\r\nHost: ${host}\r\nConnection: keep-alive\r\n\r\n`,
     ]);
+  });
+
+  it("keeps one connection to Node's HTTP server for requests in turn, without asking for keep-alive", async () => {
+    let connections = 0;
+    const server = http.createServer((q, res) => res.end(`${q.headers.connection ?? 'none'} ${q.url}`));
+    server.on('connection', () => connections++);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const origin = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+      const bodies = [];
+      for (const p of ['/a', '/b', '/c']) bodies.push((await sendKeepAlive(get(origin, p), opts)).body.toString());
+      expect(bodies).toEqual(['none /a', 'none /b', 'none /c']);
+      expect(connections).toBe(1);
+    } finally {
+      closeKeepAlive();
+      await new Promise((r) => server.close(r));
+    }
   });
 
   it('holds at most 64 connections to one origin and queues the rest', async () => {
