@@ -78,6 +78,11 @@ export function closeKeepAlive(): void {
   }
   pools.clear();
   guardedPools.clear();
+  // The last head's header lines can hold credentials (-H, the secret file): not kept past the scan.
+  lastFrom = [];
+  lastMethod = '';
+  lastLength = -1;
+  lastLines = '';
 }
 
 /** The socket of a new connection; under a guard, one that fails with the refusal when the address is denied. */
