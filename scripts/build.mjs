@@ -54,6 +54,24 @@ const keepModuleUrl = {
     });
   },
 };
+// commander requires node:child_process at load for subcommands run as executables, which `vigil scan`
+// never does: inside the scan bundle it gets the module on first use instead (a few ms of every start).
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer)
+        ? { path: 'lazy-child-process', namespace: 'lazy-builtin' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, () => ({
+      contents:
+        'let m; const load = () => (m ??= require("node:child_process"));\n' +
+        'module.exports = new Proxy({}, { get: (_, k) => load()[k], has: (_, k) => k in load() });\n',
+      loader: 'js',
+    }));
+  },
+};
 try {
   const { build } = await import('esbuild');
   await build({
@@ -79,7 +97,7 @@ try {
     format: 'cjs',
     platform: 'node',
     target: 'node20',
-    plugins: [keepModuleUrl],
+    plugins: [keepModuleUrl, lazyChildProcess],
     logLevel: 'warning',
     metafile: true,
     external: ['undici', 'socks', 'tsx', 'esbuild', 'playwright-core'],

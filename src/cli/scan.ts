@@ -262,10 +262,15 @@ async function scanAction(flags: ScanFlags): Promise<void> {
     singleThreadReason,
   } = await import('../engine/index.ts');
   const certificates = trustedCertificates(flags.trustCertificate);
-  try {
-    signersFor(certificates);
-  } catch (err) {
-    throw new UsageError((err as Error).message);
+  // The operator's certificates are checked before anything runs, so a bad one is a usage error. With
+  // none, ProjectDiscovery's alone is read when a template first needs a signature check (and with it
+  // node:crypto, which a scan of unsigned http templates then never loads).
+  if (certificates.length > 0) {
+    try {
+      signersFor(certificates);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
   }
   // Metadata first (id, info, protocol kinds): the filter reads only that, and only the templates it
   // keeps are compiled, here, so their problems are reported before the scan as a full load would.

@@ -7,7 +7,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSy
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpServer, startSocks5, type TestServer } from '../../helpers/targets.ts';
+import { startHttpServer, startHttpsServer, startSocks5, type TestServer } from '../../helpers/targets.ts';
 
 const repo = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../..');
 
@@ -138,6 +138,30 @@ describe.skipIf(!fromBuild)('vigil scan from the build', { timeout: 120_000 }, (
     expect(bundled.stdout.trim()).toBe(`[js-flow] [http] [low] ${server.url}/admin`);
     const source = await vigil(['-u', server.url, '-t', flow], { VIGIL_SOURCE: '1' }, repo);
     expect(source.stdout).toBe(bundled.stdout);
+  });
+
+  it('loads the built-ins an http scan does not use only when used: no tls, child_process, dgram or dns at a plain http scan; tls for https', async () => {
+    // A preload that writes, at exit, the public built-in modules loaded after it.
+    const preload = path.join(tmp, 'modules.cjs');
+    writeFileSync(
+      preload,
+      `const before = new Set(process.moduleLoadList);\nprocess.on('exit', () => process.stderr.write('MODULES ' + process.moduleLoadList.filter((m) => !before.has(m) && m.startsWith('NativeModule ') && !m.includes('internal/')).map((m) => m.slice(13)).join(' ') + '\\n'));\n`,
+    );
+    const loaded = (stderr: string) => new Set(/MODULES (.*)/.exec(stderr)?.[1]?.split(' ') ?? []);
+    const plain = await vigil(['-u', server.url, '-t', template], { NODE_OPTIONS: `--require ${preload}` });
+    expect(plain.stdout.trim()).toBe(`[admin] [http] [low] ${server.url}/admin`);
+    const modules = loaded(plain.stderr);
+    expect(modules.has('net')).toBe(true); // the preload saw the scan's modules
+    for (const m of ['tls', 'child_process', 'dgram', 'dns/promises']) expect(modules.has(m), m).toBe(false);
+
+    const secure = await startHttpsServer((q, res) => res.end(q.url === '/admin' ? '<title>Admin</title>' : 'nothing'));
+    try {
+      const r = await vigil(['-u', secure.url, '-t', template], { NODE_OPTIONS: `--require ${preload}` });
+      expect(r.stdout.trim()).toBe(`[admin] [http] [low] ${secure.url}/admin`);
+      expect(loaded(r.stderr).has('tls')).toBe(true);
+    } finally {
+      await secure.close();
+    }
   });
 
   it('loads what the bundle imports on demand: a scan through a SOCKS5 proxy', async () => {

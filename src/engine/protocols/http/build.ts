@@ -75,6 +75,11 @@ function baseParts(base: string): { origin: string; path: string; query: string 
 }
 
 function finishHeaders(headers: [string, string][], body: string | undefined, host: string, keepHost: boolean): void {
+  if (headers.length === 0 && (body === undefined || body === '')) {
+    // A request without headers of its own (most path requests): the two it gets, as below, looked up in nothing.
+    headers.push(['Host', host], ['User-Agent', DEFAULT_USER_AGENT]);
+    return;
+  }
   if (!keepHost || !getHeader(headers, 'host')) setHeader(headers, 'Host', host);
   if (!getHeader(headers, 'user-agent')) headers.push(['User-Agent', DEFAULT_USER_AGENT]);
   if (body !== undefined && body !== '') setHeader(headers, 'Content-Length', String(Buffer.byteLength(body)));

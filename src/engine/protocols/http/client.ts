@@ -4,7 +4,7 @@ import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import { sendRaw } from './unsafe.ts';
-import { closeKeepAlive, sendKeepAlive } from './keepalive.ts';
+import { closeKeepAlive, sendKeepAlive, type KeepAliveOptions } from './keepalive.ts';
 import { decodedBody } from './decode.ts';
 import { socks5Connect } from './socks5.ts';
 import { serializeRequest } from './dump.ts';
@@ -85,6 +85,7 @@ function agentFor(sni: string | undefined, proxy: string | undefined, guard: Con
 /** Closes every pooled connection (tests and the CLI call this at the end of a scan). */
 export async function closeClients(): Promise<void> {
   closeKeepAlive();
+  lastOptions = undefined;
   const all = [...agents.values()];
   agents.clear();
   await Promise.all(all.map((a) => a.close().catch(() => undefined)));
@@ -100,9 +101,18 @@ function undiciCanSend(r: PreparedRequest): boolean {
   for (let i = 0; i < headers.length; i++) {
     const [k, v] = headers[i]!;
     const name = headerName(k);
-    if (name === REFUSED || /[\r\n\0]/.test(v)) return false;
+    if (name === REFUSED || !cleanValue(v)) return false;
     if (name === 'connection' && !['close', 'keep-alive'].includes(v.toLowerCase())) return false;
   }
+  return true;
+}
+
+/** A header value without CR, LF or NUL; values repeat on every request (User-Agent), so the clean ones are kept. */
+const cleanValues = new Set<string>();
+function cleanValue(v: string): boolean {
+  if (cleanValues.has(v)) return true;
+  if (/[\r\n\0]/.test(v)) return false;
+  if (cleanValues.size < 10_000) cleanValues.add(v);
   return true;
 }
 
@@ -144,7 +154,12 @@ function sendOnce(r: PreparedRequest, o: HttpClientOptions, maxSize: number): Pr
   return dispatchOnce(agentFor(sni, o.socks5Proxy, o.guard), r, timeout, maxSize, o.signal);
 }
 
-/** The keep-alive client's answer is an HttpResponse as it is (plus its framing flags): no copy. */
+/**
+ * The keep-alive client's answer is an HttpResponse as it is (plus its framing flags): no copy. The
+ * options are the same for every request of a block, so the last ones are reused when they match (the
+ * client only reads them).
+ */
+let lastOptions: KeepAliveOptions | undefined;
 function viaKeepAlive(
   r: PreparedRequest,
   sni: string | undefined,
@@ -153,7 +168,17 @@ function viaKeepAlive(
   signal?: AbortSignal,
   guard?: ConnectGuard,
 ): Promise<HttpResponse> {
-  return sendKeepAlive(r, { sni, maxSize, signal, deadline: timeout, decode: true, guard });
+  let o = lastOptions;
+  if (
+    !o ||
+    o.sni !== sni ||
+    o.maxSize !== maxSize ||
+    o.signal !== signal ||
+    o.deadline !== timeout ||
+    o.guard !== guard
+  )
+    lastOptions = o = { sni, maxSize, signal, deadline: timeout, decode: true, guard };
+  return sendKeepAlive(r, o);
 }
 
 /**

@@ -78,6 +78,11 @@ export function closeKeepAlive(): void {
   }
   pools.clear();
   guardedPools.clear();
+  // The last head's header lines can hold credentials (-H, the secret file): not kept past the scan.
+  lastFrom = [];
+  lastMethod = '';
+  lastLength = -1;
+  lastLines = '';
 }
 
 /** The socket of a new connection; under a guard, one that fails with the refusal when the address is denied. */
@@ -273,17 +278,46 @@ export interface KeepAliveOptions {
 
 export type KeepAliveResponse = ReadResponse & { duration: number };
 
-/** The request head as undici wrote it: our headers, then keep-alive and the body's length if missing. */
+// The header lines of the last head built and what they were built from (names and values in turn, the
+// method, the body's length): the requests of a block mostly carry the same headers (Host, User-Agent),
+// so most heads reuse those lines and only the request line is new. Copied, never the request's own array.
+let lastFrom: string[] = [];
+let lastMethod = '';
+let lastLength = -1;
+let lastLines = '';
+
+function sameAsLast(headers: [string, string][]): boolean {
+  if (headers.length * 2 !== lastFrom.length) return false;
+  for (let i = 0; i < headers.length; i++) {
+    const h = headers[i]!;
+    if (h[0] !== lastFrom[2 * i] || h[1] !== lastFrom[2 * i + 1]) return false;
+  }
+  return true;
+}
+
+/**
+ * The request head: the request line, our headers as they are (what a result's `request` value shows),
+ * then the body's length where missing. No `Connection: keep-alive` is added: HTTP/1.1 connections are
+ * persistent by default, and Go's client (so nuclei) sends none either.
+ */
 function requestHead(r: PreparedRequest, bodyLength: number): string {
-  let head = `${r.method} ${r.path} HTTP/1.1\r\n`;
-  let connection = false;
+  const line = `${r.method} ${r.path} HTTP/1.1\r\n`;
+  if (bodyLength === lastLength && r.method === lastMethod && sameAsLast(r.headers)) return line + lastLines;
+  const lines = headerLines(r, bodyLength);
+  lastFrom = r.headers.flat();
+  lastMethod = r.method;
+  lastLength = bodyLength;
+  lastLines = lines;
+  return line + lines;
+}
+
+function headerLines(r: PreparedRequest, bodyLength: number): string {
+  let head = '';
   let length = false;
   for (const [k, v] of r.headers) {
     head += `${k}: ${v}\r\n`;
-    if (k.length === 10 && k.toLowerCase() === 'connection') connection = true;
-    else if (k.length === 14 && k.toLowerCase() === 'content-length') length = true;
+    if (k.length === 14 && k.toLowerCase() === 'content-length') length = true;
   }
-  if (!connection) head += 'connection: keep-alive\r\n';
   // undici's rule: a length for any body, and 0 for the methods that expect one.
   if (!length && (bodyLength > 0 || r.method === 'POST' || r.method === 'PUT' || r.method === 'PATCH')) {
     head += `content-length: ${bodyLength}\r\n`;

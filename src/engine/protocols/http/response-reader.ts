@@ -100,10 +100,7 @@ export class ResponseReader {
     // Line by line with indexOf: no array of lines (this runs for every response of a scan).
     let eol = text.indexOf('\r\n');
     if (eol < 0 || eol > end) eol = end;
-    const statusLine = text.slice(0, eol);
-    const m = /^(HTTP\/\d(?:\.\d)?)\s+(\d{3})\s?(.*)$/.exec(statusLine);
-    if (!m) throw new Error(`malformed HTTP response status line: ${JSON.stringify(statusLine.slice(0, 80))}`);
-    const status = Number(m[2]);
+    const { version, status, statusText } = statusLineOf(text, eol);
     const headers: [string, string][] = [];
     let length: string | undefined;
     let chunked = false;
@@ -115,20 +112,28 @@ export class ResponseReader {
       const c = text.indexOf(':', pos);
       if (c <= pos || c >= eol) continue; // no name before a colon: not a header line
       const name = text.slice(pos, c).trim();
-      const value = text.slice(c + 1, eol).trim();
+      // The value without the space after the colon, cut once (slice then trim made two strings).
+      let from = c + 1;
+      let to = eol;
+      while (from < to && isSpace(text.charCodeAt(from))) from++;
+      while (to > from && isSpace(text.charCodeAt(to - 1))) to--;
+      const value = text.slice(from, to);
       headers.push([name, value]);
-      // Only the names the framing needs are lower-cased, picked out by their length first.
+      // Only the names the framing needs are compared, picked out by their length first, and without a
+      // lower-case copy of each (this runs for every header of every response).
       const n = name.length;
-      if (n !== 14 && n !== 17 && n !== 10 && n !== 16) continue;
-      const lower = name.toLowerCase();
-      if (lower === 'content-length') length = value;
-      else if (lower === 'transfer-encoding') chunked = value.toLowerCase().includes('chunked');
-      else if (lower === 'connection') connection = value.toLowerCase();
-      else if (lower === 'content-encoding' && encoding === undefined) encoding = value.toLowerCase();
+      if (n === 14) {
+        if (sameLower(name, 'content-length')) length = value;
+      } else if (n === 17) {
+        if (sameLower(name, 'transfer-encoding')) chunked = /chunked/i.test(value);
+      } else if (n === 10) {
+        if (sameLower(name, 'connection')) connection = value.toLowerCase();
+      } else if (n === 16 && encoding === undefined && sameLower(name, 'content-encoding'))
+        encoding = value.toLowerCase();
     }
     if (status >= 100 && status < 200 && status !== 101) return true;
-    this.head = { version: m[1], status, statusText: m[3] ?? '', headers, encoding };
-    this.keepAlive = m[1] === 'HTTP/1.1' ? !connection.includes('close') : connection.includes('keep-alive');
+    this.head = { version, status, statusText, headers, encoding };
+    this.keepAlive = version === 'HTTP/1.1' ? !connection.includes('close') : connection.includes('keep-alive');
     if (this.method === 'HEAD' || status === 204 || status === 304 || status === 101) this.framing = 'none';
     else if (chunked) this.framing = 'chunked';
     else if (length !== undefined && !this.ignoreLength && /^\d+$/.test(length)) {
@@ -234,6 +239,42 @@ export class ResponseReader {
       encoding: h.encoding,
     };
   }
+}
+
+/** name.toLowerCase() === lower, for a lower-case ASCII `lower` of the same length, without the copy. */
+function sameLower(name: string, lower: string): boolean {
+  for (let i = 0; i < lower.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c !== lower.charCodeAt(i) && (c < 65 || c > 90 || c + 32 !== lower.charCodeAt(i))) return false;
+  }
+  return true;
+}
+
+/** What String.prototype.trim removes from a latin1 string (a lone CR or LF can sit in a header line). */
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0;
+}
+
+const STATUS_LINE = /^(HTTP\/\d(?:\.\d)?)\s+(\d{3})\s?(.*)$/;
+
+/**
+ * The version, status and reason of the status line text[0, eol). The usual `HTTP/1.1 200 OK` is read
+ * by position (no match array, the version a constant); anything else goes through the regex.
+ */
+function statusLineOf(text: string, eol: number): { version: string; status: number; statusText: string } {
+  if (eol >= 12 && text.startsWith('HTTP/1.1 ') && (eol === 12 || text.charCodeAt(12) === 32)) {
+    const a = text.charCodeAt(9) - 48;
+    const b = text.charCodeAt(10) - 48;
+    const c = text.charCodeAt(11) - 48;
+    const reason = eol > 13 ? text.slice(13, eol) : '';
+    // (a lone CR or LF in the reason fails the regex, as it always did)
+    if (a >= 0 && a <= 9 && b >= 0 && b <= 9 && c >= 0 && c <= 9 && !/[\r\n]/.test(reason))
+      return { version: 'HTTP/1.1', status: a * 100 + b * 10 + c, statusText: reason };
+  }
+  const statusLine = text.slice(0, eol);
+  const m = STATUS_LINE.exec(statusLine);
+  if (!m) throw new Error(`malformed HTTP response status line: ${JSON.stringify(statusLine.slice(0, 80))}`);
+  return { version: m[1]!, status: Number(m[2]), statusText: m[3] ?? '' };
 }
 
 /**

@@ -3,7 +3,7 @@
 // the scan's target (the only host a module may connect to), the per-call timeout, and the handles of
 // what the script opened (connections, clients), all closed when the run ends, however it ends.
 import net from 'node:net';
-import dns from 'node:dns/promises';
+import { dnsPromises } from '../../lazy.ts';
 import { dialTcp, type ConnectGuard } from '../../net/guard.ts';
 import { parseAddress } from '../../net/address.ts';
 
@@ -110,7 +110,7 @@ export class HostEnv {
     if (target === undefined) throw new RefusedError(`connection to ${host} refused: the template has no target`);
     if (asked === target) return;
     if (parseAddress(asked) && !parseAddress(target)) {
-      this.targetAddresses ??= dns
+      this.targetAddresses ??= dnsPromises()
         .lookup(target, { all: true })
         .then((list) => new Set(list.map((a) => normal(a.address))))
         .catch(() => new Set<string>());

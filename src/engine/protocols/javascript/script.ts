@@ -4,7 +4,6 @@
 // - A script that names Export/ExportAs runs as the body of a function; its response is what it
 //   exported (and what it returned), its success whether that is non-empty.
 // - Any other script's response is its completion value and success that value's truthiness.
-import { randomBytes, randomInt } from 'node:crypto';
 import { runScript, ScriptError, type HostFunction } from '../../js/sandbox.ts';
 import { HostEnv, RefusedError, bytesOf, type HostOp } from './host.ts';
 import { PRELUDE, REFUSED_MODULES } from './prelude.ts';
@@ -24,6 +23,7 @@ import { ldapOps } from './modules/ldap.ts';
 import { smbOps } from './modules/smb.ts';
 import { fsOps } from './modules/fs.ts';
 import type { ConnectGuard } from '../../net/guard.ts';
+import { crypto } from '../../lazy.ts';
 
 const OPS: Record<string, HostOp> = {
   ...netOps,
@@ -41,8 +41,8 @@ const OPS: Record<string, HostOp> = {
   ...ldapOps,
   ...smbOps,
   ...fsOps,
-  Rand: (_env, [n]) => randomBytes(Math.max(0, Math.min(Number(n) || 0, 65536))),
-  RandInt: () => randomInt(0, 2 ** 48 - 1),
+  Rand: (_env, [n]) => crypto().randomBytes(Math.max(0, Math.min(Number(n) || 0, 65536))),
+  RandInt: () => crypto().randomInt(0, 2 ** 48 - 1),
   'bytes.Hexdump': (_env, [b]) => hexDump(bytesOf(b)),
 };
 

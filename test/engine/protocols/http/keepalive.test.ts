@@ -2,6 +2,7 @@
 // failures a scanned host can produce: responses split byte by byte, chunked bodies with extensions and
 // trailers, close-delimited bodies, 1xx before the answer, bodies past max-size, a deadline in the
 // middle of a body, and a server that closes idle keep-alive connections.
+import http from 'node:http';
 import net from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { closeKeepAlive, sendKeepAlive } from '../../../../src/engine/protocols/http/keepalive.ts';
@@ -96,7 +97,7 @@ describe('keep-alive HTTP/1.1 client', () => {
     ]);
     expect(b.headers[1]).toEqual(['X-N', '2']);
     expect(s.connections).toBe(1);
-    expect(s.requests[0]).toBe(`GET /a HTTP/1.1\r\nHost: ${new URL(s.url).host}\r\nconnection: keep-alive\r\n\r\n`);
+    expect(s.requests[0]).toBe(`GET /a HTTP/1.1\r\nHost: ${new URL(s.url).host}\r\n\r\n`);
   });
 
   it('decodes chunked bodies with extensions and trailers, split across writes', async () => {
@@ -166,6 +167,122 @@ describe('keep-alive HTTP/1.1 client', () => {
     const closed = await serve(() => undefined);
     await closed.close();
     await expect(sendKeepAlive(get(closed.url), opts)).rejects.toThrow(/ECONNREFUSED/);
+  });
+
+  it('reads status lines and header values as written, whatever their spacing and case', async () => {
+    const answers = [
+      'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok',
+      'HTTP/1.1 404\r\nContent-Length: 0\r\n\r\n',
+      'HTTP/1.1 201  Two  spaces \r\nX-Pad:  \t padded value\t \r\nX-Empty:\r\nContent-Length: 0\r\n\r\n',
+      'HTTP/1.0 200 Old\r\nContent-Length: 1\r\n\r\nx',
+      'HTTP/1.1 2000 Four digits\r\nContent-Length: 0\r\n\r\n',
+      'HTTP/1.1 200 OK\r\nTRANSFER-ENCODING: Chunked\r\nCONNECTION: Close\r\n\r\n2\r\nhi\r\n0\r\n\r\n',
+      'HTTP/1.1 200 OK\r\nContent-length: 3\r\nContent-ENCODING: GZIP\r\n\r\nabc',
+    ];
+    const s = await serve((socket, _rq, n) => socket.write(answers[n - 1]!));
+    const seen = [];
+    for (let i = 0; i < answers.length; i++) {
+      const r = await sendKeepAlive(get(s.url, `/${i}`), opts);
+      seen.push([r.version, r.status, r.statusText, r.headers, r.body.toString('latin1'), r.reusable, r.encoding]);
+    }
+    expect(seen).toEqual([
+      ['HTTP/1.1', 200, 'OK', [['Content-Length', '2']], 'ok', true, undefined],
+      ['HTTP/1.1', 404, '', [['Content-Length', '0']], '', true, undefined],
+      [
+        'HTTP/1.1',
+        201,
+        ' Two  spaces ',
+        [
+          ['X-Pad', 'padded value'],
+          ['X-Empty', ''],
+          ['Content-Length', '0'],
+        ],
+        '',
+        true,
+        undefined,
+      ],
+      ['HTTP/1.0', 200, 'Old', [['Content-Length', '1']], 'x', false, undefined],
+      ['HTTP/1.1', 200, '0 Four digits', [['Content-Length', '0']], '', true, undefined],
+      [
+        'HTTP/1.1',
+        200,
+        'OK',
+        [
+          ['TRANSFER-ENCODING', 'Chunked'],
+          ['CONNECTION', 'Close'],
+        ],
+        'hi',
+        false,
+        undefined,
+      ],
+      [
+        'HTTP/1.1',
+        200,
+        'OK',
+        [
+          ['Content-length', '3'],
+          ['Content-ENCODING', 'GZIP'],
+        ],
+        'abc',
+        true,
+        'gzip',
+      ],
+    ]);
+    // A lone CR in the reason is no status line.
+    const bad = await serve((socket) => socket.write('HTTP/1.1 200 O\rK\r\nContent-Length: 0\r\n\r\n'));
+    await expect(sendKeepAlive(get(bad.url), opts)).rejects.toThrow(/malformed HTTP response status line/);
+  });
+
+  it('writes each request with its own headers, when requests in turn share them, change them or change in place', async () => {
+    const s = await serve((socket) => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n'));
+    const host = new URL(s.url).host;
+    const shared: [string, string][] = [
+      ['Host', host],
+      ['X-A', '1'],
+    ];
+    await sendKeepAlive({ ...get(s.url, '/1'), headers: shared }, opts);
+    await sendKeepAlive({ ...get(s.url, '/2'), headers: shared }, opts);
+    shared[1] = ['X-A', '2']; // the same array, changed in place (as digest auth or a redirect would)
+    await sendKeepAlive({ ...get(s.url, '/3'), headers: shared }, opts);
+    await sendKeepAlive({ ...get(s.url, '/4'), method: 'POST', headers: shared }, opts);
+    await sendKeepAlive({ ...get(s.url, '/5'), method: 'POST', headers: shared, body: 'abc' }, opts);
+    await sendKeepAlive({ ...get(s.url, '/6'), headers: [['Host', host]] }, opts);
+    await sendKeepAlive(
+      {
+        ...get(s.url, '/7'),
+        headers: [
+          ['Host', host],
+          ['Connection', 'keep-alive'],
+        ],
+      },
+      opts,
+    );
+    expect(s.requests).toEqual([
+      `GET /1 HTTP/1.1\r\nHost: ${host}\r\nX-A: 1\r\n\r\n`,
+      `GET /2 HTTP/1.1\r\nHost: ${host}\r\nX-A: 1\r\n\r\n`,
+      `GET /3 HTTP/1.1\r\nHost: ${host}\r\nX-A: 2\r\n\r\n`,
+      `POST /4 HTTP/1.1\r\nHost: ${host}\r\nX-A: 2\r\ncontent-length: 0\r\n\r\n`,
+      `POST /5 HTTP/1.1\r\nHost: ${host}\r\nX-A: 2\r\ncontent-length: 3\r\n\r\nabc`,
+      `GET /6 HTTP/1.1\r\nHost: ${host}\r\n\r\n`,
+      `GET /7 HTTP/1.1\r\nHost: ${host}\r\nConnection: keep-alive\r\n\r\n`,
+    ]);
+  });
+
+  it("keeps one connection to Node's HTTP server for requests in turn, without asking for keep-alive", async () => {
+    let connections = 0;
+    const server = http.createServer((q, res) => res.end(`${q.headers.connection ?? 'none'} ${q.url}`));
+    server.on('connection', () => connections++);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const origin = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+      const bodies = [];
+      for (const p of ['/a', '/b', '/c']) bodies.push((await sendKeepAlive(get(origin, p), opts)).body.toString());
+      expect(bodies).toEqual(['none /a', 'none /b', 'none /c']);
+      expect(connections).toBe(1);
+    } finally {
+      closeKeepAlive();
+      await new Promise((r) => server.close(r));
+    }
   });
 
   it('holds at most 64 connections to one origin and queues the rest', async () => {

@@ -3,7 +3,8 @@
 // peer closes or the timeout passes), their String and Hex forms, SetTimeout (seconds, 5 by default),
 // Close. Also the globals isPortOpen and isUDPPortOpen. Every connection goes through the engine's connect
 // guard to the scan's target only.
-import dgram from 'node:dgram';
+import type dgram from 'node:dgram';
+import { dgram as loadDgram } from '../../../lazy.ts';
 import { Conn } from '../../network/conn.ts';
 import { bounded, bytesOf, HostEnv, portOf, splitAddress, text, type Handle, type HostOp } from '../host.ts';
 
@@ -105,7 +106,7 @@ async function openUdp(env: HostEnv, host: string, port: number): Promise<UdpStr
   const bare = host.replace(/^\[|\]$/g, '');
   // The guard decides on the address itself (a name is resolved and each address checked).
   const address = env.guard ? await env.guard.address(bare, port) : bare;
-  const s = dgram.createSocket(address.includes(':') ? 'udp6' : 'udp4');
+  const s = loadDgram().createSocket(address.includes(':') ? 'udp6' : 'udp4');
   const stream = new UdpStream(s);
   try {
     await bounded(

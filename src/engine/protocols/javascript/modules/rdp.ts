@@ -8,7 +8,7 @@
 // requires (nuclei sends the NTLM message on the bare connection, which servers do not answer), fills
 // the AV-pair names (fingerprintx never does), and CheckRDPEncryption's encryption levels (RC4_*,
 // FIPS140_1) are not probed and always false: telling them needs an MCS connect exchange.
-import tls from 'node:tls';
+import { tls } from '../../../lazy.ts';
 import { bounded, connectTcp, HostEnv, portOf, text, type HostOp } from '../host.ts';
 import { firstAnswer, sendRecv } from './probe.ts';
 
@@ -134,7 +134,7 @@ async function checkAuth(env: HostEnv, host: unknown, port: unknown) {
     const chosen = selected(confirm);
     if (chosen === undefined || (chosen & (PROTOCOL.CredSSP | PROTOCOL.CredSSPWithEarlyUserAuth)) === 0) return none;
     // Network level authentication: TLS (any certificate: this is a probe, not a login), then CredSSP.
-    const secure = tls.connect({ socket, rejectUnauthorized: false, servername: undefined });
+    const secure = tls().connect({ socket, rejectUnauthorized: false, servername: undefined });
     secure.on('error', () => {});
     await bounded(
       new Promise<void>((resolve, reject) => {

@@ -8,10 +8,9 @@
 // As in nuclei, the Go objects keep their field names in the script (response.ServerKex.KexAlgos) while
 // their JSON (Export, to_json) uses zgrab2's names (kex_algorithms, client_to_server_macs ...): the
 // objects handed to the script carry both, the JSON form under `toJSON` data the prelude turns into a method.
-import { createHash } from 'node:crypto';
 import type net from 'node:net';
 import type { Client, ClientChannel, ConnectConfig } from 'ssh2';
-import { lazy } from '../../../lazy.ts';
+import { crypto, lazy } from '../../../lazy.ts';
 import { bounded, connectTcp, HostEnv, portOf, text, type Handle, type HostOp } from '../host.ts';
 
 // Loaded on a template's first SSH call: `vigil scan` starts without it (and ssh2's optional native parts
@@ -100,7 +99,7 @@ function parseKexInit(p: Buffer): Record<string, unknown> {
 function hostKey(raw: Buffer): Record<string, unknown> {
   const out: Record<string, unknown> = {
     raw: raw.toString('base64'),
-    fingerprint_sha256: createHash('sha256').update(raw).digest('hex'),
+    fingerprint_sha256: crypto().createHash('sha256').update(raw).digest('hex'),
   };
   try {
     let at = 0;

@@ -1,8 +1,7 @@
 // NTLMSSP (MS-NLMP) for SMB session setup: the NEGOTIATE message, the server's CHALLENGE (its flags,
 // challenge, version and target info: the names fingerprintx and zgrab2 report), and an NTLMv2
 // AUTHENTICATE. MD4 (the NT hash) comes from js-md4: OpenSSL 3 no longer offers it to Node.
-import { createHmac, randomBytes } from 'node:crypto';
-import { lazy } from '../../../../lazy.ts';
+import { crypto, lazy } from '../../../../lazy.ts';
 
 const md4 = lazy<{ arrayBuffer(m: Uint8Array): ArrayBuffer }>('js-md4');
 
@@ -84,7 +83,7 @@ export function parseChallenge(t: Buffer): Challenge {
 }
 
 const hmacMd5 = (key: Buffer, ...data: Buffer[]) => {
-  const h = createHmac('md5', key);
+  const h = crypto().createHmac('md5', key);
   for (const d of data) h.update(d);
   return h.digest();
 };
@@ -98,7 +97,7 @@ export function authenticateMessage(
 ): { message: Buffer; sessionKey: Buffer } {
   const ntHash = Buffer.from(md4().arrayBuffer(Buffer.from(password, 'utf16le')));
   const ntowf = hmacMd5(ntHash, Buffer.from(user.toUpperCase() + domain, 'utf16le'));
-  const clientChallenge = randomBytes(8);
+  const clientChallenge = crypto().randomBytes(8);
   const time = Buffer.alloc(8);
   time.writeBigUInt64LE((BigInt(Date.now()) + 11_644_473_600_000n) * 10_000n);
   const temp = Buffer.concat([

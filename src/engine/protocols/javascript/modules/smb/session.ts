@@ -2,7 +2,7 @@
 // and 2.1 here: their signing is HMAC-SHA256 over the session key, with no key derivation), NTLMv2
 // session setup wrapped in SPNEGO, then tree connect, and the named-pipe I/O (create, write, read, close)
 // that DCE/RPC runs over. Messages are signed when the server requires it of a non-guest session.
-import { createHmac } from 'node:crypto';
+import { crypto } from '../../../../lazy.ts';
 import { authenticateMessage, negotiateMessage, parseChallenge } from './ntlm.ts';
 import {
   CMD,
@@ -155,6 +155,6 @@ export class Session {
 function sign(msg: Buffer, key: Buffer): Buffer {
   const out = Buffer.from(msg);
   out.fill(0, 48, 64);
-  createHmac('sha256', key).update(out).digest().copy(out, 48, 0, 16);
+  crypto().createHmac('sha256', key).update(out).digest().copy(out, 48, 0, 16);
   return out;
 }
