@@ -627,6 +627,10 @@ export async function insertLogs(
   }
 }
 
+/**
+ * The records as one JSON text. The time travels as milliseconds since the epoch (to_timestamp in SQL):
+ * a Date's ISO text costs the worker about 0.8 us a record to write and PostgreSQL more to read.
+ */
 function logJson(rows: LogRow[]): string {
   return JSON.stringify(
     rows.map((r) => ({
@@ -637,7 +641,7 @@ function logJson(rows: LogRow[]): string {
       e: r.error,
       ev: r.event,
       h: r.vulnHash,
-      at: r.at,
+      at: r.at.getTime(),
     })),
   );
 }
@@ -656,9 +660,9 @@ async function insertLogRows(
   const res = await db.query(
     `INSERT INTO scan_logs (scan_id, team_id, run, target, template_id, matched, severity, error, event, vuln_hash,
        created_at, agent_id, mirror_of)
-     SELECT $1, $2, $3, x.t, x.id, x.m, x.s, x.e, x.ev, x.h, x.at, $5, $6
+     SELECT $1, $2, $3, x.t, x.id, x.m, x.s, x.e, x.ev, x.h, to_timestamp(x.at / 1000.0), $5, $6
      FROM (SELECT 1 FROM scans WHERE id = $1 FOR KEY SHARE) AS live,
-       json_to_recordset($4::json) AS x(t text, id text, m boolean, s text, e text, ev text, h text, at timestamptz)
+       json_to_recordset($4::json) AS x(t text, id text, m boolean, s text, e text, ev text, h text, at float8)
      ON CONFLICT (scan_id, run, target, template_id, mirror_of) WHERE chunk_idx IS NULL DO NOTHING`,
     [scanId, teamId, run, logJson(rows), origin.agentId, origin.mirrorOf],
   );
@@ -685,8 +689,8 @@ async function insertChunkLogRows(
      ), added AS (
        INSERT INTO scan_logs (scan_id, team_id, run, target, template_id, matched, severity, error, event, vuln_hash,
          created_at, chunk_idx)
-       SELECT $1, $2, $3, x.t, x.id, x.m, x.s, x.e, x.ev, x.h, x.at, $5
-       FROM mine, json_to_recordset($4::json) AS x(t text, id text, m boolean, s text, e text, ev text, h text, at timestamptz)
+       SELECT $1, $2, $3, x.t, x.id, x.m, x.s, x.e, x.ev, x.h, to_timestamp(x.at / 1000.0), $5
+       FROM mine, json_to_recordset($4::json) AS x(t text, id text, m boolean, s text, e text, ev text, h text, at float8)
        RETURNING 1
      ), n AS (SELECT count(*) AS n FROM added)
      UPDATE scans SET attempts_done = attempts_done + n.n,

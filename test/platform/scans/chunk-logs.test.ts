@@ -157,6 +157,36 @@ describe.each(dbKinds())('chunk scan-log records on %s', (kind) => {
     expect((await scanRow(id))!.attempts_done).toBe(0);
   });
 
+  it("keeps each record's own time to the millisecond, chunk records and others alike", async () => {
+    const id = await newScan();
+    await store.claimChunk(t.db, id, 0, 0);
+    const at = (iso: string) => ({ at: new Date(iso) });
+    await store.insertLogs(
+      t.db,
+      id,
+      TEAM,
+      0,
+      [
+        { ...attempt('http://a', 't1'), ...at('2026-11-26T12:34:56.789Z') },
+        { ...attempt('http://a', 't2'), ...at('1999-12-31T23:59:59.001Z') },
+      ],
+      store.NO_AGENT,
+      { idx: 0, attempt: 1 },
+    );
+    await store.insertLogs(t.db, id, TEAM, 0, [
+      { ...attempt('', 'headless'), ...at('2030-01-02T03:04:05.006Z'), notice: true },
+      { ...attempt('http://imported', 't1'), ...at('2026-11-26T00:00:00.999Z') },
+    ]);
+    const read: string[] = [];
+    for await (const batch of readLogs(t.db, id, { level: 'all_logs' })) for (const r of batch) read.push(r.timestamp);
+    expect(read.sort()).toEqual([
+      '1999-12-31T23:59:59.001Z',
+      '2026-11-26T00:00:00.999Z',
+      '2026-11-26T12:34:56.789Z',
+      '2030-01-02T03:04:05.006Z',
+    ]);
+  });
+
   it('deletes the scan log with its scan, and stores nothing for a scan that is gone', async () => {
     const id = await newScan();
     await store.claimChunk(t.db, id, 0, 0);
