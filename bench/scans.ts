@@ -21,6 +21,8 @@ import { SCAN_CHUNK_JOB } from '../src/platform/scans/dispatch.ts';
 import { parseTemplate } from '../src/engine/template/parse.ts';
 import { runScan, closeClients } from '../src/engine/runner.ts';
 import { figures } from './figures.ts';
+import { cpuMs, loadAverage } from './cpu.ts';
+import { readFileSync } from 'node:fs';
 
 const TARGETS = Number(process.env.BENCH_TARGETS ?? 1000);
 const TEMPLATES = Number(process.env.BENCH_TEMPLATES ?? 50);
@@ -40,10 +42,49 @@ const s = http.createServer({ keepAliveTimeout: 30000 }, (req, res) => { res.set
 s.listen(0, '127.0.0.1', () => process.send(s.address().port));
 `;
 
-async function startServer(): Promise<{ url: string; stop(): void }> {
+async function startServer(): Promise<{ url: string; pid: number; stop(): void }> {
   const child = fork('-e', [SERVER], { execArgv: ['-e', SERVER], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const port = await new Promise<number>((resolve) => child.once('message', (m) => resolve(Number(m))));
-  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill() };
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => child.kill() };
+}
+
+/** User + system CPU ms of a process of this machine (every thread), from /proc; 0 when unreadable. */
+function procCpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10; // clock ticks of 1/100 s
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * CPU of each side of a run: this process (engine, worker, API), the target server, and the PostgreSQL
+ * backends serving this database (read from /proc, so only when the server runs on this machine). A
+ * backend that started during the run counts whole; one that ended during it is not counted.
+ */
+interface SideCpu {
+  bench: number;
+  target: number;
+  pg: Map<number, number>;
+}
+
+async function sideCpu(db: Db, targetPid: number): Promise<SideCpu> {
+  const pg = new Map<number, number>();
+  if (db.kind === 'postgres') {
+    const { rows } = await db.query<{ pid: number }>(
+      'SELECT pid FROM pg_stat_activity WHERE datname = current_database()',
+    );
+    for (const r of rows) pg.set(r.pid, procCpuMs(r.pid));
+  }
+  return { bench: cpuMs(), target: procCpuMs(targetPid), pg };
+}
+
+function cpuSpent(a: SideCpu, b: SideCpu): { bench: number; target: number; pg: number } {
+  let pg = 0;
+  for (const [pid, ms] of b.pg) pg += ms - (a.pg.get(pid) ?? 0);
+  return { bench: (b.bench - a.bench) / 1000, target: (b.target - a.target) / 1000, pg: pg / 1000 };
 }
 
 /** One request each; one template in ten matches, so findings are stored too. */
@@ -125,7 +166,17 @@ async function platformRun(
       const logs = await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM scan_logs WHERE scan_id = $1', [
         id,
       ]);
-      return { rate: logs.rows[0]!.n / secs, results: s.total_result };
+      // Where the wall time went: before the first chunk started, chunks running, after the last ended.
+      const t = await ctx.db.query<{ before: number; running: number; after: number }>(
+        `SELECT extract(epoch FROM min(c.started_at) - s.created_at)::float8 AS before,
+                extract(epoch FROM max(c.finished_at) - min(c.started_at))::float8 AS running,
+                extract(epoch FROM clock_timestamp() - max(c.finished_at))::float8 AS after
+         FROM scans s JOIN scan_chunks c ON c.scan_id = s.id WHERE s.id = $1 GROUP BY s.created_at`,
+        [id],
+      );
+      const tl = t.rows[0]!;
+      const phases = `first chunk after ${tl.before.toFixed(2)} s, chunks ${tl.running.toFixed(2)} s, seen finished ${tl.after.toFixed(2)} s after`;
+      return { rate: logs.rows[0]!.n / secs, results: s.total_result, phases };
     }
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -266,8 +317,18 @@ async function main(): Promise<void> {
     const eng: number[] = [];
     const plat: number[] = [];
     for (let r = 0; r < Number(process.env.BENCH_ROUNDS ?? 2); r++) {
+      const c0 = await sideCpu(store.db, server.pid);
       const e = await engineRun(targets, texts);
+      const c1 = await sideCpu(store.db, server.pid);
       const p = await platformRun(ctx, app, key, targets, texts);
+      const c2 = await sideCpu(store.db, server.pid);
+      const ec = cpuSpent(c0, c1);
+      const pc = cpuSpent(c1, c2);
+      const f = (x: number) => x.toFixed(2);
+      console.log(
+        `round ${r + 1} (load ${loadAverage()}): engine ${e.rate.toFixed(0)} attempts/s, CPU s bench ${f(ec.bench)} target ${f(ec.target)} PostgreSQL ${f(ec.pg)}; ` +
+          `platform ${p.rate.toFixed(0)} attempts/s, CPU s bench ${f(pc.bench)} target ${f(pc.target)} PostgreSQL ${f(pc.pg)}; ${p.phases}`,
+      );
       if (p.results !== e.results)
         console.log(`warning: platform stored ${p.results} findings, engine reported ${e.results}`);
       eng.push(e.rate);

@@ -98,7 +98,7 @@ async function runLeased(
   if (proxyNotice) secrets = undefined;
 
   const guard = guardChunk(ctx, { scanId, run, lease, signal: opts.signal, pollMs: opts.pollMs });
-  const sink = resultSink(ctx, { scanId, teamId: scan.team_id, run, idx });
+  const sink = resultSink(ctx, { scanId, teamId: scan.team_id, run, idx, attempt: chunk.attempts });
   if (proxyNotice && idx === 0) {
     sink.log({
       target: chunk.targets[0] ?? '',
@@ -153,7 +153,7 @@ async function runLeased(
   if (opts.signal?.aborted)
     throw new Error(`chunk ${idx} of scan ${scanId} interrupted: ${String(opts.signal.reason ?? 'shutdown')}`);
   await sink.finish();
-  await store.finishChunk(ctx.db, scanId, run, idx);
+  await store.finishChunk(ctx.db, scanId, run, idx, chunk.attempts);
   // A retest scan that just finished settles its finding's status (a no-op for other scans).
   await settleRetest(ctx.db, scanId);
   return 'done';

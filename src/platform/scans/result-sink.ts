@@ -28,9 +28,10 @@ export interface ResultSink extends EngineCallbacks {
 
 export function resultSink(
   ctx: Pick<AppContext, 'db'>,
-  a: { scanId: string; teamId: string; run: number; idx: number },
+  a: { scanId: string; teamId: string; run: number; idx: number; attempt: number },
 ): ResultSink {
   const { scanId, run, idx } = a;
+  const chunk: store.ChunkAttempt = { idx, attempt: a.attempt };
   let findings: FindingRow[] = [];
   let logs: store.LogRow[] = [];
   // First finding per template and host: a matched log record carries its hash and event text.
@@ -51,7 +52,7 @@ export function resultSink(
           // console's "Findings" and the API's total_result agree during a long chunk.
           await store.addResultCounts(ctx.db, scanId, added);
         }
-        if (l.length) await store.insertLogs(ctx.db, scanId, a.teamId, run, l);
+        if (l.length) await store.insertLogs(ctx.db, scanId, a.teamId, run, l, store.NO_AGENT, chunk);
       })
       .catch((err) => {
         writeError ??= err;
