@@ -173,6 +173,21 @@ export function facetIndexVersion(db: Db): string | undefined {
 }
 
 /**
+ * The copy when it is switched on and loaded at `version` (the counter the caller read, if any); else
+ * undefined, with a reload started (at most one every few seconds) for the searches after this one.
+ */
+function currentCopy(db: Db, version: number | undefined): { s: IndexState; index: FacetIndex } | undefined {
+  if (!facetIndexOn()) return undefined;
+  const s = stateOf(db);
+  const index = s.index;
+  if (!index || (version !== undefined && String(version) !== index.version)) {
+    reload(db, s);
+    return undefined;
+  }
+  return { s, index };
+}
+
+/**
  * Facet counts of the templates matching `source` (FROM list and WHERE clause over $1..$n of `values`),
  * from the copy; undefined when it cannot answer (no copy yet, another table version, switched off): then
  * the caller counts in the database. `version`: the counter already read by the caller, if any.
@@ -184,13 +199,9 @@ export async function countFromIndex(
   size: number,
   version: number | undefined,
 ): Promise<FacetCounts | undefined> {
-  if (!facetIndexOn()) return undefined;
-  const s = stateOf(db);
-  const index = s.index;
-  if (!index || (version !== undefined && String(version) !== index.version)) {
-    reload(db, s);
-    return undefined;
-  }
+  const copy = currentCopy(db, version);
+  if (!copy) return undefined;
+  const { s, index } = copy;
   const row = await matchKeys(db, source, values);
   if (row.version !== index.version) {
     reload(db, s);
@@ -214,13 +225,9 @@ export async function countScopeFromIndex(
   size: number,
   version: number | undefined,
 ): Promise<FacetCounts | undefined> {
-  if (!facetIndexOn()) return undefined;
-  const s = stateOf(db);
-  const index = s.index;
-  if (!index || (version !== undefined && String(version) !== index.version)) {
-    reload(db, s);
-    return undefined;
-  }
+  const copy = currentCopy(db, version);
+  if (!copy) return undefined;
+  const { s, index } = copy;
   const clock = await tableClock(db);
   if (clock.version !== index.version) {
     reload(db, s);
@@ -288,13 +295,9 @@ export async function countFilteredFromIndex(
   size: number,
   version: number | undefined,
 ): Promise<FacetCounts | undefined> {
-  if (!facetIndexOn()) return undefined;
-  const s = stateOf(db);
-  const index = s.index;
-  if (!index || (version !== undefined && String(version) !== index.version)) {
-    reload(db, s);
-    return undefined;
-  }
+  const copy = currentCopy(db, version);
+  if (!copy) return undefined;
+  const { s, index } = copy;
   const tests: { test: (row: number) => boolean; negate: boolean }[] = [];
   for (const f of filters) {
     const test = filterTest(index, f);
