@@ -198,6 +198,16 @@ interface AxeViolation {
 /** axe-core on the page as it is: the serious and critical violations, one line each. */
 export async function axeViolations(p: Page): Promise<string[]> {
   if (!(await p.evaluate(() => 'axe' in window))) await p.evaluate(AXE_SOURCE);
+  // A dialog or menu still fading in has its text at part opacity, which axe reports as low contrast: on a
+  // busy machine the check could run mid-transition. Let the transitions that will end (not spinners) end.
+  await p.evaluate(async () => {
+    for (let frame = 0; frame < 2; frame++) await new Promise((r) => requestAnimationFrame(r));
+    const ending = document
+      .getAnimations()
+      .filter((a) => a.effect?.getComputedTiming().endTime !== Infinity)
+      .map((a) => a.finished.catch(() => undefined));
+    await Promise.race([Promise.all(ending), new Promise((r) => setTimeout(r, 5000))]);
+  });
   const violations = await p.evaluate(async () => {
     const r = await (
       window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: AxeViolation[] }> } }
