@@ -23,6 +23,14 @@ function stringProblem(s: string): string | undefined {
   return undefined;
 }
 
+/** Throws the 400 for a string value at `at` with a problem, or longer than maxString (when given). */
+function checkString(v: string, at: string, maxString: number | undefined): void {
+  const why = stringProblem(v);
+  if (why) throw badRequest(`${at || 'value'} ${why}`, at || undefined);
+  if (maxString !== undefined && v.length > maxString)
+    throw badRequest(`${at || 'value'} is longer than ${maxString} characters`, at || undefined);
+}
+
 function walk(value: unknown, where: string, maxString: number | undefined): void {
   // Iterative, so a deep value cannot exhaust the stack here either.
   const stack: [unknown, string][] = [[value, where]];
@@ -30,10 +38,7 @@ function walk(value: unknown, where: string, maxString: number | undefined): voi
   while (stack.length > 0) {
     const [v, at] = stack.pop()!;
     if (typeof v === 'string') {
-      const why = stringProblem(v);
-      if (why) throw badRequest(`${at || 'value'} ${why}`, at || undefined);
-      if (maxString !== undefined && v.length > maxString)
-        throw badRequest(`${at || 'value'} is longer than ${maxString} characters`, at || undefined);
+      checkString(v, at, maxString);
     } else if (typeof v === 'number') {
       if (!Number.isFinite(v) || Math.abs(v) > Number.MAX_SAFE_INTEGER)
         throw badRequest(`${at || 'value'} is out of range`, at || undefined);
@@ -67,14 +72,7 @@ function walkParams(value: unknown, maxString: number): void {
     const why = stringProblem(k);
     if (why) throw badRequest(`a field name ${why}`, undefined);
   }
-  for (let i = keys.length - 1; i >= 0; i--) {
-    const k = keys[i]!;
-    const v = values[k] as string;
-    const why = stringProblem(v);
-    if (why) throw badRequest(`${k || 'value'} ${why}`, k || undefined);
-    if (v.length > maxString)
-      throw badRequest(`${k || 'value'} is longer than ${maxString} characters`, k || undefined);
-  }
+  for (let i = keys.length - 1; i >= 0; i--) checkString(values[keys[i]!] as string, keys[i]!, maxString);
 }
 
 function isPlainObject(v: object): boolean {
