@@ -577,6 +577,13 @@ export function isNoticeRecord(error: string | null | undefined): boolean {
   return !!error && NOTICE_PREFIXES.some((p) => error.startsWith(p));
 }
 
+/**
+ * The SET list adding `n` finished attempts to a scan (an SQL expression): progress follows them, held below
+ * 100 until the last chunk is done (finishChunk).
+ */
+const advanceBy = (n: string) => `attempts_done = attempts_done + ${n},
+  progress = GREATEST(progress, LEAST(99, ((attempts_done + ${n}) * 100) / GREATEST(total_scan, 1)))`;
+
 /** The worker chunk attempt a batch of scan-log records comes from (see insertLogs). */
 export interface ChunkAttempt {
   idx: number;
@@ -619,8 +626,7 @@ export async function insertLogs(
     // below 100 until the last chunk is done.
     if (added) {
       await db.query(
-        `UPDATE scans SET attempts_done = attempts_done + $3,
-           progress = GREATEST(progress, LEAST(99, ((attempts_done + $3) * 100) / GREATEST(total_scan, 1)))
+        `UPDATE scans SET ${advanceBy('$3')}
          WHERE id = $1 AND rescan_count = $2 AND status IN ('queued', 'starting', 'running')`,
         [scanId, run, added],
       );
@@ -694,8 +700,7 @@ async function insertChunkLogRows(
        FROM mine, json_to_recordset($4::json) AS x(t text, id text, m boolean, s text, e text, ev text, h text, at float8)
        RETURNING 1
      ), n AS (SELECT count(*) AS n FROM added)
-     UPDATE scans SET attempts_done = attempts_done + n.n,
-       progress = GREATEST(progress, LEAST(99, ((attempts_done + n.n) * 100) / GREATEST(total_scan, 1)))
+     UPDATE scans SET ${advanceBy('n.n')}
      FROM n
      WHERE id = $1 AND rescan_count = $3 AND status IN ('queued', 'starting', 'running') AND n.n > 0`,
     [scanId, teamId, run, logJson(rows), chunk.idx, chunk.attempt],
