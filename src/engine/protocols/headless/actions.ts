@@ -110,16 +110,18 @@ async function screenshot(env: ActionEnv, a: Action, out: ActionData): Promise<v
     to = `screenshot-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
     if (a.name) out[a.name] = to;
   }
+  // The path is checked before the page is captured: a refused path fails the same way whatever state
+  // the page is in (a capture can itself fail while the page is still busy).
+  const file = env.screenshotDir ? screenshotFile(env.screenshotDir, to) : undefined;
+  if (file && existsSync(file)) throw new Error(`failed to write screenshot, file ${file} already exists`);
   const png = await env.page.screenshot({
     fullPage: env.arg(a, 'fullpage') === 'true',
     type: 'png',
     timeout: within(env, 10_000),
   });
-  if (!env.screenshotDir) return;
-  const file = screenshotFile(env.screenshotDir, to);
+  if (!file) return;
   if (env.arg(a, 'mkdir') === 'true') mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  if (existsSync(file)) throw new Error(`failed to write screenshot, file ${file} already exists`);
-  writeFileSync(file, png, { mode: 0o640 });
+  writeFileSync(file, png, { mode: 0o640, flag: 'wx' });
 }
 
 async function waitDialog(env: ActionEnv, a: Action, out: ActionData): Promise<void> {
