@@ -120,6 +120,42 @@ describe('the deny list holds for the editor run', () => {
   });
 });
 
+describe("the team's exclusions hold for the editor run", () => {
+  it('an excluded target or template id is a 400 naming the rule, and nothing is sent; without the rule it runs', async () => {
+    const exclude = (values: string[], exclude_type: string) =>
+      t.request({ method: 'POST', url: '/v1/scans/config/exclude', payload: { values, exclude_type } });
+    expect((await exclude(['127.0.0.1'], 'scan_target')).statusCode).toBe(200);
+    const seen = site.requests.length;
+    let res = await run(REACH(['{{BaseURL}}/']), site.url);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().param).toBe('target');
+    expect(res.json().message).toMatch(/excluded by the team's exclusions/);
+    // The same host in another spelling is still the excluded host.
+    res = await run(REACH(['{{BaseURL}}/']), `127.0.0.1:${site.port}`);
+    expect(res.statusCode).toBe(400);
+    expect(site.requests.length).toBe(seen);
+
+    const rules = (await t.request({ method: 'GET', url: '/v1/scans/config/exclude' })).json().data as { id: number }[];
+    const del = await t.request({
+      method: 'DELETE',
+      url: '/v1/scans/config/exclude',
+      payload: { ids: rules.map((r) => r.id) },
+    });
+    expect(del.statusCode).toBe(200);
+    expect((await exclude(['reach'], 'template')).statusCode).toBe(200);
+    res = await run(REACH(['{{BaseURL}}/']), site.url);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().param).toBe('template');
+    expect(site.requests.length).toBe(seen);
+
+    const left = (await t.request({ method: 'GET', url: '/v1/scans/config/exclude' })).json().data as { id: number }[];
+    await t.request({ method: 'DELETE', url: '/v1/scans/config/exclude', payload: { ids: left.map((r) => r.id) } });
+    res = await run(REACH(['{{BaseURL}}/']), site.url);
+    expect(res.statusCode).toBe(200);
+    expect(site.requests.length).toBeGreaterThan(seen);
+  });
+});
+
 describe('who may run, and what never shows', () => {
   it('members, viewers and guests may not run a template (403, nothing sent)', async () => {
     for (const role of ['MEMBER', 'VIEWER', 'GUEST']) {

@@ -75,7 +75,7 @@ export async function deleteExcludes(ctx: AppContext, teamId: string, ids: numbe
 
 /** The exclusions a scan applies when it plans a run: target patterns and template ids or paths. */
 export async function scanExclusions(
-  ctx: AppContext,
+  ctx: Pick<AppContext, 'db'>,
   teamId: string,
   scanId: string | undefined,
 ): Promise<{ targets: string[]; templates: string[] }> {

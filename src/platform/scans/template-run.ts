@@ -23,7 +23,8 @@ import { checkTemplate, type LocatedIssue } from '../templates/service.ts';
 import { templateCertificates } from '../templates/signing.ts';
 import { teamAllowsUnsigned } from '../auth/store.ts';
 import { defaultEngineOptions } from './apply-configs.ts';
-import { checkTarget } from './targets.ts';
+import { checkTarget, scopeFilter } from './targets.ts';
+import { scanExclusions, templateExcluded } from './scan-settings.ts';
 import { allWorkerSecretValues } from './worker-secrets.ts';
 
 export const RUN_LIMITS = {
@@ -205,6 +206,20 @@ export async function runTemplateOnce(
   const parsed = parseTemplate(body.template, 'editor.yaml', {});
   const t = parsed.template;
   if (!t) throw new InvalidTemplate(check.errors.length ? check.errors : [{ message: 'invalid template', field: '' }]);
+  // The team's exclusions (/v1/scans/config/exclude) hold here as in every scan: a target the team keeps
+  // out of its scans is not run against from the editor either, nor an excluded template id.
+  const rules = await scanExclusions(ctx, teamId, undefined);
+  const scope = scopeFilter(rules.targets.map((value) => ({ value, param: 'exclusions' })));
+  if (!scope(target))
+    throw badRequest(
+      `target "${target}" is excluded by the team's exclusions (/v1/scans/config/exclude); runs and scans of it are refused`,
+      'target',
+    );
+  if (templateExcluded({ templateId: t.id, uri: t.id }, rules.templates))
+    throw badRequest(
+      `template "${t.id}" is excluded by the team's exclusions (/v1/scans/config/exclude); runs and scans of it are refused`,
+      'template',
+    );
   const refused = signatureRefusal(t, {
     trustedCertificates: templateCertificates(),
     allowUnsigned: await teamAllowsUnsigned(ctx.db, teamId),
