@@ -1,6 +1,6 @@
 // CPU-time helpers for benchmarks. On a shared machine wall time depends on the neighbours; CPU time
 // (user + system) does not, so the benches print both.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 
 /** User + system CPU of this process so far, in ms (every thread: main, GC, JIT compiler). */
@@ -28,6 +28,27 @@ export function mainThreadSched(): { onCpu: number; waiting: number } | undefine
   try {
     const [onCpu, waiting] = readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ').map(Number);
     return { onCpu: onCpu! / 1e6, waiting: waiting! / 1e6 };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU ms of this process's threads other than the main one (Linux; undefined elsewhere): V8's workers
+ * (optimising compiler, GC helpers) and libuv's pool. Those compete with the main thread for the cores.
+ */
+export function otherThreadsCpuMs(): number | undefined {
+  try {
+    let ms = 0;
+    for (const tid of readdirSync('/proc/self/task')) {
+      if (Number(tid) === process.pid) continue;
+      try {
+        ms += Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+      } catch {
+        // the thread ended
+      }
+    }
+    return ms;
   } catch {
     return undefined;
   }

@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PerformanceObserver } from 'node:perf_hooks';
 import pino from 'pino';
 import pg from 'pg';
 import { Pool } from 'undici';
@@ -23,7 +24,7 @@ import { lookupJson } from '../src/platform/intel/service.ts';
 import * as store from '../src/platform/intel/store.ts';
 import { importCatalogue } from '../src/platform/templates/catalogue.ts';
 import { figures, skipWithoutShared } from './figures.ts';
-import { mainThreadSched } from './cpu.ts';
+import { mainThreadSched, otherThreadsCpuMs } from './cpu.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const shared = path.resolve(root, '../shared');
@@ -175,19 +176,34 @@ const N = 500;
 // for one (Linux), so the slow requests can be told apart: slow code, or a busy machine.
 const serialSched: { onCpu: number; waiting: number }[] = [];
 const serial: number[] = [];
+const serialAt: number[] = [];
 let serialCpu = 0;
+// What else ran meanwhile: GC pauses (PerformanceObserver, read after the run) and the CPU of V8's other
+// threads (the optimising compiler, GC helpers), read only before and after the 500.
+const gcPauses: { start: number; ms: number }[] = [];
+const gcSeen = new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) gcPauses.push({ start: e.startTime, ms: e.duration });
+});
+gcSeen.observe({ entryTypes: ['gc'] });
+const othersBefore = otherThreadsCpuMs();
 for (let i = 0; i < N; i++) {
   const before = mainThreadSched();
   const cpu = process.cpuUsage();
   const s = performance.now();
   await get(`/v2/vulnerability/${pick(i)}`);
   serial.push(performance.now() - s);
+  serialAt.push(s);
   const used = process.cpuUsage(cpu);
   serialCpu += used.user + used.system;
   const after = mainThreadSched();
   if (before && after) serialSched.push({ onCpu: after.onCpu - before.onCpu, waiting: after.waiting - before.waiting });
 }
 cpuPer.set(serial, serialCpu / 1000 / N);
+const othersAfter = otherThreadsCpuMs();
+await new Promise((r) => setImmediate(r)); // the observer's last entries
+gcSeen.disconnect();
+const serialEnd = serialAt[N - 1]! + serial[N - 1]!;
+const windowGcs = gcPauses.filter((g) => g.start >= serialAt[0]! && g.start < serialEnd);
 // Parts of one lookup, measured in this process one at a time.
 const health = await timeEach(N, () => get('/healthz', false)); // HTTP + one trivial query, no auth
 const small = await timeEach(N, (i) => get(`/v2/vulnerability/${pick(i)}?fields=cve_id`)); // no big body
@@ -246,6 +262,25 @@ if (serialSched.length === N) {
   const sum = (f: (r: (typeof slowest)[number]) => number) => slowest.reduce((a, r) => a + f(r), 0) / slowest.length;
   console.log(
     `  the slowest 5%: ${f(sum((r) => r.ms))} ms each on average, of which the main thread ran ${f(sum((r) => r.onCpu))} ms and waited for a core ${f(sum((r) => r.waiting))} ms`,
+  );
+}
+{
+  // A request overlapped a GC pause when the pause began within it.
+  const slowIdx = serial
+    .map((ms, i) => ({ ms, i }))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, Math.ceil(N * 0.05));
+  const hit = slowIdx.filter(({ i }) =>
+    windowGcs.some((g) => g.start >= serialAt[i]! && g.start < serialAt[i]! + serial[i]!),
+  ).length;
+  const gcMs = windowGcs.reduce((a, g) => a + g.ms, 0);
+  const longest = windowGcs.reduce((a, g) => Math.max(a, g.ms), 0);
+  const others =
+    othersBefore !== undefined && othersAfter !== undefined
+      ? `V8's other threads (compiler, GC helpers) ran ${f(othersAfter - othersBefore)} ms; `
+      : '';
+  console.log(
+    `  meanwhile: ${others}${windowGcs.length} GC pauses, ${f(gcMs)} ms in all (longest ${f(longest)} ms); ${hit} of the slowest 5% had one begin within them`,
   );
 }
 console.log('  parts, one at a time:');

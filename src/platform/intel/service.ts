@@ -44,10 +44,15 @@ export function present(row: store.StoredVuln, fields: string[] | undefined, now
  * fields were checked against the Vulnerability schema when computed (test/platform/intel).
  */
 export function lookupJson(row: store.StoredVuln, now: number): string {
-  const days = age(row, now);
-  const extra = `"created_at":"${iso(row.created_at)}","updated_at":"${iso(row.updated_at)}"${days === undefined ? '' : `,"age_in_days":${days}`}`;
+  const extra = readTimeFields(row, now);
   const body = row.doc;
   return body.length > 2 ? `${body.slice(0, -1)},${extra}}` : `{${extra}}`;
+}
+
+/** The read-time fields as JSON members (ASCII only), without braces. */
+function readTimeFields(row: store.StoredVuln, now: number): string {
+  const days = age(row, now);
+  return `"created_at":"${iso(row.created_at)}","updated_at":"${iso(row.updated_at)}"${days === undefined ? '' : `,"age_in_days":${days}`}`;
 }
 
 /**
@@ -97,12 +102,30 @@ function ageSpan(row: store.StoredVuln, now: number): { from: number; until: num
 export function lookupAnswer(row: store.StoredVuln, now: number): Buffer {
   const kept = answers.get(row);
   if (kept && kept.from <= now && now < kept.until) return kept.bytes;
-  const text = `{"data":${lookupJson(row, now)}}`;
-  // A memory of its own: Buffer.from would cut a small answer from Node's shared 8 kB pool, and keeping it
-  // would keep the whole slab.
-  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
-  bytes.write(text);
+  const bytes = answerBytes(row, now);
   answers.set(row, { bytes, ...ageSpan(row, now) });
+  return bytes;
+}
+
+const HEAD = '{"data":';
+/**
+ * The bytes of `{"data":${lookupJson(row, now)}}`, written piece by piece: the record's text is encoded once,
+ * straight into the answer, and its last `}` overwritten by the read-time fields. Building the text first
+ * (a concatenation, flattened into a copy of the record's size, then encoded) cost a first read two
+ * record-sized allocations on the JavaScript heap (docs/performance.md, "on a slower machine").
+ * A memory of its own: Buffer.from would cut a small answer from Node's shared 8 kB pool, and keeping it
+ * would keep the whole slab.
+ */
+function answerBytes(row: store.StoredVuln, now: number): Buffer {
+  const doc = row.doc;
+  const tail = `${doc.length > 2 ? ',' : '{'}${readTimeFields(row, now)}}}`;
+  // Without members ("{}" or shorter) the record's text is replaced, as lookupJson does.
+  const docBytes = doc.length > 2 ? Buffer.byteLength(doc) - 1 : 0; // its text up to the closing '}' (ASCII)
+  const bytes = Buffer.allocUnsafeSlow(HEAD.length + docBytes + tail.length);
+  bytes.write(HEAD, 0, 'latin1');
+  let at = HEAD.length;
+  if (docBytes) at += bytes.write(doc, at, 'utf8') - 1;
+  bytes.write(tail, at, 'latin1');
   return bytes;
 }
 

@@ -74,4 +74,23 @@ describe('lookupAnswer', () => {
     expect(bytes.equals(expected(after, now))).toBe(true);
     expect(JSON.parse(bytes.toString('utf8')).data.cvss_score).toBe(5);
   });
+
+  it('is the UTF-8 of lookupJson for records of any shape: empty, multi-byte text at the end, a big one', () => {
+    const now = published + 7 * DAY;
+    const docs = [
+      '{}',
+      '{"a":1}',
+      '{"name":"\u00e9\u2603\ud83d\ude00"}',
+      '{"name":"x\u00e9"}',
+      `{"template":"${'\u2603 id: x\\n'.repeat(50_000)}"}`,
+    ];
+    for (const doc of docs) {
+      for (const over of [{}, { cve_created_at: null }]) {
+        const r = row({ doc, ...over });
+        const bytes = lookupAnswer(r, now);
+        expect(bytes.equals(expected(r, now))).toBe(true);
+        expect(bytes.buffer.byteLength).toBe(bytes.length);
+      }
+    }
+  });
 });
