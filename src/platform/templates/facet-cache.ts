@@ -76,10 +76,10 @@ export async function cachedFacets<T>(db: Db, key: string, version: number, comp
 }
 
 /**
- * A result page (records) for key at this version, or compute(). The page is shared by the callers that
- * get it from here: it must not be changed.
+ * A result page (records, or their JSON texts) for key at this version, or compute(). The page is shared by
+ * the callers that get it from here: it must not be changed.
  */
-export async function cachedPage<T extends Record<string, unknown>[]>(
+export async function cachedPage<T extends (Record<string, unknown> | string)[]>(
   db: Db,
   key: string,
   version: number,
@@ -89,9 +89,12 @@ export async function cachedPage<T extends Record<string, unknown>[]>(
 }
 
 /** About how much a page holds: its strings' lengths (template sources dominate) plus a little per value. */
-function pageSize(rows: Record<string, unknown>[]): number {
+function pageSize(rows: (Record<string, unknown> | string)[]): number {
   let n = 0;
-  for (const r of rows)
-    for (const v of Object.values(r)) n += typeof v === 'string' ? v.length : Array.isArray(v) ? 16 * v.length : 16;
+  for (const r of rows) {
+    if (typeof r === 'string') n += r.length;
+    else
+      for (const v of Object.values(r)) n += typeof v === 'string' ? v.length : Array.isArray(v) ? 16 * v.length : 16;
+  }
   return n;
 }
