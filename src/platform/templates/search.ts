@@ -185,10 +185,16 @@ function planSearch(teamId: string, params: SearchParams): SearchPlan {
   const condSql = where.join(' AND ');
   const whereValues = [...p.values];
 
-  // Ranking and highlighting use any of the words.
-  const rowsFrom = tsqueries.length
+  // Ranking and highlighting use any of the words. Highlighting also any part of any word as a prefix of
+  // weight A (id and name) and of weight C (description): see headlineSelect's skip.
+  let rowsFrom = tsqueries.length
     ? `, to_tsquery('simple', ${p.add(tsqueries.map((t) => `(${t})`).join(' | '))}) AS rq`
     : '';
+  if (rowsFrom && params.highlight) {
+    const parts = tsqueries.flatMap((t) => t.split(' & '));
+    const any = (weight: string) => p.add(parts.map((part) => `${part}${weight}`).join(' | '));
+    rowsFrom += `, to_tsquery('simple', ${any('A')}) AS hq_a, to_tsquery('simple', ${any('C')}) AS hq_c`;
+  }
   const rank = rowsFrom ? 'ts_rank(search, rq)' : undefined;
   const order = sortSql(params.sort_asc, params.sort_desc, rank);
   return {
@@ -210,17 +216,24 @@ function planSearch(teamId: string, params: SearchParams): SearchPlan {
   };
 }
 
-/** The highlighted name and description (ts_headline) of the page's rows, when highlighting marks words. */
-function headlineSelect(plan: SearchPlan, name: boolean, description: boolean): string[] {
+/**
+ * The highlighted name and description (ts_headline) of the page's rows, when highlighting marks words.
+ * `skip`: where no word of the query is in the text, the text itself (ts_headline's answer then, without
+ * parsing it): the search document says so, name's words being among its A lexemes (id and name) and
+ * description's its C lexemes (see searchText in store.ts). The tsqueries hq_a and hq_c (any word part,
+ * of that weight) are in FROM (planSearch).
+ */
+function headlineSelect(plan: SearchPlan, name: boolean, description: boolean, skip = false): string[] {
   if (!plan.highlight || !plan.marked) return [];
   const opts = `'${HEADLINE_OPTIONS}'`;
+  const headline = (col: string, weight: 'a' | 'c') => {
+    const hl = `ts_headline('simple', ${withoutMarksSql(col)}, rq, ${opts})`;
+    return skip ? `CASE WHEN search @@ hq_${weight} THEN ${hl} ELSE ${withoutMarksSql(col)} END` : hl;
+  };
   const out: string[] = [];
-  if (name) out.push(`ts_headline('simple', ${withoutMarksSql('name')}, rq, ${opts}) AS hl_name`);
-  if (description) {
-    out.push(
-      `CASE WHEN description IS NULL THEN NULL ELSE ts_headline('simple', ${withoutMarksSql('description')}, rq, ${opts}) END AS hl_description`,
-    );
-  }
+  if (name) out.push(`${headline('name', 'a')} AS hl_name`);
+  if (description)
+    out.push(`CASE WHEN description IS NULL THEN NULL ELSE ${headline('description', 'c')} END AS hl_description`);
   return out;
 }
 
@@ -268,7 +281,7 @@ async function storedRecordsPage(db: Db, plan: SearchPlan): Promise<string[] | n
   const select = ['(SELECT record_json FROM template_records r WHERE r.template_pk = templates.pk) AS record_json'];
   if (highlight)
     select.push('(SELECT record_spans FROM template_records r WHERE r.template_pk = templates.pk) AS record_spans');
-  select.push(...headlineSelect(plan, true, true));
+  select.push(...headlineSelect(plan, true, true, true));
   const rows = await readPage(db, plan, select);
   const out: string[] = [];
   for (const r of rows) {

@@ -24,7 +24,7 @@ info:
   name: 'WordPress <script>alert("x")</script> & "quoted" \\ back'
   author: eve,"mallory"
   severity: high
-  description: "WordPress plugin: <b>bold</b> & 'single' \\"double\\" back\\\\slash tab\\there \\u0001 ctl, emoji \\U0001F600 and \\u2028 sep"
+  description: "WordPress plugin: <b>bold</b> & 'single' \\"double\\" back\\\\slash tab\\there \\u0001 ctl, emoji \\U0001F600 and \\u2028 sep, marks \\ue000 \\ue001 kept out"
   impact: 'Line one\n\n  line two'
   remediation: Update WordPress.
   reference:
