@@ -76,10 +76,10 @@ export async function cachedFacets<T>(db: Db, key: string, version: number, comp
 }
 
 /**
- * A result page (records, or their JSON texts) for key at this version, or compute(). The page is shared by
- * the callers that get it from here: it must not be changed.
+ * A result page (records) for key at this version, or compute(). The page is shared by the callers that
+ * get it from here: it must not be changed.
  */
-export async function cachedPage<T extends (Record<string, unknown> | string)[]>(
+export async function cachedPage<T extends Record<string, unknown>[]>(
   db: Db,
   key: string,
   version: number,
@@ -88,13 +88,20 @@ export async function cachedPage<T extends (Record<string, unknown> | string)[]>
   return cached(pageCaches, MAX_PAGE_CHARS, db, key, version, compute, pageSize);
 }
 
+/** A result page as the JSON text of its records (joined by commas) and their number, for key at this version, or compute(). */
+export async function cachedPageText(
+  db: Db,
+  key: string,
+  version: number,
+  compute: () => Promise<{ text: string; count: number }>,
+): Promise<{ text: string; count: number }> {
+  return cached(pageCaches, MAX_PAGE_CHARS, db, key, version, compute, (v) => v.text.length);
+}
+
 /** About how much a page holds: its strings' lengths (template sources dominate) plus a little per value. */
-function pageSize(rows: (Record<string, unknown> | string)[]): number {
+function pageSize(rows: Record<string, unknown>[]): number {
   let n = 0;
-  for (const r of rows) {
-    if (typeof r === 'string') n += r.length;
-    else
-      for (const v of Object.values(r)) n += typeof v === 'string' ? v.length : Array.isArray(v) ? 16 * v.length : 16;
-  }
+  for (const r of rows)
+    for (const v of Object.values(r)) n += typeof v === 'string' ? v.length : Array.isArray(v) ? 16 * v.length : 16;
   return n;
 }

@@ -8,7 +8,7 @@ import { badRequest } from '../shared/errors.ts';
 import fastJson from 'fast-json-stringify';
 import { columnsFor, parseFields, RECORD_FIELDS, toRecord, type TemplateRecord } from './format.ts';
 import { parseQuery, wordTsquery, type Filter, type ParsedQuery } from './query.ts';
-import { cachedFacets, cachedPage, searchCacheOn } from './facet-cache.ts';
+import { cachedFacets, cachedPage, cachedPageText, searchCacheOn } from './facet-cache.ts';
 import { changeVersion } from './store.ts';
 import { countMatches, countsByComplement, countsFromTable, matchLowerBound, type FilterBound } from './facet-store.ts';
 import { assembleFacets, type FacetCounts, type FacetKey, type FacetStats } from './facets.ts';
@@ -347,16 +347,20 @@ export async function searchTemplatesJson(db: Db, teamId: string, params: Search
   const plan = planSearch(teamId, params);
   const stored = templateRecordsOn() && plan.fields.length === RECORD_FIELDS.length;
   const version = searchCacheOn() ? await changeVersion(db) : undefined;
-  const page = async (): Promise<string[]> =>
-    (stored ? await storedRecordsPage(db, plan) : null) ?? (await recordsPage(db, plan)).map((r) => serializeRecord(r));
+  const page = async () => {
+    const items =
+      (stored ? await storedRecordsPage(db, plan) : null) ??
+      (await recordsPage(db, plan)).map((r) => serializeRecord(r));
+    return { text: items.join(','), count: items.length };
+  };
   const key = pageKey(plan, [plan.fields.join(',')], stored ? 'stored' : 'json');
   const [results, { total, facets }] = await Promise.all([
-    version === undefined ? page() : cachedPage(db, key, version, page),
+    version === undefined ? page() : cachedPageText(db, key, version, page),
     searchCounts(db, teamId, plan, version),
   ]);
-  const head = serializeAnswer({ results: [], total, count: results.length, facets, message: 'ok' });
+  const head = serializeAnswer({ results: [], total, count: results.count, facets, message: 'ok' });
   if (!head.startsWith(EMPTY_RESULTS)) throw new Error('search answer: results are not first in the schema');
-  return `{"results":[${results.join(',')}]${head.slice(EMPTY_RESULTS.length)}`;
+  return `{"results":[${results.text}]${head.slice(EMPTY_RESULTS.length)}`;
 }
 
 /** Counts table facet of each scalar filter column, for bounds on the number of matches. */
