@@ -137,6 +137,9 @@ const QUERIES: Record<string, string | number | boolean>[] = [
   { q: 'wordpress', offset: 2, limit: 3, sort_asc: 'uri' },
   { highlight: true, limit: 20 },
   { q: 'nothing-matches-this' },
+  // tsquery syntax in the words: only letters and digits reach the tsqueries (the highlight ones included).
+  { q: "wordpress|!(x&y)') -- \\ *:A &:*", highlight: true },
+  { q: '1:*C&b', highlight: true, limit: 5 },
 ];
 
 describe.each(dbKinds())('stored Template records on %s', (kind) => {
