@@ -528,7 +528,9 @@ export async function recordRowsWithout(
 /**
  * Stores record texts of rows read at `version` (xmin). The rows are locked first, so a row updated
  * meanwhile is seen at its new version and gets no record (its update dropped any it had); the lock makes
- * a later update wait for this write and then drop what it wrote. Returns how many were stored.
+ * a later update wait for this write and then drop what it wrote. A row another transaction holds (being
+ * written: it will need a new text anyway) is skipped rather than waited for, so this never waits on, nor
+ * deadlocks with, an import. Returns how many were stored.
  */
 export async function writeRecordJson(
   db: Db,
@@ -541,7 +543,7 @@ export async function writeRecordJson(
      SELECT u.pk, u.j, CASE WHEN u.s0 IS NULL THEN NULL ELSE ARRAY[u.s0, u.s1, u.s2, u.s3] END
      FROM unnest($1::bigint[], $2::text[], $3::text[], $4::int[], $5::int[], $6::int[], $7::int[])
        AS u(pk, v, j, s0, s1, s2, s3)
-     JOIN (SELECT pk, xmin::text AS v FROM templates WHERE pk = ANY($1::bigint[]) ORDER BY pk FOR SHARE) AS t
+     JOIN (SELECT pk, xmin::text AS v FROM templates WHERE pk = ANY($1::bigint[]) ORDER BY pk FOR SHARE SKIP LOCKED) AS t
        ON t.pk = u.pk AND t.v = u.v
      ON CONFLICT (template_pk) DO NOTHING`,
     [texts.map((t) => t.pk), texts.map((t) => t.version), texts.map((t) => t.json), span(0), span(1), span(2), span(3)],

@@ -360,6 +360,24 @@ describe.each(dbKinds())('stored Template records on %s', (kind) => {
     await expectRecordsCurrent();
   });
 
+  it.runIf(kind === 'postgres')('skips a row another transaction is writing instead of waiting for it', async () => {
+    const pk = Number(
+      (await t.ctx.db.query<{ pk: string }>(`SELECT pk FROM templates WHERE id = 'brand-new'`)).rows[0]!.pk,
+    );
+    const missing = await t.ctx.db.query<{ pk: string }>(`SELECT pk FROM templates WHERE id = 'digest-line'`);
+    await t.ctx.db.query('DELETE FROM template_records WHERE template_pk = ANY($1::bigint[])', [
+      [pk, Number(missing.rows[0]!.pk)],
+    ]);
+    await other.transaction(async (tx) => {
+      await tx.query(`UPDATE templates SET name = 'being written' WHERE pk = $1`, [pk]);
+      // Resolves while the update holds its row (waiting for it would never end: the update waits for this).
+      expect(await fillRecordJson(t.ctx.db)).toBe(1);
+    });
+    expect((await t.ctx.db.query('SELECT 1 FROM template_records WHERE template_pk = $1', [pk])).rows).toEqual([]);
+    expect(await fillRecordJson(t.ctx.db)).toBe(1);
+    await expectRecordsCurrent();
+  });
+
   it('empties the records with the table', async () => {
     await t.ctx.db.query('TRUNCATE templates');
     expect(await storedCount()).toBe(0);
