@@ -11,7 +11,7 @@ import pg from 'pg';
 import { connect, quoteIdent, type Db } from '../src/db/connection.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { importCatalogue } from '../src/platform/templates/catalogue.ts';
-import { searchTemplates, type SearchParams } from '../src/platform/templates/search.ts';
+import { searchTemplatesJson, type SearchParams } from '../src/platform/templates/search.ts';
 import { loadFacetIndex } from '../src/platform/templates/facet-index.ts';
 import { createTeamWithOwner } from '../src/platform/auth/service.ts';
 import { figures, skipWithoutShared } from './figures.ts';
@@ -139,11 +139,15 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
     // The process's facet copy (facet-index.ts) is loaded by the first search after the import, in the
     // background; loaded here so every mode measures it in place. uncached_nocopy: the database counts every
     // facet (the copy switched off), the baseline of the copy in the same run.
+    // Every mode times the answer as the route sends it (JSON text): uncached_columns reads each page's
+    // records from their columns and serializes them (VIGIL_TEMPLATE_RECORDS=off), the baseline of the
+    // stored record texts (template_records) in the same run.
     await loadFacetIndex(db);
-    for (const mode of ['uncached', 'uncached_nocopy', 'cached'] as const) {
+    for (const mode of ['uncached', 'uncached_columns', 'uncached_nocopy', 'cached'] as const) {
       process.env.VIGIL_FACET_CACHE = mode === 'cached' ? 'on' : 'off';
       process.env.VIGIL_FACET_INDEX = mode === 'uncached_nocopy' ? 'off' : 'on';
-      for (const q of QUERIES) await searchTemplates(db, teamId, q); // warm plans (and the cache)
+      process.env.VIGIL_TEMPLATE_RECORDS = mode === 'uncached_columns' ? 'off' : 'on';
+      for (const q of QUERIES) await searchTemplatesJson(db, teamId, q); // warm plans (and the cache)
       const cpuNow = await cpuMeter(db, kind);
       const cpu: number[] = [];
       const serverCpu: number[] = [];
@@ -154,7 +158,7 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
         for (const [i, q] of QUERIES.entries()) {
           const c0 = cpuNow();
           const t0 = performance.now();
-          await searchTemplates(db, teamId, q);
+          await searchTemplatesJson(db, teamId, q);
           const d = performance.now() - t0;
           const c1 = cpuNow();
           const spent = (c1.client - c0.client + c1.server - c0.server) / 1e6;
@@ -186,6 +190,7 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
     }
     delete process.env.VIGIL_FACET_CACHE;
     delete process.env.VIGIL_FACET_INDEX;
+    delete process.env.VIGIL_TEMPLATE_RECORDS;
   } finally {
     await drop();
   }

@@ -3,6 +3,7 @@
 // stop taking requests and let in-flight ones finish, let running jobs finish, close queue and database.
 import { platformSigners } from './templates/signing.ts';
 import { recheckSignatures } from './templates/signature-recheck.ts';
+import { fillRecordJson } from './templates/record-json.ts';
 import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import type PgBoss from 'pg-boss';
@@ -156,7 +157,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         if (changed > 0)
           log.info({ changed, signers }, 'template signatures checked again against the trusted certificates');
       })
-      .catch((err) => log.warn({ err }, 'checking template signatures again failed'));
+      .catch((err) => log.warn({ err }, 'checking template signatures again failed'))
+      // Templates without a stored Template record (written before migration 035, or changed by plain SQL)
+      // get one: until then search reads their columns.
+      .then(() => fillRecordJson(db))
+      .then((filled) => {
+        if (filled > 0) log.info({ filled }, 'template records stored for search');
+      })
+      .catch((err) => log.warn({ err }, 'storing template records for search failed'));
     return { app, ctx, url: `${config.tlsCert ? 'https' : 'http'}://${host}:${port}`, bootstrap, oast, stop };
   } catch (err) {
     await stop();

@@ -9,6 +9,7 @@ import { advisoryXactLock } from '../../db/generic.ts';
 import { readProfile, type Profile } from './profiles.ts';
 import { digestOf, readTemplate } from './record.ts';
 import * as store from './store.ts';
+import { fillRecordJson } from './record-json.ts';
 
 export interface ImportProgress {
   phase: 'read' | 'write';
@@ -151,6 +152,8 @@ export async function importCatalogue(db: Db, dir: string, opts: ImportOptions =
     if (!early) await store.saveProfiles(tx, profiles);
     return store.clearNewExcept(tx, added);
   });
+  // The Template records of the rows written (and of any other row without one) as the search sends them.
+  await fillRecordJson(db);
   // Fresh planner statistics after a bulk change keep search plans right (row estimates, index choice).
   // VACUUM, not only ANALYZE: the GIN indexes' entry statistics, which the planner needs to prefer the
   // word index over a full scan, are only refreshed by VACUUM. The facet counts changed as much.

@@ -88,6 +88,16 @@ export async function cachedPage<T extends Record<string, unknown>[]>(
   return cached(pageCaches, MAX_PAGE_CHARS, db, key, version, compute, pageSize);
 }
 
+/** A result page as the JSON text of its records (joined by commas) and their number, for key at this version, or compute(). */
+export async function cachedPageText(
+  db: Db,
+  key: string,
+  version: number,
+  compute: () => Promise<{ text: string; count: number }>,
+): Promise<{ text: string; count: number }> {
+  return cached(pageCaches, MAX_PAGE_CHARS, db, key, version, compute, (v) => v.text.length);
+}
+
 /** About how much a page holds: its strings' lengths (template sources dominate) plus a little per value. */
 function pageSize(rows: Record<string, unknown>[]): number {
   let n = 0;

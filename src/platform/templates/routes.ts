@@ -4,8 +4,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { errorResponses, hostedOnly } from '../shared/errors.ts';
-import { Facets, TemplateRecord } from './schemas.ts';
-import { searchTemplates } from './search.ts';
+import { TemplateRecord, TemplateSearchAnswer } from './schemas.ts';
+import { searchTemplates, searchTemplatesJson, templateRecordsOn } from './search.ts';
 import * as service from './service.ts';
 import * as profiles from './profile-service.ts';
 
@@ -119,18 +119,19 @@ export const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
           facet_size: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000, default: 5 })),
         }),
         response: {
-          200: Type.Object({
-            results: Type.Array(TemplateRecord),
-            total: Type.Integer(),
-            count: Type.Integer(),
-            facets: Facets,
-            message: Type.String(),
-          }),
+          200: TemplateSearchAnswer,
           ...errorResponses(400, 401, 403),
         },
       },
     },
-    async (req) => searchTemplates(db, req.caller.teamId, req.query),
+    async (req, reply) => {
+      // The records come as the stored JSON texts (record-json.ts), the rest as this schema says; with
+      // VIGIL_TEMPLATE_RECORDS=off the answer is built from the columns and serialized here (the same bytes).
+      if (!templateRecordsOn()) return searchTemplates(db, req.caller.teamId, req.query);
+      const text = await searchTemplatesJson(db, req.caller.teamId, req.query);
+      // (The type provider types send() as the schema's object; the text is that object serialized.)
+      return reply.type('application/json; charset=utf-8').send(text as never);
+    },
   );
 
   app.get(

@@ -101,3 +101,12 @@ export const Facets = Type.Object(
   },
   {},
 );
+
+/** The answer of GET /v2/template/search (results first: search.ts splices the records in after it). */
+export const TemplateSearchAnswer = Type.Object({
+  results: Type.Array(TemplateRecord),
+  total: Type.Integer(),
+  count: Type.Integer(),
+  facets: Facets,
+  message: Type.String(),
+});

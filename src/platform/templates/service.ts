@@ -7,6 +7,7 @@ import { ApiError, badRequest, forbidden, notFound } from '../shared/errors.ts';
 import { columnsFor, parseFields, toRecord, type TemplateRecord } from './format.ts';
 import { readTemplate, type TemplateFields } from './record.ts';
 import * as store from './store.ts';
+import { fillRecordJson } from './record-json.ts';
 import * as shares from './share-store.ts';
 import { locateIssue } from './locate.ts';
 
@@ -56,7 +57,16 @@ export async function createPrivate(db: Db, teamId: string, input: TemplateInput
     filename: cleanFilename(input.filename, fields.id),
     ai_meta: aiMeta(input.prompt),
   });
+  await storeRecord(db, row.pk);
   return toRecord(row);
+}
+
+/**
+ * Writes the row's Template record as search pages send it (record-json.ts). Should that fail (a lost
+ * connection), the write stands and search reads the row's columns until the next fill.
+ */
+async function storeRecord(db: Db, pk: number | string): Promise<void> {
+  await fillRecordJson(db, [Number(pk)]).catch(() => 0);
 }
 
 export async function updatePrivate(
@@ -82,6 +92,7 @@ export async function updatePrivate(
   });
   // Deleted between the read and the write.
   if (!row) throw notFound(`no private template ${templateId} in this team`, 'template_id');
+  await storeRecord(db, row.pk);
   return toRecord(row);
 }
 

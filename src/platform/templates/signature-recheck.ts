@@ -3,6 +3,7 @@
 import type { Db } from '../../db/connection.ts';
 import { signatureKeys, signedBy } from './signing.ts';
 import { signatureRecheckBatch, writeSignatures } from './store.ts';
+import { fillRecordJson } from './record-json.ts';
 
 /**
  * Checks again the stored templates carrying a digest that were checked under another set of trusted
@@ -11,9 +12,15 @@ import { signatureRecheckBatch, writeSignatures } from './store.ts';
 export async function recheckSignatures(db: Db, batch = 500): Promise<number> {
   const keys = signatureKeys();
   let changed = 0;
+  let written = false;
   for (;;) {
     const rows = await signatureRecheckBatch(db, keys, batch);
-    if (rows.length === 0) return changed;
+    if (rows.length === 0) {
+      // The rows written lost their stored Template record (is_signed, signed_by): written again.
+      if (written) await fillRecordJson(db);
+      return changed;
+    }
+    written = true;
     const updates = rows.map((r) => {
       const by = signedBy(r.raw);
       if (by !== r.signed_by) changed++;

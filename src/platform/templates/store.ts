@@ -504,3 +504,49 @@ export async function profileCandidates(db: Db): Promise<Candidate[]> {
   );
   return rows;
 }
+
+// The Template record of each template as JSON text (template_records, record-json.ts).
+
+/** Up to `limit` templates without a stored record (of `pks` if given), pk above `after`: pk, row version and `columns`. */
+export async function recordRowsWithout(
+  db: Db,
+  after: number,
+  limit: number,
+  columns: string,
+  pks?: number[],
+): Promise<(TemplateRow & { row_version: string })[]> {
+  const { rows } = await db.query<TemplateRow & { row_version: string }>(
+    `SELECT t.xmin::text AS row_version, t.pk, ${columns} FROM templates t
+     WHERE t.pk > $1 AND NOT EXISTS (SELECT 1 FROM template_records r WHERE r.template_pk = t.pk)
+       ${pks ? 'AND t.pk = ANY($3::bigint[])' : ''}
+     ORDER BY t.pk LIMIT $2`,
+    pks ? [after, limit, pks] : [after, limit],
+  );
+  return rows.map((r) => ({ ...r, pk: Number(r.pk) }));
+}
+
+/**
+ * Stores record texts of rows read at `version` (xmin). The rows are locked first, so a row updated
+ * meanwhile is seen at its new version and gets no record (its update dropped any it had); the lock makes
+ * a later update wait for this write and then drop what it wrote. A row another transaction holds (being
+ * written: it will need a new text anyway) is skipped rather than waited for, so this never waits on, nor
+ * deadlocks with, an import. Returns how many were stored.
+ */
+export async function writeRecordJson(
+  db: Db,
+  texts: { pk: number; version: string; json: string; spans: number[] | null }[],
+): Promise<number> {
+  if (texts.length === 0) return 0;
+  const span = (i: number) => texts.map((t) => (t.spans ? t.spans[i]! : null));
+  const res = await db.query(
+    `INSERT INTO template_records (template_pk, record_json, record_spans)
+     SELECT u.pk, u.j, CASE WHEN u.s0 IS NULL THEN NULL ELSE ARRAY[u.s0, u.s1, u.s2, u.s3] END
+     FROM unnest($1::bigint[], $2::text[], $3::text[], $4::int[], $5::int[], $6::int[], $7::int[])
+       AS u(pk, v, j, s0, s1, s2, s3)
+     JOIN (SELECT pk, xmin::text AS v FROM templates WHERE pk = ANY($1::bigint[]) ORDER BY pk FOR SHARE SKIP LOCKED) AS t
+       ON t.pk = u.pk AND t.v = u.v
+     ON CONFLICT (template_pk) DO NOTHING`,
+    [texts.map((t) => t.pk), texts.map((t) => t.version), texts.map((t) => t.json), span(0), span(1), span(2), span(3)],
+  );
+  return res.rowCount;
+}
