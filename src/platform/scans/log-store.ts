@@ -1,5 +1,6 @@
 // Tables scan_logs and scan_log_batches (a worker chunk's records, one row per write), read: the log export's filters as a WHERE clause and keyset batches; a finding's history.
 import type { Db } from '../../db/connection.ts';
+import { batchRecordPrefix } from './store.ts';
 
 export interface LogFilter {
   run?: number;
@@ -45,6 +46,9 @@ function batchConditions(f: LogFilter, params: unknown[]): string[] {
     where.push(cond(`$${params.length}`));
   };
   if (f.run !== undefined) add((n) => `b.run = ${n}`, f.run);
+  // A text a record's field holds is in the batch's JSON text as it is, unless JSON escapes some of it.
+  for (const text of [f.host, f.template, f.error, f.search])
+    if (text && !/["\\\u0000-\u001f]/.test(text)) add((n) => `b.records ILIKE ${n}`, like(text));
   if (f.since) add((n) => `b.last_at >= ${n}`, f.since);
   if (f.matched === true) where.push('b.n_matched > 0');
   if (f.matched === false) where.push('b.n_matched < b.n');
@@ -210,19 +214,24 @@ export interface HistoryRow {
 
 /**
  * The team's log records of the same scan, target and template as the hash's, across runs, newest first (total:
- * all of them). The scans come from the rows and batches that carry the hash (index on scan_logs' hash, GIN
- * index on the batches' hashes); their batches are expanded to find the pairs' other records.
+ * all of them). The scans, targets and templates come from the rows and batches that carry the hash (index on
+ * scan_logs' hash, GIN index on the batches' hashes); of those scans' batches, only the ones whose text holds
+ * a record of such a pair (strpos of the record's start, as logJson writes it) are expanded.
  */
 export async function logHistoryOfHash(db: Db, teamId: string, hash: string, limit: number): Promise<HistoryRow[]> {
+  const { rows: pairs } = await db.query<{ scan_id: string; target: string; template_id: string }>(
+    `SELECT scan_id, target, template_id FROM scan_logs WHERE team_id = $1 AND vuln_hash = $2
+     UNION
+     SELECT b.scan_id, x.t, x.id FROM scan_log_batches b, json_to_recordset(b.records::json) AS x(t text, id text, h text)
+     WHERE b.hashes @> ARRAY[$2::text] AND b.hashes IS NOT NULL AND b.team_id = $1 AND x.h = $2`,
+    [teamId, hash],
+  );
+  if (pairs.length === 0) return [];
+  // Only batches whose text holds a pair's record are expanded: its start as the writer writes it.
+  const wanted = JSON.stringify(pairs.map((p) => ({ ...p, prefix: batchRecordPrefix(p.target, p.template_id) })));
   const { rows } = await db.query<HistoryRow>(
-    `WITH hashed AS MATERIALIZED (
-       SELECT b.scan_id, b.records FROM scan_log_batches b
-       WHERE b.hashes @> ARRAY[$2::text] AND b.hashes IS NOT NULL AND b.team_id = $1
-     ), pairs AS MATERIALIZED (
-       SELECT DISTINCT scan_id, target, template_id FROM scan_logs WHERE team_id = $1 AND vuln_hash = $2
-       UNION
-       SELECT DISTINCT b.scan_id, x.t, x.id FROM hashed b, json_to_recordset(b.records::json) AS x(t text, id text, h text)
-       WHERE x.h = $2
+    `WITH pairs AS MATERIALIZED (
+       SELECT * FROM json_to_recordset($2::json) AS p(scan_id text, target text, template_id text, prefix text)
      ), recs AS (
        SELECT l.severity, l.target, l.template_id, l.matched, l.created_at, l.vuln_hash, l.event, l.id AS seq, 0::bigint AS ord
        FROM scan_logs l JOIN pairs p USING (scan_id, target, template_id)
@@ -230,14 +239,15 @@ export async function logHistoryOfHash(db: Db, teamId: string, hash: string, lim
        UNION ALL
        SELECT r.severity, r.target, r.template_id, r.matched, r.created_at, r.vuln_hash, r.event, r.seq, r.ord
        FROM (SELECT b.scan_id, ${BATCH_RECORD} FROM scan_log_batches b, ${EXPANDED}
-             WHERE b.team_id = $1 AND b.scan_id IN (SELECT scan_id FROM pairs)) r
+             WHERE b.team_id = $1 AND b.scan_id IN (SELECT scan_id FROM pairs)
+               AND EXISTS (SELECT 1 FROM pairs p WHERE p.scan_id = b.scan_id AND strpos(b.records, p.prefix) > 0)) r
        JOIN pairs p ON p.scan_id = r.scan_id AND p.target = r.target AND p.template_id = r.template_id
      )
      SELECT severity, target, template_id, matched, created_at, vuln_hash, event, count(*) OVER ()::int AS total
      FROM recs
      ORDER BY created_at DESC, seq DESC, ord DESC
      LIMIT $3`,
-    [teamId, hash, limit],
+    [teamId, wanted, limit],
   );
   return rows;
 }

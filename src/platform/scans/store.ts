@@ -644,6 +644,7 @@ export async function insertLogs(
  * a Date's ISO text costs the worker about 0.8 us a record to write and PostgreSQL more to read.
  */
 function logJson(rows: LogRow[]): string {
+  // Keys in this order: batchRecordPrefix and the readers (log-store.ts) depend on t, id coming first.
   return JSON.stringify(
     rows.map((r) => ({
       t: r.target,
@@ -656,6 +657,14 @@ function logJson(rows: LogRow[]): string {
       at: r.at.getTime(),
     })),
   );
+}
+
+/**
+ * How a record of target and template starts in a batch's stored text (logJson's first two keys): a batch
+ * without this text holds no record of the pair (a finding's history skips it unexpanded).
+ */
+export function batchRecordPrefix(target: string, templateId: string): string {
+  return `{"t":${JSON.stringify(target)},"id":${JSON.stringify(templateId)},`;
 }
 
 /** Inserts log records not stored yet; resolves with how many were new. */

@@ -51,6 +51,18 @@ const notice = (run: number, i: number): store.LogRow => ({
   notice: true,
 });
 
+/** A record whose target and template need escaping in JSON, matched in run 0, not in run 1. */
+const odd = (run: number, matched: boolean): store.LogRow => ({
+  target: 'http://q.test/"quoted"\\back\tslash',
+  templateId: 'odd"\\id',
+  matched,
+  severity: 'low',
+  error: null,
+  event: matched ? 'odd event' : null,
+  vulnHash: matched ? 'odd-hash' : null,
+  at: new Date(T0 + run * 3_600_000 + 50_000),
+});
+
 const FILTERS: LogFilter[] = [
   { level: 'all_logs' },
   { level: 'error' },
@@ -67,6 +79,9 @@ const FILTERS: LogFilter[] = [
   { level: 'all_logs', since: new Date(T0 + 4_000 * 3) },
   { level: 'info', matched: true, since: new Date(T0 + 2_000 * 3), run: 0, host: 'h5' },
   { level: 'all_logs', host: 'nowhere' },
+  // Texts JSON escapes: the batches' text cannot be searched for them as they are.
+  { level: 'all_logs', host: '/"QUOTED"\\' },
+  { level: 'all_logs', search: 'odd"' },
 ];
 
 async function readAll(db: TestDb['db'], scanId: string, f: LogFilter, page: number): Promise<LogRecord[]> {
@@ -120,9 +135,9 @@ describe.each(dbKinds())('scan-log batches on %s', (kind) => {
     await write(0, [notice(0, 2)]);
     await write(0, run0.slice(6_150, 6_200));
     await write(0, [...run0.slice(5_000, 6_000), notice(0, 3)], { idx: 0, attempt: 1 });
-    await write(0, run0.slice(6_200, 6_300), { idx: 1, attempt: 1 });
+    await write(0, [...run0.slice(6_200, 6_300), odd(0, true)], { idx: 1, attempt: 1 });
     expect(await attemptsDone(batched)).toBe(await attemptsDone(perRow));
-    expect(await attemptsDone(batched)).toBe(6_300);
+    expect(await attemptsDone(batched)).toBe(6_301);
     await store.finishChunk(t.db, batched, 0, 0, 1);
     await store.finishChunk(t.db, batched, 0, 1, 1);
     // Run 1: the same pairs again, fewer of them, so a finding's history spans both runs.
@@ -130,9 +145,9 @@ describe.each(dbKinds())('scan-log batches on %s', (kind) => {
     await store.claimChunk(t.db, batched, 1, 0);
     const run1 = Array.from({ length: 3_000 }, (_, i) => record(1, i));
     await write(1, run1.slice(0, 2_500), { idx: 0, attempt: 1 });
-    await write(1, run1.slice(2_500), { idx: 0, attempt: 1 });
-    expect(await attemptsDone(batched)).toBe(3_000);
-    expect(await attemptsDone(perRow)).toBe(3_000);
+    await write(1, [...run1.slice(2_500), odd(1, false)], { idx: 0, attempt: 1 });
+    expect(await attemptsDone(batched)).toBe(3_001);
+    expect(await attemptsDone(perRow)).toBe(3_001);
   }, 120_000);
   afterAll(async () => t?.drop());
 
@@ -157,6 +172,9 @@ describe.each(dbKinds())('scan-log batches on %s', (kind) => {
       const want = await readAll(t.db, perRow, f, 1000);
       for (const page of [5000, 333]) expect(await readAll(t.db, batched, f, page), JSON.stringify(f)).toEqual(want);
     }
+    // The escaped texts do find the odd record of each run.
+    expect(await readAll(t.db, batched, FILTERS[15]!, 1000)).toHaveLength(2);
+    expect(await readAll(t.db, batched, FILTERS[16]!, 1000)).toHaveLength(2);
     // Small pages: many reads inside one batch and across its edges.
     expect(await readAll(t.db, batched, FILTERS[13]!, 7)).toEqual(await readAll(t.db, perRow, FILTERS[13]!, 1000));
     expect(await readAll(t.db, batched, FILTERS[0]!, 97)).toEqual(await readAll(t.db, perRow, FILTERS[0]!, 1000));
@@ -183,6 +201,13 @@ describe.each(dbKinds())('scan-log batches on %s', (kind) => {
       expect(await logHistoryOfHash(t.db, BATCHED, hash, 50)).toEqual(want);
       expect(await logHistoryOfHash(t.db, BATCHED, hash, 1)).toEqual(want.slice(0, 1));
     }
+    // A pair whose target and template JSON escapes: both runs' records.
+    const oddHistory = await logHistoryOfHash(t.db, BATCHED, 'odd-hash', 50);
+    expect(oddHistory.map((h) => [h.target, h.template_id, h.matched])).toEqual([
+      [odd(1, false).target, odd(1, false).templateId, false],
+      [odd(0, true).target, odd(0, true).templateId, true],
+    ]);
+    expect(oddHistory).toEqual(await logHistoryOfHash(t.db, PER_ROW, 'odd-hash', 50));
     // Only pairs of run 0 past 3,000 (no run-1 record): history of one run.
     const late = await logHistoryOfHash(t.db, BATCHED, record(0, 5_003).vulnHash!, 50);
     expect(late).toEqual(await logHistoryOfHash(t.db, PER_ROW, record(0, 5_003).vulnHash!, 50));
