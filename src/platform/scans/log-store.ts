@@ -38,23 +38,55 @@ function recordConditions(f: LogFilter, params: unknown[]): string[] {
   return where;
 }
 
-/** Conditions on a scan_log_batches row (alias b) that a batch with a record passing the filter meets. */
-function batchConditions(f: LogFilter, params: unknown[]): string[] {
+/**
+ * Conditions on a scan_log_batches row (alias b) that a batch with a record passing the filter meets: on
+ * its columns, and (`text`) on its stored text, costly, so evaluated only on rows already picked in order.
+ */
+function batchConditions(f: LogFilter, params: unknown[]): { cheap: string[]; text: string[] } {
   const where: string[] = [];
-  const add = (cond: (n: string) => string, v: unknown) => {
+  const text: string[] = [];
+  const add = (cond: (n: string) => string, v: unknown, to = where) => {
     params.push(v);
-    where.push(cond(`$${params.length}`));
+    to.push(cond(`$${params.length}`));
   };
   if (f.run !== undefined) add((n) => `b.run = ${n}`, f.run);
   // A text a record's field holds is in the batch's JSON text as it is, unless JSON escapes some of it.
-  for (const text of [f.host, f.template, f.error, f.search])
-    if (text && !/["\\\u0000-\u001f]/.test(text)) add((n) => `b.records ILIKE ${n}`, like(text));
+  for (const t of [f.host, f.template, f.error, f.search])
+    if (t && !/["\\\u0000-\u001f]/.test(t)) add((n) => `b.records ILIKE ${n}`, like(t), text);
   if (f.since) add((n) => `b.last_at >= ${n}`, f.since);
   if (f.matched === true) where.push('b.n_matched > 0');
   if (f.matched === false) where.push('b.n_matched < b.n');
   if (f.level === 'error' || f.error) where.push('b.n_error > 0');
   if (f.level === 'info') where.push('b.n_error < b.n');
-  return where;
+  return { cheap: where, text };
+}
+
+/**
+ * The first batch at or after the cursor that still has records after it and can hold a matching record.
+ * Walked in seq order, 1 to 64 batches a query, the text conditions computed above the LIMIT for those only:
+ * as a WHERE clause they let the planner scan every later batch's text for a min(), at every read (716 ms
+ * a read at 1,000,000 records).
+ */
+async function boundingBatch(db: Db, scanId: string, f: LogFilter, after: LogCursor): Promise<string | null> {
+  let cursor = after;
+  // One batch first (a common text passes the first), then more a query when batches keep failing.
+  for (let take = 1; ; take = Math.min(take * 4, 64)) {
+    const params: unknown[] = [scanId, cursor.seq, cursor.ord];
+    const { cheap, text } = batchConditions(f, params);
+    const { rows } = await db.query<{ seq: string; hit: boolean }>(
+      `SELECT b.seq::text AS seq, ${text.length ? text.join(' AND ') : 'true'} AS hit FROM (
+         SELECT b.seq, b.records FROM scan_log_batches b
+         WHERE b.scan_id = $1 AND b.seq >= $2::bigint AND (b.seq > $2::bigint OR b.n > $3::bigint)
+           ${cheap.map((c) => `AND ${c}`).join(' ')}
+         ORDER BY b.seq LIMIT ${take}
+       ) b ORDER BY b.seq`,
+      params,
+    );
+    const hit = rows.find((r) => r.hit);
+    if (hit) return hit.seq;
+    if (rows.length < take) return null;
+    cursor = { seq: rows[rows.length - 1]!.seq, ord: Number.MAX_SAFE_INTEGER };
+  }
 }
 
 export interface LogRow {
@@ -124,15 +156,7 @@ export async function logsAfter(
   after: LogCursor,
   batch: number,
 ): Promise<{ rows: LogRow[]; next: LogCursor | null }> {
-  const bp: unknown[] = [scanId, after.seq, after.ord];
-  const bw = batchConditions(f, bp);
-  const bound = await db.query<{ seq: string | null }>(
-    `SELECT min(b.seq)::text AS seq FROM scan_log_batches b
-     WHERE b.scan_id = $1 AND b.seq >= $2::bigint AND (b.seq > $2::bigint OR b.n > $3::bigint)
-       ${bw.map((c) => `AND ${c}`).join(' ')}`,
-    bp,
-  );
-  const upTo = bound.rows[0]?.seq ?? null;
+  const upTo = await boundingBatch(db, scanId, f, after);
   let rows: LogRow[] = [];
   // Rows of scan_logs between the cursor and the bounding batch (none when the cursor is inside it).
   if (upTo !== after.seq) {
