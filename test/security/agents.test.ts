@@ -144,7 +144,7 @@ describe('agents: credentials, roles and teams', () => {
     ]);
     expect(rows.rows[0]!.n).toBe(1);
     const logs = await t.ctx.db.query<{ n: number; hashed: number }>(
-      'SELECT count(*)::int AS n, count(vuln_hash)::int AS hashed FROM scan_logs WHERE scan_id = $1',
+      'SELECT count(*)::int AS n, count(vuln_hash)::int AS hashed FROM scan_log_records WHERE scan_id = $1',
       [id],
     );
     expect(logs.rows[0]).toEqual({ n: 1, hashed: 1 });

@@ -78,7 +78,10 @@ describe('headless routing: declarations and teams', () => {
     // This team's own agent (no Chromium) gets it, with the scan log saying headless templates are skipped.
     const mine = await asAgent('mine', '/v1/agents/me/lease', {});
     expect(mine.json().work?.scan_id).toBe(id);
-    const notes = await t.ctx.db.query(`SELECT 1 FROM scan_logs WHERE scan_id = $1 AND template_id = 'headless'`, [id]);
+    const notes = await t.ctx.db.query(
+      `SELECT 1 FROM scan_log_records WHERE scan_id = $1 AND template_id = 'headless'`,
+      [id],
+    );
     expect(notes.rows).toHaveLength(1);
   });
 });

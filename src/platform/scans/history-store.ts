@@ -1,6 +1,7 @@
 // SQL of scan operations beyond the lifecycle: rename, bulk delete, changing a scan's stored request, and
 // the run history (one row per scan run, from its chunks, log records and findings).
 import type { Db } from '../../db/connection.ts';
+import { RUN_RECORDS } from './log-store.ts';
 
 export async function renameScan(db: Db, teamId: string, id: string, name: string): Promise<boolean> {
   const { rowCount } = await db.query('UPDATE scans SET name = $3, updated_at = now() WHERE team_id = $1 AND id = $2', [
@@ -79,7 +80,7 @@ export async function runHistory(
   const totals = await db.query<{ total: number; scans: number; completed: number }>(
     `WITH runs AS (${RUNS})
      SELECT count(*)::int AS total, count(DISTINCT runs.scan_id)::int AS scans,
-       COALESCE(sum((SELECT count(*) FROM scan_logs l WHERE l.scan_id = runs.scan_id AND l.run = runs.run)), 0)::int
+       COALESCE(sum(${RUN_RECORDS('runs.scan_id', 'runs.run')}), 0)::int
          AS completed
      FROM runs JOIN scans s ON s.id = runs.scan_id WHERE ${WINDOW}`,
     params,
@@ -87,7 +88,7 @@ export async function runHistory(
   const { rows } = await db.query<RunRow>(
     `WITH runs AS (${RUNS})
      SELECT runs.*, s.name, s.status AS scan_status, s.rescan_count, s.failure_reason, s.total_template,
-       (SELECT count(*) FROM scan_logs l WHERE l.scan_id = runs.scan_id AND l.run = runs.run)::int AS completed,
+       ${RUN_RECORDS('runs.scan_id', 'runs.run')}::int AS completed,
        found.results, found.severity
      FROM runs JOIN scans s ON s.id = runs.scan_id
      CROSS JOIN LATERAL (

@@ -1,5 +1,5 @@
-// Scan log records: the export filters, batched reads (keyset on id, so memory stays flat however long the
-// log is) and the three file formats.
+// Scan log records: the export filters, batched reads (keyset on insertion order, so memory stays flat however
+// long the log is) and the three file formats.
 import type { Db } from '../../db/connection.ts';
 import { badRequest } from '../shared/errors.ts';
 import * as logStore from './log-store.ts';
@@ -76,13 +76,13 @@ export interface LogRecord {
   agent_id?: string;
 }
 
-/** The matching records in id order, `batch` at a time. */
+/** The matching records in insertion order (both tables, see logsAfter), up to `batch` at a time. */
 export async function* readLogs(db: Db, scanId: string, f: LogFilter, batch = 1000): AsyncGenerator<LogRecord[]> {
-  let last = 0;
-  for (;;) {
-    const rows = await logStore.logsAfter(db, scanId, f, last, batch);
-    if (rows.length === 0) return;
-    last = Number(rows[rows.length - 1]!.id);
+  let after: logStore.LogCursor | null = { seq: '0', ord: 0 };
+  while (after) {
+    const { rows, next } = await logStore.logsAfter(db, scanId, f, after, batch);
+    after = next;
+    if (rows.length === 0) continue;
     yield rows.map((r) => ({
       target: r.target,
       template_id: r.template_id,
@@ -94,7 +94,6 @@ export async function* readLogs(db: Db, scanId: string, f: LogFilter, batch = 10
       vuln_hash: r.vuln_hash ?? '',
       ...(r.agent_id ? { agent_id: r.agent_id } : {}),
     }));
-    if (rows.length < batch) return;
   }
 }
 

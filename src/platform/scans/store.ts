@@ -377,10 +377,13 @@ export async function claimChunk(
     );
     // Claimed again: what an earlier attempt of the chunk wrote to the scan log goes, so this attempt's
     // records are the chunk's only ones (see insertLogs). Its own writes wait for this commit.
+    // Its records are batches (migration 034); rows of scan_logs written before that are deleted too.
     if (rows[0].attempts > 1) {
       await tx.query(
-        `WITH gone AS (DELETE FROM scan_logs WHERE scan_id = $1 AND run = $2 AND chunk_idx = $3 RETURNING 1)
-         UPDATE scans SET attempts_done = GREATEST(0, attempts_done - (SELECT count(*) FROM gone)) WHERE id = $1`,
+        `WITH gone AS (DELETE FROM scan_logs WHERE scan_id = $1 AND run = $2 AND chunk_idx = $3 RETURNING 1),
+           gone_batches AS (DELETE FROM scan_log_batches WHERE scan_id = $1 AND run = $2 AND chunk_idx = $3 RETURNING n)
+         UPDATE scans SET attempts_done = GREATEST(0, attempts_done - (SELECT count(*) FROM gone)
+           - (SELECT COALESCE(sum(n), 0) FROM gone_batches)) WHERE id = $1`,
         [scanId, run, idx],
       );
     }
@@ -601,6 +604,8 @@ export interface ChunkAttempt {
  * the chunk row still counts this attempt, under a share lock on that row taken once per batch, and
  * claimChunk deletes an earlier attempt's records when it claims the chunk again: no per-row check. Every
  * other record (notices, imports, agents) keeps the per-row unique key and skips one already stored.
+ * A worker chunk's attempts are stored as one scan_log_batches row per write (migration 034), every other
+ * record as a row of scan_logs; the readers (log-store.ts) read both.
  */
 export async function insertLogs(
   db: Db,
@@ -639,6 +644,7 @@ export async function insertLogs(
  * a Date's ISO text costs the worker about 0.8 us a record to write and PostgreSQL more to read.
  */
 function logJson(rows: LogRow[]): string {
+  // Keys in this order: batchRecordPrefix and the readers (log-store.ts) depend on t, id coming first.
   return JSON.stringify(
     rows.map((r) => ({
       t: r.target,
@@ -651,6 +657,14 @@ function logJson(rows: LogRow[]): string {
       at: r.at.getTime(),
     })),
   );
+}
+
+/**
+ * How a record of target and template starts in a batch's stored text (logJson's first two keys): a batch
+ * without this text holds no record of the pair (a finding's history skips it unexpanded).
+ */
+export function batchRecordPrefix(target: string, templateId: string): string {
+  return `{"t":${JSON.stringify(target)},"id":${JSON.stringify(templateId)},`;
 }
 
 /** Inserts log records not stored yet; resolves with how many were new. */
@@ -677,10 +691,11 @@ async function insertLogRows(
 }
 
 /**
- * A worker chunk attempt's records and the run's progress, in one statement: written only while the chunk
- * row counts this attempt (share-locked, so a new claim waits for the statement and then deletes them), and
- * nothing when another attempt has claimed the chunk since. The chunk row belongs to the scan, so the scan
- * exists too.
+ * A worker chunk attempt's records and the run's progress, in one statement: the records as ONE row of
+ * scan_log_batches (migration 034; the JSON text stored as it is, its seq from scan_logs' id sequence so
+ * both tables keep one insertion order), written only while the chunk row counts this attempt
+ * (share-locked, so a new claim waits for the statement and then deletes it), and nothing when another
+ * attempt has claimed the chunk since. The chunk row belongs to the scan, so the scan exists too.
  */
 async function insertChunkLogRows(
   db: Db,
@@ -690,20 +705,48 @@ async function insertChunkLogRows(
   rows: LogRow[],
   chunk: ChunkAttempt,
 ): Promise<void> {
+  if (rows.length === 0) return;
+  let errors = 0;
+  let matched = 0;
+  let first = Infinity;
+  let last = -Infinity;
+  const hashes = new Set<string>();
+  for (const r of rows) {
+    if (r.error) errors++;
+    if (r.matched) matched++;
+    const at = r.at.getTime();
+    if (at < first) first = at;
+    if (at > last) last = at;
+    if (r.vulnHash) hashes.add(r.vulnHash);
+  }
   await db.query(
     `WITH mine AS (
        SELECT 1 FROM scan_chunks WHERE scan_id = $1 AND run = $3 AND idx = $5 AND attempts = $6 FOR SHARE
      ), added AS (
-       INSERT INTO scan_logs (scan_id, team_id, run, target, template_id, matched, severity, error, event, vuln_hash,
-         created_at, chunk_idx)
-       SELECT $1, $2, $3, x.t, x.id, x.m, x.s, x.e, x.ev, x.h, to_timestamp(x.at / 1000.0), $5
-       FROM mine, json_to_recordset($4::json) AS x(t text, id text, m boolean, s text, e text, ev text, h text, at float8)
-       RETURNING 1
-     ), n AS (SELECT count(*) AS n FROM added)
-     UPDATE scans SET ${advanceBy('n.n')}
-     FROM n
-     WHERE id = $1 AND rescan_count = $3 AND status IN ('queued', 'starting', 'running') AND n.n > 0`,
-    [scanId, teamId, run, logJson(rows), chunk.idx, chunk.attempt],
+       INSERT INTO scan_log_batches (seq, scan_id, team_id, run, chunk_idx, n, n_error, n_matched, first_at, last_at,
+         hashes, records)
+       SELECT nextval('scan_logs_id_seq'), $1, $2, $3, $5, $7, $8, $9, to_timestamp($10 / 1000.0),
+         to_timestamp($11 / 1000.0), $12::text[], $4
+       FROM mine
+       RETURNING n
+     )
+     UPDATE scans SET ${advanceBy('added.n')}
+     FROM added
+     WHERE id = $1 AND rescan_count = $3 AND status IN ('queued', 'starting', 'running')`,
+    [
+      scanId,
+      teamId,
+      run,
+      logJson(rows),
+      chunk.idx,
+      chunk.attempt,
+      rows.length,
+      errors,
+      matched,
+      first,
+      last,
+      hashes.size ? [...hashes] : null,
+    ],
   );
 }
 

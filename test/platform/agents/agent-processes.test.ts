@@ -123,7 +123,7 @@ describe.skipIf(!url)('vigil agent processes against vigil serve --no-worker', (
     expect(rows.map((r) => r.agent_id).sort()).toEqual([ids['blue-agent'], ids['red-agent']].sort());
     expect(rows.reduce((n, r) => n + r.n, 0)).toBe(24);
     const logs = await t.ctx.db.query<{ n: number; agents: number }>(
-      'SELECT count(*)::int AS n, count(DISTINCT agent_id)::int AS agents FROM scan_logs WHERE scan_id = $1 AND agent_id IS NOT NULL',
+      'SELECT count(*)::int AS n, count(DISTINCT agent_id)::int AS agents FROM scan_log_records WHERE scan_id = $1 AND agent_id IS NOT NULL',
       [id],
     );
     expect(logs.rows[0]).toEqual({ n: 24, agents: 2 });
@@ -175,9 +175,10 @@ describe.skipIf(!url)('vigil agent processes against vigil serve --no-worker', (
       [id],
     );
     expect(r.rows[0]).toEqual({ n: N, hashes: N });
-    const logs = await t.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM scan_logs WHERE scan_id = $1', [
-      id,
-    ]);
+    const logs = await t.ctx.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM scan_log_records WHERE scan_id = $1',
+      [id],
+    );
     expect(logs.rows[0]!.n).toBe(N);
     const retried = await t.ctx.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM scan_chunks WHERE scan_id = $1 AND attempts > 1 AND agent_id = $2`,
@@ -192,7 +193,7 @@ describe.skipIf(!url)('vigil agent processes against vigil serve --no-worker', (
     await waitFor(
       async () => {
         const { rows } = await t.ctx.db.query<{ n: number }>(
-          'SELECT count(*)::int AS n FROM scan_logs WHERE scan_id = $1',
+          'SELECT count(*)::int AS n FROM scan_log_records WHERE scan_id = $1',
           [id],
         );
         return rows[0]!.n > 0;

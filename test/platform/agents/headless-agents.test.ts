@@ -44,7 +44,7 @@ describe('headless templates go to agents with Chromium', () => {
       [id],
     );
     const notes = await t.ctx.db.query<{ error: string }>(
-      `SELECT error FROM scan_logs WHERE scan_id = $1 AND template_id = 'headless'`,
+      `SELECT error FROM scan_log_records WHERE scan_id = $1 AND template_id = 'headless'`,
       [id],
     );
     return {

@@ -39,7 +39,7 @@ describe.each(dbKinds())('chunk scan-log records on %s', (kind) => {
   const logs = async (id: string) =>
     (
       await t.db.query<{ target: string; template_id: string }>(
-        'SELECT target, template_id FROM scan_logs WHERE scan_id = $1 ORDER BY target, template_id',
+        'SELECT target, template_id FROM scan_log_records WHERE scan_id = $1 ORDER BY target, template_id',
         [id],
       )
     ).rows.map((r) => `${r.target} ${r.template_id}`);
@@ -128,7 +128,7 @@ describe.each(dbKinds())('chunk scan-log records on %s', (kind) => {
         for (let i = 0; i < 1000 && waiting === 0; i++) {
           const { rows } = await t.db.query<{ n: number }>(
             `SELECT count(*)::int AS n FROM pg_stat_activity
-             WHERE wait_event_type = 'Lock' AND query LIKE '%WITH mine AS%' AND query LIKE '%INSERT INTO scan_logs%'`,
+             WHERE wait_event_type = 'Lock' AND query LIKE '%WITH mine AS%' AND query LIKE '%INSERT INTO scan_log_batches%'`,
           );
           waiting = rows[0]!.n;
           if (waiting === 0) await new Promise((r) => setTimeout(r, 10));

@@ -107,7 +107,7 @@ describe.skipIf(!url || !existsSync(CHROMIUM))('headless chunks go to workers wi
       [id],
     );
     const notes = await t.ctx.db.query<{ error: string }>(
-      `SELECT error FROM scan_logs WHERE scan_id = $1 AND template_id = 'headless'`,
+      `SELECT error FROM scan_log_records WHERE scan_id = $1 AND template_id = 'headless'`,
       [id],
     );
     return { done, chunks: chunks.rows.map((r) => r.worker), found: found.rows, notes: notes.rows.map((r) => r.error) };

@@ -603,7 +603,7 @@ describe.each(dbKinds())('scans API on %s', (kind) => {
       expect(results.json().data[0].event[0].request).toContain('[REDACTED]');
       const stored = await t.ctx.db.query<{ n: number }>(
         `SELECT (SELECT count(*) FROM scan_results WHERE event::text LIKE '%' || $1 || '%')
-              + (SELECT count(*) FROM scan_logs WHERE event LIKE '%' || $1 || '%')
+              + (SELECT count(*) FROM scan_log_records WHERE event LIKE '%' || $1 || '%')
               + (SELECT count(*) FROM scans WHERE request::text LIKE '%' || $1 || '%') AS n`,
         [token],
       );

@@ -104,7 +104,7 @@ describe.skipIf(!url)('scan workers on PostgreSQL', () => {
     );
     expect(findings.rows[0]).toEqual({ n: TARGETS, hashes: TARGETS, hosts: TARGETS });
     const logs = await t.ctx.db.query<{ n: number; matched: number }>(
-      'SELECT count(*)::int AS n, count(*) FILTER (WHERE matched)::int AS matched FROM scan_logs WHERE scan_id = $1',
+      'SELECT count(*)::int AS n, count(*) FILTER (WHERE matched)::int AS matched FROM scan_log_records WHERE scan_id = $1',
       [id],
     );
     expect(logs.rows[0]).toEqual({ n: TARGETS * 2, matched: TARGETS });
