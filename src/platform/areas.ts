@@ -9,7 +9,7 @@
 // SQL only in stores (store.ts or a *-store.ts of the area; generic statements such as an advisory lock in
 // src/db/), and each table is owned by one area's store:
 //   auth: users, teams, team_members, api_keys, sessions       team: team_invites, team_audit_log, team_default_members
-//   templates: templates, template_changes, template_facet_counts, template_shares       intel: intel_*       configs: configs
+//   templates: templates, template_changes, template_facet_counts, template_records, template_shares       intel: intel_*       configs: configs
 //   shared: platform_secrets (a name/value table: scans' link key, templates' catalogue profiles)
 //   scans: scans, scan_* (but scan_schedules, scan_events)       updates: update_runs
 //   agents: agents       worker: workers

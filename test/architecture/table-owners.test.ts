@@ -36,6 +36,7 @@ const OWNERS: Record<string, string> = {
   templates: 'templates',
   template_changes: 'templates',
   template_facet_counts: 'templates',
+  template_records: 'templates',
   template_shares: 'templates',
   configs: 'configs',
   scans: 'scans',
