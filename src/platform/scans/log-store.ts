@@ -1,6 +1,6 @@
 // Tables scan_logs and scan_log_batches (a worker chunk's records, one row per write), read: the log export's filters as a WHERE clause and keyset batches; a finding's history.
 import type { Db } from '../../db/connection.ts';
-import { batchRecordPrefix } from './store.ts';
+import { batchRecordPrefix, type BatchRecord } from './store.ts';
 
 export interface LogFilter {
   run?: number;
@@ -116,18 +116,6 @@ const EXPANDED = `ROWS FROM (json_to_recordset(b.records::json) AS (t text, id t
 const BATCH_RECORD = `b.seq, x.ord, b.run, x.t AS target, x.id AS template_id, x.m AS matched,
   to_timestamp(x.at / 1000.0) AS created_at, x.e AS error, x.s AS severity, x.ev AS event, x.h AS vuln_hash,
   NULL::text AS agent_id`;
-
-/** A record of a batch as stored (logJson in store.ts). */
-interface BatchRecord {
-  t: string;
-  id: string;
-  m: boolean;
-  s: string | null;
-  e: string | null;
-  ev: string | null;
-  h: string | null;
-  at: number;
-}
 
 /** Whether the filter looks at a record's own fields (else a batch passes or fails whole: run). */
 const needsRecords = (f: LogFilter) =>

@@ -643,10 +643,23 @@ export async function insertLogs(
  * The records as one JSON text. The time travels as milliseconds since the epoch (to_timestamp in SQL):
  * a Date's ISO text costs the worker about 0.8 us a record to write and PostgreSQL more to read.
  */
+/** One record as logJson writes it (a scan_log_batches row's text is an array of these). */
+export interface BatchRecord {
+  t: string;
+  id: string;
+  m: boolean;
+  s: string | null;
+  e: string | null;
+  ev: string | null;
+  h: string | null;
+  /** Epoch milliseconds. */
+  at: number;
+}
+
 function logJson(rows: LogRow[]): string {
   // Keys in this order: batchRecordPrefix and the readers (log-store.ts) depend on t, id coming first.
   return JSON.stringify(
-    rows.map((r) => ({
+    rows.map((r): BatchRecord => ({
       t: r.target,
       id: r.templateId,
       m: r.matched,
