@@ -509,7 +509,8 @@ export async function insertFindings(
     );
     const res = await db.query<{ added: boolean; severity: string }>(
       // A finding new to this scan takes the team's triage of the same finding (same hash) in other scans:
-      // the latest person's status and labels. A severity override of the team for the template
+      // the latest person's status and labels. Only triaged copies are read (scan_result_triaged, kept by
+      // triggers, migration 036), not every earlier scan's copy. A severity override of the team for the template
       // (scan_severity_overrides) applies as the row is added.
       `INSERT INTO scan_results (scan_id, team_id, vuln_hash, template_id, template_url, template_path, host, matched_at,
          port, severity, original_severity, name, tags, result_type, event, first_run, last_run, vuln_status, labels,
@@ -523,8 +524,8 @@ export async function insertFindings(
        LEFT JOIN LATERAL (
          SELECT CASE WHEN p.vuln_status IN ('false_positive', 'accepted_risk', 'duplicate', 'triaged', 'fix_in_progress')
                      THEN p.vuln_status ELSE 'open' END AS vuln_status, p.labels
-         FROM scan_results p
-         WHERE p.team_id = $2 AND p.vuln_hash = x.h AND p.scan_id <> $1
+         FROM scan_result_triaged t JOIN scan_results p ON p.id = t.result_id
+         WHERE t.team_id = $2 AND t.vuln_hash = x.h AND p.scan_id <> $1
            AND (p.vuln_status IN ('false_positive', 'accepted_risk', 'duplicate', 'triaged', 'fix_in_progress') OR p.labels <> '{}')
          ORDER BY p.updated_at DESC, p.id DESC LIMIT 1
        ) prev ON true
