@@ -1,7 +1,11 @@
-// Worker threads that run the engine for `vigil serve`'s in-process worker (see engine-thread.ts). A
-// fixed number of threads (VIGIL_ENGINE_THREADS, default 2) each run one chunk at a time; a chunk waits
-// for a free thread. A thread that does not stop within 5 s of an abort is terminated and replaced, so
-// even a template that somehow loops cannot keep a chunk (or the process) hostage.
+// Worker threads that run the engine for `vigil serve`'s in-process worker (see engine-thread.ts), so that
+// no template, response or regex can hold up the thread that answers the API. VIGIL_ENGINE_THREADS of them
+// (default: one fewer than the machine's cores, at least 1 and at most 4: this process's main thread and,
+// usually, PostgreSQL need a core too). A thread runs every chunk it is given at once, as the engine does
+// on one thread in a `vigil worker` process. A chunk that does not stop within 5 s of an abort has its
+// thread terminated and replaced, so even a template that somehow loops cannot keep a chunk (or the
+// process) hostage; the thread's other chunks fail with it and are retried.
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { AttemptInfo, ResultEvent, ScanOptions } from '../../engine/index.ts';
 
@@ -34,17 +38,26 @@ export interface ThreadTemplate {
 }
 
 export type ThreadRequest =
-  | { type: 'run'; key: string; templates?: ThreadTemplate[]; targets: string[]; options: ThreadScanOptions }
-  | { type: 'abort'; reason: string };
+  | {
+      type: 'run';
+      id: number;
+      key: string;
+      templates?: ThreadTemplate[];
+      targets: string[];
+      options: ThreadScanOptions;
+    }
+  | { type: 'abort'; id: number; reason: string };
 
-export type ThreadMessage =
+/** Messages from a thread, each about one of its chunks (`id`, given by the pool). */
+export type ThreadMessage = { id: number } & (
   | { type: 'need-templates' }
   | { type: 'loaded'; count: number; skipped: { uri: string; reason: string }[] }
   | { type: 'batch'; results: ResultEvent[]; attempts: AttemptInfo[] }
   | { type: 'host-skipped'; host: string; errors: number }
   | { type: 'template-skipped'; templateId: string; reason: string }
   | { type: 'done' }
-  | { type: 'error'; message: string };
+  | { type: 'error'; message: string }
+);
 
 const BOOT = new URL('./engine-thread-boot.mjs', import.meta.url);
 
@@ -61,138 +74,152 @@ export interface ThreadChunk {
   onTemplateSkipped: (templateId: string, reason: string) => void;
 }
 
+/** A thread and the chunks it runs now, by id: their message handlers, and how each ends on a failure. */
+interface EngineThread {
+  worker: Worker;
+  running: Map<number, { onMessage: (m: ThreadMessage) => void; fail: (err: Error) => void }>;
+}
+
 class EnginePool {
-  private idle: Worker[] = [];
-  private count = 0;
-  private waiting: ((w: Worker) => void)[] = [];
-  private all = new Set<Worker>();
+  private threads: EngineThread[] = [];
+  private nextId = 1;
 
   constructor(private readonly size: number) {}
 
-  private spawn(): Worker {
-    const w = new Worker(BOOT);
-    w.unref(); // idle threads never keep the process alive
-    this.all.add(w);
-    w.once('exit', () => {
-      this.all.delete(w);
-      this.idle = this.idle.filter((x) => x !== w);
-      this.count--;
-    });
-    this.count++;
-    return w;
+  private spawn(): EngineThread {
+    const worker = new Worker(BOOT);
+    worker.unref(); // idle threads never keep the process alive
+    const thread: EngineThread = { worker, running: new Map() };
+    worker.on('message', (m: ThreadMessage) => thread.running.get(m.id)?.onMessage(m));
+    worker.once('error', (err) => this.fail(thread, err));
+    worker.once('exit', (code) => this.fail(thread, new Error(`engine thread exited (${code})`)));
+    this.threads.push(thread);
+    return thread;
   }
 
-  acquire(): Promise<Worker> {
-    const w = this.idle.pop();
-    if (w) return Promise.resolve(w);
-    if (this.count < this.size) return Promise.resolve(this.spawn());
-    return new Promise((resolve) => this.waiting.push(resolve));
+  /** Ends every chunk of a thread with err and replaces the thread (it failed, exited or was stuck). */
+  private fail(thread: EngineThread, err: Error): void {
+    this.threads = this.threads.filter((t) => t !== thread);
+    for (const c of [...thread.running.values()]) c.fail(err);
+    void thread.worker.terminate();
   }
 
-  release(w: Worker, healthy: boolean): void {
-    if (!healthy) {
-      void w.terminate();
-      const next = this.waiting.shift();
-      if (next) queueMicrotask(() => next(this.spawn()));
-      return;
-    }
-    const next = this.waiting.shift();
-    if (next) next(w);
-    else this.idle.push(w);
+  /**
+   * The thread for a new chunk: a new one while there are fewer than `size`, else the one running the fewest
+   * chunks. A thread runs any number of chunks at once (the engine is asynchronous), so a scan's chunks
+   * together keep the concurrency the scan asked for however few threads there are.
+   */
+  private pick(): EngineThread {
+    const idle = this.threads.find((t) => t.running.size === 0);
+    if (idle) return idle;
+    if (this.threads.length < this.size) return this.spawn();
+    return this.threads.reduce((a, b) => (b.running.size < a.running.size ? b : a));
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.all].map((w) => w.terminate()));
+    const all = this.threads;
+    this.threads = [];
+    await Promise.all(all.map((t) => t.worker.terminate()));
   }
 
   run(chunk: ThreadChunk): Promise<void> {
-    return this.acquire().then(
-      (w) =>
-        new Promise<void>((resolve, reject) => {
-          let settled = false;
-          let killTimer: NodeJS.Timeout | undefined;
-          const finish = (err?: Error, healthy = true) => {
-            if (settled) return;
-            settled = true;
-            clearTimeout(killTimer);
-            w.off('message', onMessage);
-            w.off('error', onError);
-            w.off('exit', onExit);
-            chunk.signal.removeEventListener('abort', onAbort);
-            this.release(w, healthy);
-            if (err) reject(err);
-            else resolve();
-          };
-          const onMessage = (m: ThreadMessage) => {
-            try {
-              switch (m.type) {
-                case 'need-templates':
-                  void chunk.loadTemplates().then(
-                    (templates) =>
-                      w.postMessage({
-                        type: 'run',
-                        key: chunk.key,
-                        templates,
-                        targets: chunk.targets,
-                        options: chunk.options,
-                      } satisfies ThreadRequest),
-                    (err) => finish(err as Error),
-                  );
-                  break;
-                case 'loaded':
-                  chunk.onLoaded(m.count, m.skipped);
-                  break;
-                case 'batch':
-                  for (const r of m.results) chunk.onResult(r);
-                  for (const a of m.attempts) chunk.onAttempt(a);
-                  break;
-                case 'host-skipped':
-                  chunk.onHostSkipped(m.host, m.errors);
-                  break;
-                case 'template-skipped':
-                  chunk.onTemplateSkipped(m.templateId, m.reason);
-                  break;
-                case 'done':
-                  finish();
-                  break;
-                case 'error':
-                  finish(new Error(m.message));
-                  break;
-              }
-            } catch (err) {
-              finish(err as Error);
-            }
-          };
-          const onError = (err: Error) => finish(err, false);
-          const onExit = (code: number) => finish(new Error(`engine thread exited (${code})`), false);
-          const onAbort = () => {
-            w.postMessage({ type: 'abort', reason: String(chunk.signal.reason ?? 'aborted') } satisfies ThreadRequest);
-            killTimer = setTimeout(
-              () => finish(new Error('the engine thread did not stop; it was terminated'), false),
-              5_000,
-            );
-          };
-          w.on('message', onMessage);
-          w.once('error', onError);
-          w.once('exit', onExit);
-          if (chunk.signal.aborted) return finish(new Error('aborted'));
-          chunk.signal.addEventListener('abort', onAbort, { once: true });
-          w.postMessage({
-            type: 'run',
-            key: chunk.key,
-            targets: chunk.targets,
-            options: chunk.options,
-          } satisfies ThreadRequest);
-        }),
-    );
+    const thread = this.pick();
+    const { worker } = thread;
+    const id = this.nextId++;
+    return new Promise<void>((resolve, reject) => {
+      let settled = false;
+      let killTimer: NodeJS.Timeout | undefined;
+      const finish = (err?: Error) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(killTimer);
+        thread.running.delete(id);
+        chunk.signal.removeEventListener('abort', onAbort);
+        if (err) reject(err);
+        else resolve();
+      };
+      const onMessage = (m: ThreadMessage) => {
+        try {
+          switch (m.type) {
+            case 'need-templates':
+              void chunk.loadTemplates().then(
+                (templates) =>
+                  worker.postMessage({
+                    type: 'run',
+                    id,
+                    key: chunk.key,
+                    templates,
+                    targets: chunk.targets,
+                    options: chunk.options,
+                  } satisfies ThreadRequest),
+                (err) => finish(err as Error),
+              );
+              break;
+            case 'loaded':
+              chunk.onLoaded(m.count, m.skipped);
+              break;
+            case 'batch':
+              for (const r of m.results) chunk.onResult(r);
+              for (const a of m.attempts) chunk.onAttempt(a);
+              break;
+            case 'host-skipped':
+              chunk.onHostSkipped(m.host, m.errors);
+              break;
+            case 'template-skipped':
+              chunk.onTemplateSkipped(m.templateId, m.reason);
+              break;
+            case 'done':
+              finish();
+              break;
+            case 'error':
+              finish(new Error(m.message));
+              break;
+          }
+        } catch (err) {
+          finish(err as Error);
+        }
+      };
+      // A chunk that does not stop within 5 s of its abort takes its thread down with it (and the thread's
+      // other chunks, which fail and are retried elsewhere: a chunk is safe to run again).
+      const onAbort = () => {
+        worker.postMessage({
+          type: 'abort',
+          id,
+          reason: String(chunk.signal.reason ?? 'aborted'),
+        } satisfies ThreadRequest);
+        killTimer = setTimeout(
+          () => this.fail(thread, new Error('the engine thread did not stop; it was terminated')),
+          5_000,
+        );
+      };
+      if (chunk.signal.aborted) return finish(new Error('aborted'));
+      thread.running.set(id, { onMessage, fail: finish });
+      chunk.signal.addEventListener('abort', onAbort, { once: true });
+      worker.postMessage({
+        type: 'run',
+        id,
+        key: chunk.key,
+        targets: chunk.targets,
+        options: chunk.options,
+      } satisfies ThreadRequest);
+    });
   }
 }
 
 let pool: EnginePool | undefined;
 
 /** Turns engine threads on for this process's scan chunks (vigil serve's in-process worker). */
-export function useEngineThreads(size = Number(process.env.VIGIL_ENGINE_THREADS ?? 2)): void {
-  pool ??= new EnginePool(Math.max(1, Number.isInteger(size) ? size : 2));
+export function useEngineThreads(size = Number(process.env.VIGIL_ENGINE_THREADS || defaultEngineThreads())): void {
+  pool ??= new EnginePool(Math.max(1, Number.isInteger(size) ? size : defaultEngineThreads()));
+}
+
+/**
+ * One fewer than the cores, at least 1 and at most 4. On 2 cores, two engine threads beside the API thread,
+ * PostgreSQL and the targets cost more CPU per attempt than one (bench:scans, 27 Nov: 5.7 against 4.9 s of
+ * CPU per 50,000 attempts, all sides) and ran no faster.
+ */
+export function defaultEngineThreads(cores = availableParallelism()): number {
+  return Math.max(1, Math.min(4, cores - 1));
 }
 
 export function engineThreads(): EnginePool | undefined {

@@ -3,7 +3,48 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServer, type TestServer } from '../../helpers/targets.ts';
 import { createScanApp, type ScanTestApp } from './fixtures.ts';
-import { closeEngineThreads, useEngineThreads } from '../../../src/platform/scans/engine-pool.ts';
+import {
+  closeEngineThreads,
+  engineThreads,
+  useEngineThreads,
+  type ThreadChunk,
+} from '../../../src/platform/scans/engine-pool.ts';
+import type { AttemptInfo } from '../../../src/engine/index.ts';
+
+const PAGE = `id: page
+info:
+  name: page
+  author: vigil
+  severity: info
+http:
+  - method: GET
+    path:
+      - "{{BaseURL}}/"
+    matchers:
+      - type: word
+        words: [page]
+`;
+
+/** One chunk on the pool's thread: its attempts, and whether (and how) it ended. */
+function chunkOn(targets: string[], signal = new AbortController().signal) {
+  const attempts: AttemptInfo[] = [];
+  let results = 0;
+  const chunk: ThreadChunk = {
+    key: `page-${targets.join()}`,
+    loadTemplates: async () => [{ raw: PAGE, uri: 'page.yaml' }],
+    targets,
+    options: { concurrency: 1, bulkSize: 1, rateLimit: 0, timeout: 20 },
+    signal,
+    onLoaded: () => {},
+    onResult: () => {
+      results++;
+    },
+    onAttempt: (a) => attempts.push(a),
+    onHostSkipped: () => {},
+    onTemplateSkipped: () => {},
+  };
+  return { chunk, attempts, results: () => results };
+}
 
 // Each matcher hashes a 16 MiB string: seconds of CPU for one response, all on the engine thread.
 const HEAVY = `id: cpu-heavy
@@ -25,16 +66,61 @@ ${Array.from({ length: 80 }, (_, i) => `      - type: dsl\n        dsl: ['len(sh
 describe('engine threads for the in-process worker', () => {
   let t: ScanTestApp;
   let target: TestServer;
+  let slow: TestServer;
+  let fast: TestServer;
   beforeAll(async () => {
     useEngineThreads(1);
     t = await createScanApp('pglite');
     target = await startHttpServer((_q, res) => res.end('heavy!!!'));
+    // Answers after 1.5 s: a chunk on it is still waiting while a chunk on `fast` runs to its end.
+    slow = await startHttpServer(async (_q, res) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      res.end('slow page');
+    });
+    fast = await startHttpServer((_q, res) => res.end('fast page'));
   });
   afterAll(async () => {
     await t?.close();
     await target?.close();
+    await slow?.close();
+    await fast?.close();
     await closeEngineThreads();
   });
+
+  it('one thread runs several chunks at once, each with its own attempts and results', async () => {
+    const pool = engineThreads()!;
+    const a = chunkOn([`${slow.url}/a`]);
+    const b = chunkOn([`${fast.url}/b1`, `${fast.url}/b2`, `${fast.url}/b3`]);
+    const order: string[] = [];
+    await Promise.all([
+      pool.run(a.chunk).then(() => order.push('slow')),
+      pool.run(b.chunk).then(() => order.push('fast')),
+    ]);
+    // One chunk at a time would finish the slow one first: the fast one waited behind it.
+    expect(order).toEqual(['fast', 'slow']);
+    expect(a.attempts.map((x) => x.target)).toEqual([`${slow.url}/a`]);
+    expect(b.attempts.map((x) => x.target).sort()).toEqual([`${fast.url}/b1`, `${fast.url}/b2`, `${fast.url}/b3`]);
+    expect([a.results(), b.results()]).toEqual([1, 3]);
+  }, 30_000);
+
+  it("an abort stops its own chunk only; the thread's other chunk runs to its end", async () => {
+    const pool = engineThreads()!;
+    const stop = new AbortController();
+    const slowTargets = Array.from({ length: 20 }, (_, i) => `${slow.url}/s${i}`);
+    const a = chunkOn(slowTargets, stop.signal);
+    const b = chunkOn(Array.from({ length: 30 }, (_, i) => `${fast.url}/f${i}`));
+    const aDone = pool.run(a.chunk).then(
+      () => 'ended',
+      () => 'ended',
+    );
+    const bDone = pool.run(b.chunk);
+    await new Promise((r) => setTimeout(r, 200));
+    stop.abort(new Error('stopped by the test'));
+    expect(await aDone).toBe('ended');
+    await bDone;
+    expect(a.attempts.length).toBeLessThan(slowTargets.length);
+    expect(b.attempts).toHaveLength(30);
+  }, 30_000);
 
   it('runs a CPU-heavy scan off the API thread: the API keeps answering', async () => {
     const res = await t.request({
