@@ -27,7 +27,7 @@ import { runScan, closeClients } from '../src/engine/runner.ts';
 import { insertFindings } from '../src/platform/scans/store.ts';
 import { toFindingRow, type FindingRow, type ResultEvent } from '../src/platform/scans/findings.ts';
 import { figures } from './figures.ts';
-import { cpuMs, loadAverage } from './cpu.ts';
+import { cpuMs, loadAverage, mainThreadCpuMs } from './cpu.ts';
 import { readFileSync } from 'node:fs';
 
 const TARGETS = Number(process.env.BENCH_TARGETS ?? 1000);
@@ -73,6 +73,8 @@ function procCpuMs(pid: number): number {
  */
 interface SideCpu {
   bench: number;
+  /** The bench process's main thread: the engine for `vigil scan`; the API and the writes for `vigil serve`. */
+  main: number;
   target: number;
   pg: Map<number, number>;
 }
@@ -85,13 +87,18 @@ async function sideCpu(db: Db, targetPid: number): Promise<SideCpu> {
     );
     for (const r of rows) pg.set(r.pid, procCpuMs(r.pid));
   }
-  return { bench: cpuMs(), target: procCpuMs(targetPid), pg };
+  return { bench: cpuMs(), main: mainThreadCpuMs() ?? 0, target: procCpuMs(targetPid), pg };
 }
 
-function cpuSpent(a: SideCpu, b: SideCpu): { bench: number; target: number; pg: number } {
+function cpuSpent(a: SideCpu, b: SideCpu): { bench: number; main: number; target: number; pg: number } {
   let pg = 0;
   for (const [pid, ms] of b.pg) pg += ms - (a.pg.get(pid) ?? 0);
-  return { bench: (b.bench - a.bench) / 1000, target: (b.target - a.target) / 1000, pg: pg / 1000 };
+  return {
+    bench: (b.bench - a.bench) / 1000,
+    main: (b.main - a.main) / 1000,
+    target: (b.target - a.target) / 1000,
+    pg: pg / 1000,
+  };
 }
 
 /** One request each; one template in ten matches, so findings are stored too. */
@@ -368,12 +375,18 @@ async function main(): Promise<void> {
     const eng: number[] = [];
     const plat: number[] = [];
     const proc: number[] = [];
+    // CPU of each side per round (engine rounds of both phases; platform rounds as `vigil serve`).
+    type Spent = ReturnType<typeof cpuSpent>;
+    const engCpu: Spent[] = [];
+    const servCpu: Spent[] = [];
     const f = (x: number) => x.toFixed(2);
     // The platform scan in two forms, each in its own phase of rounds alternating with the engine: as a
     // `vigil worker` process runs it (the engine on the same thread as the writes), then as `vigil serve`
     // runs it (the engine on its worker threads, VIGIL_ENGINE_THREADS, started and warmed once, while the
     // main thread answers the API and writes the results).
-    for (const threads of [false, true]) {
+    // BENCH_FORMS=serve (or worker) measures one form only.
+    const forms = (process.env.BENCH_FORMS ?? 'worker,serve').split(',');
+    for (const threads of [false, true].filter((t) => forms.includes(t ? 'serve' : 'worker'))) {
       if (threads) {
         useEngineThreads();
         await platformRun(ctx, app, key, targets.slice(0, 50), texts);
@@ -388,13 +401,15 @@ async function main(): Promise<void> {
         const ec = cpuSpent(c0, c1);
         const pc = cpuSpent(c1, c2);
         console.log(
-          `round ${r + 1} (load ${loadAverage()}): engine ${e.rate.toFixed(0)} attempts/s, CPU s bench ${f(ec.bench)} target ${f(ec.target)} PostgreSQL ${f(ec.pg)}; ` +
-            `${as} ${p.rate.toFixed(0)} attempts/s, CPU s bench ${f(pc.bench)} target ${f(pc.target)} PostgreSQL ${f(pc.pg)}; ${p.phases}`,
+          `round ${r + 1} (load ${loadAverage()}): engine ${e.rate.toFixed(0)} attempts/s, CPU s bench ${f(ec.bench)} (main thread ${f(ec.main)}) target ${f(ec.target)} PostgreSQL ${f(ec.pg)}; ` +
+            `${as} ${p.rate.toFixed(0)} attempts/s, CPU s bench ${f(pc.bench)} (main thread ${f(pc.main)}) target ${f(pc.target)} PostgreSQL ${f(pc.pg)}; ${p.phases}`,
         );
         if (p.results !== e.results)
           console.log(`warning: platform stored ${p.results} findings, engine reported ${e.results}`);
         eng.push(e.rate);
         (threads ? plat : proc).push(p.rate);
+        engCpu.push(ec);
+        if (threads) servCpu.push(pc);
       }
     }
     await closeEngineThreads();
@@ -404,14 +419,30 @@ async function main(): Promise<void> {
     console.log(
       `platform (vigil serve):   ${best(plat).toFixed(0)} attempts/s incl. queueing, findings and logs (rounds: ${rounds(plat)})`,
     );
-    console.log(`platform (vigil worker):  ${best(proc).toFixed(0)} attempts/s (rounds: ${rounds(proc)})`);
+    if (proc.length > 0)
+      console.log(`platform (vigil worker):  ${best(proc).toFixed(0)} attempts/s (rounds: ${rounds(proc)})`);
     console.log(
       `ratio platform/engine: ${(best(plat) / best(eng)).toFixed(2)} as vigil serve runs it, ${(best(proc) / best(eng)).toFixed(2)} as a vigil worker process does (goal >= 0.9)`,
     );
     out.set('engine_attempts_s', best(eng));
     out.set('platform_attempts_s', best(plat));
-    out.set('platform_engine_ratio', best(plat) / best(eng));
-    out.set('worker_process_engine_ratio', best(proc) / best(eng));
+    if (plat.length > 0) out.set('platform_engine_ratio', best(plat) / best(eng));
+    if (proc.length > 0) out.set('worker_process_engine_ratio', best(proc) / best(eng));
+    // Where the platform's CPU goes beside the engine's (medians of the rounds). Both sides keep the two
+    // cores busy, so the attempts per second follow the CPU per attempt of all sides together: the ratio
+    // of CPU is what the throughput ratio comes to on a machine with nothing else running.
+    if (servCpu.length > 0) {
+      const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+      const side = (xs: Spent[], k: keyof Spent) => med(xs.map((x) => x[k]));
+      const total = (xs: Spent[]) => med(xs.map((x) => x.bench + x.target + x.pg));
+      console.log(
+        `CPU per scan, medians: engine: engine thread ${f(side(engCpu, 'main'))} s, its process in all ${f(side(engCpu, 'bench'))} s, ` +
+          `target ${f(side(engCpu, 'target'))} s (all sides ${f(total(engCpu))} s); platform (vigil serve): main thread ` +
+          `(API, results, writes) ${f(side(servCpu, 'main'))} s, its process in all (engine threads too) ${f(side(servCpu, 'bench'))} s, ` +
+          `target ${f(side(servCpu, 'target'))} s, PostgreSQL ${f(side(servCpu, 'pg'))} s (all sides ${f(total(servCpu))} s)`,
+      );
+      out.set('platform_engine_cpu_ratio', total(engCpu) / total(servCpu));
+    }
 
     if (RESCANS > 0) {
       const events: ResultEvent[] = [];
