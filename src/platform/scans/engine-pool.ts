@@ -1,10 +1,11 @@
 // Worker threads that run the engine for `vigil serve`'s in-process worker (see engine-thread.ts), so that
 // no template, response or regex can hold up the thread that answers the API. VIGIL_ENGINE_THREADS of them
 // (default: one fewer than the machine's cores, at least 1 and at most 4: this process's main thread and,
-// usually, PostgreSQL need a core too). A thread runs every chunk it is given at once, as the engine does
-// on one thread in a `vigil worker` process. A chunk that does not stop within 5 s of an abort has its
-// thread terminated and replaced, so even a template that somehow loops cannot keep a chunk (or the
-// process) hostage; the thread's other chunks fail with it and are retried.
+// usually, PostgreSQL need a core too). A thread runs the chunks of one scan run at a time, as many as it is
+// given at once, as the engine does on one thread in a `vigil worker` process; another run's chunks wait
+// for a free thread. A chunk that does not stop within 5 s of an abort has its thread terminated and
+// replaced, so even a template that somehow loops cannot keep a chunk (or the process) hostage; the
+// thread's other chunks (the same run's) fail with it and are retried.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { AttemptInfo, ResultEvent, ScanOptions } from '../../engine/index.ts';
@@ -74,22 +75,35 @@ export interface ThreadChunk {
   onTemplateSkipped: (templateId: string, reason: string) => void;
 }
 
-/** A thread and the chunks it runs now, by id: their message handlers, and how each ends on a failure. */
+/**
+ * A thread, the scan run whose chunks it runs now (undefined while idle), and those chunks by id: their
+ * message handlers, and how each ends on a failure.
+ */
 interface EngineThread {
   worker: Worker;
+  key: string | undefined;
   running: Map<number, { onMessage: (m: ThreadMessage) => void; fail: (err: Error) => void }>;
+}
+
+/** A chunk waiting for a thread: `start` runs it on the thread it is given, at once. */
+interface Waiting {
+  key: string;
+  start: (thread: EngineThread) => void;
+  fail: (err: Error) => void;
 }
 
 class EnginePool {
   private threads: EngineThread[] = [];
+  private waiting: Waiting[] = [];
   private nextId = 1;
+  private closed = false;
 
   constructor(private readonly size: number) {}
 
   private spawn(): EngineThread {
     const worker = new Worker(BOOT);
     worker.unref(); // idle threads never keep the process alive
-    const thread: EngineThread = { worker, running: new Map() };
+    const thread: EngineThread = { worker, key: undefined, running: new Map() };
     worker.on('message', (m: ThreadMessage) => thread.running.get(m.id)?.onMessage(m));
     worker.once('error', (err) => this.fail(thread, err));
     worker.once('exit', (code) => this.fail(thread, new Error(`engine thread exited (${code})`)));
@@ -102,56 +116,81 @@ class EnginePool {
     this.threads = this.threads.filter((t) => t !== thread);
     for (const c of [...thread.running.values()]) c.fail(err);
     void thread.worker.terminate();
+    this.drain();
   }
 
   /**
-   * The thread for a new chunk: a new one while there are fewer than `size`, else the one running the fewest
-   * chunks. A thread runs any number of chunks at once (the engine is asynchronous), so a scan's chunks
-   * together keep the concurrency the scan asked for however few threads there are.
+   * The thread a chunk of scan run `key` may start on now: one running chunks of the same run, else an idle
+   * one, else a new one while there are fewer than `size`; undefined when it must wait. A thread runs any
+   * number of chunks of one run at once (the engine is asynchronous), so a scan's chunks together keep the
+   * concurrency the scan asked for however few threads there are. Chunks of different runs never share a
+   * thread: one team's template that makes its thread slow, or that has to be terminated, never touches
+   * another scan's chunks.
    */
-  private pick(): EngineThread {
-    const idle = this.threads.find((t) => t.running.size === 0);
-    if (idle) return idle;
-    if (this.threads.length < this.size) return this.spawn();
-    return this.threads.reduce((a, b) => (b.running.size < a.running.size ? b : a));
+  private threadFor(key: string): EngineThread | undefined {
+    return (
+      this.threads.find((t) => t.key === key && t.running.size > 0) ??
+      this.threads.find((t) => t.running.size === 0) ??
+      (this.threads.length < this.size ? this.spawn() : undefined)
+    );
   }
 
+  /** Starts the waiting chunks that can start now, in the order they came. */
+  private drain(): void {
+    if (this.closed) return;
+    for (const w of [...this.waiting]) {
+      const thread = this.threadFor(w.key);
+      if (!thread) continue;
+      this.waiting = this.waiting.filter((x) => x !== w);
+      w.start(thread);
+    }
+  }
+
+  /** Stops every thread: running and waiting chunks fail (their jobs are retried). */
   async close(): Promise<void> {
+    this.closed = true;
+    for (const w of [...this.waiting]) w.fail(new Error('the engine threads were closed'));
     const all = this.threads;
     this.threads = [];
     await Promise.all(all.map((t) => t.worker.terminate()));
   }
 
   run(chunk: ThreadChunk): Promise<void> {
-    const thread = this.pick();
-    const { worker } = thread;
     const id = this.nextId++;
     return new Promise<void>((resolve, reject) => {
       let settled = false;
       let killTimer: NodeJS.Timeout | undefined;
+      let thread: EngineThread | undefined;
+      const waiting: Waiting = { key: chunk.key, start: (t) => start(t), fail: (err) => finish(err) };
       const finish = (err?: Error) => {
         if (settled) return;
         settled = true;
         clearTimeout(killTimer);
-        thread.running.delete(id);
         chunk.signal.removeEventListener('abort', onAbort);
+        this.waiting = this.waiting.filter((x) => x !== waiting);
+        if (thread) {
+          thread.running.delete(id);
+          if (thread.running.size === 0) thread.key = undefined;
+          this.drain();
+        }
         if (err) reject(err);
         else resolve();
       };
+      const post = (m: ThreadRequest) => thread?.worker.postMessage(m);
       const onMessage = (m: ThreadMessage) => {
         try {
           switch (m.type) {
             case 'need-templates':
               void chunk.loadTemplates().then(
                 (templates) =>
-                  worker.postMessage({
+                  post({
                     type: 'run',
                     id,
                     key: chunk.key,
                     templates,
                     targets: chunk.targets,
                     options: chunk.options,
-                  } satisfies ThreadRequest),
+                  }),
                 (err) => finish(err as Error),
               );
               break;
@@ -179,29 +218,30 @@ class EnginePool {
           finish(err as Error);
         }
       };
-      // A chunk that does not stop within 5 s of its abort takes its thread down with it (and the thread's
-      // other chunks, which fail and are retried elsewhere: a chunk is safe to run again).
+      // A chunk still waiting for a thread just ends. A running one that does not stop within 5 s of its
+      // abort takes its thread down with it, and the thread's other chunks (of the same scan run) fail and
+      // are retried: a chunk is safe to run again.
       const onAbort = () => {
-        worker.postMessage({
-          type: 'abort',
-          id,
-          reason: String(chunk.signal.reason ?? 'aborted'),
-        } satisfies ThreadRequest);
+        if (!thread) return finish(new Error('aborted'));
+        const t = thread;
+        post({ type: 'abort', id, reason: String(chunk.signal.reason ?? 'aborted') });
         killTimer = setTimeout(
-          () => this.fail(thread, new Error('the engine thread did not stop; it was terminated')),
+          () => this.fail(t, new Error('the engine thread did not stop; it was terminated')),
           5_000,
         );
       };
+      const start = (t: EngineThread) => {
+        thread = t;
+        t.key = chunk.key;
+        t.running.set(id, { onMessage, fail: finish });
+        post({ type: 'run', id, key: chunk.key, targets: chunk.targets, options: chunk.options });
+      };
       if (chunk.signal.aborted) return finish(new Error('aborted'));
-      thread.running.set(id, { onMessage, fail: finish });
+      if (this.closed) return finish(new Error('the engine threads were closed'));
       chunk.signal.addEventListener('abort', onAbort, { once: true });
-      worker.postMessage({
-        type: 'run',
-        id,
-        key: chunk.key,
-        targets: chunk.targets,
-        options: chunk.options,
-      } satisfies ThreadRequest);
+      const now = this.threadFor(chunk.key);
+      if (now) start(now);
+      else this.waiting.push(waiting);
     });
   }
 }

@@ -2,7 +2,7 @@
 // event loop free, results arrive as usual, and a stop ends the chunk.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServer, type TestServer } from '../../helpers/targets.ts';
-import { createScanApp, type ScanTestApp } from './fixtures.ts';
+import { createScanApp, MARKER_TEMPLATE, type ScanTestApp } from './fixtures.ts';
 import {
   closeEngineThreads,
   engineThreads,
@@ -11,27 +11,13 @@ import {
 } from '../../../src/platform/scans/engine-pool.ts';
 import type { AttemptInfo } from '../../../src/engine/index.ts';
 
-const PAGE = `id: page
-info:
-  name: page
-  author: vigil
-  severity: info
-http:
-  - method: GET
-    path:
-      - "{{BaseURL}}/"
-    matchers:
-      - type: word
-        words: [page]
-`;
-
-/** One chunk on the pool's thread: its attempts, and whether (and how) it ended. */
-function chunkOn(targets: string[], signal = new AbortController().signal) {
+/** One chunk of scan run `key` on the pool's thread, and its attempts and results. */
+function chunkOn(key: string, targets: string[], signal = new AbortController().signal) {
   const attempts: AttemptInfo[] = [];
   let results = 0;
   const chunk: ThreadChunk = {
-    key: `page-${targets.join()}`,
-    loadTemplates: async () => [{ raw: PAGE, uri: 'page.yaml' }],
+    key,
+    loadTemplates: async () => [{ raw: MARKER_TEMPLATE, uri: 'marker.yaml' }],
     targets,
     options: { concurrency: 1, bulkSize: 1, rateLimit: 0, timeout: 20 },
     signal,
@@ -75,9 +61,9 @@ describe('engine threads for the in-process worker', () => {
     // Answers after 1.5 s: a chunk on it is still waiting while a chunk on `fast` runs to its end.
     slow = await startHttpServer(async (_q, res) => {
       await new Promise((r) => setTimeout(r, 1500));
-      res.end('slow page');
+      res.end('slow VULNERABLE-MARKER');
     });
-    fast = await startHttpServer((_q, res) => res.end('fast page'));
+    fast = await startHttpServer((_q, res) => res.end('fast VULNERABLE-MARKER'));
   });
   afterAll(async () => {
     await t?.close();
@@ -87,10 +73,10 @@ describe('engine threads for the in-process worker', () => {
     await closeEngineThreads();
   });
 
-  it('one thread runs several chunks at once, each with its own attempts and results', async () => {
+  it("one thread runs a scan run's chunks at once, each with its own attempts and results", async () => {
     const pool = engineThreads()!;
-    const a = chunkOn([`${slow.url}/a`]);
-    const b = chunkOn([`${fast.url}/b1`, `${fast.url}/b2`, `${fast.url}/b3`]);
+    const a = chunkOn('scan-1:0', [`${slow.url}/a`]);
+    const b = chunkOn('scan-1:0', [`${fast.url}/b1`, `${fast.url}/b2`, `${fast.url}/b3`]);
     const order: string[] = [];
     await Promise.all([
       pool.run(a.chunk).then(() => order.push('slow')),
@@ -107,8 +93,11 @@ describe('engine threads for the in-process worker', () => {
     const pool = engineThreads()!;
     const stop = new AbortController();
     const slowTargets = Array.from({ length: 20 }, (_, i) => `${slow.url}/s${i}`);
-    const a = chunkOn(slowTargets, stop.signal);
-    const b = chunkOn(Array.from({ length: 30 }, (_, i) => `${fast.url}/f${i}`));
+    const a = chunkOn('scan-2:0', slowTargets, stop.signal);
+    const b = chunkOn(
+      'scan-2:0',
+      Array.from({ length: 30 }, (_, i) => `${fast.url}/f${i}`),
+    );
     const aDone = pool.run(a.chunk).then(
       () => 'ended',
       () => 'ended',
@@ -120,6 +109,29 @@ describe('engine threads for the in-process worker', () => {
     await bDone;
     expect(a.attempts.length).toBeLessThan(slowTargets.length);
     expect(b.attempts).toHaveLength(30);
+  }, 30_000);
+
+  it("chunks of different scans never share a thread: another scan's chunk waits, and its abort ends it there", async () => {
+    const pool = engineThreads()!;
+    const a = chunkOn('scan-3:0', [`${slow.url}/a`]);
+    const b = chunkOn('scan-4:0', [`${fast.url}/b`]);
+    const stop = new AbortController();
+    const c = chunkOn('scan-5:0', [`${fast.url}/c`], stop.signal);
+    const order: string[] = [];
+    const all = Promise.all([
+      pool.run(a.chunk).then(() => order.push('slow')),
+      pool.run(b.chunk).then(() => order.push('fast')),
+    ]);
+    const cDone = pool.run(c.chunk).then(
+      () => 'ended',
+      (err: Error) => err.message,
+    );
+    stop.abort(new Error('stopped while waiting'));
+    expect(await cDone).toBe('aborted');
+    await all;
+    // One thread (useEngineThreads(1)): scan-4's chunk started only when scan-3's had ended.
+    expect(order).toEqual(['slow', 'fast']);
+    expect([a.attempts.length, b.attempts.length, c.attempts.length]).toEqual([1, 1, 0]);
   }, 30_000);
 
   it('runs a CPU-heavy scan off the API thread: the API keeps answering', async () => {
