@@ -125,11 +125,12 @@ class EnginePool {
    * number of chunks of one run at once (the engine is asynchronous), so a scan's chunks together keep the
    * concurrency the scan asked for however few threads there are. Chunks of different runs never share a
    * thread: one team's template that makes its thread slow, or that has to be terminated, never touches
-   * another scan's chunks.
+   * another scan's chunks. While another run's chunk waits (`othersWaiting`), a run's new chunk does not
+   * join its busy thread either, but waits in turn: a long scan cannot keep a thread from the others.
    */
-  private threadFor(key: string): EngineThread | undefined {
+  private threadFor(key: string, othersWaiting: boolean): EngineThread | undefined {
     return (
-      this.threads.find((t) => t.key === key && t.running.size > 0) ??
+      (othersWaiting ? undefined : this.threads.find((t) => t.key === key && t.running.size > 0)) ??
       this.threads.find((t) => t.running.size === 0) ??
       (this.threads.length < this.size ? this.spawn() : undefined)
     );
@@ -138,9 +139,16 @@ class EnginePool {
   /** Starts the waiting chunks that can start now, in the order they came. */
   private drain(): void {
     if (this.closed) return;
+    const stillWaiting = new Set<string>();
     for (const w of [...this.waiting]) {
-      const thread = this.threadFor(w.key);
-      if (!thread) continue;
+      const thread = this.threadFor(
+        w.key,
+        [...stillWaiting].some((k) => k !== w.key),
+      );
+      if (!thread) {
+        stillWaiting.add(w.key);
+        continue;
+      }
       this.waiting = this.waiting.filter((x) => x !== w);
       w.start(thread);
     }
@@ -239,7 +247,10 @@ class EnginePool {
       if (chunk.signal.aborted) return finish(new Error('aborted'));
       if (this.closed) return finish(new Error('the engine threads were closed'));
       chunk.signal.addEventListener('abort', onAbort, { once: true });
-      const now = this.threadFor(chunk.key);
+      const now = this.threadFor(
+        chunk.key,
+        this.waiting.some((w) => w.key !== chunk.key),
+      );
       if (now) start(now);
       else this.waiting.push(waiting);
     });

@@ -134,6 +134,21 @@ describe('engine threads for the in-process worker', () => {
     expect([a.attempts.length, b.attempts.length, c.attempts.length]).toEqual([1, 1, 0]);
   }, 30_000);
 
+  it("a run's new chunk waits its turn behind another run's waiting chunk instead of joining its thread", async () => {
+    const pool = engineThreads()!;
+    const a1 = chunkOn('scan-6:0', [`${slow.url}/a1`]);
+    const b1 = chunkOn('scan-7:0', [`${fast.url}/b1`]);
+    const a2 = chunkOn('scan-6:0', [`${fast.url}/a2`]);
+    const order: string[] = [];
+    await Promise.all([
+      pool.run(a1.chunk).then(() => order.push('a1')),
+      pool.run(b1.chunk).then(() => order.push('b1')),
+      pool.run(a2.chunk).then(() => order.push('a2')),
+    ]);
+    // Joining scan-6's busy thread, a2 would end first and b1 wait for every chunk scan-6 sends.
+    expect(order).toEqual(['a1', 'b1', 'a2']);
+  }, 30_000);
+
   it('runs a CPU-heavy scan off the API thread: the API keeps answering', async () => {
     const res = await t.request({
       method: 'POST',
