@@ -189,16 +189,19 @@ class EnginePool {
         try {
           switch (m.type) {
             case 'need-templates':
+              // The thread had not started the chunk yet: an abort meanwhile ends it here.
               void chunk.loadTemplates().then(
                 (templates) =>
-                  post({
-                    type: 'run',
-                    id,
-                    key: chunk.key,
-                    templates,
-                    targets: chunk.targets,
-                    options: chunk.options,
-                  }),
+                  chunk.signal.aborted
+                    ? finish(new Error('aborted'))
+                    : post({
+                        type: 'run',
+                        id,
+                        key: chunk.key,
+                        templates,
+                        targets: chunk.targets,
+                        options: chunk.options,
+                      }),
                 (err) => finish(err as Error),
               );
               break;
