@@ -509,8 +509,9 @@ export async function insertFindings(
     );
     const res = await db.query<{ added: boolean; severity: string }>(
       // A finding new to this scan takes the team's triage of the same finding (same hash) in other scans:
-      // the latest person's status and labels. Only triaged copies are read (scan_result_triaged, kept by
-      // triggers, migration 036), not every earlier scan's copy. A severity override of the team for the template
+      // the latest person's status and labels, from the latest changed copy that is triaged or labelled.
+      // scan_result_triaged holds exactly those copies (kept by triggers in the same transaction, migration
+      // 036), so no earlier scan's untriaged copy is read. A severity override of the team for the template
       // (scan_severity_overrides) applies as the row is added.
       `INSERT INTO scan_results (scan_id, team_id, vuln_hash, template_id, template_url, template_path, host, matched_at,
          port, severity, original_severity, name, tags, result_type, event, first_run, last_run, vuln_status, labels,
@@ -526,7 +527,6 @@ export async function insertFindings(
                      THEN p.vuln_status ELSE 'open' END AS vuln_status, p.labels
          FROM scan_result_triaged t JOIN scan_results p ON p.id = t.result_id
          WHERE t.team_id = $2 AND t.vuln_hash = x.h AND p.scan_id <> $1
-           AND (p.vuln_status IN ('false_positive', 'accepted_risk', 'duplicate', 'triaged', 'fix_in_progress') OR p.labels <> '{}')
          ORDER BY p.updated_at DESC, p.id DESC LIMIT 1
        ) prev ON true
        ON CONFLICT (scan_id, vuln_hash, mirror_of) DO UPDATE SET last_run = EXCLUDED.last_run, updated_at = now(),
@@ -640,10 +640,6 @@ export async function insertLogs(
   }
 }
 
-/**
- * The records as one JSON text. The time travels as milliseconds since the epoch (to_timestamp in SQL):
- * a Date's ISO text costs the worker about 0.8 us a record to write and PostgreSQL more to read.
- */
 /** One record as logJson writes it (a scan_log_batches row's text is an array of these). */
 export interface BatchRecord {
   t: string;
@@ -657,6 +653,10 @@ export interface BatchRecord {
   at: number;
 }
 
+/**
+ * The records as one JSON text. The time travels as milliseconds since the epoch (to_timestamp in SQL):
+ * a Date's ISO text costs the worker about 0.8 us a record to write and PostgreSQL more to read.
+ */
 function logJson(rows: LogRow[]): string {
   // Keys in this order: batchRecordPrefix and the readers (log-store.ts) depend on t, id coming first.
   return JSON.stringify(
