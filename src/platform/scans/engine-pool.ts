@@ -169,7 +169,6 @@ class EnginePool {
       let settled = false;
       let killTimer: NodeJS.Timeout | undefined;
       let thread: EngineThread | undefined;
-      const waiting: Waiting = { key: chunk.key, start: (t) => start(t), fail: (err) => finish(err) };
       const finish = (err?: Error) => {
         if (settled) return;
         settled = true;
@@ -247,6 +246,7 @@ class EnginePool {
         t.running.set(id, { onMessage, fail: finish });
         post({ type: 'run', id, key: chunk.key, targets: chunk.targets, options: chunk.options });
       };
+      const waiting: Waiting = { key: chunk.key, start, fail: finish };
       if (chunk.signal.aborted) return finish(new Error('aborted'));
       if (this.closed) return finish(new Error('the engine threads were closed'));
       chunk.signal.addEventListener('abort', onAbort, { once: true });
@@ -263,8 +263,8 @@ class EnginePool {
 let pool: EnginePool | undefined;
 
 /** Turns engine threads on for this process's scan chunks (vigil serve's in-process worker). */
-export function useEngineThreads(size = Number(process.env.VIGIL_ENGINE_THREADS || defaultEngineThreads())): void {
-  pool ??= new EnginePool(Math.max(1, Number.isInteger(size) ? size : defaultEngineThreads()));
+export function useEngineThreads(size = Number(process.env.VIGIL_ENGINE_THREADS || NaN)): void {
+  pool ??= new EnginePool(Number.isInteger(size) ? Math.max(1, size) : defaultEngineThreads());
 }
 
 /**
