@@ -148,6 +148,35 @@ describe.each(dbKinds())('findings triage and audit log attacks on %s', (kind) =
     expect(aAudit.some((e: { email: string }) => e.email === 'b-owner@example.com')).toBe(false);
   });
 
+  it("a new finding takes its own team's triage of the same finding, never another team's", async () => {
+    // Same finding (same hash) in both teams: ours is triaged and labelled, B's copies are untouched.
+    await t.request({
+      method: 'PATCH',
+      url: '/v1/scans/vulns',
+      payload: { vuln_ids: [ours[0]], vuln_status: 'accepted_risk' },
+    });
+    await t.request({
+      method: 'PATCH',
+      url: '/v1/scans/vulns/labels',
+      payload: { ids: [ours[0]], labels: ['ours-only'] },
+    });
+    const again = line('a-1', 'https://a.example.com');
+    const b = await importScan(bKey, again);
+    expect(await statusOf(b.vulns[0]!, bKey)).toMatchObject({ vuln_status: 'open', labels: [] });
+    // The same import in our team takes our triage: the look-up works, and is confined to the team.
+    const a = await importScan(t.owner.key, again);
+    expect(await statusOf(a.vulns[0]!)).toMatchObject({ vuln_status: 'accepted_risk', labels: ['ours-only'] });
+    // B triaging its copy does not reach our next copy either.
+    await t.request({
+      method: 'PATCH',
+      url: '/v1/scans/vulns',
+      payload: { vuln_ids: [b.vulns[0]], vuln_status: 'false_positive' },
+      key: bKey,
+    });
+    const a2 = await importScan(t.owner.key, again);
+    expect(await statusOf(a2.vulns[0]!)).toMatchObject({ vuln_status: 'accepted_risk', labels: ['ours-only'] });
+  });
+
   it('bad input is a 400 naming the field, and changes nothing', async () => {
     const before = await statusOf(ours[1]!);
     await refused({ method: 'PATCH', url: '/v1/scans/vulns', payload: { vuln_ids: ours, vuln_status: 'gone' } }, 400);
