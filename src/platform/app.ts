@@ -2,15 +2,15 @@
 // with inject(). Routes are thin; the rules live in each area's service.ts.
 import { readFileSync } from 'node:fs';
 import { observeRequest } from './shared/metrics.ts';
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import cookie from '@fastify/cookie';
-import rateLimit from '@fastify/rate-limit';
 import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ApiError, ErrorBody, MessageBody } from './shared/errors.ts';
 import { authPlugin } from './auth/plugin.ts';
+import { registerRateLimit } from './auth/rate-limit.ts';
 import { areas } from './areas.ts';
 import { registerInputChecks } from './shared/input.ts';
 import { registerAuditLog } from './team/audit.ts';
@@ -176,33 +176,11 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     } satisfies ErrorBody);
   });
 
-  if (ctx.config.rateLimitPerMinute > 0) {
-    // Per API key (hashed, so no key is kept in memory as such), else per client address. The health
-    // check stays free so monitoring never trips it.
-    // One app-level hook, before authentication's: key guessing without a valid key is limited too.
-    await app.register(rateLimit, { global: false });
-    app.addHook(
-      'onRequest',
-      app.rateLimit({
-        max: ctx.config.rateLimitPerMinute,
-        timeWindow: 60_000,
-        cache: 50_000,
-        allowList: (req) => req.url === '/healthz',
-        keyGenerator: (req) => {
-          const key = req.headers['x-api-key'] ?? req.headers['x-pdcp-key'];
-          const k = Array.isArray(key) ? key[0] : key;
-          return k ? 'k:' + createHash('sha256').update(k).digest('base64url').slice(0, 22) : 'ip:' + req.ip;
-        },
-        errorResponseBuilder: (_req, c) =>
-          new ApiError(
-            429,
-            `rate limit reached: ${c.max} requests per minute; retry in ${Math.ceil(c.ttl / 1000)} s`,
-            'rate_limited',
-          ),
-      }),
-    );
-  }
+  // The cookie parser first: the rate limit counts a console user's requests by their session.
   await app.register(cookie);
+  // One app-level hook, before authentication's: key guessing without a valid key is limited too.
+  if (ctx.config.rateLimitPerMinute > 0)
+    await registerRateLimit(app as unknown as FastifyInstance, ctx.config.rateLimitPerMinute);
   await app.register(authPlugin);
   for (const area of areas) await app.register(area);
   return app as unknown as FastifyInstance;

@@ -66,6 +66,8 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     } else {
       req.caller = await authenticate(app.ctx.db, key, header(req, 'x-team-id'));
     }
+    // From now on the rate limit counts this credential's requests on their own (not by address).
+    app.rateLimitCredentials?.accepted(req);
     if (cfg?.action && !can(req.caller.role, cfg.action)) {
       throw forbidden(`role ${req.caller.role} may not ${describe(cfg.action)}`);
     }

@@ -19,6 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import { API_PATH } from '../auth/rate-limit.ts';
 import { SESSION_COOKIE } from '../auth/sessions.ts';
 
 export const CONSOLE_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
@@ -36,9 +37,6 @@ export const CONSOLE_CSP = [
   "form-action 'self'",
   "frame-ancestors 'none'",
 ].join('; ');
-
-/** Paths that belong to the API: never answered with the console page. */
-const API_PATH = /^\/(v\d+\/|v\d+$|docs(\/|$)|openapi\.json$|healthz$)/;
 
 function secureHeaders(reply: FastifyReply): FastifyReply {
   return reply
@@ -116,9 +114,11 @@ export const consoleRoutes: FastifyPluginAsync = async (app) => {
       .sendFile(file, { cacheControl: false });
   };
 
-  app.get('/', { config: { public: true }, schema: { hide: true } }, async (req, reply) => page(req, reply));
+  app.get('/', { config: { public: true, consoleFile: true }, schema: { hide: true } }, async (req, reply) =>
+    page(req, reply),
+  );
 
-  app.get('/*', { config: { public: true }, schema: { hide: true } }, async (req, reply) => {
+  app.get('/*', { config: { public: true, consoleFile: true }, schema: { hide: true } }, async (req, reply) => {
     const urlPath = decodeURIComponent(req.url.split('?')[0]!);
     if (API_PATH.test(urlPath)) return reply.callNotFound();
     const rel = urlPath.replace(/^\/+/, '');
