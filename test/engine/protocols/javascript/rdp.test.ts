@@ -166,14 +166,37 @@ describe.skipIf(!haveShadow)('nuclei/rdp against a server with network level aut
       path.join(dir, 'SAM'),
       'vigil::aad3b435b51404eeaad3b435b51404ee:8846f7eaee8fb117ad06bdd830b7586c:::\n',
     );
-    port = await freePort();
-    shadow = spawn(
-      'freerdp-shadow-cli',
-      [`/port:${port}`, '/bind-address:127.0.0.1', '/sec:nla', '+auth', `/sam-file:${path.join(dir, 'SAM')}`],
-      { stdio: 'ignore', env: { ...process.env, DISPLAY: `:${display.toString().trim()}` } },
-    );
-    await waitForPort(port);
-  });
+    // The free port can be taken by a parallel test before the shadow server binds it (it then exits), and
+    // on a busy machine it takes a while to listen: up to three tries, each with a new port, and what it
+    // printed when it never listens.
+    const failures: string[] = [];
+    for (let attempt = 0; attempt < 3 && !port; attempt++) {
+      const tryPort = await freePort();
+      const proc = spawn(
+        'freerdp-shadow-cli',
+        [`/port:${tryPort}`, '/bind-address:127.0.0.1', '/sec:nla', '+auth', `/sam-file:${path.join(dir, 'SAM')}`],
+        { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DISPLAY: `:${display.toString().trim()}` } },
+      );
+      let printed = '';
+      const keep = (d: Buffer) => (printed = (printed + d.toString()).slice(-2000));
+      proc.stdout!.on('data', keep);
+      proc.stderr!.on('data', keep);
+      const exited = once(proc, 'exit').then(([code]) => `exited with ${code}`);
+      const outcome = await Promise.race([
+        waitForPort(tryPort, 30_000).then(
+          () => 'listening',
+          (err: Error) => err.message,
+        ),
+        exited,
+      ]);
+      if (outcome === 'listening') [shadow, port] = [proc, tryPort];
+      else {
+        proc.kill();
+        failures.push(`port ${tryPort}: ${outcome}: ${printed.trim().slice(-500)}`);
+      }
+    }
+    if (!port) throw new Error(`the FreeRDP shadow server did not start:\n${failures.join('\n')}`);
+  }, 120_000);
   afterAll(() => {
     shadow?.kill();
     xvfb?.kill();
