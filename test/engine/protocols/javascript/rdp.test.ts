@@ -151,31 +151,43 @@ if (!haveShadow)
 
 describe.skipIf(!haveShadow)('nuclei/rdp against a server with network level authentication (FreeRDP shadow)', () => {
   let dir: string;
-  let xvfb: ChildProcess;
+  let xvfb: ChildProcess | undefined;
   let shadow: ChildProcess;
   let port = 0;
   beforeAll(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'vigil-rdp-nla-'));
-    // Xvfb picks a free display and writes its number on fd 3.
-    xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '640x480x24', '-nolisten', 'tcp'], {
-      stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
-    });
-    const [display] = (await once(xvfb.stdio[3]!, 'data')) as [Buffer];
     // NLA needs a SAM file; no login happens (the probe stops at the server's NTLM challenge).
     writeFileSync(
       path.join(dir, 'SAM'),
       'vigil::aad3b435b51404eeaad3b435b51404ee:8846f7eaee8fb117ad06bdd830b7586c:::\n',
     );
-    // The free port can be taken by a parallel test before the shadow server binds it (it then exits), and
-    // on a busy machine it takes a while to listen: up to three tries, each with a new port, and what it
-    // printed when it never listens.
+    // Up to three tries. The free port can be taken by a parallel test before the shadow server binds it,
+    // and on a busy machine it takes a while to listen. In the whole test run, it once found no display
+    // to open (an X server gone), so each try checks that Xvfb is still there and starts a new one if not.
+    // When it never listens, the error shows what both printed.
     const failures: string[] = [];
+    let display = '';
+    let xvfbOutput = '';
     for (let attempt = 0; attempt < 3 && !port; attempt++) {
+      if (!xvfb || xvfb.exitCode !== null || xvfb.signalCode !== null) {
+        if (xvfb)
+          failures.push(`Xvfb :${display} ended (${xvfb.exitCode ?? xvfb.signalCode}): ${xvfbOutput.slice(-500)}`);
+        // Xvfb picks a free display and writes its number on fd 3 once it accepts connections.
+        xvfbOutput = '';
+        xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '640x480x24', '-nolisten', 'tcp'], {
+          stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+        });
+        const keepX = (d: Buffer) => (xvfbOutput = (xvfbOutput + d.toString()).slice(-2000));
+        xvfb.stdout!.on('data', keepX);
+        xvfb.stderr!.on('data', keepX);
+        const [number] = (await once(xvfb.stdio[3]!, 'data')) as [Buffer];
+        display = number.toString().trim();
+      }
       const tryPort = await freePort();
       const proc = spawn(
         'freerdp-shadow-cli',
         [`/port:${tryPort}`, '/bind-address:127.0.0.1', '/sec:nla', '+auth', `/sam-file:${path.join(dir, 'SAM')}`],
-        { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DISPLAY: `:${display.toString().trim()}` } },
+        { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DISPLAY: `:${display}` } },
       );
       let printed = '';
       const keep = (d: Buffer) => (printed = (printed + d.toString()).slice(-2000));
@@ -192,10 +204,17 @@ describe.skipIf(!haveShadow)('nuclei/rdp against a server with network level aut
       if (outcome === 'listening') [shadow, port] = [proc, tryPort];
       else {
         proc.kill();
-        failures.push(`port ${tryPort}: ${outcome}: ${printed.trim().slice(-500)}`);
+        const x = xvfb.exitCode !== null || xvfb.signalCode !== null ? 'gone' : 'running';
+        failures.push(`port ${tryPort}, display :${display} (Xvfb ${x}): ${outcome}: ${printed.trim().slice(-500)}`);
+        // A display it cannot open: the next try gets a new X server, not the same one again.
+        if (/failed to open display/.test(printed) && x === 'running') {
+          xvfb.kill();
+          await once(xvfb, 'exit');
+        }
       }
     }
     if (!port) throw new Error(`the FreeRDP shadow server did not start:\n${failures.join('\n')}`);
+    if (failures.length) console.warn(`the FreeRDP shadow server started after:\n${failures.join('\n')}`);
   }, 120_000);
   afterAll(() => {
     shadow?.kill();
