@@ -5,10 +5,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError, forbidden, unauthorized } from '../shared/errors.ts';
+import { credential, header } from './credential.ts';
 import { hashApiKey } from './keys.ts';
 import { can, type Action } from './permissions.ts';
 import { authenticate, type Caller } from './service.ts';
-import { authenticateSession, sameToken, sessionUser, SESSION_COOKIE } from './sessions.ts';
+import { authenticateSession, sameToken, sessionUser } from './sessions.ts';
 import { findUserByKeyHash } from './store.ts';
 
 declare module 'fastify' {
@@ -25,19 +26,8 @@ declare module 'fastify' {
   }
 }
 
-const header = (req: FastifyRequest, name: string): string | undefined => {
-  const v = req.headers[name];
-  return Array.isArray(v) ? v[0] : v;
-};
-
 /** Methods a browser may send cross-site without harm; everything else needs the CSRF token. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/** The credential a request carries: an API key header, else the session cookie. */
-function credential(req: FastifyRequest): { key?: string; cookie?: string } {
-  const key = header(req, 'x-api-key') ?? header(req, 'x-pdcp-key');
-  return key ? { key } : { cookie: req.cookies?.[SESSION_COOKIE] };
-}
 
 /** With the cookie, a request that changes data must carry the session's CSRF token. */
 function checkCsrf(req: FastifyRequest, csrfToken: string): void {

@@ -9,9 +9,10 @@
 import { createHash } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { API_PATH } from '../shared/api-path.ts';
 import { ApiError } from '../shared/errors.ts';
 import { Lru } from '../shared/lru.ts';
-import { SESSION_COOKIE } from './sessions.ts';
+import { credential } from './credential.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -24,18 +25,10 @@ declare module 'fastify' {
   }
 }
 
-/** Paths that belong to the API even when the console's catch-all route matches them. */
-export const API_PATH = /^\/(v\d+\/|v\d+$|docs(\/|$)|openapi\.json$|healthz$)/;
-
-const header = (req: FastifyRequest, name: string): string | undefined => {
-  const v = req.headers[name];
-  return Array.isArray(v) ? v[0] : v;
-};
-
 /** A short, one-way name of the request's credential (never the credential itself), or undefined. */
-export function credentialName(req: FastifyRequest): string | undefined {
-  const key = header(req, 'x-api-key') ?? header(req, 'x-pdcp-key');
-  const secret = key ? 'k' + key.trim() : req.cookies?.[SESSION_COOKIE] ? 's' + req.cookies[SESSION_COOKIE] : '';
+function credentialName(req: FastifyRequest): string | undefined {
+  const { key, cookie } = credential(req);
+  const secret = key ? 'k' + key.trim() : cookie ? 's' + cookie : '';
   return secret ? createHash('sha256').update(secret).digest('base64url').slice(0, 22) : undefined;
 }
 
@@ -45,6 +38,9 @@ export function credentialName(req: FastifyRequest): string | undefined {
  */
 export class AcceptedCredentials {
   private readonly seen: Lru<number>;
+  // Each request's credential name, hashed once: by bucket() as the request arrives, read again by
+  // accepted() once authentication has accepted it.
+  private readonly names = new WeakMap<FastifyRequest, string | undefined>();
   constructor(
     max = 50_000,
     private readonly ttlMs = 10 * 60_000,
@@ -53,13 +49,14 @@ export class AcceptedCredentials {
   }
 
   accepted(req: FastifyRequest): void {
-    const name = credentialName(req);
+    const name = this.names.has(req) ? this.names.get(req) : credentialName(req);
     if (name) this.seen.set(name, Date.now());
   }
 
   /** The name to count the request against: its credential's once accepted, else its address. */
   bucket(req: FastifyRequest): string {
     const name = credentialName(req);
+    this.names.set(req, name);
     const at = name ? this.seen.get(name) : undefined;
     if (name && at !== undefined && Date.now() - at < this.ttlMs) return 'c:' + name;
     return 'ip:' + req.ip;

@@ -19,8 +19,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { API_PATH } from '../auth/rate-limit.ts';
 import { SESSION_COOKIE } from '../auth/sessions.ts';
+import { API_PATH } from '../shared/api-path.ts';
 
 export const CONSOLE_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
 

@@ -4,7 +4,7 @@
 // display with `/sec:nla`, has it: CheckRDPAuth reads its NTLM challenge and CheckRDPEncryption reports
 // CredSSP alone. A server that is not RDP matches nothing. Each part is skipped with a message when its
 // server is not installed (xrdp; freerdp2-shadow-x11 and xvfb).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -149,9 +149,37 @@ const haveShadow = installed('freerdp-shadow-cli') && installed('Xvfb');
 if (!haveShadow)
   console.warn('skipping CheckRDPAuth with NLA: apt-get install freerdp2-shadow-x11 xvfb (FreeRDP shadow server)');
 
+/** A process whose last 2,000 characters of output are kept, to show when it fails. */
+interface Watched {
+  proc: ChildProcess;
+  output(): string;
+  running(): boolean;
+}
+function watched(cmd: string, args: string[], opts: SpawnOptions): Watched {
+  const proc = spawn(cmd, args, opts);
+  let printed = '';
+  const keep = (d: Buffer) => (printed = (printed + d.toString()).slice(-2000));
+  proc.stdout?.on('data', keep);
+  proc.stderr?.on('data', keep);
+  return {
+    proc,
+    output: () => printed.trim().slice(-500),
+    running: () => proc.exitCode === null && proc.signalCode === null,
+  };
+}
+
+/** An X server on a free display: Xvfb picks one and writes its number on fd 3 once it accepts connections. */
+async function startXvfb(): Promise<Watched & { display: string }> {
+  const x = watched('Xvfb', ['-displayfd', '3', '-screen', '0', '640x480x24', '-nolisten', 'tcp'], {
+    stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+  });
+  const [number] = (await once(x.proc.stdio[3]!, 'data')) as [Buffer];
+  return { ...x, display: number.toString().trim() };
+}
+
 describe.skipIf(!haveShadow)('nuclei/rdp against a server with network level authentication (FreeRDP shadow)', () => {
   let dir: string;
-  let xvfb: ChildProcess | undefined;
+  let xvfb: (Watched & { display: string }) | undefined;
   let shadow: ChildProcess;
   let port = 0;
   beforeAll(async () => {
@@ -166,51 +194,33 @@ describe.skipIf(!haveShadow)('nuclei/rdp against a server with network level aut
     // to open (an X server gone), so each try checks that Xvfb is still there and starts a new one if not.
     // When it never listens, the error shows what both printed.
     const failures: string[] = [];
-    let display = '';
-    let xvfbOutput = '';
     for (let attempt = 0; attempt < 3 && !port; attempt++) {
-      if (!xvfb || xvfb.exitCode !== null || xvfb.signalCode !== null) {
-        if (xvfb)
-          failures.push(`Xvfb :${display} ended (${xvfb.exitCode ?? xvfb.signalCode}): ${xvfbOutput.slice(-500)}`);
-        // Xvfb picks a free display and writes its number on fd 3 once it accepts connections.
-        xvfbOutput = '';
-        xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '640x480x24', '-nolisten', 'tcp'], {
-          stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
-        });
-        const keepX = (d: Buffer) => (xvfbOutput = (xvfbOutput + d.toString()).slice(-2000));
-        xvfb.stdout!.on('data', keepX);
-        xvfb.stderr!.on('data', keepX);
-        const [number] = (await once(xvfb.stdio[3]!, 'data')) as [Buffer];
-        display = number.toString().trim();
-      }
+      if (xvfb && !xvfb.running()) failures.push(`Xvfb :${xvfb.display} ended: ${xvfb.output()}`);
+      if (!xvfb?.running()) xvfb = await startXvfb();
       const tryPort = await freePort();
-      const proc = spawn(
+      const rdp = watched(
         'freerdp-shadow-cli',
         [`/port:${tryPort}`, '/bind-address:127.0.0.1', '/sec:nla', '+auth', `/sam-file:${path.join(dir, 'SAM')}`],
-        { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DISPLAY: `:${display}` } },
+        { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DISPLAY: `:${xvfb.display}` } },
       );
-      let printed = '';
-      const keep = (d: Buffer) => (printed = (printed + d.toString()).slice(-2000));
-      proc.stdout!.on('data', keep);
-      proc.stderr!.on('data', keep);
-      const exited = once(proc, 'exit').then(([code]) => `exited with ${code}`);
       const outcome = await Promise.race([
         waitForPort(tryPort, 30_000).then(
           () => 'listening',
           (err: Error) => err.message,
         ),
-        exited,
+        once(rdp.proc, 'exit').then(([code]) => `exited with ${code}`),
       ]);
-      if (outcome === 'listening') [shadow, port] = [proc, tryPort];
-      else {
-        proc.kill();
-        const x = xvfb.exitCode !== null || xvfb.signalCode !== null ? 'gone' : 'running';
-        failures.push(`port ${tryPort}, display :${display} (Xvfb ${x}): ${outcome}: ${printed.trim().slice(-500)}`);
-        // A display it cannot open: the next try gets a new X server, not the same one again.
-        if (/failed to open display/.test(printed) && x === 'running') {
-          xvfb.kill();
-          await once(xvfb, 'exit');
-        }
+      if (outcome === 'listening') {
+        [shadow, port] = [rdp.proc, tryPort];
+        break;
+      }
+      rdp.proc.kill();
+      const x = xvfb.running() ? 'running' : 'gone';
+      failures.push(`port ${tryPort}, display :${xvfb.display} (Xvfb ${x}): ${outcome}: ${rdp.output()}`);
+      // A display it cannot open: the next try gets a new X server, not the same one again.
+      if (/failed to open display/.test(rdp.output()) && xvfb.running()) {
+        xvfb.proc.kill();
+        await once(xvfb.proc, 'exit');
       }
     }
     if (!port) throw new Error(`the FreeRDP shadow server did not start:\n${failures.join('\n')}`);
@@ -218,7 +228,7 @@ describe.skipIf(!haveShadow)('nuclei/rdp against a server with network level aut
   }, 120_000);
   afterAll(() => {
     shadow?.kill();
-    xvfb?.kill();
+    xvfb?.proc.kill();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
