@@ -2,6 +2,8 @@
 // own, everything else (no credential, a guessed or invented one) by address; the health check and the
 // console's own files never counted.
 import { readdirSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -93,6 +95,46 @@ describe('API rate limit', () => {
     expect(api).toEqual([401, 404, 401, 404, 401, 429]);
     // Past the limit, the console's page still loads (so its sign-in can show why the API refuses).
     expect((await get('/')).statusCode).toBe(200);
+  });
+
+  it('answers no spelling of an API path with the API uncounted; huge or malformed credentials count by address', async () => {
+    await app();
+    // Over a real socket, paths as sent (inject and fetch would resolve the dot segments first).
+    await t!.app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = t!.app.server.address() as AddressInfo;
+    const raw = (p: string) =>
+      new Promise<{ status: number; type: string }>((resolve, reject) => {
+        const r = http.get({ host: '127.0.0.1', port, path: p }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode!, type: String(res.headers['content-type']) }));
+        });
+        r.on('error', reject);
+      });
+    const spellings = [
+      '/assets/../v1/user',
+      '/./v1/user',
+      '/assets/%2e%2e/v1/user',
+      '/%761/user',
+      '//v1/user',
+      '/V1/user',
+      '/v1/user?next=/assets/a.js',
+    ];
+    let apiAnswers = 0;
+    for (const p of spellings)
+      for (let i = 0; i < LIMIT + 1; i++) {
+        const r = await raw(p);
+        // Either the console's page (no API work) or the API, which counts: past the limit only 429.
+        if (r.type.startsWith('text/html')) expect(r.status, p).toBe(200);
+        else {
+          expect(r.type, p).toMatch(/^application\/json/);
+          if (r.status === 401) apiAnswers++;
+          else expect(r.status, p).toBe(429);
+        }
+      }
+    expect(apiAnswers).toBe(LIMIT);
+    // A 15 kB invented key, a cookie of bytes that decode to nothing: the address's budget, now spent.
+    expect((await get('/v1/user', { 'x-api-key': `vgl_${'a'.repeat(15_000)}` })).statusCode).toBe(429);
+    expect((await get('/v1/user', { cookie: `vigil_session=${'%'.repeat(100)}` })).statusCode).toBe(429);
   });
 
   it('is on by default and can be turned off', () => {
