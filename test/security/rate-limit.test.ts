@@ -97,6 +97,13 @@ describe('API rate limit', () => {
     expect((await get('/')).statusCode).toBe(200);
   });
 
+  it("counts an encoded spelling of an API path that only the console's route matches", async () => {
+    await app();
+    // `/%761/…` decodes to `/v1/…`: no API route has it, the console's route answers 404, and it counts.
+    expect(await codes(LIMIT + 1, () => get('/%761/no-such-route'))).toEqual([...Array(LIMIT).fill(404), 429]);
+    expect((await get('/v1/user')).statusCode).toBe(429);
+  });
+
   it('answers no spelling of an API path with the API uncounted; huge or malformed credentials count by address', async () => {
     await app();
     // Over a real socket, paths as sent (inject and fetch would resolve the dot segments first).

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { API_PATH } from '../shared/api-path.ts';
+import { isApiPath, requestPath } from '../shared/api-path.ts';
 import { ApiError } from '../shared/errors.ts';
 import { Lru } from '../shared/lru.ts';
 import { credential } from './credential.ts';
@@ -63,9 +63,10 @@ export class AcceptedCredentials {
   }
 }
 
-/** Whether the request is for one of the console's files or pages (never an API path). */
-function isConsoleFile(req: FastifyRequest): boolean {
-  return req.routeOptions.config?.consoleFile === true && !API_PATH.test(req.url.split('?')[0]!);
+/** Requests never counted: the health check, and the console's files and pages (never an API path). */
+function uncounted(req: FastifyRequest): boolean {
+  if (req.url === '/healthz') return true;
+  return req.routeOptions.config?.consoleFile === true && !isApiPath(requestPath(req.url));
 }
 
 /** Registers the limit as one app-level hook; call it before authentication's hook (and after the cookie parser). */
@@ -73,20 +74,21 @@ export async function registerRateLimit(app: FastifyInstance, perMinute: number)
   const credentials = new AcceptedCredentials();
   app.decorate('rateLimitCredentials', credentials);
   await app.register(rateLimit, { global: false });
-  app.addHook(
-    'onRequest',
-    app.rateLimit({
-      max: perMinute,
-      timeWindow: 60_000,
-      cache: 50_000,
-      allowList: (req) => req.url === '/healthz' || isConsoleFile(req),
-      keyGenerator: (req) => credentials.bucket(req),
-      errorResponseBuilder: (_req, c) =>
-        new ApiError(
-          429,
-          `rate limit reached: ${c.max} requests per minute; retry in ${Math.ceil(c.ttl / 1000)} s`,
-          'rate_limited',
-        ),
-    }),
-  );
+  const limit = app.rateLimit({
+    max: perMinute,
+    timeWindow: 60_000,
+    cache: 50_000,
+    keyGenerator: (req) => credentials.bucket(req),
+    errorResponseBuilder: (_req, c) =>
+      new ApiError(
+        429,
+        `rate limit reached: ${c.max} requests per minute; retry in ${Math.ceil(c.ttl / 1000)} s`,
+        'rate_limited',
+      ),
+  });
+  // Skipped before the limiter rather than through its allowList, which it asks only after computing the
+  // key: a console file would otherwise cost its credential's hash for nothing.
+  app.addHook('onRequest', async (req, reply) => {
+    if (!uncounted(req)) await limit.call(app, req, reply);
+  });
 }

@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { SESSION_COOKIE } from '../auth/sessions.ts';
-import { API_PATH } from '../shared/api-path.ts';
+import { isApiPath, requestPath } from '../shared/api-path.ts';
 
 export const CONSOLE_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
 
@@ -119,8 +119,8 @@ export const consoleRoutes: FastifyPluginAsync = async (app) => {
   );
 
   app.get('/*', { config: { public: true, consoleFile: true }, schema: { hide: true } }, async (req, reply) => {
-    const urlPath = decodeURIComponent(req.url.split('?')[0]!);
-    if (API_PATH.test(urlPath)) return reply.callNotFound();
+    const urlPath = requestPath(req.url);
+    if (isApiPath(urlPath)) return reply.callNotFound();
     const rel = urlPath.replace(/^\/+/, '');
     // Build files (assets/<name>.<ext>) share the prefix with the console's Assets pages (/assets/<id>).
     if (/^assets\/[^/]+\.[a-z0-9]+$/i.test(rel)) {
