@@ -3,6 +3,12 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 
+/**
+ * Seconds a test gives one connection to a Debian daemon that forks a process per connection (smbd,
+ * dovecot, xrdp): 3 s left no margin on a loaded CI machine, where one smbd answer was once lost.
+ */
+export const FORKING_DAEMON_TIMEOUT_S = 10;
+
 export function installed(binary: string): boolean {
   return spawnSync('sh', ['-c', `command -v ${binary} || test -x ${binary}`], { stdio: 'ignore' }).status === 0;
 }

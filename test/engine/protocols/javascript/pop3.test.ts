@@ -12,7 +12,7 @@ import { runScan, unsupportedReason } from '../../../../src/engine/runner.ts';
 import type { ResultEvent } from '../../../../src/engine/output/types.ts';
 import { runTemplateScript } from '../../../../src/engine/protocols/javascript/script.ts';
 import { hasShared, sharedDir } from '../../../helpers/shared.ts';
-import { freePort, installed, waitForPort } from '../../../helpers/services.ts';
+import { freePort, installed, waitForPort, FORKING_DAEMON_TIMEOUT_S } from '../../../helpers/services.ts';
 import { dovecotCommand } from '../../../helpers/mail.ts';
 
 const CORPUS = path.join(sharedDir, 'corpus/nuclei-templates/javascript');
@@ -38,7 +38,7 @@ async function scan(target: string): Promise<ResultEvent[]> {
     targets: [target],
     templates,
     rateLimit: 0,
-    timeout: 10, // the daemon forks per connection: 3 s left no margin on a loaded CI machine (CI once lost one smbd answer)
+    timeout: FORKING_DAEMON_TIMEOUT_S,
     retries: 0,
     onResult: (e) => events.push(e),
   });
@@ -50,7 +50,7 @@ const isPop3 = (port: number) =>
     args: { Host: '127.0.0.1', Port: String(port) },
     template: {},
     targetHost: '127.0.0.1',
-    callTimeoutMs: 10_000,
+    callTimeoutMs: FORKING_DAEMON_TIMEOUT_S * 1000,
     timeoutMs: 25_000,
   });
 

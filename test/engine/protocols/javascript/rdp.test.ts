@@ -15,7 +15,7 @@ import { runScan, unsupportedReason } from '../../../../src/engine/runner.ts';
 import type { ResultEvent } from '../../../../src/engine/output/types.ts';
 import { runTemplateScript } from '../../../../src/engine/protocols/javascript/script.ts';
 import { hasShared, sharedDir } from '../../../helpers/shared.ts';
-import { freePort, installed, waitForPort } from '../../../helpers/services.ts';
+import { freePort, installed, waitForPort, FORKING_DAEMON_TIMEOUT_S } from '../../../helpers/services.ts';
 import { once } from 'node:events';
 
 const CORPUS = path.join(sharedDir, 'corpus/nuclei-templates/javascript');
@@ -62,7 +62,7 @@ async function scan(file: string, target: string): Promise<ResultEvent[]> {
     targets: [target],
     templates,
     rateLimit: 0,
-    timeout: 10, // the daemon forks per connection: 3 s left no margin on a loaded CI machine (CI once lost one smbd answer)
+    timeout: FORKING_DAEMON_TIMEOUT_S,
     retries: 0,
     onResult: (e) => events.push(e),
   });
@@ -74,7 +74,7 @@ const script = (code: string, port: number) =>
     args: { Host: '127.0.0.1', Port: String(port) },
     template: {},
     targetHost: '127.0.0.1',
-    callTimeoutMs: 10_000,
+    callTimeoutMs: FORKING_DAEMON_TIMEOUT_S * 1000,
     timeoutMs: 25_000,
   });
 

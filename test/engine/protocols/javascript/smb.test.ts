@@ -14,7 +14,7 @@ import type { ResultEvent } from '../../../../src/engine/output/types.ts';
 import type { Template } from '../../../../src/engine/template/types.ts';
 import { runTemplateScript } from '../../../../src/engine/protocols/javascript/script.ts';
 import { hasShared, sharedDir } from '../../../helpers/shared.ts';
-import { freePort, installed, waitForPort, type Service } from '../../../helpers/services.ts';
+import { freePort, installed, waitForPort, type Service, FORKING_DAEMON_TIMEOUT_S } from '../../../helpers/services.ts';
 
 const SMBD = '/usr/sbin/smbd';
 const DCERPCD = '/usr/libexec/samba/samba-dcerpcd';
@@ -108,7 +108,7 @@ const run = (code: string, port: number) =>
     args: { Host: '127.0.0.1', Port: String(port) },
     template: {},
     targetHost: '127.0.0.1',
-    callTimeoutMs: 10_000,
+    callTimeoutMs: FORKING_DAEMON_TIMEOUT_S * 1000,
     timeoutMs: 25_000,
   });
 
@@ -124,7 +124,7 @@ async function scan(templates: Template[], port: number): Promise<Map<string, Re
     targets: [`127.0.0.1:${port}`],
     templates,
     rateLimit: 0,
-    timeout: 10, // the daemon forks per connection: 3 s left no margin on a loaded CI machine (CI once lost one smbd answer)
+    timeout: FORKING_DAEMON_TIMEOUT_S,
     retries: 0,
     onResult: (e) => events.push(e),
   });
