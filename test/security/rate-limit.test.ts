@@ -148,4 +148,10 @@ describe('API rate limit', () => {
     expect(configFromEnv({}).rateLimitPerMinute).toBe(1200);
     expect(configFromEnv({ VIGIL_RATE_LIMIT: '0' }).rateLimitPerMinute).toBe(0);
   });
+
+  it('keeps the default for an empty or mistyped setting instead of turning the limit off', () => {
+    for (const v of ['', ' ', '1,200', '1200/min', 'off', '-5', '2.5', 'NaN'])
+      expect(configFromEnv({ VIGIL_RATE_LIMIT: v }).rateLimitPerMinute, v).toBe(1200);
+    expect(configFromEnv({ VIGIL_RATE_LIMIT: '60' }).rateLimitPerMinute).toBe(60);
+  });
 });

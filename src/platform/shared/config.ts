@@ -56,7 +56,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformCon
     ownerEmail: env.VIGIL_OWNER_EMAIL ?? 'owner@localhost',
     bootstrapApiKey: env.VIGIL_BOOTSTRAP_API_KEY || undefined,
     maxScanTargets: Number(env.VIGIL_MAX_SCAN_TARGETS ?? 10_000),
-    rateLimitPerMinute: Math.max(0, Number(env.VIGIL_RATE_LIMIT ?? 1200) || 0),
+    // Only an explicit 0 turns the limit off: an empty or mistyped value keeps the default, never fails open.
+    rateLimitPerMinute: wholeNumber(env.VIGIL_RATE_LIMIT, 1200),
     maxRangeAddresses: Number(env.VIGIL_MAX_RANGE_ADDRESSES ?? 1 << 20),
     maxEnumerationProbes: Number(env.VIGIL_MAX_ENUMERATION_PROBES ?? 2 ** 24),
     maxEnumerationNames: Number(env.VIGIL_MAX_ENUMERATION_NAMES ?? 1_000_000),
